@@ -1,0 +1,32 @@
+/*
+ * cli.h - the `pilfer` command line (SPEC §1): one function per subcommand, and what they share.
+ */
+#ifndef PF_CLI_H
+#define PF_CLI_H
+
+#include <stdio.h>
+
+#include "core/game.h"
+
+/* Exit statuses of SPEC §1. */
+#define EXIT_BAD_INPUT 2
+#define EXIT_OTHER 1
+
+int cmd_games(int argc, char **argv);
+int cmd_rules(int argc, char **argv);
+int cmd_play(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+/* Prints "pilfer: <message>" to stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Colour and suit symbols when f is a terminal and NO_COLOR is not set; plain otherwise. */
+pf_style cli_style(FILE *f);
+/* A seed: a decimal integer from 0 to 2^63-1. */
+int cli_parse_seed(const char *s, uint64_t *out);
+/* A non-negative decimal int. */
+int cli_parse_count(const char *s, int *out);
+/* The game named id, or NULL after an error listing the games. */
+const pf_game *cli_game(const char *id);
+
+#endif

@@ -1,0 +1,140 @@
+/*
+ * cli_bench.c - `pilfer bench` (SPEC §5): the fixed benchmark.
+ *
+ * Random playouts of every registered game at the player counts listed below, with fixed seeds,
+ * on one thread. The last line is `Bench: N`, where N is the total number of moves played plus
+ * the total number of legal moves offered at every seat's turn (a perft-like count). N depends
+ * only on the engine's behaviour: the same on every machine and run, and different as soon as a
+ * rule, the move order or the generator changes.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "games/registry.h"
+
+/* The fixed workload: a game, a player count, and how many random games to play. Every game of
+ * the registry appears at least once; add a line here when a game is added. */
+static const struct bench_case {
+  const char *game;
+  int players;
+  int games;
+} CASES[] = {
+    {"steal-the-pile", 1, 50000},
+    {"steal-the-pile", 2, 400000},
+    {"steal-the-pile", 4, 100000},
+    {"steal-the-pile", 7, 50000},
+    {"steal-the-pile", 12, 30000},
+};
+#define NCASES (sizeof CASES / sizeof CASES[0])
+
+/* Seeds of the benchmark's games and of its random player. */
+#define BENCH_SEED 20261121u
+
+typedef struct bench_row {
+  long games, moves, branching;
+  double seconds;
+} bench_row;
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int run_case(const struct bench_case *bc, bench_row *row) {
+  const pf_game *g = pf_game_find(bc->game);
+  if (!g) {
+    cli_error("bench: game %s is not registered", bc->game);
+    return -1;
+  }
+  void *st = pf_xmalloc(g->state_size);
+  pf_setup setup = {.players = bc->players};
+  pf_options_default(g->options, g->noptions, &setup.options);
+  pf_rng rng;
+  pf_rng_seed(&rng, BENCH_SEED, (uint64_t)bc->players);
+  memset(row, 0, sizeof *row);
+  double t0 = now();
+  for (int i = 0; i < bc->games; i++) {
+    pf_error err;
+    setup.seed = BENCH_SEED + (uint64_t)i;
+    if (g->start(st, &setup, &err) != 0) {
+      cli_error("bench: %s: %s", g->id, err.msg);
+      free(st);
+      return -1;
+    }
+    row->moves += pf_random_playout(g, st, &rng, &row->branching);
+  }
+  row->seconds = now() - t0;
+  row->games = bc->games;
+  free(st);
+  return 0;
+}
+
+int cmd_bench(int argc, char **argv) {
+  static const struct option LONG[] = {{"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0}};
+  bool json = false;
+  int c;
+  optind = 1;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "h", LONG, NULL)) != -1) {
+    if (c == 'j') json = true;
+    else if (c == 'h') {
+      puts("usage: pilfer bench [--json]\n\nPlays a fixed set of random games of every game on one "
+           "thread and prints\ngames/s and moves/s for each, then 'Bench: N': the total moves "
+           "played plus the\nlegal moves offered at every turn, the same on every machine.");
+      return 0;
+    } else {
+      cli_error("bench: unknown option '%s'; see pilfer bench --help", argv[optind - 1]);
+      return EXIT_BAD_INPUT;
+    }
+  }
+  if (optind < argc) {
+    cli_error("bench: unexpected argument '%s'", argv[optind]);
+    return EXIT_BAD_INPUT;
+  }
+  long total = 0;
+  json_t *rows = json_array();
+  if (!json)
+    printf("%-16s %7s %8s %10s %12s %12s %14s\n", "game", "players", "games", "moves", "games/s", "moves/s",
+           "legal offered");
+  for (size_t i = 0; i < NCASES; i++) {
+    bench_row r;
+    if (run_case(&CASES[i], &r) != 0) {
+      json_decref(rows);
+      return EXIT_OTHER;
+    }
+    double secs = r.seconds > 0 ? r.seconds : 1e-9;
+    total += r.moves + r.branching;
+    if (json) {
+      json_t *o = json_object();
+      json_object_set_new(o, "game", json_string(CASES[i].game));
+      json_object_set_new(o, "players", json_integer(CASES[i].players));
+      json_object_set_new(o, "games", json_integer(r.games));
+      json_object_set_new(o, "moves", json_integer(r.moves));
+      json_object_set_new(o, "legal_offered", json_integer(r.branching));
+      json_object_set_new(o, "seconds", json_real(r.seconds));
+      json_object_set_new(o, "games_per_second", json_real(r.games / secs));
+      json_object_set_new(o, "moves_per_second", json_real(r.moves / secs));
+      json_array_append_new(rows, o);
+    } else {
+      printf("%-16s %7d %8ld %10ld %12.0f %12.0f %14ld\n", CASES[i].game, CASES[i].players, r.games, r.moves,
+             r.games / secs, r.moves / secs, r.branching);
+      fflush(stdout);
+    }
+  }
+  if (json) {
+    json_t *o = json_object();
+    json_object_set_new(o, "playouts", rows);
+    json_object_set_new(o, "bench", json_integer(total));
+    json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    putchar('\n');
+    json_decref(o);
+  } else {
+    json_decref(rows);
+  }
+  printf("Bench: %ld\n", total);
+  return 0;
+}

@@ -1,0 +1,403 @@
+/*
+ * cli_play.c - `pilfer play`: a game in the terminal, people and bots at the table.
+ *
+ * The loop: whoever is to move acts (a bot chooses, chance draws, a person is asked); a person
+ * sees only their own seat's view, what happened since their last turn, and numbered legal
+ * moves, and answers with a number or the move's notation (line editing by libedit). The record
+ * is written at the end, and also when the game is abandoned, so nothing is lost.
+ */
+#include <editline/readline.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bots/bot.h"
+#include "cli/cli.h"
+#include "core/record.h"
+
+static const char USAGE[] =
+    "usage: pilfer play GAME [-p N] [--seat KIND]... [-o KEY=VALUE]... [--seed S] [--deal FILE]\n"
+    "                        [--record FILE]\n"
+    "\n"
+    "Plays GAME in the terminal. Each --seat is 'human' or a bot (random), seat 0 first;\n"
+    "without --seat, seat 0 is human and the others random.\n"
+    "  -p, --players N     number of players (default: the number of --seat, else 2)\n"
+    "  -o KEY=VALUE        a game option (see pilfer games)\n"
+    "  --seed S            the seed of the deal and of the bots (default: from the clock; printed)\n"
+    "  --deal FILE         the deck order(s): a record (its deals are used), a JSON array of cards\n"
+    "                      or of deals, or text with one deal per line, top card first\n"
+    "  --record FILE       write the game record there (also if the game is abandoned)\n"
+    "  --plain             no colours or suit symbols (also when not a terminal, or NO_COLOR)\n"
+    "At your turn: a number or a move (7H>p2), 'help', 'rules', or 'quit'.\n";
+
+typedef struct table {
+  pf_run run;
+  const char *seat_spec[PF_MAX_PLAYERS];
+  bool human[PF_MAX_PLAYERS];
+  pf_bot bot[PF_MAX_PLAYERS];
+  int nhumans;
+  pf_style style;
+  pf_buf log[PF_MAX_PLAYERS]; /* what each human seat has not seen happen yet */
+  const char *record_path;
+} table;
+
+/* ---- reading deals from --deal ---- */
+
+static int deals_from_json(json_t *root, pf_deal *deals, int *ndeals, pf_error *err) {
+  json_t *list = json_is_object(root) ? json_object_get(root, "deals") : root;
+  if (!json_is_array(list)) return pf_fail(err, "expected a record with deals, or an array of cards");
+  bool single = json_array_size(list) > 0 && json_is_string(json_array_get(list, 0));
+  size_t n = single ? 1 : json_array_size(list);
+  if (n > PF_MAX_DEALS) return pf_fail(err, "too many deals (%zu)", n);
+  for (size_t k = 0; k < n; k++) {
+    json_t *d = single ? list : json_array_get(list, k);
+    if (!json_is_array(d) || json_array_size(d) > PF_MAX_DEAL)
+      return pf_fail(err, "deal %zu: expected an array of at most %d cards", k + 1, PF_MAX_DEAL);
+    deals[k].ncards = (int)json_array_size(d);
+    for (size_t i = 0; i < json_array_size(d); i++) {
+      const char *s = json_string_value(json_array_get(d, i));
+      if (!s || pf_card_parse(s, &deals[k].cards[i]) != 0)
+        return pf_fail(err, "deal %zu, card %zu: not a card", k + 1, i + 1);
+    }
+  }
+  *ndeals = (int)n;
+  return 0;
+}
+
+static int deals_from_text(char *text, pf_deal *deals, int *ndeals, pf_error *err) {
+  int n = 0, line = 0;
+  for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+    line++;
+    if (strspn(l, " \t\r,") == strlen(l)) continue;
+    if (n == PF_MAX_DEALS) return pf_fail(err, "too many deals");
+    pf_deal *d = &deals[n++];
+    d->ncards = 0;
+    for (char *s2 = NULL, *w = strtok_r(l, " \t\r,", &s2); w; w = strtok_r(NULL, " \t\r,", &s2)) {
+      if (d->ncards == PF_MAX_DEAL) return pf_fail(err, "line %d: too many cards", line);
+      if (pf_card_parse(w, &d->cards[d->ncards++]) != 0)
+        return pf_fail(err, "line %d: '%s' is not a card", line, w);
+    }
+  }
+  *ndeals = n;
+  return n ? 0 : pf_fail(err, "no cards in it");
+}
+
+static int load_deals(const char *path, pf_deal *deals, int *ndeals, pf_error *err) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return pf_fail(err, "--deal %s: cannot open", path);
+  pf_buf b = {0};
+  int ch;
+  while ((ch = fgetc(f)) != EOF) pf_buf_putc(&b, (char)ch);
+  fclose(f);
+  const char *s = pf_buf_str(&b);
+  s += strspn(s, " \t\r\n");
+  int rc;
+  if (*s == '{' || *s == '[') {
+    json_error_t je;
+    json_t *root = json_loads(s, 0, &je);
+    rc = root ? deals_from_json(root, deals, ndeals, err)
+              : pf_fail(err, "line %d column %d: %s", je.line, je.column, je.text);
+    json_decref(root);
+  } else {
+    rc = deals_from_text(b.data ? b.data : (char *)"", deals, ndeals, err);
+  }
+  pf_buf_free(&b);
+  if (rc != 0) pf_error_prefix(err, "--deal %s", path);
+  return rc;
+}
+
+/* ---- the table ---- */
+
+static void tell_humans(table *t, int actor, const char *what) {
+  for (int p = 0; p < t->run.setup.players; p++)
+    if (t->human[p] && p != actor) pf_buf_printf(&t->log[p], "  seat %d (%s): %s\n", actor, t->seat_spec[actor], what);
+}
+
+static void print_scores(table *t, int viewer) {
+  int scores[PF_MAX_PLAYERS];
+  t->run.game->scores(t->run.state, scores);
+  printf("Scores:");
+  for (int p = 0; p < t->run.setup.players; p++)
+    printf("  %s%d%s", p == viewer ? "you " : "", scores[p], p + 1 < t->run.setup.players ? "," : "");
+  putchar('\n');
+}
+
+static void save_record(table *t) {
+  if (!t->record_path) return;
+  pf_error err;
+  if (pf_record_save(&t->run, t->record_path, &err) != 0)
+    cli_error("%s", err.msg);
+  else
+    printf("Record written to %s (replay it with: pilfer replay %s)\n", t->record_path, t->record_path);
+}
+
+/* Reads one line; NULL at end of input. Uses libedit when standard input is a terminal. */
+static char *read_line(const char *prompt) {
+  if (isatty(STDIN_FILENO)) {
+    char *l = readline(prompt);
+    if (l && *l) add_history(l);
+    return l;
+  }
+  fputs(prompt, stdout);
+  fflush(stdout);
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t n = getline(&line, &cap, stdin);
+  if (n < 0) {
+    free(line);
+    return NULL;
+  }
+  line[strcspn(line, "\r\n")] = '\0';
+  if (!isatty(STDOUT_FILENO)) puts(line); /* a transcript shows the answer too */
+  return line;
+}
+
+static void show_moves(table *t, int seat, const pf_move *moves, int n) {
+  const pf_game *g = t->run.game;
+  printf("Your moves:\n");
+  for (int i = 0; i < n; i++) {
+    char s[PF_MOVE_STR];
+    g->move_str(t->run.state, moves[i], s);
+    pf_buf d = {0};
+    if (g->describe) g->describe(t->run.state, moves[i], seat, &t->style, &d);
+    printf("  %2d) %-10s %s\n", i + 1, s, pf_buf_str(&d));
+    pf_buf_free(&d);
+  }
+}
+
+enum { TURN_PLAYED, TURN_QUIT };
+
+/* Asks the person at `seat` for a move until they give a legal one or quit. */
+static int human_turn(table *t, int seat) {
+  const pf_game *g = t->run.game;
+  if (t->nhumans > 1) {
+    printf("\n== Seat %d's turn: pass the terminal to seat %d and press Enter ==", seat, seat);
+    fflush(stdout);
+    char *l = read_line(" ");
+    if (!l) return TURN_QUIT;
+    free(l);
+  }
+  printf("\n────────────────────────────────────────────────────────────\n");
+  if (t->log[seat].len) {
+    printf("Since your last turn:\n%s", pf_buf_str(&t->log[seat]));
+    pf_buf_clear(&t->log[seat]);
+  }
+  pf_buf v = {0};
+  g->view_text(t->run.state, seat, &t->style, &v);
+  fputs(pf_buf_str(&v), stdout);
+  pf_buf_free(&v);
+  print_scores(t, seat);
+  pf_move moves[PF_MAX_MOVES];
+  int n = g->legal(t->run.state, moves);
+  show_moves(t, seat, moves, n);
+  pf_move m;
+  for (;;) {
+    char prompt[64];
+    snprintf(prompt, sizeof prompt, "seat %d, your move [1-%d, a move, help, quit]> ", seat, n);
+    char *line = read_line(prompt);
+    if (!line) return TURN_QUIT;
+    char *s = line + strspn(line, " \t");
+    while (*s && (s[strlen(s) - 1] == ' ' || s[strlen(s) - 1] == '\t')) s[strlen(s) - 1] = '\0';
+    pf_error err;
+    int k;
+    if (*s == '\0') {
+      free(line);
+      continue;
+    }
+    if (strcmp(s, "quit") == 0 || strcmp(s, "q") == 0) {
+      free(line);
+      return TURN_QUIT;
+    }
+    if (strcmp(s, "help") == 0 || strcmp(s, "?") == 0) {
+      printf("Type the number of a move, or the move itself (as listed; 10 for T, lower case and\n"
+             "suit symbols are fine). 'moves' lists them again, 'rules' prints the rules, 'quit'\n"
+             "abandons the game (the record is still written).\n");
+    } else if (strcmp(s, "rules") == 0) {
+      fputs(g->rules, stdout);
+    } else if (strcmp(s, "moves") == 0) {
+      show_moves(t, seat, moves, n);
+    } else if (cli_parse_count(s, &k) == 0) {
+      if (k >= 1 && k <= n) {
+        m = moves[k - 1];
+        free(line);
+        goto play;
+      }
+      printf("There is no move %d: choose 1 to %d.\n", k, n);
+    } else if (g->move_parse(t->run.state, s, &m, &err) == 0) {
+      free(line);
+      goto play;
+    } else {
+      printf("Not a legal move: %s\n", err.msg);
+    }
+    free(line);
+  }
+play:;
+  pf_buf d = {0};
+  if (g->describe) g->describe(t->run.state, m, -1, &t->style, &d);
+  char s[PF_MOVE_STR];
+  g->move_str(t->run.state, m, s);
+  tell_humans(t, seat, d.len ? pf_buf_str(&d) : s);
+  pf_buf_free(&d);
+  pf_run_play(&t->run, m);
+  return TURN_PLAYED;
+}
+
+static void bot_turn(table *t, int seat) {
+  const pf_game *g = t->run.game;
+  pf_move m = pf_bot_choose(&t->bot[seat], g, t->run.state);
+  char s[PF_MOVE_STR];
+  g->move_str(t->run.state, m, s);
+  for (int p = 0; p < t->run.setup.players; p++) {
+    if (!t->human[p]) continue;
+    pf_buf d = {0};
+    if (g->describe) g->describe(t->run.state, m, p, &t->style, &d);
+    pf_buf_printf(&t->log[p], "  seat %d (%s): %s\n", seat, t->seat_spec[seat], d.len ? pf_buf_str(&d) : s);
+    pf_buf_free(&d);
+  }
+  pf_run_play(&t->run, m);
+}
+
+static void game_over(table *t) {
+  const pf_game *g = t->run.game;
+  printf("\n════════════════════════════════════════════════════════════\nGame over.\n");
+  for (int p = 0; p < t->run.setup.players; p++)
+    if (t->human[p] && t->log[p].len) {
+      printf("The last moves:\n%s", pf_buf_str(&t->log[p]));
+      break;
+    }
+  pf_buf v = {0};
+  g->view_text(t->run.state, PF_VIEW_ALL, &t->style, &v);
+  fputs(pf_buf_str(&v), stdout);
+  pf_buf_free(&v);
+  print_scores(t, -1);
+  int w[PF_MAX_PLAYERS], n = g->winners(t->run.state, w);
+  if (n == 0) printf("Nobody wins.\n");
+  for (int i = 0; i < n; i++)
+    printf("%sseat %d (%s)%s", i ? ", " : (n > 1 ? "Shared win: " : "Winner: "), w[i], t->seat_spec[w[i]],
+           i == n - 1 ? "\n" : "");
+}
+
+static int play_loop(table *t) {
+  for (;;) {
+    int who = pf_run_to_move(&t->run);
+    if (who == PF_NOBODY) {
+      game_over(t);
+      save_record(t);
+      return 0;
+    }
+    if (who == PF_CHANCE) {
+      pf_run_chance(&t->run);
+    } else if (!t->human[who]) {
+      bot_turn(t, who);
+    } else if (human_turn(t, who) == TURN_QUIT) {
+      printf("\nGame abandoned after %d moves.\n", t->run.nmoves);
+      save_record(t);
+      return 0;
+    }
+  }
+}
+
+int cmd_play(int argc, char **argv) {
+  static const struct option LONG[] = {
+      {"players", required_argument, 0, 'p'}, {"seat", required_argument, 0, 's'},
+      {"option", required_argument, 0, 'o'},  {"seed", required_argument, 0, 'S'},
+      {"deal", required_argument, 0, 'd'},    {"record", required_argument, 0, 'r'},
+      {"plain", no_argument, 0, 'P'},         {"help", no_argument, 0, 'h'},
+      {0}};
+  static table t; /* large; one per process */
+  const char *opts[64];
+  int nopts = 0, nseats = 0, players = 0, c;
+  uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
+  seed &= INT64_MAX;
+  const char *deal_path = NULL;
+  bool plain = false;
+  memset(&t, 0, sizeof t);
+  optind = 1;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "p:o:h", LONG, NULL)) != -1) {
+    switch (c) {
+    case 'p':
+      if (cli_parse_count(optarg, &players) != 0 || players < 1) {
+        cli_error("play: -p needs a number of players, not '%s'", optarg);
+        return EXIT_BAD_INPUT;
+      }
+      break;
+    case 's':
+      if (nseats == PF_MAX_PLAYERS) {
+        cli_error("play: at most %d seats", PF_MAX_PLAYERS);
+        return EXIT_BAD_INPUT;
+      }
+      t.seat_spec[nseats++] = optarg;
+      break;
+    case 'o':
+      if (nopts == 64) {
+        cli_error("play: too many -o options");
+        return EXIT_BAD_INPUT;
+      }
+      opts[nopts++] = optarg;
+      break;
+    case 'S':
+      if (cli_parse_seed(optarg, &seed) != 0) {
+        cli_error("play: --seed needs an integer from 0 to 9223372036854775807, not '%s'", optarg);
+        return EXIT_BAD_INPUT;
+      }
+      break;
+    case 'd': deal_path = optarg; break;
+    case 'r': t.record_path = optarg; break;
+    case 'P': plain = true; break;
+    case 'h': fputs(USAGE, stdout); return 0;
+    default:
+      cli_error("play: unknown or incomplete option '%s'; see pilfer play --help", argv[optind - 1]);
+      return EXIT_BAD_INPUT;
+    }
+  }
+  if (argc - optind != 1) {
+    cli_error("play: give exactly one game; see pilfer play --help");
+    return EXIT_BAD_INPUT;
+  }
+  const pf_game *g = cli_game(argv[optind]);
+  if (!g) return EXIT_BAD_INPUT;
+  if (!players) players = nseats ? nseats : (g->min_players > 2 ? g->min_players : 2);
+  if (nseats && nseats != players) {
+    cli_error("play: %d players but %d --seat given; give one --seat per player, or none", players, nseats);
+    return EXIT_BAD_INPUT;
+  }
+  pf_setup setup = {.players = players, .seed = seed};
+  pf_options_default(g->options, g->noptions, &setup.options);
+  pf_error err;
+  for (int i = 0; i < nopts; i++)
+    if (pf_option_parse_kv(g->options, g->noptions, opts[i], &setup.options, &err) != 0) {
+      cli_error("play: %s: %s", g->id, err.msg);
+      return EXIT_BAD_INPUT;
+    }
+  static pf_deal deals[PF_MAX_DEALS];
+  if (deal_path && load_deals(deal_path, deals, &setup.ndeals, &err) != 0) {
+    cli_error("play: %s", err.msg);
+    return EXIT_BAD_INPUT;
+  }
+  setup.deals = deals;
+  for (int p = 0; p < players; p++) {
+    if (!nseats) t.seat_spec[p] = p == 0 ? "human" : "random";
+    if (strcmp(t.seat_spec[p], "human") == 0) {
+      t.human[p] = true;
+      t.nhumans++;
+    } else if (pf_bot_init(&t.bot[p], t.seat_spec[p], seed, p, &err) != 0) {
+      cli_error("play: seat %d: %s", p, err.msg);
+      return EXIT_BAD_INPUT;
+    }
+  }
+  if (pf_run_start(&t.run, g, &setup, &err) != 0) {
+    cli_error("play: %s", err.msg);
+    return EXIT_BAD_INPUT;
+  }
+  t.style = plain ? (pf_style){0} : cli_style(stdout);
+  printf("%s, %d player%s, seed %llu.", g->title, players, players == 1 ? "" : "s", (unsigned long long)seed);
+  for (int p = 0; p < players; p++) printf(" Seat %d: %s.", p, t.seat_spec[p]);
+  printf("\nType 'help' at your turn for help.\n");
+  int rc = play_loop(&t);
+  for (int p = 0; p < players; p++) pf_buf_free(&t.log[p]);
+  pf_run_free(&t.run);
+  return rc;
+}

@@ -1,0 +1,111 @@
+/*
+ * buf.c - growable text buffers, errors, and allocation.
+ */
+#include "core/buf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void out_of_memory(size_t n) {
+  fprintf(stderr, "pilfer: out of memory (asked for %zu bytes)\n", n);
+  abort();
+}
+
+void *pf_xmalloc(size_t n) {
+  void *p = malloc(n ? n : 1);
+  if (!p) out_of_memory(n);
+  return p;
+}
+
+void *pf_xcalloc(size_t count, size_t n) {
+  void *p = calloc(count ? count : 1, n ? n : 1);
+  if (!p) out_of_memory(count * n);
+  return p;
+}
+
+void *pf_xrealloc(void *p, size_t n) {
+  void *q = realloc(p, n ? n : 1);
+  if (!q) out_of_memory(n);
+  return q;
+}
+
+char *pf_xstrdup(const char *s) {
+  size_t n = strlen(s) + 1;
+  return memcpy(pf_xmalloc(n), s, n);
+}
+
+/* Makes room for `extra` more bytes plus the terminating NUL. */
+static void reserve(pf_buf *b, size_t extra) {
+  if (b->len + extra + 1 <= b->cap) return;
+  size_t cap = b->cap ? b->cap : 64;
+  while (cap < b->len + extra + 1) cap *= 2;
+  b->data = pf_xrealloc(b->data, cap);
+  b->cap = cap;
+}
+
+void pf_buf_puts(pf_buf *b, const char *s) {
+  size_t n = strlen(s);
+  reserve(b, n);
+  memcpy(b->data + b->len, s, n + 1);
+  b->len += n;
+}
+
+void pf_buf_putc(pf_buf *b, char c) {
+  reserve(b, 1);
+  b->data[b->len++] = c;
+  b->data[b->len] = '\0';
+}
+
+void pf_buf_vprintf(pf_buf *b, const char *fmt, va_list ap) {
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap2);
+  va_end(ap2);
+  if (n <= 0) return;
+  reserve(b, (size_t)n);
+  vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+  b->len += (size_t)n;
+}
+
+void pf_buf_printf(pf_buf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  pf_buf_vprintf(b, fmt, ap);
+  va_end(ap);
+}
+
+const char *pf_buf_str(const pf_buf *b) { return b->data ? b->data : ""; }
+
+void pf_buf_clear(pf_buf *b) {
+  b->len = 0;
+  if (b->data) b->data[0] = '\0';
+}
+
+void pf_buf_free(pf_buf *b) {
+  free(b->data);
+  b->data = NULL;
+  b->len = b->cap = 0;
+}
+
+int pf_fail(pf_error *err, const char *fmt, ...) {
+  if (err) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+  }
+  return -1;
+}
+
+void pf_error_prefix(pf_error *err, const char *fmt, ...) {
+  if (!err) return;
+  char prefix[256], old[sizeof err->msg];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(prefix, sizeof prefix, fmt, ap);
+  va_end(ap);
+  memcpy(old, err->msg, sizeof old);
+  if (snprintf(err->msg, sizeof err->msg, "%s: %s", prefix, old) >= (int)sizeof err->msg)
+    memcpy(err->msg + sizeof err->msg - 4, "...", 4); /* cut, and says so */
+}

@@ -1,0 +1,45 @@
+/*
+ * deck.c - decks and deal checking.
+ */
+#include "core/deck.h"
+
+#include <string.h>
+
+int pf_deck_standard(pf_card *out, int ndecks, int jokers) {
+  int n = 0;
+  for (int d = 0; d < ndecks; d++)
+    for (int suit = 0; suit < 4; suit++)
+      for (int rank = 1; rank <= 13; rank++) out[n++] = pf_card_make(rank, suit);
+  for (int j = 0; j < jokers; j++) out[n++] = PF_CARD_JOKER;
+  return n;
+}
+
+int pf_deck_skipbo_junior(pf_card *out) {
+  int n = 0;
+  for (int copy = 0; copy < 8; copy++)
+    for (int v = 1; v <= 10; v++) out[n++] = PF_CARD_SBJ(v);
+  for (int w = 0; w < 16; w++) out[n++] = PF_CARD_SBJ_WILD;
+  return n;
+}
+
+void pf_card_counts(const pf_card *cards, int n, int counts[256]) {
+  memset(counts, 0, 256 * sizeof counts[0]);
+  for (int i = 0; i < n; i++) counts[cards[i]]++;
+}
+
+int pf_deal_check(const pf_deal *deal, const pf_card *deck, int ndeck, pf_error *err) {
+  if (deal->ncards != ndeck)
+    return pf_fail(err, "the deal has %d cards, the game needs %d", deal->ncards, ndeck);
+  int want[256], have[256];
+  pf_card_counts(deck, ndeck, want);
+  pf_card_counts(deal->cards, deal->ncards, have);
+  for (int c = 0; c < 256; c++) {
+    if (have[c] == want[c]) continue;
+    char s[PF_CARD_STR];
+    pf_card_str((pf_card)c, s);
+    if (want[c] == 0) return pf_fail(err, "the deal holds %s, which is not in this game's deck", s);
+    return pf_fail(err, "the deal holds %s %d time%s, the deck has it %d time%s", s, have[c],
+                   have[c] == 1 ? "" : "s", want[c], want[c] == 1 ? "" : "s");
+  }
+  return 0;
+}

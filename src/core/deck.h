@@ -1,0 +1,31 @@
+/*
+ * deck.h - building decks and checking explicit deals (RULINGS G-3).
+ */
+#ifndef PF_DECK_H
+#define PF_DECK_H
+
+#include "core/buf.h"
+#include "core/card.h"
+
+#define PF_MAX_DEAL 128 /* cards in the largest deal of any game */
+
+/* One deck order, top card first. */
+typedef struct pf_deal {
+  int ncards;
+  pf_card cards[PF_MAX_DEAL];
+} pf_deal;
+
+/* ndecks standard 52-card decks followed by `jokers` jokers, in a fixed order (deck by deck, ace
+ * of spades first). Returns the number of cards written. */
+int pf_deck_standard(pf_card *out, int ndecks, int jokers);
+/* Skip-Bo Junior: eight each of 1-10 and 16 wilds (96 cards). */
+int pf_deck_skipbo_junior(pf_card *out);
+
+/* Checks that a deal holds exactly the cards of `deck` (as a multiset); the message names the
+ * first card that is missing or extra. */
+int pf_deal_check(const pf_deal *deal, const pf_card *deck, int ndeck, pf_error *err);
+
+/* Counts of each card code in a list of cards. */
+void pf_card_counts(const pf_card *cards, int n, int counts[256]);
+
+#endif

@@ -1,0 +1,85 @@
+/*
+ * game.c - what the core offers over any game: the common part of views.
+ */
+#include "core/game.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+const char *pf_to_move_text(int to_move, char buf[32]) {
+  if (to_move == PF_CHANCE) return "chance";
+  if (to_move == PF_NOBODY) return "nobody (game over)";
+  snprintf(buf, 32, "seat %d", to_move);
+  return buf;
+}
+
+void pf_legal_text(const pf_game *g, const void *st, pf_buf *out) {
+  pf_move moves[PF_MAX_MOVES];
+  if (g->to_move(st) < 0) return;
+  int n = g->legal(st, moves);
+  for (int i = 0; i < n; i++) {
+    char s[PF_MOVE_STR];
+    g->move_str(st, moves[i], s);
+    pf_buf_printf(out, "%s%s", i ? " " : "", s);
+  }
+}
+
+json_t *pf_view_json(const pf_game *g, const void *st, int players, int seat) {
+  json_t *v = json_object();
+  int who = g->to_move(st);
+  json_object_set_new(v, "game", json_string(g->id));
+  json_object_set_new(v, "players", json_integer(players));
+  json_object_set_new(v, "viewer", seat == PF_VIEW_ALL ? json_string("all") : json_integer(seat));
+  json_object_set_new(v, "to_move", who >= 0            ? json_integer(who)
+                                    : who == PF_CHANCE ? json_string("chance")
+                                                       : json_null());
+  json_t *legal = json_array();
+  if (who >= 0 && (seat == PF_VIEW_ALL || seat == who)) {
+    pf_move moves[PF_MAX_MOVES];
+    int n = g->legal(st, moves);
+    for (int i = 0; i < n; i++) {
+      char s[PF_MOVE_STR];
+      g->move_str(st, moves[i], s);
+      json_array_append_new(legal, json_string(s));
+    }
+  }
+  json_object_set_new(v, "legal", legal);
+  int scores[PF_MAX_PLAYERS];
+  g->scores(st, scores);
+  json_t *js = json_array();
+  for (int i = 0; i < players; i++) json_array_append_new(js, json_integer(scores[i]));
+  json_object_set_new(v, "scores", js);
+  if (who == PF_NOBODY) {
+    int seats[PF_MAX_PLAYERS];
+    int n = g->winners(st, seats);
+    json_t *w = json_array();
+    for (int i = 0; i < n; i++) json_array_append_new(w, json_integer(seats[i]));
+    json_object_set_new(v, "winners", w);
+  }
+  g->view_json(st, seat, v);
+  return v;
+}
+
+char *pf_view_json_text(const pf_game *g, const void *st, int players, int seat) {
+  json_t *v = pf_view_json(g, st, players, seat);
+  char *s = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  json_decref(v);
+  if (!s) abort();
+  return s;
+}
+
+long pf_random_playout(const pf_game *g, void *st, pf_rng *rng, long *branching) {
+  pf_move moves[PF_MAX_MOVES];
+  long n = 0, b = 0;
+  for (int who; (who = g->to_move(st)) != PF_NOBODY; n++) {
+    if (who == PF_CHANCE) {
+      g->chance_sample(st, NULL);
+      continue;
+    }
+    int k = g->legal(st, moves);
+    b += k;
+    g->apply(st, moves[pf_rng_below(rng, (uint32_t)k)]);
+  }
+  if (branching) *branching += b;
+  return n;
+}

@@ -1,0 +1,134 @@
+/*
+ * game.h - the game interface: what every game gives the core, and what the core offers on top.
+ *
+ * A game is one pf_game description in the registry (games/registry.c). Its state is one flat
+ * struct of state_size bytes with no pointers into itself, so a clone is a memcpy. The core
+ * allocates the state; the game only fills it in. The rules code does no I/O, reads no clock, and
+ * draws randomness only from a generator kept in its own state (G-4).
+ *
+ * Turn structure. to_move() says who acts next: a seat (0..N-1), PF_CHANCE, or PF_NOBODY when the
+ * game is over. Every decision is a move of one seat, so
+ *   - an out-of-turn answer (Thief's re-capture, THF-5) is simply a position where another seat
+ *     is to move;
+ *   - simultaneous choices (Point-a-Pile, PAP-4) are asked seat by seat: each choice is stored in
+ *     the state, and the views of the seats asked later do not show it until all have chosen.
+ * Chance events after a deal (G-4) are positions where PF_CHANCE is to move: chance_sample draws
+ * the outcome from the state's generator and applies it; chance_apply applies a recorded outcome.
+ *
+ * Moves are pf_move codes, meaningful only to their game and position. Each legal move has exactly
+ * one canonical string (G-9); move_parse accepts the forms of the rulings, case-insensitively,
+ * and refuses a move that is not legal in the position with the reason why.
+ *
+ * Required methods are those above `optional`; optional ones are NULL when a game has no use for
+ * them and the core checks before calling (as in SQLite's io_methods). New methods are appended
+ * at the end, and `version` says which exist.
+ */
+#ifndef PF_GAME_H
+#define PF_GAME_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/buf.h"
+#include "core/card.h"
+#include "core/deck.h"
+#include "core/option.h"
+#include "core/rng.h"
+
+#define PF_GAME_VERSION 1
+#define PF_MAX_PLAYERS 12
+#define PF_MAX_MOVES 512   /* more than any position of any game has */
+#define PF_MOVE_STR 128    /* room for any canonical move string, chance outcomes included */
+#define PF_MAX_DEALS 64    /* explicit deals a setup may give */
+
+#define PF_CHANCE (-1) /* to_move: a chance event */
+#define PF_NOBODY (-2) /* to_move: the game is over */
+#define PF_VIEW_ALL (-1) /* a view of everything (replays after the game, tests) */
+
+typedef uint32_t pf_move;
+
+/* How to start a game. The deals are copied into the state's reach by pf_run; a game keeps a
+ * pointer to them, so they must outlive the state (pf_run owns them). */
+typedef struct pf_setup {
+  int players;
+  pf_options options;
+  uint64_t seed;         /* deal k that is not given is shuffled with pf_rng_seed(seed, k) */
+  int ndeals;            /* deals given explicitly, deal 0 first (G-3) */
+  const pf_deal *deals;
+} pf_setup;
+
+/* The chance stream of a game is pf_rng_seed(seed, PF_STREAM_CHANCE). */
+#define PF_STREAM_CHANCE 0x43484E43u
+
+typedef struct pf_game {
+  int version; /* PF_GAME_VERSION when written */
+  const char *id;      /* "steal-the-pile": what users type */
+  const char *title;   /* "Steal the Pile" */
+  int min_players, max_players;
+  const pf_option_desc *options;
+  int noptions;
+  size_t state_size;
+  const char *rules; /* the rules as the engine plays them, citing the ruling ids */
+
+  /* Starts a game from the setup: deals explicitly given or shuffled from the seed. Refuses bad
+   * combinations (options against the player count, deals that are not the game's deck). */
+  int (*start)(void *st, const pf_setup *setup, pf_error *err);
+  /* A seat, PF_CHANCE or PF_NOBODY. */
+  int (*to_move)(const void *st);
+  /* The legal moves of the seat to move, in a fixed order; returns their number (> 0 whenever a
+   * seat is to move). */
+  int (*legal)(const void *st, pf_move *moves);
+  /* Plays a legal move of the seat to move. */
+  void (*apply)(void *st, pf_move m);
+  /* The canonical string of a legal move (G-9). */
+  void (*move_str)(const void *st, pf_move m, char buf[PF_MOVE_STR]);
+  /* Reads a move of the seat to move; refuses one that is not legal, saying why. */
+  int (*move_parse)(const void *st, const char *text, pf_move *m, pf_error *err);
+  /* Scores of every seat: running during the game, final when over. */
+  void (*scores)(const void *st, int *scores);
+  /* When over: the winning seats (G-6); returns how many (0: nobody won). */
+  int (*winners)(const void *st, int *seats);
+  /* Adds the game's own fields of a seat's view (or PF_VIEW_ALL) to obj. */
+  void (*view_json)(const void *st, int seat, json_t *obj);
+  /* The table as a person sees it from a seat (or PF_VIEW_ALL). */
+  void (*view_text)(const void *st, int seat, const pf_style *style, pf_buf *out);
+  /* Resamples everything the seat cannot see, consistently with its view, using rng; the seat's
+   * view and legal moves stay the same. Also reseeds the state's own generator and forgets any
+   * explicit future deals, which the seat cannot know either. */
+  void (*determinize)(void *st, int seat, pf_rng *rng);
+  /* Recomputes what can be recomputed and checks it (card conservation at least). */
+  int (*check)(const void *st, pf_error *err);
+  /* The deck order of the deal in progress; returns its index (0 for the first deal). */
+  int (*current_deal)(const void *st, pf_deal *out);
+
+  /* ---- optional ---- */
+  /* At a chance node: draws an outcome from the state's generator, applies it, and writes its
+   * canonical string ("*7H") to buf if buf is not NULL. */
+  void (*chance_sample)(void *st, char *buf);
+  /* At a chance node: applies a recorded outcome, or refuses it saying why. */
+  int (*chance_apply)(void *st, const char *text, pf_error *err);
+  /* A phrase for people about a legal move of the seat to move ("7♥ takes seat 2's
+   * pile of 9"), as the seat `viewer` may know it. NULL: the move's canonical string. */
+  void (*describe)(const void *st, pf_move m, int viewer, const pf_style *style, pf_buf *out);
+} pf_game;
+
+/* ---- what the core offers over any game ---- */
+
+/* The JSON view of SPEC §3: game, players, viewer, to_move, legal, scores, winners (when over),
+ * and the game's own fields. The legal moves are listed only for the seat to move, and only when
+ * the viewer is that seat or PF_VIEW_ALL. Caller owns the result. */
+json_t *pf_view_json(const pf_game *g, const void *st, int players, int seat);
+/* The view as compact JSON text with keys in a fixed order; caller frees. */
+char *pf_view_json_text(const pf_game *g, const void *st, int players, int seat);
+/* All legal moves' canonical strings, space-separated, in legal order. */
+void pf_legal_text(const pf_game *g, const void *st, pf_buf *out);
+/* Plays uniformly random legal moves (and chance outcomes from the state's generator) from st to
+ * the end of the game. Returns the number of moves played; adds the number of legal moves of
+ * every seat's turn to *branching when it is not NULL (a perft-like count for the benchmark). */
+long pf_random_playout(const pf_game *g, void *st, pf_rng *rng, long *branching);
+/* Text of who is to move: "seat 2", "chance", "nobody (game over)". */
+const char *pf_to_move_text(int to_move, char buf[32]);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * rng.h - pilfer's random number generator. Its output stream is part of the specification: the
+ * same seed gives the same numbers, shuffles and games on every platform and compiler.
+ *
+ * The generator is xoshiro256** 1.0 (Blackman and Vigna). pf_rng_seed(r, seed, stream) fills its
+ * four 64-bit words with the first four outputs of SplitMix64 started at
+ *     x = seed XOR (stream * 0xD1B54A32D192ED03)      (arithmetic modulo 2^64)
+ * so that (seed, stream) pairs give independent streams (deal k of a game uses stream k, see
+ * game.h). pf_rng_below(r, n) takes the high 32 bits of the next output as u and returns
+ * floor(u * n / 2^32), rejecting u while (u * n mod 2^32) < (2^32 mod n) (Lemire's method), so it
+ * is exactly uniform. pf_shuffle is Fisher-Yates from the last element down: for i = n-1 .. 1,
+ * swap a[i] with a[pf_rng_below(r, i + 1)].
+ */
+#ifndef PF_RNG_H
+#define PF_RNG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct pf_rng {
+  uint64_t s[4];
+} pf_rng;
+
+void pf_rng_seed(pf_rng *r, uint64_t seed, uint64_t stream);
+uint64_t pf_rng_next(pf_rng *r);
+/* A uniform integer in [0, n), 1 <= n <= 2^32. */
+uint32_t pf_rng_below(pf_rng *r, uint32_t n);
+/* Shuffles n bytes in place. */
+void pf_shuffle(pf_rng *r, uint8_t *a, size_t n);
+
+/* SplitMix64 step, exposed for tests of the specification. */
+uint64_t pf_splitmix64(uint64_t *x);
+
+#endif

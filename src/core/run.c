@@ -1,0 +1,93 @@
+/*
+ * run.c - a game with its history.
+ */
+#include "core/run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Notes the deal in progress if the game has started a new one since the last call. */
+static void note_deal(pf_run *r) {
+  pf_deal d;
+  int k = r->game->current_deal(r->state, &d);
+  if (k < r->ndeals) return;
+  r->deals = pf_xrealloc(r->deals, (size_t)(k + 1) * sizeof *r->deals);
+  r->deals[k] = d;
+  r->ndeals = k + 1;
+}
+
+static void push_move(pf_run *r, const char *s) {
+  if (r->nmoves == r->capmoves) {
+    r->capmoves = r->capmoves ? 2 * r->capmoves : 256;
+    r->moves = pf_xrealloc(r->moves, (size_t)r->capmoves * sizeof *r->moves);
+  }
+  r->moves[r->nmoves++] = pf_xstrdup(s);
+}
+
+int pf_run_start(pf_run *r, const pf_game *g, const pf_setup *setup, pf_error *err) {
+  memset(r, 0, sizeof *r);
+  if (setup->players < g->min_players || setup->players > g->max_players)
+    return pf_fail(err, "%s is for %d to %d players, not %d", g->id, g->min_players,
+                   g->max_players, setup->players);
+  for (int i = 0; i < g->noptions; i++)
+    if (pf_option_check(&g->options[i], setup->options.v[i], err) != 0) return -1;
+  if (setup->ndeals > PF_MAX_DEALS)
+    return pf_fail(err, "too many deals (%d); at most %d", setup->ndeals, PF_MAX_DEALS);
+  r->game = g;
+  r->setup = *setup;
+  if (setup->ndeals > 0) {
+    r->given = pf_xmalloc((size_t)setup->ndeals * sizeof *r->given);
+    memcpy(r->given, setup->deals, (size_t)setup->ndeals * sizeof *r->given);
+  }
+  r->setup.deals = r->given;
+  r->state = pf_xcalloc(1, g->state_size);
+  if (g->start(r->state, &r->setup, err) != 0) {
+    pf_run_free(r);
+    return -1;
+  }
+  note_deal(r);
+  return 0;
+}
+
+void pf_run_free(pf_run *r) {
+  for (int i = 0; i < r->nmoves; i++) free(r->moves[i]);
+  free(r->moves);
+  free(r->deals);
+  free(r->given);
+  free(r->state);
+  memset(r, 0, sizeof *r);
+}
+
+void pf_run_play(pf_run *r, pf_move m) {
+  char s[PF_MOVE_STR];
+  r->game->move_str(r->state, m, s);
+  r->game->apply(r->state, m);
+  push_move(r, s);
+  note_deal(r);
+}
+
+void pf_run_chance(pf_run *r) {
+  char s[PF_MOVE_STR];
+  r->game->chance_sample(r->state, s);
+  push_move(r, s);
+  note_deal(r);
+}
+
+int pf_run_play_text(pf_run *r, const char *text, pf_error *err) {
+  const pf_game *g = r->game;
+  int who = g->to_move(r->state);
+  if (who == PF_NOBODY) return pf_fail(err, "the game is over");
+  if (who == PF_CHANCE) {
+    if (text[0] != '*') return pf_fail(err, "a chance outcome (starting with '*') is due here");
+    if (!g->chance_apply) return pf_fail(err, "%s has no chance moves", g->id);
+    if (g->chance_apply(r->state, text, err) != 0) return -1;
+    push_move(r, text);
+    note_deal(r);
+    return 0;
+  }
+  if (text[0] == '*') return pf_fail(err, "seat %d is to move, not chance", who);
+  pf_move m;
+  if (g->move_parse(r->state, text, &m, err) != 0) return -1;
+  pf_run_play(r, m);
+  return 0;
+}

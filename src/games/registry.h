@@ -1,0 +1,18 @@
+/*
+ * registry.h - every game pilfer knows.
+ */
+#ifndef PF_REGISTRY_H
+#define PF_REGISTRY_H
+
+#include "core/game.h"
+
+/* Every registered game, NULL-terminated, in the order `pilfer games` lists them. */
+extern const pf_game *const pf_games[];
+
+/* The game with this id, or NULL. */
+const pf_game *pf_game_find(const char *id);
+
+/* Each game exports exactly one symbol: its description. */
+extern const pf_game pf_game_steal_the_pile;
+
+#endif

@@ -1,0 +1,764 @@
+/*
+ * steal_the_pile.c - Steal the Pile (RULINGS STP-1 .. STP-8), 1 to 12 players.
+ *
+ * The state keeps the deal's deck order in card[]: slot i is the i-th card from the top. Every
+ * card is then named by its slot wherever it is: in a hand, as an open pile, in a player's pile
+ * (a linked stack through below[], so that taking a whole pile is O(1)), set aside, or still in
+ * the stock (slots from next_slot on). Determinizing only rewrites card[] of the slots a seat
+ * cannot see.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/game.h"
+#include "games/registry.h"
+
+/* ------------------------------------------------------------------------------------------ */
+/* State                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+#define MAX_CARDS 104
+#define MAX_OPEN 32 /* open piles have distinct ranks but for duplicates of the first deal */
+#define NONE 0xFF
+#define DECK_PILE 12 /* solitaire: the deck's own pile (STP-8), after the 12 seats */
+#define NPILES 13
+#define HAND_MAX 4
+
+/* Move codes: the card played in bits 0-7, the target in bits 8-15. */
+#define T_NONE 0               /* no match: a new open pile */
+#define T_OPEN(card) ((card) + 1) /* the open pile whose card this is (1..53) */
+#define T_PILE(p) (0x80 | (p)) /* a player's pile, or DECK_PILE */
+#define MOVE(card, target) ((pf_move)(card) | ((pf_move)(target) << 8))
+#define MOVE_CARD(m) ((pf_card)((m)&0xFF))
+#define MOVE_TARGET(m) ((int)(((m) >> 8) & 0xFF))
+
+typedef struct stp_state {
+  uint8_t card[MAX_CARDS];  /* the card of each slot */
+  uint8_t below[MAX_CARDS]; /* the slot beneath, in a pile; NONE at the bottom */
+  uint8_t hand[PF_MAX_PLAYERS][HAND_MAX];
+  uint8_t hand_len[PF_MAX_PLAYERS];
+  uint8_t open[MAX_OPEN];  /* slots of the open piles, in the order laid */
+  uint8_t aside[MAX_OPEN]; /* the remainder of STP-6, set aside */
+  uint8_t top[NPILES], bottom[NPILES], size[NPILES];
+  uint8_t players, ncards, next_slot, nopen, naside;
+  uint8_t dealer, turn, round, rounds, per_round, final_round, first_open;
+  uint8_t over, solitaire;
+  uint8_t deck_last_n;         /* solitaire: the deck's plays after the last player card */
+  pf_move deck_last[2];        /* ... as moves of the deck */
+  int32_t target, deal_no, ndeals_given;
+  int32_t total[PF_MAX_PLAYERS]; /* scoring games (STP-7): totals of the games finished */
+  uint64_t seed;
+  const pf_deal *given; /* explicit deals (owned by the caller, see pf_setup) */
+} stp_state;
+
+/* STP-2: open piles, dealt per round, dealt in the final round, rounds, decks; by players. */
+static const uint8_t TABLE[13][5] = {
+    {0, 0, 0, 0, 0}, {4, 4, 4, 4, 1}, /* 1: solitaire, STP-8 */
+    {4, 4, 4, 6, 1}, {4, 4, 4, 4, 1}, {4, 4, 4, 3, 1}, {2, 3, 1, 4, 1}, {4, 3, 2, 3, 1},
+    {6, 3, 2, 5, 2}, {8, 3, 3, 4, 2}, {5, 3, 2, 4, 2}, {4, 3, 1, 4, 2}, {5, 3, 3, 3, 2},
+    {8, 3, 2, 3, 2},
+};
+
+static const pf_option_desc OPTIONS[] = {
+    {"target", PF_OPT_INT, 0, 0, 100000,
+     "scoring games (STP-7): play games until a total reaches this; 0 = one game"},
+};
+
+static inline int rank_of_slot(const stp_state *s, int slot) { return s->card[slot] >> 2; }
+static inline int npiles_in_play(const stp_state *s) { return s->solitaire ? 1 : s->players; }
+
+/* ------------------------------------------------------------------------------------------ */
+/* Piles                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+static void pile_push(stp_state *s, int pile, uint8_t slot) {
+  s->below[slot] = s->size[pile] ? s->top[pile] : NONE;
+  if (!s->size[pile]) s->bottom[pile] = slot;
+  s->top[pile] = slot;
+  s->size[pile]++;
+}
+
+/* Puts the whole pile `from` on top of pile `to` (STP-4: a whole pile, never part of it). */
+static void pile_move(stp_state *s, int to, int from) {
+  if (!s->size[from] || from == to) return;
+  s->below[s->bottom[from]] = s->size[to] ? s->top[to] : NONE;
+  if (!s->size[to]) s->bottom[to] = s->bottom[from];
+  s->top[to] = s->top[from];
+  s->size[to] = (uint8_t)(s->size[to] + s->size[from]);
+  s->size[from] = 0;
+  s->top[from] = s->bottom[from] = NONE;
+}
+
+static void open_remove(stp_state *s, int k) {
+  memmove(&s->open[k], &s->open[k + 1], (size_t)(s->nopen - k - 1));
+  s->nopen--;
+}
+
+/* Index of the first open pile holding this card, or -1. */
+static int open_find(const stp_state *s, pf_card c) {
+  for (int k = 0; k < s->nopen; k++)
+    if (s->card[s->open[k]] == c) return k;
+  return -1;
+}
+
+/* STP-4: `taker` (a seat or DECK_PILE) plays `slot` onto `target`. */
+static void play_slot(stp_state *s, int taker, uint8_t slot, int target) {
+  if (target == T_NONE) {
+    s->open[s->nopen++] = slot;
+    return;
+  }
+  if (target & 0x80) {
+    pile_move(s, taker, target & 0x7F);
+  } else {
+    int k = open_find(s, (pf_card)(target - 1));
+    uint8_t o = s->open[k];
+    open_remove(s, k);
+    pile_push(s, taker, o);
+  }
+  pile_push(s, taker, slot);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Dealing and the flow of rounds and games                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+static void load_deal(stp_state *s) {
+  if (s->deal_no < s->ndeals_given) {
+    memcpy(s->card, s->given[s->deal_no].cards, s->ncards);
+  } else {
+    pf_rng rng;
+    pf_rng_seed(&rng, s->seed, (uint64_t)s->deal_no);
+    pf_deck_standard(s->card, TABLE[s->players][4], 0);
+    pf_shuffle(&rng, s->card, s->ncards);
+  }
+}
+
+/* STP-3: one card at a time from the seat after the dealer; the first round then lays the open
+ * piles. STP-8: in solitaire the open piles come first. */
+static void deal_round(stp_state *s) {
+  if (s->solitaire && s->round == 0)
+    for (int k = 0; k < s->first_open; k++) s->open[s->nopen++] = s->next_slot++;
+  int n = s->round == s->rounds - 1 ? s->final_round : s->per_round;
+  for (int j = 0; j < n; j++)
+    for (int i = 1; i <= s->players; i++) {
+      int seat = (s->dealer + i) % s->players;
+      s->hand[seat][s->hand_len[seat]++] = s->next_slot++;
+    }
+  if (!s->solitaire && s->round == 0)
+    for (int k = 0; k < s->first_open; k++) s->open[s->nopen++] = s->next_slot++;
+  s->turn = (uint8_t)((s->dealer + 1) % s->players); /* STP-5 */
+}
+
+static void start_game(stp_state *s) {
+  memset(s->hand_len, 0, sizeof s->hand_len);
+  memset(s->size, 0, sizeof s->size);
+  memset(s->top, NONE, sizeof s->top);
+  memset(s->bottom, NONE, sizeof s->bottom);
+  memset(s->below, NONE, sizeof s->below);
+  s->nopen = s->naside = s->next_slot = s->round = 0;
+  s->deck_last_n = 0;
+  load_deal(s);
+  deal_round(s);
+}
+
+/* STP-6: the open piles go to the seats with the fewest cards, split evenly in seat order, the
+ * remainder set aside. */
+static void distribute_open(stp_state *s) {
+  int fewest = 255, tied[PF_MAX_PLAYERS], ntied = 0;
+  for (int i = 0; i < s->players; i++)
+    if (s->size[i] < fewest) fewest = s->size[i];
+  for (int i = 0; i < s->players; i++)
+    if (s->size[i] == fewest) tied[ntied++] = i;
+  int share = s->nopen / ntied, k = 0;
+  for (int t = 0; t < ntied; t++)
+    for (int j = 0; j < share; j++) pile_push(s, tied[t], s->open[k++]);
+  while (k < s->nopen) s->aside[s->naside++] = s->open[k++];
+  s->nopen = 0;
+}
+
+/* STP-7: after each game the totals grow; the match ends after a game in which a total reaches
+ * the target with one highest total. */
+static bool match_over(const stp_state *s) {
+  if (s->target == 0) return true;
+  int best = -1, nbest = 0;
+  for (int i = 0; i < s->players; i++) {
+    if (s->total[i] > best) best = s->total[i], nbest = 0;
+    if (s->total[i] == best) nbest++;
+  }
+  return best >= s->target && nbest == 1;
+}
+
+static void end_game(stp_state *s) {
+  if (!s->solitaire) distribute_open(s);
+  for (int i = 0; i < s->players; i++) s->total[i] += s->size[i];
+  if (s->solitaire || match_over(s)) {
+    s->over = 1;
+    s->turn = NONE;
+    return;
+  }
+  s->deal_no++;
+  s->dealer = (uint8_t)((s->dealer + 1) % s->players); /* G-2 */
+  start_game(s);
+}
+
+/* STP-5: when every hand is empty the round ends and the deal moves on. */
+static void next_turn(stp_state *s) {
+  s->turn = (uint8_t)((s->turn + 1) % s->players);
+  if (s->hand_len[s->turn] > 0) return;
+  if (s->round + 1 < s->rounds) {
+    s->round++;
+    if (!s->solitaire) s->dealer = (uint8_t)((s->dealer + 1) % s->players);
+    deal_round(s);
+  } else {
+    end_game(s);
+  }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Moves                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The moves of playing card c from the hand of seat p: one per matching pile, or the new open
+ * pile when nothing matches (STP-4). Equal cards are one move (G-5). */
+static int moves_of_card(const stp_state *s, pf_card c, pf_move *out) {
+  int n = 0, rank = c >> 2;
+  for (int k = 0; k < s->nopen; k++) {
+    pf_card o = s->card[s->open[k]];
+    if ((o >> 2) != rank || open_find(s, o) != k) continue;
+    out[n++] = MOVE(c, T_OPEN(o));
+  }
+  for (int q = 0; q < npiles_in_play(s); q++)
+    if (s->size[q] && rank_of_slot(s, s->top[q]) == rank) out[n++] = MOVE(c, T_PILE(q));
+  if (s->solitaire && s->size[DECK_PILE] && rank_of_slot(s, s->top[DECK_PILE]) == rank)
+    out[n++] = MOVE(c, T_PILE(DECK_PILE));
+  if (n == 0) out[n++] = MOVE(c, T_NONE);
+  return n;
+}
+
+static int stp_legal(const void *vs, pf_move *out) {
+  const stp_state *s = vs;
+  const uint8_t *hand = s->hand[s->turn];
+  int n = 0, len = s->hand_len[s->turn];
+  for (int i = 0; i < len; i++) {
+    pf_card c = s->card[hand[i]];
+    bool seen = false;
+    for (int j = 0; j < i; j++) seen |= s->card[hand[j]] == c;
+    if (!seen) n += moves_of_card(s, c, out + n);
+  }
+  return n;
+}
+
+/* STP-8: the deck plays a card: it takes the matching pile with the most cards, ties going to the
+ * player's pile, then the deck's, then open piles in the order laid. */
+static pf_move deck_choice(const stp_state *s, pf_card c) {
+  int rank = c >> 2, best = 0, target = T_NONE;
+  const int piles[2] = {0, DECK_PILE};
+  for (int i = 0; i < 2; i++) {
+    int q = piles[i];
+    if (s->size[q] > best && rank_of_slot(s, s->top[q]) == rank) best = s->size[q], target = T_PILE(q);
+  }
+  for (int k = 0; k < s->nopen && best < 1; k++)
+    if (rank_of_slot(s, s->open[k]) == rank) best = 1, target = T_OPEN(s->card[s->open[k]]);
+  return MOVE(c, target);
+}
+
+static void deck_plays(stp_state *s) {
+  s->deck_last_n = 0;
+  for (int i = 0; i < 2 && s->next_slot < s->ncards; i++) {
+    uint8_t slot = s->next_slot++;
+    pf_move m = deck_choice(s, s->card[slot]);
+    s->deck_last[s->deck_last_n++] = m;
+    play_slot(s, DECK_PILE, slot, MOVE_TARGET(m));
+  }
+}
+
+static void stp_apply(void *vs, pf_move m) {
+  stp_state *s = vs;
+  int p = s->turn;
+  pf_card c = MOVE_CARD(m);
+  uint8_t *hand = s->hand[p];
+  int i = 0;
+  while (s->card[hand[i]] != c) i++;
+  uint8_t slot = hand[i];
+  memmove(&hand[i], &hand[i + 1], (size_t)(s->hand_len[p] - i - 1));
+  s->hand_len[p]--;
+  play_slot(s, p, slot, MOVE_TARGET(m));
+  if (s->solitaire) deck_plays(s);
+  next_turn(s);
+}
+
+static void target_str(int target, char *buf) {
+  if (target & 0x80) {
+    if ((target & 0x7F) == DECK_PILE)
+      strcpy(buf, "deck");
+    else
+      sprintf(buf, "p%d", target & 0x7F);
+  } else {
+    pf_card_str((pf_card)(target - 1), buf);
+  }
+}
+
+static void stp_move_str(const void *vs, pf_move m, char buf[PF_MOVE_STR]) {
+  (void)vs;
+  char c[PF_CARD_STR], t[PF_CARD_STR];
+  pf_card_str(MOVE_CARD(m), c);
+  if (MOVE_TARGET(m) == T_NONE) {
+    snprintf(buf, PF_MOVE_STR, "%s", c);
+  } else {
+    target_str(MOVE_TARGET(m), t);
+    snprintf(buf, PF_MOVE_STR, "%s>%s", c, t);
+  }
+}
+
+/* Lists the matching piles of a card as text ("7S, p1"). */
+static void matches_text(const stp_state *s, pf_card c, char *buf, size_t n) {
+  pf_move ms[64];
+  int k = moves_of_card(s, c, ms);
+  buf[0] = '\0';
+  for (int i = 0; i < k; i++) {
+    char t[PF_CARD_STR];
+    target_str(MOVE_TARGET(ms[i]), t);
+    snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", i ? ", " : "", t);
+  }
+}
+
+static int stp_move_parse(const void *vs, const char *text, pf_move *m, pf_error *err) {
+  const stp_state *s = vs;
+  const char *p = text;
+  while (*p == ' ' || *p == '\t') p++;
+  pf_card c;
+  char cs[PF_CARD_STR];
+  if (pf_card_scan(&p, &c) != 0 || !pf_card_is_standard(c))
+    return pf_fail(err, "cannot read a card at the start; moves look like 7H, 7H>7S, 7H>p2%s",
+                   s->solitaire ? ", 7H>deck" : "");
+  pf_card_str(c, cs);
+  bool in_hand = false;
+  for (int i = 0; i < s->hand_len[s->turn]; i++) in_hand |= s->card[s->hand[s->turn][i]] == c;
+  if (!in_hand) return pf_fail(err, "%s is not in seat %d's hand", cs, s->turn);
+  pf_move ms[64];
+  int n = moves_of_card(s, c, ms);
+  bool must_take = MOVE_TARGET(ms[0]) != T_NONE;
+  int target = T_NONE;
+  char what[32] = "";
+  while (*p == ' ') p++;
+  if (*p == '>') {
+    p++;
+    while (*p == ' ') p++;
+    if ((p[0] == 'p' || p[0] == 'P') && p[1] >= '0' && p[1] <= '9') {
+      int seat = 0;
+      p++;
+      while (*p >= '0' && *p <= '9' && seat < 100) seat = seat * 10 + (*p++ - '0');
+      if (seat >= npiles_in_play(s)) return pf_fail(err, "there is no seat %d", seat);
+      target = T_PILE(seat);
+      snprintf(what, sizeof what, "seat %d's pile", seat);
+    } else if (strncasecmp(p, "deck", 4) == 0) {
+      if (!s->solitaire) return pf_fail(err, "there is no deck's pile: that is solitaire only");
+      p += 4;
+      target = T_PILE(DECK_PILE);
+      strcpy(what, "the deck's pile");
+    } else {
+      pf_card o;
+      if (pf_card_scan(&p, &o) != 0 || !pf_card_is_standard(o))
+        return pf_fail(err, "after '>' comes a pile: an open pile's card (7S), p<seat>%s",
+                       s->solitaire ? " or deck" : "");
+      char os[PF_CARD_STR];
+      if (open_find(s, o) < 0) return pf_fail(err, "there is no open pile %s", pf_card_str(o, os));
+      target = T_OPEN(o);
+      snprintf(what, sizeof what, "the open pile %s", pf_card_str(o, os));
+    }
+  }
+  while (*p == ' ') p++;
+  if (*p) return pf_fail(err, "unexpected '%s' after the move", p);
+  for (int i = 0; i < n; i++)
+    if (MOVE_TARGET(ms[i]) == target) {
+      *m = ms[i];
+      return 0;
+    }
+  char list[256];
+  matches_text(s, c, list, sizeof list);
+  if (target == T_NONE)
+    return pf_fail(err, "%s matches %s: a matching pile must be taken (STP-4), e.g. %s>%s", cs,
+                   list, cs, strtok(list, ","));
+  if ((target & 0x80) && !s->size[target & 0x7F]) return pf_fail(err, "%s is empty", what);
+  if (must_take)
+    return pf_fail(err, "%s does not match %s (only equal ranks match, STP-1); it matches %s", what,
+                   cs, list);
+  return pf_fail(err, "%s does not match %s (only equal ranks match, STP-1); %s matches nothing, "
+                      "so it is played as a new open pile: %s",
+                 what, cs, cs, cs);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Start, scores, deals                                                                       */
+/* ------------------------------------------------------------------------------------------ */
+
+static int stp_start(void *vs, const pf_setup *setup, pf_error *err) {
+  stp_state *s = vs;
+  int n = setup->players;
+  memset(s, 0, sizeof *s);
+  s->players = (uint8_t)n;
+  s->solitaire = n == 1;
+  s->first_open = TABLE[n][0];
+  s->per_round = TABLE[n][1];
+  s->final_round = TABLE[n][2];
+  s->rounds = TABLE[n][3];
+  s->ncards = (uint8_t)(52 * TABLE[n][4]);
+  s->target = (int32_t)setup->options.v[0];
+  s->seed = setup->seed;
+  s->given = setup->deals;
+  s->ndeals_given = setup->ndeals;
+  s->dealer = (uint8_t)(n - 1); /* G-2 */
+  if (s->solitaire && s->target)
+    return pf_fail(err, "option target (scoring games, STP-7) needs 2 or more players");
+  if (s->target == 0 && setup->ndeals > 1)
+    return pf_fail(err, "one game uses one deal, but %d deals are given", setup->ndeals);
+  pf_card deck[MAX_CARDS];
+  int ndeck = pf_deck_standard(deck, TABLE[n][4], 0);
+  for (int k = 0; k < setup->ndeals; k++)
+    if (pf_deal_check(&setup->deals[k], deck, ndeck, err) != 0) {
+      pf_error_prefix(err, "deal %d", k + 1);
+      return -1;
+    }
+  start_game(s);
+  return 0;
+}
+
+static int stp_to_move(const void *vs) {
+  const stp_state *s = vs;
+  return s->over ? PF_NOBODY : s->turn;
+}
+
+static void stp_scores(const void *vs, int *scores) {
+  const stp_state *s = vs;
+  for (int i = 0; i < s->players; i++)
+    scores[i] = s->target ? s->total[i] + (s->over ? 0 : s->size[i]) : s->size[i];
+}
+
+static int stp_winners(const void *vs, int *seats) {
+  const stp_state *s = vs;
+  if (s->solitaire) { /* STP-8: only with more cards than the deck */
+    if (s->size[0] > s->size[DECK_PILE]) seats[0] = 0;
+    return s->size[0] > s->size[DECK_PILE];
+  }
+  int scores[PF_MAX_PLAYERS], best = -1, n = 0;
+  stp_scores(s, scores);
+  for (int i = 0; i < s->players; i++)
+    if (scores[i] > best) best = scores[i];
+  for (int i = 0; i < s->players; i++)
+    if (scores[i] == best) seats[n++] = i; /* G-6 */
+  return n;
+}
+
+static int stp_current_deal(const void *vs, pf_deal *out) {
+  const stp_state *s = vs;
+  out->ncards = s->ncards;
+  memcpy(out->cards, s->card, s->ncards);
+  return s->deal_no;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Hidden information                                                                         */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Hidden from `seat`: the other hands and the stock. Everything else was seen face up. */
+static void stp_determinize(void *vs, int seat, pf_rng *rng) {
+  stp_state *s = vs;
+  uint8_t slots[MAX_CARDS], cards[MAX_CARDS];
+  int n = 0;
+  if (seat != PF_VIEW_ALL) {
+    for (int p = 0; p < s->players; p++)
+      if (p != seat)
+        for (int i = 0; i < s->hand_len[p]; i++) slots[n++] = s->hand[p][i];
+    for (int k = s->next_slot; k < s->ncards; k++) slots[n++] = (uint8_t)k;
+  }
+  for (int i = 0; i < n; i++) cards[i] = s->card[slots[i]];
+  pf_shuffle(rng, cards, (size_t)n);
+  for (int i = 0; i < n; i++) s->card[slots[i]] = cards[i];
+  /* Later deals of a match are unknown too. */
+  s->given = NULL;
+  s->ndeals_given = 0;
+  s->seed = pf_rng_next(rng);
+}
+
+static int stp_check(const void *vs, pf_error *err) {
+  const stp_state *s = vs;
+  int seen[MAX_CARDS] = {0};
+  for (int p = 0; p < s->players; p++) {
+    if (s->hand_len[p] > HAND_MAX) return pf_fail(err, "seat %d holds %d cards", p, s->hand_len[p]);
+    for (int i = 0; i < s->hand_len[p]; i++) seen[s->hand[p][i]]++;
+  }
+  for (int k = 0; k < s->nopen; k++) seen[s->open[k]]++;
+  for (int k = 0; k < s->naside; k++) seen[s->aside[k]]++;
+  for (int k = s->next_slot; k < s->ncards; k++) seen[k]++;
+  for (int q = 0; q < NPILES; q++) {
+    int n = 0, slot = s->size[q] ? s->top[q] : NONE, last = NONE;
+    while (slot != NONE && n <= MAX_CARDS) {
+      seen[slot]++;
+      n++;
+      last = slot;
+      slot = s->below[slot];
+    }
+    if (n != s->size[q] || (n && last != s->bottom[q]))
+      return pf_fail(err, "pile %d: size %d but %d cards linked", q, s->size[q], n);
+  }
+  for (int k = 0; k < s->ncards; k++)
+    if (seen[k] != 1) return pf_fail(err, "card slot %d is in %d places", k, seen[k]);
+  pf_card deck[MAX_CARDS];
+  pf_deal d;
+  d.ncards = s->ncards;
+  memcpy(d.cards, s->card, s->ncards);
+  if (pf_deal_check(&d, deck, pf_deck_standard(deck, s->ncards / 52, 0), err) != 0) return -1;
+  if (s->over && s->next_slot != s->ncards) return pf_fail(err, "over with cards in the stock");
+  if (!s->over && s->hand_len[s->turn] == 0) return pf_fail(err, "seat %d to move with no card", s->turn);
+  if (!s->solitaire && s->over && s->nopen) return pf_fail(err, "over with open piles left");
+  return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Views                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+static json_t *card_json(pf_card c) {
+  char b[PF_CARD_STR];
+  return json_string(pf_card_str(c, b));
+}
+
+static json_t *slots_json(const stp_state *s, const uint8_t *slots, int n) {
+  json_t *a = json_array();
+  for (int i = 0; i < n; i++) json_array_append_new(a, card_json(s->card[slots[i]]));
+  return a;
+}
+
+/* A pile's cards, bottom first. */
+static int pile_slots(const stp_state *s, int q, uint8_t *out) {
+  int n = s->size[q];
+  int slot = s->top[q];
+  for (int i = n - 1; i >= 0; i--, slot = s->below[slot]) out[i] = (uint8_t)slot;
+  return n;
+}
+
+static json_t *pile_json(const stp_state *s, int q) {
+  uint8_t slots[MAX_CARDS];
+  int n = pile_slots(s, q, slots);
+  json_t *o = json_object();
+  json_object_set_new(o, "size", json_integer(n));
+  json_object_set_new(o, "top", n ? card_json(s->card[s->top[q]]) : json_null());
+  json_object_set_new(o, "cards", slots_json(s, slots, n)); /* everyone saw them played */
+  return o;
+}
+
+static void stp_view_json(const void *vs, int seat, json_t *v) {
+  const stp_state *s = vs;
+  json_object_set_new(v, "round", json_integer(s->round + 1));
+  json_object_set_new(v, "rounds", json_integer(s->rounds));
+  if (!s->solitaire) json_object_set_new(v, "dealer", json_integer(s->dealer));
+  json_object_set_new(v, "stock", json_integer(s->ncards - s->next_slot));
+  json_object_set_new(v, "open_piles", slots_json(s, s->open, s->nopen));
+  json_t *piles = json_array(), *hands = json_array();
+  for (int p = 0; p < s->players; p++) {
+    json_array_append_new(piles, pile_json(s, p));
+    json_t *h = json_object();
+    json_object_set_new(h, "size", json_integer(s->hand_len[p]));
+    if (seat == PF_VIEW_ALL || seat == p)
+      json_object_set_new(h, "cards", slots_json(s, s->hand[p], s->hand_len[p]));
+    json_array_append_new(hands, h);
+  }
+  json_object_set_new(v, "piles", piles);
+  json_object_set_new(v, "hands", hands);
+  if (s->solitaire) {
+    json_object_set_new(v, "deck_pile", pile_json(s, DECK_PILE));
+    json_t *last = json_array();
+    for (int i = 0; i < s->deck_last_n; i++) {
+      char b[PF_MOVE_STR];
+      stp_move_str(s, s->deck_last[i], b);
+      json_array_append_new(last, json_string(b));
+    }
+    json_object_set_new(v, "deck_last", last);
+  }
+  if (s->target) {
+    json_object_set_new(v, "target", json_integer(s->target));
+    json_object_set_new(v, "game_number", json_integer(s->deal_no + 1));
+    json_t *t = json_array();
+    for (int p = 0; p < s->players; p++) json_array_append_new(t, json_integer(s->total[p]));
+    json_object_set_new(v, "totals", t);
+  }
+  if (s->naside) json_object_set_new(v, "set_aside", slots_json(s, s->aside, s->naside));
+}
+
+static void put_cards(const stp_state *s, const uint8_t *slots, int n, const pf_style *st,
+                      pf_buf *out) {
+  for (int i = 0; i < n; i++) {
+    char b[32];
+    pf_buf_printf(out, "%s%s", i ? "  " : "", pf_card_render(s->card[slots[i]], st, b));
+  }
+}
+
+static void pile_line(const stp_state *s, int q, const char *name, const pf_style *st, pf_buf *out) {
+  char b[32];
+  pf_buf_printf(out, "  %-16s", name);
+  if (!s->size[q])
+    pf_buf_puts(out, " empty\n");
+  else
+    pf_buf_printf(out, "%3d card%s  top %s\n", s->size[q], s->size[q] == 1 ? " " : "s",
+                  pf_card_render(s->card[s->top[q]], st, b));
+}
+
+static void stp_view_text(const void *vs, int seat, const pf_style *st, pf_buf *out) {
+  const stp_state *s = vs;
+  char name[32];
+  if (s->solitaire)
+    pf_buf_printf(out, "Steal the Pile, solitaire: round %d of %d, stock %d\n", s->round + 1,
+                  s->rounds, s->ncards - s->next_slot);
+  else
+    pf_buf_printf(out, "Steal the Pile, %d players: round %d of %d, dealer seat %d, stock %d\n",
+                  s->players, s->round + 1, s->rounds, s->dealer, s->ncards - s->next_slot);
+  if (s->target) {
+    pf_buf_printf(out, "Match to %d, game %d. Totals before this game:", s->target, s->deal_no + 1);
+    for (int p = 0; p < s->players; p++) pf_buf_printf(out, " seat %d: %d", p, s->total[p]);
+    pf_buf_putc(out, '\n');
+  }
+  pf_buf_puts(out, "Open piles: ");
+  if (s->nopen)
+    put_cards(s, s->open, s->nopen, st, out);
+  else
+    pf_buf_puts(out, "none");
+  pf_buf_puts(out, "\nPiles:\n");
+  for (int p = 0; p < s->players; p++) {
+    snprintf(name, sizeof name, "seat %d%s", p, p == seat ? " (you)" : "");
+    pile_line(s, p, name, st, out);
+  }
+  if (s->solitaire) {
+    pile_line(s, DECK_PILE, "the deck", st, out);
+    if (s->deck_last_n) {
+      pf_buf_puts(out, "The deck just played: ");
+      for (int i = 0; i < s->deck_last_n; i++) {
+        pf_buf_printf(out, "%s", i ? "; " : "");
+        pf_move m = s->deck_last[i];
+        char b[32], t[PF_CARD_STR];
+        pf_buf_puts(out, pf_card_render(MOVE_CARD(m), st, b));
+        int tg = MOVE_TARGET(m);
+        if (tg == T_NONE)
+          pf_buf_puts(out, " (new open pile)");
+        else if (tg == T_PILE(DECK_PILE))
+          pf_buf_puts(out, " (onto its own pile)");
+        else if (tg & 0x80)
+          pf_buf_puts(out, " (took your pile)");
+        else
+          pf_buf_printf(out, " (took the open pile %s)", pf_card_render((pf_card)(tg - 1), st, t));
+      }
+      pf_buf_putc(out, '\n');
+    }
+  }
+  if (s->over) {
+    if (s->naside) {
+      pf_buf_puts(out, "Set aside (STP-6): ");
+      put_cards(s, s->aside, s->naside, st, out);
+      pf_buf_putc(out, '\n');
+    }
+    return;
+  }
+  for (int p = 0; p < s->players; p++) {
+    if (seat != PF_VIEW_ALL && seat != p) continue;
+    if (seat == p)
+      pf_buf_puts(out, "Your hand: ");
+    else
+      pf_buf_printf(out, "Seat %d's hand: ", p);
+    put_cards(s, s->hand[p], s->hand_len[p], st, out);
+    pf_buf_putc(out, '\n');
+  }
+  if (seat != PF_VIEW_ALL) {
+    pf_buf_puts(out, "Others hold:");
+    for (int p = 0; p < s->players; p++)
+      if (p != seat) pf_buf_printf(out, " seat %d %d card%s;", p, s->hand_len[p], s->hand_len[p] == 1 ? "" : "s");
+    if (s->solitaire) pf_buf_puts(out, " nobody;");
+    out->data[out->len - 1] = '\n';
+  }
+}
+
+/* "7♥ takes seat 2's pile (9 cards)": what a move does, as any seat sees it (all is public). */
+static void stp_describe(const void *vs, pf_move m, int viewer, const pf_style *st, pf_buf *out) {
+  const stp_state *s = vs;
+  char b[32], t[32];
+  int tg = MOVE_TARGET(m), q = tg & 0x7F;
+  pf_buf_puts(out, pf_card_render(MOVE_CARD(m), st, b));
+  if (tg == T_NONE)
+    pf_buf_puts(out, " becomes a new open pile");
+  else if (!(tg & 0x80))
+    pf_buf_printf(out, " takes the open pile %s", pf_card_render((pf_card)(tg - 1), st, t));
+  else if (q == s->turn)
+    pf_buf_printf(out, " goes onto %s own pile", q == viewer ? "your" : "their");
+  else if (q == DECK_PILE)
+    pf_buf_printf(out, " takes the deck's pile (%d card%s)", s->size[q], s->size[q] == 1 ? "" : "s");
+  else if (q == viewer)
+    pf_buf_printf(out, " takes your pile (%d card%s)", s->size[q], s->size[q] == 1 ? "" : "s");
+  else
+    pf_buf_printf(out, " takes seat %d's pile (%d card%s)", q, s->size[q], s->size[q] == 1 ? "" : "s");
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The description                                                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+static const char RULES[] =
+    "Steal the Pile (steal-the-pile), 1 to 12 players. Rulings STP-1..STP-8 of RULINGS.md.\n"
+    "\n"
+    "STP-1 Cards. One 52-card deck for 1-6 players, two decks (104 cards) for 7-12. Only ranks\n"
+    "      match; suits never matter.\n"
+    "STP-2 Table. players: open piles, cards dealt per round, dealt in the final round, rounds,\n"
+    "      decks:  2: 4 4 4 6 1   3: 4 4 4 4 1   4: 4 4 4 3 1   5: 2 3 1 4 1   6: 4 3 2 3 1\n"
+    "              7: 6 3 2 5 2   8: 8 3 3 4 2   9: 5 3 2 4 2  10: 4 3 1 4 2  11: 5 3 3 3 2\n"
+    "             12: 8 3 2 3 2.  Every card is dealt exactly once.\n"
+    "STP-3 Deal. Each round, hands are dealt one card at a time from the seat after the dealer; in\n"
+    "      the first round the open piles are then laid from the next cards, one card each.\n"
+    "      Seat N-1 deals first, so seat 0 plays first (G-2).\n"
+    "STP-4 A turn. Play one card from hand. If its rank equals the top card of any open pile or\n"
+    "      any player's pile (your own included), you must take exactly one of those piles, of your\n"
+    "      choice: it goes on top of your pile and your card on top of it. If nothing matches, the\n"
+    "      card becomes a new open pile. A whole pile is taken, never part of it.\n"
+    "STP-5 Rounds. A round ends when every hand is empty; the deal moves on to the next seat and\n"
+    "      the seat after the new dealer leads.\n"
+    "STP-6 End. After the last round the remaining open piles go to the player with the fewest\n"
+    "      cards; players tied for fewest split them evenly (in seat order, open piles in the order\n"
+    "      laid) and the remainder is set aside. Most cards wins; ties share the win (G-6).\n"
+    "STP-7 Scoring games. Option target (default 0 = one game). After each game every player's\n"
+    "      cards are added to their total; the match ends after the first game in which a total\n"
+    "      reaches the target; the highest total wins, a tie for it means one more game. Each game\n"
+    "      is a new deal, dealt by the next seat.\n"
+    "STP-8 Solitaire (1 player). The deck is an automatic opponent with a pile of its own. The\n"
+    "      first 4 cards are 4 open piles; then 4 rounds: you are dealt 4 cards, and after each\n"
+    "      card you play the deck turns up and plays the next 2 cards of the stock, one at a time,\n"
+    "      by STP-4: it takes the matching pile with the most cards, ties going to your pile, then\n"
+    "      its own, then open piles in the order laid. You may take the deck's pile. You win only\n"
+    "      with more cards than the deck; open piles count for nobody.\n"
+    "\n"
+    "Moves: 7H (no match: a new open pile), 7H>7S (take the open pile 7S), 7H>p2 (take seat 2's\n"
+    "pile; your own seat for your own pile), 7H>deck (solitaire). Equal cards of two decks are one\n"
+    "move (G-5). Input also accepts 10, lower case and the suit symbols.\n"
+    "Scores: the cards in each pile (in a match, the totals).\n";
+
+const pf_game pf_game_steal_the_pile = {
+    .version = PF_GAME_VERSION,
+    .id = "steal-the-pile",
+    .title = "Steal the Pile",
+    .min_players = 1,
+    .max_players = 12,
+    .options = OPTIONS,
+    .noptions = sizeof OPTIONS / sizeof OPTIONS[0],
+    .state_size = sizeof(stp_state),
+    .rules = RULES,
+    .start = stp_start,
+    .to_move = stp_to_move,
+    .legal = stp_legal,
+    .apply = stp_apply,
+    .move_str = stp_move_str,
+    .move_parse = stp_move_parse,
+    .scores = stp_scores,
+    .winners = stp_winners,
+    .view_json = stp_view_json,
+    .view_text = stp_view_text,
+    .determinize = stp_determinize,
+    .check = stp_check,
+    .current_deal = stp_current_deal,
+    .describe = stp_describe,
+};
