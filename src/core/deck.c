@@ -33,13 +33,15 @@ int pf_deal_check(const pf_deal *deal, const pf_card *deck, int ndeck, pf_error 
   int want[256], have[256];
   pf_card_counts(deck, ndeck, want);
   pf_card_counts(deal->cards, deal->ncards, have);
-  for (int c = 0; c < 256; c++) {
-    if (have[c] == want[c]) continue;
-    char s[PF_CARD_STR];
-    pf_card_str((pf_card)c, s);
-    if (want[c] == 0) return pf_fail(err, "the deal holds %s, which is not in this game's deck", s);
-    return pf_fail(err, "the deal holds %s %d time%s, the deck has it %d time%s", s, have[c],
-                   have[c] == 1 ? "" : "s", want[c], want[c] == 1 ? "" : "s");
-  }
+  /* A card foreign to the deck is named first: it is the likelier mistake. */
+  for (int pass = 0; pass < 2; pass++)
+    for (int c = 0; c < 256; c++) {
+      if (have[c] == want[c] || (pass == 0 && want[c] != 0)) continue;
+      char s[PF_CARD_STR];
+      pf_card_str((pf_card)c, s);
+      if (want[c] == 0) return pf_fail(err, "the deal holds %s, which is not in this game's deck", s);
+      return pf_fail(err, "the deal holds %s %d time%s, the deck has it %d time%s", s, have[c],
+                     have[c] == 1 ? "" : "s", want[c], want[c] == 1 ? "" : "s");
+    }
   return 0;
 }

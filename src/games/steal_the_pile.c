@@ -554,6 +554,11 @@ static void stp_view_json(const void *vs, int seat, json_t *v) {
   json_object_set_new(v, "rounds", json_integer(s->rounds));
   if (!s->solitaire) json_object_set_new(v, "dealer", json_integer(s->dealer));
   json_object_set_new(v, "stock", json_integer(s->ncards - s->next_slot));
+  if (seat == PF_VIEW_ALL) { /* the full state: the stock's order too, next card first */
+    uint8_t stock[MAX_CARDS];
+    for (int k = s->next_slot; k < s->ncards; k++) stock[k - s->next_slot] = (uint8_t)k;
+    json_object_set_new(v, "stock_cards", slots_json(s, stock, s->ncards - s->next_slot));
+  }
   json_object_set_new(v, "open_piles", slots_json(s, s->open, s->nopen));
   json_t *piles = json_array(), *hands = json_array();
   for (int p = 0; p < s->players; p++) {

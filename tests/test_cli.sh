@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# test_cli.sh PILFER DATA_DIR - the command line as a user runs it (SPEC §1).
+# Each check prints "ok" or "FAIL" with what went wrong; the last line is "N passed, N failed".
+set -u
+PILFER=$1
+DATA=$2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+passed=0
+failed=0
+
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL $1"; shift; for l in "$@"; do echo "     $l"; done; }
+# check NAME COMMAND...: the command must succeed
+check() { local n=$1; shift; if "$@" >"$T/out" 2>"$T/err"; then ok "$n"; else bad "$n" "exit $?" "$(head -c 600 "$T/err")"; fi; }
+# expect_fail NAME STATUS PATTERN COMMAND...: must exit STATUS with PATTERN (grep -E) on stderr
+expect_fail() {
+  local n=$1 st=$2 pat=$3; shift 3
+  "$@" >"$T/out" 2>"$T/err"; local got=$?
+  if [ "$got" = "$st" ] && grep -qE -- "$pat" "$T/err"; then ok "$n"; else bad "$n" "exit $got (want $st)" "stderr: $(head -c 600 "$T/err")" "want: $pat"; fi
+}
+# moves_in RECORD: the number of moves, counted by replaying it
+moves_in() { $PILFER replay --trace "$1" | grep -c '"move":"'; }
+
+# ---- games and rules ----
+check "games lists games" $PILFER games
+grep -qE '^steal-the-pile +Steal the Pile +1-12 +target=0' "$T/out" && ok "games: steal-the-pile 1-12, option target" || bad "games: steal-the-pile line" "$(cat "$T/out")"
+check "games --json" $PILFER games --json
+grep -q '"name": "target"' "$T/out" && grep -q '"type": "int"' "$T/out" && ok "games --json lists the option's type" || bad "games --json content"
+check "rules steal-the-pile" $PILFER rules steal-the-pile
+for id in STP-1 STP-2 STP-3 STP-4 STP-5 STP-6 STP-7 STP-8; do
+  grep -q "$id" "$T/out" || bad "rules cite $id"
+done
+ok "rules cite STP-1..STP-8"
+expect_fail "rules of an unknown game" 2 "unknown game 'chess'; games are: steal-the-pile" $PILFER rules chess
+expect_fail "unknown command" 2 "unknown command 'frobnicate'" $PILFER frobnicate
+check "--help" $PILFER --help
+for c in games rules play replay bench; do check "$c --help" $PILFER $c --help; done
+
+# ---- every player count: a random game completes, with STP-2's number of moves ----
+# cards - open piles (STP-2), and 16 player moves in solitaire (STP-8)
+declare -A WANT=([1]=16 [2]=48 [3]=48 [4]=48 [5]=50 [6]=48 [7]=98 [8]=96 [9]=99 [10]=100 [11]=99 [12]=96)
+for p in $(seq 1 12); do
+  seats=(); for i in $(seq 1 "$p"); do seats+=(--seat random); done
+  if $PILFER play steal-the-pile -p "$p" "${seats[@]}" --seed "$p" --record "$T/g$p.json" >"$T/out" 2>"$T/err" &&
+     grep -q "Game over" "$T/out" && $PILFER replay "$T/g$p.json" >/dev/null 2>"$T/err"; then
+    n=$(moves_in "$T/g$p.json")
+    if [ "$n" = "${WANT[$p]}" ]; then ok "$p players: game completes, replays, $n moves (STP-2)"; else bad "$p players: $n moves, want ${WANT[$p]}"; fi
+  else
+    bad "$p players: random game" "$(head -c 400 "$T/err")"
+  fi
+done
+
+# ---- a person at the table (answers piped in) ----
+if yes 1 | NO_COLOR=1 $PILFER play steal-the-pile -p 3 --seat human --seat random --seat random --seed 11 \
+     --record "$T/human.json" >"$T/out" 2>"$T/err"; then
+  grep -q "Game over" "$T/out" && grep -q "Your hand:" "$T/out" && grep -q "Your moves:" "$T/out" &&
+    grep -q "Since your last turn:" "$T/out" && ok "a human game by numbers to the end" || bad "human game transcript"
+  [ "$(moves_in "$T/human.json")" = 48 ] && $PILFER replay "$T/human.json" >/dev/null && ok "its record replays" || bad "human record"
+  grep -q $'\x1b' "$T/out" && bad "NO_COLOR / not a terminal: escape codes in plain output" || ok "plain output has no escape codes"
+else
+  bad "human game" "$(head -c 400 "$T/err")"
+fi
+# typed moves: an illegal one is explained and asked again, then 'quit' keeps the record
+first=$($PILFER replay --trace "$T/human.json" | head -1 | sed 's/.*"legal":\["\([^"]*\)".*/\1/')
+printf 'ZZ\n99\n%s\nquit\n' "$first" | $PILFER play steal-the-pile -p 3 --seat human --seat random --seat random \
+  --seed 11 --record "$T/quit.json" >"$T/out" 2>"$T/err"
+grep -q "Not a legal move: cannot read a card" "$T/out" && grep -q "There is no move 99" "$T/out" &&
+  grep -q "Game abandoned" "$T/out" && ok "bad answers are explained; quit abandons" || bad "typed moves" "$(tail -5 "$T/out")"
+if $PILFER replay "$T/quit.json" >"$T/out" 2>"$T/err" && grep -q "To move: seat 0" "$T/out"; then
+  ok "an abandoned game's record replays to where it stopped"; else bad "abandoned record" "$(cat "$T/err")"; fi
+# same seed, same seats: same game; --deal reproduces the deal
+yes 1 | $PILFER play steal-the-pile -p 3 --seat human --seat random --seat random --seed 11 --record "$T/again.json" >/dev/null 2>&1
+cmp -s "$T/human.json" "$T/again.json" && ok "--seed reproduces the game" || bad "--seed reproduces the game"
+yes 1 | $PILFER play steal-the-pile -p 3 --seat human --seat random --seat random --seed 99 --deal "$T/human.json" \
+  --record "$T/dealt.json" >/dev/null 2>&1
+grep -A3 '"deals"' "$T/human.json" >"$T/d1"; grep -A3 '"deals"' "$T/dealt.json" >"$T/d2"
+cmp -s "$T/d1" "$T/d2" && ok "--deal FILE (a record) reproduces the deal" || bad "--deal from a record"
+printf 'AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH\nAD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC\n' | tr '\n' ' ' >"$T/deal.txt"
+check "--deal FILE (text)" $PILFER play steal-the-pile -p 2 --seat random --seat random --deal "$T/deal.txt" --record "$T/text.json"
+grep -q '"AS",' "$T/text.json" && ok "the text deal is used" || bad "text deal used"
+expect_fail "--deal with a bad card" 2 "line 1: 'ZZ' is not a card" bash -c "echo 'AS ZZ' >'$T/bd.txt'; $PILFER play steal-the-pile --seat random --seat random --deal '$T/bd.txt'"
+expect_fail "--deal with too few cards" 2 "deal 1: the deal has 2 cards, the game needs 52" bash -c "echo 'AS 2S' >'$T/bd.txt'; $PILFER play steal-the-pile --seat random --seat random --deal '$T/bd.txt'"
+
+# ---- bad input to play ----
+expect_fail "unknown option key" 2 "unknown option 'foo'; options are: target" $PILFER play steal-the-pile -o foo=1 --seat random --seat random
+expect_fail "bad option value" 2 "bad value 'lots' for option target; allowed: target: an integer from 0 to 100000" $PILFER play steal-the-pile -o target=lots --seat random --seat random
+expect_fail "too many players" 2 "steal-the-pile is for 1 to 12 players, not 13" $PILFER play steal-the-pile -p 13
+expect_fail "seats and players disagree" 2 "3 players but 2 --seat" $PILFER play steal-the-pile -p 3 --seat random --seat random
+expect_fail "unknown seat kind" 2 "unknown seat kind 'genius'; seats are: human, random" $PILFER play steal-the-pile --seat genius --seat random
+expect_fail "target in solitaire" 2 "needs 2 or more players" $PILFER play steal-the-pile -p 1 --seat random -o target=50
+expect_fail "unknown play flag" 2 "unknown or incomplete option '--colour'" $PILFER play steal-the-pile --colour
+
+# ---- replay ----
+check "replay --json" $PILFER replay --json "$T/g3.json"
+for k in '"game":' '"players":' '"to_move":null' '"legal":' '"scores":' '"winners":'; do
+  grep -q "$k" "$T/out" || bad "replay --json has $k"
+done
+ok "replay --json has game, players, to_move, legal, scores, winners"
+check "replay --until 5 --view 1 --json" $PILFER replay --until 5 --view 1 --json "$T/g3.json"
+# seat 1's view lists its own hand but not seat 0's or seat 2's cards
+python_free_hands=$(grep -o '"hands":\[[^]]*\][^]]*\][^]]*\]' "$T/out" || true)
+if grep -q '"to_move":2' "$T/out" && grep -q '"legal":\[\]' "$T/out"; then ok "--until 5: seat 2 to move, seat 1 sees no legal moves"; else bad "--until/--view" "$(head -c 300 "$T/out")"; fi
+n_cards=$(grep -o '"hands":.*' "$T/out" | grep -o '"cards"' | wc -l)
+[ "$n_cards" = 1 ] && ok "--view 1 shows one hand's cards" || bad "--view 1 shows $n_cards hands' cards"
+check "replay --trace" $PILFER replay --trace "$T/g2.json"
+[ "$(wc -l <"$T/out")" = 49 ] && head -1 "$T/out" | grep -q '^{"ply":0,"to_move":0,"legal":\[' && ok "--trace: one line per position" || bad "--trace lines"
+check "replay text view" $PILFER replay "$T/g2.json"
+grep -q "Game over" "$T/out" && ok "replay prints the final position" || bad "replay text"
+# an illegal move: exit 2 naming it and why
+sed '0,/"moves": \[/{/"moves": \[/{n;s/"[^"]*"/"KS>p7"/}}' "$T/g2.json" >"$T/illegal.json"
+expect_fail "illegal move in a record" 2 '^pilfer: move 1 \("KS>p7"\): ' $PILFER replay "$T/illegal.json"
+# a changed result
+sed 's/"winners": \[/"winners": [1, /' "$T/g4.json" >"$T/result.json"
+cmp -s "$T/g4.json" "$T/result.json" && bad "result edit did nothing" || expect_fail "wrong result in a record" 2 "the result differs" $PILFER replay "$T/result.json"
+# malformed records: a clear message, never a crash
+for f in "$DATA"/bad-*.json; do
+  want=$(head -c 300 "${f%.json}.expect")
+  expect_fail "malformed $(basename "$f")" 2 "$want" $PILFER replay "$f"
+done
+head -c 200 "$T/g2.json" >"$T/truncated.json"
+expect_fail "truncated record" 2 "not valid JSON: line [0-9]+ column [0-9]+" $PILFER replay "$T/truncated.json"
+expect_fail "missing file" 2 "cannot open" $PILFER replay "$T/nope.json"
+expect_fail "bad --view" 2 "--view takes a seat from 0 to 2 or 'all'" $PILFER replay --view 7 "$T/g3.json"
+cat "$T/g2.json" | $PILFER replay - >/dev/null 2>&1 && ok "replay - reads standard input" || bad "replay -"
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,281 @@
+/*
+ * test_conformance.c - the suite every registered game must pass, at every player count, with its
+ * default options and with each option changed, over many seeds:
+ *   - random playouts to the end, with the invariant check after every move;
+ *   - every legal move's string parses back to that move (also in lower case), and no two legal
+ *     moves share a string;
+ *   - a clone (a copy of the flat state) equals its original and plays on identically;
+ *   - the same seed and moves give the same game;
+ *   - a written record replays to the same result and the same final position;
+ *   - non-interference: determinizing for a seat leaves that seat's view and legal moves
+ *     byte-identical, and a game dealt differently in the cards a seat cannot see shows that
+ *     seat the same view;
+ *   - scores and winners are well formed at the end.
+ * A game added to the registry is covered without changing this file.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#define SEEDS 16
+
+/* ---- helpers ---- */
+
+/* The option variants to run: defaults, then each option changed on its own. */
+static int option_variants(const pf_game *g, pf_options *out) {
+  int n = 0;
+  pf_options_default(g->options, g->noptions, &out[n++]);
+  for (int i = 0; i < g->noptions; i++) {
+    const pf_option_desc *d = &g->options[i];
+    out[n] = out[0];
+    if (d->type == PF_OPT_BOOL)
+      out[n].v[i] = !d->def;
+    else
+      out[n].v[i] = d->def != d->min ? d->min : (d->min + 30 <= d->max ? d->min + 30 : d->max);
+    n++;
+  }
+  return n;
+}
+
+static char *legal_strings(const pf_game *g, const void *st) {
+  pf_buf b = {0};
+  pf_legal_text(g, st, &b);
+  return b.data ? b.data : pf_xstrdup("");
+}
+
+static void assert_same_text(const char *a, const char *b, const char *what, const pf_game *g, int players,
+                             uint64_t seed, int ply) {
+  if (strcmp(a, b) != 0)
+    fail_msg("%s: %s, %d players, seed %llu, ply %d:\n  %s\n  %s", what, g->id, players,
+             (unsigned long long)seed, ply, a, b);
+}
+
+/* G-9: every legal move has one string, which parses back to it, in any case. */
+static void check_move_strings(const pf_game *g, const void *st) {
+  pf_move moves[PF_MAX_MOVES];
+  char strs[PF_MAX_MOVES][PF_MOVE_STR];
+  int n = g->legal(st, moves);
+  assert_true(n > 0);
+  assert_true(n <= PF_MAX_MOVES);
+  for (int i = 0; i < n; i++) {
+    g->move_str(st, moves[i], strs[i]);
+    pf_move back;
+    pf_error err;
+    if (g->move_parse(st, strs[i], &back, &err) != 0) fail_msg("%s: '%s' does not parse: %s", g->id, strs[i], err.msg);
+    assert_int_equal(back, moves[i]);
+    for (int upper = 0; upper < 2; upper++) { /* G-9: parsing ignores case */
+      char other[PF_MOVE_STR];
+      for (int k = 0; k < PF_MOVE_STR; k++) {
+        char ch = strs[i][k];
+        other[k] = (char)(upper ? (ch >= 'a' && ch <= 'z' ? ch - 32 : ch) : (ch >= 'A' && ch <= 'Z' ? ch + 32 : ch));
+        if (!ch) break;
+      }
+      if (g->move_parse(st, other, &back, &err) != 0) fail_msg("%s: '%s' does not parse: %s", g->id, other, err.msg);
+      assert_int_equal(back, moves[i]);
+    }
+    for (int j = 0; j < i; j++)
+      if (strcmp(strs[i], strs[j]) == 0) fail_msg("%s: two legal moves are both '%s'", g->id, strs[i]);
+  }
+}
+
+/* Determinizing for every seat keeps that seat's view and legal moves; returns how many seats'
+ * determinizations changed the full state's view (to show the check has teeth). */
+static int check_determinize(const pf_game *g, const void *st, int players, pf_rng *rng, uint64_t seed,
+                             int ply) {
+  void *copy = pf_xmalloc(g->state_size);
+  int changed = 0;
+  char *all = pf_view_json_text(g, st, players, PF_VIEW_ALL);
+  for (int seat = 0; seat < players; seat++) {
+    memcpy(copy, st, g->state_size);
+    g->determinize(copy, seat, rng);
+    pf_error err;
+    if (g->check(copy, &err) != 0) fail_msg("%s: determinized state fails its check: %s", g->id, err.msg);
+    char *a = pf_view_json_text(g, st, players, seat), *b = pf_view_json_text(g, copy, players, seat);
+    assert_same_text(a, b, "determinize changed the seat's view", g, players, seed, ply);
+    assert_int_equal(g->to_move(st), g->to_move(copy));
+    if (g->to_move(st) == seat) {
+      char *la = legal_strings(g, st), *lb = legal_strings(g, copy);
+      assert_same_text(la, lb, "determinize changed the seat's legal moves", g, players, seed, ply);
+      free(la);
+      free(lb);
+    }
+    char *all2 = pf_view_json_text(g, copy, players, PF_VIEW_ALL);
+    changed += strcmp(all, all2) != 0;
+    free(all2);
+    free(a);
+    free(b);
+  }
+  free(all);
+  free(copy);
+  return changed;
+}
+
+/* A game dealt differently in what `seat` cannot see: determinize at the start, take that deal,
+ * start a new game from it; the seat's view must be the same. */
+static void check_other_deal(const pf_game *g, const pf_setup *setup, const void *st, int seat, pf_rng *rng) {
+  void *copy = pf_xmalloc(g->state_size);
+  memcpy(copy, st, g->state_size);
+  g->determinize(copy, seat, rng);
+  pf_deal deal;
+  g->current_deal(copy, &deal);
+  pf_setup other = *setup;
+  other.ndeals = 1;
+  other.deals = &deal;
+  pf_run r;
+  pf_error err;
+  if (pf_run_start(&r, g, &other, &err) != 0) fail_msg("%s: cannot start from a determinized deal: %s", g->id, err.msg);
+  char *a = pf_view_json_text(g, st, setup->players, seat), *b = pf_view_json_text(g, r.state, setup->players, seat);
+  assert_same_text(a, b, "a different deal of hidden cards changed the seat's view", g, setup->players, setup->seed, 0);
+  free(a);
+  free(b);
+  pf_run_free(&r);
+  free(copy);
+}
+
+/* The record of a finished run, written and read back, replays to the same final position. */
+static void check_record_roundtrip(const pf_run *run) {
+  json_t *j = pf_record_json(run);
+  char *text = json_dumps(j, JSON_COMPACT);
+  json_decref(j);
+  pf_record rec;
+  pf_error err;
+  if (pf_record_parse(text, strlen(text), &rec, &err) != 0) fail_msg("own record does not parse: %s", err.msg);
+  pf_run again;
+  if (pf_record_replay(&rec, -1, &again, NULL, &err) != 0) fail_msg("own record does not replay: %s", err.msg);
+  if (pf_record_check_result(&rec, &again, &err) != 0) fail_msg("own record's result differs: %s", err.msg);
+  assert_true(rec.has_result);
+  char *a = pf_view_json_text(run->game, run->state, run->setup.players, PF_VIEW_ALL);
+  char *b = pf_view_json_text(again.game, again.state, again.setup.players, PF_VIEW_ALL);
+  assert_string_equal(a, b);
+  free(a);
+  free(b);
+  pf_run_free(&again);
+  pf_record_free(&rec);
+  free(text);
+}
+
+/* Scores and winners at the end: winners are distinct seats. */
+static void check_result(const pf_run *run) {
+  int w[PF_MAX_PLAYERS];
+  int n = run->game->winners(run->state, w);
+  assert_true(n >= 0 && n <= run->setup.players);
+  for (int i = 0; i < n; i++) {
+    assert_true(w[i] >= 0 && w[i] < run->setup.players);
+    for (int j = 0; j < i; j++) assert_true(w[i] != w[j]);
+  }
+}
+
+/* ---- one game, every check ---- */
+
+static int conform_one(const pf_game *g, int players, const pf_options *opts, uint64_t seed) {
+  pf_setup setup = {.players = players, .options = *opts, .seed = seed};
+  pf_run run, twin;
+  pf_error err;
+  if (pf_run_start(&run, g, &setup, &err) != 0) return -1; /* a refused option combination */
+  if (pf_run_start(&twin, g, &setup, &err) != 0) fail_msg("second start failed: %s", err.msg);
+  pf_rng rng, drng;
+  pf_rng_seed(&rng, seed, 7);
+  pf_rng_seed(&drng, seed, 8);
+  void *clone = pf_xmalloc(g->state_size);
+  int changed = 0;
+  for (int seat = 0; seat < players; seat++) check_other_deal(g, &setup, run.state, seat, &drng);
+  for (int ply = 0;; ply++) {
+    if (g->check(run.state, &err) != 0)
+      fail_msg("%s, %d players, seed %llu, ply %d: %s", g->id, players, (unsigned long long)seed, ply, err.msg);
+    changed += check_determinize(g, run.state, players, &drng, seed, ply);
+    int who = pf_run_to_move(&run);
+    assert_int_equal(who, pf_run_to_move(&twin));
+    if (who == PF_NOBODY) break;
+    if (ply > 100000) fail_msg("%s: game does not end", g->id);
+    memcpy(clone, run.state, g->state_size);
+    assert_memory_equal(clone, run.state, g->state_size);
+    if (who == PF_CHANCE) {
+      pf_run_chance(&run);
+      assert_int_equal(pf_run_play_text(&twin, run.moves[run.nmoves - 1], &err), 0);
+      g->chance_apply(clone, run.moves[run.nmoves - 1], &err);
+    } else {
+      check_move_strings(g, run.state);
+      pf_move moves[PF_MAX_MOVES];
+      int n = g->legal(run.state, moves);
+      pf_move m = moves[pf_rng_below(&rng, (uint32_t)n)];
+      pf_run_play(&run, m);
+      g->apply(clone, m);
+      if (pf_run_play_text(&twin, run.moves[run.nmoves - 1], &err) != 0)
+        fail_msg("the same move in the same game was refused: %s", err.msg);
+    }
+    /* The clone played the same move: same state, byte for byte. */
+    assert_memory_equal(clone, run.state, g->state_size);
+  }
+  /* Same seed, same moves: same game. */
+  assert_memory_equal(run.state, twin.state, g->state_size);
+  check_result(&run);
+  check_record_roundtrip(&run);
+  free(clone);
+  pf_run_free(&twin);
+  pf_run_free(&run);
+  return changed;
+}
+
+static void test_conformance_every_game(void **unused) {
+  (void)unused;
+  for (int gi = 0; pf_games[gi]; gi++) {
+    const pf_game *g = pf_games[gi];
+    assert_int_equal(g->version, PF_GAME_VERSION);
+    assert_non_null(g->id);
+    assert_true(g->noptions <= PF_MAX_OPTIONS);
+    assert_true(strstr(g->rules, "-1") != NULL); /* cites its rulings */
+    pf_options variants[PF_MAX_OPTIONS + 1];
+    int nv = option_variants(g, variants);
+    for (int p = g->min_players; p <= g->max_players; p++) {
+      long changed = 0;
+      int played = 0;
+      for (int v = 0; v < nv; v++)
+        for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+          int c = conform_one(g, p, &variants[v], seed * 1000003u + (uint64_t)p);
+          if (c < 0 && v == 0) fail_msg("%s does not start with %d players and default options", g->id, p);
+          if (c >= 0) changed += c, played++;
+        }
+      assert_true(played >= SEEDS);
+      /* Determinize must actually resample something somewhere (else the check above is empty). */
+      if (changed == 0) fail_msg("%s, %d players: determinize never changed any hidden card", g->id, p);
+    }
+  }
+}
+
+/* The checks themselves must be able to fail: a view that leaks another seat's hand is caught. */
+static void test_conformance_catches_a_leak(void **unused) {
+  (void)unused;
+  const pf_game *g = pf_game_find("steal-the-pile");
+  pf_run run;
+  pf_setup setup = {.players = 3, .seed = 5};
+  pf_options_default(g->options, g->noptions, &setup.options);
+  pf_error err;
+  assert_int_equal(pf_run_start(&run, g, &setup, &err), 0);
+  void *copy = pf_xmalloc(g->state_size);
+  pf_rng rng;
+  pf_rng_seed(&rng, 1, 1);
+  int differ = 0;
+  for (int i = 0; i < 20; i++) {
+    memcpy(copy, run.state, g->state_size);
+    g->determinize(copy, 0, &rng);
+    /* Seat 1's hand is hidden from seat 0, so the view "all" (which shows it) must change at
+     * least once in 20 resamplings, while seat 0's view never does. */
+    char *a = pf_view_json_text(g, run.state, 3, PF_VIEW_ALL), *b = pf_view_json_text(g, copy, 3, PF_VIEW_ALL);
+    differ += strcmp(a, b) != 0;
+    free(a);
+    free(b);
+  }
+  assert_true(differ > 0);
+  free(copy);
+  pf_run_free(&run);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_conformance_every_game),
+      cmocka_unit_test(test_conformance_catches_a_leak),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

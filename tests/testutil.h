@@ -1,0 +1,39 @@
+/*
+ * testutil.h - helpers shared by the tests: fixed deals, moves that must be legal or refused.
+ * Every helper fails the running cmocka test (with the engine's message) when its expectation
+ * does not hold.
+ */
+#ifndef PF_TESTUTIL_H
+#define PF_TESTUTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+/* cmocka needs the four headers above first */
+#include <cmocka.h>
+
+#include "core/record.h"
+#include "games/registry.h"
+
+/* A full deal of `ndecks` standard decks plus `jokers` jokers: the cards written in `top` (space-
+ * separated notation, top card first) come first, then the rest of the deck in its standard
+ * order (pf_deck_standard), minus the cards already placed. */
+void tu_deal(pf_deal *d, int ndecks, int jokers, const char *top);
+/* Starts a game from one explicit deal (NULL: from seed 1) and options "key=value ..." (or
+ * NULL). */
+void tu_start(pf_run *r, const char *game, int players, const pf_deal *deal, const char *options);
+/* Plays a move given as text, which must be legal. */
+void tu_play(pf_run *r, const char *move);
+/* Tries a move that must be refused; the reason must contain `why` (when not NULL). */
+void tu_refuse(pf_run *r, const char *move, const char *why);
+/* The legal moves of the seat to move, space-separated (caller frees). */
+char *tu_legal(const pf_run *r);
+/* A seat's JSON view (caller decrefs). */
+json_t *tu_view(const pf_run *r, int seat);
+/* The current scores. */
+void tu_scores(const pf_run *r, int *scores);
+/* Asserts the game's invariant check passes. */
+void tu_check(const pf_run *r);
+
+#endif
