@@ -110,9 +110,21 @@ static int load_deals(const char *path, pf_deal *deals, int *ndeals, pf_error *e
 
 /* ---- the table ---- */
 
-static void tell_humans(table *t, int actor, const char *what) {
-  for (int p = 0; p < t->run.setup.players; p++)
-    if (t->human[p] && p != actor) pf_buf_printf(&t->log[p], "  seat %d (%s): %s\n", actor, t->seat_spec[actor], what);
+/* Tells every person at the table about a move about to be played, as each of them sees it. */
+static void log_move(table *t, int actor, pf_move m) {
+  const pf_game *g = t->run.game;
+  char s[PF_MOVE_STR];
+  g->move_str(t->run.state, m, s);
+  for (int p = 0; p < t->run.setup.players; p++) {
+    if (!t->human[p]) continue;
+    pf_buf d = {0};
+    if (g->describe) g->describe(t->run.state, m, p, &t->style, &d);
+    if (p == actor)
+      pf_buf_printf(&t->log[p], "  you: %s\n", d.len ? pf_buf_str(&d) : s);
+    else
+      pf_buf_printf(&t->log[p], "  seat %d (%s): %s\n", actor, t->seat_spec[actor], d.len ? pf_buf_str(&d) : s);
+    pf_buf_free(&d);
+  }
 }
 
 static void print_scores(table *t, int viewer) {
@@ -120,8 +132,7 @@ static void print_scores(table *t, int viewer) {
   t->run.game->scores(t->run.state, scores);
   printf("Scores:");
   for (int p = 0; p < t->run.setup.players; p++)
-    printf("  %s%d%s", p == viewer ? "you " : "", scores[p], p + 1 < t->run.setup.players ? "," : "");
-  putchar('\n');
+    printf(" seat %d%s %d%s", p, p == viewer ? " (you)" : "", scores[p], p + 1 < t->run.setup.players ? ";" : "\n");
 }
 
 static void save_record(table *t) {
@@ -233,29 +244,15 @@ static int human_turn(table *t, int seat) {
     }
     free(line);
   }
-play:;
-  pf_buf d = {0};
-  if (g->describe) g->describe(t->run.state, m, -1, &t->style, &d);
-  char s[PF_MOVE_STR];
-  g->move_str(t->run.state, m, s);
-  tell_humans(t, seat, d.len ? pf_buf_str(&d) : s);
-  pf_buf_free(&d);
+play:
+  log_move(t, seat, m);
   pf_run_play(&t->run, m);
   return TURN_PLAYED;
 }
 
 static void bot_turn(table *t, int seat) {
-  const pf_game *g = t->run.game;
-  pf_move m = pf_bot_choose(&t->bot[seat], g, t->run.state);
-  char s[PF_MOVE_STR];
-  g->move_str(t->run.state, m, s);
-  for (int p = 0; p < t->run.setup.players; p++) {
-    if (!t->human[p]) continue;
-    pf_buf d = {0};
-    if (g->describe) g->describe(t->run.state, m, p, &t->style, &d);
-    pf_buf_printf(&t->log[p], "  seat %d (%s): %s\n", seat, t->seat_spec[seat], d.len ? pf_buf_str(&d) : s);
-    pf_buf_free(&d);
-  }
+  pf_move m = pf_bot_choose(&t->bot[seat], t->run.game, t->run.state);
+  log_move(t, seat, m);
   pf_run_play(&t->run, m);
 }
 
@@ -360,6 +357,10 @@ int cmd_play(int argc, char **argv) {
   const pf_game *g = cli_game(argv[optind]);
   if (!g) return EXIT_BAD_INPUT;
   if (!players) players = nseats ? nseats : (g->min_players > 2 ? g->min_players : 2);
+  if (players < g->min_players || players > g->max_players) {
+    cli_error("play: %s is for %d to %d players, not %d", g->id, g->min_players, g->max_players, players);
+    return EXIT_BAD_INPUT;
+  }
   if (nseats && nseats != players) {
     cli_error("play: %d players but %d --seat given; give one --seat per player, or none", players, nseats);
     return EXIT_BAD_INPUT;

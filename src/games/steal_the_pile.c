@@ -44,6 +44,8 @@ typedef struct stp_state {
   uint8_t players, ncards, next_slot, nopen, naside;
   uint8_t dealer, turn, round, rounds, per_round, final_round, first_open;
   uint8_t over, solitaire;
+  uint8_t end_share;           /* STP-6: cards each seat of end_seats got from the open piles */
+  uint16_t end_seats;          /* STP-6: the seats with the fewest cards, as a bit mask */
   uint8_t deck_last_n;         /* solitaire: the deck's plays after the last player card */
   pf_move deck_last[2];        /* ... as moves of the deck */
   int32_t target, deal_no, ndeals_given;
@@ -158,6 +160,8 @@ static void start_game(stp_state *s) {
   memset(s->below, NONE, sizeof s->below);
   s->nopen = s->naside = s->next_slot = s->round = 0;
   s->deck_last_n = 0;
+  s->end_seats = 0;
+  s->end_share = 0;
   load_deal(s);
   deal_round(s);
 }
@@ -171,6 +175,9 @@ static void distribute_open(stp_state *s) {
   for (int i = 0; i < s->players; i++)
     if (s->size[i] == fewest) tied[ntied++] = i;
   int share = s->nopen / ntied, k = 0;
+  s->end_share = (uint8_t)share;
+  s->end_seats = 0;
+  for (int t = 0; t < ntied; t++) s->end_seats |= (uint16_t)(1u << tied[t]);
   for (int t = 0; t < ntied; t++)
     for (int j = 0; j < share; j++) pile_push(s, tied[t], s->open[k++]);
   while (k < s->nopen) s->aside[s->naside++] = s->open[k++];
@@ -377,9 +384,13 @@ static int stp_move_parse(const void *vs, const char *text, pf_move *m, pf_error
     }
   char list[256];
   matches_text(s, c, list, sizeof list);
-  if (target == T_NONE)
+  if (target == T_NONE) {
+    /* Not strtok(list, ","): it would cut `list` itself to its first entry before it is used. */
+    char first[PF_CARD_STR];
+    target_str(MOVE_TARGET(ms[0]), first);
     return pf_fail(err, "%s matches %s: a matching pile must be taken (STP-4), e.g. %s>%s", cs,
-                   list, cs, strtok(list, ","));
+                   list, cs, first);
+  }
   if ((target & 0x80) && !s->size[target & 0x7F]) return pf_fail(err, "%s is empty", what);
   if (must_take)
     return pf_fail(err, "%s does not match %s (only equal ranks match, STP-1); it matches %s", what,
@@ -588,6 +599,13 @@ static void stp_view_json(const void *vs, int seat, json_t *v) {
     for (int p = 0; p < s->players; p++) json_array_append_new(t, json_integer(s->total[p]));
     json_object_set_new(v, "totals", t);
   }
+  if (s->end_seats) { /* STP-6, once the game is over */
+    json_t *seats = json_array();
+    for (int p = 0; p < s->players; p++)
+      if (s->end_seats >> p & 1) json_array_append_new(seats, json_integer(p));
+    json_object_set_new(v, "open_piles_went_to", seats);
+    json_object_set_new(v, "open_piles_share", json_integer(s->end_share));
+  }
   if (s->naside) json_object_set_new(v, "set_aside", slots_json(s, s->aside, s->naside));
 }
 
@@ -656,6 +674,12 @@ static void stp_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
     }
   }
   if (s->over) {
+    if (s->end_seats) {
+      pf_buf_puts(out, "End (STP-6): fewest cards:");
+      for (int p = 0; p < s->players; p++)
+        if (s->end_seats >> p & 1) pf_buf_printf(out, " seat %d", p);
+      pf_buf_printf(out, "; each got %d card%s of the open piles\n", s->end_share, s->end_share == 1 ? "" : "s");
+    }
     if (s->naside) {
       pf_buf_puts(out, "Set aside (STP-6): ");
       put_cards(s, s->aside, s->naside, st, out);
