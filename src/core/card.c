@@ -71,6 +71,14 @@ int pf_card_scan(const char **p, pf_card *out) {
   const char *s = *p;
   int rank = 0, len = 0, suit;
   char c0 = (char)toupper((unsigned char)s[0]);
+  if (c0 == '#') { /* a game-defined card by its code (128..255); the game names it for people */
+    int code = 0, n = 1;
+    while (isdigit((unsigned char)s[n]) && n < 4) code = code * 10 + (s[n++] - '0');
+    if (n == 1 || isdigit((unsigned char)s[n]) || code < PF_CARD_GAME || code > 255) return -1;
+    *out = (pf_card)code;
+    *p = s + n;
+    return 0;
+  }
   if (c0 == 'J' && toupper((unsigned char)s[1]) == 'K') {
     *out = PF_CARD_JOKER;
     *p = s + 2;

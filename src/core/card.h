@@ -46,7 +46,8 @@ char *pf_card_str(pf_card c, char *buf);
 char *pf_card_render(pf_card c, const pf_style *style, char *buf);
 
 /* Reads one card at *p (forms of G-8: rank A 2-9 T 10 J Q K then suit S H D C or ♠♥♦♣, any case;
- * JK; Skip-Bo Junior's 1-10 and W when no suit follows), advances *p past it, and returns 0; on
+ * JK; Skip-Bo Junior's 1-10 and W when no suit follows; #128..#255 for a game-defined card),
+ * advances *p past it, and returns 0; on
  * failure returns -1 and leaves *p. */
 int pf_card_scan(const char **p, pf_card *out);
 /* Reads a whole string as one card: 0, or -1 if it is not exactly one card. */
