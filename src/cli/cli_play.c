@@ -189,6 +189,7 @@ static int human_turn(table *t, int seat) {
     char *l = read_line(" ");
     if (!l) return TURN_QUIT;
     free(l);
+    if (isatty(STDOUT_FILENO)) fputs("\x1b[2J\x1b[H", stdout); /* hide the last player's hand */
   }
   printf("\n────────────────────────────────────────────────────────────\n");
   if (t->log[seat].len) {

@@ -696,11 +696,10 @@ static void stp_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
     put_cards(s, s->hand[p], s->hand_len[p], st, out);
     pf_buf_putc(out, '\n');
   }
-  if (seat != PF_VIEW_ALL) {
+  if (seat != PF_VIEW_ALL && !s->solitaire) {
     pf_buf_puts(out, "Others hold:");
     for (int p = 0; p < s->players; p++)
       if (p != seat) pf_buf_printf(out, " seat %d %d card%s;", p, s->hand_len[p], s->hand_len[p] == 1 ? "" : "s");
-    if (s->solitaire) pf_buf_puts(out, " nobody;");
     out->data[out->len - 1] = '\n';
   }
 }
