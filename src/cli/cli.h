@@ -26,6 +26,9 @@ pf_style cli_style(FILE *f);
 int cli_parse_seed(const char *s, uint64_t *out);
 /* A non-negative decimal int. */
 int cli_parse_count(const char *s, int *out);
+/* Parses the flags of a subcommand that takes only --json and --help (games, bench): returns -1
+ * to go on, or the exit status when it is done (help printed: 0; a bad flag or argument: 2). */
+int cli_json_flag(int argc, char **argv, const char *usage, bool *json);
 /* The game named id, or NULL after an error listing the games. */
 const pf_game *cli_game(const char *id);
 

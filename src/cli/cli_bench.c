@@ -7,7 +7,6 @@
  * only on the engine's behaviour: the same on every machine and run, and different as soon as a
  * rule, the move order or the generator changes.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -74,27 +73,13 @@ static int run_case(const struct bench_case *bc, bench_row *row) {
 }
 
 int cmd_bench(int argc, char **argv) {
-  static const struct option LONG[] = {{"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0}};
-  bool json = false;
-  int c;
-  optind = 1;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, "h", LONG, NULL)) != -1) {
-    if (c == 'j') json = true;
-    else if (c == 'h') {
-      puts("usage: pilfer bench [--json]\n\nPlays a fixed set of random games of every game on one "
-           "thread and prints\ngames/s and moves/s for each, then 'Bench: N': the total moves "
-           "played plus the\nlegal moves offered at every turn, the same on every machine.");
-      return 0;
-    } else {
-      cli_error("bench: unknown option '%s'; see pilfer bench --help", argv[optind - 1]);
-      return EXIT_BAD_INPUT;
-    }
-  }
-  if (optind < argc) {
-    cli_error("bench: unexpected argument '%s'", argv[optind]);
-    return EXIT_BAD_INPUT;
-  }
+  bool json;
+  int rc = cli_json_flag(argc, argv,
+                         "usage: pilfer bench [--json]\n\nPlays a fixed set of random games of every game on one "
+                         "thread and prints\ngames/s and moves/s for each, then 'Bench: N': the total moves "
+                         "played plus the\nlegal moves offered at every turn, the same on every machine.\n",
+                         &json);
+  if (rc >= 0) return rc;
   long total = 0;
   json_t *rows = json_array();
   if (!json)

@@ -1,7 +1,6 @@
 /*
  * cli_games.c - `pilfer games` and `pilfer rules`.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,26 +42,12 @@ static int games_json(void) {
 }
 
 int cmd_games(int argc, char **argv) {
-  static const struct option LONG[] = {{"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0}};
-  bool json = false;
-  int c;
-  optind = 1;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, "h", LONG, NULL)) != -1) {
-    if (c == 'j') json = true;
-    else if (c == 'h') {
-      puts("usage: pilfer games [--json]\n\nLists every game: id, title, players, options with "
-           "defaults.\n  --json   as JSON, with each option's type, default and range");
-      return 0;
-    } else {
-      cli_error("games: unknown option '%s'; see pilfer games --help", argv[optind - 1]);
-      return EXIT_BAD_INPUT;
-    }
-  }
-  if (optind < argc) {
-    cli_error("games: unexpected argument '%s'", argv[optind]);
-    return EXIT_BAD_INPUT;
-  }
+  bool json;
+  int rc = cli_json_flag(argc, argv,
+                         "usage: pilfer games [--json]\n\nLists every game: id, title, players, options with "
+                         "defaults.\n  --json   as JSON, with each option's type, default and range\n",
+                         &json);
+  if (rc >= 0) return rc;
   if (json) return games_json();
   printf("%-16s %-16s %-8s %s\n", "GAME", "TITLE", "PLAYERS", "OPTIONS");
   for (int i = 0; pf_games[i]; i++) {

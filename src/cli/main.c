@@ -2,6 +2,7 @@
  * main.c - `pilfer`: the table of subcommands.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,30 @@ const pf_game *cli_game(const char *id) {
   cli_error("unknown game '%s'; games are: %s", id, pf_buf_str(&b));
   pf_buf_free(&b);
   return NULL;
+}
+
+int cli_json_flag(int argc, char **argv, const char *usage, bool *json) {
+  static const struct option LONG[] = {{"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0}};
+  int c;
+  *json = false;
+  optind = 1;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "h", LONG, NULL)) != -1) {
+    if (c == 'j') {
+      *json = true;
+    } else if (c == 'h') {
+      fputs(usage, stdout);
+      return 0;
+    } else {
+      cli_error("%s: unknown option '%s'; see pilfer %s --help", argv[0], argv[optind - 1], argv[0]);
+      return EXIT_BAD_INPUT;
+    }
+  }
+  if (optind < argc) {
+    cli_error("%s: unexpected argument '%s'", argv[0], argv[optind]);
+    return EXIT_BAD_INPUT;
+  }
+  return -1;
 }
 
 static void usage(FILE *f) {
