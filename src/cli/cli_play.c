@@ -85,12 +85,12 @@ static int deals_from_text(char *text, pf_deal *deals, int *ndeals, pf_error *er
 }
 
 static int load_deals(const char *path, pf_deal *deals, int *ndeals, pf_error *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return pf_fail(err, "--deal %s: cannot open", path);
   pf_buf b = {0};
-  int ch;
-  while ((ch = fgetc(f)) != EOF) pf_buf_putc(&b, (char)ch);
-  fclose(f);
+  if (pf_buf_read_file(&b, path, err) != 0) {
+    pf_buf_free(&b);
+    pf_error_prefix(err, "--deal");
+    return -1;
+  }
   const char *s = pf_buf_str(&b);
   s += strspn(s, " \t\r\n");
   int rc;

@@ -3,6 +3,7 @@
  */
 #include "core/buf.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,24 @@ void pf_buf_puts(pf_buf *b, const char *s) {
   reserve(b, n);
   memcpy(b->data + b->len, s, n + 1);
   b->len += n;
+}
+
+void pf_buf_append(pf_buf *b, const void *data, size_t n) {
+  reserve(b, n);
+  memcpy(b->data + b->len, data, n);
+  b->len += n;
+  b->data[b->len] = '\0';
+}
+
+int pf_buf_read_file(pf_buf *b, const char *path, pf_error *err) {
+  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+  if (!f) return pf_fail(err, "%s: cannot open: %s", path, strerror(errno));
+  char chunk[65536];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) pf_buf_append(b, chunk, n);
+  int bad = ferror(f);
+  if (f != stdin) fclose(f);
+  return bad ? pf_fail(err, "%s: cannot read", path) : 0;
 }
 
 void pf_buf_putc(pf_buf *b, char c) {

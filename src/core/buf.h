@@ -13,6 +13,8 @@ void *pf_xcalloc(size_t count, size_t n);
 void *pf_xrealloc(void *p, size_t n);
 char *pf_xstrdup(const char *s);
 
+struct pf_error;
+
 /* ---- a growable NUL-terminated text buffer; {0} is an empty buffer ---- */
 typedef struct pf_buf {
   char *data; /* NULL until the first append; owned by the buffer */
@@ -23,6 +25,9 @@ void pf_buf_puts(pf_buf *b, const char *s);
 void pf_buf_putc(pf_buf *b, char c);
 void pf_buf_printf(pf_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void pf_buf_vprintf(pf_buf *b, const char *fmt, va_list ap);
+void pf_buf_append(pf_buf *b, const void *data, size_t n); /* may hold NUL bytes */
+/* Appends a whole file ("-" is standard input); the message names the path. */
+int pf_buf_read_file(pf_buf *b, const char *path, struct pf_error *err);
 const char *pf_buf_str(const pf_buf *b); /* "" when empty; valid until the next append */
 void pf_buf_clear(pf_buf *b);            /* keeps the memory */
 void pf_buf_free(pf_buf *b);

@@ -163,19 +163,11 @@ int pf_record_parse(const char *text, size_t len, pf_record *rec, pf_error *err)
 }
 
 int pf_record_load(const char *path, pf_record *rec, pf_error *err) {
-  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-  if (!f) return pf_fail(err, "%s: cannot open: %s", path, strerror(errno));
   pf_buf b = {0};
-  char chunk[65536];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-    for (size_t i = 0; i < n; i++) pf_buf_putc(&b, chunk[i]);
-  }
-  int bad = ferror(f);
-  if (f != stdin) fclose(f);
-  if (bad) {
+  memset(rec, 0, sizeof *rec);
+  if (pf_buf_read_file(&b, path, err) != 0) {
     pf_buf_free(&b);
-    return pf_fail(err, "%s: cannot read", path);
+    return -1;
   }
   int rc = pf_record_parse(pf_buf_str(&b), b.len, rec, err);
   pf_buf_free(&b);
