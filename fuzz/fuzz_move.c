@@ -131,32 +131,6 @@ static void check_card_notation(const char *text) {
   }
 }
 
-/* The record of the run reads back and replays to the same position. */
-static void check_record(const pf_run *r) {
-  json_t *j = pf_record_json(r);
-  char *text = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
-  json_decref(j);
-  if (!text) fuzz_bug("pf_record_json gave JSON that cannot be written");
-  pf_record rec;
-  pf_run again;
-  pf_error err;
-  int failed;
-  if (pf_record_parse(text, strlen(text), &rec, &err) != 0)
-    fuzz_bug("the record of a run does not read back: %s\n%s", err.msg, text);
-  if (pf_record_replay(&rec, -1, &again, &failed, &err) != 0)
-    fuzz_bug("the record of a run does not replay: %s\n%s", err.msg, text);
-  if (pf_record_check_result(&rec, &again, &err) != 0)
-    fuzz_bug("the record of a run has a result that does not check: %s\n%s", err.msg, text);
-  char *a = pf_view_json_text(r->game, r->state, r->setup.players, PF_VIEW_ALL);
-  char *b = pf_view_json_text(again.game, again.state, again.setup.players, PF_VIEW_ALL);
-  if (strcmp(a, b) != 0) fuzz_bug("the record of a run replays elsewhere:\n%s\n%s\n%s", text, a, b);
-  free(a);
-  free(b);
-  pf_run_free(&again);
-  pf_record_free(&rec);
-  free(text);
-}
-
 /* Starts the game the input chooses; falls back to the default options if the game refuses the
  * chosen ones (they may not suit the player count), and requires that those start. */
 static void start(pf_run *r, fuzz_input *in) {
@@ -210,7 +184,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     check_text(&r, text);
   }
   check_card_notation(text);
-  check_record(&r);
+  fuzz_check_written_record(&r);
   free(text);
   pf_run_free(&r);
   return 0;

@@ -46,48 +46,6 @@ static int replay_checked(const pf_record *rec, pf_run *run) {
   return 0;
 }
 
-static char *view_all(const pf_run *r) {
-  return pf_view_json_text(r->game, r->state, r->setup.players, PF_VIEW_ALL);
-}
-
-/* Two runs of the same game are in the same position with the same history. */
-static void require_same_run(const pf_run *a, const pf_run *b, const char *what) {
-  if (a->nmoves != b->nmoves) fuzz_bug("%s: %d moves against %d", what, a->nmoves, b->nmoves);
-  for (int i = 0; i < a->nmoves; i++)
-    if (strcmp(a->moves[i], b->moves[i]) != 0)
-      fuzz_bug("%s: move %d is '%s' against '%s'", what, i + 1, a->moves[i], b->moves[i]);
-  char *va = view_all(a), *vb = view_all(b);
-  if (strcmp(va, vb) != 0) fuzz_bug("%s: the positions differ:\n%s\n%s", what, va, vb);
-  free(va);
-  free(vb);
-}
-
-/* The record the engine writes of `run` reads back, replays without a refusal to the same
- * position, and its result (present when the game is over) checks out. */
-static void check_written_record(const pf_run *run) {
-  json_t *j = pf_record_json(run);
-  char *text = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
-  json_decref(j);
-  if (!text) fuzz_bug("pf_record_json gave JSON that cannot be written");
-  pf_record rec;
-  pf_error err;
-  if (pf_record_parse(text, strlen(text), &rec, &err) != 0)
-    fuzz_bug("the record written of a run does not read back: %s\n%s", err.msg, text);
-  pf_run again;
-  int failed;
-  if (pf_record_replay(&rec, -1, &again, &failed, &err) != 0)
-    fuzz_bug("the record written of a run does not replay: %s\n%s", err.msg, text);
-  require_same_run(run, &again, "the written record's replay");
-  if (pf_record_check_result(&rec, &again, &err) != 0)
-    fuzz_bug("the written record's result does not check: %s\n%s", err.msg, text);
-  if (rec.has_result != (run->game->to_move(run->state) == PF_NOBODY))
-    fuzz_bug("the written record %s a result but the game is %s", rec.has_result ? "has" : "lacks",
-             rec.has_result ? "not over" : "over");
-  pf_run_free(&again);
-  pf_record_free(&rec);
-  free(text);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   pf_record rec;
   pf_error err;
@@ -117,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if ((rc != 0) != (refused != 0) || failed != refused)
     fuzz_bug("pf_record_replay refused move %d (rc %d), the step-by-step replay move %d", failed,
              rc, refused);
-  require_same_run(&run, &lib, "pf_record_replay against the step-by-step replay");
+  fuzz_require_same_run(&run, &lib, "pf_record_replay against the step-by-step replay");
 
   if (pf_record_check_result(&rec, &lib, &err) == 0) {
     if (rec.has_result && lib.game->to_move(lib.state) != PF_NOBODY)
@@ -127,7 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!rec.has_result) fuzz_bug("pf_record_check_result failed on a record without result");
   }
 
-  check_written_record(&lib);
+  fuzz_check_written_record(&lib);
 
   pf_run_free(&lib);
   pf_run_free(&run);

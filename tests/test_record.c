@@ -29,6 +29,13 @@ static char *finished_record(const char *game, int players, uint64_t seed, const
   return text;
 }
 
+/* Reads a record that must parse and replays all of it, which must succeed. */
+static void replay_ok(const char *text, pf_record *rec, pf_run *run) {
+  pf_error err;
+  if (pf_record_parse(text, strlen(text), rec, &err) != 0) fail_msg("record does not parse: %s", err.msg);
+  if (pf_record_replay(rec, -1, run, NULL, &err) != 0) fail_msg("record does not replay: %s", err.msg);
+}
+
 /* Parses text that must be refused with a message containing `want`. */
 static void expect_malformed(const char *text, const char *want) {
   pf_record rec;
@@ -108,9 +115,8 @@ static void test_result_checked(void **unused) {
   char *text = finished_record("steal-the-pile", 3, 4, NULL);
   pf_record rec;
   pf_error err;
-  assert_int_equal(pf_record_parse(text, strlen(text), &rec, &err), 0);
   pf_run run;
-  assert_int_equal(pf_record_replay(&rec, -1, &run, NULL, &err), 0);
+  replay_ok(text, &rec, &run);
   assert_int_equal(pf_record_check_result(&rec, &run, &err), 0);
   rec.scores[0] += 1;
   assert_int_equal(pf_record_check_result(&rec, &run, &err), -1);
@@ -138,9 +144,8 @@ static void test_roundtrip_and_missing_deals(void **unused) {
   assert_true(ndeals >= 2); /* 52 cards a game: 60 needs at least two games */
   pf_record rec;
   pf_error err;
-  assert_int_equal(pf_record_parse(text, strlen(text), &rec, &err), 0);
   pf_run run;
-  assert_int_equal(pf_record_replay(&rec, -1, &run, NULL, &err), 0);
+  replay_ok(text, &rec, &run);
   assert_int_equal(pf_record_check_result(&rec, &run, &err), 0);
   json_t *again = pf_record_json(&run);
   char *text2 = json_dumps(again, JSON_COMPACT | JSON_PRESERVE_ORDER);
@@ -150,8 +155,7 @@ static void test_roundtrip_and_missing_deals(void **unused) {
   /* Drop every deal but the first. */
   while (json_array_size(json_object_get(j, "deals")) > 1) json_array_remove(json_object_get(j, "deals"), 1);
   char *fewer = json_dumps(j, JSON_COMPACT);
-  assert_int_equal(pf_record_parse(fewer, strlen(fewer), &rec, &err), 0);
-  assert_int_equal(pf_record_replay(&rec, -1, &run, NULL, &err), 0);
+  replay_ok(fewer, &rec, &run);
   assert_int_equal(pf_record_check_result(&rec, &run, &err), 0);
   assert_int_equal(run.ndeals, (int)ndeals);
   pf_run_free(&run);
@@ -169,9 +173,8 @@ static void test_save_and_load(void **unused) {
   char *text = finished_record("steal-the-pile", 2, 5, NULL);
   pf_record rec;
   pf_error err;
-  assert_int_equal(pf_record_parse(text, strlen(text), &rec, &err), 0);
   pf_run run;
-  assert_int_equal(pf_record_replay(&rec, -1, &run, NULL, &err), 0);
+  replay_ok(text, &rec, &run);
   char path[] = "/tmp/pilfer-test-record-XXXXXX";
   int fd = mkstemp(path);
   assert_true(fd >= 0);

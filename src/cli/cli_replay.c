@@ -69,18 +69,8 @@ static int trace(const pf_record *rec) {
     json_t *o = json_object();
     int who = pf_run_to_move(&run);
     json_object_set_new(o, "ply", json_integer(ply));
-    json_object_set_new(o, "to_move", who >= 0 ? json_integer(who) : who == PF_CHANCE ? json_string("chance") : json_null());
-    json_t *legal = json_array();
-    if (who >= 0) {
-      pf_move moves[PF_MAX_MOVES];
-      int n = rec->game->legal(run.state, moves);
-      for (int i = 0; i < n; i++) {
-        char s[PF_MOVE_STR];
-        rec->game->move_str(run.state, moves[i], s);
-        json_array_append_new(legal, json_string(s));
-      }
-    }
-    json_object_set_new(o, "legal", legal);
+    json_object_set_new(o, "to_move", pf_to_move_json(who));
+    json_object_set_new(o, "legal", pf_legal_json(rec->game, run.state));
     bool more = ply < rec->nmoves;
     json_object_set_new(o, "move", more ? json_string(rec->moves[ply]) : json_null());
     char *line = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);

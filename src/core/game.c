@@ -24,37 +24,44 @@ void pf_legal_text(const pf_game *g, const void *st, pf_buf *out) {
   }
 }
 
+json_t *pf_to_move_json(int to_move) {
+  return to_move >= 0 ? json_integer(to_move) : to_move == PF_CHANCE ? json_string("chance") : json_null();
+}
+
+json_t *pf_legal_json(const pf_game *g, const void *st) {
+  json_t *legal = json_array();
+  pf_move moves[PF_MAX_MOVES];
+  int n = g->to_move(st) >= 0 ? g->legal(st, moves) : 0;
+  for (int i = 0; i < n; i++) {
+    char s[PF_MOVE_STR];
+    g->move_str(st, moves[i], s);
+    json_array_append_new(legal, json_string(s));
+  }
+  return legal;
+}
+
+json_t *pf_ints_json(const int *v, int n) {
+  json_t *a = json_array();
+  for (int i = 0; i < n; i++) json_array_append_new(a, json_integer(v[i]));
+  return a;
+}
+
 json_t *pf_view_json(const pf_game *g, const void *st, int players, int seat) {
   json_t *v = json_object();
   int who = g->to_move(st);
   json_object_set_new(v, "game", json_string(g->id));
   json_object_set_new(v, "players", json_integer(players));
   json_object_set_new(v, "viewer", seat == PF_VIEW_ALL ? json_string("all") : json_integer(seat));
-  json_object_set_new(v, "to_move", who >= 0            ? json_integer(who)
-                                    : who == PF_CHANCE ? json_string("chance")
-                                                       : json_null());
-  json_t *legal = json_array();
-  if (who >= 0 && (seat == PF_VIEW_ALL || seat == who)) {
-    pf_move moves[PF_MAX_MOVES];
-    int n = g->legal(st, moves);
-    for (int i = 0; i < n; i++) {
-      char s[PF_MOVE_STR];
-      g->move_str(st, moves[i], s);
-      json_array_append_new(legal, json_string(s));
-    }
-  }
-  json_object_set_new(v, "legal", legal);
+  json_object_set_new(v, "to_move", pf_to_move_json(who));
+  /* Legal moves only for the seat to move, and only in its own view or the full one. */
+  bool entitled = who >= 0 && (seat == PF_VIEW_ALL || seat == who);
+  json_object_set_new(v, "legal", entitled ? pf_legal_json(g, st) : json_array());
   int scores[PF_MAX_PLAYERS];
   g->scores(st, scores);
-  json_t *js = json_array();
-  for (int i = 0; i < players; i++) json_array_append_new(js, json_integer(scores[i]));
-  json_object_set_new(v, "scores", js);
+  json_object_set_new(v, "scores", pf_ints_json(scores, players));
   if (who == PF_NOBODY) {
     int seats[PF_MAX_PLAYERS];
-    int n = g->winners(st, seats);
-    json_t *w = json_array();
-    for (int i = 0; i < n; i++) json_array_append_new(w, json_integer(seats[i]));
-    json_object_set_new(v, "winners", w);
+    json_object_set_new(v, "winners", pf_ints_json(seats, g->winners(st, seats)));
   }
   g->view_json(st, seat, v);
   return v;

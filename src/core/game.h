@@ -120,6 +120,13 @@ typedef struct pf_game {
  * and the game's own fields. The legal moves are listed only for the seat to move, and only when
  * the viewer is that seat or PF_VIEW_ALL. Caller owns the result. */
 json_t *pf_view_json(const pf_game *g, const void *st, int players, int seat);
+/* to_move as SPEC §1 writes it: the seat, "chance", or null when the game is over. */
+json_t *pf_to_move_json(int to_move);
+/* The canonical strings of the legal moves of the seat to move, as a JSON array (empty when no
+ * seat is to move). */
+json_t *pf_legal_json(const pf_game *g, const void *st);
+/* n integers as a JSON array. */
+json_t *pf_ints_json(const int *v, int n);
 /* The view as compact JSON text with keys in a fixed order; caller frees. */
 char *pf_view_json_text(const pf_game *g, const void *st, int players, int seat);
 /* All legal moves' canonical strings, space-separated, in legal order. */

@@ -267,11 +267,9 @@ json_t *pf_record_json(const pf_run *run) {
     int scores[PF_MAX_PLAYERS], winners[PF_MAX_PLAYERS];
     g->scores(run->state, scores);
     int nw = g->winners(run->state, winners);
-    json_t *res = json_object(), *js = json_array(), *jw = json_array();
-    for (int i = 0; i < run->setup.players; i++) json_array_append_new(js, json_integer(scores[i]));
-    for (int i = 0; i < nw; i++) json_array_append_new(jw, json_integer(winners[i]));
-    json_object_set_new(res, "scores", js);
-    json_object_set_new(res, "winners", jw);
+    json_t *res = json_object();
+    json_object_set_new(res, "scores", pf_ints_json(scores, run->setup.players));
+    json_object_set_new(res, "winners", pf_ints_json(winners, nw));
     json_object_set_new(root, "result", res);
   }
   return root;
