@@ -194,7 +194,10 @@ static int conform_one(const pf_game *g, int players, const pf_options *opts, ui
     if (who == PF_CHANCE) {
       pf_run_chance(&run);
       assert_int_equal(pf_run_play_text(&twin, run.moves[run.nmoves - 1], &err), 0);
-      g->chance_apply(clone, run.moves[run.nmoves - 1], &err);
+      char canon[PF_MOVE_STR];
+      if (g->chance_apply(clone, run.moves[run.nmoves - 1], canon, &err) != 0)
+        fail_msg("%s: the sampled outcome %s is refused: %s", g->id, run.moves[run.nmoves - 1], err.msg);
+      assert_same_text(run.moves[run.nmoves - 1], canon, "chance outcome not canonical", g, players, seed, ply);
     } else {
       check_move_strings(g, run.state);
       pf_move moves[PF_MAX_MOVES];

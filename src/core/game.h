@@ -107,8 +107,11 @@ typedef struct pf_game {
   /* At a chance node: draws an outcome from the state's generator, applies it, and writes its
    * canonical string ("*7H") to buf if buf is not NULL. */
   void (*chance_sample)(void *st, char *buf);
-  /* At a chance node: applies a recorded outcome, or refuses it saying why. */
-  int (*chance_apply)(void *st, const char *text, pf_error *err);
+  /* At a chance node: applies a recorded outcome (any accepted form, "*7h" too), writes its
+   * canonical string to canon, or refuses it saying why and changes nothing. The state after it
+   * is byte-identical to the one chance_sample leaves with the same outcome (the conformance
+   * suite checks this), so it advances the game's generator as chance_sample does. */
+  int (*chance_apply)(void *st, const char *text, char canon[PF_MOVE_STR], pf_error *err);
   /* A phrase for people about a legal move of the seat to move ("7♥ takes seat 2's
    * pile of 9"), as the seat `viewer` may know it. NULL: the move's canonical string. */
   void (*describe)(const void *st, pf_move m, int viewer, const pf_style *style, pf_buf *out);

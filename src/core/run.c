@@ -80,8 +80,9 @@ int pf_run_play_text(pf_run *r, const char *text, pf_error *err) {
   if (who == PF_CHANCE) {
     if (text[0] != '*') return pf_fail(err, "a chance outcome (starting with '*') is due here");
     if (!g->chance_apply) return pf_fail(err, "%s has no chance moves", g->id);
-    if (g->chance_apply(r->state, text, err) != 0) return -1;
-    push_move(r, text);
+    char canon[PF_MOVE_STR];
+    if (g->chance_apply(r->state, text, canon, err) != 0) return -1;
+    push_move(r, canon); /* the record carries the canonical form (G-9), whatever was typed */
     note_deal(r);
     return 0;
   }
