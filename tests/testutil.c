@@ -76,3 +76,98 @@ void tu_check(const pf_run *r) {
   pf_error err;
   if (r->game->check(r->state, &err) != 0) fail_msg("invariant check failed: %s", err.msg);
 }
+
+/* Plays the first legal move, n times. */
+void tu_play_first(pf_run *r, int n) {
+  for (int i = 0; i < n; i++) {
+    pf_move m[PF_MAX_MOVES];
+    assert_true(pf_run_to_move(r) >= 0);
+    assert_true(r->game->legal(r->state, m) > 0);
+    pf_run_play(r, m[0]);
+    tu_check(r);
+  }
+}
+
+/* Plays the first legal move until the game is over; returns how many were played. */
+int tu_play_first_to_end(pf_run *r) {
+  int n = 0;
+  for (; pf_run_to_move(r) >= 0; n++) tu_play_first(r, 1);
+  return n;
+}
+
+/* A JSON value as text: the elements of an array joined by spaces; "null", or "absent". */
+void tu_render(const json_t *x, char *buf, size_t n) {
+  buf[0] = '\0';
+  if (!x) {
+    snprintf(buf, n, "absent");
+  } else if (json_is_array(x)) {
+    size_t i, len = 0;
+    json_t *e;
+    json_array_foreach(x, i, e) {
+      char one[1024];
+      tu_render(e, one, sizeof one);
+      const char *open = json_is_array(e) ? "[" : "", *close = json_is_array(e) ? "]" : "";
+      len += (size_t)snprintf(buf + len, n - len, "%s%s%s%s", i ? " " : "", open, one, close);
+      if (len >= n) len = n - 1;
+    }
+  } else if (json_is_string(x)) {
+    snprintf(buf, n, "%s", json_string_value(x));
+  } else if (json_is_integer(x)) {
+    snprintf(buf, n, "%lld", (long long)json_integer_value(x));
+  } else if (json_is_boolean(x)) {
+    snprintf(buf, n, "%s", json_is_true(x) ? "true" : "false");
+  } else if (json_is_null(x)) {
+    snprintf(buf, n, "null");
+  } else {
+    snprintf(buf, n, "?");
+  }
+}
+
+/* The all-seeing view's field `key`, as text, must be `want`. */
+void tu_expect_view(const pf_run *r, const char *key, const char *want) {
+  json_t *v = tu_view(r, PF_VIEW_ALL);
+  char buf[1024];
+  tu_render(json_object_get(v, key), buf, sizeof buf);
+  json_decref(v);
+  if (strcmp(buf, want) != 0) fail_msg("view %s is \"%s\", expected \"%s\"", key, buf, want);
+}
+
+int tu_view_int(const pf_run *r, const char *key) {
+  json_t *v = tu_view(r, PF_VIEW_ALL);
+  json_t *x = json_object_get(v, key);
+  if (!json_is_integer(x)) fail_msg("view %s is not an integer", key);
+  int n = (int)json_integer_value(x);
+  json_decref(v);
+  return n;
+}
+
+/* Seat `seat`'s hand, as its own view shows it. */
+void tu_expect_hand(const pf_run *r, int seat, const char *cards) {
+  json_t *v = tu_view(r, seat);
+  json_t *h = json_array_get(json_object_get(v, "hands"), (size_t)seat);
+  char buf[256];
+  tu_render(json_object_get(h, "cards"), buf, sizeof buf);
+  json_decref(v);
+  if (strcmp(buf, cards) != 0)
+    fail_msg("seat %d's hand is \"%s\", expected \"%s\"", seat, buf, cards);
+}
+
+/* The sizes of every hand, space-separated. */
+void tu_expect_hand_sizes(const pf_run *r, const char *sizes) {
+  json_t *v = tu_view(r, PF_VIEW_ALL);
+  char buf[256] = "";
+  size_t i, len = 0;
+  json_t *h;
+  json_array_foreach(json_object_get(v, "hands"), i, h) len += (size_t)snprintf(
+      buf + len, sizeof buf - len, "%s%lld", i ? " " : "",
+      (long long)json_integer_value(json_object_get(h, "size")));
+  json_decref(v);
+  if (strcmp(buf, sizes) != 0) fail_msg("hand sizes are \"%s\", expected \"%s\"", buf, sizes);
+}
+
+void tu_expect_legal(const pf_run *r, const char *want) {
+  char *legal = tu_legal(r);
+  if (strcmp(legal, want) != 0) fail_msg("legal moves are \"%s\", expected \"%s\"", legal, want);
+  free(legal);
+}
+

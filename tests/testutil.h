@@ -36,4 +36,23 @@ void tu_scores(const pf_run *r, int *scores);
 /* Asserts the game's invariant check passes. */
 void tu_check(const pf_run *r);
 
+/* Plays the first legal move, n times (checking the invariant after each). */
+void tu_play_first(pf_run *r, int n);
+/* Plays the first legal move until the game is over; returns how many were played. */
+int tu_play_first_to_end(pf_run *r);
+/* A JSON value as text: the elements of an array joined by spaces (an array inside an array
+ * in brackets: [7H 7S] [8D 8C]); a string
+ * or integer as itself; "null", or "absent" for NULL. */
+void tu_render(const json_t *x, char *buf, size_t n);
+/* The all-seeing view's field `key`, as tu_render writes it, must be `want`. */
+void tu_expect_view(const pf_run *r, const char *key, const char *want);
+/* The all-seeing view's integer field `key`. */
+int tu_view_int(const pf_run *r, const char *key);
+/* Seat `seat`'s hand, as its own view shows it (view field hands[seat].cards). */
+void tu_expect_hand(const pf_run *r, int seat, const char *cards);
+/* The sizes of every hand (view field hands[].size), space-separated. */
+void tu_expect_hand_sizes(const pf_run *r, const char *sizes);
+/* The legal moves, space-separated, must be exactly `want`. */
+void tu_expect_legal(const pf_run *r, const char *want);
+
 #endif
