@@ -124,5 +124,44 @@ expect_fail "missing file" 2 "cannot open" $PILFER replay "$T/nope.json"
 expect_fail "bad --view" 2 "--view takes a seat from 0 to 2 or 'all'" $PILFER replay --view 7 "$T/g3.json"
 cat "$T/g2.json" | $PILFER replay - >/dev/null 2>&1 && ok "replay - reads standard input" || bad "replay -"
 
+# ---- Thief and Four Card Thief ----
+check "games lists the thieves" $PILFER games
+grep -qE '^thief +Thief +2-6 +hands=0' "$T/out" && grep -qE '^four-card-thief +Four Card Thief +2-6 +hands=0' "$T/out" &&
+  ok "games: thief and four-card-thief, 2-6, option hands" || bad "games: thief lines" "$(cat "$T/out")"
+check "rules thief" $PILFER rules thief
+n=0; for id in THF-1 THF-2 THF-3 THF-4 THF-5 THF-6 THF-7 THF-8; do grep -q "$id" "$T/out" && n=$((n + 1)); done
+[ $n = 8 ] && ok "rules cite THF-1..THF-8" || bad "rules thief cite $n of 8 ids"
+check "rules four-card-thief" $PILFER rules four-card-thief
+n=0; for id in FCT-1 FCT-2 FCT-3 FCT-4 FCT-5 FCT-6; do grep -q "$id" "$T/out" && n=$((n + 1)); done
+[ $n = 6 ] && ok "rules cite FCT-1..FCT-6" || bad "rules four-card-thief cite $n of 6 ids"
+# a whole game at every player count: one deal per hand (THF-8), and the record replays
+for game in thief four-card-thief; do
+  for p in 2 3 4 5 6; do
+    seats=(); for i in $(seq 1 "$p"); do seats+=(--seat random); done
+    if $PILFER play $game -p "$p" "${seats[@]}" --seed "$p" --record "$T/$game$p.json" >"$T/out" 2>"$T/err" &&
+       grep -q "Game over" "$T/out" && $PILFER replay "$T/$game$p.json" >"$T/rep" 2>"$T/err"; then
+      deals=$(grep -c '^  \[$' "$T/$game$p.json") # each deal opens a nested array
+      [ "$deals" = "$p" ] && ok "$game, $p players: $p hands, $deals deals, replays" || bad "$game $p players: $deals deals"
+    else
+      bad "$game, $p players: random game" "$(head -c 400 "$T/err")"
+    fi
+  done
+done
+# the record of a whole game replays from its deals alone (no seed)
+grep -v '"seed":' "$T/thief3.json" >"$T/noseed.json"
+check "a thief record without its seed replays from its deals" $PILFER replay "$T/noseed.json"
+# a person at the table, answering by numbers
+if yes 1 | NO_COLOR=1 $PILFER play thief -p 3 --seat human --seat random --seat random --seed 3 -o hands=1 \
+     --record "$T/thief-human.json" >"$T/out" 2>"$T/err"; then
+  grep -q "Game over" "$T/out" && grep -q "Capture piles" "$T/out" && grep -q "Your moves:" "$T/out" &&
+    $PILFER replay "$T/thief-human.json" >/dev/null && ok "a human thief game by numbers, replayed" || bad "human thief game"
+else
+  bad "human thief game" "$(head -c 400 "$T/err")"
+fi
+expect_fail "thief: bad hands" 2 "bad value '200' for option hands" $PILFER play thief -o hands=200 --seat random --seat random
+expect_fail "thief: 7 players" 2 "thief is for 2 to 6 players, not 7" $PILFER play thief -p 7
+sed '0,/"moves": \[/{/"moves": \[/{n;s/"[^"]*"/"QS>p1"/}}' "$T/thief2.json" >"$T/thief-illegal.json"
+expect_fail "thief: illegal move in a record" 2 '^pilfer: move 1 \("QS>p1"\): ' $PILFER replay "$T/thief-illegal.json"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -20,12 +20,19 @@ static const struct bench_case {
   const char *game;
   int players;
   int games;
+  const char *options; /* "key=value" or NULL for the defaults */
 } CASES[] = {
-    {"steal-the-pile", 1, 50000},
-    {"steal-the-pile", 2, 400000},
-    {"steal-the-pile", 4, 100000},
-    {"steal-the-pile", 7, 50000},
-    {"steal-the-pile", 12, 30000},
+    {"steal-the-pile", 1, 50000, NULL},
+    {"steal-the-pile", 2, 400000, NULL},
+    {"steal-the-pile", 4, 100000, NULL},
+    {"steal-the-pile", 7, 50000, NULL},
+    {"steal-the-pile", 12, 30000, NULL},
+    {"thief", 2, 20000, NULL},
+    {"thief", 4, 50000, "hands=1"},
+    {"thief", 6, 5000, NULL},
+    {"four-card-thief", 2, 50000, NULL},
+    {"four-card-thief", 4, 100000, "hands=1"},
+    {"four-card-thief", 6, 10000, NULL},
 };
 #define NCASES (sizeof CASES / sizeof CASES[0])
 
@@ -52,6 +59,12 @@ static int run_case(const struct bench_case *bc, bench_row *row) {
   void *st = pf_xmalloc(g->state_size);
   pf_setup setup = {.players = bc->players};
   pf_options_default(g->options, g->noptions, &setup.options);
+  pf_error oerr;
+  if (bc->options && pf_option_parse_kv(g->options, g->noptions, bc->options, &setup.options, &oerr) != 0) {
+    cli_error("bench: %s: %s", g->id, oerr.msg);
+    free(st);
+    return -1;
+  }
   pf_rng rng;
   pf_rng_seed(&rng, BENCH_SEED, (uint64_t)bc->players);
   memset(row, 0, sizeof *row);
@@ -83,8 +96,8 @@ int cmd_bench(int argc, char **argv) {
   long total = 0;
   json_t *rows = json_array();
   if (!json)
-    printf("%-16s %7s %8s %10s %12s %12s %14s\n", "game", "players", "games", "moves", "games/s", "moves/s",
-           "legal offered");
+    printf("%-16s %7s %-8s %8s %10s %12s %12s %14s\n", "game", "players", "options", "games", "moves", "games/s",
+           "moves/s", "legal offered");
   for (size_t i = 0; i < NCASES; i++) {
     bench_row r;
     if (run_case(&CASES[i], &r) != 0) {
@@ -97,6 +110,7 @@ int cmd_bench(int argc, char **argv) {
       json_t *o = json_object();
       json_object_set_new(o, "game", json_string(CASES[i].game));
       json_object_set_new(o, "players", json_integer(CASES[i].players));
+      json_object_set_new(o, "options", CASES[i].options ? json_string(CASES[i].options) : json_null());
       json_object_set_new(o, "games", json_integer(r.games));
       json_object_set_new(o, "moves", json_integer(r.moves));
       json_object_set_new(o, "legal_offered", json_integer(r.branching));
@@ -105,8 +119,8 @@ int cmd_bench(int argc, char **argv) {
       json_object_set_new(o, "moves_per_second", json_real(r.moves / secs));
       json_array_append_new(rows, o);
     } else {
-      printf("%-16s %7d %8ld %10ld %12.0f %12.0f %14ld\n", CASES[i].game, CASES[i].players, r.games, r.moves,
-             r.games / secs, r.moves / secs, r.branching);
+      printf("%-16s %7d %-8s %8ld %10ld %12.0f %12.0f %14ld\n", CASES[i].game, CASES[i].players,
+             CASES[i].options ? CASES[i].options : "-", r.games, r.moves, r.games / secs, r.moves / secs, r.branching);
       fflush(stdout);
     }
   }

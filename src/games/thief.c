@@ -1,0 +1,1051 @@
+/*
+ * thief.c - Thief (RULINGS THF-1 .. THF-8), 2 to 6 players, and Four Card Thief (FCT-1 .. FCT-7,
+ * "as Thief, except"), 2 to 6 players. One state and one set of methods serve both; `fct` says
+ * which game is played.
+ *
+ * As in steal_the_pile.c the state keeps the deal's deck order in card[] (slot i is the i-th card
+ * from the top) and names every card by its slot: in a hand, in the discard pile (Thief) or on the
+ * table (Four Card Thief), in a capture, or still in the stock (slots from next_slot on).
+ *
+ * Capture piles (THF-3) are stacks of captures, and a capture is a stack of cards. A capture is
+ * named by the slot of its bottom card, which never changes: captures only grow at the top (the
+ * card that steals or re-captures is put on top) and move whole from pile to pile. So
+ *   below[slot]       the card beneath a card in its capture (NONE at the bottom),
+ *   cap_top[id]       the top card of capture id, cap_size[id] its cards, cap_nat[id] its natural
+ *                     (not wild) cards: all of one rank, which makes FCT-4's lock a count,
+ *   cap_under[id]     the capture beneath it in its pile (NONE at the bottom),
+ *   pile_top[p]       the top capture of seat p's pile,
+ * and every move is O(1) on the piles.
+ *
+ * The flow of a turn (THF-6, FCT-3, THF-5) is a phase; positions where nobody has a choice (a turn
+ * that ends because no capture is left, the end of a hand) are passed through inside apply, so
+ * that to_move always names a seat with a real choice, or nobody.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/game.h"
+#include "games/registry.h"
+
+/* ------------------------------------------------------------------------------------------ */
+/* State                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+#define MAX_CARDS 108 /* THF-1 */
+#define MAX_SEATS 6
+#define NONE 0xFF
+#define HAND_MAX 5 /* Four Card Thief: 4, and the draw that starts a turn (FCT-3) */
+#define JOKER_RANK 13 /* rank key of a joker: card code / 4 */
+
+/* Moves: the kind in bits 16-19, the card played in bits 0-7, and in bits 8-15 the pair's second
+ * card, the table card taken, or the seat stolen from. */
+enum { K_DISCARD, K_PAIR, K_DISCARD_CAPTURE, K_TABLE_CAPTURE, K_STEAL, K_PASS };
+#define MV(kind, a, b) ((pf_move)(a) | (pf_move)(b) << 8 | (pf_move)(kind) << 16)
+#define MV_KIND(m) ((int)((m) >> 16 & 0xF))
+#define MV_A(m) ((pf_card)((m)&0xFF))
+#define MV_B(m) ((int)((m) >> 8 & 0xFF))
+
+/* The phase of a turn. */
+enum {
+  PH_START,     /* Thief: the turn's first action: a capture, or a discard if none (THF-6).
+                   Four Card Thief: captures while any, else the discard that ends the turn. */
+  PH_CAPTURED,  /* Thief: at least one capture made; captures while any (THF-6) */
+  PH_DISCARDED, /* Thief: discarded and drew; pairs and discard captures only (THF-6) */
+  PH_ANSWER,    /* Thief: a re-capture may answer the last steal (THF-5) */
+  PH_OVER,
+};
+
+typedef struct thf_state {
+  uint8_t card[MAX_CARDS];
+  uint8_t below[MAX_CARDS];
+  uint8_t cap_top[MAX_CARDS], cap_size[MAX_CARDS], cap_nat[MAX_CARDS], cap_under[MAX_CARDS];
+  uint8_t pile_top[MAX_SEATS], pile_caps[MAX_SEATS], pile_cards[MAX_SEATS];
+  uint8_t hand[MAX_SEATS][HAND_MAX], hand_len[MAX_SEATS];
+  uint8_t heap[MAX_CARDS]; /* Thief: the discard pile, bottom first; Four Card Thief: the table
+                              cards, in the order laid */
+  uint8_t nheap;
+  uint8_t fct, players, ncards, next_slot, hand_size;
+  uint8_t dealer, turn, phase;
+  uint8_t last_turn;  /* THF-7: a draw took the last card of the stock; this turn is the last */
+  uint8_t answerer, other; /* THF-5: who may re-capture now, and from whom */
+  uint8_t contested;       /* THF-5: the contested rank key */
+  int32_t hands, hand_no, ndeals_given;
+  int32_t total[MAX_SEATS];     /* THF-8: the totals of the hands finished */
+  int32_t last_hand[MAX_SEATS]; /* the scores of the last hand finished */
+  uint64_t seed;
+  const pf_deal *given;
+} thf_state;
+
+static const pf_option_desc OPTIONS[] = {
+    {"hands", PF_OPT_INT, 0, 0, 100,
+     "hands in a game (THF-8); 0 = one per player, so that each deals once"},
+};
+
+static inline int rk(pf_card c) { return c >> 2; } /* 0 ace .. 12 king, 13 joker */
+static inline pf_card card_of(const thf_state *s, int slot) { return s->card[slot]; }
+
+/* THF-1: every 2 and every joker is wild; FCT-1: only jokers. */
+static inline bool is_wild(const thf_state *s, pf_card c) {
+  return c == PF_CARD_JOKER || (!s->fct && rk(c) == 1);
+}
+
+/* FCT-4: a capture holding all four natural cards of a rank. Its natural cards are all of one
+ * rank: a pair or a table capture is one rank, and a steal with a natural card matches the top,
+ * which is a natural of that rank or a wild. */
+static inline bool cap_locked(const thf_state *s, int id) { return s->fct && s->cap_nat[id] >= 4; }
+
+static inline pf_card pile_top_card(const thf_state *s, int p) {
+  return card_of(s, s->cap_top[s->pile_top[p]]);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Cards moving                                                                               */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Takes the card c out of seat p's hand and returns its slot (the first copy: G-5). */
+static uint8_t hand_take(thf_state *s, int p, pf_card c) {
+  uint8_t *h = s->hand[p];
+  int i = 0;
+  while (card_of(s, h[i]) != c) i++;
+  uint8_t slot = h[i];
+  memmove(&h[i], &h[i + 1], (size_t)(s->hand_len[p] - i - 1));
+  s->hand_len[p]--;
+  return slot;
+}
+
+static bool hand_has(const thf_state *s, int p, pf_card c, int copies) {
+  for (int i = 0; i < s->hand_len[p]; i++) copies -= card_of(s, s->hand[p][i]) == c;
+  return copies <= 0;
+}
+
+/* Draws for seat p until it holds `upto` cards or the stock is out; a draw of the last card makes
+ * this turn the last of the hand (THF-7). */
+static void draw(thf_state *s, int p, int upto) {
+  while (s->hand_len[p] < upto && s->next_slot < s->ncards) {
+    s->hand[p][s->hand_len[p]++] = s->next_slot++;
+    if (s->next_slot == s->ncards) s->last_turn = 1;
+  }
+}
+
+static void cap_add(thf_state *s, int id, uint8_t slot) {
+  s->below[slot] = s->cap_top[id];
+  s->cap_top[id] = slot;
+  s->cap_size[id]++;
+  s->cap_nat[id] = (uint8_t)(s->cap_nat[id] + !is_wild(s, card_of(s, slot)));
+}
+
+/* A new capture: `lower` beneath, `upper` (the capturing card, THF-3) on top. */
+static int cap_new(thf_state *s, uint8_t lower, uint8_t upper) {
+  s->below[lower] = NONE;
+  s->cap_top[lower] = lower;
+  s->cap_size[lower] = 1;
+  s->cap_nat[lower] = !is_wild(s, card_of(s, lower));
+  cap_add(s, lower, upper);
+  return lower;
+}
+
+static void pile_push(thf_state *s, int p, int id) {
+  s->cap_under[id] = s->pile_top[p];
+  s->pile_top[p] = (uint8_t)id;
+  s->pile_caps[p]++;
+  s->pile_cards[p] = (uint8_t)(s->pile_cards[p] + s->cap_size[id]);
+}
+
+static int pile_pop(thf_state *s, int p) {
+  int id = s->pile_top[p];
+  s->pile_top[p] = s->cap_under[id];
+  s->pile_caps[p]--;
+  s->pile_cards[p] = (uint8_t)(s->pile_cards[p] - s->cap_size[id]);
+  return id;
+}
+
+/* Steals (or re-captures, THF-5) the top capture of `from` for `to`, with the card c on top. */
+static void steal(thf_state *s, int to, int from, pf_card c) {
+  uint8_t slot = hand_take(s, to, c);
+  int id = pile_pop(s, from);
+  cap_add(s, id, slot);
+  pile_push(s, to, id);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Legal moves                                                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+/* True when the card at hand index i of seat p already appeared before it in the hand (G-5). */
+static bool seen_before(const thf_state *s, int p, int i) {
+  pf_card c = card_of(s, s->hand[p][i]);
+  for (int j = 0; j < i; j++)
+    if (card_of(s, s->hand[p][j]) == c) return true;
+  return false;
+}
+
+/* THF-4(a): the pair's cards in alphabetical order of their notation. Equal ranks differ only in
+ * the suit letter, and C < D < H < S is the reverse of the suit codes. */
+static pf_move pair_move(pf_card a, pf_card b) {
+  return a >= b ? MV(K_PAIR, a, b) : MV(K_PAIR, b, a);
+}
+
+/* The seats whose top capture seat p may steal now (THF-4(c), FCT-4), as a bit mask. */
+static unsigned stealable(const thf_state *s, int p) {
+  unsigned mask = 0;
+  for (int q = 0; q < s->players; q++)
+    if (q != p && s->pile_caps[q] && !cap_locked(s, s->pile_top[q])) mask |= 1u << q;
+  return mask;
+}
+
+/* Every capture seat p can make, steals only if `steals`; returns how many. */
+static int captures(const thf_state *s, int p, bool steals, pf_move *out) {
+  int n = 0, len = s->hand_len[p];
+  const uint8_t *h = s->hand[p];
+  /* (a) pairs from hand; a wild pairs only with its own rank */
+  for (int i = 0; i < len; i++)
+    for (int j = i + 1; j < len; j++) {
+      pf_card a = card_of(s, h[i]), b = card_of(s, h[j]);
+      if (rk(a) != rk(b)) continue;
+      pf_move m = pair_move(a, b);
+      bool dup = false;
+      for (int k = 0; k < n; k++) dup |= out[k] == m;
+      if (!dup) out[n++] = m;
+    }
+  if (!s->fct) {
+    /* (b) the discard pile's top card, with a card of its rank */
+    if (s->nheap) {
+      pf_card d = card_of(s, s->heap[s->nheap - 1]);
+      for (int i = 0; i < len; i++)
+        if (rk(card_of(s, h[i])) == rk(d) && !seen_before(s, p, i))
+          out[n++] = MV(K_DISCARD_CAPTURE, card_of(s, h[i]), 0);
+    }
+  } else {
+    /* FCT-3: a table card with a hand card of its rank */
+    for (int t = 0; t < s->nheap; t++) {
+      pf_card tc = card_of(s, s->heap[t]);
+      bool dup = false;
+      for (int u = 0; u < t; u++) dup |= card_of(s, s->heap[u]) == tc;
+      if (dup) continue;
+      for (int i = 0; i < len; i++)
+        if (rk(card_of(s, h[i])) == rk(tc) && !seen_before(s, p, i))
+          out[n++] = MV(K_TABLE_CAPTURE, card_of(s, h[i]), tc);
+    }
+  }
+  if (steals) {
+    /* (c) with a card of the rank of another pile's top card, or with any wild */
+    unsigned mask = stealable(s, p);
+    for (int q = 0; mask; q++, mask >>= 1) {
+      if (!(mask & 1)) continue;
+      int top = rk(pile_top_card(s, q));
+      for (int i = 0; i < len; i++) {
+        pf_card c = card_of(s, h[i]);
+        if ((rk(c) == top || is_wild(s, c)) && !seen_before(s, p, i)) out[n++] = MV(K_STEAL, c, q);
+      }
+    }
+  }
+  return n;
+}
+
+static int discards(const thf_state *s, int p, pf_move *out) {
+  int n = 0;
+  for (int i = 0; i < s->hand_len[p]; i++)
+    if (!seen_before(s, p, i)) out[n++] = MV(K_DISCARD, card_of(s, s->hand[p][i]), 0);
+  return n;
+}
+
+/* THF-5: re-captures of the contested capture, then pass (always offered). */
+static int answers(const thf_state *s, pf_move *out) {
+  int n = 0, p = s->answerer;
+  for (int i = 0; i < s->hand_len[p]; i++) {
+    pf_card c = card_of(s, s->hand[p][i]);
+    if ((rk(c) == s->contested || is_wild(s, c)) && !seen_before(s, p, i))
+      out[n++] = MV(K_STEAL, c, s->other);
+  }
+  out[n++] = MV(K_PASS, 0, 0);
+  return n;
+}
+
+static int thf_legal(const void *vs, pf_move *out) {
+  const thf_state *s = vs;
+  int p = s->turn, n;
+  switch (s->phase) {
+  case PH_ANSWER: return answers(s, out);
+  case PH_DISCARDED: return captures(s, p, false, out);
+  case PH_CAPTURED: return captures(s, p, true, out);
+  case PH_START:
+    n = captures(s, p, true, out); /* forced while any (THF-6, FCT-3) */
+    return n ? n : discards(s, p, out);
+  default: return 0;
+  }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Hands and the flow of turns                                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+static void load_deal(thf_state *s) {
+  if (s->hand_no < s->ndeals_given) {
+    memcpy(s->card, s->given[s->hand_no].cards, s->ncards);
+  } else {
+    pf_rng rng;
+    pf_rng_seed(&rng, s->seed, (uint64_t)s->hand_no);
+    pf_deck_standard(s->card, s->fct ? 1 : 2, s->fct ? 3 : 4);
+    pf_shuffle(&rng, s->card, s->ncards);
+  }
+}
+
+static void start_turn(thf_state *s) {
+  s->phase = PH_START;
+  if (s->fct) draw(s, s->turn, s->hand_len[s->turn] + 1); /* FCT-3 */
+}
+
+/* THF-2 / FCT-2: one card at a time from the seat after the dealer, then the discard pile's first
+ * card (Thief) or the four table cards (Four Card Thief). */
+static void start_hand(thf_state *s) {
+  memset(s->hand_len, 0, sizeof s->hand_len);
+  memset(s->pile_caps, 0, sizeof s->pile_caps);
+  memset(s->pile_cards, 0, sizeof s->pile_cards);
+  memset(s->pile_top, NONE, sizeof s->pile_top);
+  s->nheap = 0;
+  s->next_slot = 0;
+  s->last_turn = 0;
+  load_deal(s);
+  for (int j = 0; j < s->hand_size; j++)
+    for (int i = 1; i <= s->players; i++) {
+      int seat = (s->dealer + i) % s->players;
+      s->hand[seat][s->hand_len[seat]++] = s->next_slot++;
+    }
+  for (int k = 0; k < (s->fct ? 4 : 1); k++) s->heap[s->nheap++] = s->next_slot++;
+  s->turn = (uint8_t)((s->dealer + 1) % s->players);
+  start_turn(s);
+}
+
+/* THF-8 / FCT-6: what a card scores. */
+static int card_points(const thf_state *s, pf_card c) {
+  if (c == PF_CARD_JOKER) return s->fct ? 25 : 50;
+  int r = pf_card_rank(c);
+  if (s->fct) return r == 1 || r >= 11 ? 10 : 1;
+  if (r == 1) return 15;
+  if (r == 2) return 25;
+  return r >= 10 ? 10 : 5;
+}
+
+/* The points in seat p's capture pile. */
+static int pile_points(const thf_state *s, int p) {
+  int pts = 0;
+  for (int id = s->pile_top[p]; id != NONE; id = s->cap_under[id])
+    for (int slot = s->cap_top[id]; slot != NONE; slot = s->below[slot]) pts += card_points(s, card_of(s, slot));
+  return pts;
+}
+
+/* THF-7: the hand is over; cards in hands and the discard pile (the table) count for nobody.
+ * THF-8: N hands, the deal moving on (G-2). */
+static void end_hand(thf_state *s) {
+  for (int p = 0; p < s->players; p++) {
+    s->last_hand[p] = pile_points(s, p);
+    s->total[p] += s->last_hand[p];
+  }
+  s->hand_no++;
+  if (s->hand_no >= s->hands) {
+    s->phase = PH_OVER;
+    return;
+  }
+  s->dealer = (uint8_t)((s->dealer + 1) % s->players);
+  start_hand(s);
+}
+
+static void end_turn(thf_state *s) {
+  if (s->last_turn) {
+    end_hand(s);
+    return;
+  }
+  s->turn = (uint8_t)((s->turn + 1) % s->players);
+  start_turn(s);
+}
+
+/* Passes through positions without a choice: a Thief turn ends when no capture is left after a
+ * capture or a discard (THF-6); a Four Card Thief turn ends when the player holds nothing to
+ * discard (FCT-3). */
+static void settle(thf_state *s) {
+  pf_move ms[PF_MAX_MOVES];
+  while (s->phase != PH_OVER && s->phase != PH_ANSWER && thf_legal(s, ms) == 0) end_turn(s);
+}
+
+static void thf_apply(void *vs, pf_move m) {
+  thf_state *s = vs;
+  int p = s->turn, kind = MV_KIND(m);
+  pf_card a = MV_A(m);
+  switch (kind) {
+  case K_PAIR: {
+    uint8_t lower = hand_take(s, p, a), upper = hand_take(s, p, (pf_card)MV_B(m));
+    pile_push(s, p, cap_new(s, lower, upper));
+    break;
+  }
+  case K_DISCARD_CAPTURE: {
+    uint8_t d = s->heap[--s->nheap];
+    pile_push(s, p, cap_new(s, d, hand_take(s, p, a)));
+    break;
+  }
+  case K_TABLE_CAPTURE: {
+    int t = 0;
+    while (card_of(s, s->heap[t]) != MV_B(m)) t++;
+    uint8_t tc = s->heap[t];
+    memmove(&s->heap[t], &s->heap[t + 1], (size_t)(s->nheap - t - 1));
+    s->nheap--;
+    pile_push(s, p, cap_new(s, tc, hand_take(s, p, a)));
+    break;
+  }
+  case K_STEAL:
+    if (s->phase == PH_ANSWER) { /* THF-5: a re-capture; its maker draws at once */
+      int who = s->answerer;
+      steal(s, who, s->other, a);
+      draw(s, who, s->hand_size);
+      s->answerer = s->other;
+      s->other = (uint8_t)who;
+      settle(s);
+      return;
+    }
+    s->contested = (uint8_t)rk(pile_top_card(s, MV_B(m)));
+    steal(s, p, MV_B(m), a);
+    break;
+  case K_PASS: /* THF-5: the exchange is over and the turn goes on */
+    s->phase = PH_CAPTURED;
+    settle(s);
+    return;
+  case K_DISCARD: {
+    uint8_t slot = hand_take(s, p, a);
+    s->heap[s->nheap++] = slot;
+    if (s->fct) { /* FCT-3: a new table card, which ends the turn */
+      end_turn(s);
+    } else { /* THF-6: discard, draw one; then no steals */
+      draw(s, p, s->hand_len[p] + 1);
+      s->phase = PH_DISCARDED;
+    }
+    settle(s);
+    return;
+  }
+  }
+  /* A capture: draw up to 3 (4), THF-6 / FCT-3; captures stay forced. */
+  draw(s, p, s->hand_size);
+  if (kind == K_STEAL && !s->fct) { /* THF-5: the victim may answer, after the thief drew */
+    s->phase = PH_ANSWER;
+    s->answerer = (uint8_t)MV_B(m);
+    s->other = (uint8_t)p;
+    return;
+  }
+  if (s->phase == PH_START && !s->fct) s->phase = PH_CAPTURED;
+  settle(s);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Move notation                                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+static void thf_move_str(const void *vs, pf_move m, char buf[PF_MOVE_STR]) {
+  (void)vs;
+  char a[PF_CARD_STR], b[PF_CARD_STR];
+  pf_card_str(MV_A(m), a);
+  switch (MV_KIND(m)) {
+  case K_DISCARD: snprintf(buf, PF_MOVE_STR, "%s", a); break;
+  case K_PAIR: snprintf(buf, PF_MOVE_STR, "%s+%s", a, pf_card_str((pf_card)MV_B(m), b)); break;
+  case K_DISCARD_CAPTURE: snprintf(buf, PF_MOVE_STR, "%s>d", a); break;
+  case K_TABLE_CAPTURE: snprintf(buf, PF_MOVE_STR, "%s>%s", a, pf_card_str((pf_card)MV_B(m), b)); break;
+  case K_STEAL: snprintf(buf, PF_MOVE_STR, "%s>p%d", a, MV_B(m)); break;
+  default: snprintf(buf, PF_MOVE_STR, "pass"); break;
+  }
+}
+
+static void legal_list(const thf_state *s, char *buf, size_t size) {
+  pf_move ms[PF_MAX_MOVES];
+  int n = thf_legal(s, ms);
+  buf[0] = '\0';
+  for (int i = 0; i < n; i++) {
+    char t[PF_MOVE_STR];
+    thf_move_str(s, ms[i], t);
+    size_t used = strlen(buf);
+    if (used + strlen(t) + 8 >= size) {
+      snprintf(buf + used, size - used, " ...");
+      return;
+    }
+    snprintf(buf + used, size - used, "%s%s", i ? " " : "", t);
+  }
+}
+
+static const char *rank_name(int key, char *buf) {
+  static const char R[] = "A23456789TJQK";
+  if (key == JOKER_RANK) return strcpy(buf, "joker");
+  buf[0] = R[key];
+  buf[1] = '\0';
+  return buf;
+}
+
+static const char *wild_text(const thf_state *s) { return s->fct ? "a joker" : "a wild (a 2 or a joker)"; }
+
+/* Why a well-formed move that is not legal is refused. */
+static int refuse(const thf_state *s, pf_move m, pf_error *err) {
+  int p = s->phase == PH_ANSWER ? s->answerer : s->turn, kind = MV_KIND(m), q = MV_B(m);
+  pf_card a = MV_A(m);
+  char as[PF_CARD_STR], bs[PF_CARD_STR], r[8], list[400];
+  pf_card_str(a, as);
+  legal_list(s, list, sizeof list);
+  if (kind == K_PASS)
+    return pf_fail(err, "pass only answers a steal (THF-5)%s; legal: %s",
+                   s->fct ? ", and Four Card Thief has no re-capture (FCT-5)" : "", list);
+  if (!hand_has(s, p, a, kind == K_PAIR && MV_B(m) == a ? 2 : 1))
+    return pf_fail(err, "%s%s is not in seat %d's hand", kind == K_PAIR && MV_B(m) == a ? "a second " : "", as, p);
+  if (kind == K_PAIR && !hand_has(s, p, (pf_card)q, 1))
+    return pf_fail(err, "%s is not in seat %d's hand", pf_card_str((pf_card)q, bs), p);
+  if (s->phase == PH_ANSWER) {
+    if (kind != K_STEAL || q != s->other)
+      return pf_fail(err, "seat %d may only re-capture from p%d or pass (THF-5); legal: %s", p, s->other, list);
+    return pf_fail(err, "a re-capture needs a card of the contested rank (%s) or %s (THF-5); legal: %s",
+                   rank_name(s->contested, r), wild_text(s), list);
+  }
+  switch (kind) {
+  case K_PAIR:
+    if (rk(a) != rk((pf_card)q))
+      return pf_fail(err, "%s and %s are not a pair: equal ranks only, and a wild pairs only with its own rank (THF-4a)",
+                     as, pf_card_str((pf_card)q, bs));
+    break;
+  case K_DISCARD_CAPTURE:
+    if (s->fct) return pf_fail(err, "Four Card Thief has no discard pile (FCT-2); take a table card: %s>7S", as);
+    if (!s->nheap) return pf_fail(err, "the discard pile is empty");
+    if (rk(a) != rk(card_of(s, s->heap[s->nheap - 1])))
+      return pf_fail(err, "%s does not match the discard pile's top card %s: equal ranks only, a wild only by its own rank (THF-4b)",
+                     as, pf_card_str(card_of(s, s->heap[s->nheap - 1]), bs));
+    break;
+  case K_TABLE_CAPTURE: {
+    pf_card_str((pf_card)q, bs);
+    if (!s->fct) return pf_fail(err, "Thief has no table cards; the discard pile is 'd' (%s>d)", as);
+    bool on_table = false;
+    for (int t = 0; t < s->nheap; t++) on_table |= card_of(s, s->heap[t]) == q;
+    if (!on_table) return pf_fail(err, "there is no table card %s", bs);
+    if (rk(a) != rk((pf_card)q))
+      return pf_fail(err, "%s does not match the table card %s: equal ranks only (FCT-3)", as, bs);
+    break;
+  }
+  case K_STEAL:
+    if (q >= s->players) return pf_fail(err, "there is no seat %d", q);
+    if (q == p) return pf_fail(err, "a steal takes another player's top capture, not your own (THF-4c)");
+    if (!s->pile_caps[q]) return pf_fail(err, "seat %d's capture pile is empty", q);
+    if (s->phase == PH_DISCARDED)
+      return pf_fail(err, "after a discard only pairs and discard captures may be made, never a steal (THF-6)");
+    if (cap_locked(s, s->pile_top[q]))
+      return pf_fail(err, "seat %d's top capture holds all four %ss: it is locked and nothing can be stolen from that pile (FCT-4)",
+                     q, rank_name(rk(pile_top_card(s, q)), r));
+    if (rk(a) != rk(pile_top_card(s, q)) && !is_wild(s, a))
+      return pf_fail(err, "%s does not match %s, the top card of seat %d's pile: a steal needs its rank or %s (THF-4c%s)", as,
+                     pf_card_str(pile_top_card(s, q), bs), q, wild_text(s), s->fct ? ", FCT-1" : "");
+    break;
+  case K_DISCARD:
+    if (s->phase == PH_DISCARDED) return pf_fail(err, "seat %d has already discarded this turn (THF-6); legal: %s", p, list);
+    if (s->phase == PH_CAPTURED)
+      return pf_fail(err, "a discard is made only when no capture is available at the start of the turn (THF-6); legal: %s", list);
+    return pf_fail(err, "a capture is available, and captures are forced (%s): %s", s->fct ? "FCT-3" : "THF-6", list);
+  }
+  return pf_fail(err, "a capture is available, and captures are forced (%s), but not this one here; legal: %s",
+                 s->fct ? "FCT-3" : "THF-6", list);
+}
+
+static int thf_move_parse(const void *vs, const char *text, pf_move *m, pf_error *err) {
+  const thf_state *s = vs;
+  const char *p = text;
+  pf_move mv;
+  while (*p == ' ' || *p == '\t') p++;
+  if (strncasecmp(p, "pass", 4) == 0) {
+    p += 4;
+    mv = MV(K_PASS, 0, 0);
+  } else {
+    pf_card a, b;
+    if (pf_card_scan(&p, &a) != 0 || !(pf_card_is_standard(a) || a == PF_CARD_JOKER))
+      return pf_fail(err, "cannot read a card at the start; moves look like %s", s->fct ? "7H, 7H+7S, 7H>7S, 7H>p2" : "7H, 7H+7S, 7H>d, 7H>p2, pass");
+    while (*p == ' ') p++;
+    if (*p == '+') {
+      p++;
+      while (*p == ' ') p++;
+      if (pf_card_scan(&p, &b) != 0 || !(pf_card_is_standard(b) || b == PF_CARD_JOKER))
+        return pf_fail(err, "after '+' comes the pair's second card (7H+7S)");
+      mv = pair_move(a, b);
+    } else if (*p == '>') {
+      p++;
+      while (*p == ' ') p++;
+      if ((p[0] == 'p' || p[0] == 'P') && p[1] >= '0' && p[1] <= '9') {
+        int seat = 0;
+        p++;
+        while (*p >= '0' && *p <= '9' && seat < 100) seat = seat * 10 + (*p++ - '0');
+        mv = MV(K_STEAL, a, seat > 99 ? 99 : seat);
+      } else if ((p[0] == 'd' || p[0] == 'D') && (p[1] == '\0' || p[1] == ' ')) {
+        p++;
+        mv = MV(K_DISCARD_CAPTURE, a, 0);
+      } else if (pf_card_scan(&p, &b) == 0 && (pf_card_is_standard(b) || b == PF_CARD_JOKER)) {
+        mv = MV(K_TABLE_CAPTURE, a, b);
+      } else {
+        return pf_fail(err, "after '>' comes %s", s->fct ? "a table card (7S) or p<seat>" : "d (the discard pile) or p<seat>");
+      }
+    } else {
+      mv = MV(K_DISCARD, a, 0);
+    }
+  }
+  while (*p == ' ') p++;
+  if (*p) return pf_fail(err, "unexpected '%s' after the move", p);
+  pf_move ms[PF_MAX_MOVES];
+  int n = thf_legal(s, ms);
+  for (int i = 0; i < n; i++)
+    if (ms[i] == mv) {
+      *m = mv;
+      return 0;
+    }
+  return refuse(s, mv, err);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Start, scores, deals                                                                       */
+/* ------------------------------------------------------------------------------------------ */
+
+static int deck_of(const thf_state *s, pf_card *deck) { return pf_deck_standard(deck, s->fct ? 1 : 2, s->fct ? 3 : 4); }
+
+static int start(void *vs, const pf_setup *setup, bool fct, pf_error *err) {
+  thf_state *s = vs;
+  memset(s, 0, sizeof *s);
+  s->fct = fct;
+  s->players = (uint8_t)setup->players;
+  s->ncards = fct ? 55 : 108; /* FCT-1, THF-1 */
+  s->hand_size = fct ? 4 : 3; /* FCT-2, THF-2 */
+  s->hands = setup->options.v[0] ? (int32_t)setup->options.v[0] : setup->players; /* THF-8 */
+  s->seed = setup->seed;
+  s->given = setup->deals;
+  s->ndeals_given = setup->ndeals;
+  s->dealer = (uint8_t)(setup->players - 1); /* G-2 */
+  if (setup->ndeals > s->hands)
+    return pf_fail(err, "a game of %d hand%s uses %d deal%s, but %d are given", s->hands, s->hands == 1 ? "" : "s",
+                   s->hands, s->hands == 1 ? "" : "s", setup->ndeals);
+  pf_card deck[MAX_CARDS];
+  int ndeck = deck_of(s, deck);
+  for (int k = 0; k < setup->ndeals; k++)
+    if (pf_deal_check(&setup->deals[k], deck, ndeck, err) != 0) {
+      pf_error_prefix(err, "deal %d", k + 1);
+      return -1;
+    }
+  start_hand(s);
+  settle(s);
+  return 0;
+}
+
+static int thf_start(void *vs, const pf_setup *setup, pf_error *err) { return start(vs, setup, false, err); }
+static int fct_start(void *vs, const pf_setup *setup, pf_error *err) { return start(vs, setup, true, err); }
+
+static int thf_to_move(const void *vs) {
+  const thf_state *s = vs;
+  if (s->phase == PH_OVER) return PF_NOBODY;
+  return s->phase == PH_ANSWER ? s->answerer : s->turn;
+}
+
+/* Running: the totals of the hands finished plus the capture piles of this one. */
+static void thf_scores(const void *vs, int *scores) {
+  const thf_state *s = vs;
+  for (int p = 0; p < s->players; p++) scores[p] = s->total[p] + (s->phase == PH_OVER ? 0 : pile_points(s, p));
+}
+
+static int thf_winners(const void *vs, int *seats) {
+  const thf_state *s = vs;
+  int best = -1, n = 0;
+  for (int p = 0; p < s->players; p++)
+    if (s->total[p] > best) best = s->total[p];
+  for (int p = 0; p < s->players; p++)
+    if (s->total[p] == best) seats[n++] = p; /* G-6 */
+  return n;
+}
+
+static int thf_current_deal(const void *vs, pf_deal *out) {
+  const thf_state *s = vs;
+  out->ncards = s->ncards;
+  memcpy(out->cards, s->card, s->ncards);
+  return s->phase == PH_OVER ? s->hand_no - 1 : s->hand_no;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Hidden information                                                                         */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Hidden from `seat`: the other hands and the stock. The discard pile, the table cards and every
+ * capture were seen face up. */
+static void thf_determinize(void *vs, int seat, pf_rng *rng) {
+  thf_state *s = vs;
+  uint8_t slots[MAX_CARDS], cards[MAX_CARDS];
+  int n = 0;
+  if (seat != PF_VIEW_ALL) {
+    for (int p = 0; p < s->players; p++)
+      if (p != seat)
+        for (int i = 0; i < s->hand_len[p]; i++) slots[n++] = s->hand[p][i];
+    for (int k = s->next_slot; k < s->ncards; k++) slots[n++] = (uint8_t)k;
+  }
+  for (int i = 0; i < n; i++) cards[i] = s->card[slots[i]];
+  /* A Thief turn that goes on after a capture or a discard shows everyone that its player has a
+   * capture available (THF-6): a resample must keep that true. The real cards are such a sample,
+   * so a few tries find one; after 1000 failures (never seen) the hidden cards stay as they are. */
+  bool constrained = seat != PF_VIEW_ALL && s->turn != seat &&
+                     (s->phase == PH_CAPTURED || s->phase == PH_DISCARDED);
+  pf_move ms[PF_MAX_MOVES];
+  for (int tries = 0; tries < 1000; tries++) {
+    uint8_t shuffled[MAX_CARDS];
+    memcpy(shuffled, cards, (size_t)n);
+    pf_shuffle(rng, shuffled, (size_t)n);
+    for (int i = 0; i < n; i++) s->card[slots[i]] = shuffled[i];
+    if (!constrained || captures(s, s->turn, s->phase == PH_CAPTURED, ms) > 0) break;
+    for (int i = 0; i < n; i++) s->card[slots[i]] = cards[i];
+  }
+  s->given = NULL; /* later deals are unknown too */
+  s->ndeals_given = 0;
+  s->seed = pf_rng_next(rng);
+}
+
+static int thf_check(const void *vs, pf_error *err) {
+  const thf_state *s = vs;
+  int seen[MAX_CARDS] = {0};
+  if (s->players < 2 || s->players > MAX_SEATS) return pf_fail(err, "%d players", s->players);
+  for (int p = 0; p < s->players; p++) {
+    if (s->hand_len[p] > (s->fct ? HAND_MAX : 3)) return pf_fail(err, "seat %d holds %d cards", p, s->hand_len[p]);
+    for (int i = 0; i < s->hand_len[p]; i++) seen[s->hand[p][i]]++;
+    int caps = 0, cards = 0;
+    for (int id = s->pile_top[p]; id != NONE && caps <= MAX_CARDS; id = s->cap_under[id], caps++) {
+      int size = 0, nat = 0, nat_rank = -1;
+      for (int slot = s->cap_top[id]; slot != NONE && size <= MAX_CARDS; slot = s->below[slot], size++) {
+        seen[slot]++;
+        pf_card c = card_of(s, slot);
+        if (!is_wild(s, c)) {
+          if (nat_rank >= 0 && rk(c) != nat_rank) return pf_fail(err, "seat %d: a capture mixes natural ranks", p);
+          nat_rank = rk(c);
+          nat++;
+        }
+        if (s->below[slot] == NONE && slot != id) return pf_fail(err, "seat %d: capture %d ends at slot %d", p, id, slot);
+      }
+      if (size != s->cap_size[id] || size < 2) return pf_fail(err, "seat %d: capture %d has %d cards, %d noted", p, id, size, s->cap_size[id]);
+      if (nat != s->cap_nat[id]) return pf_fail(err, "seat %d: capture %d has %d natural cards, %d noted", p, id, nat, s->cap_nat[id]);
+      cards += size;
+    }
+    if (caps != s->pile_caps[p] || cards != s->pile_cards[p])
+      return pf_fail(err, "seat %d: %d captures of %d cards, noted %d of %d", p, caps, cards, s->pile_caps[p], s->pile_cards[p]);
+  }
+  for (int k = 0; k < s->nheap; k++) seen[s->heap[k]]++;
+  for (int k = s->next_slot; k < s->ncards; k++) seen[k]++;
+  for (int k = 0; k < s->ncards; k++)
+    if (seen[k] != 1) return pf_fail(err, "card slot %d is in %d places", k, seen[k]);
+  pf_card deck[MAX_CARDS];
+  pf_deal d;
+  d.ncards = s->ncards;
+  memcpy(d.cards, s->card, s->ncards);
+  if (pf_deal_check(&d, deck, deck_of(s, deck), err) != 0) return -1;
+  if (s->phase == PH_OVER) return s->hand_no == s->hands ? 0 : pf_fail(err, "over after %d of %d hands", s->hand_no, s->hands);
+  if (s->next_slot == s->ncards && !s->last_turn) return pf_fail(err, "the stock is out but the hand goes on");
+  if (s->phase == PH_ANSWER && (s->fct || s->answerer == s->other || (s->answerer != s->turn && s->other != s->turn)))
+    return pf_fail(err, "an exchange between seats %d and %d in seat %d's turn", s->answerer, s->other, s->turn);
+  if (!s->last_turn && s->phase != PH_ANSWER && s->hand_len[s->turn] < s->hand_size)
+    return pf_fail(err, "seat %d to move with %d cards while the stock lasts", s->turn, s->hand_len[s->turn]);
+  pf_move ms[PF_MAX_MOVES];
+  if (thf_legal(s, ms) == 0) return pf_fail(err, "seat %d to move without a legal move", thf_to_move(s));
+  return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Views                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+static json_t *card_json(pf_card c) {
+  char b[PF_CARD_STR];
+  return json_string(pf_card_str(c, b));
+}
+
+static json_t *slots_json(const thf_state *s, const uint8_t *slots, int n) {
+  json_t *a = json_array();
+  for (int i = 0; i < n; i++) json_array_append_new(a, card_json(card_of(s, slots[i])));
+  return a;
+}
+
+/* A capture's slots, bottom first. */
+static int cap_slots(const thf_state *s, int id, uint8_t *out) {
+  int n = s->cap_size[id], slot = s->cap_top[id];
+  for (int i = n - 1; i >= 0; i--, slot = s->below[slot]) out[i] = (uint8_t)slot;
+  return n;
+}
+
+/* The captures of a pile, bottom first. */
+static int pile_caps(const thf_state *s, int p, uint8_t *ids) {
+  int n = s->pile_caps[p], id = s->pile_top[p];
+  for (int i = n - 1; i >= 0; i--, id = s->cap_under[id]) ids[i] = (uint8_t)id;
+  return n;
+}
+
+static json_t *pile_json(const thf_state *s, int p) {
+  uint8_t ids[MAX_CARDS], slots[MAX_CARDS];
+  int n = pile_caps(s, p, ids);
+  json_t *o = json_object(), *caps = json_array();
+  for (int i = 0; i < n; i++) json_array_append_new(caps, slots_json(s, slots, cap_slots(s, ids[i], slots)));
+  json_object_set_new(o, "size", json_integer(s->pile_cards[p]));
+  json_object_set_new(o, "top", n ? card_json(pile_top_card(s, p)) : json_null());
+  json_object_set_new(o, "captures", caps); /* bottom first; everyone saw them played (THF-3) */
+  if (s->fct) json_object_set_new(o, "locked", json_boolean(n && cap_locked(s, s->pile_top[p])));
+  json_object_set_new(o, "points", json_integer(pile_points(s, p)));
+  return o;
+}
+
+static const char *phase_name(const thf_state *s) {
+  switch (s->phase) {
+  case PH_START: return "start";
+  case PH_CAPTURED: return "captured";
+  case PH_DISCARDED: return "discarded";
+  case PH_ANSWER: return "answer";
+  default: return "over";
+  }
+}
+
+static void thf_view_json(const void *vs, int seat, json_t *v) {
+  const thf_state *s = vs;
+  json_object_set_new(v, "hand_number", json_integer(s->hand_no + (s->phase == PH_OVER ? 0 : 1)));
+  json_object_set_new(v, "hands_in_game", json_integer(s->hands));
+  json_object_set_new(v, "dealer", json_integer(s->dealer));
+  json_object_set_new(v, "turn", s->phase == PH_OVER ? json_null() : json_integer(s->turn));
+  json_object_set_new(v, "phase", json_string(phase_name(s)));
+  json_object_set_new(v, "stock", json_integer(s->ncards - s->next_slot));
+  json_object_set_new(v, "last_turn", json_boolean(s->last_turn));
+  if (seat == PF_VIEW_ALL) { /* the full state: the stock's order too, next card first */
+    uint8_t stock[MAX_CARDS];
+    for (int k = s->next_slot; k < s->ncards; k++) stock[k - s->next_slot] = (uint8_t)k;
+    json_object_set_new(v, "stock_cards", slots_json(s, stock, s->ncards - s->next_slot));
+  }
+  json_object_set_new(v, s->fct ? "table" : "discard", slots_json(s, s->heap, s->nheap));
+  if (s->phase == PH_ANSWER) {
+    char r[8];
+    json_t *x = json_object();
+    json_object_set_new(x, "thief", json_integer(s->turn));
+    json_object_set_new(x, "victim", json_integer(s->turn == s->answerer ? s->other : s->answerer));
+    json_object_set_new(x, "answering", json_integer(s->answerer));
+    json_object_set_new(x, "contested_rank", json_string(rank_name(s->contested, r)));
+    json_object_set_new(v, "exchange", x);
+  }
+  json_t *piles = json_array(), *hands = json_array(), *totals = json_array(), *last = json_array();
+  for (int p = 0; p < s->players; p++) {
+    json_array_append_new(piles, pile_json(s, p));
+    json_t *h = json_object();
+    json_object_set_new(h, "size", json_integer(s->hand_len[p]));
+    if (seat == PF_VIEW_ALL || seat == p) json_object_set_new(h, "cards", slots_json(s, s->hand[p], s->hand_len[p]));
+    json_array_append_new(hands, h);
+    json_array_append_new(totals, json_integer(s->total[p]));
+    json_array_append_new(last, json_integer(s->last_hand[p]));
+  }
+  json_object_set_new(v, "piles", piles);
+  json_object_set_new(v, "hands", hands);
+  json_object_set_new(v, "totals", totals);
+  if (s->hand_no > 0)
+    json_object_set_new(v, "last_hand_scores", last);
+  else
+    json_decref(last);
+}
+
+static void put_slots(const thf_state *s, const uint8_t *slots, int n, const pf_style *st, pf_buf *out) {
+  for (int i = 0; i < n; i++) {
+    char b[32];
+    pf_buf_printf(out, "%s%s", i ? " " : "", pf_card_render(card_of(s, slots[i]), st, b));
+  }
+}
+
+static void thf_view_text(const void *vs, int seat, const pf_style *st, pf_buf *out) {
+  const thf_state *s = vs;
+  const char *title = s->fct ? "Four Card Thief" : "Thief";
+  if (s->phase == PH_OVER)
+    pf_buf_printf(out, "%s, %d players: all %d hands played\n", title, s->players, s->hands);
+  else
+    pf_buf_printf(out, "%s, %d players: hand %d of %d, dealer seat %d, stock %d%s\n", title, s->players,
+                  s->hand_no + 1, s->hands, s->dealer, s->ncards - s->next_slot,
+                  s->last_turn ? " (out: this is the hand's last turn, THF-7)" : "");
+  if (s->hand_no > 0) {
+    pf_buf_printf(out, "Hand %d scored:", s->hand_no);
+    for (int p = 0; p < s->players; p++) pf_buf_printf(out, " seat %d %d;", p, s->last_hand[p]);
+    out->data[out->len - 1] = '\n';
+    pf_buf_puts(out, "Totals:");
+    for (int p = 0; p < s->players; p++) pf_buf_printf(out, " seat %d %d;", p, s->total[p]);
+    out->data[out->len - 1] = '\n';
+  }
+  if (s->fct) {
+    pf_buf_puts(out, "Table cards: ");
+    if (s->nheap)
+      put_slots(s, s->heap, s->nheap, st, out);
+    else
+      pf_buf_puts(out, "none");
+  } else {
+    char b[32];
+    if (s->nheap) {
+      pf_buf_printf(out, "Discard pile: top %s", pf_card_render(card_of(s, s->heap[s->nheap - 1]), st, b));
+      if (s->nheap > 1) {
+        pf_buf_puts(out, "  (beneath, top first: ");
+        for (int k = s->nheap - 2; k >= 0; k--)
+          pf_buf_printf(out, "%s%s", k == s->nheap - 2 ? "" : " ", pf_card_render(card_of(s, s->heap[k]), st, b));
+        pf_buf_puts(out, ")");
+      }
+    } else {
+      pf_buf_puts(out, "Discard pile: empty");
+    }
+  }
+  pf_buf_puts(out, s->phase == PH_OVER ? "\nCapture piles at the end of the last hand:\n"
+                                       : "\nCapture piles (a steal takes the top capture, in brackets):\n");
+  for (int p = 0; p < s->players; p++) {
+    char name[32];
+    snprintf(name, sizeof name, "seat %d%s", p, p == seat ? " (you)" : "");
+    pf_buf_printf(out, "  %-12s", name);
+    if (!s->pile_caps[p]) {
+      pf_buf_puts(out, " empty\n");
+      continue;
+    }
+    uint8_t slots[MAX_CARDS];
+    int id = s->pile_top[p];
+    pf_buf_printf(out, "%3d card%s in %d capture%s, %3d points  top [", s->pile_cards[p], s->pile_cards[p] == 1 ? " " : "s",
+                  s->pile_caps[p], s->pile_caps[p] == 1 ? "" : "s", pile_points(s, p));
+    put_slots(s, slots, cap_slots(s, id, slots), st, out);
+    pf_buf_printf(out, "]%s\n", cap_locked(s, id) ? " locked (FCT-4)" : "");
+  }
+  if (s->phase == PH_OVER) return;
+  for (int p = 0; p < s->players; p++) {
+    if (seat != PF_VIEW_ALL && seat != p) continue;
+    if (seat == p)
+      pf_buf_puts(out, "Your hand: ");
+    else
+      pf_buf_printf(out, "Seat %d's hand: ", p);
+    put_slots(s, s->hand[p], s->hand_len[p], st, out);
+    pf_buf_putc(out, '\n');
+  }
+  if (seat != PF_VIEW_ALL) {
+    pf_buf_puts(out, "Others hold:");
+    for (int p = 0; p < s->players; p++)
+      if (p != seat) pf_buf_printf(out, " seat %d %d card%s;", p, s->hand_len[p], s->hand_len[p] == 1 ? "" : "s");
+    out->data[out->len - 1] = '\n';
+  }
+  char r[8], who[3][16], line[256] = "";
+  const int named[3] = {s->turn, s->turn == s->answerer ? s->other : s->answerer, s->answerer};
+  for (int i = 0; i < 3; i++) {
+    if (named[i] == seat)
+      strcpy(who[i], "you");
+    else
+      snprintf(who[i], sizeof who[i], "seat %d", named[i]);
+  }
+  if (s->phase == PH_ANSWER) {
+    int c = s->contested;
+    snprintf(line, sizeof line, "exchange (THF-5): %s stole from %s; %s may re-capture from p%d with a%s %s or %s, or pass",
+             who[0], who[1], who[2], s->other, c == 0 || c == 7 ? "n" : "", rank_name(c, r), wild_text(s));
+  } else if (s->phase == PH_DISCARDED) {
+    snprintf(line, sizeof line, "%s discarded and drew: now only pairs and discard captures, no steals (THF-6)", who[0]);
+  } else if (s->phase == PH_CAPTURED) {
+    snprintf(line, sizeof line, "%s captured: captures go on while any is available (THF-6)", who[0]);
+  }
+  if (line[0]) {
+    line[0] = (char)(line[0] - 'a' + 'A');
+    pf_buf_printf(out, "%s.\n", line);
+  }
+}
+
+/* What a move does, as anyone sees it: every capture is made face up; a discard too. */
+static void thf_describe(const void *vs, pf_move m, int viewer, const pf_style *st, pf_buf *out) {
+  const thf_state *s = vs;
+  char a[32], b[32];
+  int q = MV_B(m);
+  pf_card_render(MV_A(m), st, a);
+  switch (MV_KIND(m)) {
+  case K_DISCARD:
+    pf_buf_printf(out, "discards %s%s", a, s->fct ? " to the table, ending the turn" : " and draws one");
+    break;
+  case K_PAIR: pf_buf_printf(out, "lays the pair %s %s", a, pf_card_render((pf_card)q, st, b)); break;
+  case K_DISCARD_CAPTURE:
+    pf_buf_printf(out, "%s takes the discard %s", a, pf_card_render(card_of(s, s->heap[s->nheap - 1]), st, b));
+    break;
+  case K_TABLE_CAPTURE: pf_buf_printf(out, "%s takes the table card %s", a, pf_card_render((pf_card)q, st, b)); break;
+  case K_STEAL: {
+    char whose[32];
+    int cards = s->cap_size[s->pile_top[q]];
+    if (q == viewer)
+      strcpy(whose, "your");
+    else
+      snprintf(whose, sizeof whose, "seat %d's", q);
+    pf_buf_printf(out, "%s %s %s top capture (%d card%s)", a, s->phase == PH_ANSWER ? "re-captures" : "steals", whose, cards,
+                  cards == 1 ? "" : "s");
+    break;
+  }
+  default: pf_buf_puts(out, "passes: no re-capture"); break;
+  }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The descriptions                                                                           */
+/* ------------------------------------------------------------------------------------------ */
+
+static const char RULES_THIEF[] =
+    "Thief (thief), 2 to 6 players. Rulings THF-1..THF-8 of RULINGS.md.\n"
+    "\n"
+    "THF-1 Cards. 108: two 52-card decks and 4 jokers. Every 2 and every joker is wild.\n"
+    "THF-2 Deal. 3 cards to each player, one at a time from the seat after the dealer; then the\n"
+    "      top card of the stock is turned face up to start the discard pile. Seat N-1 deals\n"
+    "      first, so seat 0 plays first (G-2).\n"
+    "THF-3 Capture piles. Each player's capture pile is a stack of captures. The capturing card\n"
+    "      is always put on top of its capture; the top card of a pile is the top card of its top\n"
+    "      capture. Everyone sees every capture's cards.\n"
+    "THF-4 Captures. (a) A pair from hand: two cards of equal rank (two 2s or two jokers are a\n"
+    "      pair; a wild pairs only with its own rank): 7H+7S, the cards in alphabetical order.\n"
+    "      (b) The discard pile's top card, with a card of its rank (a wild only by its own\n"
+    "      rank): 7H>d. (c) A steal: with a card of the rank of the top card of another player's\n"
+    "      capture pile, or with any wild, take that player's top capture; the new capture is it\n"
+    "      with your card on top: 7H>p2.\n"
+    "THF-5 Re-capture. Right after a steal from seat V, V may re-capture with a card of the\n"
+    "      contested rank (the rank of the stolen capture's top card before the steal) or any\n"
+    "      wild: the capture, with every card added to it, goes back on top of V's pile with V's\n"
+    "      card on top. Then the thief may re-capture the same way, and so on, alternating. The\n"
+    "      player to answer may always decline (pass), and is asked even when pass is the only\n"
+    "      move. The thief draws up to 3 right after the steal, before the victim answers;\n"
+    "      whoever re-captures draws up to 3 at once. After the exchange the turn goes on.\n"
+    "THF-6 A turn. While any capture is available you must make one (of your choice), then draw\n"
+    "      up to 3. With no capture available at the start of the turn you discard one card (7H)\n"
+    "      and draw one; after that only pairs and discard captures (never a steal), still forced,\n"
+    "      drawing after each. The turn ends when no capture is available.\n"
+    "THF-7 End of a hand. When a draw takes the last card of the stock, the current turn is\n"
+    "      finished (captures go on without drawing) and the hand ends. Cards in hands and in the\n"
+    "      discard pile count for nobody.\n"
+    "THF-8 Scores. 3-9: 5; 10, J, Q, K: 10; A: 15; 2: 25; joker: 50. A game is N hands (option\n"
+    "      hands; 0, the default, means one per player, so each deals once), the deal moving on;\n"
+    "      the highest total wins, ties share the win (G-6).\n"
+    "\n"
+    "Moves: 7H+7S (pair), 7H>d (the discard), 7H>p2 (steal, and re-capture), 7H (discard),\n"
+    "pass (no re-capture). Equal cards of the two decks are one move (G-5). Input also accepts 10,\n"
+    "lower case, the suit symbols, and a pair in either order.\n";
+
+static const char RULES_FCT[] =
+    "Four Card Thief (four-card-thief), 2 to 6 players. Rulings FCT-1..FCT-6 of RULINGS.md: as\n"
+    "Thief (THF-1..THF-8, see pilfer rules thief), except:\n"
+    "\n"
+    "FCT-1 Cards. 55: one deck and 3 jokers; only jokers are wild (a 2 is a plain card).\n"
+    "FCT-2 Deal. 4 cards to each player, one at a time; then 4 cards from the stock are laid face\n"
+    "      up on the table, each a table card of its own. There is no discard pile.\n"
+    "FCT-3 A turn. It starts with a draw of one card (if the stock has any). Captures: a pair\n"
+    "      from hand (7H+7S); a table card with a hand card of the same rank (7H>7S); a steal as\n"
+    "      THF-4(c) with jokers the only wilds (7H>p2). Captures are forced as in THF-6; after\n"
+    "      each you draw up to 4. When no capture is available you discard one card face up to\n"
+    "      the table as a new table card (7H), which ends the turn (also in the last turn of a\n"
+    "      hand, while you hold a card).\n"
+    "FCT-4 Locked captures. A capture that holds all four natural cards of one rank can never be\n"
+    "      stolen; while it is on top, nothing can be stolen from that pile.\n"
+    "FCT-5 There is no re-capture.\n"
+    "FCT-6 Scores. Joker 25; J, Q, K, A 10; 2-10 1. The end of a hand as THF-7 (table cards and\n"
+    "      hands count for nobody); a game is N hands (option hands; 0, the default, means one\n"
+    "      per player), the highest total wins (THF-8, G-6).\n"
+    "\n"
+    "Moves: 7H+7S (pair), 7H>7S (table card), 7H>p2 (steal), 7H (discard). The three jokers are\n"
+    "one move (G-5). Input also accepts 10, lower case, the suit symbols, and a pair in either\n"
+    "order.\n";
+
+#define THIEF_METHODS                                                                              \
+  .version = PF_GAME_VERSION, .min_players = 2, .max_players = 6, .options = OPTIONS,            \
+  .noptions = sizeof OPTIONS / sizeof OPTIONS[0], .state_size = sizeof(thf_state),                \
+  .to_move = thf_to_move, .legal = thf_legal, .apply = thf_apply, .move_str = thf_move_str,      \
+  .move_parse = thf_move_parse, .scores = thf_scores, .winners = thf_winners,                    \
+  .view_json = thf_view_json, .view_text = thf_view_text, .determinize = thf_determinize,        \
+  .check = thf_check, .current_deal = thf_current_deal, .describe = thf_describe
+
+const pf_game pf_game_thief = {
+    .id = "thief", .title = "Thief", .rules = RULES_THIEF, .start = thf_start, THIEF_METHODS,
+};
+
+const pf_game pf_game_four_card_thief = {
+    .id = "four-card-thief", .title = "Four Card Thief", .rules = RULES_FCT, .start = fct_start, THIEF_METHODS,
+};
