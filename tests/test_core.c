@@ -71,6 +71,28 @@ static void test_card_scan(void **unused) {
 }
 
 /* For people: suit symbols and red colour, or plain text. */
+/* G-8: pK names seat K's pile, in any case. */
+static void test_pile_scan(void **unused) {
+  (void)unused;
+  const char *p = "p12x";
+  int seat = -1;
+  assert_int_equal(pf_pile_scan(&p, &seat), 0);
+  assert_int_equal(seat, 12);
+  assert_string_equal(p, "x");
+  p = "P3";
+  assert_int_equal(pf_pile_scan(&p, &seat), 0);
+  assert_int_equal(seat, 3);
+  p = "p123456789";
+  assert_int_equal(pf_pile_scan(&p, &seat), 0);
+  assert_int_equal(seat, 99); /* no overflow: reads as an impossible seat */
+  assert_string_equal(p, "");
+  p = "px";
+  assert_int_equal(pf_pile_scan(&p, &seat), -1);
+  assert_string_equal(p, "px");
+  p = "7H";
+  assert_int_equal(pf_pile_scan(&p, &seat), -1);
+}
+
 static void test_card_render(void **unused) {
   (void)unused;
   char buf[32];
@@ -210,7 +232,7 @@ int main(void) {
       cmocka_unit_test(test_card_render),         cmocka_unit_test(test_rng_splitmix_reference),
       cmocka_unit_test(test_rng_specified_stream), cmocka_unit_test(test_rng_below_uniform_enough),
       cmocka_unit_test(test_decks),               cmocka_unit_test(test_deal_check),
-      cmocka_unit_test(test_options),
+      cmocka_unit_test(test_options),            cmocka_unit_test(test_pile_scan),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -120,3 +120,13 @@ int pf_card_parse(const char *s, pf_card *out) {
   if (pf_card_scan(&p, out) != 0 || *p != '\0') return -1;
   return 0;
 }
+
+int pf_pile_scan(const char **p, int *seat) {
+  const char *q = *p;
+  if ((q[0] != 'p' && q[0] != 'P') || q[1] < '0' || q[1] > '9') return -1;
+  int n = 0;
+  for (q++; *q >= '0' && *q <= '9'; q++) n = n < 99 ? n * 10 + (*q - '0') : 99;
+  *seat = n > 99 ? 99 : n;
+  *p = q;
+  return 0;
+}

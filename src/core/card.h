@@ -50,6 +50,9 @@ char *pf_card_render(pf_card c, const pf_style *style, char *buf);
  * advances *p past it, and returns 0; on
  * failure returns -1 and leaves *p. */
 int pf_card_scan(const char **p, pf_card *out);
+/* Reads a seat's pile "pK" (G-8; any case) at *p, advances past it and returns 0 with the seat in
+ * *seat (at most 99: larger numbers read as 99); -1 and *p unchanged when there is none. */
+int pf_pile_scan(const char **p, int *seat);
 /* Reads a whole string as one card: 0, or -1 if it is not exactly one card. */
 int pf_card_parse(const char *s, pf_card *out);
 

@@ -26,6 +26,7 @@
 #include <strings.h>
 
 #include "core/game.h"
+#include "core/slots.h"
 #include "games/registry.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -71,8 +72,8 @@ typedef struct thf_state {
   uint8_t answerer, other; /* THF-5: who may re-capture now, and from whom */
   uint8_t contested;       /* THF-5: the contested rank key */
   int32_t hands, hand_no, ndeals_given;
-  int32_t total[MAX_SEATS];     /* THF-8: the totals of the hands finished */
-  int32_t last_hand[MAX_SEATS]; /* the scores of the last hand finished */
+  int total[MAX_SEATS];     /* THF-8: the totals of the hands finished */
+  int last_hand[MAX_SEATS]; /* the scores of the last hand finished */
   uint64_t seed;
   const pf_deal *given;
 } thf_state;
@@ -280,15 +281,15 @@ static int thf_legal(const void *vs, pf_move *out) {
 /* Hands and the flow of turns                                                                */
 /* ------------------------------------------------------------------------------------------ */
 
+static int deck_of(const thf_state *s, pf_card *deck) { return pf_deck_standard(deck, s->fct ? 1 : 2, s->fct ? 3 : 4); }
+
 static void load_deal(thf_state *s) {
-  if (s->hand_no < s->ndeals_given) {
-    memcpy(s->card, s->given[s->hand_no].cards, s->ncards);
-  } else {
-    pf_rng rng;
-    pf_rng_seed(&rng, s->seed, (uint64_t)s->hand_no);
-    pf_deck_standard(s->card, s->fct ? 1 : 2, s->fct ? 3 : 4);
-    pf_shuffle(&rng, s->card, s->ncards);
-  }
+  pf_card deck[MAX_CARDS];
+  pf_slots_load_deal(s->card, deck, deck_of(s, deck), s->given, s->ndeals_given, s->hand_no, s->seed);
+}
+
+static pf_hands hands_of(const thf_state *s) {
+  return (pf_hands){.slots = &s->hand[0][0], .stride = HAND_MAX, .lens = s->hand_len, .players = s->players};
 }
 
 static void start_turn(thf_state *s) {
@@ -566,11 +567,9 @@ static int thf_move_parse(const void *vs, const char *text, pf_move *m, pf_error
     } else if (*p == '>') {
       p++;
       while (*p == ' ') p++;
-      if ((p[0] == 'p' || p[0] == 'P') && p[1] >= '0' && p[1] <= '9') {
-        int seat = 0;
-        p++;
-        while (*p >= '0' && *p <= '9' && seat < 100) seat = seat * 10 + (*p++ - '0');
-        mv = MV(K_STEAL, a, seat > 99 ? 99 : seat);
+      int seat;
+      if (pf_pile_scan(&p, &seat) == 0) {
+        mv = MV(K_STEAL, a, seat);
       } else if ((p[0] == 'd' || p[0] == 'D') && (p[1] == '\0' || p[1] == ' ')) {
         p++;
         mv = MV(K_DISCARD_CAPTURE, a, 0);
@@ -598,8 +597,6 @@ static int thf_move_parse(const void *vs, const char *text, pf_move *m, pf_error
 /* ------------------------------------------------------------------------------------------ */
 /* Start, scores, deals                                                                       */
 /* ------------------------------------------------------------------------------------------ */
-
-static int deck_of(const thf_state *s, pf_card *deck) { return pf_deck_standard(deck, s->fct ? 1 : 2, s->fct ? 3 : 4); }
 
 static int start(void *vs, const pf_setup *setup, bool fct, pf_error *err) {
   thf_state *s = vs;
@@ -669,13 +666,8 @@ static int thf_current_deal(const void *vs, pf_deal *out) {
 static void thf_determinize(void *vs, int seat, pf_rng *rng) {
   thf_state *s = vs;
   uint8_t slots[MAX_CARDS], cards[MAX_CARDS];
-  int n = 0;
-  if (seat != PF_VIEW_ALL) {
-    for (int p = 0; p < s->players; p++)
-      if (p != seat)
-        for (int i = 0; i < s->hand_len[p]; i++) slots[n++] = s->hand[p][i];
-    for (int k = s->next_slot; k < s->ncards; k++) slots[n++] = (uint8_t)k;
-  }
+  pf_hands h = hands_of(s);
+  int n = pf_slots_hidden(&h, seat, s->next_slot, s->ncards, slots);
   for (int i = 0; i < n; i++) cards[i] = s->card[slots[i]];
   /* A Thief turn that goes on after a capture or a discard shows everyone that its player has a
    * capture available (THF-6): a resample must keep that true. The real cards are such a sample,
@@ -747,17 +739,6 @@ static int thf_check(const void *vs, pf_error *err) {
 /* Views                                                                                      */
 /* ------------------------------------------------------------------------------------------ */
 
-static json_t *card_json(pf_card c) {
-  char b[PF_CARD_STR];
-  return json_string(pf_card_str(c, b));
-}
-
-static json_t *slots_json(const thf_state *s, const uint8_t *slots, int n) {
-  json_t *a = json_array();
-  for (int i = 0; i < n; i++) json_array_append_new(a, card_json(card_of(s, slots[i])));
-  return a;
-}
-
 /* A capture's slots, bottom first. */
 static int cap_slots(const thf_state *s, int id, uint8_t *out) {
   int n = s->cap_size[id], slot = s->cap_top[id];
@@ -776,9 +757,9 @@ static json_t *pile_json(const thf_state *s, int p) {
   uint8_t ids[MAX_CARDS], slots[MAX_CARDS];
   int n = pile_caps(s, p, ids);
   json_t *o = json_object(), *caps = json_array();
-  for (int i = 0; i < n; i++) json_array_append_new(caps, slots_json(s, slots, cap_slots(s, ids[i], slots)));
+  for (int i = 0; i < n; i++) json_array_append_new(caps, pf_slots_json(s->card, slots, cap_slots(s, ids[i], slots)));
   json_object_set_new(o, "size", json_integer(s->pile_cards[p]));
-  json_object_set_new(o, "top", n ? card_json(pile_top_card(s, p)) : json_null());
+  json_object_set_new(o, "top", n ? pf_card_json(pile_top_card(s, p)) : json_null());
   json_object_set_new(o, "captures", caps); /* bottom first; everyone saw them played (THF-3) */
   if (s->fct) json_object_set_new(o, "locked", json_boolean(n && cap_locked(s, s->pile_top[p])));
   json_object_set_new(o, "points", json_integer(pile_points(s, p)));
@@ -804,12 +785,9 @@ static void thf_view_json(const void *vs, int seat, json_t *v) {
   json_object_set_new(v, "phase", json_string(phase_name(s)));
   json_object_set_new(v, "stock", json_integer(s->ncards - s->next_slot));
   json_object_set_new(v, "last_turn", json_boolean(s->last_turn));
-  if (seat == PF_VIEW_ALL) { /* the full state: the stock's order too, next card first */
-    uint8_t stock[MAX_CARDS];
-    for (int k = s->next_slot; k < s->ncards; k++) stock[k - s->next_slot] = (uint8_t)k;
-    json_object_set_new(v, "stock_cards", slots_json(s, stock, s->ncards - s->next_slot));
-  }
-  json_object_set_new(v, s->fct ? "table" : "discard", slots_json(s, s->heap, s->nheap));
+  if (seat == PF_VIEW_ALL) /* the full state: the stock's order too, next card first */
+    json_object_set_new(v, "stock_cards", pf_stock_json(s->card, s->next_slot, s->ncards));
+  json_object_set_new(v, s->fct ? "table" : "discard", pf_slots_json(s->card, s->heap, s->nheap));
   if (s->phase == PH_ANSWER) {
     char r[8];
     json_t *x = json_object();
@@ -819,37 +797,20 @@ static void thf_view_json(const void *vs, int seat, json_t *v) {
     json_object_set_new(x, "contested_rank", json_string(rank_name(s->contested, r)));
     json_object_set_new(v, "exchange", x);
   }
-  json_t *piles = json_array(), *hands = json_array(), *totals = json_array(), *last = json_array();
-  for (int p = 0; p < s->players; p++) {
-    json_array_append_new(piles, pile_json(s, p));
-    json_t *h = json_object();
-    json_object_set_new(h, "size", json_integer(s->hand_len[p]));
-    if (seat == PF_VIEW_ALL || seat == p) json_object_set_new(h, "cards", slots_json(s, s->hand[p], s->hand_len[p]));
-    json_array_append_new(hands, h);
-    json_array_append_new(totals, json_integer(s->total[p]));
-    json_array_append_new(last, json_integer(s->last_hand[p]));
-  }
+  json_t *piles = json_array();
+  for (int p = 0; p < s->players; p++) json_array_append_new(piles, pile_json(s, p));
   json_object_set_new(v, "piles", piles);
-  json_object_set_new(v, "hands", hands);
-  json_object_set_new(v, "totals", totals);
-  if (s->hand_no > 0)
-    json_object_set_new(v, "last_hand_scores", last);
-  else
-    json_decref(last);
-}
-
-static void put_slots(const thf_state *s, const uint8_t *slots, int n, const pf_style *st, pf_buf *out) {
-  for (int i = 0; i < n; i++) {
-    char b[32];
-    pf_buf_printf(out, "%s%s", i ? " " : "", pf_card_render(card_of(s, slots[i]), st, b));
-  }
+  pf_hands h = hands_of(s);
+  json_object_set_new(v, "hands", pf_hands_json(s->card, &h, seat));
+  json_object_set_new(v, "totals", pf_ints_json(s->total, s->players));
+  if (s->hand_no > 0) json_object_set_new(v, "last_hand_scores", pf_ints_json(s->last_hand, s->players));
 }
 
 static void thf_view_text(const void *vs, int seat, const pf_style *st, pf_buf *out) {
   const thf_state *s = vs;
   const char *title = s->fct ? "Four Card Thief" : "Thief";
   if (s->phase == PH_OVER)
-    pf_buf_printf(out, "%s, %d players: all %d hands played\n", title, s->players, s->hands);
+    pf_buf_printf(out, "%s, %d players: game over after %d hand%s\n", title, s->players, s->hands, s->hands == 1 ? "" : "s");
   else
     pf_buf_printf(out, "%s, %d players: hand %d of %d, dealer seat %d, stock %d%s\n", title, s->players,
                   s->hand_no + 1, s->hands, s->dealer, s->ncards - s->next_slot,
@@ -865,7 +826,7 @@ static void thf_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
   if (s->fct) {
     pf_buf_puts(out, "Table cards: ");
     if (s->nheap)
-      put_slots(s, s->heap, s->nheap, st, out);
+      pf_slots_render(s->card, s->heap, s->nheap, " ", st, out);
     else
       pf_buf_puts(out, "none");
   } else {
@@ -896,25 +857,12 @@ static void thf_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
     int id = s->pile_top[p];
     pf_buf_printf(out, "%3d card%s in %d capture%s, %3d points  top [", s->pile_cards[p], s->pile_cards[p] == 1 ? " " : "s",
                   s->pile_caps[p], s->pile_caps[p] == 1 ? "" : "s", pile_points(s, p));
-    put_slots(s, slots, cap_slots(s, id, slots), st, out);
+    pf_slots_render(s->card, slots, cap_slots(s, id, slots), " ", st, out);
     pf_buf_printf(out, "]%s\n", cap_locked(s, id) ? " locked (FCT-4)" : "");
   }
   if (s->phase == PH_OVER) return;
-  for (int p = 0; p < s->players; p++) {
-    if (seat != PF_VIEW_ALL && seat != p) continue;
-    if (seat == p)
-      pf_buf_puts(out, "Your hand: ");
-    else
-      pf_buf_printf(out, "Seat %d's hand: ", p);
-    put_slots(s, s->hand[p], s->hand_len[p], st, out);
-    pf_buf_putc(out, '\n');
-  }
-  if (seat != PF_VIEW_ALL) {
-    pf_buf_puts(out, "Others hold:");
-    for (int p = 0; p < s->players; p++)
-      if (p != seat) pf_buf_printf(out, " seat %d %d card%s;", p, s->hand_len[p], s->hand_len[p] == 1 ? "" : "s");
-    out->data[out->len - 1] = '\n';
-  }
+  pf_hands h = hands_of(s);
+  pf_hands_text(s->card, &h, seat, st, out);
   char r[8], who[3][16], line[256] = "";
   const int named[3] = {s->turn, s->turn == s->answerer ? s->other : s->answerer, s->answerer};
   for (int i = 0; i < 3; i++) {
