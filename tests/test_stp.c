@@ -122,58 +122,16 @@ static int play_first_to_end(pf_run *r) {
   return n;
 }
 
-/* A JSON value as text: the elements of an array joined by spaces; "null", or "absent". */
-static void render(const json_t *x, char *buf, size_t n) {
-  buf[0] = '\0';
-  if (!x) {
-    snprintf(buf, n, "absent");
-  } else if (json_is_array(x)) {
-    size_t i, len = 0;
-    json_t *e;
-    json_array_foreach(x, i, e) {
-      char one[64];
-      render(e, one, sizeof one);
-      len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? " " : "", one);
-    }
-  } else if (json_is_string(x)) {
-    snprintf(buf, n, "%s", json_string_value(x));
-  } else if (json_is_integer(x)) {
-    snprintf(buf, n, "%lld", (long long)json_integer_value(x));
-  } else if (json_is_null(x)) {
-    snprintf(buf, n, "null");
-  } else {
-    snprintf(buf, n, "?");
-  }
-}
-
-/* The all-seeing view's field `key`, as text, must be `want`. */
-static void expect_view(const pf_run *r, const char *key, const char *want) {
-  json_t *v = tu_view(r, PF_VIEW_ALL);
-  char buf[1024];
-  render(json_object_get(v, key), buf, sizeof buf);
-  json_decref(v);
-  if (strcmp(buf, want) != 0) fail_msg("view %s is \"%s\", expected \"%s\"", key, buf, want);
-}
-
-static int view_int(const pf_run *r, const char *key) {
-  json_t *v = tu_view(r, PF_VIEW_ALL);
-  json_t *x = json_object_get(v, key);
-  if (!json_is_integer(x)) fail_msg("view %s is not an integer", key);
-  int n = (int)json_integer_value(x);
-  json_decref(v);
-  return n;
-}
-
 /* A pile object of a view: its cards bottom first, its size and its top. */
 static void expect_pile_json(const json_t *pile, const char *what, const char *cards) {
   char buf[1024], top[8] = "null";
   int n = 0;
-  render(json_object_get(pile, "cards"), buf, sizeof buf);
+  tu_render(json_object_get(pile, "cards"), buf, sizeof buf);
   if (strcmp(buf, cards) != 0) fail_msg("%s holds \"%s\", expected \"%s\"", what, buf, cards);
   for (const char *p = cards; *p; p++)
     if (*p != ' ' && (p == cards || p[-1] == ' ')) n++, snprintf(top, sizeof top, "%.2s", p);
   assert_int_equal(json_integer_value(json_object_get(pile, "size")), n);
-  render(json_object_get(pile, "top"), buf, sizeof buf);
+  tu_render(json_object_get(pile, "top"), buf, sizeof buf);
   assert_string_equal(buf, top);
 }
 
@@ -199,7 +157,7 @@ static void expect_pile_size(const pf_run *r, int seat, int size, const char *to
   json_t *p = json_array_get(json_object_get(v, "piles"), (size_t)seat);
   char buf[16];
   assert_int_equal(json_integer_value(json_object_get(p, "size")), size);
-  render(json_object_get(p, "top"), buf, sizeof buf);
+  tu_render(json_object_get(p, "top"), buf, sizeof buf);
   assert_string_equal(buf, top);
   json_decref(v);
 }
@@ -209,7 +167,7 @@ static void expect_hand(const pf_run *r, int seat, const char *cards) {
   json_t *v = tu_view(r, seat);
   json_t *h = json_array_get(json_object_get(v, "hands"), (size_t)seat);
   char buf[256];
-  render(json_object_get(h, "cards"), buf, sizeof buf);
+  tu_render(json_object_get(h, "cards"), buf, sizeof buf);
   json_decref(v);
   if (strcmp(buf, cards) != 0)
     fail_msg("seat %d's hand is \"%s\", expected \"%s\"", seat, buf, cards);
@@ -226,12 +184,6 @@ static void expect_hand_sizes(const pf_run *r, const char *sizes) {
       (long long)json_integer_value(json_object_get(h, "size")));
   json_decref(v);
   if (strcmp(buf, sizes) != 0) fail_msg("hand sizes are \"%s\", expected \"%s\"", buf, sizes);
-}
-
-static void expect_legal(const pf_run *r, const char *want) {
-  char *legal = tu_legal(r);
-  if (strcmp(legal, want) != 0) fail_msg("legal moves are \"%s\", expected \"%s\"", legal, want);
-  free(legal);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -289,14 +241,14 @@ static void test_STP_1_only_ranks_match_never_suits(void **unused) {
   /* Seat 0: 7H 8S 9D TC. Seat 1: 2C 3C 4C 5C. Open piles: 7S 8H 6D AD. */
   start_deal(&r, 2, "7H 2C 8S 3C 9D 4C TC 5C 7S 8H 6D AD", NULL);
   expect_hand(&r, 0, "7H 8S 9D TC");
-  expect_view(&r, "open_piles", "7S 8H 6D AD");
-  expect_legal(&r, "7H>7S 8S>8H 9D TC");
+  tu_expect_view(&r, "open_piles", "7S 8H 6D AD");
+  tu_expect_legal(&r, "7H>7S 8S>8H 9D TC");
   tu_refuse(&r, "7H>8H", "the open pile 8H does not match 7H");
   tu_refuse(&r, "9D>6D", "9D matches nothing");
   tu_play(&r, "7H>7S");
   expect_pile(&r, 0, "7S 7H");
   /* 2C 3C 4C 5C: all clubs, but no rank among them is on top of any pile. */
-  expect_legal(&r, "2C 3C 4C 5C");
+  tu_expect_legal(&r, "2C 3C 4C 5C");
   pf_run_free(&r);
 }
 
@@ -313,11 +265,11 @@ static void test_STP_2_table_for_every_player_count(void **unused) {
     const int n = TABLE[t].players;
     pf_run r;
     tu_start(&r, "steal-the-pile", n, NULL, NULL);
-    assert_int_equal(view_int(&r, "rounds"), TABLE[t].rounds);
+    assert_int_equal(tu_view_int(&r, "rounds"), TABLE[t].rounds);
     int round = 0, out = TABLE[t].open, moves = 0, round_moves = 0, round_dealt = 0;
     for (;;) {
       bool over = pf_run_to_move(&r) < 0;
-      int now = over ? -1 : view_int(&r, "round");
+      int now = over ? -1 : tu_view_int(&r, "round");
       if (now != round) {
         /* The round before is over: every seat played each card it was dealt. */
         assert_int_equal(round_moves, n * round_dealt);
@@ -332,9 +284,9 @@ static void test_STP_2_table_for_every_player_count(void **unused) {
           snprintf(sizes + strlen(sizes), sizeof sizes - strlen(sizes), "%s%d", i ? " " : "",
                    round_dealt);
         expect_hand_sizes(&r, sizes);
-        assert_int_equal(view_int(&r, "stock"), TABLE[t].cards - out);
+        assert_int_equal(tu_view_int(&r, "stock"), TABLE[t].cards - out);
         int dealer = (n - 1 + round - 1) % n;
-        assert_int_equal(view_int(&r, "dealer"), dealer);
+        assert_int_equal(tu_view_int(&r, "dealer"), dealer);
         assert_int_equal(pf_run_to_move(&r), (dealer + 1) % n);
         if (round == 1) {
           json_t *v = tu_view(&r, PF_VIEW_ALL);
@@ -350,7 +302,7 @@ static void test_STP_2_table_for_every_player_count(void **unused) {
     assert_int_equal(out, TABLE[t].cards);
     assert_int_equal(moves, TABLE[t].cards - TABLE[t].open);
     assert_int_equal(r.nmoves, moves);
-    assert_int_equal(view_int(&r, "stock"), 0);
+    assert_int_equal(tu_view_int(&r, "stock"), 0);
     pf_run_free(&r);
   }
 }
@@ -372,10 +324,10 @@ static void test_STP_3_deal_one_card_at_a_time_then_open_piles(void **unused) {
   expect_hand(&r, 0, "AS 2S 3S 4S");
   expect_hand(&r, 1, "AH 2H 3H 4H");
   expect_hand(&r, 2, "AD 2D 3D 4D");
-  expect_view(&r, "open_piles", "5C 6C 7C 8C");
-  expect_view(&r, "stock", "36");
-  expect_view(&r, "dealer", "2");
-  expect_view(&r, "to_move", "0");
+  tu_expect_view(&r, "open_piles", "5C 6C 7C 8C");
+  tu_expect_view(&r, "stock", "36");
+  tu_expect_view(&r, "dealer", "2");
+  tu_expect_view(&r, "to_move", "0");
   /* Other seats' hands are not shown. */
   json_t *v = tu_view(&r, 0);
   json_t *hand1 = json_array_get(json_object_get(v, "hands"), 1);
@@ -383,13 +335,13 @@ static void test_STP_3_deal_one_card_at_a_time_then_open_piles(void **unused) {
   assert_int_equal(json_integer_value(json_object_get(hand1, "size")), 4);
   json_decref(v);
   play_first(&r, 12);
-  expect_view(&r, "round", "2");
-  expect_view(&r, "dealer", "0");
-  expect_view(&r, "to_move", "1");
+  tu_expect_view(&r, "round", "2");
+  tu_expect_view(&r, "dealer", "0");
+  tu_expect_view(&r, "to_move", "1");
   expect_hand(&r, 0, "KS QS JS TS");
   expect_hand(&r, 1, "KH QH JH TH");
   expect_hand(&r, 2, "KD QD JD TD");
-  expect_view(&r, "stock", "24");
+  tu_expect_view(&r, "stock", "24");
   pf_run_free(&r);
 }
 
@@ -403,8 +355,8 @@ static void test_STP_3_deal_five_players(void **unused) {
   expect_hand(&r, 2, "3S 8S KS");
   expect_hand(&r, 3, "4S 9S AH");
   expect_hand(&r, 4, "5S TS 2H");
-  expect_view(&r, "open_piles", "3H 4H");
-  expect_view(&r, "stock", "35");
+  tu_expect_view(&r, "open_piles", "3H 4H");
+  tu_expect_view(&r, "stock", "35");
   pf_run_free(&r);
 }
 
@@ -420,7 +372,7 @@ static void test_STP_4_must_take_a_matching_pile(void **unused) {
   (void)unused;
   pf_run r;
   start_stp4(&r);
-  expect_legal(&r, "7H>7S 7H>7D 7C>7S 7C>7D 5H>5S 2D");
+  tu_expect_legal(&r, "7H>7S 7H>7D 7C>7S 7C>7D 5H>5S 2D");
   tu_refuse(&r, "7H", "must be taken");
   tu_refuse(&r, "7H", "7H matches 7S, 7D");
   tu_refuse(&r, "5H", "5H matches 5S");
@@ -445,16 +397,16 @@ static void test_STP_4_choice_of_pile_open_or_own(void **unused) {
   start_stp4(&r);
   tu_play(&r, "7H>7D"); /* the second of two matching open piles */
   expect_pile(&r, 0, "7D 7H");
-  expect_view(&r, "open_piles", "7S 5S KS");
-  expect_legal(&r, "5C>5S 9C TC 3D");
+  tu_expect_view(&r, "open_piles", "7S 5S KS");
+  tu_expect_legal(&r, "5C>5S 9C TC 3D");
   tu_play(&r, "9C");
   /* 7C matches the open pile 7S and seat 0's own pile (top 7H). */
-  expect_legal(&r, "7C>7S 7C>p0 5H>5S 2D");
+  tu_expect_legal(&r, "7C>7S 7C>p0 5H>5S 2D");
   tu_play(&r, "7C>p0");
   /* Taking one's own pile just puts the card on top; the open pile 7S stays. */
   expect_pile(&r, 0, "7D 7H 7C");
-  expect_view(&r, "open_piles", "7S 5S KS 9C");
-  expect_view(&r, "scores", "3 0");
+  tu_expect_view(&r, "open_piles", "7S 5S KS 9C");
+  tu_expect_view(&r, "scores", "3 0");
   pf_run_free(&r);
 }
 
@@ -467,18 +419,18 @@ static void test_STP_4_take_a_players_whole_pile(void **unused) {
   tu_play(&r, "7H>7S");
   tu_play(&r, "9C");
   tu_play(&r, "7C>p0");
-  expect_legal(&r, "5C>5S TC 3D");
+  tu_expect_legal(&r, "5C>5S TC 3D");
   tu_play(&r, "5C>5S");
   expect_pile(&r, 1, "5S 5C");
   /* 5H matches only seat 1's pile. */
-  expect_legal(&r, "5H>p1 2D");
+  tu_expect_legal(&r, "5H>p1 2D");
   tu_refuse(&r, "5H", "5H matches p1");
   tu_refuse(&r, "5H>p0", "seat 0's pile does not match 5H");
   tu_play(&r, "5H>p1");
   expect_pile(&r, 0, "7S 7H 7C 5S 5C 5H");
   expect_pile(&r, 1, "");
-  expect_view(&r, "scores", "6 0");
-  expect_view(&r, "open_piles", "7D KS 9C");
+  tu_expect_view(&r, "scores", "6 0");
+  tu_expect_view(&r, "open_piles", "7D KS 9C");
   pf_run_free(&r);
 }
 
@@ -490,10 +442,10 @@ static void test_STP_4_no_match_makes_a_new_open_pile(void **unused) {
   tu_play(&r, "7H>7S");
   tu_refuse(&r, "9C>p0", "9C matches nothing, so it is played as a new open pile");
   tu_play(&r, "9C");
-  expect_view(&r, "open_piles", "7D 5S KS 9C");
+  tu_expect_view(&r, "open_piles", "7D 5S KS 9C");
   expect_pile(&r, 1, "");
   expect_hand(&r, 1, "5C TC 3D");
-  expect_view(&r, "to_move", "0");
+  tu_expect_view(&r, "to_move", "0");
   pf_run_free(&r);
 }
 
@@ -509,22 +461,22 @@ static void test_STP_4_two_copies_are_one_move_seven_players(void **unused) {
              "7S 7S 7D KC QC JC",    /* 6 open piles */
              NULL);
   expect_hand(&r, 0, "7H 7H 9S");
-  expect_view(&r, "open_piles", "7S 7S 7D KC QC JC");
-  expect_legal(&r, "7H>7S 7H>7D 9S");
+  tu_expect_view(&r, "open_piles", "7S 7S 7D KC QC JC");
+  tu_expect_legal(&r, "7H>7S 7H>7D 9S");
   tu_play(&r, "7H>7S"); /* takes the first open 7S; the other stays */
   expect_pile(&r, 0, "7S 7H");
-  expect_view(&r, "open_piles", "7S 7D KC QC JC");
+  tu_expect_view(&r, "open_piles", "7S 7D KC QC JC");
   expect_hand(&r, 0, "7H 9S");
-  expect_legal(&r, "7C>7S 7C>7D 7C>p0 6S 9H");
+  tu_expect_legal(&r, "7C>7S 7C>7D 7C>p0 6S 9H");
   tu_play(&r, "7C>7D");
   tu_play(&r, "AS");
   tu_play(&r, "2S");
   tu_play(&r, "3S");
   tu_play(&r, "4S");
   tu_play(&r, "5S");
-  expect_view(&r, "open_piles", "7S KC QC JC AS 2S 3S 4S 5S");
-  expect_view(&r, "to_move", "0");
-  expect_legal(&r, "7H>7S 7H>p0 7H>p1 9S");
+  tu_expect_view(&r, "open_piles", "7S KC QC JC AS 2S 3S 4S 5S");
+  tu_expect_view(&r, "to_move", "0");
+  tu_expect_legal(&r, "7H>7S 7H>p0 7H>p1 9S");
   tu_play(&r, "7H>p1");
   expect_pile(&r, 0, "7S 7H 7D 7C 7H");
   expect_pile(&r, 1, "");
@@ -545,8 +497,8 @@ static void test_STP_5_round_end_deal_moves_on_next_seat_leads(void **unused) {
   for (int round = 1; round <= 4; round++)
     for (int j = 0; j < 12; j++) {
       char want[64];
-      assert_int_equal(view_int(&r, "round"), round);
-      assert_int_equal(view_int(&r, "dealer"), dealer[round - 1]);
+      assert_int_equal(tu_view_int(&r, "round"), round);
+      assert_int_equal(tu_view_int(&r, "dealer"), dealer[round - 1]);
       assert_int_equal(pf_run_to_move(&r), (dealer[round - 1] + 1 + j) % 3);
       /* 4 cards each at the start; the seats that played this round hold one card less. */
       int lead = (dealer[round - 1] + 1) % 3;
@@ -571,19 +523,19 @@ static void test_STP_6_open_piles_go_to_the_fewest(void **unused) {
   pf_run r;
   start_deal(&r, 3, DEAL_A, NULL);
   play_first(&r, 47);
-  expect_view(&r, "scores", "9 31 6");
-  expect_view(&r, "open_piles", "9H JH 5H 4S 3D");
-  expect_legal(&r, "JD>JH");
+  tu_expect_view(&r, "scores", "9 31 6");
+  tu_expect_view(&r, "open_piles", "9H JH 5H 4S 3D");
+  tu_expect_legal(&r, "JD>JH");
   tu_play(&r, "JD>JH");
   /* Seat 2 now has 8 cards, fewer than seat 0's 9: it takes 9H 5H 4S 3D. */
-  expect_view(&r, "open_piles", "");
-  expect_view(&r, "set_aside", "absent");
-  expect_view(&r, "open_piles_went_to", "2");
-  expect_view(&r, "open_piles_share", "4");
-  expect_view(&r, "scores", "9 31 12");
+  tu_expect_view(&r, "open_piles", "");
+  tu_expect_view(&r, "set_aside", "absent");
+  tu_expect_view(&r, "open_piles_went_to", "2");
+  tu_expect_view(&r, "open_piles_share", "4");
+  tu_expect_view(&r, "scores", "9 31 12");
   expect_pile_size(&r, 2, 12, "3D");
-  expect_view(&r, "winners", "1");
-  expect_view(&r, "to_move", "null");
+  tu_expect_view(&r, "winners", "1");
+  tu_expect_view(&r, "to_move", "null");
   pf_run_free(&r);
 }
 
@@ -594,20 +546,20 @@ static void test_STP_6_tie_for_fewest_splits_remainder_set_aside(void **unused) 
   pf_run r;
   start_deal(&r, 3, DEAL_SPLIT_3P, NULL);
   play_first(&r, 47);
-  expect_view(&r, "scores", "8 8 31");
-  expect_view(&r, "open_piles", "3H KS 8H 6S");
+  tu_expect_view(&r, "scores", "8 8 31");
+  tu_expect_view(&r, "open_piles", "3H KS 8H 6S");
   expect_pile_size(&r, 0, 8, "AC");
   expect_pile_size(&r, 1, 8, "QH");
   tu_play(&r, "3D>3H");
-  expect_view(&r, "open_piles", "");
-  expect_view(&r, "set_aside", "6S");
-  expect_view(&r, "open_piles_went_to", "0 1");
-  expect_view(&r, "open_piles_share", "1");
+  tu_expect_view(&r, "open_piles", "");
+  tu_expect_view(&r, "set_aside", "6S");
+  tu_expect_view(&r, "open_piles_went_to", "0 1");
+  tu_expect_view(&r, "open_piles_share", "1");
   expect_pile_size(&r, 0, 9, "KS");
   expect_pile_size(&r, 1, 9, "8H");
   expect_pile_size(&r, 2, 33, "3D");
-  expect_view(&r, "scores", "9 9 33");
-  expect_view(&r, "winners", "2");
+  tu_expect_view(&r, "scores", "9 9 33");
+  tu_expect_view(&r, "winners", "2");
   pf_run_free(&r);
 }
 
@@ -618,18 +570,18 @@ static void test_STP_6_tie_for_most_shares_the_win(void **unused) {
   pf_run r;
   start_deal(&r, 3, DEAL_TIE_FOR_MOST_3P, NULL);
   play_first(&r, 47);
-  expect_view(&r, "scores", "23 4 21");
-  expect_view(&r, "open_piles", "8S 6D TS");
+  tu_expect_view(&r, "scores", "23 4 21");
+  tu_expect_view(&r, "open_piles", "8S 6D TS");
   tu_play(&r, "6S>6D");
   expect_pile(&r, 1, "7H 7D QS QD 8S TS");
-  expect_view(&r, "scores", "23 6 23");
-  expect_view(&r, "winners", "0 2");
+  tu_expect_view(&r, "scores", "23 6 23");
+  tu_expect_view(&r, "winners", "0 2");
   pf_run_free(&r);
   /* Two players, 26 each: both win. */
   start_deal(&r, 2, DEAL_26_26, NULL);
   assert_int_equal(play_first_to_end(&r), 48);
-  expect_view(&r, "scores", "26 26");
-  expect_view(&r, "winners", "0 1");
+  tu_expect_view(&r, "scores", "26 26");
+  tu_expect_view(&r, "winners", "0 1");
   pf_run_free(&r);
 }
 
@@ -644,26 +596,26 @@ static void test_STP_7_totals_add_up_until_a_total_reaches_the_target(void **unu
   pf_run r;
   const char *const deals[] = {DEAL_39_13, DEAL_34_18};
   start_match(&r, 2, "target=40", 2, deals);
-  expect_view(&r, "target", "40");
-  expect_view(&r, "game_number", "1");
-  expect_view(&r, "totals", "0 0");
+  tu_expect_view(&r, "target", "40");
+  tu_expect_view(&r, "game_number", "1");
+  tu_expect_view(&r, "totals", "0 0");
   play_first(&r, 47);
-  expect_view(&r, "game_number", "1");
+  tu_expect_view(&r, "game_number", "1");
   play_first(&r, 1);
   /* Game 2: a new deal, dealt by the next seat (seat 1 again after 6 rounds: 1 0 1 0 1 0). */
-  expect_view(&r, "game_number", "2");
-  expect_view(&r, "totals", "39 13");
-  expect_view(&r, "scores", "39 13");
-  expect_view(&r, "round", "1");
-  expect_view(&r, "dealer", "1");
-  expect_view(&r, "to_move", "0");
+  tu_expect_view(&r, "game_number", "2");
+  tu_expect_view(&r, "totals", "39 13");
+  tu_expect_view(&r, "scores", "39 13");
+  tu_expect_view(&r, "round", "1");
+  tu_expect_view(&r, "dealer", "1");
+  tu_expect_view(&r, "to_move", "0");
   assert_int_equal(r.ndeals, 2);
   assert_int_equal(r.deals[1].ncards, 52);
   assert_memory_equal(r.deals[1].cards, r.given[1].cards, 52);
   assert_int_equal(play_first_to_end(&r), 48);
-  expect_view(&r, "totals", "73 31");
-  expect_view(&r, "scores", "73 31");
-  expect_view(&r, "winners", "0");
+  tu_expect_view(&r, "totals", "73 31");
+  tu_expect_view(&r, "scores", "73 31");
+  tu_expect_view(&r, "winners", "0");
   pf_run_free(&r);
 }
 
@@ -674,9 +626,9 @@ static void test_STP_7_reaching_the_target_exactly_ends_the_match(void **unused)
   const char *const deals[] = {DEAL_39_13, DEAL_34_18};
   start_match(&r, 2, "target=39", 2, deals);
   assert_int_equal(play_first_to_end(&r), 48);
-  expect_view(&r, "game_number", "1");
-  expect_view(&r, "scores", "39 13");
-  expect_view(&r, "winners", "0");
+  tu_expect_view(&r, "game_number", "1");
+  tu_expect_view(&r, "scores", "39 13");
+  tu_expect_view(&r, "winners", "0");
   pf_run_free(&r);
 }
 
@@ -689,12 +641,12 @@ static void test_STP_7_tie_for_highest_total_means_one_more_game(void **unused) 
   start_match(&r, 2, "target=26", 2, deals);
   play_first(&r, 48);
   assert_true(pf_run_to_move(&r) >= 0);
-  expect_view(&r, "game_number", "2");
-  expect_view(&r, "totals", "26 26");
+  tu_expect_view(&r, "game_number", "2");
+  tu_expect_view(&r, "totals", "26 26");
   assert_int_equal(play_first_to_end(&r), 48);
-  expect_view(&r, "totals", "51 53");
-  expect_view(&r, "scores", "51 53");
-  expect_view(&r, "winners", "1");
+  tu_expect_view(&r, "totals", "51 53");
+  tu_expect_view(&r, "scores", "51 53");
+  tu_expect_view(&r, "winners", "1");
   pf_run_free(&r);
 }
 
@@ -706,12 +658,12 @@ static void test_STP_7_next_game_dealt_by_the_next_seat(void **unused) {
   const char *const deals[] = {DEAL_A};
   start_match(&r, 3, "target=100", 1, deals);
   play_first(&r, 48);
-  expect_view(&r, "game_number", "2");
-  expect_view(&r, "totals", "9 31 12");
-  expect_view(&r, "dealer", "0");
-  expect_view(&r, "to_move", "1");
+  tu_expect_view(&r, "game_number", "2");
+  tu_expect_view(&r, "totals", "9 31 12");
+  tu_expect_view(&r, "dealer", "0");
+  tu_expect_view(&r, "to_move", "1");
   expect_hand_sizes(&r, "4 4 4");
-  expect_view(&r, "stock", "36");
+  tu_expect_view(&r, "stock", "36");
   pf_run_free(&r);
 }
 
@@ -737,16 +689,16 @@ static void test_STP_8_solitaire_setup(void **unused) {
   (void)unused;
   pf_run r;
   start_deal(&r, 1, DEAL_SOLO, NULL);
-  expect_view(&r, "open_piles", "3S 2S 3C 2C");
+  tu_expect_view(&r, "open_piles", "3S 2S 3C 2C");
   expect_hand(&r, 0, "2H 9H 9D KH");
-  expect_view(&r, "stock", "44");
-  expect_view(&r, "round", "1");
-  expect_view(&r, "rounds", "4");
-  expect_view(&r, "dealer", "absent");
-  expect_view(&r, "deck_last", "");
+  tu_expect_view(&r, "stock", "44");
+  tu_expect_view(&r, "round", "1");
+  tu_expect_view(&r, "rounds", "4");
+  tu_expect_view(&r, "dealer", "absent");
+  tu_expect_view(&r, "deck_last", "");
   expect_deck_pile(&r, "");
-  expect_view(&r, "to_move", "0");
-  expect_legal(&r, "2H>2S 2H>2C 9H 9D KH");
+  tu_expect_view(&r, "to_move", "0");
+  tu_expect_legal(&r, "2H>2S 2H>2C 9H 9D KH");
   tu_refuse(&r, "2H>p1", "there is no seat 1");
   tu_refuse(&r, "2H>deck", "the deck's pile is empty");
   pf_run_free(&r);
@@ -764,38 +716,38 @@ static void test_STP_8_deck_plays_two_cards_and_takes_the_biggest_pile(void **un
   /* 2D matches the player's pile (2 cards) and the open 2C: it takes the player's pile. 3H
    * matches the open 3S and 3C: it takes 3S, laid first. */
   assert_int_equal(r.nmoves, 1);
-  expect_view(&r, "deck_last", "2D>p0 3H>3S");
+  tu_expect_view(&r, "deck_last", "2D>p0 3H>3S");
   expect_pile(&r, 0, "");
   expect_deck_pile(&r, "2S 2H 2D 3S 3H");
-  expect_view(&r, "open_piles", "3C 2C");
-  expect_view(&r, "stock", "42");
-  expect_view(&r, "to_move", "0");
-  expect_legal(&r, "9H 9D KH");
+  tu_expect_view(&r, "open_piles", "3C 2C");
+  tu_expect_view(&r, "stock", "42");
+  tu_expect_view(&r, "to_move", "0");
+  tu_expect_legal(&r, "9H 9D KH");
   tu_play(&r, "9H");
   /* 3D matches its own pile (5 cards) and the open 3C: it takes its own pile; 9S takes 9H. */
-  expect_view(&r, "deck_last", "3D>deck 9S>9H");
+  tu_expect_view(&r, "deck_last", "3D>deck 9S>9H");
   expect_deck_pile(&r, "2S 2H 2D 3S 3H 3D 9H 9S");
-  expect_view(&r, "open_piles", "3C 2C");
+  tu_expect_view(&r, "open_piles", "3C 2C");
   /* The player takes the deck's pile. */
-  expect_legal(&r, "9D>deck KH");
+  tu_expect_legal(&r, "9D>deck KH");
   tu_play(&r, "9D>deck");
   expect_pile(&r, 0, "2S 2H 2D 3S 3H 3D 9H 9S 9D");
   expect_deck_pile(&r, "");
   /* 4S and 5S match nothing. */
-  expect_view(&r, "deck_last", "4S 5S");
-  expect_view(&r, "open_piles", "3C 2C 4S 5S");
+  tu_expect_view(&r, "deck_last", "4S 5S");
+  tu_expect_view(&r, "open_piles", "3C 2C 4S 5S");
   tu_play(&r, "KH");
-  expect_view(&r, "deck_last", "6S 7S");
-  expect_view(&r, "open_piles", "3C 2C 4S 5S KH 6S 7S");
+  tu_expect_view(&r, "deck_last", "6S 7S");
+  tu_expect_view(&r, "open_piles", "3C 2C 4S 5S KH 6S 7S");
   /* Round 2: 4 new cards (the rest of the deck in standard order: AS 8S TS JS ...). */
-  expect_view(&r, "round", "2");
+  tu_expect_view(&r, "round", "2");
   expect_hand(&r, 0, "AS 8S TS JS");
-  expect_view(&r, "stock", "32");
+  tu_expect_view(&r, "stock", "32");
   assert_int_equal(r.nmoves, 4);
   /* 16 player moves in all. */
   assert_int_equal(play_first_to_end(&r), 12);
   assert_int_equal(r.nmoves, 16);
-  expect_view(&r, "stock", "0");
+  tu_expect_view(&r, "stock", "0");
   pf_run_free(&r);
 }
 
@@ -816,8 +768,8 @@ static void expect_solitaire(const char *deal, int player, int deck, int open,
   json_decref(v);
   char score[8];
   snprintf(score, sizeof score, "%d", player);
-  expect_view(&r, "scores", score);
-  expect_view(&r, "winners", winners);
+  tu_expect_view(&r, "scores", score);
+  tu_expect_view(&r, "winners", winners);
   pf_run_free(&r);
 }
 
