@@ -26,6 +26,9 @@ static const struct bench_case {
     {"steal-the-pile", 4, 100000},
     {"steal-the-pile", 7, 50000},
     {"steal-the-pile", 12, 30000},
+    {"skip-bo-junior", 2, 40000},
+    {"skip-bo-junior", 4, 20000},
+    {"skip-bo-junior", 6, 20000},
 };
 #define NCASES (sizeof CASES / sizeof CASES[0])
 
