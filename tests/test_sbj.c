@@ -376,6 +376,69 @@ static void test_SBJ_3_reshuffle_of_completed_piles(void **unused) {
   pf_run_free(&r);
 }
 
+/* The full view's draw pile, sorted, after determinizing a copy of the state for `seat`; also
+ * whether its order differs from the original's. */
+static void determinized_draw(const pf_run *r, int seat, pf_rng *rng, char *sorted, size_t n, bool *reordered) {
+  const pf_game *g = r->game;
+  void *copy = pf_xmalloc(g->state_size);
+  memcpy(copy, r->state, g->state_size);
+  g->determinize(copy, seat, rng);
+  pf_run view = *r;
+  view.state = copy;
+  json_t *v, *a = tu_view_path(&view, PF_VIEW_ALL, "draw_cards", &v), *b;
+  json_t *w, *orig = tu_view_path(r, PF_VIEW_ALL, "draw_cards", &w);
+  *reordered = !json_equal(a, orig);
+  int counts[12] = {0};
+  size_t i;
+  json_array_foreach(a, i, b) {
+    pf_card c;
+    assert_int_equal(pf_card_parse(json_string_value(b), &c), 0);
+    counts[c - PF_CARD_SBJ(0)]++;
+  }
+  sorted[0] = '\0';
+  for (int k = 1; k <= 11; k++)
+    for (int j = 0; j < counts[k]; j++) {
+      char cs[PF_CARD_STR];
+      snprintf(sorted + strlen(sorted), n - strlen(sorted), "%s%s", sorted[0] ? " " : "",
+               pf_card_str((pf_card)PF_CARD_SBJ(k), cs));
+    }
+  json_decref(v);
+  json_decref(w);
+  free(copy);
+}
+
+/* SBJ-2, SBJ-3: resampling what a seat cannot see. Before the first reshuffle the draw pile and
+ * the stockpiles below their tops are one unseen pool; a reshuffled draw pile holds exactly the
+ * completed piles' cards, which everyone saw, so only its order is resampled. */
+static void test_SBJ_3_determinize_keeps_a_reshuffled_draw_piles_cards(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_sbj(&r, 2, 36, RESHUFFLE_STOCKS, RESHUFFLE_DRAW);
+  pf_rng rng;
+  pf_rng_seed(&rng, 5, 5);
+  char sorted[256];
+  bool reordered, changed = false;
+  determinized_draw(&r, PF_VIEW_ALL, &rng, sorted, sizeof sorted, &reordered); /* resamples nothing */
+  assert_string_equal(sorted, "2 2 2 3 3 6 6 6 7 7 7 8 8 8 9 9 9 10 10 10 W");
+  assert_false(reordered);
+  for (int i = 0; i < 20; i++) {
+    determinized_draw(&r, 0, &rng, sorted, sizeof sorted, &reordered);
+    changed |= strcmp(sorted, "2 2 2 3 3 6 6 6 7 7 7 8 8 8 9 9 9 10 10 10 W") != 0;
+  }
+  assert_true(changed); /* the unseen pool mixes draw pile and stockpiles */
+  for (int i = 0; i < 10; i++) tu_play(&r, "s>b1");
+  tu_play(&r, "h3>b1");
+  tu_play(&r, "*W,9,8,7,6,5,4,3,2,1");
+  bool any = false;
+  for (int i = 0; i < 20; i++) {
+    determinized_draw(&r, i % 2, &rng, sorted, sizeof sorted, &reordered);
+    assert_string_equal(sorted, "1 2 3 4 5 6 7");
+    any |= reordered;
+  }
+  assert_true(any);
+  pf_run_free(&r);
+}
+
 /* SBJ-3: a reshuffle in the middle of a deal: the draw pile had 2 cards for seat 0's turn 9, the
  * third comes from the reshuffled pile, and the generator's outcome is recorded. */
 static void test_SBJ_3_reshuffle_in_the_middle_of_a_deal(void **unused) {
@@ -628,6 +691,7 @@ int main(void) {
       cmocka_unit_test(test_SBJ_3_fewer_or_no_cards_when_nothing_to_reshuffle),
       cmocka_unit_test(test_SBJ_3_reshuffle_of_completed_piles),
       cmocka_unit_test(test_SBJ_3_reshuffle_in_the_middle_of_a_deal),
+      cmocka_unit_test(test_SBJ_3_determinize_keeps_a_reshuffled_draw_piles_cards),
       cmocka_unit_test(test_SBJ_4_completion_at_10_by_a_wild),
       cmocka_unit_test(test_SBJ_4_wild_started_pile_in_the_lowest_free_slot),
       cmocka_unit_test(test_SBJ_4_next_number_or_wild),
