@@ -74,7 +74,7 @@ static void expect_start_refused(int players, const pf_deal *deals, int ndeals, 
 
 /* Seat p's hand stacks as "h1 | h2 | h3", each bottom first ("-" when empty). */
 static void expect_stacks(const pf_run *r, int p, const char *want) {
-  char buf[512] = "", one[256], path[32];
+  char buf[512] = "", one[256], path[48];
   for (int k = 0; k < 3; k++) {
     json_t *v;
     snprintf(path, sizeof path, "hand_stacks.%d.%d", p, k);
@@ -87,7 +87,7 @@ static void expect_stacks(const pf_run *r, int p, const char *want) {
 
 /* Building pile b (1-4) holds these cards, bottom first ("" when free), and counts as many. */
 static void expect_building(const pf_run *r, int b, const char *cards) {
-  char path[32];
+  char path[48];
   snprintf(path, sizeof path, "building_piles.%d.cards", b - 1);
   tu_expect_view(r, path, cards);
   int n = 0;
@@ -128,7 +128,7 @@ static void test_SBJ_1_deck_and_stock_option(void **unused) {
     assert_int_equal(counts[PF_CARD_SBJ_WILD], 16);
     /* Default stock 10: every stockpile holds 10 cards (seat 0 may have played some already). */
     for (int p = 1; p < n; p++) {
-      char path[32];
+      char path[48];
       snprintf(path, sizeof path, "stockpiles.%d.size", p);
       assert_true(tu_view_int(&r, path) <= 10);
     }
