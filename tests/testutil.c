@@ -92,9 +92,11 @@ void tu_render(const json_t *x, char *buf, size_t n) {
     size_t i, len = 0;
     json_t *e;
     json_array_foreach(x, i, e) {
-      char one[512];
+      char one[1024];
       tu_render(e, one, sizeof one);
-      if (len < n) len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? " " : "", one);
+      const char *open = json_is_array(e) ? "[" : "", *close = json_is_array(e) ? "]" : "";
+      len += (size_t)snprintf(buf + len, n - len, "%s%s%s%s", i ? " " : "", open, one, close);
+      if (len >= n) len = n - 1;
     }
   } else if (json_is_string(x)) {
     snprintf(buf, n, "%s", json_string_value(x));

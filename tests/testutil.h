@@ -35,8 +35,9 @@ void tu_refuse(pf_run *r, const char *move, const char *why);
 char *tu_legal(const pf_run *r);
 /* A seat's JSON view (caller decrefs). */
 json_t *tu_view(const pf_run *r, int seat);
-/* A JSON value as text: an array's elements joined by spaces (nested arrays too), a string, an
- * integer, "true"/"false", "null", or "absent" for NULL. */
+/* A JSON value as text: the elements of an array joined by spaces (an array inside an array
+ * in brackets: [7H 7S] [8D 8C]); a string or integer as itself; "true"/"false", "null", or
+ * "absent" for NULL. */
 void tu_render(const json_t *x, char *buf, size_t n);
 /* The value at `path` in a seat's JSON view (or PF_VIEW_ALL's): keys and array indices separated
  * by dots, "stockpiles.0.top"; NULL if there is none. The view is kept in *view (caller decrefs). */
