@@ -162,6 +162,68 @@ expect_fail "thief: bad hands" 2 "bad value '200' for option hands" $PILFER play
 expect_fail "thief: 7 players" 2 "thief is for 2 to 6 players, not 7" $PILFER play thief -p 7
 sed '0,/"moves": \[/{/"moves": \[/{n;s/"[^"]*"/"QS>p1"/}}' "$T/thief2.json" >"$T/thief-illegal.json"
 expect_fail "thief: illegal move in a record" 2 '^pilfer: move 1 \("QS>p1"\): ' $PILFER replay "$T/thief-illegal.json"
+# ---- Skip-Bo Junior (SBJ-1..SBJ-6) ----
+$PILFER games >"$T/out" 2>&1
+grep -qE '^skip-bo-junior +Skip-Bo Junior +2-6 +stock=10 \(1-36\)' "$T/out" && ok "games: skip-bo-junior 2-6, option stock" || bad "games: skip-bo-junior line" "$(cat "$T/out")"
+check "rules skip-bo-junior" $PILFER rules skip-bo-junior
+missing=""; for id in SBJ-1 SBJ-2 SBJ-3 SBJ-4 SBJ-5 SBJ-6; do grep -q "$id" "$T/out" || missing="$missing $id"; done
+[ -z "$missing" ] && ok "rules cite SBJ-1..SBJ-6" || bad "rules do not cite$missing"
+# every player count, the default stock, 1 and the largest the count allows (SBJ-1): a random game
+# completes, its record replays
+for p in 2 3 4 5 6; do
+  seats=(); for i in $(seq 1 "$p"); do seats+=(--seat random); done
+  for stock in 10 1 $((72 / p)); do
+    f="$T/sbj$p-$stock.json"
+    if $PILFER play skip-bo-junior "${seats[@]}" -o stock=$stock --seed "$p$stock" --record "$f" >"$T/out" 2>"$T/err" &&
+       grep -q "Game over (SBJ-6)" "$T/out" && $PILFER replay "$f" >/dev/null 2>"$T/err"; then
+      ok "skip-bo-junior, $p players, stock $stock: game completes and replays"
+    else
+      bad "skip-bo-junior, $p players, stock $stock" "$(head -c 400 "$T/err")"
+    fi
+  done
+done
+# a reshuffle (SBJ-3) is a chance move of the record; a wrong outcome is refused, naming it
+$PILFER play skip-bo-junior --seat random --seat random -o stock=30 --seed 1 --record "$T/resh.json" >/dev/null 2>&1
+outcome=$(grep -o '"\*[^"]*"' "$T/resh.json" | head -1)
+if [ -n "$outcome" ]; then
+  ok "a reshuffle is recorded: $outcome"
+  k=$($PILFER replay --trace "$T/resh.json" | grep -n '"to_move":"chance"' | head -1 | cut -d: -f1)
+  opat=$(printf '%s' "$outcome" | sed 's/[*]/[*]/')
+  sed "0,/$opat/s//\"*1,2,3\"/" "$T/resh.json" >"$T/badresh.json"
+  expect_fail "a wrong reshuffle in a record" 2 "^pilfer: move $k \(\"\*1,2,3\"\): the reshuffle lists 3 cards, but the completed piles hold" $PILFER replay "$T/badresh.json"
+  sed "0,/$opat/s//\"h1>b1\"/" "$T/resh.json" >"$T/badresh.json"
+  expect_fail "a seat's move where a reshuffle is due" 2 "^pilfer: move $k \(\"h1>b1\"\): a chance outcome \(starting with '\*'\) is due here" $PILFER replay "$T/badresh.json"
+else
+  bad "no reshuffle in the stock=30 game of seed 1"
+fi
+sed '0,/"moves": \[/{/"moves": \[/{n;s/"[^"]*"/"h1>b7"/}}' "$T/resh.json" >"$T/illegal.json"
+expect_fail "an illegal skip-bo-junior move in a record" 2 '^pilfer: move 1 \("h1>b7"\): there is no building pile b7' $PILFER replay "$T/illegal.json"
+# a person against a random seat, by numbers, with reshuffles: the view says what is playable, and
+# nothing hidden (stockpiles below the top, the draw pile's order) is shown before the game is over
+if yes 1 | NO_COLOR=1 $PILFER play skip-bo-junior --seat human --seat random -o stock=30 --seed 1 \
+     --record "$T/sbjh.json" >"$T/out" 2>"$T/err"; then
+  grep -q "Game over (SBJ-6)" "$T/out" && grep -q "Playable now:" "$T/out" && grep -q "Your moves:" "$T/out" &&
+    grep -q "hand stacks (top card last):" "$T/out" && ok "skip-bo-junior: a human game by numbers to the end" ||
+    bad "skip-bo-junior human transcript"
+  $PILFER replay "$T/sbjh.json" >/dev/null 2>"$T/err" && ok "its record replays" || bad "skip-bo-junior human record" "$(cat "$T/err")"
+  sed '/^Game over\.$/,$d' "$T/out" >"$T/during"
+  n=$(grep -c '"\*' "$T/sbjh.json")
+  if [ "$n" -gt 0 ] && grep -q "reshuffled" "$T/during" && ! grep -q "top first\|(bottom first: " "$T/during" &&
+     ! grep -qF -f <(grep -o '"\*[^"]*"' "$T/sbjh.json" | tr -d '"*') "$T/during"; then
+    ok "$n reshuffles, none of their orders shown to the person; no stockpile card below a top"
+  else
+    bad "hidden cards shown to the person (or no reshuffle: $n)"
+  fi
+else
+  bad "skip-bo-junior human game" "$(head -c 400 "$T/err")"
+fi
+printf 'h1>b9\nx\nquit\n' | $PILFER play skip-bo-junior --seat human --seat random --seed 3 >"$T/out" 2>&1
+grep -q "Not a legal move: there is no building pile b9: they are b1 to b4 (SBJ-4)" "$T/out" &&
+  grep -q "Not a legal move: cannot read a source" "$T/out" && ok "skip-bo-junior: bad moves are explained" ||
+  bad "skip-bo-junior typed moves" "$(tail -5 "$T/out")"
+expect_fail "stock out of range" 2 "bad value '40' for option stock; allowed: stock: an integer from 1 to 36" $PILFER play skip-bo-junior -o stock=40 --seat random --seat random
+expect_fail "players x stock over 72" 2 "with 6 players stock is at most 12" $PILFER play skip-bo-junior -p 6 -o stock=13
+expect_fail "skip-bo-junior for 7" 2 "skip-bo-junior is for 2 to 6 players, not 7" $PILFER play skip-bo-junior -p 7
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -7,24 +7,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+void tu_deal_places(pf_deal *d, const pf_card *deck, int n, const char *const *place) {
+  bool used[PF_MAX_DEAL] = {false}, given[PF_MAX_DEAL] = {false};
+  d->ncards = n;
+  for (int k = 0; k < n; k++) {
+    if (!place[k]) continue;
+    pf_card c;
+    if (pf_card_parse(place[k], &c) != 0) fail_msg("tu_deal: '%s' is not a card", place[k]);
+    int i = 0;
+    while (i < n && (used[i] || deck[i] != c)) i++;
+    if (i == n) fail_msg("tu_deal: no %s left in the deck", place[k]);
+    used[i] = given[k] = true;
+    d->cards[k] = c;
+  }
+  for (int k = 0, i = 0; k < n; k++) {
+    if (given[k]) continue;
+    while (used[i]) i++;
+    used[i] = true;
+    d->cards[k] = deck[i];
+  }
+}
+
 void tu_deal(pf_deal *d, int ndecks, int jokers, const char *top) {
   pf_card deck[PF_MAX_DEAL];
-  int n = pf_deck_standard(deck, ndecks, jokers);
-  bool used[PF_MAX_DEAL] = {false};
-  d->ncards = 0;
+  const char *place[PF_MAX_DEAL] = {NULL};
+  int n = pf_deck_standard(deck, ndecks, jokers), k = 0;
   char buf[1024];
   snprintf(buf, sizeof buf, "%s", top ? top : "");
   for (char *save = NULL, *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-    pf_card c;
-    if (pf_card_parse(w, &c) != 0) fail_msg("tu_deal: '%s' is not a card", w);
-    int i = 0;
-    while (i < n && (used[i] || deck[i] != c)) i++;
-    if (i == n) fail_msg("tu_deal: no %s left in the deck", w);
-    used[i] = true;
-    d->cards[d->ncards++] = c;
+    if (k == n) fail_msg("tu_deal: more than %d cards", n);
+    place[k++] = w;
   }
-  for (int i = 0; i < n; i++)
-    if (!used[i]) d->cards[d->ncards++] = deck[i];
+  tu_deal_places(d, deck, n, place);
 }
 
 void tu_start(pf_run *r, const char *game, int players, const pf_deal *deal, const char *options) {
@@ -70,32 +84,6 @@ json_t *tu_view(const pf_run *r, int seat) {
   return pf_view_json(r->game, r->state, r->setup.players, seat);
 }
 
-void tu_scores(const pf_run *r, int *scores) { r->game->scores(r->state, scores); }
-
-void tu_check(const pf_run *r) {
-  pf_error err;
-  if (r->game->check(r->state, &err) != 0) fail_msg("invariant check failed: %s", err.msg);
-}
-
-/* Plays the first legal move, n times. */
-void tu_play_first(pf_run *r, int n) {
-  for (int i = 0; i < n; i++) {
-    pf_move m[PF_MAX_MOVES];
-    assert_true(pf_run_to_move(r) >= 0);
-    assert_true(r->game->legal(r->state, m) > 0);
-    pf_run_play(r, m[0]);
-    tu_check(r);
-  }
-}
-
-/* Plays the first legal move until the game is over; returns how many were played. */
-int tu_play_first_to_end(pf_run *r) {
-  int n = 0;
-  for (; pf_run_to_move(r) >= 0; n++) tu_play_first(r, 1);
-  return n;
-}
-
-/* A JSON value as text: the elements of an array joined by spaces; "null", or "absent". */
 void tu_render(const json_t *x, char *buf, size_t n) {
   buf[0] = '\0';
   if (!x) {
@@ -123,21 +111,64 @@ void tu_render(const json_t *x, char *buf, size_t n) {
   }
 }
 
-/* The all-seeing view's field `key`, as text, must be `want`. */
-void tu_expect_view(const pf_run *r, const char *key, const char *want) {
-  json_t *v = tu_view(r, PF_VIEW_ALL);
-  char buf[1024];
-  tu_render(json_object_get(v, key), buf, sizeof buf);
-  json_decref(v);
-  if (strcmp(buf, want) != 0) fail_msg("view %s is \"%s\", expected \"%s\"", key, buf, want);
+json_t *tu_view_path(const pf_run *r, int seat, const char *path, json_t **view) {
+  *view = tu_view(r, seat);
+  json_t *x = *view;
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", path);
+  for (char *save = NULL, *k = strtok_r(buf, ".", &save); k && x; k = strtok_r(NULL, ".", &save))
+    x = json_is_array(x) ? json_array_get(x, (size_t)atoi(k)) : json_object_get(x, k);
+  return x;
 }
 
-int tu_view_int(const pf_run *r, const char *key) {
-  json_t *v = tu_view(r, PF_VIEW_ALL);
-  json_t *x = json_object_get(v, key);
-  if (!json_is_integer(x)) fail_msg("view %s is not an integer", key);
+void tu_expect_view_of(const pf_run *r, int seat, const char *path, const char *want) {
+  json_t *v;
+  char buf[2048];
+  tu_render(tu_view_path(r, seat, path, &v), buf, sizeof buf);
+  json_decref(v);
+  if (strcmp(buf, want) != 0) fail_msg("view %s is \"%s\", expected \"%s\"", path, buf, want);
+}
+
+void tu_expect_view(const pf_run *r, const char *path, const char *want) {
+  tu_expect_view_of(r, PF_VIEW_ALL, path, want);
+}
+
+int tu_view_int(const pf_run *r, const char *path) {
+  json_t *v, *x = tu_view_path(r, PF_VIEW_ALL, path, &v);
+  if (!json_is_integer(x)) fail_msg("view %s is not an integer", path);
   int n = (int)json_integer_value(x);
   json_decref(v);
+  return n;
+}
+
+void tu_expect_legal(const pf_run *r, const char *want) {
+  char *legal = tu_legal(r);
+  if (strcmp(legal, want) != 0) fail_msg("legal moves are \"%s\", expected \"%s\"", legal, want);
+  free(legal);
+}
+
+void tu_scores(const pf_run *r, int *scores) { r->game->scores(r->state, scores); }
+
+void tu_check(const pf_run *r) {
+  pf_error err;
+  if (r->game->check(r->state, &err) != 0) fail_msg("invariant check failed: %s", err.msg);
+}
+
+/* Plays the first legal move, n times. */
+void tu_play_first(pf_run *r, int n) {
+  for (int i = 0; i < n; i++) {
+    pf_move m[PF_MAX_MOVES];
+    assert_true(pf_run_to_move(r) >= 0);
+    assert_true(r->game->legal(r->state, m) > 0);
+    pf_run_play(r, m[0]);
+    tu_check(r);
+  }
+}
+
+/* Plays the first legal move until the game is over; returns how many were played. */
+int tu_play_first_to_end(pf_run *r) {
+  int n = 0;
+  for (; pf_run_to_move(r) >= 0; n++) tu_play_first(r, 1);
   return n;
 }
 
@@ -164,10 +195,3 @@ void tu_expect_hand_sizes(const pf_run *r, const char *sizes) {
   json_decref(v);
   if (strcmp(buf, sizes) != 0) fail_msg("hand sizes are \"%s\", expected \"%s\"", buf, sizes);
 }
-
-void tu_expect_legal(const pf_run *r, const char *want) {
-  char *legal = tu_legal(r);
-  if (strcmp(legal, want) != 0) fail_msg("legal moves are \"%s\", expected \"%s\"", legal, want);
-  free(legal);
-}
-

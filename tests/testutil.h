@@ -20,6 +20,10 @@
  * separated notation, top card first) come first, then the rest of the deck in its standard
  * order (pf_deck_standard), minus the cards already placed. */
 void tu_deal(pf_deal *d, int ndecks, int jokers, const char *top);
+/* A full deal of the n cards of `deck`: place[i] (a card's notation, or NULL) is the card at deck
+ * position i (0 is the top); the places left NULL get the rest of the deck in its order, the first
+ * place first. */
+void tu_deal_places(pf_deal *d, const pf_card *deck, int n, const char *const *place);
 /* Starts a game from one explicit deal (NULL: from seed 1) and options "key=value ..." (or
  * NULL). */
 void tu_start(pf_run *r, const char *game, int players, const pf_deal *deal, const char *options);
@@ -31,6 +35,21 @@ void tu_refuse(pf_run *r, const char *move, const char *why);
 char *tu_legal(const pf_run *r);
 /* A seat's JSON view (caller decrefs). */
 json_t *tu_view(const pf_run *r, int seat);
+/* A JSON value as text: the elements of an array joined by spaces (an array inside an array
+ * in brackets: [7H 7S] [8D 8C]); a string or integer as itself; "true"/"false", "null", or
+ * "absent" for NULL. */
+void tu_render(const json_t *x, char *buf, size_t n);
+/* The value at `path` in a seat's JSON view (or PF_VIEW_ALL's): keys and array indices separated
+ * by dots, "stockpiles.0.top"; NULL if there is none. The view is kept in *view (caller decrefs). */
+json_t *tu_view_path(const pf_run *r, int seat, const char *path, json_t **view);
+/* The value at `path` of a seat's view, as tu_render writes it, must be `want`. */
+void tu_expect_view_of(const pf_run *r, int seat, const char *path, const char *want);
+/* The same in the full view. */
+void tu_expect_view(const pf_run *r, const char *path, const char *want);
+/* An integer of the full view. */
+int tu_view_int(const pf_run *r, const char *path);
+/* The legal moves, space-separated, must be `want`. */
+void tu_expect_legal(const pf_run *r, const char *want);
 /* The current scores. */
 void tu_scores(const pf_run *r, int *scores);
 /* Asserts the game's invariant check passes. */
@@ -40,19 +59,9 @@ void tu_check(const pf_run *r);
 void tu_play_first(pf_run *r, int n);
 /* Plays the first legal move until the game is over; returns how many were played. */
 int tu_play_first_to_end(pf_run *r);
-/* A JSON value as text: the elements of an array joined by spaces (an array inside an array
- * in brackets: [7H 7S] [8D 8C]); a string
- * or integer as itself; "null", or "absent" for NULL. */
-void tu_render(const json_t *x, char *buf, size_t n);
-/* The all-seeing view's field `key`, as tu_render writes it, must be `want`. */
-void tu_expect_view(const pf_run *r, const char *key, const char *want);
-/* The all-seeing view's integer field `key`. */
-int tu_view_int(const pf_run *r, const char *key);
 /* Seat `seat`'s hand, as its own view shows it (view field hands[seat].cards). */
 void tu_expect_hand(const pf_run *r, int seat, const char *cards);
 /* The sizes of every hand (view field hands[].size), space-separated. */
 void tu_expect_hand_sizes(const pf_run *r, const char *sizes);
-/* The legal moves, space-separated, must be exactly `want`. */
-void tu_expect_legal(const pf_run *r, const char *want);
 
 #endif

@@ -33,6 +33,9 @@ static const struct bench_case {
     {"four-card-thief", 2, 50000, NULL},
     {"four-card-thief", 4, 100000, "hands=1"},
     {"four-card-thief", 6, 10000, NULL},
+    {"skip-bo-junior", 2, 40000, NULL},
+    {"skip-bo-junior", 4, 20000, NULL},
+    {"skip-bo-junior", 6, 20000, NULL},
 };
 #define NCASES (sizeof CASES / sizeof CASES[0])
 

@@ -30,7 +30,7 @@ static const char USAGE[] =
     "                      or of deals, or text with one deal per line, top card first\n"
     "  --record FILE       write the game record there (also if the game is abandoned)\n"
     "  --plain             no colours or suit symbols (also when not a terminal, or NO_COLOR)\n"
-    "At your turn: a number or a move (7H>p2), 'help', 'rules', or 'quit'.\n";
+    "At your turn: a number or a move (7H>p2, s>b1), 'help', 'rules', or 'quit'.\n";
 
 typedef struct table {
   pf_run run;
@@ -223,9 +223,9 @@ static int human_turn(table *t, int seat) {
       return TURN_QUIT;
     }
     if (strcmp(s, "help") == 0 || strcmp(s, "?") == 0) {
-      printf("Type the number of a move, or the move itself (as listed; 10 for T, lower case and\n"
-             "suit symbols are fine). 'moves' lists them again, 'rules' prints the rules, 'quit'\n"
-             "abandons the game (the record is still written).\n");
+      printf("Type the number of a move, or the move itself as listed (any case; cards also as the\n"
+             "rules allow: 10 for T, suit symbols). 'moves' lists them again, 'rules' prints the\n"
+             "rules, 'quit' abandons the game (the record is still written).\n");
     } else if (strcmp(s, "rules") == 0) {
       fputs(g->rules, stdout);
     } else if (strcmp(s, "moves") == 0) {

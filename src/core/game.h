@@ -40,7 +40,8 @@
 #define PF_GAME_VERSION 1
 #define PF_MAX_PLAYERS 12
 #define PF_MAX_MOVES 512   /* more than any position of any game has */
-#define PF_MOVE_STR 128    /* room for any canonical move string, chance outcomes included */
+#define PF_MOVE_STR 256    /* room for any canonical move string, chance outcomes included (a
+                              * Skip-Bo Junior reshuffle lists up to 90 cards: 188 characters) */
 #define PF_MAX_DEALS 64    /* explicit deals a setup may give */
 
 #define PF_CHANCE (-1) /* to_move: a chance event */

@@ -15,6 +15,7 @@ const pf_game *const pf_games[] = {
     &pf_game_steal_the_pile,
     &pf_game_thief,
     &pf_game_four_card_thief,
+    &pf_game_skip_bo_junior,
     NULL,
 };
 

@@ -16,5 +16,6 @@ const pf_game *pf_game_find(const char *id);
 extern const pf_game pf_game_steal_the_pile;
 extern const pf_game pf_game_thief;
 extern const pf_game pf_game_four_card_thief;
+extern const pf_game pf_game_skip_bo_junior;
 
 #endif

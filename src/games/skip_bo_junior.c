@@ -1,0 +1,842 @@
+/*
+ * skip_bo_junior.c - Skip-Bo Junior (RULINGS SBJ-1 .. SBJ-6), 2 to 6 players.
+ *
+ * As in steal_the_pile.c, card[] keeps the deal's deck order: slot i is the i-th card from the
+ * top, and every card is named by its slot wherever it goes. Every place a card can be is a pile,
+ * a stack linked through below[]: each stockpile, each hand stack, the four building piles, the
+ * completed piles set aside, and the draw pile. A building pile's count is its size (it starts
+ * at 1 and every card adds 1, SBJ-4), so a wild needs no memory of what it counts as.
+ *
+ * A turn is several moves of one seat. Everything that is no one's decision happens inside
+ * start, apply and the chance methods (advance() below): the deal at the start of a turn, the end
+ * of a turn with no play left (SBJ-5), the turns that pass without a play, and the end of the
+ * game (SBJ-6). So a seat is to move only when it has a play, and chance only when a reshuffle is
+ * due (SBJ-3).
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/game.h"
+#include "games/registry.h"
+
+/* ------------------------------------------------------------------------------------------ */
+/* State                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+#define NCARDS 96
+#define MAX_SEATS 6
+#define MAX_STOCKED 72 /* SBJ-1: players x stock */
+#define STACKS 3
+#define BUILDS 4
+#define COMPLETE 10
+#define TURN_LIMIT 2000
+#define NONE 0xFF
+
+/* Piles: stockpiles, hand stacks, building piles, the completed piles set aside, the draw pile. */
+#define P_STOCK(p) (p)
+#define P_HAND(p, k) (MAX_SEATS + (p)*STACKS + (k))
+#define P_BUILD(b) (MAX_SEATS * (1 + STACKS) + (b))
+#define P_DONE P_BUILD(BUILDS)
+#define P_DRAW (P_DONE + 1)
+#define NPILES (P_DRAW + 1)
+
+/* Move codes: the source (0 the stockpile, 1-3 the hand stacks) times 4, plus the building pile
+ * (0-3). */
+#define MOVE(src, b) ((pf_move)((src)*BUILDS + (b)))
+#define MOVE_SRC(m) ((int)(m) / BUILDS)
+#define MOVE_BUILD(m) ((int)(m) % BUILDS)
+
+#define WILD PF_CARD_SBJ_WILD
+
+enum { END_NONE, END_STOCKPILE, END_STALL, END_TURN_LIMIT };
+
+typedef struct sbj_state {
+  uint8_t card[NCARDS];  /* the card of each slot */
+  uint8_t below[NCARDS]; /* the slot beneath, in its pile; NONE at the bottom */
+  uint8_t top[NPILES], bottom[NPILES], size[NPILES];
+  uint8_t players, stock_size;
+  uint8_t turn;          /* the seat whose turn it is */
+  uint8_t chance;        /* a reshuffle is due before the deal can go on (SBJ-3) */
+  uint8_t next_stack;    /* the hand stack the next card is dealt onto; STACKS once dealt */
+  uint8_t dealt, played; /* cards dealt and played in this turn so far */
+  uint8_t idle;          /* turns in a row in which no card was played or dealt (SBJ-6) */
+  uint8_t end;           /* END_*: how the game ended */
+  uint8_t last_dealt[MAX_SEATS], last_played[MAX_SEATS]; /* each seat's last finished turn */
+  uint16_t turns;        /* turns begun, this one included */
+  uint16_t reshuffles;   /* reshuffles so far */
+  uint16_t completed;    /* building piles completed so far */
+  pf_rng rng;            /* the chance stream (G-4): reshuffles */
+} sbj_state;
+
+static const pf_option_desc OPTIONS[] = {
+    {"stock", PF_OPT_INT, 10, 1, MAX_STOCKED / 2,
+     "cards in each stockpile (SBJ-1); players x stock may not exceed 72"},
+};
+
+static const char *const SOURCE[1 + STACKS] = {"s", "h1", "h2", "h3"};
+
+/* 1..10 for numbers, 11 for a wild. */
+static inline int value_of(pf_card c) { return c - PF_CARD_SBJ(0); }
+static inline bool is_sbj(pf_card c) { return c >= PF_CARD_SBJ(1) && c <= WILD; }
+static inline pf_card top_card(const sbj_state *s, int pile) { return s->card[s->top[pile]]; }
+static inline int source_pile(const sbj_state *s, int src) {
+  return src == 0 ? P_STOCK(s->turn) : P_HAND(s->turn, src - 1);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Piles                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+static void pile_clear(sbj_state *s, int pile) {
+  s->size[pile] = 0;
+  s->top[pile] = s->bottom[pile] = NONE;
+}
+
+static void pile_push(sbj_state *s, int pile, uint8_t slot) {
+  s->below[slot] = s->size[pile] ? s->top[pile] : NONE;
+  if (!s->size[pile]) s->bottom[pile] = slot;
+  s->top[pile] = slot;
+  s->size[pile]++;
+}
+
+static uint8_t pile_pop(sbj_state *s, int pile) {
+  uint8_t slot = s->top[pile];
+  if (--s->size[pile])
+    s->top[pile] = s->below[slot];
+  else
+    pile_clear(s, pile);
+  s->below[slot] = NONE;
+  return slot;
+}
+
+/* Puts the whole pile `from` on top of pile `to`. */
+static void pile_move(sbj_state *s, int to, int from) {
+  s->below[s->bottom[from]] = s->size[to] ? s->top[to] : NONE;
+  if (!s->size[to]) s->bottom[to] = s->bottom[from];
+  s->top[to] = s->top[from];
+  s->size[to] = (uint8_t)(s->size[to] + s->size[from]);
+  pile_clear(s, from);
+}
+
+/* A pile's slots, bottom first; returns how many. */
+static int pile_slots(const sbj_state *s, int pile, uint8_t *out) {
+  int n = s->size[pile], slot = s->top[pile];
+  for (int i = n - 1; i >= 0; i--, slot = s->below[slot]) out[i] = (uint8_t)slot;
+  return n;
+}
+
+/* Rebuilds a pile from slots listed top first. */
+static void pile_set(sbj_state *s, int pile, const uint8_t *slots, int n) {
+  pile_clear(s, pile);
+  for (int i = n - 1; i >= 0; i--) pile_push(s, pile, slots[i]);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Plays (SBJ-4)                                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The lowest free building pile, or BUILDS when all four are in use. */
+static int lowest_free(const sbj_state *s) {
+  int b = 0;
+  while (b < BUILDS && s->size[P_BUILD(b)]) b++;
+  return b;
+}
+
+/* SBJ-4: a pile counting n takes n+1 or W; a new pile starts in the lowest free slot with a 1 or
+ * W. */
+static bool accepts(const sbj_state *s, int b, int free_b, pf_card c) {
+  int n = s->size[P_BUILD(b)];
+  if (n == 0 && b != free_b) return false;
+  return c == WILD || value_of(c) == n + 1;
+}
+
+static int sbj_legal(const void *vs, pf_move *out) {
+  const sbj_state *s = vs;
+  int n = 0, free_b = lowest_free(s);
+  for (int src = 0; src <= STACKS; src++) {
+    int pile = source_pile(s, src);
+    if (!s->size[pile]) continue;
+    pf_card c = top_card(s, pile);
+    for (int b = 0; b < BUILDS; b++)
+      if (accepts(s, b, free_b, c)) out[n++] = MOVE(src, b);
+  }
+  return n;
+}
+
+static bool has_play(const sbj_state *s) {
+  pf_move moves[(1 + STACKS) * BUILDS];
+  return sbj_legal(s, moves) > 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The flow of turns                                                                          */
+/* ------------------------------------------------------------------------------------------ */
+
+static void begin_turn(sbj_state *s, int seat) {
+  s->turn = (uint8_t)seat;
+  s->turns++;
+  s->next_stack = 0;
+  s->dealt = s->played = 0;
+}
+
+static void finish(sbj_state *s, int why) {
+  s->end = (uint8_t)why;
+  s->last_dealt[s->turn] = s->dealt;
+  s->last_played[s->turn] = s->played;
+}
+
+/* SBJ-3: the rest of the turn's three cards, one each onto hand stacks 1, 2, 3. An empty draw
+ * pile makes a reshuffle due if there are completed piles; otherwise fewer cards are dealt. */
+static void deal_on(sbj_state *s) {
+  while (s->next_stack < STACKS) {
+    if (!s->size[P_DRAW]) {
+      if (s->size[P_DONE])
+        s->chance = 1;
+      else
+        s->next_stack = STACKS;
+      return;
+    }
+    pile_push(s, P_HAND(s->turn, s->next_stack), pile_pop(s, P_DRAW));
+    s->next_stack++;
+    s->dealt++;
+  }
+}
+
+/* SBJ-6: a whole round of turns with nothing played or dealt, or the last allowed turn, ends the
+ * game; otherwise the next seat's turn begins. */
+static void end_turn(sbj_state *s) {
+  s->last_dealt[s->turn] = s->dealt;
+  s->last_played[s->turn] = s->played;
+  s->idle = s->dealt || s->played ? 0 : (uint8_t)(s->idle + 1);
+  if (s->idle >= s->players)
+    finish(s, END_STALL);
+  else if (s->turns >= TURN_LIMIT)
+    finish(s, END_TURN_LIMIT);
+  else
+    begin_turn(s, (s->turn + 1) % s->players);
+}
+
+/* Runs the game on while no seat has a decision: deals the rest of the turn's cards, and while
+ * the seat on turn has no play ends its turn (SBJ-5) and begins the next, until a seat can play,
+ * a reshuffle is due or the game is over. */
+static void advance(sbj_state *s) {
+  for (;;) {
+    deal_on(s);
+    if (s->chance || has_play(s)) return;
+    end_turn(s);
+    if (s->end) return;
+  }
+}
+
+static void sbj_apply(void *vs, pf_move m) {
+  sbj_state *s = vs;
+  int from = source_pile(s, MOVE_SRC(m)), to = P_BUILD(MOVE_BUILD(m));
+  pile_push(s, to, pile_pop(s, from));
+  s->played++;
+  if (s->size[to] == COMPLETE) { /* SBJ-4: set aside for the next reshuffle */
+    pile_move(s, P_DONE, to);
+    s->completed++;
+  }
+  if (from == P_STOCK(s->turn) && !s->size[from]) /* SBJ-6: the win comes at once */
+    finish(s, END_STOCKPILE);
+  else
+    advance(s);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Reshuffles (SBJ-3): chance                                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The cards of the completed piles, in the order they were set aside. */
+static int done_cards(const sbj_state *s, pf_card *out) {
+  uint8_t slots[NCARDS];
+  int n = pile_slots(s, P_DONE, slots);
+  for (int i = 0; i < n; i++) out[i] = s->card[slots[i]];
+  return n;
+}
+
+/* The completed piles become the draw pile in the order `cards` (top first). Equal cards are
+ * interchangeable (G-5): each card listed takes the first unused slot of its value in the
+ * completed piles, so an outcome gives one state however it was reached. Then the deal goes on. */
+static void reshuffle(sbj_state *s, const pf_card *cards, int n) {
+  uint8_t slots[NCARDS], order[NCARDS];
+  bool used[NCARDS] = {false};
+  int ns = pile_slots(s, P_DONE, slots);
+  for (int i = 0; i < n; i++) {
+    int j = 0;
+    while (j < ns && (used[j] || s->card[slots[j]] != cards[i])) j++;
+    used[j] = true;
+    order[i] = slots[j];
+  }
+  pile_clear(s, P_DONE);
+  pile_set(s, P_DRAW, order, n);
+  s->reshuffles++;
+  s->chance = 0;
+  advance(s);
+}
+
+/* "*3,W,10,1": the new draw pile, top card first (RULINGS, Skip-Bo Junior, Moves). */
+static void outcome_str(const pf_card *cards, int n, char *buf) {
+  int len = snprintf(buf, PF_MOVE_STR, "*");
+  for (int i = 0; i < n && len < PF_MOVE_STR; i++) {
+    char c[PF_CARD_STR];
+    len += snprintf(buf + len, (size_t)(PF_MOVE_STR - len), "%s%s", i ? "," : "", pf_card_str(cards[i], c));
+  }
+}
+
+static void sbj_chance_sample(void *vs, char *buf) {
+  sbj_state *s = vs;
+  pf_card cards[NCARDS];
+  int n = done_cards(s, cards);
+  pf_shuffle(&s->rng, cards, (size_t)n);
+  if (buf) outcome_str(cards, n, buf);
+  reshuffle(s, cards, n);
+}
+
+/* Reads "*3,W,10,1" (spaces allowed around the commas, any case) into cards; checks nothing
+ * against the position. */
+static int outcome_parse(const char *text, pf_card *cards, int *n, pf_error *err) {
+  const char *p = text;
+  *n = 0;
+  if (*p++ != '*') return pf_fail(err, "a chance outcome starts with '*', as in *3,W,10,1");
+  for (;;) {
+    while (*p == ' ') p++;
+    const char *at = p;
+    pf_card c;
+    if (*n == NCARDS) return pf_fail(err, "the reshuffle lists more than %d cards", NCARDS);
+    if (pf_card_scan(&p, &c) != 0 || !is_sbj(c)) {
+      int len = (int)strcspn(at, ", ");
+      if (len == 0) return pf_fail(err, "card %d of the reshuffle is missing: it lists cards 1-10 or W, "
+                                        "separated by commas, top card first (*3,W,10,1)", *n + 1);
+      return pf_fail(err, "card %d of the reshuffle: '%.*s' is not a Skip-Bo Junior card (1-10 or W)",
+                     *n + 1, len > 16 ? 16 : len, at);
+    }
+    cards[(*n)++] = c;
+    while (*p == ' ') p++;
+    if (*p == '\0') return 0;
+    if (*p++ != ',')
+      return pf_fail(err, "after card %d of the reshuffle comes '%c': cards are separated by commas (*3,W,10,1)",
+                     *n, p[-1]);
+  }
+}
+
+static int sbj_chance_apply(void *vs, const char *text, char canon[PF_MOVE_STR], pf_error *err) {
+  sbj_state *s = vs;
+  if (!s->chance) return pf_fail(err, "no reshuffle is due");
+  pf_card cards[NCARDS], done[NCARDS];
+  int n, nd = done_cards(s, done);
+  if (outcome_parse(text, cards, &n, err) != 0) return -1;
+  if (n != nd)
+    return pf_fail(err, "the reshuffle lists %d card%s, but the completed piles hold %d (SBJ-3): it lists them "
+                        "all, the new draw pile's top card first",
+                   n, n == 1 ? "" : "s", nd);
+  int have[256], want[256];
+  pf_card_counts(cards, n, have);
+  pf_card_counts(done, nd, want);
+  /* A card listed too often is named first: it is the likelier slip. */
+  for (int pass = 0; pass < 2; pass++)
+    for (int c = PF_CARD_SBJ(1); c <= WILD; c++) {
+      if (pass == 0 ? have[c] <= want[c] : have[c] >= want[c]) continue;
+      char cs[PF_CARD_STR];
+      pf_card_str((pf_card)c, cs);
+      return pf_fail(err, "the reshuffle lists %s %d time%s, but the completed piles hold it %d time%s (SBJ-3)", cs,
+                     have[c], have[c] == 1 ? "" : "s", want[c], want[c] == 1 ? "" : "s");
+    }
+  /* The generator moves on exactly as in chance_sample, whatever the outcome. */
+  pf_shuffle(&s->rng, done, (size_t)nd);
+  outcome_str(cards, n, canon);
+  reshuffle(s, cards, n);
+  return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Move notation                                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+static void sbj_move_str(const void *vs, pf_move m, char buf[PF_MOVE_STR]) {
+  (void)vs;
+  snprintf(buf, PF_MOVE_STR, "%s>b%d", SOURCE[MOVE_SRC(m)], MOVE_BUILD(m) + 1);
+}
+
+/* Reads a number of at most two digits at *p; -1 if there is none. */
+static int read_small(const char **p) {
+  if (!isdigit((unsigned char)**p)) return -1;
+  int v = 0;
+  while (isdigit((unsigned char)**p) && v < 100) v = v * 10 + (*(*p)++ - '0');
+  return v;
+}
+
+/* Why the card c on top of source src may not go onto building pile b. */
+static int refuse_play(const sbj_state *s, int src, int b, pf_card c, pf_error *err) {
+  char cs[PF_CARD_STR], where[32];
+  pf_card_str(c, cs);
+  if (src == 0)
+    snprintf(where, sizeof where, "the stockpile");
+  else
+    snprintf(where, sizeof where, "hand stack %d", src);
+  int n = s->size[P_BUILD(b)], free_b = lowest_free(s);
+  if (n)
+    return pf_fail(err, "b%d counts %d: it takes a %d or W, not the %s on top of %s (SBJ-4)", b + 1, n, n + 1,
+                   cs, where);
+  if (b != free_b)
+    return pf_fail(err, "b%d is free, but a new building pile takes the lowest free slot, b%d (SBJ-4)", b + 1,
+                   free_b + 1);
+  return pf_fail(err, "b%d is free: a new building pile starts with a 1 or W, not the %s on top of %s (SBJ-4)",
+                 b + 1, cs, where);
+}
+
+static int sbj_move_parse(const void *vs, const char *text, pf_move *m, pf_error *err) {
+  const sbj_state *s = vs;
+  const char *p = text;
+  int src, b;
+  while (*p == ' ' || *p == '\t') p++;
+  if (tolower((unsigned char)*p) == 's' && !isalpha((unsigned char)p[1])) {
+    src = 0;
+    p++;
+  } else if (tolower((unsigned char)*p) == 'h' && isdigit((unsigned char)p[1])) {
+    p++;
+    src = read_small(&p);
+    if (src < 1 || src > STACKS)
+      return pf_fail(err, "there is no hand stack h%d: the hand stacks are h1, h2 and h3", src);
+  } else {
+    return pf_fail(err, "cannot read a source at the start: moves look like s>b1 (the stockpile onto "
+                        "building pile 1) or h2>b3 (hand stack 2 onto building pile 3)");
+  }
+  while (*p == ' ') p++;
+  if (*p != '>') return pf_fail(err, "after the source comes '>' and a building pile, as in %s>b1", SOURCE[src]);
+  p++;
+  while (*p == ' ') p++;
+  if (tolower((unsigned char)*p) != 'b' || !isdigit((unsigned char)p[1]))
+    return pf_fail(err, "after '>' comes a building pile: b1, b2, b3 or b4");
+  p++;
+  b = read_small(&p);
+  if (b < 1 || b > BUILDS) return pf_fail(err, "there is no building pile b%d: they are b1 to b4 (SBJ-4)", b);
+  b--;
+  while (*p == ' ' || *p == '\t') p++;
+  if (*p) return pf_fail(err, "unexpected '%s' after the move", p);
+  int pile = source_pile(s, src);
+  if (!s->size[pile]) return pf_fail(err, "hand stack %d is empty", src);
+  pf_card c = top_card(s, pile);
+  if (!accepts(s, b, lowest_free(s), c)) return refuse_play(s, src, b, c, err);
+  *m = MOVE(src, b);
+  return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Start, scores, deals                                                                       */
+/* ------------------------------------------------------------------------------------------ */
+
+static int sbj_start(void *vs, const pf_setup *setup, pf_error *err) {
+  sbj_state *s = vs;
+  int n = setup->players, stock = (int)setup->options.v[0];
+  memset(s, 0, sizeof *s);
+  if (n * stock > MAX_STOCKED)
+    return pf_fail(err, "option stock=%d: %d players x %d cards is %d, more than the %d of SBJ-1; with %d players "
+                        "stock is at most %d",
+                   stock, n, stock, n * stock, MAX_STOCKED, n, MAX_STOCKED / n);
+  if (setup->ndeals > 1) return pf_fail(err, "a game uses one deal, but %d deals are given", setup->ndeals);
+  pf_card deck[NCARDS];
+  pf_deck_skipbo_junior(deck);
+  if (setup->ndeals == 1) {
+    if (pf_deal_check(&setup->deals[0], deck, NCARDS, err) != 0) {
+      pf_error_prefix(err, "deal 1");
+      return -1;
+    }
+    memcpy(s->card, setup->deals[0].cards, NCARDS);
+  } else {
+    pf_rng rng;
+    pf_rng_seed(&rng, setup->seed, 0);
+    memcpy(s->card, deck, NCARDS);
+    pf_shuffle(&rng, s->card, NCARDS);
+  }
+  s->players = (uint8_t)n;
+  s->stock_size = (uint8_t)stock;
+  memset(s->below, NONE, sizeof s->below);
+  for (int q = 0; q < NPILES; q++) pile_clear(s, q);
+  /* SBJ-2: one card at a time from seat 0; each player's first card is the bottom. */
+  int slot = 0;
+  for (int k = 0; k < stock; k++)
+    for (int p = 0; p < n; p++) pile_push(s, P_STOCK(p), (uint8_t)slot++);
+  for (int k = NCARDS - 1; k >= slot; k--) pile_push(s, P_DRAW, (uint8_t)k);
+  pf_rng_seed(&s->rng, setup->seed, PF_STREAM_CHANCE);
+  begin_turn(s, 0); /* G-2: seat N-1 deals, seat 0 plays first */
+  advance(s);
+  return 0;
+}
+
+static int sbj_to_move(const void *vs) {
+  const sbj_state *s = vs;
+  return s->end ? PF_NOBODY : s->chance ? PF_CHANCE : s->turn;
+}
+
+/* The cards left in each stockpile (fewest wins). */
+static void sbj_scores(const void *vs, int *scores) {
+  const sbj_state *s = vs;
+  for (int p = 0; p < s->players; p++) scores[p] = s->size[P_STOCK(p)];
+}
+
+/* SBJ-6: the fewest stockpile cards win (G-6); after an emptied stockpile that is its owner
+ * alone. */
+static int sbj_winners(const void *vs, int *seats) {
+  const sbj_state *s = vs;
+  int fewest = NCARDS, n = 0;
+  for (int p = 0; p < s->players; p++)
+    if (s->size[P_STOCK(p)] < fewest) fewest = s->size[P_STOCK(p)];
+  for (int p = 0; p < s->players; p++)
+    if (s->size[P_STOCK(p)] == fewest) seats[n++] = p;
+  return n;
+}
+
+static int sbj_current_deal(const void *vs, pf_deal *out) {
+  const sbj_state *s = vs;
+  out->ncards = NCARDS;
+  memcpy(out->cards, s->card, NCARDS);
+  return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Hidden information                                                                         */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Every seat sees the same: the stockpile cards below the tops are unseen by everyone, their
+ * owners included (SBJ-2), and so is the draw pile. Until the first reshuffle the draw pile is
+ * the rest of the deal, as unseen as the stockpiles, so their cards are resampled together;
+ * after it, the draw pile holds exactly the completed piles' cards, which everyone saw, and only
+ * its order is resampled. */
+static void sbj_determinize(void *vs, int seat, pf_rng *rng) {
+  sbj_state *s = vs;
+  uint8_t slots[NCARDS], cards[NCARDS];
+  int n = 0;
+  if (seat != PF_VIEW_ALL) {
+    for (int p = 0; p < s->players; p++) {
+      int pile = P_STOCK(p);
+      for (int slot = s->size[pile] ? s->below[s->top[pile]] : NONE; slot != NONE; slot = s->below[slot])
+        slots[n++] = (uint8_t)slot;
+    }
+    if (!s->reshuffles) n += pile_slots(s, P_DRAW, slots + n);
+  }
+  for (int i = 0; i < n; i++) cards[i] = s->card[slots[i]];
+  pf_shuffle(rng, cards, (size_t)n);
+  for (int i = 0; i < n; i++) s->card[slots[i]] = cards[i];
+  if (seat != PF_VIEW_ALL && s->reshuffles) {
+    int nd = pile_slots(s, P_DRAW, slots);
+    pf_shuffle(rng, slots, (size_t)nd);
+    pile_set(s, P_DRAW, slots, nd);
+  }
+  pf_rng_seed(&s->rng, pf_rng_next(rng), PF_STREAM_CHANCE);
+}
+
+/* A building pile (or a run of 10 set aside) bottom first: level i holds i or W (SBJ-4). */
+static int check_run(const sbj_state *s, const uint8_t *slots, int n, const char *what, pf_error *err) {
+  for (int i = 0; i < n; i++) {
+    pf_card c = s->card[slots[i]];
+    if (c != WILD && value_of(c) != i % COMPLETE + 1) {
+      char cs[PF_CARD_STR];
+      return pf_fail(err, "%s holds %s at level %d", what, pf_card_str(c, cs), i % COMPLETE + 1);
+    }
+  }
+  return 0;
+}
+
+static int sbj_check(const void *vs, pf_error *err) {
+  const sbj_state *s = vs;
+  int seen[NCARDS] = {0};
+  for (int q = 0; q < NPILES; q++) {
+    int n = 0, last = NONE;
+    for (int slot = s->size[q] ? s->top[q] : NONE; slot != NONE && n <= NCARDS; slot = s->below[slot]) {
+      seen[slot]++;
+      n++;
+      last = slot;
+    }
+    if (n != s->size[q] || (n && last != s->bottom[q]) || (!n && s->top[q] != NONE))
+      return pf_fail(err, "pile %d: size %d but %d cards linked", q, s->size[q], n);
+    bool seat_pile = q < P_BUILD(0);
+    int owner = q < MAX_SEATS ? q : (q - MAX_SEATS) / STACKS;
+    if (seat_pile && owner >= s->players && n) return pf_fail(err, "pile %d of a missing seat holds cards", q);
+  }
+  for (int k = 0; k < NCARDS; k++)
+    if (seen[k] != 1) return pf_fail(err, "card slot %d is in %d places", k, seen[k]);
+  pf_card deck[NCARDS];
+  pf_deal d = {.ncards = NCARDS};
+  memcpy(d.cards, s->card, NCARDS);
+  if (pf_deal_check(&d, deck, pf_deck_skipbo_junior(deck), err) != 0) return -1;
+  uint8_t slots[NCARDS];
+  char what[32];
+  for (int b = 0; b < BUILDS; b++) {
+    int n = pile_slots(s, P_BUILD(b), slots);
+    snprintf(what, sizeof what, "b%d", b + 1);
+    if (n >= COMPLETE) return pf_fail(err, "b%d counts %d and was not set aside", b + 1, n);
+    if (check_run(s, slots, n, what, err) != 0) return -1;
+  }
+  int nd = pile_slots(s, P_DONE, slots);
+  if (nd % COMPLETE || check_run(s, slots, nd, "the completed piles", err) != 0)
+    return nd % COMPLETE ? pf_fail(err, "%d cards set aside, not whole piles", nd) : -1;
+  int empty = 0;
+  for (int p = 0; p < s->players; p++) {
+    if (s->size[P_STOCK(p)] > s->stock_size) return pf_fail(err, "seat %d's stockpile grew", p);
+    empty += !s->size[P_STOCK(p)];
+  }
+  if (empty != (s->end == END_STOCKPILE)) return pf_fail(err, "%d empty stockpiles, end %d", empty, s->end);
+  if (s->turns < 1 || s->turns > TURN_LIMIT) return pf_fail(err, "turn %d", s->turns);
+  if (s->end) return 0;
+  if (s->idle >= s->players) return pf_fail(err, "a stall (%d idle turns) did not end the game", s->idle);
+  if (s->chance) {
+    if (s->size[P_DRAW] || !s->size[P_DONE] || s->next_stack >= STACKS)
+      return pf_fail(err, "a reshuffle is due with %d cards to draw and %d set aside", s->size[P_DRAW],
+                     s->size[P_DONE]);
+  } else if (s->next_stack != STACKS || !has_play(s)) {
+    return pf_fail(err, "seat %d is to move without a play or before the deal", s->turn);
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Views                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+static const char *const END_NAME[] = {"", "stockpile", "stall", "turn limit"};
+
+static json_t *card_json(pf_card c) {
+  char b[PF_CARD_STR];
+  return json_string(pf_card_str(c, b));
+}
+
+/* A pile's cards as a JSON array, bottom first (top_first: the other way). */
+static json_t *pile_json(const sbj_state *s, int pile, bool top_first) {
+  uint8_t slots[NCARDS];
+  int n = pile_slots(s, pile, slots);
+  json_t *a = json_array();
+  for (int i = 0; i < n; i++) json_array_append_new(a, card_json(s->card[slots[top_first ? n - 1 - i : i]]));
+  return a;
+}
+
+static void sbj_view_json(const void *vs, int seat, json_t *v) {
+  const sbj_state *s = vs;
+  bool all = seat == PF_VIEW_ALL;
+  json_object_set_new(v, "stock_size", json_integer(s->stock_size));
+  json_object_set_new(v, "turn", json_integer(s->turns));
+  json_object_set_new(v, "turn_limit", json_integer(TURN_LIMIT));
+  json_object_set_new(v, "on_turn", json_integer(s->turn));
+  json_object_set_new(v, "dealt_this_turn", json_integer(s->dealt));
+  json_object_set_new(v, "played_this_turn", json_integer(s->played));
+  json_object_set_new(v, "idle_turns", json_integer(s->idle));
+  json_t *stocks = json_array(), *hands = json_array(), *last = json_array();
+  for (int p = 0; p < s->players; p++) {
+    int pile = P_STOCK(p);
+    json_t *o = json_object();
+    json_object_set_new(o, "size", json_integer(s->size[pile]));
+    json_object_set_new(o, "top", s->size[pile] ? card_json(top_card(s, pile)) : json_null());
+    if (all) json_object_set_new(o, "cards", pile_json(s, pile, false)); /* unseen by all (SBJ-2) */
+    json_array_append_new(stocks, o);
+    json_t *h = json_array();
+    for (int k = 0; k < STACKS; k++) json_array_append_new(h, pile_json(s, P_HAND(p, k), false));
+    json_array_append_new(hands, h);
+    json_t *l = json_object();
+    json_object_set_new(l, "dealt", json_integer(s->last_dealt[p]));
+    json_object_set_new(l, "played", json_integer(s->last_played[p]));
+    json_array_append_new(last, l);
+  }
+  json_object_set_new(v, "stockpiles", stocks);
+  json_object_set_new(v, "hand_stacks", hands);
+  json_object_set_new(v, "last_turns", last);
+  json_t *builds = json_array();
+  for (int b = 0; b < BUILDS; b++) {
+    int pile = P_BUILD(b);
+    json_t *o = json_object();
+    json_object_set_new(o, "count", json_integer(s->size[pile]));
+    json_object_set_new(o, "top", s->size[pile] ? card_json(top_card(s, pile)) : json_null());
+    json_object_set_new(o, "cards", pile_json(s, pile, false));
+    json_array_append_new(builds, o);
+  }
+  json_object_set_new(v, "building_piles", builds);
+  json_object_set_new(v, "draw_pile", json_integer(s->size[P_DRAW]));
+  if (all) json_object_set_new(v, "draw_cards", pile_json(s, P_DRAW, true)); /* top first */
+  json_object_set_new(v, "set_aside", pile_json(s, P_DONE, false));
+  json_object_set_new(v, "completed", json_integer(s->completed));
+  json_object_set_new(v, "reshuffles", json_integer(s->reshuffles));
+  if (s->end) json_object_set_new(v, "ended_by", json_string(END_NAME[s->end]));
+}
+
+static void put_pile(const sbj_state *s, int pile, bool top_first, const pf_style *st, pf_buf *out) {
+  uint8_t slots[NCARDS];
+  int n = pile_slots(s, pile, slots);
+  if (!n) pf_buf_puts(out, "-");
+  for (int i = 0; i < n; i++) {
+    char b[32];
+    pf_buf_printf(out, "%s%s", i ? " " : "", pf_card_render(s->card[slots[top_first ? n - 1 - i : i]], st, b));
+  }
+}
+
+static void building_lines(const sbj_state *s, const pf_style *st, pf_buf *out) {
+  int free_b = lowest_free(s);
+  pf_buf_puts(out, "Building piles (bottom first):\n");
+  for (int b = 0; b < BUILDS; b++) {
+    int n = s->size[P_BUILD(b)];
+    pf_buf_printf(out, "  b%d  ", b + 1);
+    if (n) {
+      size_t at = out->len;
+      put_pile(s, P_BUILD(b), false, st, out);
+      int width = (int)(out->len - at); /* colour codes make it wider; fine for alignment */
+      pf_buf_printf(out, "%*s  counts %d, takes %d or W\n", width < 20 ? 20 - width : 0, "", n, n + 1);
+    } else if (b == free_b) {
+      pf_buf_puts(out, "free: a new pile starts here with 1 or W\n");
+    } else {
+      pf_buf_puts(out, "free\n");
+    }
+  }
+}
+
+/* The plays of the seat to move, grouped by source: "h2 5 -> b1; h3 W -> b1 b2 b3". */
+static void playable_line(const sbj_state *s, const pf_style *st, pf_buf *out) {
+  pf_move moves[(1 + STACKS) * BUILDS];
+  int n = sbj_legal(s, moves);
+  pf_buf_puts(out, "Playable now:");
+  for (int i = 0; i < n; i++) {
+    int src = MOVE_SRC(moves[i]);
+    if (i == 0 || MOVE_SRC(moves[i - 1]) != src) {
+      char b[32];
+      pf_buf_printf(out, "%s %s %s ->", i ? ";" : "", SOURCE[src], pf_card_render(top_card(s, source_pile(s, src)), st, b));
+    }
+    pf_buf_printf(out, " b%d", MOVE_BUILD(moves[i]) + 1);
+  }
+  pf_buf_puts(out, "\n");
+}
+
+static void seat_lines(const sbj_state *s, int p, int seat, const pf_style *st, pf_buf *out) {
+  int pile = P_STOCK(p);
+  char b[32];
+  pf_buf_printf(out, "Seat %d%s: stockpile %d card%s", p, p == seat ? " (you)" : "", s->size[pile],
+                s->size[pile] == 1 ? "" : "s");
+  if (s->size[pile]) pf_buf_printf(out, ", top %s", pf_card_render(top_card(s, pile), st, b));
+  if (seat == PF_VIEW_ALL && s->size[pile] > 1) {
+    pf_buf_puts(out, " (bottom first: ");
+    put_pile(s, pile, false, st, out);
+    pf_buf_puts(out, ")");
+  } else if (s->size[pile] > 1) {
+    pf_buf_puts(out, ", the rest face down");
+  }
+  pf_buf_puts(out, "\n    hand stacks (top card last):");
+  for (int k = 0; k < STACKS; k++) {
+    pf_buf_printf(out, "  h%d: ", k + 1);
+    put_pile(s, P_HAND(p, k), false, st, out);
+  }
+  bool now = p == s->turn && !s->end, before = s->turns > p + 1 + (now ? s->players : 0) || s->end;
+  if (now) pf_buf_printf(out, "\n    this turn: dealt %d, played %d", s->dealt, s->played);
+  if (before) /* seat p's first turn is turn p + 1 */
+    pf_buf_printf(out, "%s last turn: dealt %d, played %d", now ? ";" : "\n   ", s->last_dealt[p], s->last_played[p]);
+  pf_buf_puts(out, "\n");
+}
+
+static void sbj_view_text(const void *vs, int seat, const pf_style *st, pf_buf *out) {
+  const sbj_state *s = vs;
+  pf_buf_printf(out, "Skip-Bo Junior, %d players, stockpiles of %d: turn %d (at most %d)", s->players,
+                s->stock_size, s->turns, TURN_LIMIT);
+  if (!s->end) pf_buf_printf(out, ", seat %d's turn", s->turn);
+  pf_buf_putc(out, '\n');
+  pf_buf_printf(out, "Draw pile: %d card%s", s->size[P_DRAW], s->size[P_DRAW] == 1 ? "" : "s");
+  if (s->reshuffles) pf_buf_printf(out, " (reshuffled %d time%s)", s->reshuffles, s->reshuffles == 1 ? "" : "s");
+  if (seat == PF_VIEW_ALL && s->size[P_DRAW]) {
+    pf_buf_puts(out, ", top first: ");
+    put_pile(s, P_DRAW, true, st, out);
+  }
+  int nd = s->size[P_DONE] / COMPLETE;
+  pf_buf_printf(out, ". Set aside for the next reshuffle: %d completed pile%s.\n", nd, nd == 1 ? "" : "s");
+  building_lines(s, st, out);
+  for (int p = 0; p < s->players; p++) seat_lines(s, p, seat, st, out);
+  if (s->idle && !s->end)
+    pf_buf_printf(out, "Turns in a row with nothing played or dealt: %d (the game ends at %d, SBJ-6)\n", s->idle,
+                  s->players);
+  if (s->end == END_STOCKPILE)
+    pf_buf_printf(out, "Game over (SBJ-6): seat %d emptied their stockpile.\n", s->turn);
+  else if (s->end == END_STALL)
+    pf_buf_puts(out, "Game over (SBJ-6): a whole round of turns passed with nothing played or dealt; the fewest "
+                     "stockpile cards win.\n");
+  else if (s->end == END_TURN_LIMIT)
+    pf_buf_printf(out, "Game over (SBJ-6): %d turns were played; the fewest stockpile cards win.\n", TURN_LIMIT);
+  else if (s->chance)
+    pf_buf_puts(out, "The draw pile is empty: the completed piles are shuffled into a new one (SBJ-3).\n");
+  else if (seat == PF_VIEW_ALL || seat == s->turn)
+    playable_line(s, st, out);
+}
+
+/* "W from your hand stack 2 onto b3 (as 7)": what a play does, as anyone sees it (all of it is
+ * public; the stockpile card it uncovers is not known before, so it is not told). */
+static void sbj_describe(const void *vs, pf_move m, int viewer, const pf_style *st, pf_buf *out) {
+  const sbj_state *s = vs;
+  int src = MOVE_SRC(m), b = MOVE_BUILD(m), pile = source_pile(s, src), n = s->size[P_BUILD(b)] + 1;
+  pf_card c = top_card(s, pile);
+  char cs[32];
+  const char *whose = viewer == s->turn ? "your" : "their";
+  pf_buf_puts(out, pf_card_render(c, st, cs));
+  if (src == 0)
+    pf_buf_printf(out, " from %s stockpile", whose);
+  else
+    pf_buf_printf(out, " from %s hand stack %d", whose, src);
+  pf_buf_printf(out, n == 1 ? " starts b%d" : " onto b%d", b + 1);
+  if (c == WILD) pf_buf_printf(out, " (as %d)", n);
+  if (src == 0 && s->size[pile] == 1)
+    pf_buf_printf(out, ": %s stockpile is empty, a win (SBJ-6)", whose);
+  else if (n == COMPLETE)
+    pf_buf_printf(out, ": b%d is complete and set aside", b + 1);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The description                                                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+static const char RULES[] =
+    "Skip-Bo Junior (skip-bo-junior), 2 to 6 players. Rulings SBJ-1..SBJ-6 of RULINGS.md.\n"
+    "\n"
+    "SBJ-1 Cards. 96: eight each of 1-10 and 16 wild W. Option stock (default 10): the stockpile\n"
+    "      size; players x stock may not exceed 72.\n"
+    "SBJ-2 Deal. Stockpiles are dealt one card at a time, seat 0 first; the first card a player\n"
+    "      gets is the bottom of their stockpile. The top card of every stockpile is face up; all\n"
+    "      the others are unseen by everyone, their owner too. The rest is the draw pile.\n"
+    "SBJ-3 Turn start. Three cards from the draw pile go one each onto your hand stacks h1, h2\n"
+    "      and h3, face up, on top of what is there; every card of every hand stack is public.\n"
+    "      When the draw pile is empty the completed building piles are shuffled into a new one\n"
+    "      (a chance move); if there are none, fewer or no cards are dealt.\n"
+    "SBJ-4 Plays. The top card of your stockpile or of a hand stack onto a building pile. There\n"
+    "      are at most 4 building piles, b1-b4; a new one starts with a 1 or a W (counting 1) and\n"
+    "      takes the lowest free slot; a pile whose top counts n takes n+1 or a W (counting n+1).\n"
+    "      A pile that reaches 10 is completed and set aside for the next reshuffle. After a\n"
+    "      stockpile play the next stockpile card is turned up.\n"
+    "SBJ-5 You must play while any play is possible; your turn ends by itself when none is.\n"
+    "SBJ-6 End. The first player to empty their stockpile wins at once. If a whole round of turns\n"
+    "      passes (one turn of each player in a row) in which no card is played or dealt, or when\n"
+    "      turn 2000 ends, the game ends and the fewest stockpile cards win; ties share the win.\n"
+    "\n"
+    "Seat 0 plays first (G-2). Moves: a source, '>', a building pile: s>b1 (the top of your\n"
+    "stockpile onto b1), h2>b3 (the top of hand stack 2 onto b3). Equal cards on different\n"
+    "sources are different moves. There is no pass. A reshuffle is recorded as the new draw\n"
+    "pile, top card first: *3,W,10,1.\n"
+    "Scores: the cards left in each stockpile (fewest is best).\n";
+
+const pf_game pf_game_skip_bo_junior = {
+    .version = PF_GAME_VERSION,
+    .id = "skip-bo-junior",
+    .title = "Skip-Bo Junior",
+    .min_players = 2,
+    .max_players = MAX_SEATS,
+    .options = OPTIONS,
+    .noptions = sizeof OPTIONS / sizeof OPTIONS[0],
+    .state_size = sizeof(sbj_state),
+    .rules = RULES,
+    .start = sbj_start,
+    .to_move = sbj_to_move,
+    .legal = sbj_legal,
+    .apply = sbj_apply,
+    .move_str = sbj_move_str,
+    .move_parse = sbj_move_parse,
+    .scores = sbj_scores,
+    .winners = sbj_winners,
+    .view_json = sbj_view_json,
+    .view_text = sbj_view_text,
+    .determinize = sbj_determinize,
+    .check = sbj_check,
+    .current_deal = sbj_current_deal,
+    .chance_sample = sbj_chance_sample,
+    .chance_apply = sbj_chance_apply,
+    .describe = sbj_describe,
+};
