@@ -37,11 +37,11 @@
 #include "core/option.h"
 #include "core/rng.h"
 
-#define PF_GAME_VERSION 1
+#define PF_GAME_VERSION 2 /* 2: describe_chance */
 #define PF_MAX_PLAYERS 12
 #define PF_MAX_MOVES 512   /* more than any position of any game has */
 #define PF_MOVE_STR 128    /* room for any canonical move string, chance outcomes included */
-#define PF_MAX_DEALS 64    /* explicit deals a setup may give */
+#define PF_MAX_DEALS 1024  /* deals a setup or record may give: a whole long match (GHA-6) */
 
 #define PF_CHANCE (-1) /* to_move: a chance event */
 #define PF_NOBODY (-2) /* to_move: the game is over */
@@ -115,6 +115,14 @@ typedef struct pf_game {
   /* A phrase for people about a legal move of the seat to move ("7♥ takes seat 2's
    * pile of 9"), as the seat `viewer` may know it. NULL: the move's canonical string. */
   void (*describe)(const void *st, pf_move m, int viewer, const pf_style *style, pf_buf *out);
+
+  /* ---- optional, version 2 ---- */
+  /* A phrase for people about a chance outcome (its canonical string, as chance_sample wrote
+   * it) about to be applied at st, as the seat `viewer` may know it: "seat 2 takes 7♥ from your
+   * hand" for the seat that may know the card, "seat 2 takes a card from seat 1's hand" for the
+   * others. NULL: chance outcomes are told to nobody (the safe default for hidden ones). */
+  void (*describe_chance)(const void *st, const char *outcome, int viewer, const pf_style *style,
+                          pf_buf *out);
 } pf_game;
 
 /* ---- what the core offers over any game ---- */
