@@ -26,6 +26,7 @@ static const struct bench_case {
     {"steal-the-pile", 4, 100000},
     {"steal-the-pile", 7, 50000},
     {"steal-the-pile", 12, 30000},
+    {"piles", 4, 50000},
     {"gharat", 2, 20000},
     {"gharat", 3, 12000},
     {"gharat", 4, 6000},

@@ -13,6 +13,7 @@
 
 const pf_game *const pf_games[] = {
     &pf_game_steal_the_pile,
+    &pf_game_piles,
     &pf_game_gharat,
     NULL,
 };

@@ -14,6 +14,7 @@ const pf_game *pf_game_find(const char *id);
 
 /* Each game exports exactly one symbol: its description. */
 extern const pf_game pf_game_steal_the_pile;
+extern const pf_game pf_game_piles;
 extern const pf_game pf_game_gharat;
 
 #endif
