@@ -27,20 +27,134 @@ void tu_deal(pf_deal *d, int ndecks, int jokers, const char *top) {
     if (!used[i]) d->cards[d->ncards++] = deck[i];
 }
 
-void tu_start(pf_run *r, const char *game, int players, const pf_deal *deal, const char *options) {
+/* The setup of a test game: seed 1, the deals given, options "key=value ..." (or NULL). */
+static const pf_game *test_setup(pf_setup *s, const char *game, int players, const pf_deal *deals,
+                                 int ndeals, const char *options) {
   const pf_game *g = pf_game_find(game);
   if (!g) fail_msg("no game %s", game);
-  pf_setup s = {.players = players, .seed = 1, .ndeals = deal ? 1 : 0, .deals = deal};
-  pf_options_default(g->options, g->noptions, &s.options);
+  *s = (pf_setup){.players = players, .seed = 1, .ndeals = ndeals, .deals = deals};
+  pf_options_default(g->options, g->noptions, &s->options);
   pf_error err;
   if (options) {
     char buf[256];
     snprintf(buf, sizeof buf, "%s", options);
     for (char *save = NULL, *kv = strtok_r(buf, " ", &save); kv; kv = strtok_r(NULL, " ", &save))
-      if (pf_option_parse_kv(g->options, g->noptions, kv, &s.options, &err) != 0)
+      if (pf_option_parse_kv(g->options, g->noptions, kv, &s->options, &err) != 0)
         fail_msg("option %s: %s", kv, err.msg);
   }
+  return g;
+}
+
+void tu_start_deals(pf_run *r, const char *game, int players, const pf_deal *deals, int ndeals,
+                    const char *options) {
+  pf_setup s;
+  const pf_game *g = test_setup(&s, game, players, deals, ndeals, options);
+  pf_error err;
   if (pf_run_start(r, g, &s, &err) != 0) fail_msg("start %s: %s", game, err.msg);
+}
+
+void tu_start(pf_run *r, const char *game, int players, const pf_deal *deal, const char *options) {
+  tu_start_deals(r, game, players, deal, deal ? 1 : 0, options);
+}
+
+void tu_refuse_start(const char *game, int players, const pf_deal *deals, int ndeals,
+                     const char *options, const char *why) {
+  pf_setup s;
+  const pf_game *g = test_setup(&s, game, players, deals, ndeals, options);
+  pf_error err;
+  pf_run r;
+  if (pf_run_start(&r, g, &s, &err) == 0) {
+    pf_run_free(&r);
+    fail_msg("the start of %s with %d players should be refused (%s)", game, players, why);
+  }
+  if (!strstr(err.msg, why)) fail_msg("refused with \"%s\", expected \"%s\"", err.msg, why);
+}
+
+void tu_play_first(pf_run *r, int n) {
+  for (int i = 0; i < n; i++) {
+    pf_move m[PF_MAX_MOVES];
+    int who = pf_run_to_move(r);
+    assert_true(who != PF_NOBODY);
+    if (who == PF_CHANCE) {
+      pf_run_chance(r);
+    } else {
+      assert_true(r->game->legal(r->state, m) > 0);
+      pf_run_play(r, m[0]);
+    }
+    tu_check(r);
+  }
+}
+
+int tu_play_first_to_end(pf_run *r) {
+  int n = 0;
+  for (; pf_run_to_move(r) != PF_NOBODY; n++) tu_play_first(r, 1);
+  return n;
+}
+
+void tu_expect_legal(const pf_run *r, const char *want) {
+  char *legal = tu_legal(r);
+  if (strcmp(legal, want) != 0) fail_msg("legal moves are \"%s\", expected \"%s\"", legal, want);
+  free(legal);
+}
+
+void tu_render(const json_t *x, char *buf, size_t n) {
+  buf[0] = '\0';
+  if (!x) {
+    snprintf(buf, n, "absent");
+  } else if (json_is_array(x)) {
+    size_t i, len = 0;
+    json_t *e;
+    json_array_foreach(x, i, e) {
+      char one[64];
+      tu_render(e, one, sizeof one);
+      len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%s", i ? " " : "", one);
+    }
+  } else if (json_is_string(x)) {
+    snprintf(buf, n, "%s", json_string_value(x));
+  } else if (json_is_integer(x)) {
+    snprintf(buf, n, "%lld", (long long)json_integer_value(x));
+  } else if (json_is_boolean(x)) {
+    snprintf(buf, n, "%s", json_is_true(x) ? "true" : "false");
+  } else if (json_is_null(x)) {
+    snprintf(buf, n, "null");
+  } else {
+    snprintf(buf, n, "?");
+  }
+}
+
+json_t *tu_path(json_t *obj, const char *path) {
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", path);
+  json_t *x = obj;
+  for (char *save = NULL, *k = strtok_r(buf, ".", &save); k && x; k = strtok_r(NULL, ".", &save))
+    x = json_is_array(x) ? json_array_get(x, (size_t)atoi(k)) : json_object_get(x, k);
+  return x;
+}
+
+void tu_expect_view(const pf_run *r, int seat, const char *path, const char *want) {
+  json_t *v = tu_view(r, seat);
+  char buf[2048];
+  tu_render(tu_path(v, path), buf, sizeof buf);
+  json_decref(v);
+  if (strcmp(buf, want) != 0)
+    fail_msg("view %s of %s is \"%s\", expected \"%s\"", path,
+             seat == PF_VIEW_ALL ? "all" : (char[]){(char)('0' + seat), '\0'}, buf, want);
+}
+
+int tu_view_int(const pf_run *r, const char *path) {
+  json_t *v = tu_view(r, PF_VIEW_ALL);
+  json_t *x = tu_path(v, path);
+  if (!json_is_integer(x)) fail_msg("view %s is not an integer", path);
+  int n = (int)json_integer_value(x);
+  json_decref(v);
+  return n;
+}
+
+char *tu_view_text(const pf_run *r, int seat) {
+  pf_buf b = {0};
+  pf_style plain = {0};
+  r->game->view_text(r->state, seat, &plain, &b);
+  return b.data ? b.data : pf_xstrdup("");
 }
 
 void tu_play(pf_run *r, const char *move) {

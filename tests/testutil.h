@@ -36,4 +36,28 @@ void tu_scores(const pf_run *r, int *scores);
 /* Asserts the game's invariant check passes. */
 void tu_check(const pf_run *r);
 
+/* Starts a game from explicit deals and options "key=value ..." (or NULL); seed 1. */
+void tu_start_deals(pf_run *r, const char *game, int players, const pf_deal *deals, int ndeals,
+                    const char *options);
+/* Starting must fail, with a reason containing `why`. */
+void tu_refuse_start(const char *game, int players, const pf_deal *deals, int ndeals,
+                     const char *options, const char *why);
+/* Plays the first legal move (or draws the chance outcome), n times, checking the invariants. */
+void tu_play_first(pf_run *r, int n);
+/* Plays the first legal move until the game is over; returns how many moves were played. */
+int tu_play_first_to_end(pf_run *r);
+/* The legal moves of the seat to move must be exactly `want` (space-separated, in order). */
+void tu_expect_legal(const pf_run *r, const char *want);
+
+/* A JSON value as text: strings bare, arrays' elements joined by spaces, "null", or "absent". */
+void tu_render(const json_t *x, char *buf, size_t n);
+/* The value at a dotted path of a JSON object ("piles.1.cards": key, array index, key). */
+json_t *tu_path(json_t *obj, const char *path);
+/* The field at `path` of a seat's view (PF_VIEW_ALL: the full view), as text, must be `want`. */
+void tu_expect_view(const pf_run *r, int seat, const char *path, const char *want);
+/* The integer at `path` of the full view. */
+int tu_view_int(const pf_run *r, const char *path);
+/* A seat's text view (caller frees). */
+char *tu_view_text(const pf_run *r, int seat);
+
 #endif
