@@ -401,8 +401,9 @@ int cmd_play(int argc, char **argv) {
   const pf_game *g = cli_game(argv[optind]);
   if (!g) return EXIT_BAD_INPUT;
   if (!players) players = nseats ? nseats : (g->min_players > 2 ? g->min_players : 2);
-  if (players < g->min_players || players > g->max_players) {
-    cli_error("play: %s is for %d to %d players, not %d", g->id, g->min_players, g->max_players, players);
+  pf_error err;
+  if (pf_check_players(g, players, &err) != 0) {
+    cli_error("play: %s", err.msg);
     return EXIT_BAD_INPUT;
   }
   if (nseats && nseats != players) {
@@ -411,7 +412,6 @@ int cmd_play(int argc, char **argv) {
   }
   pf_setup setup = {.players = players, .seed = seed};
   pf_options_default(g->options, g->noptions, &setup.options);
-  pf_error err;
   for (int i = 0; i < nopts; i++)
     if (pf_option_parse_kv(g->options, g->noptions, opts[i], &setup.options, &err) != 0) {
       cli_error("play: %s: %s", g->id, err.msg);

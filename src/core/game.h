@@ -131,6 +131,9 @@ typedef struct pf_game {
  * and the game's own fields. The legal moves are listed only for the seat to move, and only when
  * the viewer is that seat or PF_VIEW_ALL. Caller owns the result. */
 json_t *pf_view_json(const pf_game *g, const void *st, int players, int seat);
+/* Refuses a player count outside the game's range: "gharat is for 2 to 4 players, not 5", or
+ * "piles is for exactly 4 players, not 3". */
+int pf_check_players(const pf_game *g, long long players, pf_error *err);
 /* to_move as SPEC §1 writes it: the seat, "chance", or null when the game is over. */
 json_t *pf_to_move_json(int to_move);
 /* The canonical strings of the legal moves of the seat to move, as a JSON array (empty when no
