@@ -34,6 +34,7 @@
 #include "core/buf.h"
 #include "core/card.h"
 #include "core/deck.h"
+#include "core/hands.h"
 #include "core/option.h"
 #include "core/rng.h"
 

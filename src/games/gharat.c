@@ -61,6 +61,10 @@ static const pf_option_desc OPTIONS[] = {
                    "4 players only (GHA-1): seats 0 and 2 against 1 and 3, scores added up"},
 };
 
+static inline pf_hands hands_of(const gha_state *s) {
+  return (pf_hands){s->card, &s->hand[0][0], HAND, s->hand_len, s->players};
+}
+
 static inline uint64_t bit(int slot) { return (uint64_t)1 << slot; }
 static inline int rank_of(const gha_state *s, int slot) { return s->card[slot] >> 2; }
 static inline int top_slot(const gha_state *s, int q) { return s->pile[q][s->size[q] - 1]; }
@@ -336,11 +340,7 @@ static int gha_start(void *vs, const pf_setup *setup, pf_error *err) {
     return pf_fail(err, "one hand (target 0) uses one deal, but %d deals are given", setup->ndeals);
   pf_card deck[NCARDS];
   pf_deck_standard(deck, 1, 0);
-  for (int k = 0; k < setup->ndeals; k++)
-    if (pf_deal_check(&setup->deals[k], deck, NCARDS, err) != 0) {
-      pf_error_prefix(err, "deal %d", k + 1);
-      return -1;
-    }
+  if (pf_deals_check(setup->deals, setup->ndeals, deck, NCARDS, err) != 0) return -1;
   start_hand(s);
   return 0;
 }
@@ -385,19 +385,15 @@ static int gha_current_deal(const void *vs, pf_deal *out) {
 /* Hidden from `seat`: the other hands, the stock, and the play pile's unseen cards (GHA-2). */
 static void gha_determinize(void *vs, int seat, pf_rng *rng) {
   gha_state *s = vs;
-  uint8_t slots[NCARDS], cards[NCARDS];
-  int n = 0;
+  uint8_t slots[NCARDS];
+  pf_hands h = hands_of(s);
+  int n = pf_hands_hidden(&h, seat, slots);
   if (seat != PF_VIEW_ALL) {
-    for (int p = 0; p < s->players; p++)
-      if (p != seat)
-        for (int i = 0; i < s->hand_len[p]; i++) slots[n++] = s->hand[p][i];
     for (int k = s->next_slot; k < NCARDS; k++) slots[n++] = (uint8_t)k;
     for (int i = 0; i < s->size[PLAY]; i++)
       if (!(s->seen & bit(s->pile[PLAY][i]))) slots[n++] = s->pile[PLAY][i];
   }
-  for (int i = 0; i < n; i++) cards[i] = s->card[slots[i]];
-  pf_shuffle(rng, cards, (size_t)n);
-  for (int i = 0; i < n; i++) s->card[slots[i]] = cards[i];
+  pf_slots_resample(s->card, slots, n, rng);
   /* The deals of later hands are unknown too. */
   s->given = NULL;
   s->ndeals_given = 0;
@@ -432,10 +428,7 @@ static int gha_check(const void *vs, pf_error *err) {
     if (where[k] != 1) return pf_fail(err, "card slot %d is in %d places", k, where[k]);
   for (int k = START; k < NCARDS; k++)
     if (s->seen & bit(k) && k >= s->next_slot) return pf_fail(err, "stock slot %d is seen", k);
-  pf_card deck[NCARDS];
-  pf_deal d = {.ncards = NCARDS};
-  memcpy(d.cards, s->card, NCARDS);
-  if (pf_deal_check(&d, deck, pf_deck_standard(deck, 1, 0), err) != 0) return -1;
+  if (pf_cards_are_decks(s->card, NCARDS, 1, 0, err) != 0) return -1;
   if (s->over && s->next_slot != NCARDS) return pf_fail(err, "over with cards in the stock");
   if (!s->over && s->hand_len[s->turn] == 0) return pf_fail(err, "seat %d to move with no card", s->turn);
   if ((s->next_slot - START) % (HAND * s->players) != 0)
@@ -447,11 +440,6 @@ static int gha_check(const void *vs, pf_error *err) {
 /* Views                                                                                      */
 /* ------------------------------------------------------------------------------------------ */
 
-static json_t *card_json(pf_card c) {
-  char b[PF_CARD_STR];
-  return json_string(pf_card_str(c, b));
-}
-
 /* Whether `seat` may see this play-pile slot: the full view, or a card seen face up. */
 static inline bool visible(const gha_state *s, int seat, int slot) {
   return seat == PF_VIEW_ALL || (s->seen & bit(slot));
@@ -462,10 +450,10 @@ static json_t *pile_json(const gha_state *s, int q, int seat) {
   int n = s->size[q];
   for (int i = 0; i < n; i++) {
     int slot = s->pile[q][i];
-    json_array_append_new(cards, visible(s, seat, slot) ? card_json(s->card[slot]) : json_null());
+    json_array_append_new(cards, visible(s, seat, slot) ? pf_card_json(s->card[slot]) : json_null());
   }
   json_object_set_new(o, "size", json_integer(n));
-  json_object_set_new(o, "top", n ? card_json(s->card[top_slot(s, q)]) : json_null());
+  json_object_set_new(o, "top", n ? pf_card_json(s->card[top_slot(s, q)]) : json_null());
   json_object_set_new(o, "cards", cards); /* bottom first; null: not seen yet (GHA-2) */
   if (q != PLAY) json_object_set_new(o, "points", json_integer(pile_points(s, q)));
   return o;
@@ -476,26 +464,14 @@ static void gha_view_json(const void *vs, int seat, json_t *v) {
   json_object_set_new(v, "hand_number", json_integer(s->hand_no + 1));
   json_object_set_new(v, "dealer", json_integer(s->dealer));
   json_object_set_new(v, "stock", json_integer(NCARDS - s->next_slot));
-  if (seat == PF_VIEW_ALL) { /* the full state: the stock's order too, next card first */
-    json_t *a = json_array();
-    for (int k = s->next_slot; k < NCARDS; k++) json_array_append_new(a, card_json(s->card[k]));
-    json_object_set_new(v, "stock_cards", a);
-  }
+  if (seat == PF_VIEW_ALL) /* the full state: the stock's order too, next card first */
+    json_object_set_new(v, "stock_cards", pf_cards_json(s->card + s->next_slot, NCARDS - s->next_slot));
   json_object_set_new(v, "play_pile", pile_json(s, PLAY, seat));
-  json_t *piles = json_array(), *hands = json_array();
-  for (int p = 0; p < s->players; p++) {
-    json_array_append_new(piles, pile_json(s, p, seat));
-    json_t *h = json_object();
-    json_object_set_new(h, "size", json_integer(s->hand_len[p]));
-    if (seat == PF_VIEW_ALL || seat == p) {
-      json_t *a = json_array();
-      for (int i = 0; i < s->hand_len[p]; i++) json_array_append_new(a, card_json(s->card[s->hand[p][i]]));
-      json_object_set_new(h, "cards", a);
-    }
-    json_array_append_new(hands, h);
-  }
+  json_t *piles = json_array();
+  for (int p = 0; p < s->players; p++) json_array_append_new(piles, pile_json(s, p, seat));
+  pf_hands h = hands_of(s);
   json_object_set_new(v, "piles", piles);
-  json_object_set_new(v, "hands", hands);
+  json_object_set_new(v, "hands", pf_hands_json(&h, seat));
   json_object_set_new(v, "teams", json_boolean(s->teams));
   json_object_set_new(v, "target", json_integer(s->target));
   if (s->target) json_object_set_new(v, "totals", pf_ints_json(s->total, s->players));
@@ -553,31 +529,13 @@ static void gha_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
   for (int p = 0; p < s->players; p++) {
     who_text(s, p, seat, name, sizeof name);
     pf_buf_printf(out, "  %-28s %3d pts ", name, pile_points(s, p));
-    if (!s->size[p]) pf_buf_puts(out, " empty");
-    for (int i = 0; i < s->size[p]; i++) {
-      pf_buf_putc(out, ' ');
-      put_card(out, s->card[s->pile[p][i]], st);
-    }
+    pf_buf_putc(out, ' ');
+    if (!s->size[p]) pf_buf_puts(out, "empty");
+    pf_slots_text(out, s->card, s->pile[p], s->size[p], " ", st);
     pf_buf_putc(out, '\n');
   }
-  for (int p = 0; p < s->players; p++) {
-    if ((seat != PF_VIEW_ALL && seat != p) || s->over) continue;
-    if (seat == p)
-      pf_buf_puts(out, "Your hand:");
-    else
-      pf_buf_printf(out, "Seat %d's hand:", p);
-    for (int i = 0; i < s->hand_len[p]; i++) {
-      pf_buf_putc(out, ' ');
-      put_card(out, s->card[s->hand[p][i]], st);
-    }
-    pf_buf_putc(out, '\n');
-  }
-  if (seat != PF_VIEW_ALL && !s->over) {
-    pf_buf_puts(out, "Others hold:");
-    for (int p = 0; p < s->players; p++)
-      if (p != seat) pf_buf_printf(out, " seat %d %d card%s;", p, s->hand_len[p], s->hand_len[p] == 1 ? "" : "s");
-    out->data[out->len - 1] = '\n';
-  }
+  pf_hands h = hands_of(s);
+  if (!s->over) pf_hands_text(out, &h, seat, " ", st);
 }
 
 /* "7♥ takes 7♦ 7♠ from the play pile": what a move does, as `viewer` may know it. The play

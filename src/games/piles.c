@@ -51,6 +51,10 @@ typedef struct pil_state {
   pf_rng rng; /* the chance stream (G-4) */
 } pil_state;
 
+static inline pf_hands hands_of(const pil_state *s) {
+  return (pf_hands){s->card, &s->hand[0][0], HAND, s->hand_len, NSEATS};
+}
+
 static inline int team_of(int seat) { return seat % 2; }
 static inline int taker_of(int passer) { return (passer + 1) % NSEATS; }
 static inline bool is_red(pf_card c) { return pf_card_is_red(c); }
@@ -293,11 +297,8 @@ static int pil_start(void *vs, const pf_setup *setup, pf_error *err) {
   if (setup->ndeals > 1) return pf_fail(err, "a game of Piles uses one deal, but %d deals are given", setup->ndeals);
   pf_card deck[NCARDS];
   pf_deck_standard(deck, 1, 0);
+  if (pf_deals_check(setup->deals, setup->ndeals, deck, NCARDS, err) != 0) return -1;
   if (setup->ndeals == 1) {
-    if (pf_deal_check(&setup->deals[0], deck, NCARDS, err) != 0) {
-      pf_error_prefix(err, "deal 1");
-      return -1;
-    }
     memcpy(s->card, setup->deals[0].cards, NCARDS);
   } else {
     pf_rng rng;
@@ -353,18 +354,12 @@ static int pil_current_deal(const void *vs, pf_deal *out) {
 /* Hidden from `seat`: the other hands and the cards taken that it may not know (PIL-7). */
 static void pil_determinize(void *vs, int seat, pf_rng *rng) {
   pil_state *s = vs;
-  uint8_t slots[NCARDS], cards[NCARDS];
-  int n = 0;
-  if (seat != PF_VIEW_ALL) {
-    for (int p = 0; p < NSEATS; p++)
-      if (p != seat)
-        for (int i = 0; i < s->hand_len[p]; i++) slots[n++] = s->hand[p][i];
-    for (int i = 0; i < s->ntakes; i++)
-      if (!take_known(s, i, seat)) slots[n++] = s->take_slot[i];
-  }
-  for (int i = 0; i < n; i++) cards[i] = s->card[slots[i]];
-  pf_shuffle(rng, cards, (size_t)n);
-  for (int i = 0; i < n; i++) s->card[slots[i]] = cards[i];
+  uint8_t slots[NCARDS];
+  pf_hands h = hands_of(s);
+  int n = pf_hands_hidden(&h, seat, slots);
+  for (int i = 0; i < s->ntakes; i++)
+    if (!take_known(s, i, seat)) slots[n++] = s->take_slot[i];
+  pf_slots_resample(s->card, slots, n, rng);
   pf_rng_seed(&s->rng, pf_rng_next(rng), PF_STREAM_CHANCE); /* future takes are unknown too */
 }
 
@@ -387,10 +382,7 @@ static int pil_check(const void *vs, pf_error *err) {
   for (int i = 0; i < s->ntakes; i++) where[s->take_slot[i]]++;
   for (int k = 0; k < NCARDS; k++)
     if (where[k] != 1) return pf_fail(err, "card slot %d is in %d places", k, where[k]);
-  pf_card deck[NCARDS];
-  pf_deal d = {.ncards = NCARDS};
-  memcpy(d.cards, s->card, NCARDS);
-  if (pf_deal_check(&d, deck, pf_deck_standard(deck, 1, 0), err) != 0) return -1;
+  if (pf_cards_are_decks(s->card, NCARDS, 1, 0, err) != 0) return -1;
   if (placed + s->ntakes + s->passing != s->turns)
     return pf_fail(err, "%d turns but %d cards placed and %d taken", s->turns, placed, s->ntakes);
   if ((placed > 0) != (s->red_team != NONE)) return pf_fail(err, "team colours set wrongly (PIL-5)");
@@ -404,11 +396,6 @@ static int pil_check(const void *vs, pf_error *err) {
 /* Views                                                                                      */
 /* ------------------------------------------------------------------------------------------ */
 
-static json_t *card_json(pf_card c) {
-  char b[PF_CARD_STR];
-  return json_string(pf_card_str(c, b));
-}
-
 static const char *colour_name(bool red) { return red ? "red" : "black"; }
 
 static json_t *castle_json(const pil_state *s) {
@@ -418,10 +405,10 @@ static json_t *castle_json(const pil_state *s) {
     char ps[3];
     pos_str(pos, ps);
     for (int slot = s->top[pos]; slot != NONE; slot = s->below[slot])
-      json_array_insert_new(cards, 0, card_json(s->card[slot])); /* bottom first */
+      json_array_insert_new(cards, 0, pf_card_json(s->card[slot])); /* bottom first */
     json_object_set_new(o, "pos", json_string(ps));
     json_object_set_new(o, "size", json_integer(s->size[pos]));
-    json_object_set_new(o, "top", card_json(top_card(s, pos)));
+    json_object_set_new(o, "top", pf_card_json(top_card(s, pos)));
     json_object_set_new(o, "colour", json_string(colour_name(is_red(top_card(s, pos)))));
     json_object_set_new(o, "value", json_integer(pile_value(s, pos))); /* PIL-4 */
     json_object_set_new(o, "cards", cards);
@@ -441,25 +428,15 @@ static void pil_view_json(const void *vs, int seat, json_t *v) {
     for (int p = 0; p < NSEATS; p++) json_array_append_new(colours, json_string(colour_name(team_of(p) == s->red_team)));
   }
   json_object_set_new(v, "colours", colours); /* PIL-5: null until the first card is placed */
-  json_t *hands = json_array();
-  for (int p = 0; p < NSEATS; p++) {
-    json_t *h = json_object();
-    json_object_set_new(h, "size", json_integer(s->hand_len[p]));
-    if (seat == PF_VIEW_ALL || seat == p) {
-      json_t *a = json_array();
-      for (int i = 0; i < s->hand_len[p]; i++) json_array_append_new(a, card_json(s->card[s->hand[p][i]]));
-      json_object_set_new(h, "cards", a);
-    }
-    json_array_append_new(hands, h);
-  }
-  json_object_set_new(v, "hands", hands);
+  pf_hands h = hands_of(s);
+  json_object_set_new(v, "hands", pf_hands_json(&h, seat));
   if (s->passing) json_object_set_new(v, "passer", json_integer(s->turn));
   json_t *takes = json_array();
   for (int i = 0; i < s->ntakes; i++) {
     json_t *o = json_object();
     json_object_set_new(o, "from", json_integer(s->take_from[i]));
     json_object_set_new(o, "by", json_integer(taker_of(s->take_from[i])));
-    if (take_known(s, i, seat)) json_object_set_new(o, "card", card_json(s->card[s->take_slot[i]]));
+    if (take_known(s, i, seat)) json_object_set_new(o, "card", pf_card_json(s->card[s->take_slot[i]]));
     json_array_append_new(takes, o);
   }
   json_object_set_new(v, "takes", takes); /* PIL-7: the card only for its passer and taker */
@@ -561,24 +538,8 @@ static void pil_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
     pf_buf_puts(out, ".\n");
   }
   castle_text(s, st, out);
-  for (int p = 0; p < NSEATS; p++) {
-    if ((seat != PF_VIEW_ALL && seat != p) || (s->over && !s->hand_len[p])) continue;
-    if (seat == p)
-      pf_buf_puts(out, "Your hand:");
-    else
-      pf_buf_printf(out, "Seat %d's hand:", p);
-    for (int i = 0; i < s->hand_len[p]; i++) {
-      pf_buf_putc(out, ' ');
-      put_card(out, s->card[s->hand[p][i]], st);
-    }
-    pf_buf_putc(out, '\n');
-  }
-  if (seat != PF_VIEW_ALL && !s->over) {
-    pf_buf_puts(out, "Others hold:");
-    for (int p = 0; p < NSEATS; p++)
-      if (p != seat) pf_buf_printf(out, " seat %d %d card%s;", p, s->hand_len[p], s->hand_len[p] == 1 ? "" : "s");
-    out->data[out->len - 1] = '\n';
-  }
+  pf_hands h = hands_of(s);
+  if (!s->over) pf_hands_text(out, &h, seat, " ", st);
   takes_text(s, seat, st, out);
   if (!s->over)
     pf_buf_puts(out, "Scores so far count the castle only; taken cards are added at the end (PIL-9).\n");
