@@ -24,34 +24,6 @@ static void start_deal(pf_run *r, int players, const char *cards, const char *op
   tu_start(r, "gharat", players, &d, options);
 }
 
-static void expect_scores(const pf_run *r, const char *want) {
-  int sc[PF_MAX_PLAYERS];
-  char buf[128] = "";
-  tu_scores(r, sc);
-  for (int p = 0; p < r->setup.players; p++)
-    snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%d", p ? " " : "", sc[p]);
-  if (strcmp(buf, want) != 0) fail_msg("scores are \"%s\", expected \"%s\"", buf, want);
-}
-
-static void expect_winners(const pf_run *r, const char *want) {
-  int w[PF_MAX_PLAYERS], n = r->game->winners(r->state, w);
-  char buf[64] = "";
-  for (int i = 0; i < n; i++) snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%d", i ? " " : "", w[i]);
-  if (strcmp(buf, want) != 0) fail_msg("winners are \"%s\", expected \"%s\"", buf, want);
-}
-
-/* What describe says of a move, as `viewer` may know it. */
-static void expect_describe(const pf_run *r, const char *move, int viewer, const char *want) {
-  pf_move m;
-  pf_error err;
-  if (r->game->move_parse(r->state, move, &m, &err) != 0) fail_msg("%s: %s", move, err.msg);
-  pf_buf b = {0};
-  pf_style plain = {0};
-  r->game->describe(r->state, m, viewer, &plain, &b);
-  if (strcmp(pf_buf_str(&b), want) != 0) fail_msg("%s is described \"%s\", expected \"%s\"", move, pf_buf_str(&b), want);
-  pf_buf_free(&b);
-}
-
 /* ------------------------------------------------------------------------------------------ */
 /* GHA-1 Players                                                                              */
 /* ------------------------------------------------------------------------------------------ */
@@ -89,11 +61,11 @@ static void test_GHA_1_teams_score_together(void **unused) {
   start_deal(&solo, 4, deal, "target=0");
   tu_play(&r, "KH>pp");
   tu_play(&solo, "KH>pp");
-  expect_scores(&r, "20 0 20 0"); /* seat 2 has its team's 20 */
-  expect_scores(&solo, "20 0 0 0");
+  tu_expect_scores(&r, "20 0 20 0"); /* seat 2 has its team's 20 */
+  tu_expect_scores(&solo, "20 0 0 0");
   tu_play(&r, "5H");
   tu_play(&r, "5D>pp"); /* seat 2 takes the 5H seat 1 played: seats 0 and 2 now have 30 */
-  expect_scores(&r, "30 0 30 0");
+  tu_expect_scores(&r, "30 0 30 0");
   tu_expect_view(&r, 0, "teams", "true");
   /* To the end of the hand: both seats of the leading team win (G-6). */
   tu_play_first_to_end(&r);
@@ -101,7 +73,7 @@ static void test_GHA_1_teams_score_together(void **unused) {
   tu_scores(&r, sc);
   assert_int_equal(sc[0], sc[2]);
   assert_int_equal(sc[1], sc[3]);
-  expect_winners(&r, sc[0] > sc[1] ? "0 2" : sc[0] < sc[1] ? "1 3" : "0 1 2 3");
+  tu_expect_winners(&r, sc[0] > sc[1] ? "0 2" : sc[0] < sc[1] ? "1 3" : "0 1 2 3");
   pf_run_free(&r);
   pf_run_free(&solo);
 }
@@ -159,24 +131,10 @@ static void test_GHA_2_uncovered_card_becomes_visible(void **unused) {
   for (int seat = 0; seat < 3; seat++) tu_expect_view(&r, seat, "play_pile.cards", "null 9S");
   tu_expect_view(&r, PF_VIEW_ALL, "play_pile.cards", "2C 9S");
   /* Determinizing for seat 2 resamples the unseen 2C, never the uncovered 9S. */
-  void *copy = pf_xmalloc(r.game->state_size);
   pf_rng rng;
   pf_rng_seed(&rng, 3, 3);
-  int moved = 0;
-  for (int i = 0; i < 30; i++) {
-    memcpy(copy, r.state, r.game->state_size);
-    r.game->determinize(copy, 2, &rng);
-    json_t *v = pf_view_json(r.game, copy, 3, PF_VIEW_ALL);
-    assert_string_equal(json_string_value(tu_path(v, "play_pile.cards.1")), "9S");
-    moved += strcmp(json_string_value(tu_path(v, "play_pile.cards.0")), "2C") != 0;
-    json_decref(v);
-    char *a = pf_view_json_text(r.game, r.state, 3, 2), *b = pf_view_json_text(r.game, copy, 3, 2);
-    assert_string_equal(a, b);
-    free(a);
-    free(b);
-  }
-  assert_true(moved > 0);
-  free(copy);
+  assert_int_equal(tu_resampled(&r, 2, 30, "play_pile.cards.1", &rng), 0);
+  assert_true(tu_resampled(&r, 2, 30, "play_pile.cards.0", &rng) > 0);
   pf_run_free(&r);
 }
 
@@ -192,7 +150,7 @@ static void test_GHA_3_capture_takes_the_run_of_equal_ranks(void **unused) {
   /* Play pile 2S 7S 7D 7C: a run of three 7s on 2S. Seat 0: 7H .., seat 1: 2H ... */
   start_deal(&r, 2, "2S 7S 7D 7C  7H 2H  8S 8H  9S 9H  TS TH", NULL);
   tu_expect_legal(&r, "7H>pp 8S 9S TS");
-  expect_describe(&r, "7H>pp", 1, "7H takes 7C from the play pile, with any card of that rank beneath (unseen yet)");
+  tu_expect_told(&r, "7H>pp", 1, "7H takes 7C from the play pile, with any card of that rank beneath (unseen yet)");
   tu_play(&r, "7H>pp");
   tu_expect_view(&r, 1, "piles.0.cards", "7S 7D 7C 7H");
   tu_expect_view(&r, 1, "piles.0.size", "4");
@@ -233,8 +191,8 @@ static void test_GHA_3_choice_of_targets_and_taking_a_capture_pile(void **unused
   tu_refuse(&r, "9S", "9S is not in seat 2's hand");
   tu_refuse(&r, "X", "cannot read a card at the start; moves look like 7H, 7H>pp, 7H>p1");
   tu_refuse(&r, "9D>p0 x", "unexpected 'x' after the move");
-  expect_describe(&r, "9D>p0", 2, "9D takes 9H 9C from seat 0's capture pile");
-  expect_describe(&r, "9D>p0", 0, "9D takes 9H 9C from your capture pile");
+  tu_expect_told(&r, "9D>p0", 2, "9D takes 9H 9C from seat 0's capture pile");
+  tu_expect_told(&r, "9D>p0", 0, "9D takes 9H 9C from your capture pile");
   tu_play(&r, "9d > P0"); /* case and spaces do not matter */
   tu_expect_view(&r, 0, "piles.2.cards", "9C 9H 9D");
   tu_expect_view(&r, 0, "piles.0.size", "0");
@@ -260,7 +218,7 @@ static void test_GHA_3_own_pile_card_is_added(void **unused) {
   tu_play(&r, "8H");
   tu_expect_legal(&r, "KS>p0 8D>pp 9D");
   tu_refuse(&r, "KS", "KS matches p0: a matching target must be taken (GHA-3), e.g. KS>p0");
-  expect_describe(&r, "KS>p0", 0, "KS goes onto your own capture pile");
+  tu_expect_told(&r, "KS>p0", 0, "KS goes onto your own capture pile");
   tu_play(&r, "KS>p0");
   tu_expect_view(&r, 1, "piles.0.cards", "KC KH KS");
   tu_expect_view(&r, 1, "play_pile.cards", "null null 4C 8H");
@@ -335,7 +293,7 @@ static void test_GHA_5_card_points(void **unused) {
   /* Play pile 5C 2C JC AC. Seat 0: AH JH 5H 9S, seat 1: 2H TS 8S 7S. */
   start_deal(&r, 2, "5C 2C JC AC  AH 2H  JH TS  5H 8S  9S 7S", "target=0");
   tu_play(&r, "AH>pp"); /* AC AH: 40 */
-  expect_scores(&r, "40 0");
+  tu_expect_scores(&r, "40 0");
   tu_play(&r, "TS"); /* onto the play pile */
   tu_play(&r, "9S");
   tu_play(&r, "8S");
@@ -361,7 +319,7 @@ static void test_GHA_5_card_points(void **unused) {
     tu_play(&r, move);
     char want[16];
     snprintf(want, sizeof want, "%d 0", PAIRS[i].points);
-    expect_scores(&r, want);
+    tu_expect_scores(&r, want);
     pf_run_free(&r);
   }
 }
@@ -422,49 +380,66 @@ static void test_GHA_6_hands_move_on_with_new_deals(void **unused) {
   pf_run_free(&r);
 }
 
-/* GHA-6: a match to 1000 in which, after hand 28, both totals are tied at 1000 or more: one
- * more hand decides it. Seed 1283, the first legal move throughout. */
-static void test_GHA_6_match_to_1000_decided_by_a_tie_break_hand(void **unused) {
-  (void)unused;
+/* Plays a match to 1000 (seed, players, teams) with the first legal move throughout. At the end
+ * of every hand the match must go on exactly while no total (a team's, with teams) reaches 1000
+ * or the lead is tied. Returns the number of hands; *tied_at is the last hand after which the lead
+ * was tied at 1000 or more (0: never). */
+static int play_match(pf_run *r, uint64_t seed, int players, bool teams, int *tied_at) {
   const pf_game *g = pf_game_find("gharat");
-  pf_setup s = {.players = 2, .seed = 1283};
+  pf_setup s = {.players = players, .seed = seed};
   pf_options_default(g->options, g->noptions, &s.options);
   assert_int_equal(s.options.v[0], 1000); /* the default target */
-  pf_run r;
+  s.options.v[1] = teams;
   pf_error err;
-  assert_int_equal(pf_run_start(&r, g, &s, &err), 0);
-  int hand = 1, tied_at = 0;
-  int32_t before[2] = {0, 0};
-  while (pf_run_to_move(&r) >= 0) {
-    tu_play_first(&r, 1);
-    int now = pf_run_to_move(&r) >= 0 ? tu_view_int(&r, "hand_number") : hand + 1;
-    if (now == hand) continue;
-    /* A hand ended: the match goes on exactly while no total reaches 1000 or the lead is tied. */
-    json_t *v = tu_view(&r, PF_VIEW_ALL);
-    int t0 = (int)json_integer_value(tu_path(v, "totals.0")), t1 = (int)json_integer_value(tu_path(v, "totals.1"));
-    json_decref(v);
-    assert_true(t0 >= before[0] && t1 >= before[1]);
-    before[0] = t0, before[1] = t1;
-    bool over = pf_run_to_move(&r) == PF_NOBODY;
-    assert_int_equal(over, (t0 >= 1000 || t1 >= 1000) && t0 != t1);
-    if (!over && t0 == t1 && t0 >= 1000) tied_at = hand;
-    hand = now;
+  assert_int_equal(pf_run_start(r, g, &s, &err), 0);
+  int hand = 1, sides = teams ? 2 : players;
+  int before[4] = {0};
+  *tied_at = 0;
+  while (pf_run_to_move(r) >= 0) {
+    tu_play_first(r, 1);
+    bool over = pf_run_to_move(r) == PF_NOBODY;
+    if (!over && tu_view_int(r, "hand_number") == hand) continue;
+    /* A hand ended. */
+    int side[4] = {0}, best = -1, nbest = 0;
+    for (int p = 0; p < players; p++) {
+      char path[16];
+      snprintf(path, sizeof path, "totals.%d", p);
+      side[teams ? p % 2 : p] += tu_view_int(r, path);
+    }
+    for (int i = 0; i < sides; i++) {
+      assert_true(side[i] >= before[i]);
+      before[i] = side[i];
+      if (side[i] > best) best = side[i], nbest = 0;
+      if (side[i] == best) nbest++;
+    }
+    assert_int_equal(over, best >= 1000 && nbest == 1);
+    if (!over && best >= 1000) *tied_at = hand;
+    hand++;
   }
+  return hand - 1;
+}
+
+/* GHA-6: a match to 1000 in which, after hand 28, both totals are tied at 1000 or more: one
+ * more hand decides it, and the whole match's record replays. Seed 1283, 2 players. */
+static void test_GHA_6_match_to_1000_decided_by_a_tie_break_hand(void **unused) {
+  (void)unused;
+  pf_run r;
+  int tied_at;
+  assert_int_equal(play_match(&r, 1283, 2, false, &tied_at), 29);
   assert_int_equal(tied_at, 28);
-  assert_int_equal(hand, 30); /* hand 29 was the last */
   assert_int_equal(r.ndeals, 29);
   int sc[2];
   tu_scores(&r, sc);
-  assert_int_equal(sc[0], before[0]);
-  assert_int_equal(sc[1], before[1]);
+  assert_int_equal(sc[0], tu_view_int(&r, "totals.0"));
+  assert_int_equal(sc[1], tu_view_int(&r, "totals.1"));
   assert_true(sc[0] != sc[1]);
-  expect_winners(&r, sc[0] > sc[1] ? "0" : "1");
-  /* The record of the whole match replays to the same result. */
+  tu_expect_winners(&r, sc[0] > sc[1] ? "0" : "1");
   json_t *j = pf_record_json(&r);
   char *text = json_dumps(j, JSON_COMPACT);
   json_decref(j);
   pf_record rec;
   pf_run again;
+  pf_error err;
   assert_int_equal(pf_record_parse(text, strlen(text), &rec, &err), 0);
   assert_int_equal(rec.setup.ndeals, 29);
   assert_int_equal(pf_record_replay(&rec, -1, &again, NULL, &err), 0);
@@ -480,34 +455,13 @@ static void test_GHA_6_match_to_1000_decided_by_a_tie_break_hand(void **unused) 
 static void test_GHA_6_teams_match_tie_break(void **unused) {
   (void)unused;
   pf_run r;
-  const pf_game *g = pf_game_find("gharat");
-  pf_setup s = {.players = 4, .seed = 499};
-  pf_options_default(g->options, g->noptions, &s.options);
-  s.options.v[1] = 1;
-  pf_error err;
-  assert_int_equal(pf_run_start(&r, g, &s, &err), 0);
-  int hand = 1, tied_at = 0;
-  while (pf_run_to_move(&r) >= 0) {
-    tu_play_first(&r, 1);
-    if (pf_run_to_move(&r) >= 0 && tu_view_int(&r, "hand_number") == hand) continue;
-    json_t *v = tu_view(&r, PF_VIEW_ALL);
-    int t[4];
-    for (int p = 0; p < 4; p++) {
-      char path[16];
-      snprintf(path, sizeof path, "totals.%d", p);
-      t[p] = (int)json_integer_value(tu_path(v, path));
-    }
-    json_decref(v);
-    int a = t[0] + t[2], b = t[1] + t[3];
-    if (pf_run_to_move(&r) >= 0 && a == b && a >= 1000) tied_at = hand;
-    hand++;
-  }
+  int tied_at;
+  assert_int_equal(play_match(&r, 499, 4, true, &tied_at), 31);
   assert_int_equal(tied_at, 30);
-  assert_int_equal(hand, 32);
   int sc[4];
   tu_scores(&r, sc);
   assert_true(sc[0] == sc[2] && sc[1] == sc[3] && sc[0] != sc[1]);
-  expect_winners(&r, sc[0] > sc[1] ? "0 2" : "1 3");
+  tu_expect_winners(&r, sc[0] > sc[1] ? "0 2" : "1 3");
   pf_run_free(&r);
 }
 

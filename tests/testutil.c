@@ -150,6 +150,68 @@ int tu_view_int(const pf_run *r, const char *path) {
   return n;
 }
 
+/* n integers as text, space-separated. */
+static void ints_text(const int *v, int n, char *buf, size_t size) {
+  buf[0] = '\0';
+  for (int i = 0; i < n; i++) snprintf(buf + strlen(buf), size - strlen(buf), "%s%d", i ? " " : "", v[i]);
+}
+
+void tu_expect_scores(const pf_run *r, const char *want) {
+  int sc[PF_MAX_PLAYERS];
+  char buf[256];
+  tu_scores(r, sc);
+  ints_text(sc, r->setup.players, buf, sizeof buf);
+  if (strcmp(buf, want) != 0) fail_msg("scores are \"%s\", expected \"%s\"", buf, want);
+}
+
+void tu_expect_winners(const pf_run *r, const char *want) {
+  int w[PF_MAX_PLAYERS];
+  char buf[256];
+  ints_text(w, r->game->winners(r->state, w), buf, sizeof buf);
+  if (strcmp(buf, want) != 0) fail_msg("winners are \"%s\", expected \"%s\"", buf, want);
+}
+
+void tu_expect_told(const pf_run *r, const char *move, int viewer, const char *want) {
+  pf_buf b = {0};
+  pf_style plain = {0};
+  pf_move m;
+  pf_error err;
+  if (move[0] == '*') {
+    r->game->describe_chance(r->state, move, viewer, &plain, &b);
+  } else {
+    if (r->game->move_parse(r->state, move, &m, &err) != 0) fail_msg("%s: %s", move, err.msg);
+    r->game->describe(r->state, m, viewer, &plain, &b);
+  }
+  if (strcmp(pf_buf_str(&b), want) != 0)
+    fail_msg("%s is told to seat %d as \"%s\", expected \"%s\"", move, viewer, pf_buf_str(&b), want);
+  pf_buf_free(&b);
+}
+
+int tu_resampled(const pf_run *r, int seat, int times, const char *path, pf_rng *rng) {
+  const pf_game *g = r->game;
+  void *copy = pf_xmalloc(g->state_size);
+  char *mine = pf_view_json_text(g, r->state, r->setup.players, seat);
+  json_t *all = tu_view(r, PF_VIEW_ALL);
+  char was[256], now[256];
+  tu_render(tu_path(all, path), was, sizeof was);
+  json_decref(all);
+  int changed = 0;
+  for (int i = 0; i < times; i++) {
+    memcpy(copy, r->state, g->state_size);
+    g->determinize(copy, seat, rng);
+    char *theirs = pf_view_json_text(g, copy, r->setup.players, seat);
+    if (strcmp(mine, theirs) != 0) fail_msg("determinize changed seat %d's view:\n  %s\n  %s", seat, mine, theirs);
+    free(theirs);
+    json_t *v = pf_view_json(g, copy, r->setup.players, PF_VIEW_ALL);
+    tu_render(tu_path(v, path), now, sizeof now);
+    json_decref(v);
+    changed += strcmp(was, now) != 0;
+  }
+  free(mine);
+  free(copy);
+  return changed;
+}
+
 char *tu_view_text(const pf_run *r, int seat) {
   pf_buf b = {0};
   pf_style plain = {0};

@@ -59,5 +59,14 @@ void tu_expect_view(const pf_run *r, int seat, const char *path, const char *wan
 int tu_view_int(const pf_run *r, const char *path);
 /* A seat's text view (caller frees). */
 char *tu_view_text(const pf_run *r, int seat);
+/* The scores must be `want` ("1 0 1 0"), and the winners (when over) `winners` ("0 2"). */
+void tu_expect_scores(const pf_run *r, const char *want);
+void tu_expect_winners(const pf_run *r, const char *want);
+/* What the game tells `viewer` of a move of the seat to move (describe), or of a chance outcome
+ * ("*7H", describe_chance), must be `want`. */
+void tu_expect_told(const pf_run *r, const char *move, int viewer, const char *want);
+/* Determinizes copies of the position for `seat` `times` times; the seat's view must never
+ * change. Returns how many times the full view's value at `path` differed from the position's. */
+int tu_resampled(const pf_run *r, int seat, int times, const char *path, pf_rng *rng);
 
 #endif
