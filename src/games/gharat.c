@@ -483,9 +483,20 @@ static void put_card(pf_buf *out, pf_card c, const pf_style *st) {
   pf_buf_puts(out, pf_card_render(c, st, b));
 }
 
+/* " seat 0: 120; seat 1: 95" per seat, or " seats 0 & 2: 215; seats 1 & 3: 180" with teams. */
+static void sides_text(const gha_state *s, const int32_t *v, pf_buf *out) {
+  for (int i = 0; i < nsides(s); i++) {
+    if (s->teams)
+      pf_buf_printf(out, "%s seats %d & %d: %d", i ? ";" : "", i, i + 2, v[i] + v[i + 2]);
+    else
+      pf_buf_printf(out, "%s seat %d: %d", i ? ";" : "", i, v[i]);
+  }
+  pf_buf_putc(out, '\n');
+}
+
 static void who_text(const gha_state *s, int p, int seat, char *buf, size_t n) {
   if (s->teams)
-    snprintf(buf, n, "seat %d%s (team %d & %d)", p, p == seat ? " (you)" : "", p % 2, p % 2 + 2);
+    snprintf(buf, n, "seat %d%s, partner seat %d", p, p == seat ? " (you)" : "", (p + 2) % 4);
   else
     snprintf(buf, n, "seat %d%s", p, p == seat ? " (you)" : "");
 }
@@ -498,13 +509,11 @@ static void gha_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
                 NCARDS - s->next_slot);
   if (s->target) {
     pf_buf_printf(out, "Match to %d (GHA-6). %s:", s->target, s->over ? "Final totals" : "Totals before this hand");
-    for (int p = 0; p < s->players; p++) pf_buf_printf(out, "%s seat %d: %d", p ? ";" : "", p, s->total[p]);
-    pf_buf_putc(out, '\n');
+    sides_text(s, s->total, out);
   }
   if (s->hand_no > 0 || s->over) {
     pf_buf_printf(out, "Points of the %s hand:", s->over ? "last" : "previous");
-    for (int p = 0; p < s->players; p++) pf_buf_printf(out, "%s seat %d: %d", p ? ";" : "", p, s->last_points[p]);
-    pf_buf_putc(out, '\n');
+    sides_text(s, s->last_points, out);
   }
   int n = s->size[PLAY], unseen = 0;
   for (int i = 0; i < n; i++) unseen += !(s->seen & bit(s->pile[PLAY][i]));
