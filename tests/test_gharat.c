@@ -402,7 +402,7 @@ static int play_match(pf_run *r, uint64_t seed, int players, bool teams, int *ti
     /* A hand ended. */
     int side[4] = {0}, best = -1, nbest = 0;
     for (int p = 0; p < players; p++) {
-      char path[16];
+      char path[32];
       snprintf(path, sizeof path, "totals.%d", p);
       side[teams ? p % 2 : p] += tu_view_int(r, path);
     }

@@ -377,7 +377,7 @@ static void test_PIL_8_ends_after_ten_turns_each(void **unused) {
   assert_int_equal(turns, 40);
   assert_int_equal(r.nmoves, 50); /* 40 turns, 10 of them passes with their takes */
   for (int p = 0; p < 4; p++) {
-    char path[16];
+    char path[32];
     snprintf(path, sizeof path, "hands.%d.size", p);
     assert_int_equal(tu_view_int(&r, path), 0);
   }
