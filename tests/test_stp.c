@@ -75,33 +75,105 @@ static void start_deal(pf_run *r, int players, const char *cards, const char *op
 /* Starts a match (option target) from explicit deals, one per game. */
 static void start_match(pf_run *r, int players, const char *target, int ndeals,
                         const char *const *decks) {
+  const pf_game *g = pf_game_find("steal-the-pile");
   pf_deal deals[4];
   assert_true(ndeals <= 4);
   for (int k = 0; k < ndeals; k++) tu_deal(&deals[k], players >= 7 ? 2 : 1, 0, decks[k]);
-  tu_start_deals(r, "steal-the-pile", players, deals, ndeals, target);
+  pf_setup s = {.players = players, .seed = 1, .ndeals = ndeals, .deals = deals};
+  pf_options_default(g->options, g->noptions, &s.options);
+  pf_error err;
+  if (pf_option_parse_kv(g->options, g->noptions, target, &s.options, &err) != 0)
+    fail_msg("option %s: %s", target, err.msg);
+  if (pf_run_start(r, g, &s, &err) != 0) fail_msg("start: %s", err.msg);
 }
 
 /* Starting must fail, with a reason containing `why`. */
 static void expect_start_refused(int players, const pf_deal *deals, int ndeals,
                                  const char *option, const char *why) {
-  tu_refuse_start("steal-the-pile", players, deals, ndeals, option, why);
+  const pf_game *g = pf_game_find("steal-the-pile");
+  pf_setup s = {.players = players, .seed = 1, .ndeals = ndeals, .deals = deals};
+  pf_options_default(g->options, g->noptions, &s.options);
+  pf_error err;
+  if (option && pf_option_parse_kv(g->options, g->noptions, option, &s.options, &err) != 0)
+    fail_msg("option %s: %s", option, err.msg);
+  pf_run r;
+  if (pf_run_start(&r, g, &s, &err) == 0) {
+    pf_run_free(&r);
+    fail_msg("the start with %d players should be refused (%s)", players, why);
+  }
+  if (!strstr(err.msg, why)) fail_msg("refused with \"%s\", expected \"%s\"", err.msg, why);
+}
+
+/* Plays the first legal move, n times. */
+static void play_first(pf_run *r, int n) {
+  for (int i = 0; i < n; i++) {
+    pf_move m[PF_MAX_MOVES];
+    assert_true(pf_run_to_move(r) >= 0);
+    assert_true(r->game->legal(r->state, m) > 0);
+    pf_run_play(r, m[0]);
+    tu_check(r);
+  }
+}
+
+/* Plays the first legal move until the game is over; returns how many were played. */
+static int play_first_to_end(pf_run *r) {
+  int n = 0;
+  for (; pf_run_to_move(r) >= 0; n++) play_first(r, 1);
+  return n;
+}
+
+/* A JSON value as text: the elements of an array joined by spaces; "null", or "absent". */
+static void render(const json_t *x, char *buf, size_t n) {
+  buf[0] = '\0';
+  if (!x) {
+    snprintf(buf, n, "absent");
+  } else if (json_is_array(x)) {
+    size_t i, len = 0;
+    json_t *e;
+    json_array_foreach(x, i, e) {
+      char one[64];
+      render(e, one, sizeof one);
+      len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? " " : "", one);
+    }
+  } else if (json_is_string(x)) {
+    snprintf(buf, n, "%s", json_string_value(x));
+  } else if (json_is_integer(x)) {
+    snprintf(buf, n, "%lld", (long long)json_integer_value(x));
+  } else if (json_is_null(x)) {
+    snprintf(buf, n, "null");
+  } else {
+    snprintf(buf, n, "?");
+  }
 }
 
 /* The all-seeing view's field `key`, as text, must be `want`. */
 static void expect_view(const pf_run *r, const char *key, const char *want) {
-  tu_expect_view(r, PF_VIEW_ALL, key, want);
+  json_t *v = tu_view(r, PF_VIEW_ALL);
+  char buf[1024];
+  render(json_object_get(v, key), buf, sizeof buf);
+  json_decref(v);
+  if (strcmp(buf, want) != 0) fail_msg("view %s is \"%s\", expected \"%s\"", key, buf, want);
+}
+
+static int view_int(const pf_run *r, const char *key) {
+  json_t *v = tu_view(r, PF_VIEW_ALL);
+  json_t *x = json_object_get(v, key);
+  if (!json_is_integer(x)) fail_msg("view %s is not an integer", key);
+  int n = (int)json_integer_value(x);
+  json_decref(v);
+  return n;
 }
 
 /* A pile object of a view: its cards bottom first, its size and its top. */
 static void expect_pile_json(const json_t *pile, const char *what, const char *cards) {
   char buf[1024], top[8] = "null";
   int n = 0;
-  tu_render(json_object_get(pile, "cards"), buf, sizeof buf);
+  render(json_object_get(pile, "cards"), buf, sizeof buf);
   if (strcmp(buf, cards) != 0) fail_msg("%s holds \"%s\", expected \"%s\"", what, buf, cards);
   for (const char *p = cards; *p; p++)
     if (*p != ' ' && (p == cards || p[-1] == ' ')) n++, snprintf(top, sizeof top, "%.2s", p);
   assert_int_equal(json_integer_value(json_object_get(pile, "size")), n);
-  tu_render(json_object_get(pile, "top"), buf, sizeof buf);
+  render(json_object_get(pile, "top"), buf, sizeof buf);
   assert_string_equal(buf, top);
 }
 
@@ -127,7 +199,7 @@ static void expect_pile_size(const pf_run *r, int seat, int size, const char *to
   json_t *p = json_array_get(json_object_get(v, "piles"), (size_t)seat);
   char buf[16];
   assert_int_equal(json_integer_value(json_object_get(p, "size")), size);
-  tu_render(json_object_get(p, "top"), buf, sizeof buf);
+  render(json_object_get(p, "top"), buf, sizeof buf);
   assert_string_equal(buf, top);
   json_decref(v);
 }
@@ -137,7 +209,7 @@ static void expect_hand(const pf_run *r, int seat, const char *cards) {
   json_t *v = tu_view(r, seat);
   json_t *h = json_array_get(json_object_get(v, "hands"), (size_t)seat);
   char buf[256];
-  tu_render(json_object_get(h, "cards"), buf, sizeof buf);
+  render(json_object_get(h, "cards"), buf, sizeof buf);
   json_decref(v);
   if (strcmp(buf, cards) != 0)
     fail_msg("seat %d's hand is \"%s\", expected \"%s\"", seat, buf, cards);
@@ -154,6 +226,12 @@ static void expect_hand_sizes(const pf_run *r, const char *sizes) {
       (long long)json_integer_value(json_object_get(h, "size")));
   json_decref(v);
   if (strcmp(buf, sizes) != 0) fail_msg("hand sizes are \"%s\", expected \"%s\"", buf, sizes);
+}
+
+static void expect_legal(const pf_run *r, const char *want) {
+  char *legal = tu_legal(r);
+  if (strcmp(legal, want) != 0) fail_msg("legal moves are \"%s\", expected \"%s\"", legal, want);
+  free(legal);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -212,13 +290,13 @@ static void test_STP_1_only_ranks_match_never_suits(void **unused) {
   start_deal(&r, 2, "7H 2C 8S 3C 9D 4C TC 5C 7S 8H 6D AD", NULL);
   expect_hand(&r, 0, "7H 8S 9D TC");
   expect_view(&r, "open_piles", "7S 8H 6D AD");
-  tu_expect_legal(&r, "7H>7S 8S>8H 9D TC");
+  expect_legal(&r, "7H>7S 8S>8H 9D TC");
   tu_refuse(&r, "7H>8H", "the open pile 8H does not match 7H");
   tu_refuse(&r, "9D>6D", "9D matches nothing");
   tu_play(&r, "7H>7S");
   expect_pile(&r, 0, "7S 7H");
   /* 2C 3C 4C 5C: all clubs, but no rank among them is on top of any pile. */
-  tu_expect_legal(&r, "2C 3C 4C 5C");
+  expect_legal(&r, "2C 3C 4C 5C");
   pf_run_free(&r);
 }
 
@@ -235,11 +313,11 @@ static void test_STP_2_table_for_every_player_count(void **unused) {
     const int n = TABLE[t].players;
     pf_run r;
     tu_start(&r, "steal-the-pile", n, NULL, NULL);
-    assert_int_equal(tu_view_int(&r, "rounds"), TABLE[t].rounds);
+    assert_int_equal(view_int(&r, "rounds"), TABLE[t].rounds);
     int round = 0, out = TABLE[t].open, moves = 0, round_moves = 0, round_dealt = 0;
     for (;;) {
       bool over = pf_run_to_move(&r) < 0;
-      int now = over ? -1 : tu_view_int(&r, "round");
+      int now = over ? -1 : view_int(&r, "round");
       if (now != round) {
         /* The round before is over: every seat played each card it was dealt. */
         assert_int_equal(round_moves, n * round_dealt);
@@ -254,9 +332,9 @@ static void test_STP_2_table_for_every_player_count(void **unused) {
           snprintf(sizes + strlen(sizes), sizeof sizes - strlen(sizes), "%s%d", i ? " " : "",
                    round_dealt);
         expect_hand_sizes(&r, sizes);
-        assert_int_equal(tu_view_int(&r, "stock"), TABLE[t].cards - out);
+        assert_int_equal(view_int(&r, "stock"), TABLE[t].cards - out);
         int dealer = (n - 1 + round - 1) % n;
-        assert_int_equal(tu_view_int(&r, "dealer"), dealer);
+        assert_int_equal(view_int(&r, "dealer"), dealer);
         assert_int_equal(pf_run_to_move(&r), (dealer + 1) % n);
         if (round == 1) {
           json_t *v = tu_view(&r, PF_VIEW_ALL);
@@ -264,7 +342,7 @@ static void test_STP_2_table_for_every_player_count(void **unused) {
           json_decref(v);
         }
       }
-      tu_play_first(&r, 1);
+      play_first(&r, 1);
       moves++;
       round_moves++;
     }
@@ -272,7 +350,7 @@ static void test_STP_2_table_for_every_player_count(void **unused) {
     assert_int_equal(out, TABLE[t].cards);
     assert_int_equal(moves, TABLE[t].cards - TABLE[t].open);
     assert_int_equal(r.nmoves, moves);
-    assert_int_equal(tu_view_int(&r, "stock"), 0);
+    assert_int_equal(view_int(&r, "stock"), 0);
     pf_run_free(&r);
   }
 }
@@ -304,7 +382,7 @@ static void test_STP_3_deal_one_card_at_a_time_then_open_piles(void **unused) {
   assert_null(json_object_get(hand1, "cards"));
   assert_int_equal(json_integer_value(json_object_get(hand1, "size")), 4);
   json_decref(v);
-  tu_play_first(&r, 12);
+  play_first(&r, 12);
   expect_view(&r, "round", "2");
   expect_view(&r, "dealer", "0");
   expect_view(&r, "to_move", "1");
@@ -342,7 +420,7 @@ static void test_STP_4_must_take_a_matching_pile(void **unused) {
   (void)unused;
   pf_run r;
   start_stp4(&r);
-  tu_expect_legal(&r, "7H>7S 7H>7D 7C>7S 7C>7D 5H>5S 2D");
+  expect_legal(&r, "7H>7S 7H>7D 7C>7S 7C>7D 5H>5S 2D");
   tu_refuse(&r, "7H", "must be taken");
   tu_refuse(&r, "7H", "7H matches 7S, 7D");
   tu_refuse(&r, "5H", "5H matches 5S");
@@ -368,10 +446,10 @@ static void test_STP_4_choice_of_pile_open_or_own(void **unused) {
   tu_play(&r, "7H>7D"); /* the second of two matching open piles */
   expect_pile(&r, 0, "7D 7H");
   expect_view(&r, "open_piles", "7S 5S KS");
-  tu_expect_legal(&r, "5C>5S 9C TC 3D");
+  expect_legal(&r, "5C>5S 9C TC 3D");
   tu_play(&r, "9C");
   /* 7C matches the open pile 7S and seat 0's own pile (top 7H). */
-  tu_expect_legal(&r, "7C>7S 7C>p0 5H>5S 2D");
+  expect_legal(&r, "7C>7S 7C>p0 5H>5S 2D");
   tu_play(&r, "7C>p0");
   /* Taking one's own pile just puts the card on top; the open pile 7S stays. */
   expect_pile(&r, 0, "7D 7H 7C");
@@ -389,11 +467,11 @@ static void test_STP_4_take_a_players_whole_pile(void **unused) {
   tu_play(&r, "7H>7S");
   tu_play(&r, "9C");
   tu_play(&r, "7C>p0");
-  tu_expect_legal(&r, "5C>5S TC 3D");
+  expect_legal(&r, "5C>5S TC 3D");
   tu_play(&r, "5C>5S");
   expect_pile(&r, 1, "5S 5C");
   /* 5H matches only seat 1's pile. */
-  tu_expect_legal(&r, "5H>p1 2D");
+  expect_legal(&r, "5H>p1 2D");
   tu_refuse(&r, "5H", "5H matches p1");
   tu_refuse(&r, "5H>p0", "seat 0's pile does not match 5H");
   tu_play(&r, "5H>p1");
@@ -432,12 +510,12 @@ static void test_STP_4_two_copies_are_one_move_seven_players(void **unused) {
              NULL);
   expect_hand(&r, 0, "7H 7H 9S");
   expect_view(&r, "open_piles", "7S 7S 7D KC QC JC");
-  tu_expect_legal(&r, "7H>7S 7H>7D 9S");
+  expect_legal(&r, "7H>7S 7H>7D 9S");
   tu_play(&r, "7H>7S"); /* takes the first open 7S; the other stays */
   expect_pile(&r, 0, "7S 7H");
   expect_view(&r, "open_piles", "7S 7D KC QC JC");
   expect_hand(&r, 0, "7H 9S");
-  tu_expect_legal(&r, "7C>7S 7C>7D 7C>p0 6S 9H");
+  expect_legal(&r, "7C>7S 7C>7D 7C>p0 6S 9H");
   tu_play(&r, "7C>7D");
   tu_play(&r, "AS");
   tu_play(&r, "2S");
@@ -446,7 +524,7 @@ static void test_STP_4_two_copies_are_one_move_seven_players(void **unused) {
   tu_play(&r, "5S");
   expect_view(&r, "open_piles", "7S KC QC JC AS 2S 3S 4S 5S");
   expect_view(&r, "to_move", "0");
-  tu_expect_legal(&r, "7H>7S 7H>p0 7H>p1 9S");
+  expect_legal(&r, "7H>7S 7H>p0 7H>p1 9S");
   tu_play(&r, "7H>p1");
   expect_pile(&r, 0, "7S 7H 7D 7C 7H");
   expect_pile(&r, 1, "");
@@ -467,8 +545,8 @@ static void test_STP_5_round_end_deal_moves_on_next_seat_leads(void **unused) {
   for (int round = 1; round <= 4; round++)
     for (int j = 0; j < 12; j++) {
       char want[64];
-      assert_int_equal(tu_view_int(&r, "round"), round);
-      assert_int_equal(tu_view_int(&r, "dealer"), dealer[round - 1]);
+      assert_int_equal(view_int(&r, "round"), round);
+      assert_int_equal(view_int(&r, "dealer"), dealer[round - 1]);
       assert_int_equal(pf_run_to_move(&r), (dealer[round - 1] + 1 + j) % 3);
       /* 4 cards each at the start; the seats that played this round hold one card less. */
       int lead = (dealer[round - 1] + 1) % 3;
@@ -476,7 +554,7 @@ static void test_STP_5_round_end_deal_moves_on_next_seat_leads(void **unused) {
       for (int s = 0; s < 3; s++) left[s] = 4 - j / 3 - ((s - lead + 3) % 3 < j % 3);
       snprintf(want, sizeof want, "%d %d %d", left[0], left[1], left[2]);
       expect_hand_sizes(&r, want);
-      tu_play_first(&r, 1);
+      play_first(&r, 1);
     }
   assert_int_equal(pf_run_to_move(&r), PF_NOBODY);
   pf_run_free(&r);
@@ -492,10 +570,10 @@ static void test_STP_6_open_piles_go_to_the_fewest(void **unused) {
   (void)unused;
   pf_run r;
   start_deal(&r, 3, DEAL_A, NULL);
-  tu_play_first(&r, 47);
+  play_first(&r, 47);
   expect_view(&r, "scores", "9 31 6");
   expect_view(&r, "open_piles", "9H JH 5H 4S 3D");
-  tu_expect_legal(&r, "JD>JH");
+  expect_legal(&r, "JD>JH");
   tu_play(&r, "JD>JH");
   /* Seat 2 now has 8 cards, fewer than seat 0's 9: it takes 9H 5H 4S 3D. */
   expect_view(&r, "open_piles", "");
@@ -515,7 +593,7 @@ static void test_STP_6_tie_for_fewest_splits_remainder_set_aside(void **unused) 
   (void)unused;
   pf_run r;
   start_deal(&r, 3, DEAL_SPLIT_3P, NULL);
-  tu_play_first(&r, 47);
+  play_first(&r, 47);
   expect_view(&r, "scores", "8 8 31");
   expect_view(&r, "open_piles", "3H KS 8H 6S");
   expect_pile_size(&r, 0, 8, "AC");
@@ -539,7 +617,7 @@ static void test_STP_6_tie_for_most_shares_the_win(void **unused) {
   (void)unused;
   pf_run r;
   start_deal(&r, 3, DEAL_TIE_FOR_MOST_3P, NULL);
-  tu_play_first(&r, 47);
+  play_first(&r, 47);
   expect_view(&r, "scores", "23 4 21");
   expect_view(&r, "open_piles", "8S 6D TS");
   tu_play(&r, "6S>6D");
@@ -549,7 +627,7 @@ static void test_STP_6_tie_for_most_shares_the_win(void **unused) {
   pf_run_free(&r);
   /* Two players, 26 each: both win. */
   start_deal(&r, 2, DEAL_26_26, NULL);
-  assert_int_equal(tu_play_first_to_end(&r), 48);
+  assert_int_equal(play_first_to_end(&r), 48);
   expect_view(&r, "scores", "26 26");
   expect_view(&r, "winners", "0 1");
   pf_run_free(&r);
@@ -569,9 +647,9 @@ static void test_STP_7_totals_add_up_until_a_total_reaches_the_target(void **unu
   expect_view(&r, "target", "40");
   expect_view(&r, "game_number", "1");
   expect_view(&r, "totals", "0 0");
-  tu_play_first(&r, 47);
+  play_first(&r, 47);
   expect_view(&r, "game_number", "1");
-  tu_play_first(&r, 1);
+  play_first(&r, 1);
   /* Game 2: a new deal, dealt by the next seat (seat 1 again after 6 rounds: 1 0 1 0 1 0). */
   expect_view(&r, "game_number", "2");
   expect_view(&r, "totals", "39 13");
@@ -582,7 +660,7 @@ static void test_STP_7_totals_add_up_until_a_total_reaches_the_target(void **unu
   assert_int_equal(r.ndeals, 2);
   assert_int_equal(r.deals[1].ncards, 52);
   assert_memory_equal(r.deals[1].cards, r.given[1].cards, 52);
-  assert_int_equal(tu_play_first_to_end(&r), 48);
+  assert_int_equal(play_first_to_end(&r), 48);
   expect_view(&r, "totals", "73 31");
   expect_view(&r, "scores", "73 31");
   expect_view(&r, "winners", "0");
@@ -595,7 +673,7 @@ static void test_STP_7_reaching_the_target_exactly_ends_the_match(void **unused)
   pf_run r;
   const char *const deals[] = {DEAL_39_13, DEAL_34_18};
   start_match(&r, 2, "target=39", 2, deals);
-  assert_int_equal(tu_play_first_to_end(&r), 48);
+  assert_int_equal(play_first_to_end(&r), 48);
   expect_view(&r, "game_number", "1");
   expect_view(&r, "scores", "39 13");
   expect_view(&r, "winners", "0");
@@ -609,11 +687,11 @@ static void test_STP_7_tie_for_highest_total_means_one_more_game(void **unused) 
   pf_run r;
   const char *const deals[] = {DEAL_26_26, DEAL_A};
   start_match(&r, 2, "target=26", 2, deals);
-  tu_play_first(&r, 48);
+  play_first(&r, 48);
   assert_true(pf_run_to_move(&r) >= 0);
   expect_view(&r, "game_number", "2");
   expect_view(&r, "totals", "26 26");
-  assert_int_equal(tu_play_first_to_end(&r), 48);
+  assert_int_equal(play_first_to_end(&r), 48);
   expect_view(&r, "totals", "51 53");
   expect_view(&r, "scores", "51 53");
   expect_view(&r, "winners", "1");
@@ -627,7 +705,7 @@ static void test_STP_7_next_game_dealt_by_the_next_seat(void **unused) {
   pf_run r;
   const char *const deals[] = {DEAL_A};
   start_match(&r, 3, "target=100", 1, deals);
-  tu_play_first(&r, 48);
+  play_first(&r, 48);
   expect_view(&r, "game_number", "2");
   expect_view(&r, "totals", "9 31 12");
   expect_view(&r, "dealer", "0");
@@ -668,7 +746,7 @@ static void test_STP_8_solitaire_setup(void **unused) {
   expect_view(&r, "deck_last", "");
   expect_deck_pile(&r, "");
   expect_view(&r, "to_move", "0");
-  tu_expect_legal(&r, "2H>2S 2H>2C 9H 9D KH");
+  expect_legal(&r, "2H>2S 2H>2C 9H 9D KH");
   tu_refuse(&r, "2H>p1", "there is no seat 1");
   tu_refuse(&r, "2H>deck", "the deck's pile is empty");
   pf_run_free(&r);
@@ -692,14 +770,14 @@ static void test_STP_8_deck_plays_two_cards_and_takes_the_biggest_pile(void **un
   expect_view(&r, "open_piles", "3C 2C");
   expect_view(&r, "stock", "42");
   expect_view(&r, "to_move", "0");
-  tu_expect_legal(&r, "9H 9D KH");
+  expect_legal(&r, "9H 9D KH");
   tu_play(&r, "9H");
   /* 3D matches its own pile (5 cards) and the open 3C: it takes its own pile; 9S takes 9H. */
   expect_view(&r, "deck_last", "3D>deck 9S>9H");
   expect_deck_pile(&r, "2S 2H 2D 3S 3H 3D 9H 9S");
   expect_view(&r, "open_piles", "3C 2C");
   /* The player takes the deck's pile. */
-  tu_expect_legal(&r, "9D>deck KH");
+  expect_legal(&r, "9D>deck KH");
   tu_play(&r, "9D>deck");
   expect_pile(&r, 0, "2S 2H 2D 3S 3H 3D 9H 9S 9D");
   expect_deck_pile(&r, "");
@@ -715,7 +793,7 @@ static void test_STP_8_deck_plays_two_cards_and_takes_the_biggest_pile(void **un
   expect_view(&r, "stock", "32");
   assert_int_equal(r.nmoves, 4);
   /* 16 player moves in all. */
-  assert_int_equal(tu_play_first_to_end(&r), 12);
+  assert_int_equal(play_first_to_end(&r), 12);
   assert_int_equal(r.nmoves, 16);
   expect_view(&r, "stock", "0");
   pf_run_free(&r);
@@ -726,7 +804,7 @@ static void expect_solitaire(const char *deal, int player, int deck, int open,
                              const char *winners) {
   pf_run r;
   start_deal(&r, 1, deal, NULL);
-  assert_int_equal(tu_play_first_to_end(&r), 16);
+  assert_int_equal(play_first_to_end(&r), 16);
   json_t *v = tu_view(&r, PF_VIEW_ALL);
   json_t *pile = json_array_get(json_object_get(v, "piles"), 0);
   assert_int_equal(json_integer_value(json_object_get(pile, "size")), player);

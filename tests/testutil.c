@@ -7,24 +7,185 @@
 #include <stdlib.h>
 #include <string.h>
 
+void tu_deal_places(pf_deal *d, const pf_card *deck, int n, const char *const *place) {
+  bool used[PF_MAX_DEAL] = {false}, given[PF_MAX_DEAL] = {false};
+  d->ncards = n;
+  for (int k = 0; k < n; k++) {
+    if (!place[k]) continue;
+    pf_card c;
+    if (pf_card_parse(place[k], &c) != 0) fail_msg("tu_deal: '%s' is not a card", place[k]);
+    int i = 0;
+    while (i < n && (used[i] || deck[i] != c)) i++;
+    if (i == n) fail_msg("tu_deal: no %s left in the deck", place[k]);
+    used[i] = given[k] = true;
+    d->cards[k] = c;
+  }
+  for (int k = 0, i = 0; k < n; k++) {
+    if (given[k]) continue;
+    while (used[i]) i++;
+    used[i] = true;
+    d->cards[k] = deck[i];
+  }
+}
+
 void tu_deal(pf_deal *d, int ndecks, int jokers, const char *top) {
   pf_card deck[PF_MAX_DEAL];
-  int n = pf_deck_standard(deck, ndecks, jokers);
-  bool used[PF_MAX_DEAL] = {false};
-  d->ncards = 0;
+  const char *place[PF_MAX_DEAL] = {NULL};
+  int n = pf_deck_standard(deck, ndecks, jokers), k = 0;
   char buf[1024];
   snprintf(buf, sizeof buf, "%s", top ? top : "");
   for (char *save = NULL, *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-    pf_card c;
-    if (pf_card_parse(w, &c) != 0) fail_msg("tu_deal: '%s' is not a card", w);
-    int i = 0;
-    while (i < n && (used[i] || deck[i] != c)) i++;
-    if (i == n) fail_msg("tu_deal: no %s left in the deck", w);
-    used[i] = true;
-    d->cards[d->ncards++] = c;
+    if (k == n) fail_msg("tu_deal: more than %d cards", n);
+    place[k++] = w;
   }
-  for (int i = 0; i < n; i++)
-    if (!used[i]) d->cards[d->ncards++] = deck[i];
+  tu_deal_places(d, deck, n, place);
+}
+
+void tu_start(pf_run *r, const char *game, int players, const pf_deal *deal, const char *options) {
+  tu_start_deals(r, game, players, deal, deal ? 1 : 0, options);
+}
+
+void tu_play(pf_run *r, const char *move) {
+  pf_error err;
+  if (pf_run_play_text(r, move, &err) != 0) {
+    char *legal = tu_legal(r);
+    fail_msg("move '%s' refused: %s (legal: %s)", move, err.msg, legal);
+  }
+  tu_check(r);
+}
+
+void tu_refuse(pf_run *r, const char *move, const char *why) {
+  pf_error err;
+  int before = r->nmoves;
+  if (pf_run_play_text(r, move, &err) == 0) fail_msg("move '%s' was accepted but must be refused", move);
+  assert_int_equal(r->nmoves, before);
+  if (why && !strstr(err.msg, why)) fail_msg("move '%s' refused with \"%s\", expected it to say \"%s\"", move, err.msg, why);
+}
+
+char *tu_legal(const pf_run *r) {
+  pf_buf b = {0};
+  pf_legal_text(r->game, r->state, &b);
+  return b.data ? b.data : pf_xstrdup("");
+}
+
+json_t *tu_view(const pf_run *r, int seat) {
+  return pf_view_json(r->game, r->state, r->setup.players, seat);
+}
+
+void tu_render(const json_t *x, char *buf, size_t n) {
+  buf[0] = '\0';
+  if (!x) {
+    snprintf(buf, n, "absent");
+  } else if (json_is_array(x)) {
+    size_t i, len = 0;
+    json_t *e;
+    json_array_foreach(x, i, e) {
+      char one[1024];
+      tu_render(e, one, sizeof one);
+      const char *open = json_is_array(e) ? "[" : "", *close = json_is_array(e) ? "]" : "";
+      len += (size_t)snprintf(buf + len, n - len, "%s%s%s%s", i ? " " : "", open, one, close);
+      if (len >= n) len = n - 1;
+    }
+  } else if (json_is_string(x)) {
+    snprintf(buf, n, "%s", json_string_value(x));
+  } else if (json_is_integer(x)) {
+    snprintf(buf, n, "%lld", (long long)json_integer_value(x));
+  } else if (json_is_boolean(x)) {
+    snprintf(buf, n, "%s", json_is_true(x) ? "true" : "false");
+  } else if (json_is_null(x)) {
+    snprintf(buf, n, "null");
+  } else {
+    snprintf(buf, n, "?");
+  }
+}
+
+json_t *tu_view_path(const pf_run *r, int seat, const char *path, json_t **view) {
+  *view = tu_view(r, seat);
+  json_t *x = *view;
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", path);
+  for (char *save = NULL, *k = strtok_r(buf, ".", &save); k && x; k = strtok_r(NULL, ".", &save))
+    x = json_is_array(x) ? json_array_get(x, (size_t)atoi(k)) : json_object_get(x, k);
+  return x;
+}
+
+void tu_expect_view_of(const pf_run *r, int seat, const char *path, const char *want) {
+  json_t *v;
+  char buf[2048];
+  tu_render(tu_view_path(r, seat, path, &v), buf, sizeof buf);
+  json_decref(v);
+  if (strcmp(buf, want) != 0) fail_msg("view %s is \"%s\", expected \"%s\"", path, buf, want);
+}
+
+void tu_expect_view(const pf_run *r, const char *path, const char *want) {
+  tu_expect_view_of(r, PF_VIEW_ALL, path, want);
+}
+
+int tu_view_int(const pf_run *r, const char *path) {
+  json_t *v, *x = tu_view_path(r, PF_VIEW_ALL, path, &v);
+  if (!json_is_integer(x)) fail_msg("view %s is not an integer", path);
+  int n = (int)json_integer_value(x);
+  json_decref(v);
+  return n;
+}
+
+void tu_expect_legal(const pf_run *r, const char *want) {
+  char *legal = tu_legal(r);
+  if (strcmp(legal, want) != 0) fail_msg("legal moves are \"%s\", expected \"%s\"", legal, want);
+  free(legal);
+}
+
+void tu_scores(const pf_run *r, int *scores) { r->game->scores(r->state, scores); }
+
+void tu_check(const pf_run *r) {
+  pf_error err;
+  if (r->game->check(r->state, &err) != 0) fail_msg("invariant check failed: %s", err.msg);
+}
+
+/* Plays the first legal move, n times; a chance outcome is drawn. */
+void tu_play_first(pf_run *r, int n) {
+  for (int i = 0; i < n; i++) {
+    pf_move m[PF_MAX_MOVES];
+    assert_true(pf_run_to_move(r) != PF_NOBODY);
+    if (pf_run_to_move(r) == PF_CHANCE) {
+      pf_run_chance(r);
+    } else {
+      assert_true(r->game->legal(r->state, m) > 0);
+      pf_run_play(r, m[0]);
+    }
+    tu_check(r);
+  }
+}
+
+/* Plays the first legal move until the game is over; returns how many were played. */
+int tu_play_first_to_end(pf_run *r) {
+  int n = 0;
+  for (; pf_run_to_move(r) != PF_NOBODY; n++) tu_play_first(r, 1);
+  return n;
+}
+
+/* Seat `seat`'s hand, as its own view shows it. */
+void tu_expect_hand(const pf_run *r, int seat, const char *cards) {
+  json_t *v = tu_view(r, seat);
+  json_t *h = json_array_get(json_object_get(v, "hands"), (size_t)seat);
+  char buf[256];
+  tu_render(json_object_get(h, "cards"), buf, sizeof buf);
+  json_decref(v);
+  if (strcmp(buf, cards) != 0)
+    fail_msg("seat %d's hand is \"%s\", expected \"%s\"", seat, buf, cards);
+}
+
+/* The sizes of every hand, space-separated. */
+void tu_expect_hand_sizes(const pf_run *r, const char *sizes) {
+  json_t *v = tu_view(r, PF_VIEW_ALL);
+  char buf[256] = "";
+  size_t i, len = 0;
+  json_t *h;
+  json_array_foreach(json_object_get(v, "hands"), i, h) len += (size_t)snprintf(
+      buf + len, sizeof buf - len, "%s%lld", i ? " " : "",
+      (long long)json_integer_value(json_object_get(h, "size")));
+  json_decref(v);
+  if (strcmp(buf, sizes) != 0) fail_msg("hand sizes are \"%s\", expected \"%s\"", buf, sizes);
 }
 
 /* The setup of a test game: seed 1, the deals given, options "key=value ..." (or NULL). */
@@ -35,13 +196,11 @@ static const pf_game *test_setup(pf_setup *s, const char *game, int players, con
   *s = (pf_setup){.players = players, .seed = 1, .ndeals = ndeals, .deals = deals};
   pf_options_default(g->options, g->noptions, &s->options);
   pf_error err;
-  if (options) {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", options);
-    for (char *save = NULL, *kv = strtok_r(buf, " ", &save); kv; kv = strtok_r(NULL, " ", &save))
-      if (pf_option_parse_kv(g->options, g->noptions, kv, &s->options, &err) != 0)
-        fail_msg("option %s: %s", kv, err.msg);
-  }
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", options ? options : "");
+  for (char *save = NULL, *kv = strtok_r(buf, " ", &save); kv; kv = strtok_r(NULL, " ", &save))
+    if (pf_option_parse_kv(g->options, g->noptions, kv, &s->options, &err) != 0)
+      fail_msg("option %s: %s", kv, err.msg);
   return g;
 }
 
@@ -51,10 +210,6 @@ void tu_start_deals(pf_run *r, const char *game, int players, const pf_deal *dea
   const pf_game *g = test_setup(&s, game, players, deals, ndeals, options);
   pf_error err;
   if (pf_run_start(r, g, &s, &err) != 0) fail_msg("start %s: %s", game, err.msg);
-}
-
-void tu_start(pf_run *r, const char *game, int players, const pf_deal *deal, const char *options) {
-  tu_start_deals(r, game, players, deal, deal ? 1 : 0, options);
 }
 
 void tu_refuse_start(const char *game, int players, const pf_deal *deals, int ndeals,
@@ -70,84 +225,11 @@ void tu_refuse_start(const char *game, int players, const pf_deal *deals, int nd
   if (!strstr(err.msg, why)) fail_msg("refused with \"%s\", expected \"%s\"", err.msg, why);
 }
 
-void tu_play_first(pf_run *r, int n) {
-  for (int i = 0; i < n; i++) {
-    pf_move m[PF_MAX_MOVES];
-    int who = pf_run_to_move(r);
-    assert_true(who != PF_NOBODY);
-    if (who == PF_CHANCE) {
-      pf_run_chance(r);
-    } else {
-      assert_true(r->game->legal(r->state, m) > 0);
-      pf_run_play(r, m[0]);
-    }
-    tu_check(r);
-  }
-}
-
-int tu_play_first_to_end(pf_run *r) {
-  int n = 0;
-  for (; pf_run_to_move(r) != PF_NOBODY; n++) tu_play_first(r, 1);
-  return n;
-}
-
-void tu_expect_legal(const pf_run *r, const char *want) {
-  char *legal = tu_legal(r);
-  if (strcmp(legal, want) != 0) fail_msg("legal moves are \"%s\", expected \"%s\"", legal, want);
-  free(legal);
-}
-
-void tu_render(const json_t *x, char *buf, size_t n) {
-  buf[0] = '\0';
-  if (!x) {
-    snprintf(buf, n, "absent");
-  } else if (json_is_array(x)) {
-    size_t i, len = 0;
-    json_t *e;
-    json_array_foreach(x, i, e) {
-      char one[64];
-      tu_render(e, one, sizeof one);
-      len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%s", i ? " " : "", one);
-    }
-  } else if (json_is_string(x)) {
-    snprintf(buf, n, "%s", json_string_value(x));
-  } else if (json_is_integer(x)) {
-    snprintf(buf, n, "%lld", (long long)json_integer_value(x));
-  } else if (json_is_boolean(x)) {
-    snprintf(buf, n, "%s", json_is_true(x) ? "true" : "false");
-  } else if (json_is_null(x)) {
-    snprintf(buf, n, "null");
-  } else {
-    snprintf(buf, n, "?");
-  }
-}
-
-json_t *tu_path(json_t *obj, const char *path) {
-  char buf[256];
-  snprintf(buf, sizeof buf, "%s", path);
-  json_t *x = obj;
-  for (char *save = NULL, *k = strtok_r(buf, ".", &save); k && x; k = strtok_r(NULL, ".", &save))
-    x = json_is_array(x) ? json_array_get(x, (size_t)atoi(k)) : json_object_get(x, k);
-  return x;
-}
-
-void tu_expect_view(const pf_run *r, int seat, const char *path, const char *want) {
-  json_t *v = tu_view(r, seat);
-  char buf[2048];
-  tu_render(tu_path(v, path), buf, sizeof buf);
-  json_decref(v);
-  if (strcmp(buf, want) != 0)
-    fail_msg("view %s of %s is \"%s\", expected \"%s\"", path,
-             seat == PF_VIEW_ALL ? "all" : (char[]){(char)('0' + seat), '\0'}, buf, want);
-}
-
-int tu_view_int(const pf_run *r, const char *path) {
-  json_t *v = tu_view(r, PF_VIEW_ALL);
-  json_t *x = tu_path(v, path);
-  if (!json_is_integer(x)) fail_msg("view %s is not an integer", path);
-  int n = (int)json_integer_value(x);
-  json_decref(v);
-  return n;
+char *tu_view_text(const pf_run *r, int seat) {
+  pf_buf b = {0};
+  pf_style plain = {0};
+  r->game->view_text(r->state, seat, &plain, &b);
+  return b.data ? b.data : pf_xstrdup("");
 }
 
 /* n integers as text, space-separated. */
@@ -188,67 +270,24 @@ void tu_expect_told(const pf_run *r, const char *move, int viewer, const char *w
 }
 
 int tu_resampled(const pf_run *r, int seat, int times, const char *path, pf_rng *rng) {
-  const pf_game *g = r->game;
-  void *copy = pf_xmalloc(g->state_size);
-  char *mine = pf_view_json_text(g, r->state, r->setup.players, seat);
-  json_t *all = tu_view(r, PF_VIEW_ALL);
-  char was[256], now[256];
-  tu_render(tu_path(all, path), was, sizeof was);
-  json_decref(all);
+  pf_run copy = *r; /* the same game and history, another state */
+  copy.state = pf_xmalloc(r->game->state_size);
+  char *mine = pf_view_json_text(r->game, r->state, r->setup.players, seat), was[256], now[256];
+  json_t *v;
+  tu_render(tu_view_path(r, PF_VIEW_ALL, path, &v), was, sizeof was);
+  json_decref(v);
   int changed = 0;
   for (int i = 0; i < times; i++) {
-    memcpy(copy, r->state, g->state_size);
-    g->determinize(copy, seat, rng);
-    char *theirs = pf_view_json_text(g, copy, r->setup.players, seat);
+    memcpy(copy.state, r->state, r->game->state_size);
+    r->game->determinize(copy.state, seat, rng);
+    char *theirs = pf_view_json_text(r->game, copy.state, r->setup.players, seat);
     if (strcmp(mine, theirs) != 0) fail_msg("determinize changed seat %d's view:\n  %s\n  %s", seat, mine, theirs);
     free(theirs);
-    json_t *v = pf_view_json(g, copy, r->setup.players, PF_VIEW_ALL);
-    tu_render(tu_path(v, path), now, sizeof now);
+    tu_render(tu_view_path(&copy, PF_VIEW_ALL, path, &v), now, sizeof now);
     json_decref(v);
     changed += strcmp(was, now) != 0;
   }
   free(mine);
-  free(copy);
+  free(copy.state);
   return changed;
-}
-
-char *tu_view_text(const pf_run *r, int seat) {
-  pf_buf b = {0};
-  pf_style plain = {0};
-  r->game->view_text(r->state, seat, &plain, &b);
-  return b.data ? b.data : pf_xstrdup("");
-}
-
-void tu_play(pf_run *r, const char *move) {
-  pf_error err;
-  if (pf_run_play_text(r, move, &err) != 0) {
-    char *legal = tu_legal(r);
-    fail_msg("move '%s' refused: %s (legal: %s)", move, err.msg, legal);
-  }
-  tu_check(r);
-}
-
-void tu_refuse(pf_run *r, const char *move, const char *why) {
-  pf_error err;
-  int before = r->nmoves;
-  if (pf_run_play_text(r, move, &err) == 0) fail_msg("move '%s' was accepted but must be refused", move);
-  assert_int_equal(r->nmoves, before);
-  if (why && !strstr(err.msg, why)) fail_msg("move '%s' refused with \"%s\", expected it to say \"%s\"", move, err.msg, why);
-}
-
-char *tu_legal(const pf_run *r) {
-  pf_buf b = {0};
-  pf_legal_text(r->game, r->state, &b);
-  return b.data ? b.data : pf_xstrdup("");
-}
-
-json_t *tu_view(const pf_run *r, int seat) {
-  return pf_view_json(r->game, r->state, r->setup.players, seat);
-}
-
-void tu_scores(const pf_run *r, int *scores) { r->game->scores(r->state, scores); }
-
-void tu_check(const pf_run *r) {
-  pf_error err;
-  if (r->game->check(r->state, &err) != 0) fail_msg("invariant check failed: %s", err.msg);
 }

@@ -20,6 +20,10 @@
  * separated notation, top card first) come first, then the rest of the deck in its standard
  * order (pf_deck_standard), minus the cards already placed. */
 void tu_deal(pf_deal *d, int ndecks, int jokers, const char *top);
+/* A full deal of the n cards of `deck`: place[i] (a card's notation, or NULL) is the card at deck
+ * position i (0 is the top); the places left NULL get the rest of the deck in its order, the first
+ * place first. */
+void tu_deal_places(pf_deal *d, const pf_card *deck, int n, const char *const *place);
 /* Starts a game from one explicit deal (NULL: from seed 1) and options "key=value ..." (or
  * NULL). */
 void tu_start(pf_run *r, const char *game, int players, const pf_deal *deal, const char *options);
@@ -31,10 +35,35 @@ void tu_refuse(pf_run *r, const char *move, const char *why);
 char *tu_legal(const pf_run *r);
 /* A seat's JSON view (caller decrefs). */
 json_t *tu_view(const pf_run *r, int seat);
+/* A JSON value as text: the elements of an array joined by spaces (an array inside an array
+ * in brackets: [7H 7S] [8D 8C]); a string or integer as itself; "true"/"false", "null", or
+ * "absent" for NULL. */
+void tu_render(const json_t *x, char *buf, size_t n);
+/* The value at `path` in a seat's JSON view (or PF_VIEW_ALL's): keys and array indices separated
+ * by dots, "stockpiles.0.top"; NULL if there is none. The view is kept in *view (caller decrefs). */
+json_t *tu_view_path(const pf_run *r, int seat, const char *path, json_t **view);
+/* The value at `path` of a seat's view, as tu_render writes it, must be `want`. */
+void tu_expect_view_of(const pf_run *r, int seat, const char *path, const char *want);
+/* The same in the full view. */
+void tu_expect_view(const pf_run *r, const char *path, const char *want);
+/* An integer of the full view. */
+int tu_view_int(const pf_run *r, const char *path);
+/* The legal moves, space-separated, must be `want`. */
+void tu_expect_legal(const pf_run *r, const char *want);
 /* The current scores. */
 void tu_scores(const pf_run *r, int *scores);
 /* Asserts the game's invariant check passes. */
 void tu_check(const pf_run *r);
+
+/* Plays the first legal move (at a chance node: draws the outcome), n times (checking the
+ * invariant after each). */
+void tu_play_first(pf_run *r, int n);
+/* Plays the first legal move until the game is over; returns how many were played. */
+int tu_play_first_to_end(pf_run *r);
+/* Seat `seat`'s hand, as its own view shows it (view field hands[seat].cards). */
+void tu_expect_hand(const pf_run *r, int seat, const char *cards);
+/* The sizes of every hand (view field hands[].size), space-separated. */
+void tu_expect_hand_sizes(const pf_run *r, const char *sizes);
 
 /* Starts a game from explicit deals and options "key=value ..." (or NULL); seed 1. */
 void tu_start_deals(pf_run *r, const char *game, int players, const pf_deal *deals, int ndeals,
@@ -42,24 +71,9 @@ void tu_start_deals(pf_run *r, const char *game, int players, const pf_deal *dea
 /* Starting must fail, with a reason containing `why`. */
 void tu_refuse_start(const char *game, int players, const pf_deal *deals, int ndeals,
                      const char *options, const char *why);
-/* Plays the first legal move (or draws the chance outcome), n times, checking the invariants. */
-void tu_play_first(pf_run *r, int n);
-/* Plays the first legal move until the game is over; returns how many moves were played. */
-int tu_play_first_to_end(pf_run *r);
-/* The legal moves of the seat to move must be exactly `want` (space-separated, in order). */
-void tu_expect_legal(const pf_run *r, const char *want);
-
-/* A JSON value as text: strings bare, arrays' elements joined by spaces, "null", or "absent". */
-void tu_render(const json_t *x, char *buf, size_t n);
-/* The value at a dotted path of a JSON object ("piles.1.cards": key, array index, key). */
-json_t *tu_path(json_t *obj, const char *path);
-/* The field at `path` of a seat's view (PF_VIEW_ALL: the full view), as text, must be `want`. */
-void tu_expect_view(const pf_run *r, int seat, const char *path, const char *want);
-/* The integer at `path` of the full view. */
-int tu_view_int(const pf_run *r, const char *path);
-/* A seat's text view (caller frees). */
+/* A seat's text view, plain (caller frees). */
 char *tu_view_text(const pf_run *r, int seat);
-/* The scores must be `want` ("1 0 1 0"), and the winners (when over) `winners` ("0 2"). */
+/* The scores must be `want` ("1 0 1 0"); the winners `want` ("0 2"). */
 void tu_expect_scores(const pf_run *r, const char *want);
 void tu_expect_winners(const pf_run *r, const char *want);
 /* What the game tells `viewer` of a move of the seat to move (describe), or of a chance outcome

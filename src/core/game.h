@@ -34,7 +34,6 @@
 #include "core/buf.h"
 #include "core/card.h"
 #include "core/deck.h"
-#include "core/hands.h"
 #include "core/option.h"
 #include "core/rng.h"
 

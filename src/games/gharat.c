@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "core/game.h"
+#include "core/slots.h"
 #include "games/registry.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -62,7 +63,7 @@ static const pf_option_desc OPTIONS[] = {
 };
 
 static inline pf_hands hands_of(const gha_state *s) {
-  return (pf_hands){s->card, &s->hand[0][0], HAND, s->hand_len, s->players};
+  return (pf_hands){&s->hand[0][0], HAND, s->hand_len, s->players};
 }
 
 static inline uint64_t bit(int slot) { return (uint64_t)1 << slot; }
@@ -96,14 +97,9 @@ static int top_run(const gha_state *s, int q) {
 /* ------------------------------------------------------------------------------------------ */
 
 static void load_deal(gha_state *s) {
-  if (s->hand_no < s->ndeals_given) {
-    memcpy(s->card, s->given[s->hand_no].cards, NCARDS);
-  } else {
-    pf_rng rng;
-    pf_rng_seed(&rng, s->seed, (uint64_t)s->hand_no);
-    pf_deck_standard(s->card, 1, 0);
-    pf_shuffle(&rng, s->card, NCARDS);
-  }
+  pf_card deck[NCARDS];
+  pf_deck_standard(deck, 1, 0);
+  pf_slots_load_deal(s->card, deck, NCARDS, s->given, s->ndeals_given, s->hand_no, s->seed);
 }
 
 /* GHA-2, GHA-4: four cards each, one at a time from the seat after the dealer. */
@@ -387,13 +383,10 @@ static void gha_determinize(void *vs, int seat, pf_rng *rng) {
   gha_state *s = vs;
   uint8_t slots[NCARDS];
   pf_hands h = hands_of(s);
-  int n = pf_hands_hidden(&h, seat, slots);
-  if (seat != PF_VIEW_ALL) {
-    for (int k = s->next_slot; k < NCARDS; k++) slots[n++] = (uint8_t)k;
-    for (int i = 0; i < s->size[PLAY]; i++)
-      if (!(s->seen & bit(s->pile[PLAY][i]))) slots[n++] = s->pile[PLAY][i];
-  }
-  pf_slots_resample(s->card, slots, n, rng);
+  int n = pf_slots_hidden(&h, seat, s->next_slot, NCARDS, slots);
+  for (int i = 0; i < s->size[PLAY] && seat != PF_VIEW_ALL; i++)
+    if (!(s->seen & bit(s->pile[PLAY][i]))) slots[n++] = s->pile[PLAY][i];
+  pf_slots_shuffle(s->card, slots, n, rng);
   /* The deals of later hands are unknown too. */
   s->given = NULL;
   s->ndeals_given = 0;
@@ -465,13 +458,13 @@ static void gha_view_json(const void *vs, int seat, json_t *v) {
   json_object_set_new(v, "dealer", json_integer(s->dealer));
   json_object_set_new(v, "stock", json_integer(NCARDS - s->next_slot));
   if (seat == PF_VIEW_ALL) /* the full state: the stock's order too, next card first */
-    json_object_set_new(v, "stock_cards", pf_cards_json(s->card + s->next_slot, NCARDS - s->next_slot));
+    json_object_set_new(v, "stock_cards", pf_stock_json(s->card, s->next_slot, NCARDS));
   json_object_set_new(v, "play_pile", pile_json(s, PLAY, seat));
   json_t *piles = json_array();
   for (int p = 0; p < s->players; p++) json_array_append_new(piles, pile_json(s, p, seat));
   pf_hands h = hands_of(s);
   json_object_set_new(v, "piles", piles);
-  json_object_set_new(v, "hands", pf_hands_json(&h, seat));
+  json_object_set_new(v, "hands", pf_hands_json(s->card, &h, seat));
   json_object_set_new(v, "teams", json_boolean(s->teams));
   json_object_set_new(v, "target", json_integer(s->target));
   if (s->target) json_object_set_new(v, "totals", pf_ints_json(s->total, s->players));
@@ -540,11 +533,11 @@ static void gha_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
     pf_buf_printf(out, "  %-28s %3d pts ", name, pile_points(s, p));
     pf_buf_putc(out, ' ');
     if (!s->size[p]) pf_buf_puts(out, "empty");
-    pf_slots_text(out, s->card, s->pile[p], s->size[p], " ", st);
+    pf_slots_render(s->card, s->pile[p], s->size[p], " ", st, out);
     pf_buf_putc(out, '\n');
   }
   pf_hands h = hands_of(s);
-  if (!s->over) pf_hands_text(out, &h, seat, " ", st);
+  if (!s->over) pf_hands_text(s->card, &h, seat, st, out);
 }
 
 /* "7♥ takes 7♦ 7♠ from the play pile": what a move does, as `viewer` may know it. The play

@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "core/game.h"
+#include "core/slots.h"
 #include "games/registry.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -52,7 +53,7 @@ typedef struct pil_state {
 } pil_state;
 
 static inline pf_hands hands_of(const pil_state *s) {
-  return (pf_hands){s->card, &s->hand[0][0], HAND, s->hand_len, NSEATS};
+  return (pf_hands){&s->hand[0][0], HAND, s->hand_len, NSEATS};
 }
 
 static inline int team_of(int seat) { return seat % 2; }
@@ -298,14 +299,7 @@ static int pil_start(void *vs, const pf_setup *setup, pf_error *err) {
   pf_card deck[NCARDS];
   pf_deck_standard(deck, 1, 0);
   if (pf_deals_check(setup->deals, setup->ndeals, deck, NCARDS, err) != 0) return -1;
-  if (setup->ndeals == 1) {
-    memcpy(s->card, setup->deals[0].cards, NCARDS);
-  } else {
-    pf_rng rng;
-    pf_rng_seed(&rng, setup->seed, 0);
-    memcpy(s->card, deck, NCARDS);
-    pf_shuffle(&rng, s->card, NCARDS);
-  }
+  pf_slots_load_deal(s->card, deck, NCARDS, setup->deals, setup->ndeals, 0, setup->seed);
   pf_rng_seed(&s->rng, setup->seed, PF_STREAM_CHANCE);
   int slot = 0;
   for (int j = 0; j < HAND; j++)
@@ -356,10 +350,10 @@ static void pil_determinize(void *vs, int seat, pf_rng *rng) {
   pil_state *s = vs;
   uint8_t slots[NCARDS];
   pf_hands h = hands_of(s);
-  int n = pf_hands_hidden(&h, seat, slots);
+  int n = pf_slots_hidden(&h, seat, NCARDS, NCARDS, slots); /* no stock */
   for (int i = 0; i < s->ntakes; i++)
     if (!take_known(s, i, seat)) slots[n++] = s->take_slot[i];
-  pf_slots_resample(s->card, slots, n, rng);
+  pf_slots_shuffle(s->card, slots, n, rng);
   pf_rng_seed(&s->rng, pf_rng_next(rng), PF_STREAM_CHANCE); /* future takes are unknown too */
 }
 
@@ -429,7 +423,7 @@ static void pil_view_json(const void *vs, int seat, json_t *v) {
   }
   json_object_set_new(v, "colours", colours); /* PIL-5: null until the first card is placed */
   pf_hands h = hands_of(s);
-  json_object_set_new(v, "hands", pf_hands_json(&h, seat));
+  json_object_set_new(v, "hands", pf_hands_json(s->card, &h, seat));
   if (s->passing) json_object_set_new(v, "passer", json_integer(s->turn));
   json_t *takes = json_array();
   for (int i = 0; i < s->ntakes; i++) {
@@ -539,7 +533,7 @@ static void pil_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
   }
   castle_text(s, st, out);
   pf_hands h = hands_of(s);
-  if (!s->over) pf_hands_text(out, &h, seat, " ", st);
+  if (!s->over) pf_hands_text(s->card, &h, seat, st, out);
   takes_text(s, seat, st, out);
   if (!s->over)
     pf_buf_puts(out, "Scores so far count the castle only; taken cards are added at the end (PIL-9).\n");

@@ -67,10 +67,6 @@ static const pf_option_desc OPTIONS[] = {
      "scoring games (STP-7): play games until a total reaches this; 0 = one game"},
 };
 
-static inline pf_hands hands_of(const stp_state *s) {
-  return (pf_hands){s->card, &s->hand[0][0], HAND_MAX, s->hand_len, s->players};
-}
-
 static inline int rank_of_slot(const stp_state *s, int slot) { return s->card[slot] >> 2; }
 static inline int npiles_in_play(const stp_state *s) { return s->solitaire ? 1 : s->players; }
 
@@ -430,7 +426,11 @@ static int stp_start(void *vs, const pf_setup *setup, pf_error *err) {
     return pf_fail(err, "one game uses one deal, but %d deals are given", setup->ndeals);
   pf_card deck[MAX_CARDS];
   int ndeck = pf_deck_standard(deck, TABLE[n][4], 0);
-  if (pf_deals_check(setup->deals, setup->ndeals, deck, ndeck, err) != 0) return -1;
+  for (int k = 0; k < setup->ndeals; k++)
+    if (pf_deal_check(&setup->deals[k], deck, ndeck, err) != 0) {
+      pf_error_prefix(err, "deal %d", k + 1);
+      return -1;
+    }
   start_game(s);
   return 0;
 }
@@ -475,11 +475,17 @@ static int stp_current_deal(const void *vs, pf_deal *out) {
 /* Hidden from `seat`: the other hands and the stock. Everything else was seen face up. */
 static void stp_determinize(void *vs, int seat, pf_rng *rng) {
   stp_state *s = vs;
-  uint8_t slots[MAX_CARDS];
-  pf_hands h = hands_of(s);
-  int n = pf_hands_hidden(&h, seat, slots);
-  for (int k = s->next_slot; k < s->ncards && seat != PF_VIEW_ALL; k++) slots[n++] = (uint8_t)k;
-  pf_slots_resample(s->card, slots, n, rng);
+  uint8_t slots[MAX_CARDS], cards[MAX_CARDS];
+  int n = 0;
+  if (seat != PF_VIEW_ALL) {
+    for (int p = 0; p < s->players; p++)
+      if (p != seat)
+        for (int i = 0; i < s->hand_len[p]; i++) slots[n++] = s->hand[p][i];
+    for (int k = s->next_slot; k < s->ncards; k++) slots[n++] = (uint8_t)k;
+  }
+  for (int i = 0; i < n; i++) cards[i] = s->card[slots[i]];
+  pf_shuffle(rng, cards, (size_t)n);
+  for (int i = 0; i < n; i++) s->card[slots[i]] = cards[i];
   /* Later deals of a match are unknown too. */
   s->given = NULL;
   s->ndeals_given = 0;
@@ -509,7 +515,11 @@ static int stp_check(const void *vs, pf_error *err) {
   }
   for (int k = 0; k < s->ncards; k++)
     if (seen[k] != 1) return pf_fail(err, "card slot %d is in %d places", k, seen[k]);
-  if (pf_cards_are_decks(s->card, s->ncards, s->ncards / 52, 0, err) != 0) return -1;
+  pf_card deck[MAX_CARDS];
+  pf_deal d;
+  d.ncards = s->ncards;
+  memcpy(d.cards, s->card, s->ncards);
+  if (pf_deal_check(&d, deck, pf_deck_standard(deck, s->ncards / 52, 0), err) != 0) return -1;
   if (s->over && s->next_slot != s->ncards) return pf_fail(err, "over with cards in the stock");
   if (!s->over && s->hand_len[s->turn] == 0) return pf_fail(err, "seat %d to move with no card", s->turn);
   if (!s->solitaire && s->over && s->nopen) return pf_fail(err, "over with open piles left");
@@ -519,6 +529,17 @@ static int stp_check(const void *vs, pf_error *err) {
 /* ------------------------------------------------------------------------------------------ */
 /* Views                                                                                      */
 /* ------------------------------------------------------------------------------------------ */
+
+static json_t *card_json(pf_card c) {
+  char b[PF_CARD_STR];
+  return json_string(pf_card_str(c, b));
+}
+
+static json_t *slots_json(const stp_state *s, const uint8_t *slots, int n) {
+  json_t *a = json_array();
+  for (int i = 0; i < n; i++) json_array_append_new(a, card_json(s->card[slots[i]]));
+  return a;
+}
 
 /* A pile's cards, bottom first. */
 static int pile_slots(const stp_state *s, int q, uint8_t *out) {
@@ -533,8 +554,8 @@ static json_t *pile_json(const stp_state *s, int q) {
   int n = pile_slots(s, q, slots);
   json_t *o = json_object();
   json_object_set_new(o, "size", json_integer(n));
-  json_object_set_new(o, "top", n ? pf_card_json(s->card[s->top[q]]) : json_null());
-  json_object_set_new(o, "cards", pf_slots_json(s->card, slots, n)); /* everyone saw them played */
+  json_object_set_new(o, "top", n ? card_json(s->card[s->top[q]]) : json_null());
+  json_object_set_new(o, "cards", slots_json(s, slots, n)); /* everyone saw them played */
   return o;
 }
 
@@ -544,14 +565,23 @@ static void stp_view_json(const void *vs, int seat, json_t *v) {
   json_object_set_new(v, "rounds", json_integer(s->rounds));
   if (!s->solitaire) json_object_set_new(v, "dealer", json_integer(s->dealer));
   json_object_set_new(v, "stock", json_integer(s->ncards - s->next_slot));
-  if (seat == PF_VIEW_ALL) /* the full state: the stock's order too, next card first */
-    json_object_set_new(v, "stock_cards", pf_cards_json(s->card + s->next_slot, s->ncards - s->next_slot));
-  json_object_set_new(v, "open_piles", pf_slots_json(s->card, s->open, s->nopen));
-  json_t *piles = json_array();
-  for (int p = 0; p < s->players; p++) json_array_append_new(piles, pile_json(s, p));
-  pf_hands h = hands_of(s);
+  if (seat == PF_VIEW_ALL) { /* the full state: the stock's order too, next card first */
+    uint8_t stock[MAX_CARDS];
+    for (int k = s->next_slot; k < s->ncards; k++) stock[k - s->next_slot] = (uint8_t)k;
+    json_object_set_new(v, "stock_cards", slots_json(s, stock, s->ncards - s->next_slot));
+  }
+  json_object_set_new(v, "open_piles", slots_json(s, s->open, s->nopen));
+  json_t *piles = json_array(), *hands = json_array();
+  for (int p = 0; p < s->players; p++) {
+    json_array_append_new(piles, pile_json(s, p));
+    json_t *h = json_object();
+    json_object_set_new(h, "size", json_integer(s->hand_len[p]));
+    if (seat == PF_VIEW_ALL || seat == p)
+      json_object_set_new(h, "cards", slots_json(s, s->hand[p], s->hand_len[p]));
+    json_array_append_new(hands, h);
+  }
   json_object_set_new(v, "piles", piles);
-  json_object_set_new(v, "hands", pf_hands_json(&h, seat));
+  json_object_set_new(v, "hands", hands);
   if (s->solitaire) {
     json_object_set_new(v, "deck_pile", pile_json(s, DECK_PILE));
     json_t *last = json_array();
@@ -576,7 +606,15 @@ static void stp_view_json(const void *vs, int seat, json_t *v) {
     json_object_set_new(v, "open_piles_went_to", seats);
     json_object_set_new(v, "open_piles_share", json_integer(s->end_share));
   }
-  if (s->naside) json_object_set_new(v, "set_aside", pf_slots_json(s->card, s->aside, s->naside));
+  if (s->naside) json_object_set_new(v, "set_aside", slots_json(s, s->aside, s->naside));
+}
+
+static void put_cards(const stp_state *s, const uint8_t *slots, int n, const pf_style *st,
+                      pf_buf *out) {
+  for (int i = 0; i < n; i++) {
+    char b[32];
+    pf_buf_printf(out, "%s%s", i ? "  " : "", pf_card_render(s->card[slots[i]], st, b));
+  }
 }
 
 static void pile_line(const stp_state *s, int q, const char *name, const pf_style *st, pf_buf *out) {
@@ -605,7 +643,7 @@ static void stp_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
   }
   pf_buf_puts(out, "Open piles: ");
   if (s->nopen)
-    pf_slots_text(out, s->card, s->open, s->nopen, "  ", st);
+    put_cards(s, s->open, s->nopen, st, out);
   else
     pf_buf_puts(out, "none");
   pf_buf_puts(out, "\nPiles:\n");
@@ -644,13 +682,26 @@ static void stp_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
     }
     if (s->naside) {
       pf_buf_puts(out, "Set aside (STP-6): ");
-      pf_slots_text(out, s->card, s->aside, s->naside, "  ", st);
+      put_cards(s, s->aside, s->naside, st, out);
       pf_buf_putc(out, '\n');
     }
     return;
   }
-  pf_hands h = hands_of(s);
-  pf_hands_text(out, &h, seat, "  ", st);
+  for (int p = 0; p < s->players; p++) {
+    if (seat != PF_VIEW_ALL && seat != p) continue;
+    if (seat == p)
+      pf_buf_puts(out, "Your hand: ");
+    else
+      pf_buf_printf(out, "Seat %d's hand: ", p);
+    put_cards(s, s->hand[p], s->hand_len[p], st, out);
+    pf_buf_putc(out, '\n');
+  }
+  if (seat != PF_VIEW_ALL && !s->solitaire) {
+    pf_buf_puts(out, "Others hold:");
+    for (int p = 0; p < s->players; p++)
+      if (p != seat) pf_buf_printf(out, " seat %d %d card%s;", p, s->hand_len[p], s->hand_len[p] == 1 ? "" : "s");
+    out->data[out->len - 1] = '\n';
+  }
 }
 
 /* "7♥ takes seat 2's pile (9 cards)": what a move does, as any seat sees it (all is public). */

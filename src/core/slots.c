@@ -1,0 +1,88 @@
+/*
+ * slots.c - helpers for games that name cards by their slot in the deal.
+ */
+#include "core/slots.h"
+
+#include <string.h>
+
+void pf_slots_load_deal(pf_card *card, const pf_card *deck, int ndeck, const pf_deal *given, int ngiven, int k,
+                        uint64_t seed) {
+  if (k < ngiven) {
+    memcpy(card, given[k].cards, (size_t)ndeck);
+    return;
+  }
+  pf_rng rng;
+  pf_rng_seed(&rng, seed, (uint64_t)k);
+  memcpy(card, deck, (size_t)ndeck);
+  pf_shuffle(&rng, card, (size_t)ndeck);
+}
+
+void pf_slots_shuffle(pf_card *card, const uint8_t *slots, int n, pf_rng *rng) {
+  uint8_t cards[256];
+  for (int i = 0; i < n; i++) cards[i] = card[slots[i]];
+  pf_shuffle(rng, cards, (size_t)n);
+  for (int i = 0; i < n; i++) card[slots[i]] = cards[i];
+}
+
+int pf_slots_hidden(const pf_hands *h, int seat, int next, int ncards, uint8_t *out) {
+  int n = 0;
+  if (seat < 0) return 0;
+  for (int p = 0; p < h->players; p++)
+    if (p != seat)
+      for (int i = 0; i < h->lens[p]; i++) out[n++] = h->slots[p * h->stride + i];
+  for (int k = next; k < ncards; k++) out[n++] = (uint8_t)k;
+  return n;
+}
+
+json_t *pf_card_json(pf_card c) {
+  char b[PF_CARD_STR];
+  return json_string(pf_card_str(c, b));
+}
+
+json_t *pf_slots_json(const pf_card *card, const uint8_t *slots, int n) {
+  json_t *a = json_array();
+  for (int i = 0; i < n; i++) json_array_append_new(a, pf_card_json(card[slots[i]]));
+  return a;
+}
+
+json_t *pf_stock_json(const pf_card *card, int next, int ncards) {
+  json_t *a = json_array();
+  for (int k = next; k < ncards; k++) json_array_append_new(a, pf_card_json(card[k]));
+  return a;
+}
+
+json_t *pf_hands_json(const pf_card *card, const pf_hands *h, int seat) {
+  json_t *hands = json_array();
+  for (int p = 0; p < h->players; p++) {
+    json_t *o = json_object();
+    json_object_set_new(o, "size", json_integer(h->lens[p]));
+    if (seat < 0 || seat == p) json_object_set_new(o, "cards", pf_slots_json(card, h->slots + p * h->stride, h->lens[p]));
+    json_array_append_new(hands, o);
+  }
+  return hands;
+}
+
+void pf_slots_render(const pf_card *card, const uint8_t *slots, int n, const char *sep, const pf_style *st,
+                     pf_buf *out) {
+  for (int i = 0; i < n; i++) {
+    char b[32];
+    pf_buf_printf(out, "%s%s", i ? sep : "", pf_card_render(card[slots[i]], st, b));
+  }
+}
+
+void pf_hands_text(const pf_card *card, const pf_hands *h, int seat, const pf_style *st, pf_buf *out) {
+  for (int p = 0; p < h->players; p++) {
+    if (seat >= 0 && seat != p) continue;
+    if (seat == p)
+      pf_buf_puts(out, "Your hand: ");
+    else
+      pf_buf_printf(out, "Seat %d's hand: ", p);
+    pf_slots_render(card, h->slots + p * h->stride, h->lens[p], "  ", st, out);
+    pf_buf_putc(out, '\n');
+  }
+  if (seat < 0 || h->players < 2) return;
+  pf_buf_puts(out, "Others hold:");
+  for (int p = 0; p < h->players; p++)
+    if (p != seat) pf_buf_printf(out, " seat %d %d card%s;", p, h->lens[p], h->lens[p] == 1 ? "" : "s");
+  out->data[out->len - 1] = '\n';
+}

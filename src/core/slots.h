@@ -1,0 +1,52 @@
+/*
+ * slots.h - what games share whose state names every card by its slot: its place in the deal's
+ * deck order (card[slot], top card first), wherever the card is now (a hand, a pile, the stock
+ * from some slot on). Steal the Pile and Thief keep their state so; determinizing then rewrites
+ * card[] at the slots a seat cannot see, and the views read card[] through the slots.
+ */
+#ifndef PF_SLOTS_H
+#define PF_SLOTS_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "core/buf.h"
+#include "core/card.h"
+#include "core/deck.h"
+#include "core/rng.h"
+
+/* Hands as a game keeps them: seat p's cards are the slots hands[p * stride + i], i < lens[p]. */
+typedef struct pf_hands {
+  const uint8_t *slots;
+  int stride;
+  const uint8_t *lens;
+  int players;
+} pf_hands;
+
+/* Deal k of a game: the k-th given deal (k < ngiven), else `deck` (ndeck cards in its standard
+ * order) shuffled with pf_rng_seed(seed, k) (G-3). Writes ndeck cards to card. */
+void pf_slots_load_deal(pf_card *card, const pf_card *deck, int ndeck, const pf_deal *given, int ngiven, int k,
+                        uint64_t seed);
+/* Shuffles the cards at the n slots among themselves: a resample of what they hide. */
+void pf_slots_shuffle(pf_card *card, const uint8_t *slots, int n, pf_rng *rng);
+/* The slots every seat but `seat` holds, then the stock (slots next..ncards-1): what `seat`
+ * cannot see in most games. Returns how many were written (nothing for PF_VIEW_ALL's -1). */
+int pf_slots_hidden(const pf_hands *h, int seat, int next, int ncards, uint8_t *out);
+
+/* A card as a JSON string ("7H"). */
+json_t *pf_card_json(pf_card c);
+/* The cards at n slots, as a JSON array of strings. */
+json_t *pf_slots_json(const pf_card *card, const uint8_t *slots, int n);
+/* The stock, slots next..ncards-1, next card first. */
+json_t *pf_stock_json(const pf_card *card, int next, int ncards);
+/* The view's "hands": [{size, cards}] with the cards only for `seat` (or every seat for -1). */
+json_t *pf_hands_json(const pf_card *card, const pf_hands *h, int seat);
+
+/* The cards at n slots for a person, separated by sep. */
+void pf_slots_render(const pf_card *card, const uint8_t *slots, int n, const char *sep, const pf_style *st,
+                     pf_buf *out);
+/* The text view's hand lines: "Your hand: ..." for `seat` (every hand for -1, "Seat p's hand:"),
+ * then "Others hold: seat 1 3 cards; ..." for a seat. */
+void pf_hands_text(const pf_card *card, const pf_hands *h, int seat, const pf_style *st, pf_buf *out);
+
+#endif
