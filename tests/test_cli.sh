@@ -91,6 +91,65 @@ expect_fail "unknown seat kind" 2 "unknown seat kind 'genius'; seats are: human,
 expect_fail "target in solitaire" 2 "needs 2 or more players" $PILFER play steal-the-pile -p 1 --seat random -o target=50
 expect_fail "unknown play flag" 2 "unknown or incomplete option '--colour'" $PILFER play steal-the-pile --colour
 
+# ---- Piles and Ghârat ----
+grep -qE '^piles +Piles +4 +\(no options\)' <($PILFER games) && ok "games: piles, 4 players, no options" || bad "games: piles line" "$($PILFER games)"
+grep -qE '^gharat +Ghârat +2-4 +target=1000 \(0-3000\) teams=false' <($PILFER games) && ok "games: gharat 2-4, target and teams" || bad "games: gharat line" "$($PILFER games)"
+$PILFER games --json | grep -q '"name": "teams"' && ok "games --json lists gharat's teams" || bad "games --json teams"
+for g in piles:PIL:9 gharat:GHA:6; do
+  IFS=: read -r id prefix n <<<"$g"
+  check "rules $id" $PILFER rules "$id"
+  miss=""; for i in $(seq 1 "$n"); do grep -q "$prefix-$i " "$T/out" || miss="$miss $prefix-$i"; done
+  [ -z "$miss" ] && ok "rules $id cite $prefix-1..$prefix-$n" || bad "rules $id miss$miss"
+done
+# random games of every player count (and teams) complete, are recorded, and replay
+for spec in "piles 4" "gharat 2" "gharat 3" "gharat 4" "gharat 4 -o teams=true" "gharat 3 -o target=0"; do
+  set -- $spec; id=$1; p=$2; shift 2
+  seats=(); for i in $(seq 1 "$p"); do seats+=(--seat random); done
+  f="$T/$id-$p${1:+-opt}.json"
+  if $PILFER play "$id" "${seats[@]}" "$@" --seed 5 --record "$f" >"$T/out" 2>"$T/err" && grep -q "Game over" "$T/out" &&
+     $PILFER replay "$f" >"$T/out" 2>"$T/err" && grep -q "Game over" "$T/out"; then
+    ok "$spec: a random game completes and its record replays ($(moves_in "$f") moves)"
+  else
+    bad "$spec: random game" "$(head -c 400 "$T/err")"
+  fi
+done
+grep -q '"deals": \[' "$T/gharat-2.json" && [ "$(grep -c '^  \[' "$T/gharat-2.json")" -gt 1 ] &&
+  ok "a Ghârat match record carries every hand's deal" || bad "gharat record deals"
+expect_fail "piles with 3 players" 2 "piles is for exactly 4 players, not 3" $PILFER play piles -p 3
+expect_fail "gharat teams with 3 players" 2 "option teams \(GHA-1\) is for 4 players only, not 3" \
+  $PILFER play gharat --seat random --seat random --seat random -o teams=true
+expect_fail "piles has no options" 2 "unknown option 'target'; options are: \(none\)" $PILFER play piles -o target=1
+# Piles at the table: three people who always pass. Each is told the card taken from their own
+# hand and the card they take, and only that a card was taken between others (PIL-7).
+if yes pass | NO_COLOR=1 $PILFER play piles --seat human --seat human --seat human --seat random --seed 3 \
+     --record "$T/pass.json" >"$T/out" 2>"$T/err"; then
+  grep -q "Game over" "$T/out" && grep -q "Castle" "$T/out" && grep -q "  1  | " "$T/out" &&
+    ok "piles: a game of passes to the end, the castle drawn as a grid" || bad "piles passes transcript"
+  grep -qE "^  seat 1 takes [A2-9TJQK][SHDC] from your hand$" "$T/out" &&
+    grep -qE "^  you take [A2-9TJQK][SHDC] from seat 0's hand$" "$T/out" &&
+    grep -q "^  seat 1 takes a card from seat 0's hand$" "$T/out" &&
+    grep -q "^  seat 2 takes a card from seat 1's hand$" "$T/out" &&
+    ok "piles: a take is told to the passer and the taker, 'a card' to the others" || bad "piles take messages" "$(grep takes "$T/out" | head -5)"
+  grep -qE "seat [0-9] takes [A2-9TJQK][SHDC] from seat" "$T/out" && bad "piles: a take named to a third seat" || ok "piles: no take named to a third seat"
+  $PILFER replay "$T/pass.json" >/dev/null && ok "piles: the record of passes replays" || bad "piles pass record"
+  [ "$(grep -cE '^  "\*[A2-9TJQK][SHDC]",?$' "$T/pass.json")" -ge 30 ] && ok "piles: takes are recorded as *card" || bad "piles takes in record"
+  $PILFER replay --until 2 --view 2 --json "$T/pass.json" >"$T/v2" && $PILFER replay --until 2 --view 1 --json "$T/pass.json" >"$T/v1"
+  grep -q '"takes":\[{"from":0,"by":1}\]' "$T/v2" && grep -qE '"takes":\[\{"from":0,"by":1,"card":"[^"]+"\}\]' "$T/v1" &&
+    ok "piles: replay --view shows the card taken to the taker, not to seat 2" || bad "piles take views" "$(head -c 300 "$T/v2")"
+  sed '0,/"\*[^"]*"/s//"*ZZ"/' "$T/pass.json" >"$T/badtake.json"
+  expect_fail "piles: a bad take in a record" 2 '^pilfer: move 2 \("\*ZZ"\): a take is written \* and the card taken' $PILFER replay "$T/badtake.json"
+else
+  bad "piles human game" "$(head -c 400 "$T/err")"
+fi
+# Ghârat at the table, by numbers: the play pile shows ?? for the cards nobody has seen
+if yes 1 | NO_COLOR=1 $PILFER play gharat -p 3 --seed 4 -o target=0 --record "$T/gh.json" >"$T/out" 2>"$T/err"; then
+  grep -q "Game over" "$T/out" && grep -q "Play pile: .* on top of 3 cards, 3 of them not seen yet (?? below); bottom first: ?? ?? ??" "$T/out" &&
+    ok "gharat: a human game by numbers, unseen cards shown as ??" || bad "gharat human transcript" "$(grep -m2 'Play pile' "$T/out")"
+  [ "$(moves_in "$T/gh.json")" = 48 ] && $PILFER replay "$T/gh.json" >/dev/null && ok "gharat: its record replays (48 moves, GHA-4)" || bad "gharat human record"
+else
+  bad "gharat human game" "$(head -c 400 "$T/err")"
+fi
+
 # ---- replay ----
 check "replay --json" $PILFER replay --json "$T/g3.json"
 for k in '"game":' '"players":' '"to_move":null' '"legal":' '"scores":' '"winners":'; do

@@ -7,9 +7,9 @@
  *   - a clone (a copy of the flat state) equals its original and plays on identically;
  *   - the same seed and moves give the same game;
  *   - a written record replays to the same result and the same final position;
- *   - non-interference: determinizing for a seat leaves that seat's view and legal moves
- *     byte-identical, and a game dealt differently in the cards a seat cannot see shows that
- *     seat the same view;
+ *   - non-interference: determinizing for a seat leaves that seat's view (JSON and text), its
+ *     legal moves and what the terminal says of them (describe) byte-identical, and a game dealt
+ *     differently in the cards a seat cannot see shows that seat the same view;
  *   - scores and winners are well formed at the end.
  * A game added to the registry is covered without changing this file.
  */
@@ -110,8 +110,26 @@ static void check_move_strings(const pf_game *g, const void *st) {
   }
 }
 
-/* Determinizing for every seat keeps that seat's view and legal moves; returns how many seats'
- * determinizations changed the full state's view (to show the check has teeth). */
+/* What a person at `seat` is shown: the text view and, when the seat is to move, what describe
+ * says of each legal move (caller frees). */
+static char *shown_to(const pf_game *g, const void *st, int seat) {
+  pf_buf b = {0};
+  pf_style plain = {0};
+  g->view_text(st, seat, &plain, &b);
+  if (g->describe && g->to_move(st) == seat) {
+    pf_move moves[PF_MAX_MOVES];
+    int n = g->legal(st, moves);
+    for (int i = 0; i < n; i++) {
+      pf_buf_putc(&b, '\n');
+      g->describe(st, moves[i], seat, &plain, &b);
+    }
+  }
+  return b.data ? b.data : pf_xstrdup("");
+}
+
+/* Determinizing for every seat keeps that seat's view, legal moves and what it is shown of them;
+ * returns how many seats' determinizations changed the full state's view (to show the check has
+ * teeth). */
 static int check_determinize(const pf_game *g, const void *st, int players, pf_rng *rng, uint64_t seed,
                              int ply) {
   void *copy = pf_xmalloc(g->state_size);
@@ -131,6 +149,10 @@ static int check_determinize(const pf_game *g, const void *st, int players, pf_r
       free(la);
       free(lb);
     }
+    char *ta = shown_to(g, st, seat), *tb = shown_to(g, copy, seat);
+    assert_same_text(ta, tb, "determinize changed what the seat is shown", g, players, seed, ply);
+    free(ta);
+    free(tb);
     char *all2 = pf_view_json_text(g, copy, players, PF_VIEW_ALL);
     changed += strcmp(all, all2) != 0;
     free(all2);

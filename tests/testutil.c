@@ -42,19 +42,7 @@ void tu_deal(pf_deal *d, int ndecks, int jokers, const char *top) {
 }
 
 void tu_start(pf_run *r, const char *game, int players, const pf_deal *deal, const char *options) {
-  const pf_game *g = pf_game_find(game);
-  if (!g) fail_msg("no game %s", game);
-  pf_setup s = {.players = players, .seed = 1, .ndeals = deal ? 1 : 0, .deals = deal};
-  pf_options_default(g->options, g->noptions, &s.options);
-  pf_error err;
-  if (options) {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", options);
-    for (char *save = NULL, *kv = strtok_r(buf, " ", &save); kv; kv = strtok_r(NULL, " ", &save))
-      if (pf_option_parse_kv(g->options, g->noptions, kv, &s.options, &err) != 0)
-        fail_msg("option %s: %s", kv, err.msg);
-  }
-  if (pf_run_start(r, g, &s, &err) != 0) fail_msg("start %s: %s", game, err.msg);
+  tu_start_deals(r, game, players, deal, deal ? 1 : 0, options);
 }
 
 void tu_play(pf_run *r, const char *move) {
@@ -154,13 +142,17 @@ void tu_check(const pf_run *r) {
   if (r->game->check(r->state, &err) != 0) fail_msg("invariant check failed: %s", err.msg);
 }
 
-/* Plays the first legal move, n times. */
+/* Plays the first legal move, n times; a chance outcome is drawn. */
 void tu_play_first(pf_run *r, int n) {
   for (int i = 0; i < n; i++) {
     pf_move m[PF_MAX_MOVES];
-    assert_true(pf_run_to_move(r) >= 0);
-    assert_true(r->game->legal(r->state, m) > 0);
-    pf_run_play(r, m[0]);
+    assert_true(pf_run_to_move(r) != PF_NOBODY);
+    if (pf_run_to_move(r) == PF_CHANCE) {
+      pf_run_chance(r);
+    } else {
+      assert_true(r->game->legal(r->state, m) > 0);
+      pf_run_play(r, m[0]);
+    }
     tu_check(r);
   }
 }
@@ -168,7 +160,7 @@ void tu_play_first(pf_run *r, int n) {
 /* Plays the first legal move until the game is over; returns how many were played. */
 int tu_play_first_to_end(pf_run *r) {
   int n = 0;
-  for (; pf_run_to_move(r) >= 0; n++) tu_play_first(r, 1);
+  for (; pf_run_to_move(r) != PF_NOBODY; n++) tu_play_first(r, 1);
   return n;
 }
 
@@ -194,4 +186,108 @@ void tu_expect_hand_sizes(const pf_run *r, const char *sizes) {
       (long long)json_integer_value(json_object_get(h, "size")));
   json_decref(v);
   if (strcmp(buf, sizes) != 0) fail_msg("hand sizes are \"%s\", expected \"%s\"", buf, sizes);
+}
+
+/* The setup of a test game: seed 1, the deals given, options "key=value ..." (or NULL). */
+static const pf_game *test_setup(pf_setup *s, const char *game, int players, const pf_deal *deals,
+                                 int ndeals, const char *options) {
+  const pf_game *g = pf_game_find(game);
+  if (!g) fail_msg("no game %s", game);
+  *s = (pf_setup){.players = players, .seed = 1, .ndeals = ndeals, .deals = deals};
+  pf_options_default(g->options, g->noptions, &s->options);
+  pf_error err;
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", options ? options : "");
+  for (char *save = NULL, *kv = strtok_r(buf, " ", &save); kv; kv = strtok_r(NULL, " ", &save))
+    if (pf_option_parse_kv(g->options, g->noptions, kv, &s->options, &err) != 0)
+      fail_msg("option %s: %s", kv, err.msg);
+  return g;
+}
+
+void tu_start_deals(pf_run *r, const char *game, int players, const pf_deal *deals, int ndeals,
+                    const char *options) {
+  pf_setup s;
+  const pf_game *g = test_setup(&s, game, players, deals, ndeals, options);
+  pf_error err;
+  if (pf_run_start(r, g, &s, &err) != 0) fail_msg("start %s: %s", game, err.msg);
+}
+
+void tu_refuse_start(const char *game, int players, const pf_deal *deals, int ndeals,
+                     const char *options, const char *why) {
+  pf_setup s;
+  const pf_game *g = test_setup(&s, game, players, deals, ndeals, options);
+  pf_error err;
+  pf_run r;
+  if (pf_run_start(&r, g, &s, &err) == 0) {
+    pf_run_free(&r);
+    fail_msg("the start of %s with %d players should be refused (%s)", game, players, why);
+  }
+  if (!strstr(err.msg, why)) fail_msg("refused with \"%s\", expected \"%s\"", err.msg, why);
+}
+
+char *tu_view_text(const pf_run *r, int seat) {
+  pf_buf b = {0};
+  pf_style plain = {0};
+  r->game->view_text(r->state, seat, &plain, &b);
+  return b.data ? b.data : pf_xstrdup("");
+}
+
+/* n integers as text, space-separated. */
+static void ints_text(const int *v, int n, char *buf, size_t size) {
+  buf[0] = '\0';
+  for (int i = 0; i < n; i++) snprintf(buf + strlen(buf), size - strlen(buf), "%s%d", i ? " " : "", v[i]);
+}
+
+void tu_expect_scores(const pf_run *r, const char *want) {
+  int sc[PF_MAX_PLAYERS];
+  char buf[256];
+  tu_scores(r, sc);
+  ints_text(sc, r->setup.players, buf, sizeof buf);
+  if (strcmp(buf, want) != 0) fail_msg("scores are \"%s\", expected \"%s\"", buf, want);
+}
+
+void tu_expect_winners(const pf_run *r, const char *want) {
+  int w[PF_MAX_PLAYERS];
+  char buf[256];
+  ints_text(w, r->game->winners(r->state, w), buf, sizeof buf);
+  if (strcmp(buf, want) != 0) fail_msg("winners are \"%s\", expected \"%s\"", buf, want);
+}
+
+void tu_expect_told(const pf_run *r, const char *move, int viewer, const char *want) {
+  pf_buf b = {0};
+  pf_style plain = {0};
+  pf_move m;
+  pf_error err;
+  if (move[0] == '*') {
+    r->game->describe_chance(r->state, move, viewer, &plain, &b);
+  } else {
+    if (r->game->move_parse(r->state, move, &m, &err) != 0) fail_msg("%s: %s", move, err.msg);
+    r->game->describe(r->state, m, viewer, &plain, &b);
+  }
+  if (strcmp(pf_buf_str(&b), want) != 0)
+    fail_msg("%s is told to seat %d as \"%s\", expected \"%s\"", move, viewer, pf_buf_str(&b), want);
+  pf_buf_free(&b);
+}
+
+int tu_resampled(const pf_run *r, int seat, int times, const char *path, pf_rng *rng) {
+  pf_run copy = *r; /* the same game and history, another state */
+  copy.state = pf_xmalloc(r->game->state_size);
+  char *mine = pf_view_json_text(r->game, r->state, r->setup.players, seat), was[256], now[256];
+  json_t *v;
+  tu_render(tu_view_path(r, PF_VIEW_ALL, path, &v), was, sizeof was);
+  json_decref(v);
+  int changed = 0;
+  for (int i = 0; i < times; i++) {
+    memcpy(copy.state, r->state, r->game->state_size);
+    r->game->determinize(copy.state, seat, rng);
+    char *theirs = pf_view_json_text(r->game, copy.state, r->setup.players, seat);
+    if (strcmp(mine, theirs) != 0) fail_msg("determinize changed seat %d's view:\n  %s\n  %s", seat, mine, theirs);
+    free(theirs);
+    tu_render(tu_view_path(&copy, PF_VIEW_ALL, path, &v), now, sizeof now);
+    json_decref(v);
+    changed += strcmp(was, now) != 0;
+  }
+  free(mine);
+  free(copy.state);
+  return changed;
 }

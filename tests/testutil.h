@@ -55,7 +55,8 @@ void tu_scores(const pf_run *r, int *scores);
 /* Asserts the game's invariant check passes. */
 void tu_check(const pf_run *r);
 
-/* Plays the first legal move, n times (checking the invariant after each). */
+/* Plays the first legal move (at a chance node: draws the outcome), n times (checking the
+ * invariant after each). */
 void tu_play_first(pf_run *r, int n);
 /* Plays the first legal move until the game is over; returns how many were played. */
 int tu_play_first_to_end(pf_run *r);
@@ -63,5 +64,23 @@ int tu_play_first_to_end(pf_run *r);
 void tu_expect_hand(const pf_run *r, int seat, const char *cards);
 /* The sizes of every hand (view field hands[].size), space-separated. */
 void tu_expect_hand_sizes(const pf_run *r, const char *sizes);
+
+/* Starts a game from explicit deals and options "key=value ..." (or NULL); seed 1. */
+void tu_start_deals(pf_run *r, const char *game, int players, const pf_deal *deals, int ndeals,
+                    const char *options);
+/* Starting must fail, with a reason containing `why`. */
+void tu_refuse_start(const char *game, int players, const pf_deal *deals, int ndeals,
+                     const char *options, const char *why);
+/* A seat's text view, plain (caller frees). */
+char *tu_view_text(const pf_run *r, int seat);
+/* The scores must be `want` ("1 0 1 0"); the winners `want` ("0 2"). */
+void tu_expect_scores(const pf_run *r, const char *want);
+void tu_expect_winners(const pf_run *r, const char *want);
+/* What the game tells `viewer` of a move of the seat to move (describe), or of a chance outcome
+ * ("*7H", describe_chance), must be `want`. */
+void tu_expect_told(const pf_run *r, const char *move, int viewer, const char *want);
+/* Determinizes copies of the position for `seat` `times` times; the seat's view must never
+ * change. Returns how many times the full view's value at `path` differed from the position's. */
+int tu_resampled(const pf_run *r, int seat, int times, const char *path, pf_rng *rng);
 
 #endif

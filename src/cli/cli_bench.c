@@ -36,6 +36,10 @@ static const struct bench_case {
     {"skip-bo-junior", 2, 40000, NULL},
     {"skip-bo-junior", 4, 20000, NULL},
     {"skip-bo-junior", 6, 20000, NULL},
+    {"piles", 4, 50000, NULL},
+    {"gharat", 2, 20000, NULL},
+    {"gharat", 3, 12000, NULL},
+    {"gharat", 4, 6000, NULL},
 };
 #define NCASES (sizeof CASES / sizeof CASES[0])
 

@@ -53,8 +53,15 @@ int cmd_games(int argc, char **argv) {
   for (int i = 0; pf_games[i]; i++) {
     const pf_game *g = pf_games[i];
     char players[16];
-    snprintf(players, sizeof players, "%d-%d", g->min_players, g->max_players);
-    printf("%-16s %-16s %-8s", g->id, g->title, players);
+    if (g->min_players == g->max_players)
+      snprintf(players, sizeof players, "%d", g->min_players);
+    else
+      snprintf(players, sizeof players, "%d-%d", g->min_players, g->max_players);
+    /* printf pads by bytes: a title with non-ASCII letters (Ghârat) needs as many more. */
+    int extra = 0;
+    for (const char *c = g->title; *c; c++) extra += ((unsigned char)*c & 0xC0) == 0x80;
+    printf("%-16s %-*s %-8s", g->id, 16 + extra, g->title, players);
+    if (!g->noptions) printf(" (no options)");
     for (int k = 0; k < g->noptions; k++) {
       const pf_option_desc *d = &g->options[k];
       if (d->type == PF_OPT_BOOL)

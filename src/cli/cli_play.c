@@ -127,6 +127,27 @@ static void log_move(table *t, int actor, pf_move m) {
   }
 }
 
+/* Plays a chance outcome and tells every person at the table about it as each of them may know
+ * it (describe_chance); a game without it tells nobody, so that nothing hidden leaks. */
+static void chance_turn(table *t) {
+  const pf_game *g = t->run.game;
+  if (!g->describe_chance || !t->nhumans) {
+    pf_run_chance(&t->run);
+    return;
+  }
+  void *before = pf_xmalloc(g->state_size);
+  memcpy(before, t->run.state, g->state_size);
+  pf_run_chance(&t->run);
+  for (int p = 0; p < t->run.setup.players; p++) {
+    if (!t->human[p]) continue;
+    pf_buf d = {0};
+    g->describe_chance(before, t->run.moves[t->run.nmoves - 1], p, &t->style, &d);
+    if (d.len) pf_buf_printf(&t->log[p], "  %s\n", pf_buf_str(&d));
+    pf_buf_free(&d);
+  }
+  free(before);
+}
+
 static void print_scores(table *t, int viewer) {
   int scores[PF_MAX_PLAYERS];
   t->run.game->scores(t->run.state, scores);
@@ -165,17 +186,39 @@ static char *read_line(const char *prompt) {
   return line;
 }
 
-static void show_moves(table *t, int seat, const pf_move *moves, int n) {
+/* More legal moves than this are listed compactly (a hand of cards times a castle of piles). */
+#define MOVES_IN_FULL 24
+
+/* The numbered legal moves, each with what it does; or, when there are many and `full` is not
+ * asked for, compactly: moves that share their part up to '>' ("4C>") on one line, with the
+ * number and the rest of each ("1 c1  2 d1 ..."). */
+static void show_moves(table *t, int seat, const pf_move *moves, int n, bool full) {
   const pf_game *g = t->run.game;
-  printf("Your moves:\n");
+  bool compact = !full && n > MOVES_IN_FULL;
+  printf(compact ? "Your moves (type the number or the move; 'moves' says what each does):\n" : "Your moves:\n");
+  char prev[PF_MOVE_STR] = "";
+  int col = 0;
   for (int i = 0; i < n; i++) {
     char s[PF_MOVE_STR];
     g->move_str(t->run.state, moves[i], s);
+    const char *gt = strchr(s, '>');
+    if (compact && gt) {
+      int len = (int)(gt - s) + 1;
+      if (strncmp(prev, s, (size_t)len) != 0 || prev[len - 1] != '>')
+        col = printf("%s  %-5.*s", i ? "\n" : "", len, s) - (i > 0);
+      if (col + 8 > 80) col = printf("\n%7s", "") - 1; /* wrap, under the first entry */
+      col += printf(" %3d %-3s", i + 1, gt + 1);
+      snprintf(prev, sizeof prev, "%s", s);
+      continue;
+    }
+    if (compact && prev[0]) printf("\n");
+    prev[0] = '\0';
     pf_buf d = {0};
     if (g->describe) g->describe(t->run.state, moves[i], seat, &t->style, &d);
     printf("  %2d) %-10s %s\n", i + 1, s, pf_buf_str(&d));
     pf_buf_free(&d);
   }
+  if (prev[0]) printf("\n");
 }
 
 enum { TURN_PLAYED, TURN_QUIT };
@@ -203,7 +246,7 @@ static int human_turn(table *t, int seat) {
   print_scores(t, seat);
   pf_move moves[PF_MAX_MOVES];
   int n = g->legal(t->run.state, moves);
-  show_moves(t, seat, moves, n);
+  show_moves(t, seat, moves, n, false);
   pf_move m;
   for (;;) {
     char prompt[64];
@@ -224,12 +267,12 @@ static int human_turn(table *t, int seat) {
     }
     if (strcmp(s, "help") == 0 || strcmp(s, "?") == 0) {
       printf("Type the number of a move, or the move itself as listed (any case; cards also as the\n"
-             "rules allow: 10 for T, suit symbols). 'moves' lists them again, 'rules' prints the\n"
-             "rules, 'quit' abandons the game (the record is still written).\n");
+             "rules allow: 10 for T, suit symbols). 'moves' lists them again with what each does,\n"
+             "'rules' prints the rules, 'quit' abandons the game (the record is still written).\n");
     } else if (strcmp(s, "rules") == 0) {
       fputs(g->rules, stdout);
     } else if (strcmp(s, "moves") == 0) {
-      show_moves(t, seat, moves, n);
+      show_moves(t, seat, moves, n, true);
     } else if (cli_parse_count(s, &k) == 0) {
       if (k >= 1 && k <= n) {
         m = moves[k - 1];
@@ -286,7 +329,7 @@ static int play_loop(table *t) {
       return 0;
     }
     if (who == PF_CHANCE) {
-      pf_run_chance(&t->run);
+      chance_turn(t);
     } else if (!t->human[who]) {
       bot_turn(t, who);
     } else if (human_turn(t, who) == TURN_QUIT) {
@@ -358,8 +401,9 @@ int cmd_play(int argc, char **argv) {
   const pf_game *g = cli_game(argv[optind]);
   if (!g) return EXIT_BAD_INPUT;
   if (!players) players = nseats ? nseats : (g->min_players > 2 ? g->min_players : 2);
-  if (players < g->min_players || players > g->max_players) {
-    cli_error("play: %s is for %d to %d players, not %d", g->id, g->min_players, g->max_players, players);
+  pf_error err;
+  if (pf_check_players(g, players, &err) != 0) {
+    cli_error("play: %s", err.msg);
     return EXIT_BAD_INPUT;
   }
   if (nseats && nseats != players) {
@@ -368,7 +412,6 @@ int cmd_play(int argc, char **argv) {
   }
   pf_setup setup = {.players = players, .seed = seed};
   pf_options_default(g->options, g->noptions, &setup.options);
-  pf_error err;
   for (int i = 0; i < nopts; i++)
     if (pf_option_parse_kv(g->options, g->noptions, opts[i], &setup.options, &err) != 0) {
       cli_error("play: %s: %s", g->id, err.msg);

@@ -27,6 +27,23 @@ void pf_card_counts(const pf_card *cards, int n, int counts[256]) {
   for (int i = 0; i < n; i++) counts[cards[i]]++;
 }
 
+int pf_deals_check(const pf_deal *deals, int ndeals, const pf_card *deck, int ndeck, pf_error *err) {
+  for (int k = 0; k < ndeals; k++)
+    if (pf_deal_check(&deals[k], deck, ndeck, err) != 0) {
+      pf_error_prefix(err, "deal %d", k + 1);
+      return -1;
+    }
+  return 0;
+}
+
+int pf_cards_are_decks(const pf_card *cards, int n, int ndecks, int jokers, pf_error *err) {
+  pf_card deck[PF_MAX_DEAL];
+  pf_deal d = {.ncards = n};
+  if (n > PF_MAX_DEAL) return pf_fail(err, "%d cards, more than any deal", n);
+  memcpy(d.cards, cards, (size_t)n);
+  return pf_deal_check(&d, deck, pf_deck_standard(deck, ndecks, jokers), err);
+}
+
 int pf_deal_check(const pf_deal *deal, const pf_card *deck, int ndeck, pf_error *err) {
   if (deal->ncards != ndeck)
     return pf_fail(err, "the deal has %d cards, the game needs %d", deal->ncards, ndeck);

@@ -25,6 +25,12 @@ int pf_deck_skipbo_junior(pf_card *out);
  * first card that is missing or extra. */
 int pf_deal_check(const pf_deal *deal, const pf_card *deck, int ndeck, pf_error *err);
 
+/* Checks every deal given against the deck; the message starts "deal K: " (K counting from 1). */
+int pf_deals_check(const pf_deal *deals, int ndeals, const pf_card *deck, int ndeck, pf_error *err);
+/* Checks that n cards are exactly ndecks standard decks and `jokers` jokers (for invariant
+ * checks of a game's cards). */
+int pf_cards_are_decks(const pf_card *cards, int n, int ndecks, int jokers, pf_error *err);
+
 /* Counts of each card code in a list of cards. */
 void pf_card_counts(const pf_card *cards, int n, int counts[256]);
 

@@ -13,6 +13,13 @@ const char *pf_to_move_text(int to_move, char buf[32]) {
   return buf;
 }
 
+int pf_check_players(const pf_game *g, long long players, pf_error *err) {
+  if (players >= g->min_players && players <= g->max_players) return 0;
+  if (g->min_players == g->max_players)
+    return pf_fail(err, "%s is for exactly %d players, not %lld", g->id, g->min_players, players);
+  return pf_fail(err, "%s is for %d to %d players, not %lld", g->id, g->min_players, g->max_players, players);
+}
+
 void pf_legal_text(const pf_game *g, const void *st, pf_buf *out) {
   pf_move moves[PF_MAX_MOVES];
   if (g->to_move(st) < 0) return;

@@ -37,12 +37,12 @@
 #include "core/option.h"
 #include "core/rng.h"
 
-#define PF_GAME_VERSION 1
+#define PF_GAME_VERSION 2 /* 2: describe_chance */
 #define PF_MAX_PLAYERS 12
 #define PF_MAX_MOVES 512   /* more than any position of any game has */
 #define PF_MOVE_STR 256    /* room for any canonical move string, chance outcomes included (a
                               * Skip-Bo Junior reshuffle lists up to 90 cards: 188 characters) */
-#define PF_MAX_DEALS 64    /* explicit deals a setup may give */
+#define PF_MAX_DEALS 1024  /* deals a setup or record may give: a whole long match (GHA-6) */
 
 #define PF_CHANCE (-1) /* to_move: a chance event */
 #define PF_NOBODY (-2) /* to_move: the game is over */
@@ -116,6 +116,14 @@ typedef struct pf_game {
   /* A phrase for people about a legal move of the seat to move ("7♥ takes seat 2's
    * pile of 9"), as the seat `viewer` may know it. NULL: the move's canonical string. */
   void (*describe)(const void *st, pf_move m, int viewer, const pf_style *style, pf_buf *out);
+
+  /* ---- optional, version 2 ---- */
+  /* A phrase for people about a chance outcome (its canonical string, as chance_sample wrote
+   * it) about to be applied at st, as the seat `viewer` may know it: "seat 2 takes 7♥ from your
+   * hand" for the seat that may know the card, "seat 2 takes a card from seat 1's hand" for the
+   * others. NULL: chance outcomes are told to nobody (the safe default for hidden ones). */
+  void (*describe_chance)(const void *st, const char *outcome, int viewer, const pf_style *style,
+                          pf_buf *out);
 } pf_game;
 
 /* ---- what the core offers over any game ---- */
@@ -124,6 +132,9 @@ typedef struct pf_game {
  * and the game's own fields. The legal moves are listed only for the seat to move, and only when
  * the viewer is that seat or PF_VIEW_ALL. Caller owns the result. */
 json_t *pf_view_json(const pf_game *g, const void *st, int players, int seat);
+/* Refuses a player count outside the game's range: "gharat is for 2 to 4 players, not 5", or
+ * "piles is for exactly 4 players, not 3". */
+int pf_check_players(const pf_game *g, long long players, pf_error *err);
 /* to_move as SPEC §1 writes it: the seat, "chance", or null when the game is over. */
 json_t *pf_to_move_json(int to_move);
 /* The canonical strings of the legal moves of the seat to move, as a JSON array (empty when no

@@ -104,9 +104,10 @@ static int read_record(json_t *root, pf_record *rec, pf_error *err) {
   json_t *jp = json_object_get(root, "players");
   if (!json_is_integer(jp)) return pf_fail(err, "players: expected an integer");
   json_int_t players = json_integer_value(jp);
-  if (players < g->min_players || players > g->max_players)
-    return pf_fail(err, "players: %s is for %d to %d players, not %lld", g->id, g->min_players,
-                   g->max_players, (long long)players);
+  if (pf_check_players(g, (long long)players, err) != 0) {
+    pf_error_prefix(err, "players");
+    return -1;
+  }
   rec->setup.players = (int)players;
 
   if (read_options(json_object_get(root, "options"), g, &rec->setup.options, err) != 0)

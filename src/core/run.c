@@ -26,9 +26,7 @@ static void push_move(pf_run *r, const char *s) {
 
 int pf_run_start(pf_run *r, const pf_game *g, const pf_setup *setup, pf_error *err) {
   memset(r, 0, sizeof *r);
-  if (setup->players < g->min_players || setup->players > g->max_players)
-    return pf_fail(err, "%s is for %d to %d players, not %d", g->id, g->min_players,
-                   g->max_players, setup->players);
+  if (pf_check_players(g, setup->players, err) != 0) return -1;
   for (int i = 0; i < g->noptions; i++)
     if (pf_option_check(&g->options[i], setup->options.v[i], err) != 0) return -1;
   if (setup->ndeals > PF_MAX_DEALS)

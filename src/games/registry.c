@@ -16,6 +16,8 @@ const pf_game *const pf_games[] = {
     &pf_game_thief,
     &pf_game_four_card_thief,
     &pf_game_skip_bo_junior,
+    &pf_game_piles,
+    &pf_game_gharat,
     NULL,
 };
 

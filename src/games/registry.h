@@ -17,5 +17,7 @@ extern const pf_game pf_game_steal_the_pile;
 extern const pf_game pf_game_thief;
 extern const pf_game pf_game_four_card_thief;
 extern const pf_game pf_game_skip_bo_junior;
+extern const pf_game pf_game_piles;
+extern const pf_game pf_game_gharat;
 
 #endif

@@ -1,0 +1,630 @@
+/*
+ * gharat.c - Ghârat (RULINGS GHA-1 .. GHA-6), 2 to 4 players, one 52-card deck.
+ *
+ * The state keeps the hand's deck order in card[]: slot i is the i-th card from the top. Every
+ * card is named by its slot wherever it is: in a hand, on the play pile, in a capture pile, or
+ * still in the stock (slots from next_slot on). Piles are arrays of slots, bottom first, so that
+ * taking the run of equal ranks on top of a pile (GHA-3) is one copy.
+ *
+ * Hidden information (GHA-2): the cards beneath the play pile's top that nobody has seen yet. A
+ * slot's bit in `seen` is set once the card has been face up on the table (played onto the play
+ * pile, uncovered as its top, or captured); a seat's view shows a play-pile card only when it is
+ * seen, and determinize resamples the unseen ones with the other hands and the stock.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/game.h"
+#include "core/slots.h"
+#include "games/registry.h"
+
+/* ------------------------------------------------------------------------------------------ */
+/* State                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+#define NCARDS 52
+#define MAXP 4
+#define PLAY MAXP /* the play pile's index among the piles, after the capture piles */
+#define NPILES (MAXP + 1)
+#define HAND 4    /* cards dealt to each player at a time (GHA-2, GHA-4) */
+#define START 4   /* cards of the play pile at the start of a hand (GHA-2) */
+
+/* Move codes: the card played in bits 0-7, the target in bits 8-15. */
+#define T_PLAY 0               /* no match: onto the play pile */
+#define T_PP 0x40              /* take from the play pile */
+#define T_PILE(p) (0x80 | (p)) /* take from seat p's capture pile (one's own: add to it) */
+#define MOVE(card, target) ((pf_move)(card) | ((pf_move)(target) << 8))
+#define MOVE_CARD(m) ((pf_card)((m)&0xFF))
+#define MOVE_TARGET(m) ((int)(((m) >> 8) & 0xFF))
+
+typedef struct gha_state {
+  uint8_t card[NCARDS];          /* the card of each slot */
+  uint8_t pile[NPILES][NCARDS];  /* slots of each pile, bottom first */
+  uint8_t size[NPILES];
+  uint8_t hand[MAXP][HAND];
+  uint8_t hand_len[MAXP];
+  uint64_t seen; /* slots everyone has seen face up on the table (GHA-2) */
+  uint8_t players, teams, next_slot, dealer, turn, over;
+  int32_t target, hand_no, ndeals_given;
+  int32_t total[MAXP];       /* GHA-6: each seat's points of the hands finished */
+  int32_t last_points[MAXP]; /* each seat's points in the last hand finished (for the view) */
+  uint64_t seed;
+  const pf_deal *given; /* explicit deals (owned by the caller, see pf_setup) */
+} gha_state;
+
+enum { OPT_TARGET, OPT_TEAMS };
+
+static const pf_option_desc OPTIONS[] = {
+    [OPT_TARGET] = {"target", PF_OPT_INT, 1000, 0, 3000,
+                    "match (GHA-6): play hands until a total reaches this; 0 = one hand"},
+    [OPT_TEAMS] = {"teams", PF_OPT_BOOL, 0, 0, 1,
+                   "4 players only (GHA-1): seats 0 and 2 against 1 and 3, scores added up"},
+};
+
+static inline pf_hands hands_of(const gha_state *s) {
+  return (pf_hands){&s->hand[0][0], HAND, s->hand_len, s->players};
+}
+
+static inline uint64_t bit(int slot) { return (uint64_t)1 << slot; }
+static inline int rank_of(const gha_state *s, int slot) { return s->card[slot] >> 2; }
+static inline int top_slot(const gha_state *s, int q) { return s->pile[q][s->size[q] - 1]; }
+/* The sides that score: teams (GHA-1) or every seat. */
+static inline int side_of(const gha_state *s, int p) { return s->teams ? p % 2 : p; }
+static inline int nsides(const gha_state *s) { return s->teams ? 2 : s->players; }
+
+/* GHA-5: 2-10 score 5, J Q K 10, A 20. */
+static int card_points(pf_card c) {
+  int r = pf_card_rank(c);
+  return r == 1 ? 20 : r >= 11 ? 10 : 5;
+}
+
+static int pile_points(const gha_state *s, int q) {
+  int n = 0;
+  for (int i = 0; i < s->size[q]; i++) n += card_points(s->card[s->pile[q][i]]);
+  return n;
+}
+
+/* The length of the run of equal ranks on top of pile q (GHA-3). */
+static int top_run(const gha_state *s, int q) {
+  int n = 1, r = rank_of(s, top_slot(s, q));
+  while (n < s->size[q] && rank_of(s, s->pile[q][s->size[q] - 1 - n]) == r) n++;
+  return n;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Dealing and the flow of hands                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+static void load_deal(gha_state *s) {
+  pf_card deck[NCARDS];
+  pf_deck_standard(deck, 1, 0);
+  pf_slots_load_deal(s->card, deck, NCARDS, s->given, s->ndeals_given, s->hand_no, s->seed);
+}
+
+/* GHA-2, GHA-4: four cards each, one at a time from the seat after the dealer. */
+static void deal_hands(gha_state *s) {
+  for (int j = 0; j < HAND; j++)
+    for (int i = 1; i <= s->players; i++) {
+      int seat = (s->dealer + i) % s->players;
+      s->hand[seat][s->hand_len[seat]++] = s->next_slot++;
+    }
+}
+
+/* GHA-2: the first 4 cards are the play pile, the 4th on top and the only one seen. */
+static void start_hand(gha_state *s) {
+  memset(s->size, 0, sizeof s->size);
+  memset(s->hand_len, 0, sizeof s->hand_len);
+  load_deal(s);
+  for (int i = 0; i < START; i++) s->pile[PLAY][i] = (uint8_t)i;
+  s->size[PLAY] = START;
+  s->seen = bit(START - 1);
+  s->next_slot = START;
+  deal_hands(s);
+  s->turn = (uint8_t)((s->dealer + 1) % s->players);
+}
+
+/* GHA-6: the match ends after a hand in which some total reaches the target, with one highest
+ * total (of a team, with teams). */
+static bool match_over(const gha_state *s) {
+  if (s->target == 0) return true;
+  int32_t side[MAXP] = {0}, best = -1;
+  int nbest = 0;
+  for (int p = 0; p < s->players; p++) side[side_of(s, p)] += s->total[p];
+  for (int i = 0; i < nsides(s); i++) {
+    if (side[i] > best) best = side[i], nbest = 0;
+    if (side[i] == best) nbest++;
+  }
+  return best >= s->target && nbest == 1;
+}
+
+/* GHA-4: the hand ends when the stock is empty and so is every hand; the play pile counts for
+ * nobody. The next hand is a new deal, dealt by the next seat (GHA-6, G-2). */
+static void end_hand(gha_state *s) {
+  for (int p = 0; p < s->players; p++) {
+    s->last_points[p] = pile_points(s, p);
+    s->total[p] += s->last_points[p];
+  }
+  if (match_over(s)) {
+    s->over = 1;
+    return;
+  }
+  s->hand_no++;
+  s->dealer = (uint8_t)((s->dealer + 1) % s->players);
+  start_hand(s);
+}
+
+static void next_turn(gha_state *s) {
+  s->turn = (uint8_t)((s->turn + 1) % s->players);
+  if (s->hand_len[s->turn] > 0) return; /* every seat plays in turn, so all hands empty at once */
+  if (s->next_slot < NCARDS)
+    deal_hands(s); /* the hand's dealer deals again; play goes on in turn */
+  else
+    end_hand(s);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Moves                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The moves of playing card c: one per matching target (play pile first, then the capture piles
+ * in seat order), or onto the play pile when nothing matches (GHA-3). */
+static int moves_of_card(const gha_state *s, pf_card c, pf_move *out) {
+  int n = 0, rank = c >> 2;
+  if (s->size[PLAY] && rank_of(s, top_slot(s, PLAY)) == rank) out[n++] = MOVE(c, T_PP);
+  for (int q = 0; q < s->players; q++)
+    if (s->size[q] && rank_of(s, top_slot(s, q)) == rank) out[n++] = MOVE(c, T_PILE(q));
+  if (n == 0) out[n++] = MOVE(c, T_PLAY);
+  return n;
+}
+
+static int gha_legal(const void *vs, pf_move *out) {
+  const gha_state *s = vs;
+  int n = 0;
+  for (int i = 0; i < s->hand_len[s->turn]; i++)
+    n += moves_of_card(s, s->card[s->hand[s->turn][i]], out + n);
+  return n;
+}
+
+static inline int target_pile(int target) { return target == T_PP ? PLAY : target & 0x7F; }
+
+/* GHA-3: the matching top card and every card of its rank directly beneath it go onto the
+ * taker's capture pile, in their order; the card then under them is uncovered. */
+static void take_run(gha_state *s, int taker, int from) {
+  int k = top_run(s, from);
+  uint8_t *src = &s->pile[from][s->size[from] - k];
+  for (int i = 0; i < k; i++) s->seen |= bit(src[i]);
+  memcpy(&s->pile[taker][s->size[taker]], src, (size_t)k);
+  s->size[taker] = (uint8_t)(s->size[taker] + k);
+  s->size[from] = (uint8_t)(s->size[from] - k);
+  if (from == PLAY && s->size[PLAY]) s->seen |= bit(top_slot(s, PLAY)); /* uncovered (GHA-2) */
+}
+
+static void gha_apply(void *vs, pf_move m) {
+  gha_state *s = vs;
+  int p = s->turn, target = MOVE_TARGET(m), i = 0;
+  uint8_t *hand = s->hand[p];
+  while (s->card[hand[i]] != MOVE_CARD(m)) i++;
+  uint8_t slot = hand[i];
+  memmove(&hand[i], &hand[i + 1], (size_t)(s->hand_len[p] - i - 1));
+  s->hand_len[p]--;
+  int to = PLAY;
+  if (target != T_PLAY) {
+    to = p;
+    if (target_pile(target) != p) take_run(s, p, target_pile(target));
+  }
+  s->pile[to][s->size[to]++] = slot;
+  s->seen |= bit(slot);
+  next_turn(s);
+}
+
+static void target_str(int target, char *buf) {
+  if (target == T_PP)
+    strcpy(buf, "pp");
+  else
+    sprintf(buf, "p%d", target & 0x7F);
+}
+
+static void gha_move_str(const void *vs, pf_move m, char buf[PF_MOVE_STR]) {
+  (void)vs;
+  char c[PF_CARD_STR], t[PF_CARD_STR];
+  pf_card_str(MOVE_CARD(m), c);
+  if (MOVE_TARGET(m) == T_PLAY) {
+    snprintf(buf, PF_MOVE_STR, "%s", c);
+  } else {
+    target_str(MOVE_TARGET(m), t);
+    snprintf(buf, PF_MOVE_STR, "%s>%s", c, t);
+  }
+}
+
+/* The matching targets of a card as text ("pp, p1"). */
+static void matches_text(const gha_state *s, pf_card c, char *buf, size_t n) {
+  pf_move ms[NPILES];
+  int k = moves_of_card(s, c, ms);
+  buf[0] = '\0';
+  for (int i = 0; i < k; i++) {
+    char t[PF_CARD_STR];
+    target_str(MOVE_TARGET(ms[i]), t);
+    snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", i ? ", " : "", t);
+  }
+}
+
+/* Reads the target after '>': "pp" or "p<seat>"; writes it and a name for messages. */
+static int parse_target(const gha_state *s, const char **pp, int *target, char *what, size_t n,
+                        pf_error *err) {
+  const char *p = *pp;
+  if (strncasecmp(p, "pp", 2) == 0) {
+    p += 2;
+    *target = T_PP;
+    snprintf(what, n, "the play pile");
+  } else if ((p[0] == 'p' || p[0] == 'P') && p[1] >= '0' && p[1] <= '9') {
+    int seat = 0;
+    p++;
+    while (*p >= '0' && *p <= '9' && seat < 100) seat = seat * 10 + (*p++ - '0');
+    if (seat >= s->players) return pf_fail(err, "there is no seat %d", seat);
+    *target = T_PILE(seat);
+    snprintf(what, n, "seat %d's capture pile", seat);
+  } else {
+    return pf_fail(err, "after '>' comes pp (the play pile) or p<seat> (a capture pile)");
+  }
+  *pp = p;
+  return 0;
+}
+
+static int gha_move_parse(const void *vs, const char *text, pf_move *m, pf_error *err) {
+  const gha_state *s = vs;
+  const char *p = text;
+  while (*p == ' ' || *p == '\t') p++;
+  pf_card c;
+  char cs[PF_CARD_STR], what[40] = "";
+  if (pf_card_scan(&p, &c) != 0 || !pf_card_is_standard(c))
+    return pf_fail(err, "cannot read a card at the start; moves look like 7H, 7H>pp, 7H>p1");
+  pf_card_str(c, cs);
+  bool in_hand = false;
+  for (int i = 0; i < s->hand_len[s->turn]; i++) in_hand |= s->card[s->hand[s->turn][i]] == c;
+  if (!in_hand) return pf_fail(err, "%s is not in seat %d's hand", cs, s->turn);
+  int target = T_PLAY;
+  while (*p == ' ') p++;
+  if (*p == '>') {
+    p++;
+    while (*p == ' ') p++;
+    if (parse_target(s, &p, &target, what, sizeof what, err) != 0) return -1;
+  }
+  while (*p == ' ') p++;
+  if (*p) return pf_fail(err, "unexpected '%s' after the move", p);
+  pf_move ms[NPILES];
+  int n = moves_of_card(s, c, ms);
+  for (int i = 0; i < n; i++)
+    if (MOVE_TARGET(ms[i]) == target) {
+      *m = ms[i];
+      return 0;
+    }
+  char list[64], first[PF_CARD_STR];
+  matches_text(s, c, list, sizeof list);
+  if (target == T_PLAY) {
+    target_str(MOVE_TARGET(ms[0]), first);
+    return pf_fail(err, "%s matches %s: a matching target must be taken (GHA-3), e.g. %s>%s", cs,
+                   list, cs, first);
+  }
+  if (!s->size[target_pile(target)]) return pf_fail(err, "%s is empty", what);
+  if (MOVE_TARGET(ms[0]) != T_PLAY)
+    return pf_fail(err, "%s does not match %s (only equal ranks match); it matches %s", what, cs,
+                   list);
+  return pf_fail(err, "%s does not match %s (only equal ranks match); %s matches nothing, so it "
+                      "goes onto the play pile: %s",
+                 what, cs, cs, cs);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Start, scores, deals                                                                       */
+/* ------------------------------------------------------------------------------------------ */
+
+static int gha_start(void *vs, const pf_setup *setup, pf_error *err) {
+  gha_state *s = vs;
+  int n = setup->players;
+  memset(s, 0, sizeof *s);
+  s->players = (uint8_t)n;
+  s->target = (int32_t)setup->options.v[OPT_TARGET];
+  s->teams = (uint8_t)setup->options.v[OPT_TEAMS];
+  s->seed = setup->seed;
+  s->given = setup->deals;
+  s->ndeals_given = setup->ndeals;
+  s->dealer = (uint8_t)(n - 1); /* G-2 */
+  if (s->teams && n != 4)
+    return pf_fail(err, "option teams (GHA-1) is for 4 players only, not %d", n);
+  if (s->target == 0 && setup->ndeals > 1)
+    return pf_fail(err, "one hand (target 0) uses one deal, but %d deals are given", setup->ndeals);
+  pf_card deck[NCARDS];
+  pf_deck_standard(deck, 1, 0);
+  if (pf_deals_check(setup->deals, setup->ndeals, deck, NCARDS, err) != 0) return -1;
+  start_hand(s);
+  return 0;
+}
+
+static int gha_to_move(const void *vs) {
+  const gha_state *s = vs;
+  return s->over ? PF_NOBODY : s->turn;
+}
+
+/* GHA-5, GHA-6: the totals of the hands finished plus the points captured in this hand (its
+ * points alone with target 0); with teams (GHA-1), each seat has its team's score. */
+static void gha_scores(const void *vs, int *scores) {
+  const gha_state *s = vs;
+  int own[MAXP];
+  for (int p = 0; p < s->players; p++)
+    own[p] = s->target ? s->total[p] + (s->over ? 0 : pile_points(s, p)) : pile_points(s, p);
+  for (int p = 0; p < s->players; p++) scores[p] = s->teams ? own[p] + own[(p + 2) % 4] : own[p];
+}
+
+static int gha_winners(const void *vs, int *seats) {
+  int scores[MAXP], best = -1, n = 0;
+  const gha_state *s = vs;
+  gha_scores(s, scores);
+  for (int p = 0; p < s->players; p++)
+    if (scores[p] > best) best = scores[p];
+  for (int p = 0; p < s->players; p++)
+    if (scores[p] == best) seats[n++] = p; /* G-6 */
+  return n;
+}
+
+static int gha_current_deal(const void *vs, pf_deal *out) {
+  const gha_state *s = vs;
+  out->ncards = NCARDS;
+  memcpy(out->cards, s->card, NCARDS);
+  return s->hand_no;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Hidden information                                                                         */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Hidden from `seat`: the other hands, the stock, and the play pile's unseen cards (GHA-2). */
+static void gha_determinize(void *vs, int seat, pf_rng *rng) {
+  gha_state *s = vs;
+  uint8_t slots[NCARDS];
+  pf_hands h = hands_of(s);
+  int n = pf_slots_hidden(&h, seat, s->next_slot, NCARDS, slots);
+  for (int i = 0; i < s->size[PLAY] && seat != PF_VIEW_ALL; i++)
+    if (!(s->seen & bit(s->pile[PLAY][i]))) slots[n++] = s->pile[PLAY][i];
+  pf_slots_shuffle(s->card, slots, n, rng);
+  /* The deals of later hands are unknown too. */
+  s->given = NULL;
+  s->ndeals_given = 0;
+  s->seed = pf_rng_next(rng);
+}
+
+static int gha_check(const void *vs, pf_error *err) {
+  const gha_state *s = vs;
+  int where[NCARDS] = {0};
+  for (int p = 0; p < s->players; p++) {
+    if (s->hand_len[p] > HAND) return pf_fail(err, "seat %d holds %d cards", p, s->hand_len[p]);
+    /* Seats after the dealer play in turn: those before the seat to move have one card less. */
+    int rel = (p - s->dealer - 1 + 2 * s->players) % s->players;
+    int now = (s->turn - s->dealer - 1 + 2 * s->players) % s->players;
+    int want = s->over ? 0 : s->hand_len[s->turn] - (rel < now);
+    if (s->hand_len[p] != want) return pf_fail(err, "seat %d holds %d cards, not %d", p, s->hand_len[p], want);
+    for (int i = 0; i < s->hand_len[p]; i++) where[s->hand[p][i]]++;
+  }
+  for (int q = 0; q < NPILES; q++) {
+    if (q >= s->players && q != PLAY && s->size[q]) return pf_fail(err, "pile %d of no seat", q);
+    for (int i = 0; i < s->size[q]; i++) {
+      int slot = s->pile[q][i];
+      where[slot]++;
+      if (q != PLAY && !(s->seen & bit(slot)))
+        return pf_fail(err, "seat %d's capture pile holds the unseen slot %d", q, slot);
+    }
+  }
+  if (s->size[PLAY] && !(s->seen & bit(top_slot(s, PLAY))))
+    return pf_fail(err, "the play pile's top card is unseen");
+  for (int k = s->next_slot; k < NCARDS; k++) where[k]++;
+  for (int k = 0; k < NCARDS; k++)
+    if (where[k] != 1) return pf_fail(err, "card slot %d is in %d places", k, where[k]);
+  for (int k = START; k < NCARDS; k++)
+    if (s->seen & bit(k) && k >= s->next_slot) return pf_fail(err, "stock slot %d is seen", k);
+  if (pf_cards_are_decks(s->card, NCARDS, 1, 0, err) != 0) return -1;
+  if (s->over && s->next_slot != NCARDS) return pf_fail(err, "over with cards in the stock");
+  if (!s->over && s->hand_len[s->turn] == 0) return pf_fail(err, "seat %d to move with no card", s->turn);
+  if ((s->next_slot - START) % (HAND * s->players) != 0)
+    return pf_fail(err, "%d cards dealt, not whole deals of %d", s->next_slot - START, HAND);
+  return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Views                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Whether `seat` may see this play-pile slot: the full view, or a card seen face up. */
+static inline bool visible(const gha_state *s, int seat, int slot) {
+  return seat == PF_VIEW_ALL || (s->seen & bit(slot));
+}
+
+static json_t *pile_json(const gha_state *s, int q, int seat) {
+  json_t *o = json_object(), *cards = json_array();
+  int n = s->size[q];
+  for (int i = 0; i < n; i++) {
+    int slot = s->pile[q][i];
+    json_array_append_new(cards, visible(s, seat, slot) ? pf_card_json(s->card[slot]) : json_null());
+  }
+  json_object_set_new(o, "size", json_integer(n));
+  json_object_set_new(o, "top", n ? pf_card_json(s->card[top_slot(s, q)]) : json_null());
+  json_object_set_new(o, "cards", cards); /* bottom first; null: not seen yet (GHA-2) */
+  if (q != PLAY) json_object_set_new(o, "points", json_integer(pile_points(s, q)));
+  return o;
+}
+
+static void gha_view_json(const void *vs, int seat, json_t *v) {
+  const gha_state *s = vs;
+  json_object_set_new(v, "hand_number", json_integer(s->hand_no + 1));
+  json_object_set_new(v, "dealer", json_integer(s->dealer));
+  json_object_set_new(v, "stock", json_integer(NCARDS - s->next_slot));
+  if (seat == PF_VIEW_ALL) /* the full state: the stock's order too, next card first */
+    json_object_set_new(v, "stock_cards", pf_stock_json(s->card, s->next_slot, NCARDS));
+  json_object_set_new(v, "play_pile", pile_json(s, PLAY, seat));
+  json_t *piles = json_array();
+  for (int p = 0; p < s->players; p++) json_array_append_new(piles, pile_json(s, p, seat));
+  pf_hands h = hands_of(s);
+  json_object_set_new(v, "piles", piles);
+  json_object_set_new(v, "hands", pf_hands_json(s->card, &h, seat));
+  json_object_set_new(v, "teams", json_boolean(s->teams));
+  json_object_set_new(v, "target", json_integer(s->target));
+  if (s->target) json_object_set_new(v, "totals", pf_ints_json(s->total, s->players));
+  if (s->hand_no > 0 || s->over) json_object_set_new(v, "last_hand_points", pf_ints_json(s->last_points, s->players));
+}
+
+static void put_card(pf_buf *out, pf_card c, const pf_style *st) {
+  char b[32];
+  pf_buf_puts(out, pf_card_render(c, st, b));
+}
+
+/* " seat 0: 120; seat 1: 95" per seat, or " seats 0 & 2: 215; seats 1 & 3: 180" with teams. */
+static void sides_text(const gha_state *s, const int32_t *v, pf_buf *out) {
+  for (int i = 0; i < nsides(s); i++) {
+    if (s->teams)
+      pf_buf_printf(out, "%s seats %d & %d: %d", i ? ";" : "", i, i + 2, v[i] + v[i + 2]);
+    else
+      pf_buf_printf(out, "%s seat %d: %d", i ? ";" : "", i, v[i]);
+  }
+  pf_buf_putc(out, '\n');
+}
+
+static void who_text(const gha_state *s, int p, int seat, char *buf, size_t n) {
+  if (s->teams)
+    snprintf(buf, n, "seat %d%s, partner seat %d", p, p == seat ? " (you)" : "", (p + 2) % 4);
+  else
+    snprintf(buf, n, "seat %d%s", p, p == seat ? " (you)" : "");
+}
+
+static void gha_view_text(const void *vs, int seat, const pf_style *st, pf_buf *out) {
+  const gha_state *s = vs;
+  char name[48];
+  pf_buf_printf(out, "Ghârat, %d players%s: hand %d, dealer seat %d, stock %d\n", s->players,
+                s->teams ? " in teams (0 & 2 against 1 & 3)" : "", s->hand_no + 1, s->dealer,
+                NCARDS - s->next_slot);
+  if (s->target) {
+    pf_buf_printf(out, "Match to %d (GHA-6). %s:", s->target, s->over ? "Final totals" : "Totals before this hand");
+    sides_text(s, s->total, out);
+  }
+  if (s->hand_no > 0 || s->over) {
+    pf_buf_printf(out, "Points of the %s hand:", s->over ? "last" : "previous");
+    sides_text(s, s->last_points, out);
+  }
+  int n = s->size[PLAY], unseen = 0;
+  for (int i = 0; i < n; i++) unseen += !(s->seen & bit(s->pile[PLAY][i]));
+  pf_buf_puts(out, "Play pile: ");
+  if (n == 0) pf_buf_puts(out, "empty\n");
+  if (n > 0) {
+    put_card(out, s->card[top_slot(s, PLAY)], st);
+    pf_buf_printf(out, " on top");
+    if (n > 1) pf_buf_printf(out, " of %d card%s, %d of them not seen yet (?? below); bottom first:", n - 1,
+                             n == 2 ? "" : "s", unseen);
+    for (int i = 0; i < n - 1; i++) {
+      int slot = s->pile[PLAY][i];
+      pf_buf_putc(out, ' ');
+      if (visible(s, seat, slot))
+        put_card(out, s->card[slot], st);
+      else
+        pf_buf_puts(out, "??");
+    }
+    pf_buf_putc(out, '\n');
+  }
+  pf_buf_puts(out, "Capture piles (bottom first):\n");
+  for (int p = 0; p < s->players; p++) {
+    who_text(s, p, seat, name, sizeof name);
+    pf_buf_printf(out, "  %-28s %3d pts ", name, pile_points(s, p));
+    pf_buf_putc(out, ' ');
+    if (!s->size[p]) pf_buf_puts(out, "empty");
+    pf_slots_render(s->card, s->pile[p], s->size[p], " ", st, out);
+    pf_buf_putc(out, '\n');
+  }
+  pf_hands h = hands_of(s);
+  if (!s->over) pf_hands_text(s->card, &h, seat, st, out);
+}
+
+/* "7♥ takes 7♦ 7♠ from the play pile": what a move does, as `viewer` may know it. The play
+ * pile's unseen cards are not named: a run that reaches one says so (GHA-2, GHA-3). */
+static void gha_describe(const void *vs, pf_move m, int viewer, const pf_style *st, pf_buf *out) {
+  const gha_state *s = vs;
+  int tg = MOVE_TARGET(m), q = target_pile(tg);
+  put_card(out, MOVE_CARD(m), st);
+  if (tg == T_PLAY) {
+    pf_buf_puts(out, " goes onto the play pile");
+    return;
+  }
+  if (q == s->turn) {
+    pf_buf_printf(out, " goes onto %s own capture pile", q == viewer ? "your" : "their");
+    return;
+  }
+  pf_buf_puts(out, " takes");
+  int r = rank_of(s, top_slot(s, q)), i = s->size[q] - 1;
+  for (; i >= 0 && visible(s, viewer, s->pile[q][i]) && rank_of(s, s->pile[q][i]) == r; i--) {
+    pf_buf_putc(out, ' ');
+    put_card(out, s->card[s->pile[q][i]], st);
+  }
+  if (q == PLAY)
+    pf_buf_puts(out, " from the play pile");
+  else if (q == viewer)
+    pf_buf_puts(out, " from your capture pile");
+  else
+    pf_buf_printf(out, " from seat %d's capture pile", q);
+  if (i >= 0 && !visible(s, viewer, s->pile[q][i]))
+    pf_buf_puts(out, ", with any card of that rank beneath (unseen yet)");
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The description                                                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+static const char RULES[] =
+    "Ghârat (gharat), 2 to 4 players. Rulings GHA-1..GHA-6 of RULINGS.md.\n"
+    "\n"
+    "GHA-1 Players. 2-4, one 52-card deck. Option teams (4 players only): seats 0 and 2 against\n"
+    "      1 and 3; each seat's score is its team's total.\n"
+    "GHA-2 Deal. The first 4 cards make the play pile, stacked in order (the 4th on top). Only the\n"
+    "      top card is seen; the cards beneath stay unseen by everyone until uncovered. Then 4\n"
+    "      cards to each player, one at a time from the seat after the dealer, who plays first.\n"
+    "      Seat N-1 deals the first hand, so seat 0 plays first (G-2).\n"
+    "GHA-3 A turn. Play one card. If its rank matches the top card of the play pile or of any\n"
+    "      player's capture pile (your own included), you must take one matching target of your\n"
+    "      choice: the matching top card and every card of that rank directly beneath it go onto\n"
+    "      your capture pile, in their order, with your card on top (on your own pile the card is\n"
+    "      simply added). Otherwise the card goes on top of the play pile. Taking from the play\n"
+    "      pile uncovers the card beneath, which everyone then sees.\n"
+    "GHA-4 Deals and the end of a hand. When every hand is empty, the dealer deals 4 more cards\n"
+    "      to each player if the stock has them and play goes on in turn; when it has none, the\n"
+    "      hand ends. The play pile counts for nobody.\n"
+    "GHA-5 Scores. 2-10: 5; J, Q, K: 10; A: 20.\n"
+    "GHA-6 Match. Option target (default 1000; 0 = one hand). Hands are played, the deal moving\n"
+    "      on to the next seat, until after a hand some total (a player's, or a team's) reaches\n"
+    "      the target; the highest total wins, and a tie for it means one more hand. Each hand is\n"
+    "      a new deal. Ties at the end share the win (G-6).\n"
+    "\n"
+    "Moves: 7H (no match: onto the play pile), 7H>pp (take from the play pile), 7H>p2 (take from\n"
+    "seat 2's capture pile; your own seat to add to your own). Input also accepts 10, lower case\n"
+    "and the suit symbols.\n"
+    "Scores: the points in each capture pile (in a match, the totals; with teams, the team's).\n";
+
+const pf_game pf_game_gharat = {
+    .version = PF_GAME_VERSION,
+    .id = "gharat",
+    .title = "Ghârat",
+    .min_players = 2,
+    .max_players = 4,
+    .options = OPTIONS,
+    .noptions = sizeof OPTIONS / sizeof OPTIONS[0],
+    .state_size = sizeof(gha_state),
+    .rules = RULES,
+    .start = gha_start,
+    .to_move = gha_to_move,
+    .legal = gha_legal,
+    .apply = gha_apply,
+    .move_str = gha_move_str,
+    .move_parse = gha_move_parse,
+    .scores = gha_scores,
+    .winners = gha_winners,
+    .view_json = gha_view_json,
+    .view_text = gha_view_text,
+    .determinize = gha_determinize,
+    .check = gha_check,
+    .current_deal = gha_current_deal,
+    .describe = gha_describe,
+};

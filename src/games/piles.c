@@ -1,0 +1,643 @@
+/*
+ * piles.c - Piles (RULINGS PIL-1 .. PIL-9): 4 players in two teams, a 4x3 castle of piles.
+ *
+ * The state keeps the deck order in card[]: slot i is the i-th card from the top. Every card is
+ * named by its slot wherever it is: in a hand, in a castle pile (a linked stack through below[]),
+ * or among the cards taken from passers. Positions are numbered 0..11 row by row: a1 b1 c1 d1,
+ * a2 .. d2, a3 .. d3 (PIL-2).
+ *
+ * Hidden information: the other hands, and the cards taken from passers (PIL-7), which only the
+ * passer and the taker know until the end. A pass makes a chance node: the next seat takes a
+ * card at random from the passer's hand, drawn from the generator kept in the state.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/game.h"
+#include "core/slots.h"
+#include "games/registry.h"
+
+/* ------------------------------------------------------------------------------------------ */
+/* State                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+#define NCARDS 52
+#define NSEATS 4
+#define NPOS 12  /* castle piles */
+#define HAND 10  /* cards dealt to each player, and turns each player has (PIL-2, PIL-8) */
+#define TURNS (NSEATS * HAND)
+#define NONE 0xFF
+
+/* Move codes: the card in bits 0-7, the castle position in bits 8-15; passing is its own code. */
+#define MOVE(card, pos) ((pf_move)(card) | ((pf_move)(pos) << 8))
+#define MOVE_CARD(m) ((pf_card)((m)&0xFF))
+#define MOVE_POS(m) ((int)(((m) >> 8) & 0xFF))
+#define MOVE_PASS ((pf_move)0xFFFF)
+
+typedef struct pil_state {
+  uint8_t card[NCARDS];  /* the card of each slot */
+  uint8_t below[NCARDS]; /* the slot beneath, in a castle pile; NONE at the bottom */
+  uint8_t top[NPOS], size[NPOS];
+  uint8_t hand[NSEATS][HAND];
+  uint8_t hand_len[NSEATS];
+  uint8_t take_slot[TURNS]; /* PIL-7: the cards taken from passers, in order */
+  uint8_t take_from[TURNS]; /* ... and each one's passer; the taker is the next seat */
+  uint8_t ntakes;
+  uint8_t turns;    /* turns begun (a pass counts from the pass on) */
+  uint8_t turn;     /* the seat to move, or the passer while its card is being taken */
+  uint8_t passing;  /* a pass waits for its chance move */
+  uint8_t red_team; /* PIL-5: the team (0: seats 0 and 2, 1: seats 1 and 3) that is red, or NONE */
+  uint8_t over;
+  pf_rng rng; /* the chance stream (G-4) */
+} pil_state;
+
+static inline pf_hands hands_of(const pil_state *s) {
+  return (pf_hands){&s->hand[0][0], HAND, s->hand_len, NSEATS};
+}
+
+static inline int team_of(int seat) { return seat % 2; }
+static inline int taker_of(int passer) { return (passer + 1) % NSEATS; }
+static inline bool is_red(pf_card c) { return pf_card_is_red(c); }
+static inline pf_card top_card(const pil_state *s, int pos) { return s->card[s->top[pos]]; }
+
+/* PIL-5: the red team; seats 0 and 2 are black if no card was ever placed. */
+static inline int red_team(const pil_state *s) { return s->red_team == NONE ? 1 : s->red_team; }
+
+static void pos_str(int pos, char buf[3]) {
+  buf[0] = (char)('a' + pos % 4);
+  buf[1] = (char)('1' + pos / 4);
+  buf[2] = '\0';
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Values (PIL-3, PIL-4)                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/* +1 for a neighbour whose top card has this colour, -1 otherwise. */
+static inline int neighbour(const pil_state *s, int pos, bool red) {
+  return is_red(top_card(s, pos)) == red ? 1 : -1;
+}
+
+/* PIL-4: the value of pile `pos` with card c on top: c's value (A 1 .. K 13, PIL-3), +1 for each
+ * orthogonal neighbour (PIL-2) whose top card has c's colour, -1 for each of the other colour. */
+static int value_with(const pil_state *s, int pos, pf_card c) {
+  int v = pf_card_rank(c), col = pos % 4, row = pos / 4;
+  bool red = is_red(c);
+  if (col > 0) v += neighbour(s, pos - 1, red);
+  if (col < 3) v += neighbour(s, pos + 1, red);
+  if (row > 0) v += neighbour(s, pos - 4, red);
+  if (row < 2) v += neighbour(s, pos + 4, red);
+  return v;
+}
+
+static inline int pile_value(const pil_state *s, int pos) { return value_with(s, pos, top_card(s, pos)); }
+
+/* PIL-6: on a top card of the same colour always; on the other colour only if the pile's value
+ * with the new card on top is greater than before, neighbours as they are. */
+static inline bool may_place(const pil_state *s, pf_card c, int pos) {
+  pf_card t = top_card(s, pos);
+  return is_red(c) == is_red(t) || value_with(s, pos, c) > value_with(s, pos, t);
+}
+
+/* PIL-9: A 9, K 4, Q 3, J 2, any other card 1. */
+static int card_points(pf_card c) {
+  static const int8_t POINTS[14] = {0, 9, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 3, 4};
+  return POINTS[pf_card_rank(c)];
+}
+
+/* Whether `seat` may know the card of take i: the passer and the taker, and everyone once the
+ * game is over (PIL-7, PIL-9). */
+static inline bool take_known(const pil_state *s, int i, int seat) {
+  return seat == PF_VIEW_ALL || s->over || seat == s->take_from[i] || seat == taker_of(s->take_from[i]);
+}
+
+/* PIL-9: a team collects the piles topped with its colour, plus the cards its seats took, and
+ * scores the collected cards of the other colour. With takes false, only the castle counts. */
+static int team_points(const pil_state *s, int team, bool takes) {
+  bool red = red_team(s) == team;
+  int n = 0;
+  for (int pos = 0; pos < NPOS; pos++) {
+    if (is_red(top_card(s, pos)) != red) continue;
+    for (int slot = s->top[pos]; slot != NONE; slot = s->below[slot])
+      if (is_red(s->card[slot]) != red) n += card_points(s->card[slot]);
+  }
+  for (int i = 0; takes && i < s->ntakes; i++) {
+    pf_card c = s->card[s->take_slot[i]];
+    if (team_of(taker_of(s->take_from[i])) == team && is_red(c) != red) n += card_points(c);
+  }
+  return n;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Moves                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/* PIL-6 for a whole hand at once: a card of the other colour than a pile's top raises the value
+ * iff its own value beats the top's value plus twice the top's neighbour bonus (each neighbour
+ * that counted +1 for the top counts -1 for the card, and the other way round). */
+static int pil_legal(const void *vs, pf_move *out) {
+  const pil_state *s = vs;
+  int n = 0, beat[NPOS];
+  bool red[NPOS];
+  for (int pos = 0; pos < NPOS; pos++) {
+    pf_card t = top_card(s, pos);
+    int bonus = value_with(s, pos, t) - pf_card_rank(t);
+    red[pos] = is_red(t);
+    beat[pos] = pf_card_rank(t) + 2 * bonus;
+  }
+  for (int i = 0; i < s->hand_len[s->turn]; i++) {
+    pf_card c = s->card[s->hand[s->turn][i]];
+    int v = pf_card_rank(c);
+    bool r = is_red(c);
+    for (int pos = 0; pos < NPOS; pos++)
+      if (r == red[pos] || v > beat[pos]) out[n++] = MOVE(c, pos);
+  }
+  out[n++] = MOVE_PASS; /* PIL-7: always allowed */
+  return n;
+}
+
+/* PIL-8: after 10 turns each the game is over; otherwise the next seat plays (G-1). */
+static void end_turn(pil_state *s) {
+  if (s->turns == TURNS)
+    s->over = 1;
+  else
+    s->turn = (uint8_t)taker_of(s->turn);
+}
+
+static int hand_index(const pil_state *s, int seat, pf_card c) {
+  for (int i = 0; i < s->hand_len[seat]; i++)
+    if (s->card[s->hand[seat][i]] == c) return i;
+  return -1;
+}
+
+static uint8_t hand_remove(pil_state *s, int seat, int i) {
+  uint8_t *hand = s->hand[seat], slot = hand[i];
+  memmove(&hand[i], &hand[i + 1], (size_t)(s->hand_len[seat] - i - 1));
+  s->hand_len[seat]--;
+  return slot;
+}
+
+static void pil_apply(void *vs, pf_move m) {
+  pil_state *s = vs;
+  s->turns++;
+  if (m == MOVE_PASS) { /* PIL-7: the take is the chance move that follows */
+    s->passing = 1;
+    return;
+  }
+  pf_card c = MOVE_CARD(m);
+  int pos = MOVE_POS(m);
+  uint8_t slot = hand_remove(s, s->turn, hand_index(s, s->turn, c));
+  s->below[slot] = s->top[pos];
+  s->top[pos] = slot;
+  s->size[pos]++;
+  if (s->red_team == NONE) /* PIL-5: the first card placed gives its team its colour */
+    s->red_team = (uint8_t)(is_red(c) ? team_of(s->turn) : 1 - team_of(s->turn));
+  end_turn(s);
+}
+
+/* PIL-7: the next seat takes the card at hand index i of the passer. The generator is advanced
+ * by one draw below the hand's size, whether the card was drawn or recorded. */
+static void take(pil_state *s, int i) {
+  s->take_slot[s->ntakes] = hand_remove(s, s->turn, i);
+  s->take_from[s->ntakes++] = s->turn;
+  s->passing = 0;
+  end_turn(s);
+}
+
+static void pil_chance_sample(void *vs, char *buf) {
+  pil_state *s = vs;
+  int i = (int)pf_rng_below(&s->rng, s->hand_len[s->turn]);
+  pf_card c = s->card[s->hand[s->turn][i]];
+  take(s, i);
+  if (buf) {
+    buf[0] = '*';
+    pf_card_str(c, buf + 1);
+  }
+}
+
+static int pil_chance_apply(void *vs, const char *text, char canon[PF_MOVE_STR], pf_error *err) {
+  pil_state *s = vs;
+  pf_card c;
+  char cs[PF_CARD_STR];
+  if (!s->passing) return pf_fail(err, "nobody passed: there is no card to take");
+  if (text[0] != '*' || pf_card_parse(text + 1, &c) != 0 || !pf_card_is_standard(c))
+    return pf_fail(err, "a take is written * and the card taken, e.g. *7H");
+  int i = hand_index(s, s->turn, c);
+  if (i < 0)
+    return pf_fail(err, "%s is not in the hand of seat %d, the passer (PIL-7)", pf_card_str(c, cs), s->turn);
+  pf_rng_below(&s->rng, s->hand_len[s->turn]);
+  take(s, i);
+  canon[0] = '*';
+  pf_card_str(c, canon + 1);
+  return 0;
+}
+
+static void pil_move_str(const void *vs, pf_move m, char buf[PF_MOVE_STR]) {
+  (void)vs;
+  char c[PF_CARD_STR], p[3];
+  if (m == MOVE_PASS) {
+    snprintf(buf, PF_MOVE_STR, "pass");
+    return;
+  }
+  pos_str(MOVE_POS(m), p);
+  snprintf(buf, PF_MOVE_STR, "%s>%s", pf_card_str(MOVE_CARD(m), c), p);
+}
+
+/* Why card c may not go on pos (PIL-6). */
+static int refuse_place(const pil_state *s, pf_card c, int pos, pf_error *err) {
+  char cs[PF_CARD_STR], ts[PF_CARD_STR], ps[3];
+  pf_card t = top_card(s, pos);
+  pf_card_str(c, cs);
+  pf_card_str(t, ts);
+  pos_str(pos, ps);
+  return pf_fail(err, "%s may not go on %s: its top %s is %s, and %s there would make the value "
+                      "%d, not more than %d (PIL-6)",
+                 cs, ps, ts, is_red(t) ? "red" : "black", cs, value_with(s, pos, c), value_with(s, pos, t));
+}
+
+static int pil_move_parse(const void *vs, const char *text, pf_move *m, pf_error *err) {
+  const pil_state *s = vs;
+  const char *p = text;
+  while (*p == ' ' || *p == '\t') p++;
+  if (strncasecmp(p, "pass", 4) == 0 && p[4 + strspn(p + 4, " \t")] == '\0') {
+    *m = MOVE_PASS;
+    return 0;
+  }
+  pf_card c;
+  char cs[PF_CARD_STR];
+  if (pf_card_scan(&p, &c) != 0 || !pf_card_is_standard(c))
+    return pf_fail(err, "cannot read a card at the start; moves look like 7H>b2 or pass");
+  pf_card_str(c, cs);
+  if (hand_index(s, s->turn, c) < 0) return pf_fail(err, "%s is not in seat %d's hand", cs, s->turn);
+  while (*p == ' ') p++;
+  if (*p != '>') return pf_fail(err, "say where %s goes: %s>b2 (columns a-d, rows 1-3)", cs, cs);
+  p++;
+  while (*p == ' ') p++;
+  char col = (char)(*p | 0x20), row = *p ? p[1] : '\0';
+  if (col < 'a' || col > 'd' || row < '1' || row > '3')
+    return pf_fail(err, "after '>' comes a castle pile: a1 to d3 (columns a-d, rows 1-3)");
+  p += 2;
+  while (*p == ' ') p++;
+  if (*p) return pf_fail(err, "unexpected '%s' after the move", p);
+  int pos = (row - '1') * 4 + (col - 'a');
+  if (!may_place(s, c, pos)) return refuse_place(s, c, pos, err);
+  *m = MOVE(c, pos);
+  return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Start, scores, deals                                                                       */
+/* ------------------------------------------------------------------------------------------ */
+
+/* PIL-2: 10 cards each, one at a time from the seat after the dealer (seat 3, G-2); the last 12
+ * cards make the castle, row by row. */
+static int pil_start(void *vs, const pf_setup *setup, pf_error *err) {
+  pil_state *s = vs;
+  memset(s, 0, sizeof *s);
+  if (setup->ndeals > 1) return pf_fail(err, "a game of Piles uses one deal, but %d deals are given", setup->ndeals);
+  pf_card deck[NCARDS];
+  pf_deck_standard(deck, 1, 0);
+  if (pf_deals_check(setup->deals, setup->ndeals, deck, NCARDS, err) != 0) return -1;
+  pf_slots_load_deal(s->card, deck, NCARDS, setup->deals, setup->ndeals, 0, setup->seed);
+  pf_rng_seed(&s->rng, setup->seed, PF_STREAM_CHANCE);
+  int slot = 0;
+  for (int j = 0; j < HAND; j++)
+    for (int seat = 0; seat < NSEATS; seat++) s->hand[seat][s->hand_len[seat]++] = (uint8_t)slot++;
+  for (int pos = 0; pos < NPOS; pos++) {
+    s->below[slot] = NONE;
+    s->top[pos] = (uint8_t)slot++;
+    s->size[pos] = 1;
+  }
+  s->red_team = NONE;
+  return 0;
+}
+
+static int pil_to_move(const void *vs) {
+  const pil_state *s = vs;
+  return s->over ? PF_NOBODY : s->passing ? PF_CHANCE : s->turn;
+}
+
+/* Each seat has its team's score (PIL-9). During the game it counts the castle only: the cards
+ * taken from passers are secret until the end (PIL-7). */
+static void pil_scores(const void *vs, int *scores) {
+  const pil_state *s = vs;
+  for (int p = 0; p < NSEATS; p++) scores[p] = team_points(s, team_of(p), s->over);
+}
+
+/* PIL-9: the higher team score wins; equal scores share the win (G-6). */
+static int pil_winners(const void *vs, int *seats) {
+  const pil_state *s = vs;
+  int a = team_points(s, 0, true), b = team_points(s, 1, true), n = 0;
+  for (int p = 0; p < NSEATS; p++)
+    if (a == b || (a > b) == (team_of(p) == 0)) seats[n++] = p;
+  return n;
+}
+
+static int pil_current_deal(const void *vs, pf_deal *out) {
+  const pil_state *s = vs;
+  out->ncards = NCARDS;
+  memcpy(out->cards, s->card, NCARDS);
+  return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Hidden information                                                                         */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Hidden from `seat`: the other hands and the cards taken that it may not know (PIL-7). */
+static void pil_determinize(void *vs, int seat, pf_rng *rng) {
+  pil_state *s = vs;
+  uint8_t slots[NCARDS];
+  pf_hands h = hands_of(s);
+  int n = pf_slots_hidden(&h, seat, NCARDS, NCARDS, slots); /* no stock */
+  for (int i = 0; i < s->ntakes; i++)
+    if (!take_known(s, i, seat)) slots[n++] = s->take_slot[i];
+  pf_slots_shuffle(s->card, slots, n, rng);
+  pf_rng_seed(&s->rng, pf_rng_next(rng), PF_STREAM_CHANCE); /* future takes are unknown too */
+}
+
+static int pil_check(const void *vs, pf_error *err) {
+  const pil_state *s = vs;
+  int where[NCARDS] = {0}, placed = 0;
+  for (int p = 0; p < NSEATS; p++) {
+    /* Seat p has begun turns/4 turns, one more if it comes before the turn count's seat. */
+    int begun = s->turns / NSEATS + (p < s->turns % NSEATS);
+    int want = HAND - begun + (s->passing && p == s->turn);
+    if (s->hand_len[p] != want) return pf_fail(err, "seat %d holds %d cards, not %d", p, s->hand_len[p], want);
+    for (int i = 0; i < s->hand_len[p]; i++) where[s->hand[p][i]]++;
+  }
+  for (int pos = 0; pos < NPOS; pos++) {
+    int n = 0;
+    for (int slot = s->top[pos]; slot != NONE && n <= NCARDS; slot = s->below[slot], n++) where[slot]++;
+    if (n != s->size[pos] || n == 0) return pf_fail(err, "castle pile %d: size %d but %d cards linked", pos, s->size[pos], n);
+    placed += n - 1;
+  }
+  for (int i = 0; i < s->ntakes; i++) where[s->take_slot[i]]++;
+  for (int k = 0; k < NCARDS; k++)
+    if (where[k] != 1) return pf_fail(err, "card slot %d is in %d places", k, where[k]);
+  if (pf_cards_are_decks(s->card, NCARDS, 1, 0, err) != 0) return -1;
+  if (placed + s->ntakes + s->passing != s->turns)
+    return pf_fail(err, "%d turns but %d cards placed and %d taken", s->turns, placed, s->ntakes);
+  if ((placed > 0) != (s->red_team != NONE)) return pf_fail(err, "team colours set wrongly (PIL-5)");
+  int seat = (s->turns - s->passing) % NSEATS;
+  if (!s->over && s->turn != seat) return pf_fail(err, "seat %d to move, not seat %d", s->turn, seat);
+  if (s->over != (s->turns == TURNS && !s->passing)) return pf_fail(err, "over after %d turns", s->turns);
+  return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Views                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+static const char *colour_name(bool red) { return red ? "red" : "black"; }
+
+static json_t *castle_json(const pil_state *s) {
+  json_t *castle = json_array();
+  for (int pos = 0; pos < NPOS; pos++) {
+    json_t *o = json_object(), *cards = json_array();
+    char ps[3];
+    pos_str(pos, ps);
+    for (int slot = s->top[pos]; slot != NONE; slot = s->below[slot])
+      json_array_insert_new(cards, 0, pf_card_json(s->card[slot])); /* bottom first */
+    json_object_set_new(o, "pos", json_string(ps));
+    json_object_set_new(o, "size", json_integer(s->size[pos]));
+    json_object_set_new(o, "top", pf_card_json(top_card(s, pos)));
+    json_object_set_new(o, "colour", json_string(colour_name(is_red(top_card(s, pos)))));
+    json_object_set_new(o, "value", json_integer(pile_value(s, pos))); /* PIL-4 */
+    json_object_set_new(o, "cards", cards);
+    json_array_append_new(castle, o);
+  }
+  return castle;
+}
+
+static void pil_view_json(const void *vs, int seat, json_t *v) {
+  const pil_state *s = vs;
+  json_object_set_new(v, "turns_played", json_integer(s->turns - s->passing));
+  json_object_set_new(v, "round", json_integer(s->over ? HAND : (s->turns - s->passing) / NSEATS + 1));
+  json_object_set_new(v, "castle", castle_json(s));
+  json_t *colours = json_null();
+  if (s->red_team != NONE) {
+    colours = json_array();
+    for (int p = 0; p < NSEATS; p++) json_array_append_new(colours, json_string(colour_name(team_of(p) == s->red_team)));
+  }
+  json_object_set_new(v, "colours", colours); /* PIL-5: null until the first card is placed */
+  pf_hands h = hands_of(s);
+  json_object_set_new(v, "hands", pf_hands_json(s->card, &h, seat));
+  if (s->passing) json_object_set_new(v, "passer", json_integer(s->turn));
+  json_t *takes = json_array();
+  for (int i = 0; i < s->ntakes; i++) {
+    json_t *o = json_object();
+    json_object_set_new(o, "from", json_integer(s->take_from[i]));
+    json_object_set_new(o, "by", json_integer(taker_of(s->take_from[i])));
+    if (take_known(s, i, seat)) json_object_set_new(o, "card", pf_card_json(s->card[s->take_slot[i]]));
+    json_array_append_new(takes, o);
+  }
+  json_object_set_new(v, "takes", takes); /* PIL-7: the card only for its passer and taker */
+}
+
+static void put_card(pf_buf *out, pf_card c, const pf_style *st) {
+  char b[32];
+  pf_buf_puts(out, pf_card_render(c, st, b));
+}
+
+/* The width a rendered card takes on the screen ("10♥" is 3, every other card 2). */
+static int card_width(pf_card c, const pf_style *st) {
+  return st && st->unicode && pf_card_rank(c) == 10 ? 3 : 2;
+}
+
+static void put_colour(pf_buf *out, bool red, const pf_style *st) {
+  if (st && st->color)
+    pf_buf_printf(out, red ? "\x1b[31m%s\x1b[0m" : "%s", colour_name(red));
+  else
+    pf_buf_puts(out, colour_name(red));
+}
+
+#define CELL 13 /* the inner width of a castle cell */
+
+static void grid_rule(pf_buf *out) {
+  pf_buf_puts(out, "     +");
+  for (int col = 0; col < 4; col++) pf_buf_printf(out, "%.*s+", CELL, "-------------");
+  pf_buf_putc(out, '\n');
+}
+
+/* The castle as a 4x3 grid: each pile's top card and number of cards, its colour and value. */
+static void castle_text(const pil_state *s, const pf_style *st, pf_buf *out) {
+  pf_buf_puts(out, "Castle (each pile: top card, cards in it, colour and value, PIL-4):\n      ");
+  for (int col = 0; col < 4; col++) pf_buf_printf(out, "%*c%*s", CELL / 2 + 1, 'a' + col, col < 3 ? CELL / 2 + 1 : 0, "");
+  pf_buf_putc(out, '\n');
+  grid_rule(out);
+  for (int row = 0; row < 3; row++) {
+    pf_buf_printf(out, "  %d  |", row + 1);
+    for (int col = 0; col < 4; col++) {
+      int pos = row * 4 + col;
+      char n[16];
+      snprintf(n, sizeof n, "x%d", s->size[pos]);
+      pf_buf_putc(out, ' ');
+      put_card(out, top_card(s, pos), st);
+      pf_buf_printf(out, "%*s |", CELL - 2 - card_width(top_card(s, pos), st), n);
+    }
+    pf_buf_puts(out, "\n     |");
+    for (int col = 0; col < 4; col++) {
+      int pos = row * 4 + col;
+      bool red = is_red(top_card(s, pos));
+      pf_buf_putc(out, ' ');
+      put_colour(out, red, st);
+      pf_buf_printf(out, "%*d |", CELL - 2 - (int)strlen(colour_name(red)), pile_value(s, pos));
+    }
+    pf_buf_putc(out, '\n');
+    grid_rule(out);
+  }
+}
+
+static void seat_name(int p, int seat, char *buf, size_t n) {
+  if (p == seat)
+    snprintf(buf, n, "you");
+  else
+    snprintf(buf, n, "seat %d", p);
+}
+
+static void takes_text(const pil_state *s, int seat, const pf_style *st, pf_buf *out) {
+  if (!s->ntakes) return;
+  pf_buf_puts(out, "Cards taken from passers (PIL-7):\n");
+  for (int i = 0; i < s->ntakes; i++) {
+    char by[16], from[16];
+    seat_name(taker_of(s->take_from[i]), seat, by, sizeof by);
+    seat_name(s->take_from[i], seat, from, sizeof from);
+    pf_buf_printf(out, "  %s took ", by);
+    if (take_known(s, i, seat))
+      put_card(out, s->card[s->take_slot[i]], st);
+    else
+      pf_buf_puts(out, "a card");
+    pf_buf_printf(out, " from %s\n", from);
+  }
+}
+
+static void pil_view_text(const void *vs, int seat, const pf_style *st, pf_buf *out) {
+  const pil_state *s = vs;
+  int played = s->turns - s->passing;
+  if (s->over)
+    pf_buf_puts(out, "Piles: the game is over (PIL-8).\n");
+  else
+    pf_buf_printf(out, "Piles: turn %d of %d for each player (seat %d %s).\n", played / NSEATS + 1, HAND,
+                  s->turn, s->passing ? "passed" : "to play");
+  pf_buf_puts(out, "Teams: seats 0 & 2 against seats 1 & 3. Colours (PIL-5): ");
+  if (s->red_team == NONE) {
+    pf_buf_puts(out, "not set yet: the first card placed gives its team that colour.\n");
+  } else {
+    pf_buf_puts(out, "seats 0 & 2 ");
+    put_colour(out, s->red_team == 0, st);
+    pf_buf_puts(out, ", seats 1 & 3 ");
+    put_colour(out, s->red_team == 1, st);
+    pf_buf_puts(out, ".\n");
+  }
+  castle_text(s, st, out);
+  pf_hands h = hands_of(s);
+  if (!s->over) pf_hands_text(s->card, &h, seat, st, out);
+  takes_text(s, seat, st, out);
+  if (!s->over)
+    pf_buf_puts(out, "Scores so far count the castle only; taken cards are added at the end (PIL-9).\n");
+}
+
+/* "7♥ on b2 (over 9♠: value 11 → 12)", or a pass: what a move does (all of it is public). */
+static void pil_describe(const void *vs, pf_move m, int viewer, const pf_style *st, pf_buf *out) {
+  const pil_state *s = vs;
+  char ps[3];
+  if (m == MOVE_PASS) {
+    pf_buf_printf(out, "pass: seat %d takes a card at random from %s hand (PIL-7)", taker_of(s->turn),
+                  viewer == s->turn ? "your" : "their");
+    return;
+  }
+  int pos = MOVE_POS(m);
+  pos_str(pos, ps);
+  put_card(out, MOVE_CARD(m), st);
+  pf_buf_printf(out, " on %s (over ", ps);
+  put_card(out, top_card(s, pos), st);
+  pf_buf_printf(out, ": value %d -> %d)", pile_value(s, pos), value_with(s, pos, MOVE_CARD(m)));
+}
+
+/* PIL-7: the card taken is told to the passer and the taker only. */
+static void pil_describe_chance(const void *vs, const char *outcome, int viewer, const pf_style *st,
+                                pf_buf *out) {
+  const pil_state *s = vs;
+  int from = s->turn, by = taker_of(from);
+  pf_card c;
+  bool known = viewer == PF_VIEW_ALL || viewer == from || viewer == by;
+  if (viewer == by)
+    pf_buf_puts(out, "you take ");
+  else
+    pf_buf_printf(out, "seat %d takes ", by);
+  if (known && pf_card_parse(outcome + 1, &c) == 0)
+    put_card(out, c, st);
+  else
+    pf_buf_puts(out, "a card");
+  if (viewer == from)
+    pf_buf_puts(out, " from your hand");
+  else
+    pf_buf_printf(out, " from seat %d's hand", from);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The description                                                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+static const char RULES[] =
+    "Piles (piles), 4 players in two teams. Rulings PIL-1..PIL-9 of RULINGS.md.\n"
+    "\n"
+    "PIL-1 Players. Exactly 4, in two teams: seats 0 and 2, seats 1 and 3. One 52-card deck.\n"
+    "PIL-2 Deal. 10 cards to each player, one at a time from seat 0 (seat 3 deals, G-2); the last\n"
+    "      12 cards make the castle, laid row by row a1 b1 c1 d1, a2 .. d2, a3 .. d3 (columns\n"
+    "      a-d, rows 1-3). Neighbours are the orthogonally adjacent piles: corners have 2, the\n"
+    "      other edge piles 3, b2 and c2 have 4.\n"
+    "PIL-3 Values. A 1, 2-10 as printed, J 11, Q 12, K 13. Hearts and diamonds are red, spades\n"
+    "      and clubs black.\n"
+    "PIL-4 Pile value. The value of its top card, +1 for each neighbouring pile whose top card is\n"
+    "      of the same colour, -1 for each whose top card is of the other colour.\n"
+    "PIL-5 Team colours. The team of the first player to place a card takes that card's colour;\n"
+    "      the other team takes the other. If no card is ever placed, seats 0 and 2 are black.\n"
+    "PIL-6 A turn. Place one card from hand on any castle pile, or pass. On a top card of the same\n"
+    "      colour placing is always allowed; on one of the other colour only if the pile's value\n"
+    "      with the new card on top is greater than its value before (neighbours as they are).\n"
+    "PIL-7 Passing. Always allowed. The next seat takes one card at random from the passer's hand\n"
+    "      (a chance move) and keeps it for its team's collection. The passer and the taker know\n"
+    "      which card it was; the others only that a card was taken.\n"
+    "PIL-8 End. After every player has had 10 turns (every turn removes exactly one card from the\n"
+    "      hand, so all hands are then empty).\n"
+    "PIL-9 Scoring. Each team collects every pile whose top card is its colour, plus the cards it\n"
+    "      took from passers, and scores only the collected cards of the other team's colour:\n"
+    "      A 9, K 4, Q 3, J 2, any other card 1. The higher team score wins; equal scores share\n"
+    "      the win (G-6).\n"
+    "\n"
+    "Moves: 7H>b2 (place 7H on the pile at b2), pass. The card taken after a pass is recorded as\n"
+    "a chance move, *7H. Input also accepts 10, lower case and the suit symbols.\n"
+    "Scores: each seat has its team's score; during the game it counts the castle only, since the\n"
+    "cards taken are secret until the end.\n";
+
+const pf_game pf_game_piles = {
+    .version = PF_GAME_VERSION,
+    .id = "piles",
+    .title = "Piles",
+    .min_players = 4,
+    .max_players = 4,
+    .options = NULL,
+    .noptions = 0,
+    .state_size = sizeof(pil_state),
+    .rules = RULES,
+    .start = pil_start,
+    .to_move = pil_to_move,
+    .legal = pil_legal,
+    .apply = pil_apply,
+    .move_str = pil_move_str,
+    .move_parse = pil_move_parse,
+    .scores = pil_scores,
+    .winners = pil_winners,
+    .view_json = pil_view_json,
+    .view_text = pil_view_text,
+    .determinize = pil_determinize,
+    .check = pil_check,
+    .current_deal = pil_current_deal,
+    .chance_sample = pil_chance_sample,
+    .chance_apply = pil_chance_apply,
+    .describe = pil_describe,
+    .describe_chance = pil_describe_chance,
+};
