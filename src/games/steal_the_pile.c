@@ -423,12 +423,7 @@ static int stp_start(void *vs, const pf_setup *setup, pf_error *err) {
   if (s->target == 0 && setup->ndeals > 1)
     return pf_fail(err, "one game uses one deal, but %d deals are given", setup->ndeals);
   pf_card deck[MAX_CARDS];
-  int ndeck = pf_deck_standard(deck, TABLE[n][4], 0);
-  for (int k = 0; k < setup->ndeals; k++)
-    if (pf_deal_check(&setup->deals[k], deck, ndeck, err) != 0) {
-      pf_error_prefix(err, "deal %d", k + 1);
-      return -1;
-    }
+  if (pf_deals_check(setup->deals, setup->ndeals, deck, pf_deck_standard(deck, TABLE[n][4], 0), err) != 0) return -1;
   start_game(s);
   return 0;
 }
@@ -505,11 +500,7 @@ static int stp_check(const void *vs, pf_error *err) {
   }
   for (int k = 0; k < s->ncards; k++)
     if (seen[k] != 1) return pf_fail(err, "card slot %d is in %d places", k, seen[k]);
-  pf_card deck[MAX_CARDS];
-  pf_deal d;
-  d.ncards = s->ncards;
-  memcpy(d.cards, s->card, s->ncards);
-  if (pf_deal_check(&d, deck, pf_deck_standard(deck, s->ncards / 52, 0), err) != 0) return -1;
+  if (pf_cards_are_decks(s->card, s->ncards, s->ncards / 52, 0, err) != 0) return -1;
   if (s->over && s->next_slot != s->ncards) return pf_fail(err, "over with cards in the stock");
   if (!s->over && s->hand_len[s->turn] == 0) return pf_fail(err, "seat %d to move with no card", s->turn);
   if (!s->solitaire && s->over && s->nopen) return pf_fail(err, "over with open piles left");

@@ -614,12 +614,7 @@ static int start(void *vs, const pf_setup *setup, bool fct, pf_error *err) {
     return pf_fail(err, "a game of %d hand%s uses %d deal%s, but %d are given", s->hands, s->hands == 1 ? "" : "s",
                    s->hands, s->hands == 1 ? "" : "s", setup->ndeals);
   pf_card deck[MAX_CARDS];
-  int ndeck = deck_of(s, deck);
-  for (int k = 0; k < setup->ndeals; k++)
-    if (pf_deal_check(&setup->deals[k], deck, ndeck, err) != 0) {
-      pf_error_prefix(err, "deal %d", k + 1);
-      return -1;
-    }
+  if (pf_deals_check(setup->deals, setup->ndeals, deck, deck_of(s, deck), err) != 0) return -1;
   start_hand(s);
   settle(s);
   return 0;
@@ -719,11 +714,7 @@ static int thf_check(const void *vs, pf_error *err) {
   for (int k = s->next_slot; k < s->ncards; k++) seen[k]++;
   for (int k = 0; k < s->ncards; k++)
     if (seen[k] != 1) return pf_fail(err, "card slot %d is in %d places", k, seen[k]);
-  pf_card deck[MAX_CARDS];
-  pf_deal d;
-  d.ncards = s->ncards;
-  memcpy(d.cards, s->card, s->ncards);
-  if (pf_deal_check(&d, deck, deck_of(s, deck), err) != 0) return -1;
+  if (pf_cards_are_decks(s->card, s->ncards, s->fct ? 1 : 2, s->fct ? 3 : 4, err) != 0) return -1;
   if (s->phase == PH_OVER) return s->hand_no == s->hands ? 0 : pf_fail(err, "over after %d of %d hands", s->hand_no, s->hands);
   if (s->next_slot == s->ncards && !s->last_turn) return pf_fail(err, "the stock is out but the hand goes on");
   if (s->phase == PH_ANSWER && (s->fct || s->answerer == s->other || (s->answerer != s->turn && s->other != s->turn)))
