@@ -366,7 +366,14 @@ static void end_turn(thf_state *s) {
  * discard (FCT-3). */
 static void settle(thf_state *s) {
   pf_move ms[PF_MAX_MOVES];
-  while (s->phase != PH_OVER && s->phase != PH_ANSWER && thf_legal(s, ms) == 0) end_turn(s);
+  for (;;) {
+    if (s->phase == PH_OVER || s->phase == PH_ANSWER) return;
+    /* At a turn's start a capture or a discard is possible exactly when the hand holds a card
+     * (every capture plays one): no need to list the moves. */
+    bool can_move = s->phase == PH_START ? s->hand_len[s->turn] > 0 : thf_legal(s, ms) > 0;
+    if (can_move) return;
+    end_turn(s);
+  }
 }
 
 static void thf_apply(void *vs, pf_move m) {
