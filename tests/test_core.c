@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/papcard.h"
 #include "testutil.h"
 
 /* ---- cards (G-8) ---- */
@@ -35,7 +36,9 @@ static void test_G_8_card_notation(void **unused) {
   expect_card("1", "1");
   expect_card("10", "10");
   expect_card("w", "W");
-  const char *bad[] = {"", "7X", "1H", "11", "ZS", "7HH", "JKX", "0", " 7H", "\u2665", "#", "#127", "#256", "#1280"};
+  const char *bad[] = {"", "7X", "1H", "11", "ZS", "7HH", "JKX", "0", " 7H", "\u2665", "#", "#127", "#65535", "#128000",
+                       /* Point-a-Pile: unknown type, field out of range, X = Y, colour missing */
+                       "R:Q", "R:D2", "R:D6", "G:G33", "B:C25", "P:N47", "R:S", "R:S*", "RR", "R:", "Y"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     pf_card c;
     if (pf_card_parse(bad[i], &c) == 0) fail_msg("'%s' should not be a card", bad[i]);
@@ -46,14 +49,38 @@ static void test_G_8_card_notation(void **unused) {
   assert_int_equal(pf_card_rank(c), 12);
   assert_int_equal(pf_card_suit(c), PF_DIAMONDS);
   assert_true(pf_card_is_red(c));
-  /* Every named code round-trips: standard cards, joker, Skip-Bo Junior, game-defined. */
-  for (int i = 0; i < 255; i++) {
+  /* Point-a-Pile's cards name colour, type and parameters (papcard.h). */
+  expect_card("r", "R");
+  expect_card("p:s-", "P:S-");
+  expect_card("G:m+b", "G:M+B");
+  expect_card("B:D4", "B:D4");
+  expect_card("r:g34", "R:G34");
+  expect_card("P:C25G", "P:C25G");
+  expect_card("G:N46", "G:N46");
+  expect_card("b:e-", "B:E-");
+  expect_card("R:L+", "R:L+");
+  expect_card("G:H-", "G:H-");
+  pf_card c0;
+  assert_int_equal(pf_card_parse("P:C25G", &c0), 0);
+  assert_int_equal(pf_pap_colour(c0), PF_PAP_PURPLE);
+  assert_int_equal(pf_pap_type(c0), PF_PAP_SPECIFIC);
+  assert_int_equal(pf_pap_a(c0), 2);
+  assert_int_equal(pf_pap_b(c0), 5);
+  assert_int_equal(pf_pap_c(c0), PF_PAP_GREEN);
+  /* Every code round-trips: standard cards, joker, Skip-Bo Junior, Point-a-Pile, the rest as #N;
+   * and the Point-a-Pile codes that are valid are exactly those with a notation of their own. */
+  int pap = 0;
+  for (int i = 0; i < PF_CARD_NONE; i++) {
     if ((i > PF_CARD_JOKER && i < PF_CARD_SBJ(1)) || (i > PF_CARD_SBJ_WILD && i < PF_CARD_GAME)) continue;
     char buf[PF_CARD_STR];
     pf_card back;
     assert_int_equal(pf_card_parse(pf_card_str((pf_card)i, buf), &back), 0);
     assert_int_equal(back, i);
+    if (i >= PF_CARD_GAME) assert_int_equal(buf[0] != '#', pf_pap_valid((pf_card)i));
+    pap += pf_pap_valid((pf_card)i);
   }
+  /* 4 colours x (1 + 2 + 8 + 3 + 12 + 48 + 8 + 2 + 2 + 2) cards (point-a-pile-cards.md). */
+  assert_int_equal(pap, 4 * 88);
 }
 
 /* Scanning stops after the card, so moves like "7H>7S" can be read piece by piece. */
@@ -131,7 +158,7 @@ static void test_rng_specified_stream(void **unused) {
   pf_card deck[52];
   pf_deck_standard(deck, 1, 0);
   pf_rng_seed(&r, 7, 0);
-  pf_shuffle(&r, deck, 52);
+  pf_shuffle16(&r, deck, 52);
   const char *top = "4C 3D 8C AD AC JH AS TD 9H 3H 2D QH";
   char got[64] = "";
   for (int i = 0; i < 12; i++) {
@@ -164,15 +191,12 @@ static void test_rng_below_uniform_enough(void **unused) {
 static void test_decks(void **unused) {
   (void)unused;
   pf_card d[PF_MAX_DEAL];
-  int counts[256];
   assert_int_equal(pf_deck_standard(d, 2, 4), 108);
-  pf_card_counts(d, 108, counts);
-  assert_int_equal(counts[PF_CARD_JOKER], 4);
-  assert_int_equal(counts[pf_card_make(1, PF_SPADES)], 2);
+  assert_int_equal(pf_card_count(d, 108, PF_CARD_JOKER), 4);
+  assert_int_equal(pf_card_count(d, 108, pf_card_make(1, PF_SPADES)), 2);
   assert_int_equal(pf_deck_skipbo_junior(d), 96);
-  pf_card_counts(d, 96, counts);
-  assert_int_equal(counts[PF_CARD_SBJ(10)], 8);
-  assert_int_equal(counts[PF_CARD_SBJ_WILD], 16);
+  assert_int_equal(pf_card_count(d, 96, PF_CARD_SBJ(10)), 8);
+  assert_int_equal(pf_card_count(d, 96, PF_CARD_SBJ_WILD), 16);
 }
 
 /* A deal must be exactly the game's deck; the message names the offending card. */

@@ -372,7 +372,7 @@ static void test_GHA_6_hands_move_on_with_new_deals(void **unused) {
   pf_rng rng;
   pf_deck_standard(deck, 1, 0);
   pf_rng_seed(&rng, 1, 2);
-  pf_shuffle(&rng, deck, 52);
+  pf_shuffle16(&rng, deck, 52);
   assert_int_equal(r.ndeals, 3);
   assert_memory_equal(r.deals[2].cards, deck, 52);
   pf_run_free(&r);

@@ -3,6 +3,8 @@
  */
 #include "core/card.h"
 
+#include "core/papcard.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +24,8 @@ char *pf_card_str(pf_card c, char *buf) {
     snprintf(buf, PF_CARD_STR, "%d", c - PF_CARD_SBJ(0));
   } else if (c == PF_CARD_SBJ_WILD) {
     strcpy(buf, "W");
+  } else if (pf_pap_valid(c)) {
+    pf_pap_str(c, buf);
   } else {
     snprintf(buf, PF_CARD_STR, "#%d", c);
   }
@@ -32,7 +36,10 @@ char *pf_card_render(pf_card c, const pf_style *style, char *buf) {
   char plain[PF_CARD_STR];
   pf_card_str(c, plain);
   if (!pf_card_is_standard(c) || !style || (!style->unicode && !style->color)) {
-    if (c == PF_CARD_JOKER && style && style->color)
+    static const char *const PAP_COLOURS[] = {"31", "32", "34", "35"};
+    if (pf_pap_valid(c) && style && style->color)
+      sprintf(buf, "\x1b[1;%sm%s\x1b[0m", PAP_COLOURS[pf_pap_colour(c)], plain);
+    else if (c == PF_CARD_JOKER && style && style->color)
       sprintf(buf, "\x1b[1;35m%s\x1b[0m", plain);
     else
       strcpy(buf, plain);
@@ -71,14 +78,15 @@ int pf_card_scan(const char **p, pf_card *out) {
   const char *s = *p;
   int rank = 0, len = 0, suit;
   char c0 = (char)toupper((unsigned char)s[0]);
-  if (c0 == '#') { /* a game-defined card by its code (128..255); the game names it for people */
+  if (c0 == '#') { /* a card by its code (128..65534) */
     int code = 0, n = 1;
-    while (isdigit((unsigned char)s[n]) && n < 4) code = code * 10 + (s[n++] - '0');
-    if (n == 1 || isdigit((unsigned char)s[n]) || code < PF_CARD_GAME || code > 255) return -1;
+    while (isdigit((unsigned char)s[n]) && n < 6) code = code * 10 + (s[n++] - '0');
+    if (n == 1 || isdigit((unsigned char)s[n]) || code < PF_CARD_GAME || code >= PF_CARD_NONE) return -1;
     *out = (pf_card)code;
     *p = s + n;
     return 0;
   }
+  if (pf_pap_scan(p, out) == 0) return 0; /* R, G, B, P: Point-a-Pile */
   if (c0 == 'J' && toupper((unsigned char)s[1]) == 'K') {
     *out = PF_CARD_JOKER;
     *p = s + 2;

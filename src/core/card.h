@@ -3,8 +3,9 @@
  *
  * A card is one byte. Standard cards are (rank - 1) * 4 + suit, rank 1 (ace) .. 13 (king), suit
  * 0 spades, 1 hearts, 2 diamonds, 3 clubs, so equal ranks are neighbours and rank is code / 4 + 1.
- * 52 is the joker. Skip-Bo Junior's cards are PF_CARD_SBJ(1..10) and PF_CARD_SBJ_WILD. Codes from
- * PF_CARD_GAME up are the game's own (Point-a-Pile's generated cards): the game names them.
+ * 52 is the joker. Skip-Bo Junior's cards are PF_CARD_SBJ(1..10) and PF_CARD_SBJ_WILD. Point-a-Pile's
+ * generated cards are codes from PF_PAP_BASE (0x8000) up, with colour, type and parameters in
+ * their bits (papcard.h). Any other code from PF_CARD_GAME up is written "#<code>".
  */
 #ifndef PF_CARD_H
 #define PF_CARD_H
@@ -13,14 +14,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef uint8_t pf_card;
+typedef uint16_t pf_card;
 
 #define PF_CARD_JOKER 52
 #define PF_CARD_SBJ(n) ((pf_card)(64 + (n)))
 #define PF_CARD_SBJ_WILD ((pf_card)75)
 #define PF_CARD_GAME 128
-#define PF_CARD_NONE 255
-#define PF_CARD_STR 8 /* room for any card's notation and its NUL */
+#define PF_CARD_NONE 0xFFFF
+#define PF_CARD_STR 16 /* room for any card's notation and its NUL */
 
 enum { PF_SPADES, PF_HEARTS, PF_DIAMONDS, PF_CLUBS };
 
@@ -38,15 +39,16 @@ typedef struct pf_style {
   bool color;   /* red suits in red */
 } pf_style;
 
-/* Writes the canonical notation ("7H", "TD", "JK", "10", "W") into buf (PF_CARD_STR bytes) and
- * returns buf. Game-defined codes are written as "#<code>" (the game has its own names). */
+/* Writes the canonical notation ("7H", "TD", "JK", "10", "W", Point-a-Pile's "R:G34") into buf
+ * (PF_CARD_STR bytes) and returns buf. Other codes are written as "#<code>". */
 char *pf_card_str(pf_card c, char *buf);
 /* Writes the card for a person: with suit symbols and colour as the style says. buf needs 32
  * bytes. */
 char *pf_card_render(pf_card c, const pf_style *style, char *buf);
 
 /* Reads one card at *p (forms of G-8: rank A 2-9 T 10 J Q K then suit S H D C or ♠♥♦♣, any case;
- * JK; Skip-Bo Junior's 1-10 and W when no suit follows; #128..#255 for a game-defined card),
+ * JK; Skip-Bo Junior's 1-10 and W when no suit follows; Point-a-Pile's cards (papcard.h);
+ * #128..#65534 for any code),
  * advances *p past it, and returns 0; on
  * failure returns -1 and leaves *p. */
 int pf_card_scan(const char **p, pf_card *out);

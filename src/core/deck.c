@@ -3,6 +3,7 @@
  */
 #include "core/deck.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int pf_deck_standard(pf_card *out, int ndecks, int jokers) {
@@ -22,9 +23,14 @@ int pf_deck_skipbo_junior(pf_card *out) {
   return n;
 }
 
-void pf_card_counts(const pf_card *cards, int n, int counts[256]) {
-  memset(counts, 0, 256 * sizeof counts[0]);
-  for (int i = 0; i < n; i++) counts[cards[i]]++;
+int pf_card_count(const pf_card *cards, int n, pf_card c) {
+  int k = 0;
+  for (int i = 0; i < n; i++) k += cards[i] == c;
+  return k;
+}
+
+static int card_cmp(const void *a, const void *b) {
+  return (int)*(const pf_card *)a - (int)*(const pf_card *)b;
 }
 
 int pf_deals_check(const pf_deal *deals, int ndeals, const pf_card *deck, int ndeck, pf_error *err) {
@@ -40,25 +46,32 @@ int pf_cards_are_decks(const pf_card *cards, int n, int ndecks, int jokers, pf_e
   pf_card deck[PF_MAX_DEAL];
   pf_deal d = {.ncards = n};
   if (n > PF_MAX_DEAL) return pf_fail(err, "%d cards, more than any deal", n);
-  memcpy(d.cards, cards, (size_t)n);
+  memcpy(d.cards, cards, (size_t)n * sizeof cards[0]);
   return pf_deal_check(&d, deck, pf_deck_standard(deck, ndecks, jokers), err);
 }
 
 int pf_deal_check(const pf_deal *deal, const pf_card *deck, int ndeck, pf_error *err) {
   if (deal->ncards != ndeck)
     return pf_fail(err, "the deal has %d cards, the game needs %d", deal->ncards, ndeck);
-  int want[256], have[256];
-  pf_card_counts(deck, ndeck, want);
-  pf_card_counts(deal->cards, deal->ncards, have);
-  /* A card foreign to the deck is named first: it is the likelier mistake. */
-  for (int pass = 0; pass < 2; pass++)
-    for (int c = 0; c < 256; c++) {
-      if (have[c] == want[c] || (pass == 0 && want[c] != 0)) continue;
-      char s[PF_CARD_STR];
-      pf_card_str((pf_card)c, s);
-      if (want[c] == 0) return pf_fail(err, "the deal holds %s, which is not in this game's deck", s);
-      return pf_fail(err, "the deal holds %s %d time%s, the deck has it %d time%s", s, have[c],
-                     have[c] == 1 ? "" : "s", want[c], want[c] == 1 ? "" : "s");
-    }
-  return 0;
+  pf_card want[PF_MAX_DEAL], have[PF_MAX_DEAL];
+  memcpy(want, deck, (size_t)ndeck * sizeof deck[0]);
+  memcpy(have, deal->cards, (size_t)ndeck * sizeof deck[0]);
+  qsort(want, (size_t)ndeck, sizeof want[0], card_cmp);
+  qsort(have, (size_t)ndeck, sizeof have[0], card_cmp);
+  /* Equal sorted lists are equal multisets. */
+  if (memcmp(want, have, (size_t)ndeck * sizeof want[0]) == 0) return 0;
+  /* A card foreign to the deck is named first: it is the likelier mistake; then the first card
+   * held a wrong number of times. */
+  pf_card bad = PF_CARD_NONE;
+  for (int i = 0; i < ndeck && bad == PF_CARD_NONE; i++)
+    if (pf_card_count(want, ndeck, have[i]) == 0) bad = have[i];
+  for (int i = 0; i < ndeck && bad == PF_CARD_NONE; i++)
+    if (have[i] != want[i]) bad = have[i] < want[i] ? have[i] : want[i];
+  if (bad == PF_CARD_NONE) return 0;
+  char s[PF_CARD_STR];
+  pf_card_str(bad, s);
+  int h = pf_card_count(have, ndeck, bad), w = pf_card_count(want, ndeck, bad);
+  if (w == 0) return pf_fail(err, "the deal holds %s, which is not in this game's deck", s);
+  return pf_fail(err, "the deal holds %s %d time%s, the deck has it %d time%s", s, h, h == 1 ? "" : "s", w,
+                 w == 1 ? "" : "s");
 }

@@ -31,7 +31,7 @@ int pf_deals_check(const pf_deal *deals, int ndeals, const pf_card *deck, int nd
  * checks of a game's cards). */
 int pf_cards_are_decks(const pf_card *cards, int n, int ndecks, int jokers, pf_error *err);
 
-/* Counts of each card code in a list of cards. */
-void pf_card_counts(const pf_card *cards, int n, int counts[256]);
+/* How many times card c is in a list of cards. */
+int pf_card_count(const pf_card *cards, int n, pf_card c);
 
 #endif

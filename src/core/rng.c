@@ -51,3 +51,12 @@ void pf_shuffle(pf_rng *r, uint8_t *a, size_t n) {
     a[j] = t;
   }
 }
+
+void pf_shuffle16(pf_rng *r, uint16_t *a, size_t n) {
+  for (size_t i = n; i > 1; i--) {
+    size_t j = pf_rng_below(r, (uint32_t)i);
+    uint16_t t = a[i - 1];
+    a[i - 1] = a[j];
+    a[j] = t;
+  }
+}

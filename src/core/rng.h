@@ -25,8 +25,10 @@ void pf_rng_seed(pf_rng *r, uint64_t seed, uint64_t stream);
 uint64_t pf_rng_next(pf_rng *r);
 /* A uniform integer in [0, n), 1 <= n <= 2^32. */
 uint32_t pf_rng_below(pf_rng *r, uint32_t n);
-/* Shuffles n bytes in place. */
+/* Shuffles n bytes (slot numbers) in place. */
 void pf_shuffle(pf_rng *r, uint8_t *a, size_t n);
+/* Shuffles n 16-bit values (cards) in place: the same draws and swaps as pf_shuffle. */
+void pf_shuffle16(pf_rng *r, uint16_t *a, size_t n);
 
 /* SplitMix64 step, exposed for tests of the specification. */
 uint64_t pf_splitmix64(uint64_t *x);

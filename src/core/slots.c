@@ -8,19 +8,19 @@
 void pf_slots_load_deal(pf_card *card, const pf_card *deck, int ndeck, const pf_deal *given, int ngiven, int k,
                         uint64_t seed) {
   if (k < ngiven) {
-    memcpy(card, given[k].cards, (size_t)ndeck);
+    memcpy(card, given[k].cards, (size_t)ndeck * sizeof card[0]);
     return;
   }
   pf_rng rng;
   pf_rng_seed(&rng, seed, (uint64_t)k);
-  memcpy(card, deck, (size_t)ndeck);
-  pf_shuffle(&rng, card, (size_t)ndeck);
+  memcpy(card, deck, (size_t)ndeck * sizeof card[0]);
+  pf_shuffle16(&rng, card, (size_t)ndeck);
 }
 
 void pf_slots_shuffle(pf_card *card, const uint8_t *slots, int n, pf_rng *rng) {
-  uint8_t cards[256];
+  pf_card cards[PF_MAX_DEAL];
   for (int i = 0; i < n; i++) cards[i] = card[slots[i]];
-  pf_shuffle(rng, cards, (size_t)n);
+  pf_shuffle16(rng, cards, (size_t)n);
   for (int i = 0; i < n; i++) card[slots[i]] = cards[i];
 }
 

@@ -39,7 +39,7 @@
 #define MOVE_TARGET(m) ((int)(((m) >> 8) & 0xFF))
 
 typedef struct gha_state {
-  uint8_t card[NCARDS];          /* the card of each slot */
+  pf_card card[NCARDS];          /* the card of each slot */
   uint8_t pile[NPILES][NCARDS];  /* slots of each pile, bottom first */
   uint8_t size[NPILES];
   uint8_t hand[MAXP][HAND];
@@ -370,7 +370,7 @@ static int gha_winners(const void *vs, int *seats) {
 static int gha_current_deal(const void *vs, pf_deal *out) {
   const gha_state *s = vs;
   out->ncards = NCARDS;
-  memcpy(out->cards, s->card, NCARDS);
+  memcpy(out->cards, s->card, sizeof s->card);
   return s->hand_no;
 }
 

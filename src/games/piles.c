@@ -36,7 +36,7 @@
 #define MOVE_PASS ((pf_move)0xFFFF)
 
 typedef struct pil_state {
-  uint8_t card[NCARDS];  /* the card of each slot */
+  pf_card card[NCARDS];  /* the card of each slot */
   uint8_t below[NCARDS]; /* the slot beneath, in a castle pile; NONE at the bottom */
   uint8_t top[NPOS], size[NPOS];
   uint8_t hand[NSEATS][HAND];
@@ -337,7 +337,7 @@ static int pil_winners(const void *vs, int *seats) {
 static int pil_current_deal(const void *vs, pf_deal *out) {
   const pil_state *s = vs;
   out->ncards = NCARDS;
-  memcpy(out->cards, s->card, NCARDS);
+  memcpy(out->cards, s->card, sizeof s->card);
   return 0;
 }
 

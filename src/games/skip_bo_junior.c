@@ -52,7 +52,7 @@
 enum { END_NONE, END_STOCKPILE, END_STALL, END_TURN_LIMIT };
 
 typedef struct sbj_state {
-  uint8_t card[NCARDS];  /* the card of each slot */
+  pf_card card[NCARDS];  /* the card of each slot */
   uint8_t below[NCARDS]; /* the slot beneath, in its pile; NONE at the bottom */
   uint8_t top[NPILES], bottom[NPILES], size[NPILES];
   uint8_t players, stock_size;
@@ -289,7 +289,7 @@ static void sbj_chance_sample(void *vs, char *buf) {
   sbj_state *s = vs;
   pf_card cards[NCARDS];
   int n = done_cards(s, cards);
-  pf_shuffle(&s->rng, cards, (size_t)n);
+  pf_shuffle16(&s->rng, cards, (size_t)n);
   if (buf) outcome_str(cards, n, buf);
   reshuffle(s, cards, n);
 }
@@ -331,20 +331,18 @@ static int sbj_chance_apply(void *vs, const char *text, char canon[PF_MOVE_STR],
     return pf_fail(err, "the reshuffle lists %d card%s, but the completed piles hold %d (SBJ-3): it lists them "
                         "all, the new draw pile's top card first",
                    n, n == 1 ? "" : "s", nd);
-  int have[256], want[256];
-  pf_card_counts(cards, n, have);
-  pf_card_counts(done, nd, want);
   /* A card listed too often is named first: it is the likelier slip. */
   for (int pass = 0; pass < 2; pass++)
     for (int c = PF_CARD_SBJ(1); c <= WILD; c++) {
-      if (pass == 0 ? have[c] <= want[c] : have[c] >= want[c]) continue;
+      int have = pf_card_count(cards, n, (pf_card)c), want = pf_card_count(done, nd, (pf_card)c);
+      if (pass == 0 ? have <= want : have >= want) continue;
       char cs[PF_CARD_STR];
       pf_card_str((pf_card)c, cs);
       return pf_fail(err, "the reshuffle lists %s %d time%s, but the completed piles hold it %d time%s (SBJ-3)", cs,
-                     have[c], have[c] == 1 ? "" : "s", want[c], want[c] == 1 ? "" : "s");
+                     have, have == 1 ? "" : "s", want, want == 1 ? "" : "s");
     }
   /* The generator moves on exactly as in chance_sample, whatever the outcome. */
-  pf_shuffle(&s->rng, done, (size_t)nd);
+  pf_shuffle16(&s->rng, done, (size_t)nd);
   outcome_str(cards, n, canon);
   reshuffle(s, cards, n);
   return 0;
@@ -443,12 +441,12 @@ static int sbj_start(void *vs, const pf_setup *setup, pf_error *err) {
       pf_error_prefix(err, "deal 1");
       return -1;
     }
-    memcpy(s->card, setup->deals[0].cards, NCARDS);
+    memcpy(s->card, setup->deals[0].cards, sizeof s->card);
   } else {
     pf_rng rng;
     pf_rng_seed(&rng, setup->seed, 0);
-    memcpy(s->card, deck, NCARDS);
-    pf_shuffle(&rng, s->card, NCARDS);
+    memcpy(s->card, deck, sizeof s->card);
+    pf_shuffle16(&rng, s->card, NCARDS);
   }
   s->players = (uint8_t)n;
   s->stock_size = (uint8_t)stock;
@@ -491,7 +489,7 @@ static int sbj_winners(const void *vs, int *seats) {
 static int sbj_current_deal(const void *vs, pf_deal *out) {
   const sbj_state *s = vs;
   out->ncards = NCARDS;
-  memcpy(out->cards, s->card, NCARDS);
+  memcpy(out->cards, s->card, sizeof s->card);
   return 0;
 }
 
@@ -506,7 +504,8 @@ static int sbj_current_deal(const void *vs, pf_deal *out) {
  * its order is resampled. */
 static void sbj_determinize(void *vs, int seat, pf_rng *rng) {
   sbj_state *s = vs;
-  uint8_t slots[NCARDS], cards[NCARDS];
+  uint8_t slots[NCARDS];
+  pf_card cards[NCARDS];
   int n = 0;
   if (seat != PF_VIEW_ALL) {
     for (int p = 0; p < s->players; p++) {
@@ -517,7 +516,7 @@ static void sbj_determinize(void *vs, int seat, pf_rng *rng) {
     if (!s->reshuffles) n += pile_slots(s, P_DRAW, slots + n);
   }
   for (int i = 0; i < n; i++) cards[i] = s->card[slots[i]];
-  pf_shuffle(rng, cards, (size_t)n);
+  pf_shuffle16(rng, cards, (size_t)n);
   for (int i = 0; i < n; i++) s->card[slots[i]] = cards[i];
   if (seat != PF_VIEW_ALL && s->reshuffles) {
     int nd = pile_slots(s, P_DRAW, slots);
@@ -559,7 +558,7 @@ static int sbj_check(const void *vs, pf_error *err) {
     if (seen[k] != 1) return pf_fail(err, "card slot %d is in %d places", k, seen[k]);
   pf_card deck[NCARDS];
   pf_deal d = {.ncards = NCARDS};
-  memcpy(d.cards, s->card, NCARDS);
+  memcpy(d.cards, s->card, sizeof s->card);
   if (pf_deal_check(&d, deck, pf_deck_skipbo_junior(deck), err) != 0) return -1;
   uint8_t slots[NCARDS];
   char what[32];

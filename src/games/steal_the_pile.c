@@ -35,7 +35,7 @@
 #define MOVE_TARGET(m) ((int)(((m) >> 8) & 0xFF))
 
 typedef struct stp_state {
-  uint8_t card[MAX_CARDS];  /* the card of each slot */
+  pf_card card[MAX_CARDS];  /* the card of each slot */
   uint8_t below[MAX_CARDS]; /* the slot beneath, in a pile; NONE at the bottom */
   uint8_t hand[PF_MAX_PLAYERS][HAND_MAX];
   uint8_t hand_len[PF_MAX_PLAYERS];
@@ -457,7 +457,7 @@ static int stp_winners(const void *vs, int *seats) {
 static int stp_current_deal(const void *vs, pf_deal *out) {
   const stp_state *s = vs;
   out->ncards = s->ncards;
-  memcpy(out->cards, s->card, s->ncards);
+  memcpy(out->cards, s->card, s->ncards * sizeof s->card[0]);
   return s->deal_no;
 }
 

@@ -58,7 +58,7 @@ enum {
 };
 
 typedef struct thf_state {
-  uint8_t card[MAX_CARDS];
+  pf_card card[MAX_CARDS];
   uint8_t below[MAX_CARDS];
   uint8_t cap_top[MAX_CARDS], cap_size[MAX_CARDS], cap_nat[MAX_CARDS], cap_under[MAX_CARDS];
   uint8_t pile_top[MAX_SEATS], pile_caps[MAX_SEATS], pile_cards[MAX_SEATS];
@@ -655,7 +655,7 @@ static int thf_winners(const void *vs, int *seats) {
 static int thf_current_deal(const void *vs, pf_deal *out) {
   const thf_state *s = vs;
   out->ncards = s->ncards;
-  memcpy(out->cards, s->card, s->ncards);
+  memcpy(out->cards, s->card, s->ncards * sizeof s->card[0]);
   return s->phase == PH_OVER ? s->hand_no - 1 : s->hand_no;
 }
 
@@ -667,7 +667,8 @@ static int thf_current_deal(const void *vs, pf_deal *out) {
  * capture were seen face up. */
 static void thf_determinize(void *vs, int seat, pf_rng *rng) {
   thf_state *s = vs;
-  uint8_t slots[MAX_CARDS], cards[MAX_CARDS];
+  uint8_t slots[MAX_CARDS];
+  pf_card cards[MAX_CARDS];
   pf_hands h = hands_of(s);
   int n = pf_slots_hidden(&h, seat, s->next_slot, s->ncards, slots);
   for (int i = 0; i < n; i++) cards[i] = s->card[slots[i]];
@@ -678,9 +679,9 @@ static void thf_determinize(void *vs, int seat, pf_rng *rng) {
                      (s->phase == PH_CAPTURED || s->phase == PH_DISCARDED);
   pf_move ms[PF_MAX_MOVES];
   for (int tries = 0; tries < 1000; tries++) {
-    uint8_t shuffled[MAX_CARDS];
-    memcpy(shuffled, cards, (size_t)n);
-    pf_shuffle(rng, shuffled, (size_t)n);
+    pf_card shuffled[MAX_CARDS];
+    memcpy(shuffled, cards, (size_t)n * sizeof cards[0]);
+    pf_shuffle16(rng, shuffled, (size_t)n);
     for (int i = 0; i < n; i++) s->card[slots[i]] = shuffled[i];
     if (!constrained || captures(s, s->turn, s->phase == PH_CAPTURED, ms) > 0) break;
     for (int i = 0; i < n; i++) s->card[slots[i]] = cards[i];
