@@ -40,6 +40,9 @@ static const struct bench_case {
     {"gharat", 2, 20000, NULL},
     {"gharat", 3, 12000, NULL},
     {"gharat", 4, 6000, NULL},
+    {"point-a-pile", 2, 200000, NULL},
+    {"point-a-pile", 4, 100000, NULL},
+    {"point-a-pile", 6, 50000, "pile=true"},
 };
 #define NCASES (sizeof CASES / sizeof CASES[0])
 

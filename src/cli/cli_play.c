@@ -148,12 +148,22 @@ static void chance_turn(table *t) {
   free(before);
 }
 
+/* The scores as the seat's view shows them (a score the seat may not know, as in Point-a-Pile's
+ * pile variant, is null there and printed "?"); viewer -1: everyone's, after the game. */
 static void print_scores(table *t, int viewer) {
-  int scores[PF_MAX_PLAYERS];
-  t->run.game->scores(t->run.state, scores);
+  json_t *v = pf_view_json(t->run.game, t->run.state, t->run.setup.players, viewer < 0 ? PF_VIEW_ALL : viewer);
+  json_t *scores = json_object_get(v, "scores");
   printf("Scores:");
-  for (int p = 0; p < t->run.setup.players; p++)
-    printf(" seat %d%s %d%s", p, p == viewer ? " (you)" : "", scores[p], p + 1 < t->run.setup.players ? ";" : "\n");
+  for (int p = 0; p < t->run.setup.players; p++) {
+    json_t *x = json_array_get(scores, (size_t)p);
+    printf(" seat %d%s ", p, p == viewer ? " (you)" : "");
+    if (json_is_integer(x))
+      printf("%lld", (long long)json_integer_value(x));
+    else
+      printf("?");
+    printf("%s", p + 1 < t->run.setup.players ? ";" : "\n");
+  }
+  json_decref(v);
 }
 
 static void save_record(table *t) {

@@ -18,6 +18,7 @@ const pf_game *const pf_games[] = {
     &pf_game_skip_bo_junior,
     &pf_game_piles,
     &pf_game_gharat,
+    &pf_game_point_a_pile,
     NULL,
 };
 

@@ -19,5 +19,6 @@ extern const pf_game pf_game_four_card_thief;
 extern const pf_game pf_game_skip_bo_junior;
 extern const pf_game pf_game_piles;
 extern const pf_game pf_game_gharat;
+extern const pf_game pf_game_point_a_pile;
 
 #endif
