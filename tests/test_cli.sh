@@ -284,5 +284,62 @@ expect_fail "stock out of range" 2 "bad value '40' for option stock; allowed: st
 expect_fail "players x stock over 72" 2 "with 6 players stock is at most 12" $PILFER play skip-bo-junior -p 6 -o stock=13
 expect_fail "skip-bo-junior for 7" 2 "skip-bo-junior is for 2 to 6 players, not 7" $PILFER play skip-bo-junior -p 7
 
+# ---- Point-a-Pile ----
+grep -qE '^point-a-pile +Point-a-Pile +2-6 +pile=false' <($PILFER games) && ok "games: point-a-pile 2-6, option pile" || bad "games: point-a-pile line" "$($PILFER games)"
+check "rules point-a-pile" $PILFER rules point-a-pile
+miss=""; for i in $(seq 1 8); do grep -q "PAP-$i " "$T/out" || miss="$miss PAP-$i"; done
+[ -z "$miss" ] && ok "rules point-a-pile cite PAP-1..PAP-8" || bad "rules point-a-pile miss$miss"
+for spec in "2" "3" "4" "5" "6" "6 -o pile=true" "3 -o pile=true"; do
+  set -- $spec; p=$1; shift
+  seats=(); for i in $(seq 1 "$p"); do seats+=(--seat random); done
+  f="$T/pap-$p${1:+-pile}.json"
+  if $PILFER play point-a-pile "${seats[@]}" "$@" --seed 11 --record "$f" >"$T/out" 2>"$T/err" && grep -q "Game over" "$T/out" &&
+     $PILFER replay "$f" >"$T/out" 2>"$T/err" && grep -q "Game over" "$T/out"; then
+    ok "point-a-pile $spec: a random game completes and its record replays ($(moves_in "$f") moves)"
+  else
+    bad "point-a-pile $spec: random game" "$(head -c 400 "$T/err")"
+  fi
+done
+# the record carries the generated deck, so it replays without the generator: a record whose seed
+# is changed still replays to the same end
+grep -qE '^ +"[RGBP]:[SMDGCNELH][-+0-9RGBP]*",?$' "$T/pap-3.json" && ok "point-a-pile: the record's deal lists the generated cards" ||
+  bad "point-a-pile record deal" "$(head -c 300 "$T/pap-3.json")"
+sed 's/"seed": 11,/"seed": 12,/' "$T/pap-3.json" >"$T/pap-seed.json"
+$PILFER replay "$T/pap-seed.json" >/dev/null 2>"$T/err" && ok "point-a-pile: a record replays from its deal, whatever its seed" ||
+  bad "point-a-pile replay from deal" "$(cat "$T/err")"
+# a person against two random seats, by numbers (the first move each time): the person makes
+# piles, points, and sees the reveal; nobody's choice is told before all have chosen
+if yes 1 | NO_COLOR=1 $PILFER play point-a-pile -p 3 --seed 4 --record "$T/paph.json" >"$T/out" 2>"$T/err"; then
+  grep -q "Game over" "$T/out" && grep -q "To place (6): c1 " "$T/out" && grep -q "Pointing: you at pile 1; seat 1 at " "$T/out" &&
+    grep -q "Score rows" "$T/out" && ok "point-a-pile: a human game by numbers to the end, with the reveal" ||
+    bad "point-a-pile human transcript" "$(grep -m3 'Pointing' "$T/out")"
+  grep -q "seat [12] (random): points (hidden until everyone has chosen)" "$T/out" &&
+    ! grep -qE "seat [12] \(random\): (point at|tap empty)" "$T/out" && ok "point-a-pile: the bots' choices are hidden until the reveal" ||
+    bad "point-a-pile choices told" "$(grep -m3 'random): ' "$T/out")"
+  $PILFER replay "$T/paph.json" >/dev/null 2>"$T/err" && ok "point-a-pile: the human game's record replays" || bad "point-a-pile human record" "$(cat "$T/err")"
+  # before seat 1 has chosen, its view says only that seat 0 has chosen
+  k=$($PILFER replay --trace "$T/paph.json" | grep -n '"move":"@' | head -1 | cut -d: -f1)
+  $PILFER replay --until "$k" --view 1 --json "$T/paph.json" >"$T/v1"
+  grep -q '"choices":\["chosen",null,null\]' "$T/v1" && ok "point-a-pile: replay --view 1 shows seat 0's choice as \"chosen\"" ||
+    bad "point-a-pile pending choice view" "$(grep -o '"choices":[^]]*]' "$T/v1")"
+else
+  bad "point-a-pile human game" "$(head -c 400 "$T/err")"
+fi
+# the pile variant hides the other rows below their top, and their scores, from the person
+if yes 1 | NO_COLOR=1 $PILFER play point-a-pile -p 3 --seed 4 -o pile=true >"$T/out" 2>"$T/err"; then
+  sed '/^Game over\.$/,$d' "$T/out" >"$T/during"
+  grep -q "score hidden (pile variant)" "$T/during" && grep -qE "^Scores: seat 0 \(you\) -?[0-9]+; seat 1 \?; seat 2 \?$" "$T/during" &&
+    ok "point-a-pile pile=true: others' rows and scores hidden during the game" || bad "point-a-pile pile view" "$(grep -m2 '^Scores' "$T/during")"
+else
+  bad "point-a-pile pile human game" "$(head -c 400 "$T/err")"
+fi
+printf 'c9>1\nc1>3\n@1\nquit\n' | $PILFER play point-a-pile -p 2 --seed 3 >"$T/out" 2>&1
+grep -q "Not a legal move: there is no drawn card 9: cards 1-4 were drawn this round (PAP-3)" "$T/out" &&
+  grep -q "Not a legal move: there is no pile yet: put the card on 1 to start one" "$T/out" &&
+  grep -q "Not a legal move: the Headpointer is still making the piles" "$T/out" && ok "point-a-pile: bad moves are explained" ||
+  bad "point-a-pile typed moves" "$(grep 'Not a legal' "$T/out")"
+expect_fail "point-a-pile for 7" 2 "point-a-pile is for 2 to 6 players, not 7" $PILFER play point-a-pile -p 7
+expect_fail "point-a-pile bad pile value" 2 "bad value 'yes' for option pile" $PILFER play point-a-pile -o pile=yes
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

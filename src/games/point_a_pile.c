@@ -40,7 +40,7 @@
 #define MAX_CARDS 128       /* room for the expansions' cards too (PAP-9) */
 #define MAX_DRAW 24         /* cards drawn in one round: 2N, and more with the expansions */
 #define MAX_LEVELS MAX_DRAW /* every split leaves at least one card behind */
-#define MAX_LOG 96
+#define MAX_LOG 64 /* events of a round: at most 3 per drawn card, and 1 */
 #define NONE 0xFF
 #define GONE 0xFE      /* lvl[] of a drawn card that was scored or discarded */
 #define EMPTY 0xFE     /* a choice: empty space (PAP-4, PAP-6) */
@@ -424,14 +424,15 @@ static int pap_to_move(const void *vs) {
 /* Moves                                                                                      */
 /* ------------------------------------------------------------------------------------------ */
 
-/* PAP-3, PAP-5: may card k (unplaced at the top level) go on pile p there? A new pile takes the
- * next number, at most N piles; a split must end with at least two piles. */
-static const char *place_refusal(const pap_state *s, int k, int p, int nleft) {
+/* PAP-3, PAP-5: may an unplaced card of the top level go on pile p there, nleft cards being
+ * unplaced? A new pile takes the next number, at most N piles; a split must end with at least
+ * two piles. */
+enum { PLACE_OK, PLACE_NO_PILE, PLACE_SPLIT };
+static int place_refusal(const pap_state *s, int p, int nleft) {
   int l = top_level(s), np = s->npiles[l];
-  (void)k;
-  if (p > np || p >= s->players) return "pile";
-  if (l > 0 && (p == np ? np + 1 : np) + (nleft - 1) < 2) return "split";
-  return NULL;
+  if (p > np || p >= s->players) return PLACE_NO_PILE;
+  if (l > 0 && (p == np ? np + 1 : np) + (nleft - 1) < 2) return PLACE_SPLIT;
+  return PLACE_OK;
 }
 
 /* G-5: equal cards are one move; of several equal unplaced cards, only the first is offered. Only
@@ -453,7 +454,7 @@ static int pap_legal(const void *vs, pf_move *moves) {
     for (int i = 0; i < nk; i++) {
       if (!first_of_equals(s, ks, i)) continue;
       for (int p = 0; p <= s->npiles[l]; p++)
-        if (!place_refusal(s, ks[i], p, nk)) moves[n++] = MOVE(MV_PLACE, ks[i], p);
+        if (place_refusal(s, p, nk) == PLACE_OK) moves[n++] = MOVE(MV_PLACE, ks[i], p);
     }
     return n;
   }
@@ -525,11 +526,12 @@ static int parse_place(const pap_state *s, const char *text, pf_move *m, pf_erro
                    card);
   uint8_t ks[MAX_DRAW];
   int nk = unplaced(s, l, ks);
-  const char *why = place_refusal(s, k, pile - 1, nk);
-  if (why && strcmp(why, "split") == 0)
+  int why = place_refusal(s, pile - 1, nk);
+  if (why == PLACE_SPLIT)
     return pf_fail(err, "a split makes at least two piles (PAP-5): this card must start pile 2");
   if (why && np == s->players)
     return pf_fail(err, "there are already %d piles, the most there may be (PAP-3): use piles 1-%d", np, np);
+  if (why && np == 0) return pf_fail(err, "there is no pile yet: put the card on 1 to start one (PAP-3)");
   if (why) return pf_fail(err, "there %s %d pile%s: put the card on %s%d, or on %d to start a new one (PAP-3)",
                           np == 1 ? "is" : "are", np, np == 1 ? "" : "s", np > 1 ? "1-" : "", np, np + 1);
   /* G-5: in a split, an equal card earlier in draw order stands for this one. */
