@@ -37,7 +37,8 @@ char *pf_card_render(pf_card c, const pf_style *style, char *buf) {
   pf_card_str(c, plain);
   if (!pf_card_is_standard(c) || !style || (!style->unicode && !style->color)) {
     static const char *const PAP_COLOURS[] = {"31", "32", "34", "35"};
-    if (pf_pap_valid(c) && style && style->color)
+    bool mission = pf_pap_type(c) == PF_PAP_MISSION || pf_pap_type(c) == PF_PAP_MISSION_HL; /* no colour */
+    if (pf_pap_valid(c) && !mission && style && style->color)
       sprintf(buf, "\x1b[1;%sm%s\x1b[0m", PAP_COLOURS[pf_pap_colour(c)], plain);
     else if (c == PF_CARD_JOKER && style && style->color)
       sprintf(buf, "\x1b[1;35m%s\x1b[0m", plain);

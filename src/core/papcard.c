@@ -4,6 +4,7 @@
 #include "core/papcard.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char COLOUR_LETTERS[] = "RGBP";
@@ -12,32 +13,63 @@ static const char *const COLOUR_NAMES[] = {"red", "green", "blue", "purple"};
 /* One entry per type, in type order:
  *   letter  the letter after the colon (0: the textless card, written as its colour alone)
  *   fields  what follows the letter: 's' a sign (+ or -) into a, 'x' a digit into a, 'y' a digit
- *           into b, 'c' a colour letter into c
+ *           into b, 'c' a colour letter into c, 'k' a kind number (1-2 digits) into a | b << 3
  *   a, b    the ranges of fields a and b ([0, 0] when unused); c is used only if fields has 'c'
- *   distinct  a and b must differ (drawn without replacement, point-a-pile-cards.md) */
+ *   distinct  a and b must differ (drawn without replacement, point-a-pile-cards.md)
+ *   kinds   for 'k': the kinds are 1..kinds
+ * Missions have no colour and their own form (M3, M10:5R3G): see mission_str and mission_scan. */
 static const struct {
   char letter;
   const char *fields;
   int amin, amax, bmin, bmax;
   bool distinct;
+  int kinds;
 } TYPES[PF_PAP_TYPES] = {
-    [PF_PAP_COLOR] = {0, "", 0, 0, 0, 0, false},
-    [PF_PAP_SCORE] = {'S', "s", 0, 1, 0, 0, false},
-    [PF_PAP_MATCH] = {'M', "sc", 0, 1, 0, 0, false},
-    [PF_PAP_DIFF] = {'D', "x", 3, 5, 0, 0, false},
-    [PF_PAP_GROUP] = {'G', "xy", 2, 5, 2, 5, true},
-    [PF_PAP_SPECIFIC] = {'C', "xyc", 2, 5, 2, 5, true},
-    [PF_PAP_NUMCARDS] = {'N', "xy", 2, 5, 5, 6, false},
-    [PF_PAP_EMPTY] = {'E', "s", 0, 1, 0, 0, false},
-    [PF_PAP_LAST] = {'L', "s", 0, 1, 0, 0, false},
-    [PF_PAP_HEAD] = {'H', "s", 0, 1, 0, 0, false},
+    [PF_PAP_COLOR] = {0, "", 0, 0, 0, 0, false, 0},
+    [PF_PAP_SCORE] = {'S', "s", 0, 1, 0, 0, false, 0},
+    [PF_PAP_MATCH] = {'M', "sc", 0, 1, 0, 0, false, 0},
+    [PF_PAP_DIFF] = {'D', "x", 3, 5, 0, 0, false, 0},
+    [PF_PAP_GROUP] = {'G', "xy", 2, 5, 2, 5, true, 0},
+    [PF_PAP_SPECIFIC] = {'C', "xyc", 2, 5, 2, 5, true, 0},
+    [PF_PAP_NUMCARDS] = {'N', "xy", 2, 5, 5, 6, false, 0},
+    [PF_PAP_EMPTY] = {'E', "s", 0, 1, 0, 0, false, 0},
+    [PF_PAP_LAST] = {'L', "s", 0, 1, 0, 0, false, 0},
+    [PF_PAP_HEAD] = {'H', "s", 0, 1, 0, 0, false, 0},
+    [PF_PAP_RULE] = {'P', "k", 0, 7, 0, 7, false, PF_PAP_RULES},
+    [PF_PAP_SHY] = {'T', "k", 0, 7, 0, 7, false, PF_PAP_SHIES},
+    [PF_PAP_ACTION] = {'A', "k", 0, 7, 0, 7, false, PF_PAP_ACTIONS},
+    [PF_PAP_MISSION] = {0, "", 0, 7, 0, 7, false, PF_PAP_MISSIONS - 1},
+    [PF_PAP_MISSION_HL] = {0, "", 5, 6, 3, 5, false, 0},
 };
+
+static const char *const RULE_NAMES[PF_PAP_RULES + 1] = {
+    "", "Not Last", "Force Last", "Not Friends", "Force Friends", "Leading Curse", "Trailing Reward", "Not Text",
+    "Not Textless"};
+static const char *const SHY_NAMES[PF_PAP_SHIES + 1] = {
+    "", "Head Only", "Head Veto", "Leader Veto", "Hand Min", "Hand Plus", "Color New", "Color Same", "Not Shy"};
+static const char *const ACTION_NAMES[PF_PAP_ACTIONS + 1] = {
+    "",          "Swap",      "Steal", "Headpointer", "Discard",    "Random",    "Merge",      "Switch", "Reorder",
+    "Take All",  "Take None", "Redo",  "Change Mind", "Draw More",  "Color Stop", "Action Stop", "Trade"};
+
+const char *pf_pap_kind_name(pf_card c) {
+  switch (pf_pap_type(c)) {
+  case PF_PAP_RULE: return RULE_NAMES[pf_pap_kind(c) <= PF_PAP_RULES ? pf_pap_kind(c) : 0];
+  case PF_PAP_SHY: return SHY_NAMES[pf_pap_kind(c) <= PF_PAP_SHIES ? pf_pap_kind(c) : 0];
+  case PF_PAP_ACTION: return ACTION_NAMES[pf_pap_kind(c) <= PF_PAP_ACTIONS ? pf_pap_kind(c) : 0];
+  default: return "";
+  }
+}
 
 const char *pf_pap_colour_name(int colour) { return COLOUR_NAMES[colour & 3]; }
 char pf_pap_colour_letter(int colour) { return COLOUR_LETTERS[colour & 3]; }
 
-/* Type t's fields in their ranges, the unused ones zero. */
-static bool fields_ok(int t, int a, int b, int c) {
+/* Type t's fields in their ranges, the unused ones zero (colour: the card's colour bits). */
+static bool fields_ok(int t, int colour, int a, int b, int c) {
+  if (t == PF_PAP_MISSION_HL) return a >= 5 && a <= 6 && b >= 3 && b <= 5 && c != colour;
+  if (TYPES[t].kinds) {
+    int kind = a | b << 3;
+    return kind >= 1 && kind <= TYPES[t].kinds && c == 0 && (t != PF_PAP_MISSION || colour == 0);
+  }
   if (a < TYPES[t].amin || a > TYPES[t].amax || b < TYPES[t].bmin || b > TYPES[t].bmax) return false;
   if (TYPES[t].distinct && a == b) return false;
   return strchr(TYPES[t].fields, 'c') || c == 0;
@@ -45,11 +77,22 @@ static bool fields_ok(int t, int a, int b, int c) {
 
 bool pf_pap_valid(pf_card c) {
   if ((c & 0xC000) != PF_PAP_BASE || pf_pap_type(c) >= PF_PAP_TYPES) return false;
-  return fields_ok(pf_pap_type(c), pf_pap_a(c), pf_pap_b(c), pf_pap_c(c));
+  return fields_ok(pf_pap_type(c), pf_pap_colour(c), pf_pap_a(c), pf_pap_b(c), pf_pap_c(c));
+}
+
+/* M3; M10:5R3G (5 of colour C1 = red, 3 of C2 = green). */
+static char *mission_str(pf_card c, char *buf) {
+  if (pf_pap_type(c) == PF_PAP_MISSION)
+    snprintf(buf, PF_CARD_STR, "M%d", pf_pap_kind(c));
+  else
+    snprintf(buf, PF_CARD_STR, "M%d:%d%c%d%c", PF_PAP_MISSIONS, pf_pap_a(c), COLOUR_LETTERS[pf_pap_c(c)], pf_pap_b(c),
+             COLOUR_LETTERS[pf_pap_colour(c)]);
+  return buf;
 }
 
 char *pf_pap_str(pf_card c, char *buf) {
   int t = pf_pap_type(c), n = 0;
+  if (t == PF_PAP_MISSION || t == PF_PAP_MISSION_HL) return mission_str(c, buf);
   buf[n++] = COLOUR_LETTERS[pf_pap_colour(c)];
   if (TYPES[t].letter) {
     buf[n++] = ':';
@@ -60,6 +103,7 @@ char *pf_pap_str(pf_card c, char *buf) {
     case 's': buf[n++] = pf_pap_a(c) ? '-' : '+'; break;
     case 'x': buf[n++] = (char)('0' + pf_pap_a(c)); break;
     case 'y': buf[n++] = (char)('0' + pf_pap_b(c)); break;
+    case 'k': n += snprintf(buf + n, (size_t)(PF_CARD_STR - n), "%d", pf_pap_kind(c)); break;
     default: buf[n++] = COLOUR_LETTERS[pf_pap_c(c)]; break;
     }
   }
@@ -72,36 +116,80 @@ static int colour_of(char ch) {
   return hit ? (int)(hit - COLOUR_LETTERS) : -1;
 }
 
+/* Reads a kind number at s (1-99, no leading zero) into *kind; returns the digits read, or -1. */
+static int scan_kind(const char *s, int *kind) {
+  if (s[0] < '1' || s[0] > '9') return -1;
+  if (!isdigit((unsigned char)s[1])) {
+    *kind = s[0] - '0';
+    return 1;
+  }
+  *kind = (s[0] - '0') * 10 + (s[1] - '0');
+  return 2;
+}
+
 /* Reads the fields of type t at s into a, b, c; returns the characters read, or -1. */
 static int scan_fields(int t, const char *s, int *a, int *b, int *c) {
   int n = 0;
-  for (const char *f = TYPES[t].fields; *f; f++, n++) {
+  for (const char *f = TYPES[t].fields; *f; f++) {
     char ch = s[n];
+    int kind, k;
     if (*f == 's' && (ch == '+' || ch == '-'))
       *a = ch == '-';
     else if ((*f == 'x' || *f == 'y') && isdigit((unsigned char)ch))
       *(*f == 'x' ? a : b) = ch - '0';
     else if (*f == 'c' && colour_of(ch) >= 0)
       *c = colour_of(ch);
-    else
+    else if (*f == 'k' && (k = scan_kind(s + n, &kind)) > 0 && kind <= TYPES[t].kinds) {
+      *a = kind & 7;
+      *b = kind >> 3;
+      n += k - 1;
+    } else {
       return -1;
+    }
+    n++;
   }
   return n;
+}
+
+/* A mission at s (M3, M10:5R3G): 0 with the card in *out and its length in *len, else -1. */
+static int mission_scan(const char *s, pf_card *out, int *len) {
+  int kind, n = scan_kind(s + 1, &kind);
+  if (toupper((unsigned char)s[0]) != 'M' || n < 0 || kind > PF_PAP_MISSIONS) return -1;
+  n++;
+  if (kind < PF_PAP_MISSIONS) {
+    *out = pf_pap_make_kind(0, PF_PAP_MISSION, kind);
+    *len = n;
+    return 0;
+  }
+  const char *f = s + n;
+  if (f[0] != ':' || !isdigit((unsigned char)f[1]) || colour_of(f[2]) < 0 || !isdigit((unsigned char)f[3]) ||
+      colour_of(f[4]) < 0)
+    return -1;
+  int h = f[1] - '0', c1 = colour_of(f[2]), l = f[3] - '0', c2 = colour_of(f[4]);
+  if (!fields_ok(PF_PAP_MISSION_HL, c2, h, l, c1)) return -1;
+  *out = pf_pap_make(c2, PF_PAP_MISSION_HL, h, l, c1);
+  *len = n + 5;
+  return 0;
 }
 
 int pf_pap_scan(const char **p, pf_card *out) {
   const char *s = *p;
   int colour = colour_of(s[0]), t = PF_PAP_COLOR, a = 0, b = 0, c = 0, n = 1;
-  if (colour < 0) return -1;
+  if (colour < 0) {
+    if (mission_scan(s, out, &n) != 0) return -1;
+    *p = s + n;
+    return 0;
+  }
   if (s[1] == ':') {
     char letter = (char)toupper((unsigned char)s[2]);
+    if (!letter) return -1;
     for (t = 1; t < PF_PAP_TYPES && TYPES[t].letter != letter; t++) continue;
     if (t == PF_PAP_TYPES) return -1;
     int k = scan_fields(t, s + 3, &a, &b, &c);
     if (k < 0) return -1;
     n = 3 + k;
   }
-  if (!fields_ok(t, a, b, c)) return -1;
+  if (!fields_ok(t, colour, a, b, c)) return -1;
   *out = pf_pap_make(colour, t, a, b, c);
   *p = s + n;
   return 0;

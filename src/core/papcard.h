@@ -19,10 +19,27 @@
  *   LAST       R:L+       a: sign of W                        W while it is the row's last card
  *   HEAD       R:H+       a: sign of S                        S while its owner is Headpointer
  *
+ * The expansions' cards (PAP-9) are worth 0 but have a colour and text; their kind is the number
+ * a | b << 3, written in decimal after the type letter:
+ *
+ *   RULE       R:P1..R:P8    Point-a-Police's rules, in the order of point-a-pile-cards.md:
+ *                            1 Not Last, 2 Force Last, 3 Not Friends, 4 Force Friends,
+ *                            5 Leading Curse, 6 Trailing Reward, 7 Not Text, 8 Not Textless
+ *   SHY        R:T1..R:T8    Dont-a-Touchme's Shy cards: 1 Head Only, 2 Head Veto, 3 Leader Veto,
+ *                            4 Hand Min, 5 Hand Plus, 6 Color New, 7 Color Same, 8 Not Shy
+ *   ACTION     R:A1..R:A16   Wait-a-Minute's actions: 1 Swap, 2 Steal, 3 Headpointer, 4 Discard,
+ *                            5 Random, 6 Merge, 7 Switch, 8 Reorder, 9 Take All, 10 Take None,
+ *                            11 Redo, 12 Change Mind, 13 Draw More, 14 Color Stop,
+ *                            15 Action Stop, 16 Trade
+ *
+ * Mission cards (Complete-a-Mission) are a deck of their own and have no colour, so they are
+ * written without one: M1 .. M9 (MISSION, kind a | b << 3, colour bits zero) are missions 1-9 of
+ * point-a-pile-cards.md; mission 10, "H cards of colour C1 and L cards of colour C2", is
+ * M10:5R3G (MISSION_HL: a H (5-6), b L (3-5), c C1, and the colour bits hold C2, C1 != C2).
+ *
  * The colour letter comes first: R red, G green, B blue, P purple; then, for a card with text, a
  * colon, the type letter and the parameters (signs + and -, digits, colour letters). Input is
  * read in any case. Codes from PF_PAP_BASE that are not a valid card are written "#<code>".
- * The expansions' types (issue 7) take the numbers after HEAD.
  */
 #ifndef PF_PAPCARD_H
 #define PF_PAPCARD_H
@@ -46,8 +63,57 @@ enum {
   PF_PAP_EMPTY,
   PF_PAP_LAST,
   PF_PAP_HEAD,
+  PF_PAP_RULE,       /* the expansions' types (PAP-9) */
+  PF_PAP_SHY,
+  PF_PAP_ACTION,
+  PF_PAP_MISSION,
+  PF_PAP_MISSION_HL, /* mission 10 */
   PF_PAP_TYPES
 };
+
+/* The kinds of the expansions' cards, numbered as their notation numbers them. */
+enum {
+  PF_PAP_NOT_LAST = 1,
+  PF_PAP_FORCE_LAST,
+  PF_PAP_NOT_FRIENDS,
+  PF_PAP_FORCE_FRIENDS,
+  PF_PAP_LEADING_CURSE,
+  PF_PAP_TRAILING_REWARD,
+  PF_PAP_NOT_TEXT,
+  PF_PAP_NOT_TEXTLESS,
+  PF_PAP_RULES = PF_PAP_NOT_TEXTLESS
+};
+enum {
+  PF_PAP_HEAD_ONLY = 1,
+  PF_PAP_HEAD_VETO,
+  PF_PAP_LEADER_VETO,
+  PF_PAP_HAND_MIN,
+  PF_PAP_HAND_PLUS,
+  PF_PAP_COLOR_NEW,
+  PF_PAP_COLOR_SAME,
+  PF_PAP_NOT_SHY,
+  PF_PAP_SHIES = PF_PAP_NOT_SHY
+};
+enum {
+  PF_PAP_SWAP = 1,
+  PF_PAP_STEAL,
+  PF_PAP_HEADPOINTER,
+  PF_PAP_DISCARD,
+  PF_PAP_RANDOM,
+  PF_PAP_MERGE,
+  PF_PAP_SWITCH,
+  PF_PAP_REORDER,
+  PF_PAP_TAKE_ALL,
+  PF_PAP_TAKE_NONE,
+  PF_PAP_REDO,
+  PF_PAP_CHANGE_MIND,
+  PF_PAP_DRAW_MORE,
+  PF_PAP_COLOR_STOP,
+  PF_PAP_ACTION_STOP,
+  PF_PAP_TRADE,
+  PF_PAP_ACTIONS = PF_PAP_TRADE
+};
+#define PF_PAP_MISSIONS 10 /* mission 10 is MISSION_HL */
 
 static inline pf_card pf_pap_make(int colour, int type, int a, int b, int c) {
   return (pf_card)(PF_PAP_BASE | colour << 12 | type << 8 | c << 6 | b << 3 | a);
@@ -57,6 +123,13 @@ static inline int pf_pap_type(pf_card c) { return (c >> 8) & 15; }
 static inline int pf_pap_a(pf_card c) { return c & 7; }
 static inline int pf_pap_b(pf_card c) { return (c >> 3) & 7; }
 static inline int pf_pap_c(pf_card c) { return (c >> 6) & 3; }
+/* The kind of a RULE, SHY, ACTION or MISSION card (1..); of mission 10, 10. */
+static inline int pf_pap_kind(pf_card c) {
+  return pf_pap_type(c) == PF_PAP_MISSION_HL ? PF_PAP_MISSIONS : pf_pap_a(c) | pf_pap_b(c) << 3;
+}
+static inline pf_card pf_pap_make_kind(int colour, int type, int kind) {
+  return pf_pap_make(colour, type, kind & 7, kind >> 3, 0);
+}
 /* The sign field a as +1 or -1 (SCORE, MATCH, EMPTY, LAST, HEAD). */
 static inline int pf_pap_sign(pf_card c) { return pf_pap_a(c) ? -1 : 1; }
 
@@ -68,6 +141,9 @@ char *pf_pap_str(pf_card c, char *buf);
 /* Reads a card in the notation at *p, advances past it and returns 0; -1 (and *p unchanged) when
  * there is none. */
 int pf_pap_scan(const char **p, pf_card *out);
+/* The name of a RULE, SHY or ACTION card's kind ("Not Last", "Head Only", "Swap"); "" for other
+ * cards. */
+const char *pf_pap_kind_name(pf_card c);
 /* The colour's name ("red") and its letter ('R'). */
 const char *pf_pap_colour_name(int colour);
 char pf_pap_colour_letter(int colour);
