@@ -164,17 +164,21 @@ static int check_determinize(const pf_game *g, const void *st, int players, pf_r
   return changed;
 }
 
-/* A game dealt differently in what `seat` cannot see: determinize at the start, take that deal,
- * start a new game from it; the seat's view must be the same. */
+/* A game dealt differently in what `seat` cannot see: determinize at the start, take its deals
+ * (every deal in use: Point-a-Pile's deck and missions), start a new game from them; the seat's
+ * view must be the same. */
 static void check_other_deal(const pf_game *g, const pf_setup *setup, const void *st, int seat, pf_rng *rng) {
   void *copy = pf_xmalloc(g->state_size);
   memcpy(copy, st, g->state_size);
   g->determinize(copy, seat, rng);
-  pf_deal deal;
-  g->current_deal(copy, &deal);
+  pf_deal deal, *deals = NULL;
+  int k = g->current_deal(copy, &deal);
+  deals = pf_xcalloc((size_t)k + 1, sizeof *deals);
+  for (int j = 0; j < k; j++) g->deal_at(copy, j, &deals[j]); /* the deals in use at once (deal_at) */
+  deals[k] = deal;
   pf_setup other = *setup;
-  other.ndeals = 1;
-  other.deals = &deal;
+  other.ndeals = k + 1;
+  other.deals = deals;
   pf_run r;
   pf_error err;
   if (pf_run_start(&r, g, &other, &err) != 0) fail_msg("%s: cannot start from a determinized deal: %s", g->id, err.msg);
@@ -183,6 +187,7 @@ static void check_other_deal(const pf_game *g, const pf_setup *setup, const void
   free(a);
   free(b);
   pf_run_free(&r);
+  free(deals);
   free(copy);
 }
 
@@ -300,6 +305,35 @@ static void test_conformance_every_game(void **unused) {
   }
 }
 
+/* Point-a-Pile's expansions combine freely (PAP-9): every combination of police, missions, shy and
+ * actions, with and without pile, at 2, 4 and 6 players, through every check above (the loop over
+ * every game changes one option at a time). */
+#define PAP_COMBO_SEEDS 2
+static void test_conformance_pap_expansions(void **unused) {
+  (void)unused;
+  const pf_game *g = pf_game_find("point-a-pile");
+  static const char *const NAMES[] = {"pile", "police", "missions", "shy", "actions"};
+  if (only_game && strcmp(only_game, g->id) != 0) skip();
+  for (int players = 2; players <= 6; players += 2) {
+    long changed = 0;
+    for (int mask = 0; mask < 32; mask++) {
+      pf_options o;
+      pf_options_default(g->options, g->noptions, &o);
+      for (int i = 0; i < 5; i++) {
+        int k = pf_option_find(g->options, g->noptions, NAMES[i]);
+        assert_true(k >= 0);
+        o.v[k] = mask >> i & 1;
+      }
+      for (uint64_t seed = 1; seed <= PAP_COMBO_SEEDS; seed++) {
+        int c = conform_one(g, players, &o, seed * 7919u + (uint64_t)mask * 31u + (uint64_t)players);
+        if (c < 0) fail_msg("point-a-pile does not start with %d players and options %#x", players, mask);
+        changed += c;
+      }
+    }
+    if (changed == 0) fail_msg("point-a-pile, %d players: determinize never changed anything", players);
+  }
+}
+
 /* The checks themselves must be able to fail: a view that leaks another seat's hand is caught. */
 static void test_conformance_catches_a_leak(void **unused) {
   (void)unused;
@@ -351,6 +385,7 @@ int main(int argc, char **argv) {
   }
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_conformance_every_game),
+      cmocka_unit_test(test_conformance_pap_expansions),
       cmocka_unit_test(test_conformance_catches_a_leak),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

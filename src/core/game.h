@@ -37,7 +37,7 @@
 #include "core/option.h"
 #include "core/rng.h"
 
-#define PF_GAME_VERSION 2 /* 2: describe_chance */
+#define PF_GAME_VERSION 3 /* 2: describe_chance; 3: deal_at */
 #define PF_MAX_PLAYERS 12
 #define PF_MAX_MOVES 512   /* more than any position of any game has */
 #define PF_MOVE_STR 256    /* room for any canonical move string, chance outcomes included (a
@@ -101,7 +101,9 @@ typedef struct pf_game {
   void (*determinize)(void *st, int seat, pf_rng *rng);
   /* Recomputes what can be recomputed and checks it (card conservation at least). */
   int (*check)(const void *st, pf_error *err);
-  /* The deck order of the deal in progress; returns its index (0 for the first deal). */
+  /* The deck order of the deal in progress; returns its index (0 for the first deal). A game that
+   * uses several deals at once (Point-a-Pile's deck and its missions) returns the last of them and
+   * gives the others with deal_at. */
   int (*current_deal)(const void *st, pf_deal *out);
 
   /* ---- optional ---- */
@@ -124,6 +126,13 @@ typedef struct pf_game {
    * others. NULL: chance outcomes are told to nobody (the safe default for hidden ones). */
   void (*describe_chance)(const void *st, const char *outcome, int viewer, const pf_style *style,
                           pf_buf *out);
+
+  /* ---- optional, version 3 ---- */
+  /* Deal k, 0 <= k < the index current_deal returns, for a game that uses several deals at once
+   * (Point-a-Pile: the deck is deal 0 and the missions deal 1, both from the start, PAP-1). pf_run
+   * records every deal up to the current one through it. NULL: a game whose deals come one after
+   * another, each noted when it begins. */
+  void (*deal_at)(const void *st, int k, pf_deal *out);
 } pf_game;
 
 /* ---- what the core offers over any game ---- */

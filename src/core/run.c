@@ -6,12 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Notes the deal in progress if the game has started a new one since the last call. */
+/* Notes the deal in progress if the game has started a new one since the last call, and the
+ * deals before it that a game using several at once gives with deal_at. */
 static void note_deal(pf_run *r) {
   pf_deal d;
   int k = r->game->current_deal(r->state, &d);
   if (k < r->ndeals) return;
   r->deals = pf_xrealloc(r->deals, (size_t)(k + 1) * sizeof *r->deals);
+  for (int j = r->ndeals; j < k && r->game->deal_at; j++) r->game->deal_at(r->state, j, &r->deals[j]);
   r->deals[k] = d;
   r->ndeals = k + 1;
 }
