@@ -1,6 +1,7 @@
 /*
- * test_pap.c - Point-a-Pile, ruling by ruling (RULINGS PAP-1 .. PAP-8, with G-5 and G-6) and card
- * type by card type (point-a-pile-cards.md).
+ * test_pap.c - Point-a-Pile, ruling by ruling (RULINGS PAP-1 .. PAP-9, with G-5 and G-6), card
+ * type by card type, and each expansion card by card (point-a-pile-cards.md): test_police_<rule>,
+ * test_mission_<mission>, test_shy_<card>, test_action_<action>.
  *
  * Every test but the generator's starts from a fixed deck built by pap_deal: the cards written
  * come first (top card first), then textless filler cards in colours the pool still has room for
@@ -21,28 +22,65 @@
 /* Helpers                                                                                    */
 /* ------------------------------------------------------------------------------------------ */
 
-static void pap_deal(pf_deal *d, const char *top) {
+/* Is option `name` true in "key=value ..." options? */
+static bool opt_on(const char *options, const char *name) {
+  char want[32];
+  snprintf(want, sizeof want, "%s=true", name);
+  return options && strstr(options, want);
+}
+
+/* A full deck for the expansions switched on in `options` (PAP-1, PAP-9): the cards written come
+ * first (top card first); then the regular cards not written, as textless fillers; then, at the
+ * bottom, where short tests never draw them, the expansions' cards not written (fillers R:P1,
+ * R:T1, R:A15). Fillers take colours the pool of the deck's size still has room for, cycling from
+ * purple (54 cards: 17 red, 17 green, 11 blue, 11 purple). */
+static void exp_deal(pf_deal *d, const char *top, const char *options) {
+  static const char *const FILLER[] = {"R:P1", "R:T1", "R:A15"};
+  int want[4] = {NCARDS, opt_on(options, "police") ? 15 : 0, opt_on(options, "shy") ? 15 : 0,
+                 opt_on(options, "actions") ? 20 : 0};
+  int n = want[0] + want[1] + want[2] + want[3];
+  int room[PF_PAP_COLOURS] = {(3 * n + 9) / 10, (3 * n + 9) / 10, (2 * n + 9) / 10, (2 * n + 9) / 10};
   char buf[1024];
-  int room[PF_PAP_COLOURS] = {17, 17, 11, 11};
   snprintf(buf, sizeof buf, "%s", top);
   d->ncards = 0;
   for (char *save = NULL, *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
     pf_card c;
     if (pf_card_parse(w, &c) != 0 || !pf_pap_valid(c)) fail_msg("'%s' is not a Point-a-Pile card", w);
-    if (room[pf_pap_colour(c)]-- == 0) fail_msg("pap_deal: too many %s cards", pf_pap_colour_name(pf_pap_colour(c)));
+    if (room[pf_pap_colour(c)]-- == 0) fail_msg("exp_deal: too many %s cards", pf_pap_colour_name(pf_pap_colour(c)));
+    int t = pf_pap_type(c), f = t == PF_PAP_RULE ? 1 : t == PF_PAP_SHY ? 2 : t == PF_PAP_ACTION ? 3 : 0;
+    if (want[f]-- == 0) fail_msg("exp_deal: too many cards like %s for options %s", w, options ? options : "-");
     d->cards[d->ncards++] = c;
   }
-  for (int col = PF_PAP_PURPLE; d->ncards < NCARDS; col = (col + 1) % PF_PAP_COLOURS)
-    if (room[col] > 0) {
+  int col = PF_PAP_PURPLE;
+  for (int f = 0; f < 4; f++)
+    while (want[f] > 0) {
+      while (room[col] == 0) col = (col + 1) % PF_PAP_COLOURS;
+      pf_card c = pf_pap_make(col, PF_PAP_COLOR, 0, 0, 0);
+      if (f > 0) pf_card_parse(FILLER[f - 1], &c), c = (pf_card)((c & ~(3 << 12)) | col << 12);
       room[col]--;
-      d->cards[d->ncards++] = pf_pap_make(col, PF_PAP_COLOR, 0, 0, 0);
+      want[f]--;
+      d->cards[d->ncards++] = c;
+      col = (col + 1) % PF_PAP_COLOURS;
     }
 }
 
 static void start_pap(pf_run *r, int players, const char *top, const char *options) {
   pf_deal d;
-  pap_deal(&d, top);
+  exp_deal(&d, top, options);
   tu_start(r, "point-a-pile", players, &d, options);
+}
+
+/* As start_pap, with missions: the mission deck deals `missions` (seat 0's first), then M8s. */
+static void start_missions(pf_run *r, int players, const char *top, const char *missions, const char *options) {
+  pf_deal d[2];
+  exp_deal(&d[0], top, options);
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", missions);
+  d[1].ncards = 0;
+  for (char *save = NULL, *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save))
+    if (pf_card_parse(w, &d[1].cards[d[1].ncards++]) != 0) fail_msg("'%s' is not a card", w);
+  while (d[1].ncards < 12) pf_card_parse("M8", &d[1].cards[d[1].ncards++]);
+  tu_start_deals(r, "point-a-pile", players, d, 2, options);
 }
 
 /* Plays moves separated by spaces. */
@@ -52,15 +90,27 @@ static void play(pf_run *r, const char *moves) {
   for (char *save = NULL, *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) tu_play(r, w);
 }
 
+/* The view's phase: place, point, actions, rock-paper-scissors, give, over. */
+static bool in_phase(const pf_run *r, const char *phase) {
+  json_t *v, *x = tu_view_path(r, PF_VIEW_ALL, "phase", &v);
+  bool same = json_is_string(x) && strcmp(json_string_value(x), phase) == 0;
+  json_decref(v);
+  return same;
+}
+
+/* Everyone asked whether to use an action passes, until the game asks for something else. */
+static void pass_actions(pf_run *r) {
+  while (in_phase(r, "actions")) tu_play(r, "pass");
+}
+
 /* The Headpointer puts every drawn card of the round on pile 1, in draw order; `taker` points at
- * it and everyone else taps empty space. */
+ * it and everyone else taps empty space; everyone passes when asked for an action, to the end of
+ * the round. */
 static void give_all(pf_run *r, int taker) {
-  for (;;) {
+  int round = tu_view_int(r, "round");
+  pass_actions(r);
+  while (in_phase(r, "place")) {
     char *legal = tu_legal(r);
-    if (legal[0] != 'c') {
-      free(legal);
-      break;
-    }
     char first[16];
     sscanf(legal, "%15s", first);
     first[strcspn(first, ">")] = '\0';
@@ -69,7 +119,9 @@ static void give_all(pf_run *r, int taker) {
     free(legal);
     tu_play(r, move);
   }
-  for (int seat = 0; seat < r->setup.players; seat++) tu_play(r, seat == taker ? "@1" : "@empty");
+  pass_actions(r);
+  while (in_phase(r, "point")) tu_play(r, pf_run_to_move(r) == taker ? "@1" : "@empty");
+  while (in_phase(r, "actions") && tu_view_int(r, "round") == round) tu_play(r, "pass");
 }
 
 static char *view_text_of(const pf_run *r, int seat) { return pf_view_json_text(r->game, r->state, r->setup.players, seat); }
@@ -615,6 +667,1007 @@ static void test_moves_parse(void **unused) {
   pf_run_free(&r);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* PAP-9: the expansions' cards in the generated deck                                         */
+/* ------------------------------------------------------------------------------------------ */
+
+#define ALL_EXPANSIONS "police=true missions=true shy=true actions=true"
+
+/* The deck (and mission deck) a seed generates with these options. */
+static void decks_of_seed(uint64_t seed, const char *options, pf_deal out[2]) {
+  pf_run r;
+  pf_setup s = {.players = 4, .seed = seed};
+  const pf_game *g = pf_game_find("point-a-pile");
+  pf_options_default(g->options, g->noptions, &s.options);
+  pf_error err;
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", options);
+  for (char *save = NULL, *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save))
+    if (pf_option_parse_kv(g->options, g->noptions, w, &s.options, &err) != 0) fail_msg("%s", err.msg);
+  if (pf_run_start(&r, g, &s, &err) != 0) fail_msg("%s", err.msg);
+  for (int k = 0; k < r.ndeals && k < 2; k++) out[k] = r.deals[k];
+  pf_run_free(&r);
+}
+
+/* Over 4,000 generated decks with every expansion on: each deck has 54 regular, 15 Rule, 15 Shy
+ * and 20 Action cards and a mission deck of 12; the kinds come with their weights (rules of 23,
+ * actions of 16.75, shy cards and missions equal), the regular types with theirs (of 15), the
+ * colours with their shares of the pool of 104 cards (32, 32, 21, 21 of 106), mission 10's H and
+ * L uniformly with C1 != C2. Tolerance: 5 standard errors of a binomial share, as in
+ * test_PAP_1_deck_weights; the seeds are fixed, so the test is deterministic. */
+static void test_PAP_9_deck_weights(void **unused) {
+  (void)unused;
+  static const double TYPE_W[10] = {7, 1, 1, 1, 1, 1, 1, 1, 0.5, 0.5};
+  static const double RULE_W[9] = {0, 10, 4, 2, 2, 1, 1, 2, 1};
+  static const double ACTION_W[17] = {0, 1, 1, 1, 0.5, 1, 0.5, 1, 1, 1, 1, 2, 2, 1, 1, 1, 0.75};
+  long type[10] = {0}, rule[9] = {0}, shy[9] = {0}, action[17] = {0}, mission[11] = {0}, colour[4] = {0};
+  long nreg = 0, nrule = 0, nshy = 0, naction = 0, nmission = 0, n = 0, h5 = 0, l[6] = {0}, same = 0;
+  for (uint64_t seed = 1; seed <= 4000; seed++) {
+    pf_deal d[2];
+    decks_of_seed(seed, ALL_EXPANSIONS, d);
+    assert_int_equal(d[0].ncards, 104);
+    assert_int_equal(d[1].ncards, 12);
+    int fam[4] = {0}, per[4] = {0};
+    for (int i = 0; i < d[0].ncards; i++, n++) {
+      pf_card c = d[0].cards[i];
+      int t = pf_pap_type(c);
+      colour[pf_pap_colour(c)]++;
+      per[pf_pap_colour(c)]++;
+      if (t == PF_PAP_RULE) fam[1]++, rule[pf_pap_kind(c)]++, nrule++;
+      else if (t == PF_PAP_SHY) fam[2]++, shy[pf_pap_kind(c)]++, nshy++;
+      else if (t == PF_PAP_ACTION) fam[3]++, action[pf_pap_kind(c)]++, naction++;
+      else if (t <= PF_PAP_HEAD) fam[0]++, type[t]++, nreg++;
+      else fail_msg("seed %llu: a mission in the deck", (unsigned long long)seed);
+    }
+    assert_true(fam[0] == 54 && fam[1] == 15 && fam[2] == 15 && fam[3] == 20);
+    assert_true(per[0] <= 32 && per[1] <= 32 && per[2] <= 21 && per[3] <= 21);
+    for (int i = 0; i < 12; i++, nmission++) {
+      pf_card m = d[1].cards[i];
+      assert_true(pf_pap_type(m) == PF_PAP_MISSION || pf_pap_type(m) == PF_PAP_MISSION_HL);
+      mission[pf_pap_kind(m)]++;
+      if (pf_pap_kind(m) == 10) h5 += pf_pap_a(m) == 5, l[pf_pap_b(m)]++, same += pf_pap_c(m) == pf_pap_colour(m);
+    }
+  }
+  char what[64];
+  for (int t = 0; t < 10; t++) snprintf(what, sizeof what, "regular type %d", t), expect_share(what, type[t], nreg, TYPE_W[t] / 15);
+  for (int k = 1; k <= 8; k++) snprintf(what, sizeof what, "rule P%d", k), expect_share(what, rule[k], nrule, RULE_W[k] / 23);
+  for (int k = 1; k <= 8; k++) snprintf(what, sizeof what, "shy T%d", k), expect_share(what, shy[k], nshy, 1.0 / 8);
+  for (int k = 1; k <= 16; k++)
+    snprintf(what, sizeof what, "action A%d", k), expect_share(what, action[k], naction, ACTION_W[k] / 16.75);
+  for (int k = 1; k <= 10; k++) snprintf(what, sizeof what, "mission M%d", k), expect_share(what, mission[k], nmission, 0.1);
+  expect_share("red", colour[0], n, 32.0 / 106);
+  expect_share("green", colour[1], n, 32.0 / 106);
+  expect_share("blue", colour[2], n, 21.0 / 106);
+  expect_share("purple", colour[3], n, 21.0 / 106);
+  expect_share("mission 10: H = 5", h5, mission[10], 0.5);
+  for (int k = 3; k <= 5; k++) expect_share("mission 10: L", l[k], mission[10], 1.0 / 3);
+  assert_int_equal(same, 0);
+  /* Without expansions the deck is the base game's, card for card. */
+  pf_deal base, with[2];
+  deck_of_seed(42, 4, &base);
+  decks_of_seed(42, "missions=true", with);
+  assert_memory_equal(base.cards, with[0].cards, sizeof base.cards[0] * NCARDS);
+}
+
+/* Explicit decks must hold each family's cards as the options say; the missions are deal 2. */
+static void test_PAP_9_explicit_decks(void **unused) {
+  (void)unused;
+  pf_deal d[2];
+  exp_deal(&d[0], "", NULL);
+  tu_refuse_start("point-a-pile", 2, d, 1, "police=true",
+                  "deal 1: the deck has 54 cards, the game needs 69 (PAP-1: 54 regular cards, 15 Rule cards, PAP-9)");
+  exp_deal(&d[0], "R:P1", "police=true");
+  tu_refuse_start("point-a-pile", 2, d, 1, NULL, "deal 1: the deck has 69 cards, the game needs 54");
+  d[0].ncards = 54;
+  tu_refuse_start("point-a-pile", 2, d, 1, NULL, "deal 1: card 1, R:P1, is a Rule card, but the expansion police is off (PAP-9)");
+  exp_deal(&d[0], "R:P1", "police=true");
+  pf_card_parse("R", &d[0].cards[0]);
+  tu_refuse_start("point-a-pile", 2, d, 1, "police=true", "deal 1: the deck has 55 regular cards, the game needs 54");
+  pf_card_parse("M3", &d[0].cards[0]);
+  tu_refuse_start("point-a-pile", 2, d, 1, "police=true",
+                  "deal 1: card 1, M3, is a Mission card: missions are a deck of their own, the second deal (PAP-9)");
+  exp_deal(&d[0], "", NULL);
+  d[1] = d[0];
+  tu_refuse_start("point-a-pile", 2, d, 2, NULL, "a game of Point-a-Pile uses one deck, but 2 deals are given");
+  tu_refuse_start("point-a-pile", 2, d, 2, "missions=true", "deal 2: the mission deck has 54 cards, the game needs 12");
+  d[1].ncards = 12;
+  tu_refuse_start("point-a-pile", 2, d, 2, "missions=true", "deal 2: card 1, P, is not a Mission card (PAP-9)");
+  /* A generated game with every expansion replays from its two deals alone. */
+  pf_run a, b;
+  tu_start_deals(&a, "point-a-pile", 3, NULL, 0, ALL_EXPANSIONS);
+  assert_int_equal(a.ndeals, 2);
+  tu_start_deals(&b, "point-a-pile", 3, a.deals, 2, ALL_EXPANSIONS);
+  char *va = view_text_of(&a, PF_VIEW_ALL), *vb = view_text_of(&b, PF_VIEW_ALL);
+  assert_string_equal(va, vb);
+  free(va);
+  free(vb);
+  pf_run_free(&a);
+  pf_run_free(&b);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* PAP-9 police: Rule cards                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Round 1 (2 players, seat 0 Headpointer): pile 1 = c1 under c2 goes to seat 1, pile 2 = c3
+ * under c4 to seat 0. So with "R G:Px B P" seat 1's last card is the Rule card (green) and seat
+ * 0's is P (purple, textless); in round 2 seat 1 is Headpointer and the rule is in force. */
+#define POLICE_ROUND1 "c1>1 c2>1 c3>2 c4>2 @2 @1"
+
+static void start_police(pf_run *r, const char *rule, const char *round2) {
+  char top[256];
+  snprintf(top, sizeof top, "R %s B P %s", rule, round2);
+  start_pap(r, 2, top, "police=true");
+  tu_expect_view(r, "rule", "null");
+  play(r, POLICE_ROUND1);
+  tu_expect_view(r, "head", "1");
+}
+
+/* Not Last: no pile showing the colour of one's own last card scored. Seat 1 (green) at the
+ * pile with a green card is out, so seat 0 has pile 1 alone; and seat 0 (purple) at the pile with
+ * a purple card is out. */
+static void test_police_not_last(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_police(&r, "G:P1", "G P R R");
+  tu_expect_view(&r, "rule", "Not Last");
+  play(&r, "c1>1 c3>1 c2>2 c4>2"); /* pile 1: G R; pile 2: P R */
+  play(&r, "@1 @1");
+  tu_expect_view(&r, "rows.0.cards", "B P G R"); /* no split: seat 1 was out */
+  tu_expect_view(&r, "rows.1.cards", "R G:P1");
+  char *t = tu_view_text(&r, 0);
+  if (!strstr(t, "seat 1 broke the rule Not Last: out of the round")) fail_msg("log:\n%s", t);
+  free(t);
+  pf_run_free(&r);
+  start_police(&r, "G:P1", "G P R R");
+  play(&r, "c1>1 c3>1 c2>2 c4>2 @2 @2");
+  tu_expect_view(&r, "rows.1.cards", "R G:P1 P R"); /* seat 0 broke it: pile 2 shows purple */
+  tu_expect_view(&r, "rows.0.cards", "B P");
+  pf_run_free(&r);
+}
+
+/* Force Last: a pile showing that colour, when one does; empty space breaks it too. Seat 0
+ * (purple) is free: no pile shows purple. */
+static void test_police_force_last(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_police(&r, "G:P2", "G R B R");
+  play(&r, "c1>1 c2>1 c3>2 c4>2"); /* pile 1: G R; pile 2: B R */
+  tu_expect_view(&r, "rule", "Force Last");
+  play(&r, "@empty @2"); /* seat 1 out: seat 0 taps empty space alone and scores both piles */
+  tu_expect_view(&r, "rows.0.cards", "B P G R B R");
+  tu_expect_view(&r, "rows.1.cards", "R G:P2");
+  pf_run_free(&r);
+  start_police(&r, "G:P2", "G R B R");
+  play(&r, "c1>1 c2>1 c3>2 c4>2 @empty @empty"); /* seat 1's tap counts for nothing */
+  tu_expect_view(&r, "rows.0.cards", "B P G R B R");
+  pf_run_free(&r);
+  start_police(&r, "G:P2", "G R B R");
+  play(&r, "c1>1 c2>1 c3>2 c4>2 @2 @1"); /* both follow it */
+  tu_expect_view(&r, "rows.0.cards", "B P B R");
+  tu_expect_view(&r, "rows.1.cards", "R G:P2 G R");
+  pf_run_free(&r);
+}
+
+/* Round 1 with 3 players: seat 1 takes all six cards, the Rule card last; round 2 (seat 1
+ * Headpointer) makes three piles of two. */
+static void start_police3(pf_run *r, const char *rule, const char *round2) {
+  char top[256];
+  snprintf(top, sizeof top, "R G B P R %s %s", rule, round2);
+  start_pap(r, 3, top, "police=true");
+  give_all(r, 1);
+  play(r, "c1>1 c2>1 c3>2 c4>2 c5>3 c6>3");
+}
+
+/* Not Friends: not the pile the left neighbour (seat - 1) picks. Seat 1 picks seat 0's pile and
+ * is out; seat 0 may pick the pile of seat 1, its right neighbour. */
+static void test_police_not_friends(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_police3(&r, "P:P3", "G G B B R R");
+  tu_expect_view(&r, "rule", "Not Friends");
+  play(&r, "@1 @1 @2");
+  tu_expect_view(&r, "rows.0.cards", "G G"); /* no split */
+  tu_expect_view(&r, "rows.2.cards", "B B");
+  char *t = tu_view_text(&r, 2);
+  if (!strstr(t, "seat 1 broke the rule Not Friends: out of the round")) fail_msg("log:\n%s", t);
+  free(t);
+  tu_expect_view(&r, "out_of_round", ""); /* round 3: nobody is out yet */
+  pf_run_free(&r);
+}
+
+/* Force Friends: a pile a neighbour also picks. Seats 0 and 1 share pile 1, seat 2 (neighbours
+ * 1 and 0) picks pile 2 alone and is out. */
+static void test_police_force_friends(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_police3(&r, "P:P4", "G G B B R R");
+  tu_expect_view(&r, "rule", "Force Friends");
+  play(&r, "@1 @1 @2");
+  tu_expect_view(&r, "levels.0.broke", "2");
+  tu_expect_view(&r, "out_of_round", "2");
+  tu_expect_view(&r, "levels.1.pointers", "0 1"); /* pile 1 splits among seats 0 and 1 */
+  /* The rule holds in the split: seats 0 and 1 are each other's neighbours and pick different
+   * piles, so both are out, and the split piles are discarded. */
+  play(&r, "c1>1 c2>2 @1 @2");
+  tu_expect_view(&r, "rows.0.size", "0");
+  tu_expect_view(&r, "rows.1.size", "6");
+  tu_expect_view(&r, "rows.2.size", "0"); /* seat 2 did not score pile 2 */
+  pf_run_free(&r);
+}
+
+/* Leading Curse: the best score may not pick the largest pile. Seat 1 (1 point) takes the
+ * 3-card pile and is out; seat 0 (0 points) takes the single card. */
+static void test_police_leading_curse(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 2, "G:S+ B R P:P5 G B R P", "police=true");
+  give_all(&r, 1);
+  play(&r, "c1>1 c2>1 c3>1 c4>2");
+  tu_expect_view(&r, "rule", "Leading Curse");
+  tu_expect_view(&r, "levels.0.leaders", "1");
+  play(&r, "@2 @1");
+  tu_expect_view(&r, "rows.0.cards", "P");
+  tu_expect_view(&r, "rows.1.cards", "G:S+ B R P:P5");
+  pf_run_free(&r);
+  /* The player who does not lead may take the largest pile. */
+  start_pap(&r, 2, "G:S+ B R P:P5 G B R P", "police=true");
+  give_all(&r, 1);
+  play(&r, "c1>1 c2>1 c3>1 c4>2 @1 @2");
+  tu_expect_view(&r, "rows.0.cards", "G B R");
+  pf_run_free(&r);
+}
+
+/* Trailing Reward: the worst score chooses after the others' choices are shown. Seat 0 (0) waits
+ * for seat 1 (1 point); with equal scores nobody waits. */
+static void test_police_trailing_reward(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 2, "G:S+ B R P:P6 G B R P", "police=true");
+  give_all(&r, 1);
+  play(&r, "c1>1 c2>1 c3>2 c4>2");
+  tu_expect_view(&r, "rule", "Trailing Reward");
+  tu_expect_view(&r, "levels.0.late", "0");
+  assert_int_equal(pf_run_to_move(&r), 1); /* seat 1 first */
+  char *t = tu_view_text(&r, 0);
+  if (!strstr(t, "you to choose after the others (Trailing Reward)")) fail_msg("seat 0 sees:\n%s", t);
+  free(t);
+  play(&r, "@2");
+  assert_int_equal(pf_run_to_move(&r), 0);
+  tu_expect_view_of(&r, 0, "levels.0.choices", "null 2"); /* seat 0 sees seat 1's choice */
+  play(&r, "@2");
+  tu_expect_view(&r, "levels.1.pointers", "0 1");
+  pf_run_free(&r);
+  start_pap(&r, 2, "G B R P:P6 G B R P", "police=true"); /* 0 and 0: all trail */
+  give_all(&r, 1);
+  play(&r, "c1>1 c2>1 c3>2 c4>2");
+  tu_expect_view(&r, "levels.0.late", "");
+  assert_int_equal(pf_run_to_move(&r), 0);
+  play(&r, "@1");
+  tu_expect_view_of(&r, 1, "levels.0.choices", "chosen null");
+  pf_run_free(&r);
+}
+
+/* Not Text: with a last card with text (seat 1's Rule card), no pile with text. Seat 0's last
+ * card is textless: it may. */
+static void test_police_not_text(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_police(&r, "G:P7", "R:S+ G B R");
+  play(&r, "c1>1 c2>2 c3>2 c4>2"); /* pile 1: R:S+; pile 2: G B R */
+  tu_expect_view(&r, "rule", "Not Text");
+  play(&r, "@1 @1");
+  tu_expect_view(&r, "rows.0.cards", "B P R:S+"); /* not a contested single card */
+  pf_run_free(&r);
+}
+
+/* Not Textless: with a textless last card (seat 0's P), no pile with a textless card. */
+static void test_police_not_textless(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_police(&r, "G:P8", "R:S+ G B R");
+  play(&r, "c1>1 c2>2 c3>2 c4>2");
+  tu_expect_view(&r, "rule", "Not Textless");
+  play(&r, "@2 @2");
+  tu_expect_view(&r, "rows.1.cards", "R G:P8 G B R"); /* seat 0 out: no split */
+  pf_run_free(&r);
+}
+
+/* The rule is fixed when the round's pointing begins: the Headpointer (seat 1) scores a textless
+ * card at the round's first pile, and the rule still holds for the split of the second. */
+static void test_police_rule_fixed_for_the_round(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_police3(&r, "P:P1", "G G B B R R");
+  play(&r, "@2 @1 @2");
+  tu_expect_view(&r, "rows.1.top", "G");
+  tu_expect_view(&r, "levels.1.pointers", "0 2");
+  play(&r, "c3>1 c4>2"); /* the split's pointing begins */
+  tu_expect_view(&r, "rule", "Not Last");
+  pf_run_free(&r);
+  start_pap(&r, 2, "", "police=true"); /* no Rule card: no rule */
+  give_all(&r, 1);
+  tu_expect_view(&r, "rule", "null");
+  pf_run_free(&r);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* PAP-9 missions                                                                             */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Seat 0 of 6 has `mission` (the others M8, 12 cards) and takes the round's 12 cards: the game
+ * ends with seat 0 the winner exactly when the mission is met. */
+static void expect_mission(const char *mission, const char *cards, bool met) {
+  pf_run r;
+  char missions[64];
+  snprintf(missions, sizeof missions, "%s M8 M8 M8 M8 M8", mission);
+  start_missions(&r, 6, cards, missions, "missions=true");
+  give_all(&r, 0);
+  if (met != (pf_run_to_move(&r) == PF_NOBODY))
+    fail_msg("mission %s with %s: %s", mission, cards, met ? "not met" : "met, but should not be");
+  if (met) tu_expect_winners(&r, "0");
+  pf_run_free(&r);
+}
+
+static void test_mission_m1_five_of_one_colour(void **unused) {
+  (void)unused;
+  expect_mission("M1", "R R R R R G G B B P P G", true);
+  expect_mission("M1", "R R R R G G G G B B P P", false);
+}
+
+static void test_mission_m2_two_of_every_colour(void **unused) {
+  (void)unused;
+  expect_mission("M2", "R R G G B B P P R G R G", true);
+  expect_mission("M2", "R R R R G G G G B B B P", false);
+}
+
+static void test_mission_m3_ten_points(void **unused) {
+  (void)unused;
+  expect_mission("M3", "R:D5 G:D5 B P R G R G R G B P", true);
+  expect_mission("M3", "R:D5 G:D4 B P R G R G R G B P", false);
+}
+
+static void test_mission_m4_six_with_text(void **unused) {
+  (void)unused;
+  expect_mission("M4", "R:S+ G:S+ B:S+ P:S+ R:S- G:S- R G B P R G", true);
+  expect_mission("M4", "R:S+ G:S+ B:S+ P:S+ R:S- G R G B P R G", false);
+}
+
+static void test_mission_m5_five_textless(void **unused) {
+  (void)unused;
+  expect_mission("M5", "R G B P R R:S+ G:S+ B:S+ P:S+ R:S- G:S- R:S+", true);
+  expect_mission("M5", "R G B P R:S+ R:S+ G:S+ B:S+ P:S+ R:S- G:S- R:S+", false);
+}
+
+static void test_mission_m6_every_colour_six_points(void **unused) {
+  (void)unused;
+  expect_mission("M6", "R:D3 G:S+ G:S+ G:S+ B P R R R R R R", true);
+  expect_mission("M6", "R:D3 G:S+ G:S+ G B P R R R R R R", false);          /* 5 points */
+  expect_mission("M6", "R:S+ R:S+ R:S+ G:S+ G:S+ G:S+ B R G B R G", false); /* no purple */
+}
+
+static void test_mission_m7_every_colour_six_cards(void **unused) {
+  (void)unused;
+  expect_mission("M7", "R G B P R G B P R G B P", true);
+  expect_mission("M7", "R G B R G B R G B R G B", false);
+}
+
+static void test_mission_m8_twelve_cards(void **unused) {
+  (void)unused;
+  expect_mission("M8", "R G B P R G B P R G B P", true);
+  /* 11 cards: the twelfth is discarded, and five players tapped empty space. */
+  pf_run r;
+  start_missions(&r, 6, "", "M8 M6 M6 M6 M6 M6", "missions=true");
+  play(&r, "c1>1 c2>1 c3>1 c4>1 c5>1 c6>1 c7>1 c8>1 c9>1 c10>1 c11>1 c12>2");
+  play(&r, "@1 @empty @empty @empty @empty @empty");
+  tu_expect_view(&r, "rows.0.size", "11");
+  assert_true(pf_run_to_move(&r) != PF_NOBODY);
+  pf_run_free(&r);
+}
+
+static void test_mission_m9_eight_cards_four_points(void **unused) {
+  (void)unused;
+  expect_mission("M9", "R:S+ R:S+ R:S+ R:S+ G G G G B B P P", true);
+  expect_mission("M9", "R:S+ R:S+ R:S+ R G G G G B B P P", false);
+}
+
+static void test_mission_m10_colours_h_and_l(void **unused) {
+  (void)unused;
+  expect_mission("M10:5R3G", "R R R R R G G G B B P P", true);
+  expect_mission("M10:5R3G", "R R R R R G G B B B P P", false);
+  expect_mission("M10:6R3G", "R R R R R G G G B B P P", false);
+  expect_mission("M10:5B4P", "B B B B B P P P P R G R", true);
+}
+
+/* Missions replace the 10-point goal: 10 points do not end the game; two players whose missions
+ * are met at the end of the same round share the win; when the deck runs out first, the highest
+ * score wins (PAP-7). */
+static void test_missions_replace_the_goal(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_missions(&r, 6, "R:D5 G:D5 B P R G B P R G B P", "M1 M6 M6 M6 M6 M6", "missions=true");
+  give_all(&r, 0);
+  tu_expect_scores(&r, "10 0 0 0 0 0");
+  assert_true(pf_run_to_move(&r) != PF_NOBODY);
+  pf_run_free(&r);
+  start_missions(&r, 6, "R G B P R G R G B P R G", "M7 M7 M6 M6 M6 M6", "missions=true");
+  play(&r, "c1>1 c2>1 c3>1 c4>1 c5>1 c6>1 c7>2 c8>2 c9>2 c10>2 c11>2 c12>2");
+  play(&r, "@1 @2 @empty @empty @empty @empty");
+  tu_expect_winners(&r, "0 1");
+  tu_expect_view(&r, "missions_met", "0 1");
+  pf_run_free(&r);
+  start_missions(&r, 6, "", "M6 M6 M6 M6 M6 M6", "missions=true"); /* all textless: nobody's met */
+  for (int round = 0; pf_run_to_move(&r) != PF_NOBODY; round++) give_all(&r, round % 6);
+  tu_expect_view(&r, "deck", "0");
+  tu_expect_winners(&r, "0 1 2 3 4 5");
+  pf_run_free(&r);
+}
+
+/* A mission is secret: the others' views show null, their text views do not name it, determinize
+ * draws them anew; the record carries the mission deck as deal 2; at the end all are shown. */
+static void test_missions_secret(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_missions(&r, 2, "", "M5 M3", "missions=true");
+  tu_expect_view_of(&r, 1, "missions", "null M3");
+  tu_expect_view_of(&r, 0, "missions", "M5 null");
+  tu_expect_view(&r, "missions", "M5 M3");
+  char *t = tu_view_text(&r, 1);
+  if (!strstr(t, "Your mission (secret): M3, mission: 10 points") || strstr(t, "M5")) fail_msg("seat 1 sees:\n%s", t);
+  free(t);
+  pf_rng rng;
+  pf_rng_seed(&rng, 9, 9);
+  assert_true(tu_resampled(&r, 1, 20, "missions.0", &rng) > 0);
+  assert_int_equal(tu_resampled(&r, 0, 20, "missions.0", &rng), 0);
+  assert_int_equal(r.ndeals, 2);
+  assert_int_equal(r.deals[1].ncards, 12);
+  char b[PF_CARD_STR];
+  assert_string_equal(pf_card_str(r.deals[1].cards[1], b), "M3");
+  while (pf_run_to_move(&r) != PF_NOBODY) give_all(&r, 0); /* seat 0 meets M5 in round 2 */
+  tu_expect_winners(&r, "0");
+  tu_expect_view_of(&r, 1, "missions", "M5 M3");
+  pf_run_free(&r);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* PAP-9 shy: Shy cards                                                                       */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Three players; round 1 gives seat 1 the six cards `first` (its last card last); in round 2
+ * (seat 1 Headpointer) pile 1 is the Shy card `shy` (on top of a green card), piles 2 and 3 two
+ * textless cards each. `who` lists, for seats 0, 1, 2 in turn, whether each may point at pile 1;
+ * each then taps empty space. */
+static void expect_shy(const char *first, const char *shy, const char *who) {
+  pf_run r;
+  char top[256];
+  snprintf(top, sizeof top, "%s G %s B B R R", first, shy);
+  start_pap(&r, 3, top, "shy=true");
+  give_all(&r, 1);
+  play(&r, "c1>1 c2>1 c3>2 c4>2 c5>3 c6>3");
+  for (int seat = 0; seat < 3; seat++) {
+    assert_int_equal(pf_run_to_move(&r), seat);
+    tu_expect_legal(&r, who[seat] == 'y' ? "@1 @2 @3 @empty" : "@2 @3 @empty");
+    if (who[seat] == 'n') {
+      char why[128];
+      snprintf(why, sizeof why, "pile 1 has the Shy card %s (", shy);
+      tu_refuse(&r, "@1", why);
+    }
+    tu_play(&r, "@empty");
+  }
+  pf_run_free(&r);
+}
+
+/* Seat 1 is the Headpointer of round 2. */
+static void test_shy_head_only(void **unused) {
+  (void)unused;
+  expect_shy("R G B P R R", "P:T1", "nyn");
+}
+
+static void test_shy_head_veto(void **unused) {
+  (void)unused;
+  expect_shy("R G B P R R", "P:T2", "yny");
+}
+
+/* Seat 1 leads with 1 point; in round 1 all three were level at 0, jointly in the lead, and none
+ * could pick a Leader Veto pile. */
+static void test_shy_leader_veto(void **unused) {
+  (void)unused;
+  expect_shy("R G B P R R:S+", "P:T3", "yny");
+  pf_run r;
+  start_pap(&r, 3, "P:T3 R G B R G", "shy=true");
+  play(&r, "c2>1 c1>1 c3>2 c4>2 c5>3 c6>3");
+  tu_expect_legal(&r, "@2 @3 @empty");
+  tu_expect_view(&r, "levels.0.leaders", "0 1 2");
+  pf_run_free(&r);
+}
+
+/* Seat 1 has 6 scored cards, the others none. */
+static void test_shy_hand_min(void **unused) {
+  (void)unused;
+  expect_shy("R G B P R R", "P:T4", "yny");
+}
+
+static void test_shy_hand_plus(void **unused) {
+  (void)unused;
+  expect_shy("R G B P R R", "P:T5", "nyn");
+}
+
+/* Seat 1 has scored a green card and a purple one (the Shy card's colours below). */
+static void test_shy_color_new(void **unused) {
+  (void)unused;
+  expect_shy("R G B R R R", "G:T6", "yny");
+  expect_shy("R G B R R R", "P:T6", "yyy");
+}
+
+static void test_shy_color_same(void **unused) {
+  (void)unused;
+  expect_shy("R G B R R R", "G:T7", "nyn");
+}
+
+/* Seat 1 has scored a Shy card. */
+static void test_shy_not_shy(void **unused) {
+  (void)unused;
+  expect_shy("R:T2 G B P R R", "P:T8", "yny");
+}
+
+/* The Headpointer cannot finish with every pile topped by a Shy card: placements that make it
+ * impossible are not offered, in a split too; when every card to place is a Shy card, any
+ * arrangement is allowed. */
+static void test_shy_arrangement(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 2, "R:T1 G:T4 B R", "shy=true");
+  play(&r, "c3>1 c4>1");
+  tu_expect_legal(&r, "c1>2 c2>2"); /* on pile 1 a Shy card would be the last top left */
+  tu_refuse(&r, "c1>1", "card 1 on pile 1 would leave every pile with a Shy card on top");
+  play(&r, "c1>2");
+  tu_expect_legal(&r, "c2>2");
+  play(&r, "c2>2 @2 @2"); /* pile 2 (two Shy cards) splits; its cards are all Shy */
+  tu_expect_legal(&r, "c1>1 c2>1");
+  play(&r, "c1>1");
+  tu_expect_legal(&r, "c2>2");
+  pf_run_free(&r);
+  start_pap(&r, 3, "R:T1 G:T4 B R G B", "shy=true");
+  play(&r, "c1>1 c2>1 c3>1 c4>2 c5>3 c6>3 @1 @1 @empty"); /* pile 1 (two Shy cards, then B) splits */
+  tu_expect_legal(&r, "c1>1 c2>1 c3>1");
+  play(&r, "c3>1");
+  tu_expect_legal(&r, "c1>2 c2>2"); /* on pile 1, the B would be covered for good */
+  pf_run_free(&r);
+  start_pap(&r, 2, "R:T1 G:T2 B:T2 R:T1", "shy=true");
+  play(&r, "c1>1 c2>1 c3>1 c4>1"); /* all Shy: any arrangement */
+  tu_expect_view(&r, "phase", "point");
+  pf_run_free(&r);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* PAP-9 actions: Action cards                                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The Headpointer puts every card still to place on pile 1, in draw order. */
+static void place_all(pf_run *r) {
+  while (in_phase(r, "place")) {
+    char *legal = tu_legal(r);
+    char first[16], move[32];
+    sscanf(legal, "%15s", first);
+    first[strcspn(first, ">")] = '\0';
+    snprintf(move, sizeof move, "%s>1", first);
+    free(legal);
+    tu_play(r, move);
+  }
+}
+
+static bool log_has(const pf_run *r, int seat, const char *line) {
+  char *t = tu_view_text(r, seat);
+  bool has = strstr(t, line) != NULL;
+  if (!has) fprintf(stderr, "no \"%s\" in:\n%s\n", line, t);
+  free(t);
+  return has;
+}
+
+/* Before the piles are made: the Headpointer draws 2N + 6 cards. */
+static void test_action_draw_more(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 2, "R G B R:A13", "actions=true");
+  give_all(&r, 0); /* seat 0 holds Draw More */
+  tu_expect_view(&r, "window", "before the piles are made");
+  assert_int_equal(pf_run_to_move(&r), 0);
+  tu_expect_legal(&r, "drawmore pass");
+  tu_refuse(&r, "c1>1", "seat 0 is asked whether to use an action before the piles are made");
+  play(&r, "drawmore");
+  assert_int_equal(pf_run_to_move(&r), 1);
+  tu_expect_view(&r, "unplaced_count", "10");
+  tu_expect_view(&r, "deck", "60");
+  tu_expect_view(&r, "rows.0.cards", "R G B"); /* the card left the row, and the game */
+  tu_expect_view(&r, "out", "1");
+  tu_expect_view(&r, "acted", "0");
+  assert_true(log_has(&r, 1, "seat 0 used Draw More (R:A13): the Headpointer draws 6 more cards"));
+  pf_run_free(&r);
+}
+
+/* Before pointing: the player becomes the Headpointer (Head Reward counts for them), places the
+ * splits, and the role passes on from them. */
+static void test_action_headpointer(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 3, "R G B P G:H+ R:A3", "actions=true");
+  give_all(&r, 2);
+  play(&r, "c1>1 c2>1 c3>2 c4>2 c5>3 c6>3");
+  tu_expect_view(&r, "window", "before pointing");
+  assert_int_equal(pf_run_to_move(&r), 2);
+  tu_expect_legal(&r, "headpointer pass");
+  tu_expect_view(&r, "rows.2.values", "0 0 0 0 0 0");
+  play(&r, "headpointer");
+  tu_expect_view(&r, "head", "2");
+  tu_expect_view(&r, "rows.2.values", "0 0 0 0 1");
+  play(&r, "@1 @1 @2");
+  assert_int_equal(pf_run_to_move(&r), 2); /* the new Headpointer splits pile 1 */
+  play(&r, "c1>1 c2>2 @1 @2");
+  tu_expect_view(&r, "head", "0"); /* round 3: the role passed on from seat 2 */
+  pf_run_free(&r);
+}
+
+/* Before pointing: pile 2's cards go on top of pile 1 in their order. With shy, a merge that
+ * would leave only a Shy card on top is not offered. */
+static void test_action_merge(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 2, "R G B R:A6 G:T4 B P R", "actions=true shy=true");
+  give_all(&r, 0);
+  play(&r, "c1>1 c2>2 c3>2 c4>2"); /* pile 1: G:T4; pile 2: B P R */
+  assert_int_equal(pf_run_to_move(&r), 0);
+  tu_expect_legal(&r, "merge:2>1 pass"); /* merge:1>2 would leave G:T4 the only top */
+  play(&r, "merge:2>1");
+  tu_expect_view(&r, "levels.0.piles", "[G:T4 B P R]");
+  tu_expect_legal(&r, "@1 @empty");
+  pf_run_free(&r);
+}
+
+/* Round 1 of two players: seat 0 takes c1 under c2, seat 1 c3 under c4. */
+#define SPLIT_ROUND1 "c1>1 c2>1 c3>2 c4>2 @1 @2"
+
+/* Before pointing: a scored card of any player leaves the game. With pile, of the others' rows
+ * only the top card can be seen, and so discarded; everyone whose row hides cards is asked. */
+static void test_action_discard(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 2, "R R:A4 G:S+ B", "actions=true");
+  play(&r, SPLIT_ROUND1);
+  play(&r, "c1>1 c2>1 c3>2 c4>2");
+  assert_int_equal(pf_run_to_move(&r), 0);
+  tu_expect_legal(&r, "discard:p0.1 discard:p1.1 discard:p1.2 pass");
+  tu_expect_told(&r, "discard:p1.1", 0, "use Discard (R:A4): discard card 1 of seat 1: G:S+");
+  play(&r, "discard:p1.1");
+  tu_expect_view(&r, "rows.1.cards", "B");
+  tu_expect_view(&r, "out", "2");
+  tu_expect_scores(&r, "0 0");
+  pf_run_free(&r);
+  start_pap(&r, 2, "R R:A4 G:S+ B", "actions=true pile=true");
+  play(&r, SPLIT_ROUND1);
+  tu_expect_view(&r, "asked", "1"); /* before the piles too: both rows hide a card */
+  pass_actions(&r);
+  play(&r, "c1>1 c2>1 c3>2 c4>2");
+  assert_int_equal(pf_run_to_move(&r), 1); /* seat 1 hides a card: asked too, from the Headpointer */
+  tu_expect_legal(&r, "pass");
+  play(&r, "pass");
+  tu_expect_legal(&r, "discard:p0.1 discard:p1.2 pass");
+  pf_run_free(&r);
+}
+
+/* Before pointing: take another player's card, give one of one's own in its place. */
+static void test_action_switch(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 2, "R R:A7 G:S+ B", "actions=true");
+  play(&r, SPLIT_ROUND1);
+  play(&r, "c1>1 c2>1 c3>2 c4>2");
+  tu_expect_legal(&r, "switch:p1.1 switch:p1.2 pass");
+  play(&r, "switch:p1.1");
+  tu_expect_view(&r, "phase", "give");
+  tu_expect_view(&r, "giving.to", "1");
+  tu_expect_legal(&r, "give:1");
+  play(&r, "give:1");
+  tu_expect_view(&r, "rows.0.cards", "G:S+");
+  tu_expect_view(&r, "rows.1.cards", "R B");
+  assert_true(log_has(&r, 1, "seat 0 gave R to you for G:S+"));
+  pf_run_free(&r);
+}
+
+/* Before pointing: another card of one's row moves to its end (a Last Reward then counts). */
+static void test_action_reorder(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 2, "R:L+ G B R:A8", "actions=true");
+  give_all(&r, 0);
+  play(&r, "c1>1 c2>1 c3>2 c4>2");
+  tu_expect_legal(&r, "reorder:1 reorder:2 pass"); /* not B: last once the card has gone */
+  play(&r, "reorder:1");
+  tu_expect_view(&r, "rows.0.cards", "G B R:L+");
+  tu_expect_view(&r, "rows.0.values", "0 0 1");
+  pf_run_free(&r);
+}
+
+/* Before pointing: a colour's cards leave the piles (an emptied pile goes); they are discards,
+ * which a lone tapper scores (PAP-6). */
+static void test_action_color_stop(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 2, "R G B R:A14 R R:S+ G B", "actions=true");
+  give_all(&r, 0);
+  play(&r, "c1>1 c2>1 c3>2 c4>2"); /* pile 1: R R:S+; pile 2: G B */
+  tu_expect_legal(&r, "colorstop:R colorstop:G colorstop:B pass");
+  play(&r, "colorstop:R");
+  tu_expect_view(&r, "levels.0.piles", "[G B]");
+  tu_expect_view(&r, "discards", "R R:S+");
+  play(&r, "@empty @1");
+  tu_expect_view(&r, "rows.0.cards", "R G B R R:S+");
+  tu_expect_view(&r, "rows.1.cards", "G B");
+  pf_run_free(&r);
+}
+
+/* Before pointing: no other action this round; the next round they are back. */
+static void test_action_action_stop(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 2, "R R:A15 G R:A9", "actions=true"); /* seat 1 holds Take All */
+  play(&r, SPLIT_ROUND1);
+  play(&r, "c1>1 c2>1 c3>1 c4>2");
+  tu_expect_legal(&r, "actionstop pass");
+  play(&r, "actionstop");
+  tu_expect_view(&r, "action_stop", "true");
+  play(&r, "@1 @1"); /* contested, but seat 1 is not asked for its Take All */
+  tu_expect_view(&r, "levels.1.pointers", "0 1");
+  play(&r, "c1>1 c2>2 c3>2 @1 @2");
+  tu_expect_view(&r, "round", "3");
+  tu_expect_view(&r, "action_stop", "false");
+  pf_run_free(&r);
+}
+
+/* After the reveal: two piles swap contents; the choices stay. It is offered then only. */
+static void test_action_swap(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 2, "R G B R:A1 G:D5 P R G", "actions=true");
+  give_all(&r, 0);
+  play(&r, "c1>1 c2>2 c3>2 c4>2"); /* pile 1: G:D5; pile 2: P R G */
+  tu_refuse(&r, "swap:1+2", "Swap is used after the reveal (PAP-9), but now it is time to point (PAP-4)");
+  play(&r, "@2 @1");
+  tu_expect_view(&r, "window", "after the reveal");
+  tu_expect_legal(&r, "swap:1+2 pass");
+  play(&r, "swap:2+1"); /* either order */
+  tu_expect_view(&r, "rows.0.cards", "R G B G:D5");
+  tu_expect_view(&r, "rows.1.cards", "P R G");
+  pf_run_free(&r);
+}
+
+/* After the reveal: one card from a pile one did not point at, scored at once. */
+static void test_action_steal(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 2, "R G B R:A2 G:S+ P R:S+ G", "actions=true");
+  give_all(&r, 0);
+  play(&r, "c1>1 c2>1 c3>2 c4>2 @1 @2");
+  tu_expect_legal(&r, "steal:c3 steal:c4 pass");
+  tu_refuse(&r, "steal:c1", "'steal:c1' cannot be played now: Steal takes one card from a pile of the level you did not point at (PAP-9)");
+  play(&r, "steal:c3");
+  tu_expect_view(&r, "rows.0.cards", "R G B R:S+ G:S+ P");
+  tu_expect_view(&r, "rows.1.cards", "G");
+  pf_run_free(&r);
+}
+
+/* After the reveal: the contenders of one's contested pile play rock-paper-scissors, throws
+ * hidden until all have thrown; the beaten lose the pile. Three draws: the pile is resolved as
+ * usual. */
+static void test_action_random(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 2, "R G B R:A5", "actions=true");
+  give_all(&r, 0);
+  play(&r, "c1>1 c2>1 c3>1 c4>2 @1 @1");
+  tu_expect_legal(&r, "random:1 pass");
+  play(&r, "random:1");
+  tu_expect_view(&r, "phase", "rock-paper-scissors");
+  tu_expect_legal(&r, "rock paper scissors");
+  play(&r, "rock");
+  assert_int_equal(pf_run_to_move(&r), 1);
+  tu_expect_view_of(&r, 1, "rps.throws", "thrown null");
+  tu_expect_told(&r, "paper", 0, "throws (hidden until everyone has thrown)");
+  pf_rng rng;
+  pf_rng_seed(&rng, 4, 4);
+  assert_true(tu_resampled(&r, 1, 20, "rps.throws.0", &rng) > 0);
+  play(&r, "scissors");
+  tu_expect_view(&r, "rows.0.size", "6"); /* R G B and the 3-card pile, alone */
+  assert_true(log_has(&r, 0, "rock-paper-scissors for pile 1, throw 1: you rock; seat 1 scissors"));
+  pf_run_free(&r);
+  start_pap(&r, 2, "R G B R:A5", "actions=true");
+  give_all(&r, 0);
+  play(&r, "c1>1 c2>1 c3>1 c4>2 @1 @1 random:1 rock rock paper paper scissors scissors");
+  tu_expect_view(&r, "levels.1.pointers", "0 1"); /* undecided: split as usual */
+  pf_run_free(&r);
+}
+
+/* After the reveal: one wins a contested pile one points at, alone. */
+static void test_action_take_all(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 2, "R G B R:A9", "actions=true");
+  give_all(&r, 0);
+  play(&r, "c1>1 c2>1 c3>1 c4>2 @1 @1");
+  tu_expect_legal(&r, "takeall:1 pass");
+  play(&r, "takeall:1");
+  tu_expect_view(&r, "rows.0.size", "6");
+  tu_expect_view(&r, "rows.1.size", "0");
+  pf_run_free(&r);
+  start_pap(&r, 2, "R G B R:A9", "actions=true"); /* uncontested: nothing to take */
+  give_all(&r, 0);
+  play(&r, "c1>1 c2>1 c3>1 c4>2 @1 @2");
+  tu_expect_view(&r, "round", "3");
+  pf_run_free(&r);
+}
+
+/* After the reveal: a contested pile is discarded, not split. */
+static void test_action_take_none(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 2, "R G B R:A10", "actions=true");
+  give_all(&r, 1);
+  play(&r, "c1>1 c2>1 c3>1 c4>2 @1 @1");
+  assert_int_equal(pf_run_to_move(&r), 1);
+  tu_expect_legal(&r, "takenone:1 pass");
+  play(&r, "takenone:1");
+  tu_expect_view(&r, "round", "3");
+  tu_expect_view(&r, "rows.0.size", "0");
+  assert_true(log_has(&r, 0, "pile 1 (3 cards): Take None, discarded"));
+  pf_run_free(&r);
+}
+
+/* After the reveal: win a contested pile alone by giving every other player a card of one's
+ * row, in seat order from the next. */
+static void test_action_trade(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 3, "R G B P G R:A16", "actions=true");
+  give_all(&r, 0);
+  play(&r, "c1>1 c2>1 c3>1 c4>2 c5>2 c6>3 @1 @1 @2");
+  assert_int_equal(pf_run_to_move(&r), 0);
+  tu_expect_legal(&r, "trade:1 pass");
+  play(&r, "trade:1");
+  tu_expect_view(&r, "giving.to", "1");
+  tu_expect_legal(&r, "give:1 give:2 give:3 give:4 give:5");
+  play(&r, "give:2");
+  tu_expect_view(&r, "giving.to", "2");
+  play(&r, "give:1");
+  tu_expect_view(&r, "rows.0.size", "6"); /* B P G and the pile */
+  tu_expect_view(&r, "rows.1.cards", "G");
+  tu_expect_view(&r, "rows.2.size", "3"); /* R and pile 2 */
+  tu_expect_view(&r, "rows.2.cards.0", "R");
+  pf_run_free(&r);
+}
+
+/* After the reveal: point somewhere else; not at a pile whose Shy card bars the player. */
+static void test_action_change_mind(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 2, "R G B R:A12", "actions=true");
+  give_all(&r, 0);
+  play(&r, "c1>1 c2>1 c3>2 c4>2 @1 @1");
+  tu_expect_legal(&r, "mind:2 mind:empty pass");
+  play(&r, "mind:2");
+  tu_expect_view(&r, "rows.0.size", "5");
+  tu_expect_view(&r, "rows.1.size", "2");
+  pf_run_free(&r);
+  start_pap(&r, 2, "R G B R:A12 G P:T1 B R", "actions=true shy=true");
+  give_all(&r, 0);
+  play(&r, "c1>1 c2>1 c3>2 c4>2 @2 @2"); /* pile 1: G under P:T1, for seat 1 (Headpointer) only */
+  tu_expect_legal(&r, "mind:empty pass");
+  pf_run_free(&r);
+}
+
+/* After the round's first reveal: the cards are placed anew, face up (G-5: equal cards are one
+ * move), and everyone points again. Not after a split's reveal. */
+static void test_action_redo(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 2, "R G B R:A11 G G B P", "actions=true");
+  give_all(&r, 0);
+  play(&r, "c1>1 c2>2 c3>2 c4>2 @1 @1");
+  tu_expect_legal(&r, "redo pass");
+  play(&r, "redo");
+  tu_expect_view(&r, "phase", "place");
+  assert_int_equal(pf_run_to_move(&r), 1);
+  tu_expect_view_of(&r, 0, "unplaced_count", "4");
+  tu_expect_view_of(&r, 0, "unplaced.0.card", "G");
+  tu_expect_legal(&r, "c1>1 c3>1 c4>1");
+  play(&r, "c1>1 c2>1 c3>2 c4>2 @2 @1");
+  tu_expect_view(&r, "rows.0.cards", "R G B B P");
+  tu_expect_view(&r, "rows.1.cards", "G G");
+  pf_run_free(&r);
+  start_pap(&r, 2, "R G B R:A11", "actions=true");
+  give_all(&r, 0);
+  play(&r, "c1>1 c2>1 c3>2 c4>2 @1 @1 pass c1>1 c2>2 @1 @1"); /* the split's reveal: not asked */
+  tu_expect_view(&r, "round", "3");
+  pf_run_free(&r);
+}
+
+/* The seats are asked from the Headpointer on, in seat order; after an action, those who passed
+ * are asked again. */
+static void test_actions_window_order(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 3, "R R:A4 G R:A3 B P", "actions=true");
+  play(&r, "c1>1 c2>1 c3>2 c4>2 c5>3 c6>3 @1 @empty @2"); /* seat 1 scores the discards */
+  play(&r, "c1>1 c2>1 c3>2 c4>2 c5>3 c6>3");
+  assert_int_equal(pf_run_to_move(&r), 2); /* seat 1 (Headpointer) has no action: seat 2 first */
+  play(&r, "pass");
+  assert_int_equal(pf_run_to_move(&r), 0);
+  play(&r, "discard:p1.1");
+  assert_int_equal(pf_run_to_move(&r), 2); /* asked again after seat 0's action */
+  play(&r, "headpointer");
+  tu_expect_view(&r, "phase", "point");
+  tu_expect_view(&r, "acted", "0 2");
+  pf_run_free(&r);
+}
+
+/* One action per player per round: after Draw More, seat 0 is not asked before pointing although
+ * it holds Headpointer; in the next round it is. */
+static void test_actions_one_per_round(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 3, "R:A13 R:A3 G B P R", "actions=true");
+  give_all(&r, 0);
+  play(&r, "drawmore");
+  place_all(&r);
+  tu_expect_view(&r, "phase", "point");
+  play(&r, "@1 @empty @empty");
+  tu_expect_view(&r, "round", "3");
+  place_all(&r);
+  tu_expect_legal(&r, "headpointer pass");
+  pf_run_free(&r);
+}
+
+/* A player out of the round by the rule may use no action (police and actions together). */
+static void test_actions_not_when_out(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 2, "R:A2 G:P1 P B G P R R", "actions=true police=true");
+  play(&r, POLICE_ROUND1); /* seat 1: R:A2 (Steal), G:P1 (Not Last); seat 0: P B */
+  play(&r, "c1>1 c3>1 c2>2 c4>2 @2 @1"); /* seat 1 at the pile showing green: out */
+  tu_expect_view(&r, "round", "3");
+  tu_expect_view(&r, "rows.1.cards", "R:A2 G:P1");
+  pf_run_free(&r);
+  start_pap(&r, 2, "R:A2 G:P1 P B G P R R", "actions=true police=true");
+  play(&r, POLICE_ROUND1);
+  play(&r, "c1>1 c3>1 c2>2 c4>2 @2 @empty");
+  assert_int_equal(pf_run_to_move(&r), 1);
+  tu_expect_legal(&r, "steal:c1 steal:c2 steal:c3 steal:c4 pass");
+  pf_run_free(&r);
+}
+
+/* Bad action moves are refused, saying what and why. */
+static void test_actions_refusals(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 2, "R G B P", NULL);
+  tu_refuse(&r, "swap:1+2", "there are no actions in this game: the expansion actions is off (PAP-9)");
+  tu_refuse(&r, "pass", "there is no action to pass on now: the Headpointer is making the piles (PAP-3)");
+  pf_run_free(&r);
+  start_pap(&r, 2, "R G B R:A1", "actions=true");
+  give_all(&r, 0);
+  tu_refuse(&r, "swap:1+2", "Swap is used after the reveal (PAP-9), but now the Headpointer is making the piles (PAP-3)");
+  play(&r, "c1>1 c2>1 c3>2 c4>2 @1 @2");
+  tu_refuse(&r, "swap:1", "'swap:1' is not a Swap move: write swap:1+2 (piles 1 and 2)");
+  tu_refuse(&r, "swap", "'swap' is not a Swap move: write swap:1+2 (piles 1 and 2)");
+  tu_refuse(&r, "swap:1+9", "'swap:1+9' cannot be played now: Swap swaps the contents of two piles of the level (PAP-9)");
+  tu_refuse(&r, "takeall:1", "seat 0 has no Take All card (A9) in its score row (PAP-9)");
+  tu_refuse(&r, "colorstop:X", "Color Stop is used before pointing (PAP-9), but now seat 0 is asked whether to use an action after the reveal");
+  tu_refuse(&r, "@1", "seat 0 is asked whether to use an action after the reveal (an action or pass)");
+  tu_refuse(&r, "give:1", "nobody is giving a card now");
+  tu_refuse(&r, "rock", "nobody is playing rock-paper-scissors now");
+  tu_refuse(&r, "frobnicate", "'frobnicate' is not a move: place a card with c4>2, point with @2 or @empty, use an action");
+  play(&r, "SWAP:1+2");
+  pf_run_free(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_PAP_1_deck_reproducible),
@@ -645,6 +1698,58 @@ int main(void) {
       cmocka_unit_test(test_PAP_8_determinize_redraws_hidden_rows),
       cmocka_unit_test(test_G_5_equal_cards_in_a_split),
       cmocka_unit_test(test_moves_parse),
+      cmocka_unit_test(test_PAP_9_deck_weights),
+      cmocka_unit_test(test_PAP_9_explicit_decks),
+      cmocka_unit_test(test_police_not_last),
+      cmocka_unit_test(test_police_force_last),
+      cmocka_unit_test(test_police_not_friends),
+      cmocka_unit_test(test_police_force_friends),
+      cmocka_unit_test(test_police_leading_curse),
+      cmocka_unit_test(test_police_trailing_reward),
+      cmocka_unit_test(test_police_not_text),
+      cmocka_unit_test(test_police_not_textless),
+      cmocka_unit_test(test_police_rule_fixed_for_the_round),
+      cmocka_unit_test(test_mission_m1_five_of_one_colour),
+      cmocka_unit_test(test_mission_m2_two_of_every_colour),
+      cmocka_unit_test(test_mission_m3_ten_points),
+      cmocka_unit_test(test_mission_m4_six_with_text),
+      cmocka_unit_test(test_mission_m5_five_textless),
+      cmocka_unit_test(test_mission_m6_every_colour_six_points),
+      cmocka_unit_test(test_mission_m7_every_colour_six_cards),
+      cmocka_unit_test(test_mission_m8_twelve_cards),
+      cmocka_unit_test(test_mission_m9_eight_cards_four_points),
+      cmocka_unit_test(test_mission_m10_colours_h_and_l),
+      cmocka_unit_test(test_missions_replace_the_goal),
+      cmocka_unit_test(test_missions_secret),
+      cmocka_unit_test(test_shy_head_only),
+      cmocka_unit_test(test_shy_head_veto),
+      cmocka_unit_test(test_shy_leader_veto),
+      cmocka_unit_test(test_shy_hand_min),
+      cmocka_unit_test(test_shy_hand_plus),
+      cmocka_unit_test(test_shy_color_new),
+      cmocka_unit_test(test_shy_color_same),
+      cmocka_unit_test(test_shy_not_shy),
+      cmocka_unit_test(test_shy_arrangement),
+      cmocka_unit_test(test_action_draw_more),
+      cmocka_unit_test(test_action_headpointer),
+      cmocka_unit_test(test_action_merge),
+      cmocka_unit_test(test_action_discard),
+      cmocka_unit_test(test_action_switch),
+      cmocka_unit_test(test_action_reorder),
+      cmocka_unit_test(test_action_color_stop),
+      cmocka_unit_test(test_action_action_stop),
+      cmocka_unit_test(test_action_swap),
+      cmocka_unit_test(test_action_steal),
+      cmocka_unit_test(test_action_random),
+      cmocka_unit_test(test_action_take_all),
+      cmocka_unit_test(test_action_take_none),
+      cmocka_unit_test(test_action_trade),
+      cmocka_unit_test(test_action_change_mind),
+      cmocka_unit_test(test_action_redo),
+      cmocka_unit_test(test_actions_window_order),
+      cmocka_unit_test(test_actions_one_per_round),
+      cmocka_unit_test(test_actions_not_when_out),
+      cmocka_unit_test(test_actions_refusals),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
