@@ -20,7 +20,7 @@ static const struct bench_case {
   const char *game;
   int players;
   int games;
-  const char *options; /* "key=value" or NULL for the defaults */
+  const char *options; /* "key=value ..." (space-separated) or NULL for the defaults */
 } CASES[] = {
     {"steal-the-pile", 1, 50000, NULL},
     {"steal-the-pile", 2, 400000, NULL},
@@ -43,6 +43,7 @@ static const struct bench_case {
     {"point-a-pile", 2, 200000, NULL},
     {"point-a-pile", 4, 100000, NULL},
     {"point-a-pile", 6, 50000, "pile=true"},
+    {"point-a-pile", 4, 20000, "police=true missions=true shy=true actions=true"},
 };
 #define NCASES (sizeof CASES / sizeof CASES[0])
 
@@ -70,11 +71,14 @@ static int run_case(const struct bench_case *bc, bench_row *row) {
   pf_setup setup = {.players = bc->players};
   pf_options_default(g->options, g->noptions, &setup.options);
   pf_error oerr;
-  if (bc->options && pf_option_parse_kv(g->options, g->noptions, bc->options, &setup.options, &oerr) != 0) {
-    cli_error("bench: %s: %s", g->id, oerr.msg);
-    free(st);
-    return -1;
-  }
+  char opts[256];
+  snprintf(opts, sizeof opts, "%s", bc->options ? bc->options : "");
+  for (char *save = NULL, *kv = strtok_r(opts, " ", &save); kv; kv = strtok_r(NULL, " ", &save))
+    if (pf_option_parse_kv(g->options, g->noptions, kv, &setup.options, &oerr) != 0) {
+      cli_error("bench: %s: %s", g->id, oerr.msg);
+      free(st);
+      return -1;
+    }
   pf_rng rng;
   pf_rng_seed(&rng, BENCH_SEED, (uint64_t)bc->players);
   memset(row, 0, sizeof *row);
@@ -104,9 +108,12 @@ int cmd_bench(int argc, char **argv) {
                          &json);
   if (rc >= 0) return rc;
   long total = 0;
+  int width = 8; /* of the options column: its longest entry */
+  for (size_t i = 0; i < NCASES; i++)
+    if (CASES[i].options && (int)strlen(CASES[i].options) > width) width = (int)strlen(CASES[i].options);
   json_t *rows = json_array();
   if (!json)
-    printf("%-16s %7s %-8s %8s %10s %12s %12s %14s\n", "game", "players", "options", "games", "moves", "games/s",
+    printf("%-16s %7s %-*s %8s %10s %12s %12s %14s\n", "game", "players", width, "options", "games", "moves", "games/s",
            "moves/s", "legal offered");
   for (size_t i = 0; i < NCASES; i++) {
     bench_row r;
@@ -129,7 +136,7 @@ int cmd_bench(int argc, char **argv) {
       json_object_set_new(o, "moves_per_second", json_real(r.moves / secs));
       json_array_append_new(rows, o);
     } else {
-      printf("%-16s %7d %-8s %8ld %10ld %12.0f %12.0f %14ld\n", CASES[i].game, CASES[i].players,
+      printf("%-16s %7d %-*s %8ld %10ld %12.0f %12.0f %14ld\n", CASES[i].game, CASES[i].players, width,
              CASES[i].options ? CASES[i].options : "-", r.games, r.moves, r.games / secs, r.moves / secs, r.branching);
       fflush(stdout);
     }
