@@ -338,6 +338,56 @@ grep -q "Not a legal move: there is no drawn card 9: cards 1-4 were drawn this r
   grep -q "Not a legal move: there is no pile yet: put the card on 1 to start one" "$T/out" &&
   grep -q "Not a legal move: the Headpointer is still making the piles" "$T/out" && ok "point-a-pile: bad moves are explained" ||
   bad "point-a-pile typed moves" "$(grep 'Not a legal' "$T/out")"
+# ---- Point-a-Pile's expansions (PAP-9) ----
+$PILFER games | grep -qE '^point-a-pile .* pile=false police=false missions=false shy=false actions=false$' &&
+  ok "games: point-a-pile lists police, missions, shy, actions" || bad "games: point-a-pile expansions" "$($PILFER games | grep point)"
+$PILFER rules point-a-pile >"$T/rules"
+miss=""; grep -q "PAP-9 " "$T/rules" || miss=" PAP-9"
+for c in P1 P2 P3 P4 P5 P6 P7 P8 T1 T2 T3 T4 T5 T6 T7 T8 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 M1 M2 M3 M4 M5 M6 M7 M8 M9 M10; do
+  grep -qE "^ +(.* )?$c[ :]" "$T/rules" || miss="$miss $c"
+done
+[ -z "$miss" ] && ok "rules point-a-pile: PAP-9 and a line for every Rule, Shy, Action and Mission card" || bad "rules point-a-pile miss$miss"
+ALL="-o police=true -o missions=true -o shy=true -o actions=true"
+for spec in "2" "3" "4 -o pile=true" "6" "6 -o pile=true"; do
+  set -- $spec; p=$1; shift
+  seats=(); for i in $(seq 1 "$p"); do seats+=(--seat random); done
+  f="$T/pap-all-$p${1:+-pile}.json"
+  if $PILFER play point-a-pile "${seats[@]}" $ALL "$@" --seed 21 --record "$f" >"$T/out" 2>"$T/err" && grep -q "Game over" "$T/out" &&
+     $PILFER replay "$f" >"$T/out" 2>"$T/err" && grep -q "Game over" "$T/out" && [ "$(grep -c '^  \[$' "$f")" = 2 ]; then
+    ok "point-a-pile $spec, every expansion: a random game completes and replays from its deck and missions ($(moves_in "$f") moves)"
+  else
+    bad "point-a-pile $spec, every expansion: random game" "$(head -c 400 "$T/err")"
+  fi
+done
+# a new user against two random seats, answering by numbers: the game ends, the record replays;
+# the others' missions and the bots' choices and throws are never shown before the reveal or the end
+if yes 1 | NO_COLOR=1 $PILFER play point-a-pile -p 3 $ALL --seed 7 --record "$T/paph-all.json" >"$T/out" 2>"$T/err"; then
+  sed '/^Game over\.$/,$d' "$T/out" >"$T/during"
+  grep -q "Game over" "$T/out" && grep -q "Your mission (secret): M" "$T/during" && grep -q "Rule in force (police)\|No rule in force (police)" "$T/during" &&
+    grep -q "Actions before pointing (PAP-9): you may use an action or pass." "$T/during" &&
+    ok "point-a-pile, every expansion: a human game by numbers to the end, with missions, rules and actions" ||
+    bad "point-a-pile every expansion transcript" "$(tail -5 "$T/out")"
+  ! grep -q "Mission of seat" "$T/during" && ! grep -qE "seat [12] \(random\): (point at|tap empty|throw (rock|paper|scissors))" "$T/during" &&
+    ok "point-a-pile, every expansion: others' missions, choices and throws stay hidden during the game" ||
+    bad "point-a-pile every expansion leaks" "$(grep -m3 -E 'Mission of seat|random\): (point at|tap|throw)' "$T/during")"
+  $PILFER replay "$T/paph-all.json" >/dev/null 2>"$T/err" && ok "point-a-pile, every expansion: the human game's record replays" ||
+    bad "point-a-pile every expansion record" "$(cat "$T/err")"
+  $PILFER replay --view 1 --json "$T/paph-all.json" | grep -q '"missions":\["M' && ok "point-a-pile: at the end every mission is shown" ||
+    bad "point-a-pile missions at the end"
+  $PILFER replay --until 3 --view 1 --json "$T/paph-all.json" | grep -qE '"missions":\[null,"M[0-9:RGBP]+",null\]' &&
+    ok "point-a-pile: replay --view 1 shows seat 1 only its own mission" || bad "point-a-pile mission view" "$($PILFER replay --until 3 --view 1 --json "$T/paph-all.json" | grep -o '"missions":[^]]*]')"
+else
+  bad "point-a-pile every expansion human game" "$(head -c 400 "$T/err")"
+fi
+# a malformed action, or one at the wrong moment, is refused with what and why
+printf 'swap:1\ntakeall:1\nquit\n' | $PILFER play point-a-pile -p 2 $ALL --seed 3 >"$T/out" 2>&1
+grep -q "Not a legal move: Swap is used after the reveal (PAP-9), but now the Headpointer is making the piles (PAP-3)" "$T/out" &&
+  grep -q "Not a legal move: Take All is used after the reveal (PAP-9)" "$T/out" && ok "point-a-pile: an action at the wrong moment is explained" ||
+  bad "point-a-pile action refusals" "$(grep 'Not a legal' "$T/out")"
+expect_fail "point-a-pile: an action in a record where none is due" 2 '^pilfer: move 1 \("redo"\): Redo is used after the reveal \(PAP-9\)' \
+  bash -c "sed '0,/\"moves\": \[/{/\"moves\": \[/{n;s/\"[^\"]*\"/\"redo\"/}}' '$T/pap-all-2.json' >'$T/badact.json'; $PILFER replay '$T/badact.json'"
+expect_fail "point-a-pile: a mission deck of the wrong size" 2 "deal 2: the mission deck has 11 cards, the game needs 12" \
+  bash -c "sed '0,/\"M[0-9:RGBP]*\",/{//d}' '$T/pap-all-2.json' >'$T/badmis.json'; $PILFER replay '$T/badmis.json'"
 expect_fail "point-a-pile for 7" 2 "point-a-pile is for 2 to 6 players, not 7" $PILFER play point-a-pile -p 7
 expect_fail "point-a-pile bad pile value" 2 "bad value 'yes' for option pile" $PILFER play point-a-pile -o pile=yes
 

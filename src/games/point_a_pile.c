@@ -1806,7 +1806,7 @@ static const char *const RULE_TEXT[PF_PAP_RULES + 1] = {
 };
 static const char *const SHY_TEXT[PF_PAP_SHIES + 1] = {
     "",
-    "the Headpointer",
+    "the Headpointer only",
     "anyone but the Headpointer",
     "players not (jointly) in the lead",
     "players with fewer than 5 scored cards",
@@ -1843,7 +1843,7 @@ static void card_text(pf_card c, pf_buf *out) {
   case PF_PAP_LAST: pf_buf_printf(out, "%+d while your last card", sign); break;
   case PF_PAP_HEAD: pf_buf_printf(out, "%+d while you are Headpointer", sign); break;
   case PF_PAP_RULE: pf_buf_printf(out, "rule %s: %s", name, RULE_TEXT[kind]); break;
-  case PF_PAP_SHY: pf_buf_printf(out, "shy %s: on top, only %s may pick its pile", name, SHY_TEXT[kind]); break;
+  case PF_PAP_SHY: pf_buf_printf(out, "shy %s: while on top, its pile is for %s", name, SHY_TEXT[kind]); break;
   case PF_PAP_ACTION: pf_buf_printf(out, "action %s, %s: %s", name, WINDOW_NAMES[ACTS[kind].window], ACTS[kind].does); break;
   case PF_PAP_MISSION: pf_buf_printf(out, "mission: %s", MISSION_TEXT[kind]); break;
   case PF_PAP_MISSION_HL:
