@@ -103,22 +103,26 @@ static void pass_actions(pf_run *r) {
   while (in_phase(r, "actions")) tu_play(r, "pass");
 }
 
+/* The Headpointer puts every card still to place on pile 1, in draw order. */
+static void place_all(pf_run *r) {
+  while (in_phase(r, "place")) {
+    char *legal = tu_legal(r);
+    char first[16], move[32];
+    sscanf(legal, "%15s", first);
+    first[strcspn(first, ">")] = '\0';
+    snprintf(move, sizeof move, "%s>1", first);
+    free(legal);
+    tu_play(r, move);
+  }
+}
+
 /* The Headpointer puts every drawn card of the round on pile 1, in draw order; `taker` points at
  * it and everyone else taps empty space; everyone passes when asked for an action, to the end of
  * the round. */
 static void give_all(pf_run *r, int taker) {
   int round = tu_view_int(r, "round");
   pass_actions(r);
-  while (in_phase(r, "place")) {
-    char *legal = tu_legal(r);
-    char first[16];
-    sscanf(legal, "%15s", first);
-    first[strcspn(first, ">")] = '\0';
-    char move[32];
-    snprintf(move, sizeof move, "%s>1", first);
-    free(legal);
-    tu_play(r, move);
-  }
+  place_all(r);
   pass_actions(r);
   while (in_phase(r, "point")) tu_play(r, pf_run_to_move(r) == taker ? "@1" : "@empty");
   while (in_phase(r, "actions") && tu_view_int(r, "round") == round) tu_play(r, "pass");
@@ -1192,7 +1196,7 @@ static void test_shy_hand_plus(void **unused) {
   expect_shy("R G B P R R", "P:T5", "nyn");
 }
 
-/* Seat 1 has scored a green card and a purple one (the Shy card's colours below). */
+/* Seat 1 has scored a green card but no purple one (the Shy card's colour below). */
 static void test_shy_color_new(void **unused) {
   (void)unused;
   expect_shy("R G B R R R", "G:T6", "yny");
@@ -1242,19 +1246,6 @@ static void test_shy_arrangement(void **unused) {
 /* ------------------------------------------------------------------------------------------ */
 /* PAP-9 actions: Action cards                                                                */
 /* ------------------------------------------------------------------------------------------ */
-
-/* The Headpointer puts every card still to place on pile 1, in draw order. */
-static void place_all(pf_run *r) {
-  while (in_phase(r, "place")) {
-    char *legal = tu_legal(r);
-    char first[16], move[32];
-    sscanf(legal, "%15s", first);
-    first[strcspn(first, ">")] = '\0';
-    snprintf(move, sizeof move, "%s>1", first);
-    free(legal);
-    tu_play(r, move);
-  }
-}
 
 static bool log_has(const pf_run *r, int seat, const char *line) {
   char *t = tu_view_text(r, seat);
