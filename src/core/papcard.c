@@ -153,8 +153,8 @@ static int scan_fields(int t, const char *s, int *a, int *b, int *c) {
 
 /* A mission at s (M3, M10:5R3G): 0 with the card in *out and its length in *len, else -1. */
 static int mission_scan(const char *s, pf_card *out, int *len) {
-  int kind, n = scan_kind(s + 1, &kind);
-  if (toupper((unsigned char)s[0]) != 'M' || n < 0 || kind > PF_PAP_MISSIONS) return -1;
+  int kind, n;
+  if (toupper((unsigned char)s[0]) != 'M' || (n = scan_kind(s + 1, &kind)) < 0 || kind > PF_PAP_MISSIONS) return -1;
   n++;
   if (kind < PF_PAP_MISSIONS) {
     *out = pf_pap_make_kind(0, PF_PAP_MISSION, kind);
