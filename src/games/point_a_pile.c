@@ -2344,11 +2344,22 @@ static void pap_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
   status_text(s, seat, st, legend, &nlegend, out);
 legend:
   if (!nlegend) return;
-  pf_buf_puts(out, "Card texts (any colour):");
+  /* Entries side by side while a line stays within 100 columns; a long text gets a line. */
+  pf_buf_puts(out, "Card texts (any colour):\n ");
+  size_t line = out->len;
   for (int i = 0; i < nlegend; i++) {
     char name[PF_CARD_STR];
-    pf_buf_printf(out, "%s %s ", i % 3 ? ";" : "\n ", pf_card_str(legend[i], name) + 2); /* no colour */
-    card_text(legend[i], out);
+    pf_buf entry = {0};
+    pf_buf_printf(&entry, " %s ", pf_card_str(legend[i], name) + 2); /* no colour */
+    card_text(legend[i], &entry);
+    if (i > 0 && out->len - line + entry.len + 1 > 100) {
+      pf_buf_puts(out, "\n ");
+      line = out->len;
+    } else if (i > 0) {
+      pf_buf_putc(out, ';');
+    }
+    pf_buf_puts(out, pf_buf_str(&entry));
+    pf_buf_free(&entry);
   }
   pf_buf_putc(out, '\n');
 }
