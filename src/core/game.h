@@ -96,8 +96,13 @@ typedef struct pf_game {
   /* The table as a person sees it from a seat (or PF_VIEW_ALL). */
   void (*view_text)(const void *st, int seat, const pf_style *style, pf_buf *out);
   /* Resamples everything the seat cannot see, consistently with its view, using rng; the seat's
-   * view and legal moves stay the same. Also reseeds the state's own generator and forgets any
-   * explicit future deals, which the seat cannot know either. */
+   * view and legal moves (their codes too) stay the same. Also reseeds the state's own generator
+   * and forgets any explicit future deals, which the seat cannot know either. It is canonical:
+   * two positions that differ only in what the seat cannot see become the same state, byte for
+   * byte, with the same rng (resample hidden cards with pf_cards_resample, which sorts them
+   * first; never shuffle them in the order they lay). Bots see a game only through legal moves
+   * and determinizations, so this is what makes their choices independent of hidden cards; the
+   * conformance suite checks it. */
   void (*determinize)(void *st, int seat, pf_rng *rng);
   /* Recomputes what can be recomputed and checks it (card conservation at least). */
   int (*check)(const void *st, pf_error *err);

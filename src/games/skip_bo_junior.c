@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/game.h"
+#include "core/slots.h"
 #include "games/registry.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -506,7 +507,8 @@ static int sbj_current_deal(const void *vs, pf_deal *out) {
  * its order is resampled. */
 static void sbj_determinize(void *vs, int seat, pf_rng *rng) {
   sbj_state *s = vs;
-  uint8_t slots[NCARDS], cards[NCARDS];
+  uint8_t slots[NCARDS];
+  pf_card cards[NCARDS];
   int n = 0;
   if (seat != PF_VIEW_ALL) {
     for (int p = 0; p < s->players; p++) {
@@ -517,10 +519,18 @@ static void sbj_determinize(void *vs, int seat, pf_rng *rng) {
     if (!s->reshuffles) n += pile_slots(s, P_DRAW, slots + n);
   }
   for (int i = 0; i < n; i++) cards[i] = s->card[slots[i]];
-  pf_shuffle(rng, cards, (size_t)n);
+  pf_cards_resample(cards, n, rng);
   for (int i = 0; i < n; i++) s->card[slots[i]] = cards[i];
   if (seat != PF_VIEW_ALL && s->reshuffles) {
+    /* The order is resampled from the slots sorted, so that it does not depend on the order they
+     * lay in (canonical, as pf_cards_resample). */
     int nd = pile_slots(s, P_DRAW, slots);
+    for (int i = 1; i < nd; i++)
+      for (int j = i; j > 0 && slots[j - 1] > slots[j]; j--) {
+        uint8_t t = slots[j];
+        slots[j] = slots[j - 1];
+        slots[j - 1] = t;
+      }
     pf_shuffle(rng, slots, (size_t)nd);
     pile_set(s, P_DRAW, slots, nd);
   }

@@ -667,20 +667,23 @@ static int thf_current_deal(const void *vs, pf_deal *out) {
  * capture were seen face up. */
 static void thf_determinize(void *vs, int seat, pf_rng *rng) {
   thf_state *s = vs;
-  uint8_t slots[MAX_CARDS], cards[MAX_CARDS];
+  uint8_t slots[MAX_CARDS];
+  pf_card cards[MAX_CARDS];
   pf_hands h = hands_of(s);
   int n = pf_slots_hidden(&h, seat, s->next_slot, s->ncards, slots);
   for (int i = 0; i < n; i++) cards[i] = s->card[slots[i]];
   /* A Thief turn that goes on after a capture or a discard shows everyone that its player has a
    * capture available (THF-6): a resample must keep that true. The real cards are such a sample,
-   * so a few tries find one; after 1000 failures (never seen) the hidden cards stay as they are. */
+   * so a few tries find one; after 1000 failures (never seen) the hidden cards stay as they are.
+   * Each try resamples from the same cards (pf_cards_resample sorts them first), so the tries do
+   * not depend on how the hidden cards lay. */
   bool constrained = seat != PF_VIEW_ALL && s->turn != seat &&
                      (s->phase == PH_CAPTURED || s->phase == PH_DISCARDED);
   pf_move ms[PF_MAX_MOVES];
   for (int tries = 0; tries < 1000; tries++) {
-    uint8_t shuffled[MAX_CARDS];
-    memcpy(shuffled, cards, (size_t)n);
-    pf_shuffle(rng, shuffled, (size_t)n);
+    pf_card shuffled[MAX_CARDS];
+    memcpy(shuffled, cards, sizeof cards[0] * (size_t)n);
+    pf_cards_resample(shuffled, n, rng);
     for (int i = 0; i < n; i++) s->card[slots[i]] = shuffled[i];
     if (!constrained || captures(s, s->turn, s->phase == PH_CAPTURED, ms) > 0) break;
     for (int i = 0; i < n; i++) s->card[slots[i]] = cards[i];
