@@ -37,7 +37,7 @@
 #include "core/option.h"
 #include "core/rng.h"
 
-#define PF_GAME_VERSION 2 /* 2: describe_chance */
+#define PF_GAME_VERSION 3 /* 2: describe_chance; 3: rate_moves */
 #define PF_MAX_PLAYERS 12
 #define PF_MAX_MOVES 512   /* more than any position of any game has */
 #define PF_MOVE_STR 256    /* room for any canonical move string, chance outcomes included (a
@@ -129,6 +129,14 @@ typedef struct pf_game {
    * others. NULL: chance outcomes are told to nobody (the safe default for hidden ones). */
   void (*describe_chance)(const void *st, const char *outcome, int viewer, const pf_style *style,
                           pf_buf *out);
+
+  /* ---- optional, version 3 ---- */
+  /* The greedy bot's rule of thumb (bots/greedy.c): rates each of the n legal moves of the seat to
+   * move, higher is better, as a decent person would (take the biggest pile, play your stockpile
+   * first ...). It should read only what the seat may know: bots call it on determinizations for
+   * the seat, so it cannot leak a hidden card, but anything hidden it reads there is a guess.
+   * NULL: greedy looks one turn ahead by the seat's score instead. */
+  void (*rate_moves)(const void *st, const pf_move *moves, int n, int64_t *rating);
 } pf_game;
 
 /* ---- what the core offers over any game ---- */

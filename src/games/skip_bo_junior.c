@@ -246,6 +246,41 @@ static void sbj_apply(void *vs, pf_move m) {
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* The greedy bot's rule of thumb                                                             */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Whether card c goes onto some building pile, the piles counting as in `count`. */
+static bool fits_any(const int *count, pf_card c) {
+  int free_b = 0;
+  while (free_b < BUILDS && count[free_b]) free_b++;
+  for (int b = 0; b < BUILDS; b++)
+    if ((count[b] || b == free_b) && (c == WILD || value_of(c) == count[b] + 1)) return true;
+  return false;
+}
+
+/* Play your stockpile first; else a hand card after which your stockpile's top can go; keep your
+ * wilds; and do not leave a building pile one below the next player's stockpile top. */
+static void sbj_rate_moves(const void *vs, const pf_move *moves, int n, int64_t *rating) {
+  const sbj_state *s = vs;
+  int stock = P_STOCK(s->turn), next = P_STOCK((s->turn + 1) % s->players);
+  int next_top = s->size[next] ? value_of(top_card(s, next)) : -1;
+  for (int i = 0; i < n; i++) {
+    int src = MOVE_SRC(moves[i]), b = MOVE_BUILD(moves[i]), count[BUILDS];
+    pf_card c = top_card(s, source_pile(s, src));
+    for (int k = 0; k < BUILDS; k++) count[k] = s->size[P_BUILD(k)];
+    count[b] = count[b] + 1 == COMPLETE ? 0 : count[b] + 1;
+    int64_t r = 0;
+    if (src == 0)
+      r += 10000;
+    else if (s->size[stock] && fits_any(count, top_card(s, stock)))
+      r += 5000;
+    if (c == WILD && src != 0) r -= 100;
+    if (count[b] && count[b] + 1 == next_top) r -= 50;
+    rating[i] = r;
+  }
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* Reshuffles (SBJ-3): chance                                                                 */
 /* ------------------------------------------------------------------------------------------ */
 
@@ -849,4 +884,5 @@ const pf_game pf_game_skip_bo_junior = {
     .chance_sample = sbj_chance_sample,
     .chance_apply = sbj_chance_apply,
     .describe = sbj_describe,
+    .rate_moves = sbj_rate_moves,
 };
