@@ -87,7 +87,7 @@ expect_fail "unknown option key" 2 "unknown option 'foo'; options are: target" $
 expect_fail "bad option value" 2 "bad value 'lots' for option target; allowed: target: an integer from 0 to 100000" $PILFER play steal-the-pile -o target=lots --seat random --seat random
 expect_fail "too many players" 2 "steal-the-pile is for 1 to 12 players, not 13" $PILFER play steal-the-pile -p 13
 expect_fail "seats and players disagree" 2 "3 players but 2 --seat" $PILFER play steal-the-pile -p 3 --seat random --seat random
-expect_fail "unknown seat kind" 2 "unknown seat kind 'genius'; seats are: human, random" $PILFER play steal-the-pile --seat genius --seat random
+expect_fail "unknown seat kind" 2 "seat 0: unknown bot 'genius'; bots are: random, greedy, ismcts \(or human\)" $PILFER play steal-the-pile --seat genius --seat random
 expect_fail "target in solitaire" 2 "needs 2 or more players" $PILFER play steal-the-pile -p 1 --seat random -o target=50
 expect_fail "unknown play flag" 2 "unknown or incomplete option '--colour'" $PILFER play steal-the-pile --colour
 
@@ -313,9 +313,9 @@ if yes 1 | NO_COLOR=1 $PILFER play point-a-pile -p 3 --seed 4 --record "$T/paph.
   grep -q "Game over" "$T/out" && grep -q "To place (6): c1 " "$T/out" && grep -q "Pointing: you at pile 1; seat 1 at " "$T/out" &&
     grep -q "Score rows" "$T/out" && ok "point-a-pile: a human game by numbers to the end, with the reveal" ||
     bad "point-a-pile human transcript" "$(grep -m3 'Pointing' "$T/out")"
-  grep -q "seat [12] (random): points (hidden until everyone has chosen)" "$T/out" &&
-    ! grep -qE "seat [12] \(random\): (point at|tap empty)" "$T/out" && ok "point-a-pile: the bots' choices are hidden until the reveal" ||
-    bad "point-a-pile choices told" "$(grep -m3 'random): ' "$T/out")"
+  grep -qE "seat [12] \([a-z]+\): points \(hidden until everyone has chosen\)" "$T/out" &&
+    ! grep -qE "seat [12] \([a-z]+\): (point at|tap empty)" "$T/out" && ok "point-a-pile: the bots' choices are hidden until the reveal" ||
+    bad "point-a-pile choices told" "$(grep -m3 'seat [12] (' "$T/out")"
   $PILFER replay "$T/paph.json" >/dev/null 2>"$T/err" && ok "point-a-pile: the human game's record replays" || bad "point-a-pile human record" "$(cat "$T/err")"
   # before seat 1 has chosen, its view says only that seat 0 has chosen
   k=$($PILFER replay --trace "$T/paph.json" | grep -n '"move":"@' | head -1 | cut -d: -f1)
@@ -390,6 +390,60 @@ expect_fail "point-a-pile: a mission deck of the wrong size" 2 "deal 2: the miss
   bash -c "sed '0,/\"M[0-9:RGBP]*\",/{//d}' '$T/pap-all-2.json' >'$T/badmis.json'; $PILFER replay '$T/badmis.json'"
 expect_fail "point-a-pile for 7" 2 "point-a-pile is for 2 to 6 players, not 7" $PILFER play point-a-pile -p 7
 expect_fail "point-a-pile bad pile value" 2 "bad value 'yes' for option pile" $PILFER play point-a-pile -o pile=yes
+# ---- bots in play, and the hint ----
+for spec in greedy "ismcts:iters=50" "ismcts:iters=20,playout=greedy,horizon=game"; do
+  if $PILFER play thief --seat "$spec" --seat random --seed 4 --record "$T/bot.json" >"$T/out" 2>"$T/err" &&
+     grep -q "Seat 0: $spec" "$T/out" && $PILFER replay "$T/bot.json" >/dev/null 2>&1; then
+    ok "play: bot $spec plays a game of Thief, and its record replays"
+  else
+    bad "play with bot $spec" "$(head -c 400 "$T/err")"
+  fi
+done
+printf 'hint\nquit\n' | NO_COLOR=1 $PILFER play steal-the-pile --seat human --seat greedy --seed 8 >"$T/out" 2>&1
+grep -qE '^Hint: [0-9]+\) [A2-9TJQK][SHDC](>[^ ]+)?(: .*)? \(ismcts, [0-9]+ iterations\)$' "$T/out" &&
+  ok "play: 'hint' names the ismcts bot's move" || bad "play hint" "$(grep -i hint "$T/out" | tail -3)"
+expect_fail "bad bot setting" 2 "seat 1: bot 'ismcts' has no setting 'depth'; its settings are: iters, time, c, playout, horizon" \
+  $PILFER play steal-the-pile --seat human --seat ismcts:depth=3
+expect_fail "bad bot value" 2 "bad value '-5' for iters" $PILFER play steal-the-pile --seat ismcts:iters=-5 --seat random
+
+# ---- sim and merge ----
+check "sim --help" $PILFER sim --help
+check "merge --help" $PILFER merge --help
+check "sim table" $PILFER sim steal-the-pile -p 2 --seat greedy --seat random --games 40 --rotate --threads 2
+grep -q "greedy " "$T/out" && grep -q "First seat's advantage" "$T/out" && grep -q "Mean game length: 48.0 moves" "$T/out" &&
+  grep -qE '\[ *[0-9.]+%, *[0-9.]+%\]' "$T/out" && ok "sim prints win rates with intervals, the first seat's advantage, game length" ||
+  bad "sim table" "$(cat "$T/out")"
+unsharded() { $PILFER sim skip-bo-junior -p 3 --seat greedy --seat random --seat ismcts:iters=10 --games 30 --rotate --seed 9 --json "$@"; }
+unsharded --threads 1 >"$T/whole.json" && unsharded --threads 2 >"$T/whole2.json" &&
+  for i in 1 2 3; do unsharded --shard $i/3 >"$T/part$i.json" || exit 1; done && $PILFER merge "$T/part3.json" "$T/part1.json" "$T/part2.json" >"$T/merged.json"
+strip() { grep -v '"wall_seconds"' "$1"; }
+cmp -s <(strip "$T/whole.json") <(strip "$T/whole2.json") && ok "sim --json: 1 and 2 threads give the same result" || bad "sim threads differ"
+cmp -s <(strip "$T/whole.json") <(strip "$T/merged.json") && ok "merge of 3 shards equals the unsharded run, bit for bit (wall time aside)" ||
+  bad "merge differs" "$(diff <(strip "$T/whole.json") <(strip "$T/merged.json") | head -10)"
+for key in '"game": "skip-bo-junior"' '"players": 3' '"seats": \[' '"games": 30' '"seed": 9' '"shard": null' '"wins": \[' \
+           '"score_mean": \[' '"score_sd": \[' '"mean_moves": ' '"wall_seconds": ' '"bots": \['; do
+  grep -q "$key" "$T/whole.json" || bad "sim --json lacks $key"
+done
+ok "sim --json has the fields of SPEC 4"
+grep -q '"shard": {' "$T/part2.json" && grep -q '"index": 2' "$T/part2.json" && ok "a shard says which it is" || bad "shard field"
+check "merge --table" $PILFER merge --table "$T/part1.json" "$T/part2.json" "$T/part3.json"
+expect_fail "merge: a shard missing" 2 "shard 3/3 is missing" $PILFER merge "$T/part1.json" "$T/part2.json"
+expect_fail "merge: a shard twice" 2 "shard 1/3 is given twice" $PILFER merge "$T/part1.json" "$T/part1.json" "$T/part2.json"
+echo '{"game": "skip-bo-junior", "players": 3' >"$T/trunc.json"
+expect_fail "merge: malformed JSON" 2 "^pilfer: merge: .*trunc.json: line 2 column 0: " $PILFER merge "$T/trunc.json"
+sed 's/"bot_win": \[/"bot_win": ["x", /' "$T/part1.json" >"$T/badsum.json"
+expect_fail "merge: bad sums" 2 "badsum.json: sums.bot_win" $PILFER merge "$T/badsum.json" "$T/part2.json" "$T/part3.json"
+expect_fail "merge: not a file" 2 "^pilfer: merge: .*nothing.json" $PILFER merge "$T/nothing.json"
+expect_fail "sim: unknown bot" 2 "sim: seat 1: unknown bot 'genius'" $PILFER sim thief --seat random --seat genius --games 2
+expect_fail "sim: bad bot option" 2 "bad value '0' for iters" $PILFER sim thief --seat ismcts:iters=0 --games 2
+expect_fail "sim: bad shard" 2 "--shard takes I/N, the I-th of N slices with 1 <= I <= N" $PILFER sim thief --seat random --games 4 --shard 0/3
+expect_fail "sim: bad shard 4/3" 2 "not '4/3'" $PILFER sim thief --seat random --games 4 --shard 4/3
+expect_fail "sim: rotate needs whole rotations" 2 "multiple of 3 \(9 or 12\)" $PILFER sim thief -p 3 --seat random --games 10 --rotate
+expect_fail "sim: no --games" 2 "give the number of games" $PILFER sim thief --seat random
+expect_fail "sim: bad option" 2 "bad value '7' for option teams" $PILFER sim gharat -p 4 --seat random --games 2 -o teams=7
+check "sim --records" $PILFER sim piles --seat greedy --games 3 --records "$T/recs"
+[ "$(ls "$T/recs" | wc -l)" = 3 ] && $PILFER replay "$T/recs/game-000002.json" >/dev/null && ok "sim --records writes every game, replayable" ||
+  bad "sim records" "$(ls "$T/recs")"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -8,8 +8,13 @@
  *   - the same seed and moves give the same game;
  *   - a written record replays to the same result and the same final position;
  *   - non-interference: determinizing for a seat leaves that seat's view (JSON and text), its
- *     legal moves and what the terminal says of them (describe) byte-identical, and a game dealt
- *     differently in the cards a seat cannot see shows that seat the same view;
+ *     legal moves (codes and strings) and what the terminal says of them (describe)
+ *     byte-identical, and a game dealt differently in the cards a seat cannot see shows that seat
+ *     the same view;
+ *   - determinizing is canonical: two positions that differ only in what a seat cannot see (the
+ *     position and one of its determinizations) determinize for that seat, with the same
+ *     generator, into byte-identical states, so that a bot, which sees the game only through
+ *     determinizations, legal moves and views, chooses alike in both;
  *   - scores and winners are well formed at the end.
  * A game added to the registry is covered without changing this file.
  */
@@ -127,6 +132,25 @@ static char *shown_to(const pf_game *g, const void *st, int seat) {
   return b.data ? b.data : pf_xstrdup("");
 }
 
+/* `st` and `other` differ only in what `seat` cannot see: determinized for it with the same
+ * generator they must become the same state, byte for byte. */
+static void check_canonical(const pf_game *g, const void *st, const void *other, int seat, pf_rng *rng,
+                            uint64_t seed, int ply) {
+  void *a = pf_xmalloc(g->state_size), *b = pf_xmalloc(g->state_size);
+  pf_rng ra = *rng, rb = *rng;
+  memcpy(a, st, g->state_size);
+  memcpy(b, other, g->state_size);
+  g->determinize(a, seat, &ra);
+  g->determinize(b, seat, &rb);
+  if (memcmp(a, b, g->state_size) != 0 || memcmp(&ra, &rb, sizeof ra) != 0)
+    fail_msg("%s, seed %llu, ply %d: determinize for seat %d is not canonical: two positions that differ "
+             "only in what the seat cannot see determinize differently",
+             g->id, (unsigned long long)seed, ply, seat);
+  pf_rng_next(rng);
+  free(a);
+  free(b);
+}
+
 /* Determinizing for every seat keeps that seat's view, legal moves and what it is shown of them;
  * returns how many seats' determinizations changed the full state's view (to show the check has
  * teeth). */
@@ -148,7 +172,12 @@ static int check_determinize(const pf_game *g, const void *st, int players, pf_r
       assert_same_text(la, lb, "determinize changed the seat's legal moves", g, players, seed, ply);
       free(la);
       free(lb);
+      pf_move ma[PF_MAX_MOVES], mb[PF_MAX_MOVES];
+      int na = g->legal(st, ma);
+      assert_int_equal(na, g->legal(copy, mb));
+      assert_memory_equal(ma, mb, sizeof ma[0] * (size_t)na);
     }
+    check_canonical(g, st, copy, seat, rng, seed, ply);
     char *ta = shown_to(g, st, seat), *tb = shown_to(g, copy, seat);
     assert_same_text(ta, tb, "determinize changed what the seat is shown", g, players, seed, ply);
     free(ta);

@@ -2,35 +2,91 @@
  * bot.h - computer players.
  *
  * A bot chooses a move for the seat to move. It may use only what that seat may know: the legal
- * moves, the seat's view, and determinizations for that seat (game.h). It never reads the rest of
- * the state it is given.
+ * moves, the seat's view, and determinizations of copies of the state for that seat (game.h).
+ * The bots here read the state only through g->to_move, g->legal, and g->determinize on a copy;
+ * everything else they look at is a determinized copy. Since determinize is canonical, a bot
+ * with the same generator then chooses the same move in two positions that differ only in what
+ * its seat cannot see (tests/test_bots.c checks this for every bot and game).
  *
- * Bots are named by specs: "name" or "name:key=value,...".
+ * Bots are named by specs: "name" or "name:key=value,...": "random", "greedy",
+ * "ismcts:iters=2000,c=0.7,playout=greedy". Each kind lists its settings in a table.
+ *
+ * A bot allocates its working memory (a search tree, scratch states) once, at its first choice
+ * for a game, and never per move or per search iteration; pf_bot_free releases it.
  */
 #ifndef PF_BOT_H
 #define PF_BOT_H
 
 #include "core/game.h"
 
+#define PF_BOT_MAX_SETTINGS 6
+#define PF_BOT_SPEC 128 /* room for a spec as pf_bot_spec writes it */
+
+/* One setting of a bot kind. A value is an integer, a decimal kept in thousandths (scale 1000:
+ * "0.7" is 700), or one of named choices (stored as the choice's index). */
+typedef struct pf_bot_setting {
+  const char *name;
+  int scale;                   /* 1: an integer; 1000: a decimal with up to three decimals */
+  const char *const *choices;  /* NULL-terminated names for 0, 1, ..., or NULL for a number */
+  int64_t def, min, max;       /* in stored units (thousandths when scale is 1000) */
+  const char *help;
+} pf_bot_setting;
+
+/* What the last choice cost: for the benchmark and the hint. */
+typedef struct pf_bot_stats {
+  long iterations; /* search iterations (0 for bots that do not search) */
+  long moves;      /* moves and chance outcomes simulated */
+  long nodes;      /* tree nodes made */
+} pf_bot_stats;
+
 typedef struct pf_bot {
   const struct pf_bot_kind *kind;
-  pf_rng rng; /* the bot's own generator, seeded from the game seed and its seat */
+  int players;                        /* of the game it plays */
+  pf_rng rng;                         /* the bot's own generator, from the game seed and its seat */
+  int64_t set[PF_BOT_MAX_SETTINGS];   /* the kind's settings, in the order of its table */
+  void *mem;                          /* working memory, owned; grown by pf_bot_memory */
+  size_t memsize;
+  pf_bot_stats stats;
 } pf_bot;
 
 typedef struct pf_bot_kind {
   const char *name;
   const char *help;
+  const pf_bot_setting *settings;
+  int nsettings;
   /* Chooses a legal move of the seat to move. */
   pf_move (*choose)(pf_bot *bot, const pf_game *g, const void *st);
 } pf_bot_kind;
 
 /* Every bot kind, NULL-terminated. */
 extern const pf_bot_kind *const pf_bot_kinds[];
+extern const pf_bot_kind pf_bot_random, pf_bot_greedy, pf_bot_ismcts;
 
-/* Makes a bot from a spec; the message lists the known bots when the name is unknown. */
-int pf_bot_init(pf_bot *bot, const char *spec, uint64_t seed, int seat, pf_error *err);
+/* Makes a bot for a game of `players` from a spec, seeded from (seed, seat); a bad spec is refused
+ * with a message that lists the known bots, or the kind's settings and what each allows. */
+int pf_bot_init(pf_bot *bot, const char *spec, int players, uint64_t seed, int seat, pf_error *err);
+/* Seeds the bot's generator anew from (seed, seat), keeping its kind, settings and memory (for
+ * the next game of a simulation). */
+void pf_bot_reseed(pf_bot *bot, uint64_t seed, int seat);
+/* Checks a spec without making a bot. */
+int pf_bot_check_spec(const char *spec, pf_error *err);
+/* Releases the bot's memory. */
+void pf_bot_free(pf_bot *bot);
 static inline pf_move pf_bot_choose(pf_bot *bot, const pf_game *g, const void *st) {
   return bot->kind->choose(bot, g, st);
 }
+/* A setting's value by name (the kind must have it). */
+int64_t pf_bot_setting_value(const pf_bot *bot, const char *name);
+/* Writes the kinds and their settings, for --help. */
+void pf_bot_describe_all(pf_buf *out);
+
+/* ---- for bot kinds ---- */
+
+/* At least n bytes of the bot's working memory, kept between choices (allocated, zeroed, only
+ * when it must grow: once per bot and game). */
+void *pf_bot_memory(pf_bot *bot, size_t n);
+/* The best of n ratings; ties go to a uniformly random one of them (the bot's generator). */
+int pf_bot_best(pf_bot *bot, const int64_t *rating, int n);
+
 
 #endif

@@ -17,6 +17,8 @@ int cmd_rules(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 /* Prints "pilfer: <message>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -21,8 +21,8 @@ static const char USAGE[] =
     "usage: pilfer play GAME [-p N] [--seat KIND]... [-o KEY=VALUE]... [--seed S] [--deal FILE]\n"
     "                        [--record FILE]\n"
     "\n"
-    "Plays GAME in the terminal. Each --seat is 'human' or a bot (random), seat 0 first;\n"
-    "without --seat, seat 0 is human and the others random.\n"
+    "Plays GAME in the terminal. Each --seat is 'human' or a bot spec, seat 0 first; without\n"
+    "--seat, seat 0 is human and the others greedy.\n"
     "  -p, --players N     number of players (default: the number of --seat, else 2)\n"
     "  -o KEY=VALUE        a game option (see pilfer games)\n"
     "  --seed S            the seed of the deal and of the bots (default: from the clock; printed)\n"
@@ -30,7 +30,10 @@ static const char USAGE[] =
     "                      or of deals, or text with one deal per line, top card first\n"
     "  --record FILE       write the game record there (also if the game is abandoned)\n"
     "  --plain             no colours or suit symbols (also when not a terminal, or NO_COLOR)\n"
-    "At your turn: a number or a move (7H>p2, s>b1), 'help', 'rules', or 'quit'.\n";
+    "At your turn: a number or a move (7H>p2, s>b1), 'hint' (what ismcts would play), 'help',\n"
+    "'rules', or 'quit'.\n"
+    "\n"
+    "Bots (a spec is NAME or NAME:KEY=VALUE,...; e.g. ismcts:iters=5000,playout=greedy):\n";
 
 typedef struct table {
   pf_run run;
@@ -41,6 +44,9 @@ typedef struct table {
   pf_style style;
   pf_buf log[PF_MAX_PLAYERS]; /* what each human seat has not seen happen yet */
   const char *record_path;
+  uint64_t seed;
+  pf_bot hint;      /* the ismcts bot that answers 'hint', made at the first one */
+  bool hint_ready;
 } table;
 
 /* ---- reading deals from --deal ---- */
@@ -231,6 +237,30 @@ static void show_moves(table *t, int seat, const pf_move *moves, int n, bool ful
   if (prev[0]) printf("\n");
 }
 
+/* 'hint': the move the ismcts bot (default settings) would play for the person at `seat`. It is
+ * a bot like the others: it sees only what the seat sees. */
+static void give_hint(table *t, int seat, const pf_move *moves, int n) {
+  const pf_game *g = t->run.game;
+  pf_error err;
+  if (!t->hint_ready) {
+    if (pf_bot_init(&t->hint, "ismcts", t->run.setup.players, t->seed, PF_MAX_PLAYERS + seat, &err) != 0) {
+      printf("No hint: %s\n", err.msg);
+      return;
+    }
+    t->hint_ready = true;
+  }
+  pf_move m = pf_bot_choose(&t->hint, g, t->run.state);
+  int k = 0;
+  while (k < n && moves[k] != m) k++;
+  char s[PF_MOVE_STR];
+  g->move_str(t->run.state, m, s);
+  pf_buf d = {0};
+  if (g->describe) g->describe(t->run.state, m, seat, &t->style, &d);
+  printf("Hint: %d) %s%s%s (ismcts, %ld iterations)\n", k + 1, s, d.len ? ": " : "", pf_buf_str(&d),
+         t->hint.stats.iterations);
+  pf_buf_free(&d);
+}
+
 enum { TURN_PLAYED, TURN_QUIT };
 
 /* Asks the person at `seat` for a move until they give a legal one or quit. */
@@ -260,7 +290,7 @@ static int human_turn(table *t, int seat) {
   pf_move m;
   for (;;) {
     char prompt[64];
-    snprintf(prompt, sizeof prompt, "seat %d, your move [1-%d, a move, help, quit]> ", seat, n);
+    snprintf(prompt, sizeof prompt, "seat %d, your move [1-%d, a move, hint, help, quit]> ", seat, n);
     char *line = read_line(prompt);
     if (!line) return TURN_QUIT;
     char *s = line + strspn(line, " \t");
@@ -278,7 +308,10 @@ static int human_turn(table *t, int seat) {
     if (strcmp(s, "help") == 0 || strcmp(s, "?") == 0) {
       printf("Type the number of a move, or the move itself as listed (any case; cards also as the\n"
              "rules allow: 10 for T, suit symbols). 'moves' lists them again with what each does,\n"
+             "'hint' asks the ismcts bot what it would play in your place (it sees only what you see),\n"
              "'rules' prints the rules, 'quit' abandons the game (the record is still written).\n");
+    } else if (strcmp(s, "hint") == 0) {
+      give_hint(t, seat, moves, n);
     } else if (strcmp(s, "rules") == 0) {
       fputs(g->rules, stdout);
     } else if (strcmp(s, "moves") == 0) {
@@ -328,6 +361,13 @@ static void game_over(table *t) {
   for (int i = 0; i < n; i++)
     printf("%sseat %d (%s)%s", i ? ", " : (n > 1 ? "Shared win: " : "Winner: "), w[i], t->seat_spec[w[i]],
            i == n - 1 ? "\n" : "");
+}
+
+/* Releases the bots of the first n seats and the hint's. */
+static void free_bots(table *t, int n) {
+  for (int p = 0; p < n; p++)
+    if (!t->human[p]) pf_bot_free(&t->bot[p]);
+  if (t->hint_ready) pf_bot_free(&t->hint);
 }
 
 static int play_loop(table *t) {
@@ -398,7 +438,14 @@ int cmd_play(int argc, char **argv) {
     case 'd': deal_path = optarg; break;
     case 'r': t.record_path = optarg; break;
     case 'P': plain = true; break;
-    case 'h': fputs(USAGE, stdout); return 0;
+    case 'h': {
+      pf_buf b = {0};
+      pf_bot_describe_all(&b);
+      fputs(USAGE, stdout);
+      fputs(pf_buf_str(&b), stdout);
+      pf_buf_free(&b);
+      return 0;
+    }
     default:
       cli_error("play: unknown or incomplete option '%s'; see pilfer play --help", argv[optind - 1]);
       return EXIT_BAD_INPUT;
@@ -434,17 +481,20 @@ int cmd_play(int argc, char **argv) {
   }
   setup.deals = deals;
   for (int p = 0; p < players; p++) {
-    if (!nseats) t.seat_spec[p] = p == 0 ? "human" : "random";
+    if (!nseats) t.seat_spec[p] = p == 0 ? "human" : "greedy";
     if (strcmp(t.seat_spec[p], "human") == 0) {
       t.human[p] = true;
       t.nhumans++;
-    } else if (pf_bot_init(&t.bot[p], t.seat_spec[p], seed, p, &err) != 0) {
-      cli_error("play: seat %d: %s", p, err.msg);
+    } else if (pf_bot_init(&t.bot[p], t.seat_spec[p], players, seed, p, &err) != 0) {
+      cli_error("play: seat %d: %s (or human)", p, err.msg);
+      free_bots(&t, p);
       return EXIT_BAD_INPUT;
     }
   }
+  t.seed = seed;
   if (pf_run_start(&t.run, g, &setup, &err) != 0) {
     cli_error("play: %s", err.msg);
+    free_bots(&t, players);
     return EXIT_BAD_INPUT;
   }
   t.style = plain ? (pf_style){0} : cli_style(stdout);
@@ -453,6 +503,7 @@ int cmd_play(int argc, char **argv) {
   printf("\nType 'help' at your turn for help.\n");
   int rc = play_loop(&t);
   for (int p = 0; p < players; p++) pf_buf_free(&t.log[p]);
+  free_bots(&t, players);
   pf_run_free(&t.run);
   return rc;
 }

@@ -22,7 +22,9 @@ static const struct command {
     {"rules", cmd_rules, "print a game's rules as the engine plays them"},
     {"play", cmd_play, "play a game in the terminal against bots or people"},
     {"replay", cmd_replay, "check and replay a game record"},
-    {"bench", cmd_bench, "the fixed benchmark: random playouts of every game"},
+    {"sim", cmd_sim, "play many bot games and report win rates with confidence intervals"},
+    {"merge", cmd_merge, "add up the sim --json results of a run's shards"},
+    {"bench", cmd_bench, "the fixed benchmark: playouts, searches and a short sim of every game"},
 };
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 

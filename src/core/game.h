@@ -37,7 +37,7 @@
 #include "core/option.h"
 #include "core/rng.h"
 
-#define PF_GAME_VERSION 3 /* 2: describe_chance; 3: deal_at */
+#define PF_GAME_VERSION 4 /* 2: describe_chance; 3: deal_at; 4: rate_moves */
 #define PF_MAX_PLAYERS 12
 #define PF_MAX_MOVES 512   /* more than any position of any game has */
 #define PF_MOVE_STR 256    /* room for any canonical move string, chance outcomes included (a
@@ -96,8 +96,13 @@ typedef struct pf_game {
   /* The table as a person sees it from a seat (or PF_VIEW_ALL). */
   void (*view_text)(const void *st, int seat, const pf_style *style, pf_buf *out);
   /* Resamples everything the seat cannot see, consistently with its view, using rng; the seat's
-   * view and legal moves stay the same. Also reseeds the state's own generator and forgets any
-   * explicit future deals, which the seat cannot know either. */
+   * view and legal moves (their codes too) stay the same. Also reseeds the state's own generator
+   * and forgets any explicit future deals, which the seat cannot know either. It is canonical:
+   * two positions that differ only in what the seat cannot see become the same state, byte for
+   * byte, with the same rng (resample hidden cards with pf_cards_resample, which sorts them
+   * first; never shuffle them in the order they lay). Bots see a game only through legal moves
+   * and determinizations, so this is what makes their choices independent of hidden cards; the
+   * conformance suite checks it. */
   void (*determinize)(void *st, int seat, pf_rng *rng);
   /* Recomputes what can be recomputed and checks it (card conservation at least). */
   int (*check)(const void *st, pf_error *err);
@@ -133,6 +138,14 @@ typedef struct pf_game {
    * records every deal up to the current one through it. NULL: a game whose deals come one after
    * another, each noted when it begins. */
   void (*deal_at)(const void *st, int k, pf_deal *out);
+
+  /* ---- optional, version 4 ---- */
+  /* The greedy bot's rule of thumb (bots/greedy.c): rates each of the n legal moves of the seat to
+   * move, higher is better, as a decent person would (take the biggest pile, play your stockpile
+   * first ...). It should read only what the seat may know: bots call it on determinizations for
+   * the seat, so it cannot leak a hidden card, but anything hidden it reads there is a guess.
+   * NULL: greedy looks one turn ahead by the seat's score instead. */
+  void (*rate_moves)(const void *st, const pf_move *moves, int n, int64_t *rating);
 } pf_game;
 
 /* ---- what the core offers over any game ---- */

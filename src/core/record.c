@@ -28,7 +28,7 @@ static int read_deal(json_t *arr, int k, pf_deal *d, pf_error *err) {
   return 0;
 }
 
-static int read_options(json_t *o, const pf_game *g, pf_options *out, pf_error *err) {
+int pf_record_options_read(json_t *o, const pf_game *g, pf_options *out, pf_error *err) {
   pf_options_default(g->options, g->noptions, out);
   if (!o) return 0;
   if (!json_is_object(o)) return pf_fail(err, "options: expected an object");
@@ -110,7 +110,7 @@ static int read_record(json_t *root, pf_record *rec, pf_error *err) {
   }
   rec->setup.players = (int)players;
 
-  if (read_options(json_object_get(root, "options"), g, &rec->setup.options, err) != 0)
+  if (pf_record_options_read(json_object_get(root, "options"), g, &rec->setup.options, err) != 0)
     return -1;
 
   json_t *js = json_object_get(root, "seed");
@@ -238,18 +238,22 @@ int pf_record_check_result(const pf_record *rec, const pf_run *run, pf_error *er
 
 /* ---- writing ---- */
 
+json_t *pf_record_options_json(const pf_game *g, const pf_options *options) {
+  json_t *opts = json_object();
+  for (int i = 0; i < g->noptions; i++) {
+    const pf_option_desc *d = &g->options[i];
+    int64_t v = options->v[i];
+    json_object_set_new(opts, d->name, d->type == PF_OPT_BOOL ? json_boolean(v) : json_integer(v));
+  }
+  return opts;
+}
+
 json_t *pf_record_json(const pf_run *run) {
   const pf_game *g = run->game;
   json_t *root = json_object();
   json_object_set_new(root, "game", json_string(g->id));
   json_object_set_new(root, "players", json_integer(run->setup.players));
-  json_t *opts = json_object();
-  for (int i = 0; i < g->noptions; i++) {
-    const pf_option_desc *d = &g->options[i];
-    int64_t v = run->setup.options.v[i];
-    json_object_set_new(opts, d->name, d->type == PF_OPT_BOOL ? json_boolean(v) : json_integer(v));
-  }
-  json_object_set_new(root, "options", opts);
+  json_object_set_new(root, "options", pf_record_options_json(g, &run->setup.options));
   json_object_set_new(root, "seed", json_integer((json_int_t)run->setup.seed));
   json_t *deals = json_array();
   for (int k = 0; k < run->ndeals; k++) {

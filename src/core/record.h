@@ -38,6 +38,11 @@ int pf_record_check_result(const pf_record *rec, const pf_run *run, pf_error *er
 /* The record of a run: every option, seed, every deal used, every move, and the result when the
  * game is over. Caller owns the result. */
 json_t *pf_record_json(const pf_run *run);
+/* Every option of a game as a JSON object, as records write them. */
+json_t *pf_record_options_json(const pf_game *g, const pf_options *options);
+/* Reads options written so (NULL: all defaults; options not named keep their defaults); the
+ * message names a bad key or value. */
+int pf_record_options_read(json_t *o, const pf_game *g, pf_options *out, pf_error *err);
 /* Writes the record of a run to a file (pretty-printed, one move list line). */
 int pf_record_save(const pf_run *run, const char *path, pf_error *err);
 

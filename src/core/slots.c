@@ -17,10 +17,25 @@ void pf_slots_load_deal(pf_card *card, const pf_card *deck, int ndeck, const pf_
   pf_shuffle16(&rng, card, (size_t)ndeck);
 }
 
+void pf_cards_resample(pf_card *cards, int n, pf_rng *rng) {
+  for (int i = 1; i < n; i++) { /* insertion sort: n is at most a deal */
+    pf_card c = cards[i];
+    int j = i;
+    for (; j > 0 && cards[j - 1] > c; j--) cards[j] = cards[j - 1];
+    cards[j] = c;
+  }
+  for (int i = n; i > 1; i--) { /* pf_shuffle's Fisher-Yates, on cards of any width */
+    int j = (int)pf_rng_below(rng, (uint32_t)i);
+    pf_card t = cards[i - 1];
+    cards[i - 1] = cards[j];
+    cards[j] = t;
+  }
+}
+
 void pf_slots_shuffle(pf_card *card, const uint8_t *slots, int n, pf_rng *rng) {
   pf_card cards[PF_MAX_DEAL];
   for (int i = 0; i < n; i++) cards[i] = card[slots[i]];
-  pf_shuffle16(rng, cards, (size_t)n);
+  pf_cards_resample(cards, n, rng);
   for (int i = 0; i < n; i++) card[slots[i]] = cards[i];
 }
 

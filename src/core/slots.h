@@ -27,7 +27,12 @@ typedef struct pf_hands {
  * order) shuffled with pf_rng_seed(seed, k) (G-3). Writes ndeck cards to card. */
 void pf_slots_load_deal(pf_card *card, const pf_card *deck, int ndeck, const pf_deal *given, int ngiven, int k,
                         uint64_t seed);
-/* Shuffles the cards at the n slots among themselves: a resample of what they hide. */
+/* Resamples n hidden cards in place: sorts them by code, then shuffles them (Fisher-Yates as
+ * pf_shuffle). Sorting first makes the result depend only on which cards are hidden, never on the
+ * order they lay in, so two positions that differ only in what a seat cannot see determinize
+ * alike: the bots' non-interference rests on it (game.h, determinize). */
+void pf_cards_resample(pf_card *cards, int n, pf_rng *rng);
+/* Resamples the cards at the n slots among themselves (pf_cards_resample): what they hide. */
 void pf_slots_shuffle(pf_card *card, const uint8_t *slots, int n, pf_rng *rng);
 /* The slots every seat but `seat` holds, then the stock (slots next..ncards-1): what `seat`
  * cannot see in most games. Returns how many were written (nothing for PF_VIEW_ALL's -1). */

@@ -316,6 +316,43 @@ static int gha_move_parse(const void *vs, const char *text, pf_move *m, pf_error
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* The greedy bot's rule of thumb                                                             */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Take the most points, above all from an opponent, and leave little to take back: a move is
+ * worth the points it wins (twice those taken from an opponent's pile, which it loses; nothing
+ * for a partner's), less the run it leaves on top of your pile (or the card on the play pile)
+ * times how likely the others hold its rank, among the cards this seat has not seen. */
+static void gha_rate_moves(const void *vs, const pf_move *moves, int n, int64_t *rating) {
+  const gha_state *s = vs;
+  int me = s->turn, seen[13] = {0}, others = 0, unseen = NCARDS;
+  for (int i = 0; i < s->hand_len[me]; i++) seen[rank_of(s, s->hand[me][i])]++, unseen--;
+  for (int q = 0; q < NPILES; q++)
+    for (int i = 0; i < s->size[q]; i++)
+      if (s->seen & bit(s->pile[q][i])) seen[rank_of(s, s->pile[q][i])]++, unseen--;
+  for (int p = 0; p < s->players; p++)
+    if (p != me) others += s->hand_len[p];
+  for (int i = 0; i < n; i++) {
+    pf_card c = MOVE_CARD(moves[i]);
+    int target = MOVE_TARGET(moves[i]), rank = c >> 2, pts = card_points(c);
+    int64_t gain = 0, stake = pts; /* onto the play pile: the card, for whoever matches it */
+    if (target != T_PLAY) {
+      int q = target_pile(target), run = 0;
+      for (int k = 0; q != me && k < top_run(s, q); k++) run += card_points(s->card[s->pile[q][s->size[q] - 1 - k]]);
+      bool partner = q != PLAY && side_of(s, q) == side_of(s, me);
+      gain = pts + (partner ? 0 : q == PLAY ? run : 2 * run);
+      /* Your pile's top run afterwards: what was there of this rank, what you took, and c. */
+      int own = 0;
+      for (int k = 0; s->size[me] && k < top_run(s, me) && rank_of(s, top_slot(s, me)) == rank; k++)
+        own += card_points(s->card[s->pile[me][s->size[me] - 1 - k]]);
+      stake = 2 * (own + (q == me ? 0 : run) + pts);
+    }
+    int64_t risk = unseen > 0 ? 1000 * (int64_t)(4 - seen[rank]) * others / unseen : 0;
+    rating[i] = 1000 * gain - stake * (risk < 1000 ? risk : 1000);
+  }
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* Start, scores, deals                                                                       */
 /* ------------------------------------------------------------------------------------------ */
 
@@ -627,4 +664,5 @@ const pf_game pf_game_gharat = {
     .check = gha_check,
     .current_deal = gha_current_deal,
     .describe = gha_describe,
+    .rate_moves = gha_rate_moves,
 };

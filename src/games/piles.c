@@ -287,6 +287,49 @@ static int pil_move_parse(const void *vs, const char *text, pf_move *m, pf_error
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* The greedy bot's rule of thumb                                                             */
+/* ------------------------------------------------------------------------------------------ */
+
+/* What pile pos scores (PIL-9) for the team of colour `red` with card c on top (NONE: as it is):
+ * its cards of the other colour, if the top is of that team's colour. */
+static int pile_points_for(const pil_state *s, int pos, bool red, int c) {
+  pf_card top = c == NONE ? top_card(s, pos) : (pf_card)c;
+  if (is_red(top) != red) return 0;
+  int n = 0;
+  for (int slot = s->top[pos]; slot != NONE; slot = s->below[slot])
+    if (is_red(s->card[slot]) != red) n += card_points(s->card[slot]);
+  return n;
+}
+
+/* Win piles for your team: a placing is worth what it changes in both teams' castle points (a
+ * pile your colour tops scores its cards of the other colour), then the pile's value, which the
+ * other team must beat to cover it. Pass only when nothing is worth more than giving away a card:
+ * the taker scores it if it is your colour. Before any card is placed, the card's colour is
+ * taken as your team's (PIL-5). */
+static void pil_rate_moves(const void *vs, const pf_move *moves, int n, int64_t *rating) {
+  const pil_state *s = vs;
+  int me = s->turn;
+  for (int i = 0; i < n; i++) {
+    pf_move m = moves[i];
+    bool red = s->red_team == NONE ? (m != MOVE_PASS && is_red(MOVE_CARD(m))) : red_team(s) == team_of(me);
+    if (m == MOVE_PASS) {
+      int lost = 0;
+      for (int k = 0; k < s->hand_len[me]; k++) {
+        pf_card c = s->card[s->hand[me][k]];
+        if (is_red(c) == red) lost += card_points(c);
+      }
+      rating[i] = -16 * lost / (s->hand_len[me] ? s->hand_len[me] : 1) - 16;
+      continue;
+    }
+    pf_card c = MOVE_CARD(m);
+    int pos = MOVE_POS(m), mine = pile_points_for(s, pos, red, NONE), theirs = pile_points_for(s, pos, !red, NONE);
+    /* c on top decides who collects the pile; c itself, of the collectors' colour, scores nothing. */
+    int mine_after = pile_points_for(s, pos, red, c), theirs_after = pile_points_for(s, pos, !red, c);
+    rating[i] = 16 * ((mine_after - mine) - (theirs_after - theirs)) + value_with(s, pos, c);
+  }
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* Start, scores, deals                                                                       */
 /* ------------------------------------------------------------------------------------------ */
 
@@ -640,4 +683,5 @@ const pf_game pf_game_piles = {
     .chance_apply = pil_chance_apply,
     .describe = pil_describe,
     .describe_chance = pil_describe_chance,
+    .rate_moves = pil_rate_moves,
 };

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/game.h"
+#include "core/slots.h"
 #include "games/registry.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -242,6 +243,41 @@ static void sbj_apply(void *vs, pf_move m) {
     finish(s, END_STOCKPILE);
   else
     advance(s);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The greedy bot's rule of thumb                                                             */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Whether card c goes onto some building pile, the piles counting as in `count`. */
+static bool fits_any(const int *count, pf_card c) {
+  int free_b = 0;
+  while (free_b < BUILDS && count[free_b]) free_b++;
+  for (int b = 0; b < BUILDS; b++)
+    if ((count[b] || b == free_b) && (c == WILD || value_of(c) == count[b] + 1)) return true;
+  return false;
+}
+
+/* Play your stockpile first; else a hand card after which your stockpile's top can go; keep your
+ * wilds; and do not leave a building pile one below the next player's stockpile top. */
+static void sbj_rate_moves(const void *vs, const pf_move *moves, int n, int64_t *rating) {
+  const sbj_state *s = vs;
+  int stock = P_STOCK(s->turn), next = P_STOCK((s->turn + 1) % s->players);
+  int next_top = s->size[next] ? value_of(top_card(s, next)) : -1;
+  for (int i = 0; i < n; i++) {
+    int src = MOVE_SRC(moves[i]), b = MOVE_BUILD(moves[i]), count[BUILDS];
+    pf_card c = top_card(s, source_pile(s, src));
+    for (int k = 0; k < BUILDS; k++) count[k] = s->size[P_BUILD(k)];
+    count[b] = count[b] + 1 == COMPLETE ? 0 : count[b] + 1;
+    int64_t r = 0;
+    if (src == 0)
+      r += 10000;
+    else if (s->size[stock] && fits_any(count, top_card(s, stock)))
+      r += 5000;
+    if (c == WILD && src != 0) r -= 100;
+    if (count[b] && count[b] + 1 == next_top) r -= 50;
+    rating[i] = r;
+  }
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -516,10 +552,18 @@ static void sbj_determinize(void *vs, int seat, pf_rng *rng) {
     if (!s->reshuffles) n += pile_slots(s, P_DRAW, slots + n);
   }
   for (int i = 0; i < n; i++) cards[i] = s->card[slots[i]];
-  pf_shuffle16(rng, cards, (size_t)n);
+  pf_cards_resample(cards, n, rng);
   for (int i = 0; i < n; i++) s->card[slots[i]] = cards[i];
   if (seat != PF_VIEW_ALL && s->reshuffles) {
+    /* The order is resampled from the slots sorted, so that it does not depend on the order they
+     * lay in (canonical, as pf_cards_resample). */
     int nd = pile_slots(s, P_DRAW, slots);
+    for (int i = 1; i < nd; i++)
+      for (int j = i; j > 0 && slots[j - 1] > slots[j]; j--) {
+        uint8_t t = slots[j];
+        slots[j] = slots[j - 1];
+        slots[j - 1] = t;
+      }
     pf_shuffle(rng, slots, (size_t)nd);
     pile_set(s, P_DRAW, slots, nd);
   }
@@ -838,4 +882,5 @@ const pf_game pf_game_skip_bo_junior = {
     .chance_sample = sbj_chance_sample,
     .chance_apply = sbj_chance_apply,
     .describe = sbj_describe,
+    .rate_moves = sbj_rate_moves,
 };

@@ -665,6 +665,47 @@ static void stp_describe(const void *vs, pf_move m, int viewer, const pf_style *
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* The greedy bot's rule of thumb                                                             */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Copies of each rank (0..12) the seat to move has seen: its hand, the open piles, the cards set
+ * aside and every pile's cards (all played face up). */
+static void ranks_seen(const stp_state *s, int *seen) {
+  memset(seen, 0, 13 * sizeof *seen);
+  for (int i = 0; i < s->hand_len[s->turn]; i++) seen[rank_of_slot(s, s->hand[s->turn][i])]++;
+  for (int k = 0; k < s->nopen; k++) seen[rank_of_slot(s, s->open[k])]++;
+  for (int k = 0; k < s->naside; k++) seen[rank_of_slot(s, s->aside[k])]++;
+  for (int q = 0; q < NPILES; q++)
+    for (int slot = s->size[q] ? s->top[q] : NONE; slot != NONE; slot = s->below[slot]) seen[rank_of_slot(s, slot)]++;
+}
+
+/* Take the biggest pile, and keep your own pile's top rank scarce: a move is worth the cards it
+ * wins (those it takes from another seat count twice: they are lost to it), less what the pile
+ * it leaves on top of yours (or the new open pile) would cost if another seat matched it, by how
+ * likely the others hold a card of its rank among the cards this seat has not seen. Milli-cards. */
+static void stp_rate_moves(const void *vs, const pf_move *moves, int n, int64_t *rating) {
+  const stp_state *s = vs;
+  int seen[13], me = s->turn, others = 0;
+  ranks_seen(s, seen);
+  for (int p = 0; p < s->players; p++)
+    if (p != me) others += s->hand_len[p];
+  if (s->solitaire) others = 2; /* the deck plays two cards after each of yours (STP-8) */
+  int copies = 4 * (s->ncards / 52), unseen = s->ncards - s->hand_len[me] - s->nopen - s->naside;
+  for (int q = 0; q < NPILES; q++) unseen -= s->size[q];
+  for (int i = 0; i < n; i++) {
+    int rank = MOVE_CARD(moves[i]) >> 2, tg = MOVE_TARGET(moves[i]), q = tg & 0x7F;
+    int64_t gain = 0, stake = 2; /* a new open pile: two cards for whoever matches it */
+    if (tg != T_NONE) {
+      gain = (tg & 0x80) ? (q == me ? 1 : 2 * s->size[q] + 1) : 2;
+      stake = 2 * (s->size[me] + ((tg & 0x80) && q != me ? s->size[q] : 0) + (tg & 0x80 ? 1 : 2));
+    }
+    /* The chance that the others hold the rank: each of their cards is one of the unseen. */
+    int64_t risk = unseen > 0 ? 1000 * (int64_t)(copies - seen[rank]) * others / unseen : 0;
+    rating[i] = 1000 * gain - stake * (risk < 1000 ? risk : 1000);
+  }
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* The description                                                                            */
 /* ------------------------------------------------------------------------------------------ */
 
@@ -729,4 +770,5 @@ const pf_game pf_game_steal_the_pile = {
     .check = stp_check,
     .current_deal = stp_current_deal,
     .describe = stp_describe,
+    .rate_moves = stp_rate_moves,
 };

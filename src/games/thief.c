@@ -443,6 +443,37 @@ static void thf_apply(void *vs, pf_move m) {
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* The greedy bot's rule of thumb                                                             */
+/* ------------------------------------------------------------------------------------------ */
+
+static int cap_points(const thf_state *s, int id) {
+  int pts = 0;
+  for (int slot = s->cap_top[id]; slot != NONE; slot = s->below[slot]) pts += card_points(s, card_of(s, slot));
+  return pts;
+}
+
+/* Capture the most points, and steal (or re-capture) before anything else of equal worth: a
+ * capture is worth the points it puts on your pile, and a steal as much again, which its victim
+ * loses. Always re-capture when you can. With no capture, discard the card worth least. */
+static void thf_rate_moves(const void *vs, const pf_move *moves, int n, int64_t *rating) {
+  const thf_state *s = vs;
+  for (int i = 0; i < n; i++) {
+    pf_move m = moves[i];
+    pf_card a = MV_A(m);
+    int64_t r = 0;
+    switch (MV_KIND(m)) {
+    case K_PAIR: r = card_points(s, a) + card_points(s, (pf_card)MV_B(m)); break;
+    case K_DISCARD_CAPTURE: r = card_points(s, a) + card_points(s, card_of(s, s->heap[s->nheap - 1])); break;
+    case K_TABLE_CAPTURE: r = card_points(s, a) + card_points(s, (pf_card)MV_B(m)); break;
+    case K_STEAL: r = card_points(s, a) + 2 * cap_points(s, s->pile_top[MV_B(m)]); break;
+    case K_DISCARD: r = -card_points(s, a); break;
+    default: r = 0; break; /* pass */
+    }
+    rating[i] = r;
+  }
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* Move notation                                                                              */
 /* ------------------------------------------------------------------------------------------ */
 
@@ -674,14 +705,16 @@ static void thf_determinize(void *vs, int seat, pf_rng *rng) {
   for (int i = 0; i < n; i++) cards[i] = s->card[slots[i]];
   /* A Thief turn that goes on after a capture or a discard shows everyone that its player has a
    * capture available (THF-6): a resample must keep that true. The real cards are such a sample,
-   * so a few tries find one; after 1000 failures (never seen) the hidden cards stay as they are. */
+   * so a few tries find one; after 1000 failures (never seen) the hidden cards stay as they are.
+   * Each try resamples from the same cards (pf_cards_resample sorts them first), so the tries do
+   * not depend on how the hidden cards lay. */
   bool constrained = seat != PF_VIEW_ALL && s->turn != seat &&
                      (s->phase == PH_CAPTURED || s->phase == PH_DISCARDED);
   pf_move ms[PF_MAX_MOVES];
   for (int tries = 0; tries < 1000; tries++) {
     pf_card shuffled[MAX_CARDS];
-    memcpy(shuffled, cards, (size_t)n * sizeof cards[0]);
-    pf_shuffle16(rng, shuffled, (size_t)n);
+    memcpy(shuffled, cards, sizeof cards[0] * (size_t)n);
+    pf_cards_resample(shuffled, n, rng);
     for (int i = 0; i < n; i++) s->card[slots[i]] = shuffled[i];
     if (!constrained || captures(s, s->turn, s->phase == PH_CAPTURED, ms) > 0) break;
     for (int i = 0; i < n; i++) s->card[slots[i]] = cards[i];
@@ -987,7 +1020,8 @@ static const char RULES_FCT[] =
   .to_move = thf_to_move, .legal = thf_legal, .apply = thf_apply, .move_str = thf_move_str,      \
   .move_parse = thf_move_parse, .scores = thf_scores, .winners = thf_winners,                    \
   .view_json = thf_view_json, .view_text = thf_view_text, .determinize = thf_determinize,        \
-  .check = thf_check, .current_deal = thf_current_deal, .describe = thf_describe
+  .check = thf_check, .current_deal = thf_current_deal, .describe = thf_describe,             \
+  .rate_moves = thf_rate_moves
 
 const pf_game pf_game_thief = {
     .id = "thief", .title = "Thief", .rules = RULES_THIEF, .start = thf_start, THIEF_METHODS,

@@ -1,0 +1,361 @@
+/*
+ * cli_sim.c - `pilfer sim` (many bot games, SPEC §4) and `pilfer merge` (shards into one result).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "sim/sim.h"
+
+static const char SIM_USAGE[] =
+    "usage: pilfer sim GAME -p N --seat BOT... --games K [--threads T] [--seed S] [--rotate]\n"
+    "                  [--shard I/N] [-o KEY=VALUE]... [--json] [--records DIR]\n"
+    "\n"
+    "Plays K games of bots and prints win rates with 95% confidence intervals, the first seat's\n"
+    "advantage, scores and game lengths. Game i is determined by (seed, i) alone, whatever the\n"
+    "threads or shards.\n"
+    "  -p, --players N   players (default: the number of --seat; with one, 2 or the game's least)\n"
+    "  --seat BOT        a bot spec per seat, seat 0 first; or one for every seat\n"
+    "  --games K         games to play (with --rotate: a multiple of N)\n"
+    "  --threads T       threads (default: every core)\n"
+    "  --seed S          the run's seed (default 1)\n"
+    "  --rotate          play every deal once per rotation of the seats (duplicate deals)\n"
+    "  --shard I/N       play only the I-th of N slices of the games (I from 1); merge the\n"
+    "                    slices' --json results with pilfer merge\n"
+    "  -o KEY=VALUE      a game option (see pilfer games)\n"
+    "  --json            the result as JSON (SPEC 4), with the exact sums merge adds\n"
+    "  --records DIR     write every game's record to DIR/game-NNNNNN.json\n"
+    "A progress bar with rate and ETA goes to stderr when it is a terminal.\n"
+    "\n"
+    "Bots (a spec is NAME or NAME:KEY=VALUE,...; e.g. ismcts:iters=5000,playout=greedy):\n";
+
+static const char MERGE_USAGE[] =
+    "usage: pilfer merge FILE... [--table]\n"
+    "\n"
+    "Adds up the 'pilfer sim --json' results of every shard of one run ('-' reads standard\n"
+    "input) and prints the result of the whole run as JSON: the same, bit for bit, as running it\n"
+    "unsharded, except wall_seconds (here the sum of the shards').\n"
+    "  --table   print the readable table instead\n";
+
+/* ---- the readable table ---- */
+
+static void print_rate(pf_sim_estimate e) {
+  printf("%6.1f%%  [%5.1f%%, %5.1f%%]", 100 * e.mean, 100 * e.lo, 100 * e.hi);
+}
+
+static void print_table(const pf_sim_result *r) {
+  const pf_sim_config *c = &r->config;
+  int n = c->players, seat_bot[PF_MAX_PLAYERS], nbots = pf_sim_bots(c, seat_bot);
+  long long first, count;
+  pf_sim_slice(c, &first, &count);
+  printf("%s (%s), %d player%s, %lld games", c->game->title, c->game->id, n, n == 1 ? "" : "s", r->sums.games);
+  if (c->nshards > 1) printf(" (games %lld-%lld of %lld: shard %d/%d)", first, first + count - 1, c->games, c->shard, c->nshards);
+  printf(", seed %llu", (unsigned long long)c->seed);
+  if (c->rotate) printf(", seats rotated (each deal played %d times)", n);
+  printf("\n");
+  if (c->game->noptions) {
+    printf("Options:");
+    for (int i = 0; i < c->game->noptions; i++)
+      printf(" %s=%lld", c->game->options[i].name, (long long)c->options.v[i]);
+    printf("\n");
+  }
+  printf("\n%-4s  %-28s %-26s %s\n", "seat", c->rotate ? "bot (rotated)" : "bot", "win rate  95% CI", "score mean ± sd");
+  for (int p = 0; p < n; p++) {
+    pf_sim_estimate sc = pf_sim_seat_score(r, p);
+    printf("%4d  %-28.28s ", p, c->rotate ? "(all bots in turn)" : c->seats[p]);
+    print_rate(pf_sim_seat_wins(r, p));
+    printf("  %8.2f ± %.2f\n", sc.mean, sc.sd);
+  }
+  printf("\n%-28s %5s %7s  %s\n", "bot", "seats", "fair", "win rate  95% CI");
+  for (int b = 0; b < nbots; b++) {
+    int held = 0, at = -1;
+    for (int p = 0; p < n; p++)
+      if (seat_bot[p] == b) held++, at = at < 0 ? p : at;
+    printf("%-28.28s %5d %6.1f%%  ", c->seats[at], held, 100.0 * held / n);
+    print_rate(pf_sim_bot_wins(r, b));
+    printf("\n");
+  }
+  pf_sim_estimate s0 = pf_sim_seat_wins(r, 0);
+  printf("\nFirst seat's advantage: %+.1f points (seat 0 wins %.1f%% [%.1f%%, %.1f%%]; a fair share is %.1f%%)\n",
+         100 * (s0.mean - 1.0 / n), 100 * s0.mean, 100 * s0.lo, 100 * s0.hi, 100.0 / n);
+  printf("Mean game length: %.1f moves\n", r->sums.games ? (double)r->sums.moves / (double)r->sums.games : 0.0);
+  printf("Wall time: %.1f s (%.1f games/s)\n", r->seconds, r->seconds > 0 ? r->sums.games / r->seconds : 0.0);
+}
+
+static void print_json(const pf_sim_result *r) {
+  json_t *j = pf_sim_json(r);
+  json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+  putchar('\n');
+  json_decref(j);
+}
+
+/* ---- progress on a terminal ---- */
+
+typedef struct progress {
+  double t0;
+  bool drawn;
+} progress;
+
+static double seconds_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void draw_progress(void *ctx, long long done, long long total) {
+  progress *pr = ctx;
+  double el = seconds_now() - pr->t0, rate = el > 0 ? done / el : 0;
+  int width = 30, fill = total ? (int)(width * done / total) : width;
+  char bar[64];
+  for (int i = 0; i < width; i++) bar[i] = i < fill ? '#' : '.';
+  bar[width] = '\0';
+  long eta = rate > 0 ? (long)((total - done) / rate) : 0;
+  fprintf(stderr, "\r[%s] %3d%% %lld/%lld games  %.1f games/s  ETA %ld:%02ld:%02ld ", bar,
+          total ? (int)(100 * done / total) : 100, done, total, rate, eta / 3600, eta / 60 % 60, eta % 60);
+  pr->drawn = true;
+  if (done == total) fputs("\r\x1b[K", stderr);
+  fflush(stderr);
+}
+
+/* ---- sim ---- */
+
+/* "I/N" with 1 <= I <= N. */
+static int parse_shard(const char *s, int *i, int *n) {
+  const char *slash = strchr(s, '/');
+  if (!slash) return -1;
+  char a[16], b[16];
+  size_t la = (size_t)(slash - s);
+  if (la == 0 || la >= sizeof a || strlen(slash + 1) >= sizeof b) return -1;
+  memcpy(a, s, la);
+  a[la] = '\0';
+  strcpy(b, slash + 1);
+  if (cli_parse_count(a, i) != 0 || cli_parse_count(b, n) != 0) return -1;
+  return *i >= 1 && *n >= 1 && *i <= *n && *n <= 4096 ? 0 : -1;
+}
+
+static int sim_usage(void) {
+  pf_buf b = {0};
+  pf_bot_describe_all(&b);
+  fputs(SIM_USAGE, stdout);
+  fputs(pf_buf_str(&b), stdout);
+  pf_buf_free(&b);
+  return 0;
+}
+
+int cmd_sim(int argc, char **argv) {
+  static const struct option LONG[] = {
+      {"players", required_argument, 0, 'p'}, {"seat", required_argument, 0, 's'},
+      {"games", required_argument, 0, 'g'},   {"threads", required_argument, 0, 't'},
+      {"seed", required_argument, 0, 'S'},    {"rotate", no_argument, 0, 'r'},
+      {"shard", required_argument, 0, 'x'},   {"option", required_argument, 0, 'o'},
+      {"json", no_argument, 0, 'j'},          {"records", required_argument, 0, 'R'},
+      {"help", no_argument, 0, 'h'},          {0}};
+  static pf_sim_config c;
+  const char *opts[64], *records = NULL;
+  int nopts = 0, nseats = 0, players = 0, threads = 0, games = -1, ch;
+  bool json = false;
+  memset(&c, 0, sizeof c);
+  c.seed = 1;
+  c.shard = c.nshards = 1;
+  optind = 1;
+  opterr = 0;
+  while ((ch = getopt_long(argc, argv, "p:o:h", LONG, NULL)) != -1) {
+    switch (ch) {
+    case 'p':
+      if (cli_parse_count(optarg, &players) != 0 || players < 1) {
+        cli_error("sim: -p needs a number of players, not '%s'", optarg);
+        return EXIT_BAD_INPUT;
+      }
+      break;
+    case 's':
+      if (nseats == PF_MAX_PLAYERS) {
+        cli_error("sim: at most %d seats", PF_MAX_PLAYERS);
+        return EXIT_BAD_INPUT;
+      }
+      if (strlen(optarg) >= PF_BOT_SPEC) {
+        cli_error("sim: the bot spec '%.40s...' is too long", optarg);
+        return EXIT_BAD_INPUT;
+      }
+      strcpy(c.seats[nseats++], optarg);
+      break;
+    case 'g':
+      if (cli_parse_count(optarg, &games) != 0 || games < 1) {
+        cli_error("sim: --games needs a number of games from 1, not '%s'", optarg);
+        return EXIT_BAD_INPUT;
+      }
+      break;
+    case 't':
+      if (cli_parse_count(optarg, &threads) != 0 || threads < 1 || threads > 1024) {
+        cli_error("sim: --threads needs a number of threads from 1 to 1024, not '%s'", optarg);
+        return EXIT_BAD_INPUT;
+      }
+      break;
+    case 'S':
+      if (cli_parse_seed(optarg, &c.seed) != 0) {
+        cli_error("sim: --seed needs an integer from 0 to 9223372036854775807, not '%s'", optarg);
+        return EXIT_BAD_INPUT;
+      }
+      break;
+    case 'r': c.rotate = true; break;
+    case 'x':
+      if (parse_shard(optarg, &c.shard, &c.nshards) != 0) {
+        cli_error("sim: --shard takes I/N, the I-th of N slices with 1 <= I <= N <= 4096 (e.g. 2/8), not '%s'", optarg);
+        return EXIT_BAD_INPUT;
+      }
+      break;
+    case 'o':
+      if (nopts == 64) {
+        cli_error("sim: too many -o options");
+        return EXIT_BAD_INPUT;
+      }
+      opts[nopts++] = optarg;
+      break;
+    case 'j': json = true; break;
+    case 'R': records = optarg; break;
+    case 'h': return sim_usage();
+    default:
+      cli_error("sim: unknown or incomplete option '%s'; see pilfer sim --help", argv[optind - 1]);
+      return EXIT_BAD_INPUT;
+    }
+  }
+  if (argc - optind != 1) {
+    cli_error("sim: give exactly one game; see pilfer sim --help");
+    return EXIT_BAD_INPUT;
+  }
+  c.game = cli_game(argv[optind]);
+  if (!c.game) return EXIT_BAD_INPUT;
+  if (!nseats) {
+    cli_error("sim: give a --seat BOT for every seat (or one for all of them); see pilfer sim --help");
+    return EXIT_BAD_INPUT;
+  }
+  if (games < 0) {
+    cli_error("sim: give the number of games with --games K");
+    return EXIT_BAD_INPUT;
+  }
+  if (!players) players = nseats > 1 ? nseats : (c.game->min_players > 2 ? c.game->min_players : 2);
+  pf_error err;
+  if (pf_check_players(c.game, players, &err) != 0) {
+    cli_error("sim: %s", err.msg);
+    return EXIT_BAD_INPUT;
+  }
+  if (nseats != players && nseats != 1) {
+    cli_error("sim: %d players but %d --seat given; give one --seat per player, or one for all", players, nseats);
+    return EXIT_BAD_INPUT;
+  }
+  c.players = players;
+  for (int p = nseats; p < players; p++) strcpy(c.seats[p], c.seats[0]);
+  for (int p = 0; p < players; p++)
+    if (pf_bot_check_spec(c.seats[p], &err) != 0) {
+      cli_error("sim: seat %d: %s", p, err.msg);
+      return EXIT_BAD_INPUT;
+    }
+  c.games = games;
+  if (c.rotate && games % players) {
+    cli_error("sim: --rotate plays each deal once per rotation of the %d seats, so --games must be a multiple of "
+              "%d (%d or %d)", players, players, games / players * players, (games / players + 1) * players);
+    return EXIT_BAD_INPUT;
+  }
+  if (c.nshards > games) {
+    cli_error("sim: --shard %d/%d: more shards than the %d games", c.shard, c.nshards, games);
+    return EXIT_BAD_INPUT;
+  }
+  pf_options_default(c.game->options, c.game->noptions, &c.options);
+  for (int i = 0; i < nopts; i++)
+    if (pf_option_parse_kv(c.game->options, c.game->noptions, opts[i], &c.options, &err) != 0) {
+      cli_error("sim: %s: %s", c.game->id, err.msg);
+      return EXIT_BAD_INPUT;
+    }
+  /* The game must start with these options: try it once, before any thread does. */
+  void *probe = pf_xcalloc(1, c.game->state_size);
+  pf_setup setup = {.players = players, .options = c.options, .seed = c.seed};
+  int started = c.game->start(probe, &setup, &err);
+  free(probe);
+  if (started != 0) {
+    cli_error("sim: %s", err.msg);
+    return EXIT_BAD_INPUT;
+  }
+  if (records && mkdir(records, 0777) != 0 && errno != EEXIST) {
+    cli_error("sim: --records %s: cannot make the directory: %s", records, strerror(errno));
+    return EXIT_OTHER;
+  }
+  progress pr = {.t0 = seconds_now()};
+  pf_sim_run_opts ro = {.threads = threads, .records_dir = records};
+  if (isatty(STDERR_FILENO)) ro.progress = draw_progress, ro.ctx = &pr;
+  static pf_sim_result r;
+  if (pf_sim_run(&c, &ro, &r, &err) != 0) {
+    cli_error("sim: %s", err.msg);
+    return EXIT_OTHER;
+  }
+  if (json)
+    print_json(&r);
+  else
+    print_table(&r);
+  return 0;
+}
+
+/* ---- merge ---- */
+
+int cmd_merge(int argc, char **argv) {
+  static const struct option LONG[] = {{"table", no_argument, 0, 't'}, {"help", no_argument, 0, 'h'}, {0}};
+  bool table = false;
+  int ch;
+  optind = 1;
+  opterr = 0;
+  while ((ch = getopt_long(argc, argv, "h", LONG, NULL)) != -1) {
+    if (ch == 't') {
+      table = true;
+    } else if (ch == 'h') {
+      fputs(MERGE_USAGE, stdout);
+      return 0;
+    } else {
+      cli_error("merge: unknown option '%s'; see pilfer merge --help", argv[optind - 1]);
+      return EXIT_BAD_INPUT;
+    }
+  }
+  int n = argc - optind;
+  if (n < 1) {
+    cli_error("merge: give the sim --json result of every shard; see pilfer merge --help");
+    return EXIT_BAD_INPUT;
+  }
+  pf_sim_result *parts = pf_xcalloc((size_t)n, sizeof *parts);
+  pf_error err;
+  int rc = 0;
+  for (int i = 0; i < n && rc == 0; i++) {
+    const char *path = argv[optind + i];
+    pf_buf b = {0};
+    if (pf_buf_read_file(&b, path, &err) != 0) {
+      cli_error("merge: %s", err.msg);
+      rc = EXIT_BAD_INPUT;
+    } else {
+      json_error_t je;
+      json_t *j = json_loadb(b.data ? b.data : "", b.len, 0, &je);
+      if (!j) {
+        cli_error("merge: %s: line %d column %d: %s", path, je.line, je.column, je.text);
+        rc = EXIT_BAD_INPUT;
+      } else if (pf_sim_from_json(j, path, &parts[i], &err) != 0) {
+        cli_error("merge: %s", err.msg);
+        rc = EXIT_BAD_INPUT;
+      }
+      json_decref(j);
+    }
+    pf_buf_free(&b);
+  }
+  static pf_sim_result whole;
+  if (rc == 0 && pf_sim_merge(parts, n, &whole, &err) != 0) {
+    cli_error("merge: %s", err.msg);
+    rc = EXIT_BAD_INPUT;
+  }
+  if (rc == 0) {
+    if (table)
+      print_table(&whole);
+    else
+      print_json(&whole);
+  }
+  free(parts);
+  return rc;
+}

@@ -1,0 +1,486 @@
+/*
+ * sim.c - running many bot games on threads, and adding up their results exactly.
+ */
+#include "sim/sim.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/record.h"
+#include "games/registry.h"
+
+/* Streams of the run's generators: game i's seed, and its bots' seed. Far from the deal streams
+ * (which count deals from 0) and the bots' own (bot.c). */
+#define GAME_STREAM 0x53494D0000000000ull
+#define BOT_SEED_STREAM 0x53424F0000000000ull
+
+/* ------------------------------------------------------------------------------------------ */
+/* The games of a run                                                                         */
+/* ------------------------------------------------------------------------------------------ */
+
+int pf_sim_bots(const pf_sim_config *c, int *seat_bot) {
+  int n = 0;
+  for (int p = 0; p < c->players; p++) {
+    int b = 0;
+    while (b < p && strcmp(c->seats[b], c->seats[p]) != 0) b++;
+    seat_bot[p] = b < p ? seat_bot[b] : n++;
+  }
+  return n;
+}
+
+void pf_sim_slice(const pf_sim_config *c, long long *first, long long *count) {
+  long long lo = c->games * (c->shard - 1) / c->nshards, hi = c->games * c->shard / c->nshards;
+  *first = lo;
+  *count = hi - lo;
+}
+
+static uint64_t derived_seed(uint64_t seed, uint64_t stream) {
+  pf_rng r;
+  pf_rng_seed(&r, seed, stream);
+  return pf_rng_next(&r) >> 1; /* seeds are at most 2^63 - 1, as the command line takes them */
+}
+
+/* One thread's share of the run: its bots (one per entry of the seat list, kept from game to game
+ * so that their memory is allocated once), its state, and its sums. */
+typedef struct worker {
+  const pf_sim_config *c;
+  const pf_sim_run_opts *o;
+  long long end;
+  atomic_llong *next, *done;
+  atomic_int *stop;
+  int seat_bot[PF_MAX_PLAYERS];
+  pf_bot bots[PF_MAX_PLAYERS];
+  void *state;
+  pf_sim_sums sums;
+  pf_error err;
+  int failed;
+} worker;
+
+/* Plays game i: the seat list turned by the rotation, chance from the game's generator; adds its
+ * result to the worker's sums and writes its record when asked. */
+static int play_game(worker *w, long long i) {
+  const pf_sim_config *c = w->c;
+  const pf_game *g = c->game;
+  int n = c->players, rot = c->rotate ? (int)(i % n) : 0;
+  long long deal = c->rotate ? i / n : i;
+  pf_setup setup = {.players = n, .options = c->options, .seed = derived_seed(c->seed, GAME_STREAM + (uint64_t)deal)};
+  uint64_t bot_seed = derived_seed(c->seed, BOT_SEED_STREAM + (uint64_t)i);
+  pf_bot *at[PF_MAX_PLAYERS];
+  for (int p = 0; p < n; p++) {
+    at[p] = &w->bots[(p + rot) % n];
+    pf_bot_reseed(at[p], bot_seed, p);
+  }
+  pf_run run;
+  bool record = w->o->records_dir != NULL;
+  void *st = w->state;
+  if (record) {
+    if (pf_run_start(&run, g, &setup, &w->err) != 0) return -1;
+    st = run.state;
+  } else if (g->start(st, &setup, &w->err) != 0) {
+    return -1;
+  }
+  long long moves = 0;
+  for (int who; (who = g->to_move(st)) != PF_NOBODY; moves++) {
+    if (who == PF_CHANCE) {
+      if (record)
+        pf_run_chance(&run);
+      else
+        g->chance_sample(st, NULL);
+      continue;
+    }
+    pf_move m = pf_bot_choose(at[who], g, st);
+    if (record)
+      pf_run_play(&run, m);
+    else
+      g->apply(st, m);
+  }
+  int scores[PF_MAX_PLAYERS], winners[PF_MAX_PLAYERS], nw = g->winners(st, winners);
+  long long share[PF_MAX_PLAYERS] = {0}, bot_share[PF_MAX_PLAYERS] = {0};
+  g->scores(st, scores);
+  for (int k = 0; k < nw; k++) share[winners[k]] = PF_SIM_UNIT / nw;
+  pf_sim_sums *s = &w->sums;
+  s->games++;
+  s->moves += moves;
+  for (int p = 0; p < n; p++) {
+    s->win[p] += share[p];
+    s->win_sq[p] += share[p] * share[p];
+    s->score[p] += scores[p];
+    s->score_sq[p] += (long long)scores[p] * scores[p];
+    bot_share[w->seat_bot[(p + rot) % n]] += share[p];
+  }
+  for (int b = 0; b < n; b++) {
+    s->bot_win[b] += bot_share[b];
+    s->bot_win_sq[b] += bot_share[b] * bot_share[b];
+  }
+  int rc = 0;
+  if (record) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/game-%06lld.json", w->o->records_dir, i);
+    rc = pf_record_save(&run, path, &w->err);
+    pf_run_free(&run);
+  }
+  return rc;
+}
+
+static void *worker_main(void *arg) {
+  worker *w = arg;
+  for (;;) {
+    long long i = atomic_fetch_add(w->next, 1);
+    if (i >= w->end || atomic_load(w->stop)) break;
+    if (play_game(w, i) != 0) {
+      w->failed = 1;
+      atomic_store(w->stop, 1);
+      break;
+    }
+    atomic_fetch_add(w->done, 1);
+  }
+  return NULL;
+}
+
+static double wall_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sums_add(pf_sim_sums *to, const pf_sim_sums *from) {
+  to->games += from->games;
+  to->moves += from->moves;
+  for (int p = 0; p < PF_MAX_PLAYERS; p++) {
+    to->win[p] += from->win[p];
+    to->win_sq[p] += from->win_sq[p];
+    to->score[p] += from->score[p];
+    to->score_sq[p] += from->score_sq[p];
+    to->bot_win[p] += from->bot_win[p];
+    to->bot_win_sq[p] += from->bot_win_sq[p];
+  }
+}
+
+/* Makes a worker's bots and state; fails on a bad spec. */
+static int worker_init(worker *w, const pf_sim_config *c, pf_error *err) {
+  pf_sim_bots(c, w->seat_bot);
+  for (int k = 0; k < c->players; k++)
+    if (pf_bot_init(&w->bots[k], c->seats[k], c->players, c->seed, k, err) != 0) {
+      pf_error_prefix(err, "seat %d", k);
+      while (k-- > 0) pf_bot_free(&w->bots[k]);
+      return -1;
+    }
+  w->state = pf_xcalloc(1, c->game->state_size);
+  return 0;
+}
+
+static void worker_free(worker *w) {
+  for (int k = 0; k < w->c->players; k++) pf_bot_free(&w->bots[k]);
+  free(w->state);
+}
+
+int pf_sim_run(const pf_sim_config *c, const pf_sim_run_opts *opts, pf_sim_result *out, pf_error *err) {
+  memset(out, 0, sizeof *out);
+  out->config = *c;
+  long long first, count;
+  pf_sim_slice(c, &first, &count);
+  int threads = opts->threads > 0 ? opts->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+  if (threads < 1) threads = 1;
+  if (threads > count) threads = count > 0 ? (int)count : 1;
+  worker *w = pf_xcalloc((size_t)threads, sizeof *w);
+  pthread_t *tid = pf_xcalloc((size_t)threads, sizeof *tid);
+  atomic_llong next = first, done = 0;
+  atomic_int stop = 0;
+  int made = 0, rc = 0;
+  double t0 = wall_now();
+  for (; made < threads; made++) {
+    w[made] = (worker){.c = c, .o = opts, .end = first + count, .next = &next, .done = &done, .stop = &stop};
+    if (worker_init(&w[made], c, err) != 0) {
+      rc = -1;
+      break;
+    }
+  }
+  int started = 0;
+  for (; rc == 0 && started < threads; started++)
+    if (pthread_create(&tid[started], NULL, worker_main, &w[started]) != 0) {
+      atomic_store(&stop, 1);
+      rc = pf_fail(err, "cannot start a thread: %s", strerror(errno));
+      break;
+    }
+  if (opts->progress && rc == 0)
+    for (long long d; (d = atomic_load(&done)) < count && !atomic_load(&stop);) {
+      opts->progress(opts->ctx, d, count);
+      nanosleep(&(struct timespec){.tv_nsec = 200000000}, NULL);
+    }
+  for (int k = 0; k < started; k++) pthread_join(tid[k], NULL);
+  if (opts->progress && rc == 0) opts->progress(opts->ctx, atomic_load(&done), count);
+  for (int k = 0; k < made; k++) {
+    if (w[k].failed && rc == 0) {
+      *err = w[k].err;
+      rc = -1;
+    }
+    sums_add(&out->sums, &w[k].sums);
+    worker_free(&w[k]);
+  }
+  out->seconds = wall_now() - t0;
+  free(w);
+  free(tid);
+  return rc;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Estimates                                                                                  */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The mean of n values given their sum and sum of squares (each value scaled by `scale`), with
+ * the sample's standard deviation and the 95% interval of the mean. */
+static pf_sim_estimate estimate(long long sum, long long sum_sq, long long n, double scale) {
+  pf_sim_estimate e = {0};
+  if (n <= 0) return e;
+  double mean = (double)sum / scale / (double)n;
+  double var = n > 1 ? ((double)sum_sq / (scale * scale) - (double)n * mean * mean) / (double)(n - 1) : 0;
+  e.mean = mean;
+  e.sd = var > 0 ? sqrt(var) : 0;
+  double half = 1.96 * e.sd / sqrt((double)n);
+  e.lo = mean - half;
+  e.hi = mean + half;
+  return e;
+}
+
+/* A win rate: its interval is Wilson's score interval, which stays within 0..1 and holds at rates
+ * near them; a shared win makes the spread of a game's share smaller than a win or a loss, so it
+ * errs on the wide side. */
+static pf_sim_estimate win_estimate(long long sum, long long sum_sq, long long n) {
+  pf_sim_estimate e = estimate(sum, sum_sq, n, PF_SIM_UNIT);
+  if (n <= 0) return e;
+  double z = 1.96, z2 = z * z, nn = (double)n, p = e.mean;
+  double centre = (p + z2 / (2 * nn)) / (1 + z2 / nn);
+  double half = z / (1 + z2 / nn) * sqrt(p * (1 - p) / nn + z2 / (4 * nn * nn));
+  e.lo = centre - half;
+  e.hi = centre + half;
+  return e;
+}
+
+pf_sim_estimate pf_sim_seat_wins(const pf_sim_result *r, int p) {
+  return win_estimate(r->sums.win[p], r->sums.win_sq[p], r->sums.games);
+}
+
+pf_sim_estimate pf_sim_bot_wins(const pf_sim_result *r, int b) {
+  return win_estimate(r->sums.bot_win[b], r->sums.bot_win_sq[b], r->sums.games);
+}
+
+pf_sim_estimate pf_sim_seat_score(const pf_sim_result *r, int p) {
+  return estimate(r->sums.score[p], r->sums.score_sq[p], r->sums.games, 1);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* JSON                                                                                       */
+/* ------------------------------------------------------------------------------------------ */
+
+static json_t *llongs_json(const long long *v, int n) {
+  json_t *a = json_array();
+  for (int i = 0; i < n; i++) json_array_append_new(a, json_integer(v[i]));
+  return a;
+}
+
+static json_t *interval_json(pf_sim_estimate e) {
+  json_t *a = json_array();
+  json_array_append_new(a, json_real(e.lo));
+  json_array_append_new(a, json_real(e.hi));
+  return a;
+}
+
+json_t *pf_sim_json(const pf_sim_result *r) {
+  const pf_sim_config *c = &r->config;
+  const pf_sim_sums *s = &r->sums;
+  int n = c->players, seat_bot[PF_MAX_PLAYERS], nbots = pf_sim_bots(c, seat_bot);
+  json_t *o = json_object();
+  json_object_set_new(o, "game", json_string(c->game->id));
+  json_object_set_new(o, "players", json_integer(n));
+  json_object_set_new(o, "options", pf_record_options_json(c->game, &c->options));
+  json_t *seats = json_array();
+  for (int p = 0; p < n; p++) json_array_append_new(seats, json_string(c->seats[p]));
+  json_object_set_new(o, "seats", seats);
+  json_object_set_new(o, "rotate", json_boolean(c->rotate));
+  json_object_set_new(o, "games", json_integer(c->games));
+  json_object_set_new(o, "seed", json_integer((json_int_t)c->seed));
+  if (c->nshards > 1) {
+    long long first, count;
+    pf_sim_slice(c, &first, &count);
+    json_object_set_new(o, "shard", json_pack("{s:i, s:i, s:I, s:I}", "index", c->shard, "of", c->nshards, "first",
+                                              (json_int_t)first, "games", (json_int_t)count));
+  } else {
+    json_object_set_new(o, "shard", json_null());
+  }
+  json_object_set_new(o, "played", json_integer(s->games));
+  json_t *wins = json_array(), *rate = json_array(), *ci = json_array(), *mean = json_array(), *sd = json_array();
+  for (int p = 0; p < n; p++) {
+    pf_sim_estimate w = pf_sim_seat_wins(r, p), sc = pf_sim_seat_score(r, p);
+    json_array_append_new(wins, json_real((double)s->win[p] / PF_SIM_UNIT));
+    json_array_append_new(rate, json_real(w.mean));
+    json_array_append_new(ci, interval_json(w));
+    json_array_append_new(mean, json_real(sc.mean));
+    json_array_append_new(sd, json_real(sc.sd));
+  }
+  json_object_set_new(o, "wins", wins);
+  json_object_set_new(o, "win_rate", rate);
+  json_object_set_new(o, "win_rate_ci95", ci);
+  json_object_set_new(o, "score_mean", mean);
+  json_object_set_new(o, "score_sd", sd);
+  json_object_set_new(o, "first_seat_advantage", json_real(pf_sim_seat_wins(r, 0).mean - 1.0 / n));
+  json_t *bots = json_array();
+  for (int b = 0; b < nbots; b++) {
+    int held = 0, first = -1;
+    for (int p = 0; p < n; p++)
+      if (seat_bot[p] == b) held++, first = first < 0 ? p : first;
+    pf_sim_estimate e = pf_sim_bot_wins(r, b);
+    json_array_append_new(bots, json_pack("{s:s, s:i, s:f, s:f, s:o}", "bot", c->seats[first], "seats", held,
+                                          "fair_share", (double)held / n, "win_rate", e.mean, "win_rate_ci95",
+                                          interval_json(e)));
+  }
+  json_object_set_new(o, "bots", bots);
+  json_object_set_new(o, "mean_moves", json_real(s->games ? (double)s->moves / (double)s->games : 0));
+  json_t *sums = json_object();
+  json_object_set_new(sums, "games", json_integer(s->games));
+  json_object_set_new(sums, "moves", json_integer(s->moves));
+  json_object_set_new(sums, "win", llongs_json(s->win, n));
+  json_object_set_new(sums, "win_sq", llongs_json(s->win_sq, n));
+  json_object_set_new(sums, "score", llongs_json(s->score, n));
+  json_object_set_new(sums, "score_sq", llongs_json(s->score_sq, n));
+  json_object_set_new(sums, "bot_win", llongs_json(s->bot_win, nbots));
+  json_object_set_new(sums, "bot_win_sq", llongs_json(s->bot_win_sq, nbots));
+  json_object_set_new(o, "sums", sums);
+  json_object_set_new(o, "wall_seconds", json_real(r->seconds));
+  return o;
+}
+
+static int read_llongs(json_t *a, const char *what, long long *out, int n, pf_error *err) {
+  if (!json_is_array(a) || (int)json_array_size(a) != n)
+    return pf_fail(err, "sums.%s: expected an array of %d integers", what, n);
+  for (int i = 0; i < n; i++) {
+    json_t *x = json_array_get(a, (size_t)i);
+    if (!json_is_integer(x)) return pf_fail(err, "sums.%s[%d]: expected an integer", what, i);
+    out[i] = json_integer_value(x);
+  }
+  return 0;
+}
+
+/* The integer at key, in [min, max]. */
+static int read_int(json_t *o, const char *key, long long min, long long max, long long *out, pf_error *err) {
+  json_t *x = json_object_get(o, key);
+  if (!json_is_integer(x) || json_integer_value(x) < min || json_integer_value(x) > max)
+    return pf_fail(err, "%s: expected an integer from %lld to %lld", key, min, max);
+  *out = json_integer_value(x);
+  return 0;
+}
+
+static int read_config(json_t *j, pf_sim_config *c, pf_error *err) {
+  memset(c, 0, sizeof *c);
+  const char *id = json_string_value(json_object_get(j, "game"));
+  if (!id) return pf_fail(err, "game: expected a game id");
+  c->game = pf_game_find(id);
+  if (!c->game) return pf_fail(err, "game: unknown game '%s'", id);
+  long long v = 0;
+  if (read_int(j, "players", c->game->min_players, c->game->max_players, &v, err) != 0) return -1;
+  c->players = (int)v;
+  if (pf_record_options_read(json_object_get(j, "options"), c->game, &c->options, err) != 0) return -1;
+  json_t *seats = json_object_get(j, "seats");
+  if (!json_is_array(seats) || (int)json_array_size(seats) != c->players)
+    return pf_fail(err, "seats: expected an array of %d bot specs", c->players);
+  for (int p = 0; p < c->players; p++) {
+    const char *spec = json_string_value(json_array_get(seats, (size_t)p));
+    if (!spec || strlen(spec) >= PF_BOT_SPEC) return pf_fail(err, "seats[%d]: expected a bot spec", p);
+    if (pf_bot_check_spec(spec, err) != 0) {
+      pf_error_prefix(err, "seats[%d]", p);
+      return -1;
+    }
+    strcpy(c->seats[p], spec);
+  }
+  json_t *rot = json_object_get(j, "rotate");
+  if (!json_is_boolean(rot)) return pf_fail(err, "rotate: expected true or false");
+  c->rotate = json_is_true(rot);
+  if (read_int(j, "games", 1, INT64_MAX, &c->games, err) != 0) return -1;
+  if (read_int(j, "seed", 0, INT64_MAX, &v, err) != 0) return -1;
+  c->seed = (uint64_t)v;
+  json_t *sh = json_object_get(j, "shard");
+  c->shard = c->nshards = 1;
+  if (sh && !json_is_null(sh)) {
+    long long of = 0, idx = 0;
+    if (!json_is_object(sh) || read_int(sh, "of", 1, c->games, &of, err) != 0 ||
+        read_int(sh, "index", 1, of, &idx, err) != 0) {
+      pf_error_prefix(err, "shard");
+      return -1;
+    }
+    c->shard = (int)idx;
+    c->nshards = (int)of;
+  }
+  return 0;
+}
+
+int pf_sim_from_json(json_t *j, const char *what, pf_sim_result *out, pf_error *err) {
+  memset(out, 0, sizeof *out);
+  if (!json_is_object(j)) return pf_fail(err, "%s: expected a sim --json result (an object)", what);
+  if (read_config(j, &out->config, err) != 0) goto bad;
+  int seat_bot[PF_MAX_PLAYERS], n = out->config.players, nbots = pf_sim_bots(&out->config, seat_bot);
+  json_t *sums = json_object_get(j, "sums");
+  pf_sim_sums *s = &out->sums;
+  long long first, count;
+  pf_sim_slice(&out->config, &first, &count);
+  if (!json_is_object(sums)) {
+    pf_fail(err, "sums: missing (is this the output of pilfer sim --json?)");
+    goto bad;
+  }
+  if (read_int(sums, "games", count, count, &s->games, err) != 0 || read_int(sums, "moves", 0, INT64_MAX, &s->moves, err) != 0 ||
+      read_llongs(json_object_get(sums, "win"), "win", s->win, n, err) != 0 ||
+      read_llongs(json_object_get(sums, "win_sq"), "win_sq", s->win_sq, n, err) != 0 ||
+      read_llongs(json_object_get(sums, "score"), "score", s->score, n, err) != 0 ||
+      read_llongs(json_object_get(sums, "score_sq"), "score_sq", s->score_sq, n, err) != 0 ||
+      read_llongs(json_object_get(sums, "bot_win"), "bot_win", s->bot_win, nbots, err) != 0 ||
+      read_llongs(json_object_get(sums, "bot_win_sq"), "bot_win_sq", s->bot_win_sq, nbots, err) != 0) {
+    if (strncmp(err->msg, "sums.", 5) != 0) pf_error_prefix(err, "sums");
+    goto bad;
+  }
+  json_t *secs = json_object_get(j, "wall_seconds");
+  out->seconds = json_is_number(secs) ? json_number_value(secs) : 0;
+  return 0;
+bad:
+  pf_error_prefix(err, "%s", what);
+  return -1;
+}
+
+/* Whether two results are parts of the same run (everything but the shard index). */
+static bool same_run(const pf_sim_config *a, const pf_sim_config *b) {
+  if (a->game != b->game || a->players != b->players || a->games != b->games || a->seed != b->seed ||
+      a->rotate != b->rotate || a->nshards != b->nshards || memcmp(&a->options, &b->options, sizeof a->options) != 0)
+    return false;
+  for (int p = 0; p < a->players; p++)
+    if (strcmp(a->seats[p], b->seats[p]) != 0) return false;
+  return true;
+}
+
+int pf_sim_merge(const pf_sim_result *parts, int n, pf_sim_result *out, pf_error *err) {
+  memset(out, 0, sizeof *out);
+  if (n < 1) return pf_fail(err, "nothing to merge");
+  const pf_sim_config *c = &parts[0].config;
+  bool seen[4096] = {false};
+  if (c->nshards > 4096) return pf_fail(err, "at most 4096 shards");
+  for (int i = 0; i < n; i++) {
+    const pf_sim_config *pc = &parts[i].config;
+    if (!same_run(c, pc))
+      return pf_fail(err, "part %d is not a shard of the same run as part 1 (game, players, options, seats, games, "
+                          "seed, rotate and the number of shards must all agree)", i + 1);
+    if (seen[pc->shard - 1]) return pf_fail(err, "shard %d/%d is given twice", pc->shard, pc->nshards);
+    seen[pc->shard - 1] = true;
+  }
+  for (int k = 0; k < c->nshards; k++)
+    if (!seen[k]) return pf_fail(err, "shard %d/%d is missing: merge needs every shard of the run", k + 1, c->nshards);
+  out->config = *c;
+  out->config.shard = out->config.nshards = 1;
+  for (int i = 0; i < n; i++) {
+    sums_add(&out->sums, &parts[i].sums);
+    out->seconds += parts[i].seconds;
+  }
+  return 0;
+}

@@ -1,0 +1,90 @@
+/*
+ * sim.h - many bot games on many threads, and their results (SPEC §4).
+ *
+ * Game i of a run is determined by (seed, i) alone: its deal, its chance and its bots' generators
+ * come from them, whatever the threads or shards. With `rotate`, games come in groups of one
+ * deal per rotation of the seats: game i plays deal i / N with the seat list turned by i mod N.
+ *
+ * Results are kept as integer sums (wins in 1/27720 of a game, so that a win shared by up to 12
+ * seats is exact; scores and their squares; moves), so adding the results of threads or shards
+ * is exact and does not depend on the order: merging the shards of a run gives, bit for bit, the
+ * result of the whole run. Rates, means, deviations and confidence intervals are worked out from
+ * the sums only when a result is shown.
+ */
+#ifndef PF_SIM_H
+#define PF_SIM_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "bots/bot.h"
+#include "core/game.h"
+
+#define PF_SIM_UNIT 27720 /* lcm(1..12): a game's win in these units splits exactly */
+
+/* A run: what to play. */
+typedef struct pf_sim_config {
+  const pf_game *game;
+  int players;
+  pf_options options;
+  char seats[PF_MAX_PLAYERS][PF_BOT_SPEC]; /* bot specs, seat 0 first */
+  long long games;                         /* games in the whole run */
+  uint64_t seed;
+  bool rotate;
+  int shard, nshards;                      /* this run is slice shard (1..nshards) of the games */
+} pf_sim_config;
+
+/* The sums of a run, or of a part of it. A bot is a distinct spec of the seat list; in each game
+ * it scores the win shares of the seats it holds. */
+typedef struct pf_sim_sums {
+  long long games, moves;
+  long long win[PF_MAX_PLAYERS], win_sq[PF_MAX_PLAYERS];     /* per seat, in PF_SIM_UNIT */
+  long long score[PF_MAX_PLAYERS], score_sq[PF_MAX_PLAYERS]; /* per seat */
+  long long bot_win[PF_MAX_PLAYERS], bot_win_sq[PF_MAX_PLAYERS]; /* per bot, in PF_SIM_UNIT */
+} pf_sim_sums;
+
+typedef struct pf_sim_result {
+  pf_sim_config config;
+  pf_sim_sums sums;
+  double seconds; /* wall time */
+} pf_sim_result;
+
+/* A mean with its 95% confidence interval (scores: normal approximation; win rates: Wilson's). */
+typedef struct pf_sim_estimate {
+  double mean, sd, lo, hi;
+} pf_sim_estimate;
+
+/* The distinct bots of a seat list, in the order they first appear: writes the index of each
+ * seat's bot to seat_bot and returns how many bots there are. */
+int pf_sim_bots(const pf_sim_config *c, int *seat_bot);
+/* The games of this run's slice: [first, first + count). */
+void pf_sim_slice(const pf_sim_config *c, long long *first, long long *count);
+
+/* How a run goes: threads (0: every core), records written to records_dir when it is not NULL
+ * (one file per game, named by its number), and progress called now and then from the calling
+ * thread with the games done so far (when not NULL). */
+typedef struct pf_sim_run_opts {
+  int threads;
+  const char *records_dir;
+  void (*progress)(void *ctx, long long done, long long total);
+  void *ctx;
+} pf_sim_run_opts;
+
+/* Plays the run's slice. Fails (with a message) when a bot spec is bad, the game does not start
+ * with these options, or a record cannot be written. */
+int pf_sim_run(const pf_sim_config *c, const pf_sim_run_opts *opts, pf_sim_result *out, pf_error *err);
+
+/* The win share of seat p (or of bot b) per game, and the score of seat p. */
+pf_sim_estimate pf_sim_seat_wins(const pf_sim_result *r, int p);
+pf_sim_estimate pf_sim_bot_wins(const pf_sim_result *r, int b);
+pf_sim_estimate pf_sim_seat_score(const pf_sim_result *r, int p);
+
+/* The result as SPEC §4's JSON object, with the sums that merge reads. Caller owns it. */
+json_t *pf_sim_json(const pf_sim_result *r);
+/* Reads a result written by pf_sim_json; `what` names it in messages (a file name). */
+int pf_sim_from_json(json_t *j, const char *what, pf_sim_result *out, pf_error *err);
+/* Adds up the shards of one run: every shard of it exactly once, all of the same run. The result
+ * is the whole run (shard 1 of 1); its wall time is the sum of the shards'. */
+int pf_sim_merge(const pf_sim_result *parts, int n, pf_sim_result *out, pf_error *err);
+
+#endif

@@ -1,0 +1,287 @@
+/*
+ * test_bots.c - the bots over every registered game:
+ *   - every bot plays every game at every player count to the end, choosing only legal moves
+ *     (the invariant check after every move);
+ *   - non-interference: a bot with the same seed chooses the same move in two positions that
+ *     differ only in what its seat cannot see (the position and a determinization of it), for
+ *     every bot and game; a bot that peeks at the full state is caught by the same check;
+ *   - bots allocate no memory per move or per search iteration;
+ *   - specs and settings are read, and refused with a message that says what is allowed;
+ *   - greedy's rule of thumb, greedy's generic rule (for a game without one) and ismcts beat a
+ *     random player.
+ * A game added to the registry is covered without changing this file.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bots/bot.h"
+#include "sim/sim.h"
+#include "testutil.h"
+
+/* ---- counting allocations (the test is linked with --wrap for malloc, calloc, realloc) ---- */
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t k, size_t n);
+void *__real_realloc(void *p, size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t k, size_t n);
+void *__wrap_realloc(void *p, size_t n);
+static long allocations; /* counted while counting is on */
+static bool counting;
+
+void *__wrap_malloc(size_t n) {
+  allocations += counting;
+  return __real_malloc(n);
+}
+void *__wrap_calloc(size_t k, size_t n) {
+  allocations += counting;
+  return __real_calloc(k, n);
+}
+void *__wrap_realloc(void *p, size_t n) {
+  allocations += counting;
+  return __real_realloc(p, n);
+}
+
+/* ---- helpers ---- */
+
+/* Small budgets, so that every game at every player count runs quickly (under the sanitizers
+ * too); the last spec plays out whole games, past the end of the deal in progress. */
+static const char *const SPECS[] = {"random", "greedy", "ismcts:iters=25", "ismcts:iters=12,playout=greedy,horizon=game"};
+#define NSPECS 4
+
+static void start(const pf_game *g, int players, uint64_t seed, void *st) {
+  pf_setup setup = {.players = players, .seed = seed};
+  pf_options_default(g->options, g->noptions, &setup.options);
+  pf_error err;
+  if (g->start(st, &setup, &err) != 0) fail_msg("%s, %d players: %s", g->id, players, err.msg);
+}
+
+static bool is_legal(const pf_game *g, const void *st, pf_move m) {
+  pf_move moves[PF_MAX_MOVES];
+  int n = g->legal(st, moves);
+  for (int i = 0; i < n; i++)
+    if (moves[i] == m) return true;
+  return false;
+}
+
+static void make_bot(pf_bot *b, const char *spec, int players, uint64_t seed, int seat) {
+  pf_error err;
+  if (pf_bot_init(b, spec, players, seed, seat, &err) != 0) fail_msg("bot '%s': %s", spec, err.msg);
+}
+
+/* ---- every bot, every game, every player count ---- */
+
+/* Plays one game with seat p held by SPECS[(p + shift) % NSPECS]; every move must be legal. */
+static void play_game(const pf_game *g, int players, int shift, uint64_t seed) {
+  void *st = pf_xcalloc(1, g->state_size);
+  pf_bot bots[PF_MAX_PLAYERS];
+  start(g, players, seed, st);
+  for (int p = 0; p < players; p++) make_bot(&bots[p], SPECS[(p + shift) % NSPECS], players, seed, p);
+  long moves = 0;
+  for (int who; (who = g->to_move(st)) != PF_NOBODY; moves++) {
+    if (moves > 200000) fail_msg("%s: the game does not end", g->id);
+    if (who == PF_CHANCE) {
+      g->chance_sample(st, NULL);
+    } else {
+      pf_move m = pf_bot_choose(&bots[who], g, st);
+      if (!is_legal(g, st, m))
+        fail_msg("%s, %d players: bot '%s' chose a move that is not legal", g->id, players, SPECS[(who + shift) % NSPECS]);
+      g->apply(st, m);
+    }
+    pf_error err;
+    if (g->check(st, &err) != 0) fail_msg("%s after a bot's move: %s", g->id, err.msg);
+  }
+  for (int p = 0; p < players; p++) pf_bot_free(&bots[p]);
+  free(st);
+}
+
+static void test_bots_play_every_game(void **unused) {
+  (void)unused;
+  for (int gi = 0; pf_games[gi]; gi++) {
+    const pf_game *g = pf_games[gi];
+    for (int p = g->min_players; p <= g->max_players; p++)
+      for (int shift = 0; shift < (p < NSPECS ? NSPECS : 1); shift++) play_game(g, p, shift, 100 + (uint64_t)shift);
+  }
+}
+
+/* ---- non-interference ---- */
+
+/* A bot that cheats: its choice depends on the whole state, hidden cards included. */
+static pf_move peek_choose(const pf_game *g, const void *st) {
+  pf_move moves[PF_MAX_MOVES];
+  int n = g->legal(st, moves);
+  uint64_t h = 1469598103934665603u;
+  for (size_t i = 0; i < g->state_size; i++) h = (h ^ ((const unsigned char *)st)[i]) * 1099511628211u;
+  return moves[h % (uint64_t)n];
+}
+
+static void move_text(const pf_game *g, const void *st, pf_move m, char *buf) { g->move_str(st, m, buf); }
+
+/* At positions of a random game, every bot chooses the same move (and leaves its generator in
+ * the same state) in the position and in a determinization of it for the seat to move. Returns
+ * how many positions the peeking bot told apart. */
+static int check_positions(const pf_game *g, int players, uint64_t seed) {
+  void *st = pf_xcalloc(1, g->state_size), *other = pf_xcalloc(1, g->state_size);
+  pf_rng walk, hide;
+  pf_rng_seed(&walk, seed, 1);
+  pf_rng_seed(&hide, seed, 2);
+  start(g, players, seed, st);
+  int checked = 0, told_apart = 0;
+  pf_move moves[PF_MAX_MOVES];
+  for (int ply = 0, who; (who = g->to_move(st)) != PF_NOBODY && checked < 40; ply++) {
+    if (who == PF_CHANCE) {
+      g->chance_sample(st, NULL);
+      continue;
+    }
+    if (ply % 5 == 0) {
+      checked++;
+      memcpy(other, st, g->state_size);
+      g->determinize(other, who, &hide);
+      for (int k = 0; k < NSPECS; k++) {
+        pf_bot a, b;
+        make_bot(&a, SPECS[k], players, seed + (uint64_t)ply, who);
+        make_bot(&b, SPECS[k], players, seed + (uint64_t)ply, who);
+        char sa[PF_MOVE_STR], sb[PF_MOVE_STR];
+        move_text(g, st, pf_bot_choose(&a, g, st), sa);
+        move_text(g, other, pf_bot_choose(&b, g, other), sb);
+        if (strcmp(sa, sb) != 0 || memcmp(&a.rng, &b.rng, sizeof a.rng) != 0)
+          fail_msg("%s, %d players, seed %llu, ply %d: bot '%s' at seat %d chose %s, but %s where only hidden "
+                   "cards differ", g->id, players, (unsigned long long)seed, ply, SPECS[k], who, sa, sb);
+        pf_bot_free(&a);
+        pf_bot_free(&b);
+      }
+      char pa[PF_MOVE_STR], pb[PF_MOVE_STR];
+      move_text(g, st, peek_choose(g, st), pa);
+      move_text(g, other, peek_choose(g, other), pb);
+      told_apart += strcmp(pa, pb) != 0;
+    }
+    int n = g->legal(st, moves);
+    g->apply(st, moves[pf_rng_below(&walk, (uint32_t)n)]);
+  }
+  free(st);
+  free(other);
+  return told_apart;
+}
+
+static void test_bots_see_only_their_seat(void **unused) {
+  (void)unused;
+  for (int gi = 0; pf_games[gi]; gi++) {
+    const pf_game *g = pf_games[gi];
+    int told_apart = 0;
+    for (int p = g->min_players; p <= g->max_players; p++) told_apart += check_positions(g, p, 7000 + (uint64_t)p);
+    /* The positions compared differ in what the bots may not see: a bot that peeks sees it. */
+    if (told_apart == 0) fail_msg("%s: the peeking bot never told a position from its determinization", g->id);
+  }
+}
+
+/* ---- no allocation per move or per iteration ---- */
+
+static void test_bots_allocate_once(void **unused) {
+  (void)unused;
+  const char *specs[] = {"random", "greedy", "ismcts:iters=300", "ismcts:iters=100,playout=greedy"};
+  for (int gi = 0; pf_games[gi]; gi++) {
+    const pf_game *g = pf_games[gi];
+    int players = g->min_players > 2 ? g->min_players : 2;
+    if (players > g->max_players) players = g->max_players;
+    for (int k = 0; k < 4; k++) {
+      void *st = pf_xcalloc(1, g->state_size);
+      pf_bot bots[PF_MAX_PLAYERS];
+      start(g, players, 5, st);
+      for (int p = 0; p < players; p++) make_bot(&bots[p], specs[k], players, 5, p);
+      long choices = 0;
+      allocations = 0;
+      for (int who; (who = g->to_move(st)) != PF_NOBODY && choices < 300;) {
+        if (who == PF_CHANCE) {
+          g->chance_sample(st, NULL);
+          continue;
+        }
+        counting = true;
+        pf_move m = pf_bot_choose(&bots[who], g, st);
+        counting = false;
+        g->apply(st, m);
+        choices++;
+      }
+      /* At most one allocation per bot (its working memory, at its first real choice), however
+       * many choices and iterations. */
+      if (allocations > players)
+        fail_msg("%s: bot '%s' made %ld allocations in %ld choices", g->id, specs[k], allocations, choices);
+      assert_true(choices > 10);
+      for (int p = 0; p < players; p++) pf_bot_free(&bots[p]);
+      free(st);
+    }
+  }
+}
+
+/* ---- specs ---- */
+
+static void expect_refused(const char *spec, const char *why) {
+  pf_error err;
+  if (pf_bot_check_spec(spec, &err) == 0) fail_msg("spec '%s' was accepted", spec);
+  if (!strstr(err.msg, why)) fail_msg("spec '%s' refused with \"%s\", expected \"%s\"", spec, err.msg, why);
+}
+
+static void test_bot_specs(void **unused) {
+  (void)unused;
+  pf_bot b;
+  pf_error err;
+  assert_int_equal(pf_bot_init(&b, "ismcts:iters=2000,c=1.25,playout=greedy,horizon=game", 2, 1, 0, &err), 0);
+  assert_int_equal(pf_bot_setting_value(&b, "iters"), 2000);
+  assert_int_equal(pf_bot_setting_value(&b, "c"), 1250);
+  assert_int_equal(pf_bot_setting_value(&b, "playout"), 1);
+  assert_int_equal(pf_bot_setting_value(&b, "horizon"), 1);
+  assert_int_equal(pf_bot_setting_value(&b, "time"), 0);
+  assert_int_equal(pf_bot_init(&b, "ismcts:c=.5", 2, 1, 0, &err), 0);
+  assert_int_equal(pf_bot_setting_value(&b, "c"), 500);
+  assert_int_equal(pf_bot_init(&b, "ismcts", 2, 1, 0, &err), 0);
+  assert_int_equal(pf_bot_setting_value(&b, "c"), 700);
+  expect_refused("genius", "unknown bot 'genius'; bots are: random, greedy, ismcts");
+  expect_refused("random:iters=3", "bot 'random' has no setting 'iters'; it takes no settings");
+  expect_refused("ismcts:depth=3", "bot 'ismcts' has no setting 'depth'; its settings are: iters, time, c, playout, horizon");
+  expect_refused("ismcts:iters=0", "bad value '0' for iters; allowed: iters: an integer from 1 to");
+  expect_refused("ismcts:iters=lots", "bad value 'lots' for iters");
+  expect_refused("ismcts:c=0.1234", "bad value '0.1234' for c; allowed: c: a number from 0 to 10");
+  expect_refused("ismcts:c=1.", "bad value '1.' for c");
+  expect_refused("ismcts:playout=smart", "bad value 'smart' for playout; allowed: playout: random or greedy");
+  expect_refused("ismcts:iters", "'iters' is not of the form key=value");
+}
+
+/* ---- strength, briefly (docs/strength.md has the real measurements) ---- */
+
+/* The first bot's win rate over `games` games of two players, seats rotated. */
+static double win_rate(const pf_game *g, const char *a, const char *b, int games) {
+  pf_sim_config c = {.game = g, .players = 2, .games = games, .seed = 3, .rotate = true, .shard = 1, .nshards = 1};
+  pf_options_default(g->options, g->noptions, &c.options);
+  strcpy(c.seats[0], a);
+  strcpy(c.seats[1], b);
+  pf_sim_run_opts o = {.threads = 2};
+  pf_sim_result r;
+  pf_error err;
+  if (pf_sim_run(&c, &o, &r, &err) != 0) fail_msg("sim: %s", err.msg);
+  return pf_sim_bot_wins(&r, 0).mean;
+}
+
+static void test_bots_beat_random(void **unused) {
+  (void)unused;
+  const pf_game *stp = pf_game_find("steal-the-pile");
+  /* Steal the Pile as a game that has no rule of thumb: greedy falls back to its generic rule. */
+  pf_game bare = *stp;
+  bare.rate_moves = NULL;
+  double greedy = win_rate(stp, "greedy", "random", 200), generic = win_rate(&bare, "greedy", "random", 200);
+  double ismcts = win_rate(stp, "ismcts:iters=300", "random", 60);
+  print_message("greedy %.3f, generic greedy %.3f, ismcts %.3f against random\n", greedy, generic, ismcts);
+  assert_true(greedy > 0.6);
+  assert_true(generic > 0.55);
+  assert_true(ismcts > 0.7);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_bot_specs),
+      cmocka_unit_test(test_bots_play_every_game),
+      cmocka_unit_test(test_bots_see_only_their_seat),
+      cmocka_unit_test(test_bots_allocate_once),
+      cmocka_unit_test(test_bots_beat_random),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
