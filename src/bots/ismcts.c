@@ -30,9 +30,9 @@
 #include <math.h>
 #include <pthread.h>
 #include <string.h>
-#include <time.h>
 
 #include "bots/bot.h"
+#include "core/clock.h"
 
 /* A win shared by k seats gives each 1/k: in units of 1/27720 (27720 = lcm(1..12)), exact. */
 #define UNIT 27720u
@@ -42,7 +42,8 @@
 typedef struct node {
   pf_move move;                  /* the move into this node */
   int32_t parent, child, next;   /* first child, next sibling; -1 for none */
-  int32_t seat;                  /* the seat that made the move (-1 at the root) */
+  int16_t seat;                  /* the seat that made the move (-1 at the root) */
+  uint16_t prior;                /* the rule of thumb's opinion of the move, 0..65535 */
   uint32_t visits, avail;        /* visits, and times it was legal when its parent was walked */
   uint64_t reward;               /* sum of the seat's rewards, in 1/UNIT */
 } node;
@@ -57,7 +58,7 @@ typedef struct search {
   uint32_t tried[PF_MAX_MOVES];  /* == stamp: the legal move of that index has a child */
 } search;
 
-enum { S_ITERS, S_TIME, S_C, S_PLAYOUT, S_HORIZON };
+enum { S_ITERS, S_TIME, S_C, S_PLAYOUT, S_HORIZON, S_BIAS };
 static const char *const PLAYOUTS[] = {"random", "greedy", NULL};
 static const char *const HORIZONS[] = {"deal", "game", NULL};
 static const pf_bot_setting SETTINGS[] = {
@@ -68,6 +69,9 @@ static const pf_bot_setting SETTINGS[] = {
     {"horizon", 1, HORIZONS, 0, 0, 1,
      "where playouts stop: at the end of the deal in progress (the seats that gained the most since "
      "win), or of the game"},
+    {"bias", 1000, NULL, 10000, 0, 100000,
+     "weight of the game's rule of thumb (greedy's) in the tree: tried first, and worth this much "
+     "over 1 + visits (progressive bias); 0: none"},
 };
 
 /* ------------------------------------------------------------------------------------------ */
@@ -113,11 +117,12 @@ static inline uint64_t isqrt(uint64_t x) {
   return r;
 }
 
-/* UCB of a child, in 1/(UNIT * 65536) of a win. */
-static inline uint64_t ucb(const node *n, uint64_t c_milli) {
+/* UCB of a child, in 1/(UNIT * 65536) of a win, with the progressive bias of its prior. */
+static inline uint64_t ucb(const node *n, uint64_t c_milli, uint64_t bias_milli) {
   uint64_t mean = (n->reward << 16) / n->visits;
   uint64_t explore = c_milli * UNIT * isqrt(ln_q32(n->avail) / n->visits) / 1000;
-  return mean + explore;
+  uint64_t bias = bias_milli * UNIT * n->prior / 1000 / (n->visits + 1);
+  return mean + explore + bias;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -139,11 +144,11 @@ static search *search_memory(pf_bot *bot, const pf_game *g, uint32_t cap) {
   return s;
 }
 
-static int32_t add_node(search *s, int32_t parent, pf_move m, int seat) {
+static int32_t add_node(search *s, int32_t parent, pf_move m, int seat, uint16_t prior) {
   if (s->nnodes == s->cap) return -1;
   int32_t i = (int32_t)s->nnodes++;
   node *n = &s->nodes[i];
-  *n = (node){.move = m, .parent = parent, .child = -1, .next = -1, .seat = seat, .avail = 1};
+  *n = (node){.move = m, .parent = parent, .child = -1, .next = -1, .seat = (int16_t)seat, .prior = prior, .avail = 1};
   if (parent >= 0) {
     n->next = s->nodes[parent].child;
     s->nodes[parent].child = i;
@@ -185,30 +190,62 @@ static pf_move playout_move(pf_bot *bot, const pf_game *g, const void *st, pf_mo
   return moves[pf_rng_below(&bot->rng, (uint32_t)n)];
 }
 
-/* Each seat's reward: its share of the win when the game is over; at a horizon cut, the share of
- * the seats whose scores grew the most since the iteration began (higher scores are taken as
- * better there, as in every game with more than one deal). */
+/* Each seat's reward, in 1/UNIT: its share of the win when the game is over. At a horizon cut
+ * (the deal in progress ended, the game goes on), what counts is the points each seat gained
+ * since the search began, which add up to the match: a seat's reward is 1/2 plus its gain's lead
+ * over the others' mean gain, over twice the gains' total size, so 1 for taking every point and
+ * 1/2 when it gains as the others do (higher scores are taken as better, as in every game with
+ * more than one deal). */
 static void rewards(const pf_game *g, const void *d, int players, bool cut, const int *before, uint64_t *share) {
-  int seats[PF_MAX_PLAYERS], k = 0;
   memset(share, 0, sizeof share[0] * PF_MAX_PLAYERS);
   if (cut) {
-    int now[PF_MAX_PLAYERS], best = 0;
+    int64_t gain[PF_MAX_PLAYERS], sum = 0, size = 0;
+    int now[PF_MAX_PLAYERS];
     g->scores(d, now);
     for (int p = 0; p < players; p++) {
-      int gain = now[p] - before[p];
-      if (k == 0 || gain > best) best = gain, k = 0;
-      if (gain == best) seats[k++] = p;
+      gain[p] = now[p] - before[p];
+      sum += gain[p];
+      size += gain[p] < 0 ? -gain[p] : gain[p];
     }
-  } else {
-    k = g->winners(d, seats);
+    for (int p = 0; p < players; p++) {
+      int64_t lead = (players - 1) * gain[p] - (sum - gain[p]); /* (players - 1) times the lead */
+      share[p] = size && players > 1 ? (uint64_t)((int64_t)UNIT / 2 + (int64_t)UNIT * lead / (2 * (players - 1) * size))
+                                     : UNIT / 2;
+    }
+    return;
   }
+  int seats[PF_MAX_PLAYERS], k = g->winners(d, seats);
   for (int i = 0; i < k; i++) share[seats[i]] = UNIT / (uint32_t)k;
 }
 
+/* The untried move to add (its index among the n legal moves, not marked tried): with a bias, the
+ * one the game's rule of thumb likes best, with its prior (its rating scaled between the worst and
+ * the best legal move's); else a uniformly random one. */
+static int pick_untried(pf_bot *bot, search *s, const pf_game *g, const void *d, const pf_move *moves, int n,
+                        int ntried, uint16_t *prior) {
+  *prior = 0;
+  if (bot->set[S_BIAS] && g->rate_moves) {
+    int64_t rating[PF_MAX_MOVES], lo = INT64_MAX, hi = INT64_MIN;
+    g->rate_moves(d, moves, n, rating);
+    for (int i = 0; i < n; i++) {
+      if (rating[i] < lo) lo = rating[i];
+      if (rating[i] > hi) hi = rating[i];
+    }
+    for (int i = 0; i < n; i++)
+      if (s->tried[i] == s->stamp) rating[i] = INT64_MIN; /* never the best of the untried */
+    int best = pf_bot_best(bot, rating, n);
+    if (hi > lo) *prior = (uint16_t)((uint64_t)(rating[best] - lo) * 65535 / (uint64_t)(hi - lo));
+    return best;
+  }
+  int k = (int)pf_rng_below(&bot->rng, (uint32_t)(n - ntried)), i = 0;
+  while (s->tried[i] == s->stamp || k-- > 0) i++;
+  return i;
+}
+
 /* The children of `at` legal in this sample compete by UCB (each counted available); returns the
- * chosen child, or -1 when a legal move has no child yet, with that move (a uniformly random one
- * of them) in *untried. */
-static int32_t select_child(pf_bot *bot, search *s, int32_t at, const pf_move *moves, int n, pf_move *untried) {
+ * chosen child, or -1 when a legal move has no child yet, with that move in *untried. */
+static int32_t select_child(pf_bot *bot, search *s, const pf_game *g, const void *d, int32_t at, const pf_move *moves,
+                            int n, pf_move *untried, uint16_t *prior) {
   hash_moves(s, moves, n);
   int ntried = 0;
   for (int32_t ch = s->nodes[at].child; ch >= 0; ch = s->nodes[ch].next) {
@@ -216,18 +253,16 @@ static int32_t select_child(pf_bot *bot, search *s, int32_t at, const pf_move *m
     if (k >= 0) s->tried[k] = s->stamp, ntried++;
   }
   if (ntried < n) {
-    int k = (int)pf_rng_below(&bot->rng, (uint32_t)(n - ntried)), i = 0;
-    while (s->tried[i] == s->stamp || k-- > 0) i++;
-    *untried = moves[i];
+    *untried = moves[pick_untried(bot, s, g, d, moves, n, ntried, prior)];
     return -1;
   }
-  uint64_t c = (uint64_t)bot->set[S_C], best_ucb = 0;
+  uint64_t c = (uint64_t)bot->set[S_C], bias = (uint64_t)bot->set[S_BIAS], best_ucb = 0;
   int32_t best = -1;
   for (int32_t ch = s->nodes[at].child; ch >= 0; ch = s->nodes[ch].next) {
     node *cn = &s->nodes[ch];
     if (hash_find(s, cn->move) < 0) continue;
     cn->avail++;
-    uint64_t u = ucb(cn, c);
+    uint64_t u = ucb(cn, c, bias);
     if (best < 0 || u > best_ucb) best = ch, best_ucb = u;
   }
   return best;
@@ -255,12 +290,13 @@ static void iterate(pf_bot *bot, search *s, const pf_game *g, const void *root_s
       if (expanded) { /* the playout */
         m = playout_move(bot, g, d, moves, n, greedy);
       } else {
-        int32_t child = select_child(bot, s, at, moves, n, &m);
+        uint16_t prior = 0;
+        int32_t child = select_child(bot, s, g, d, at, moves, n, &m, &prior);
         if (child >= 0) {
           at = child;
           m = s->nodes[child].move;
         } else { /* expand: the first untried move of this walk, then the playout */
-          child = add_node(s, at, m, who);
+          child = add_node(s, at, m, who, prior);
           if (child >= 0) at = child, bot->stats.nodes++;
           expanded = true;
         }
@@ -283,12 +319,6 @@ static void iterate(pf_bot *bot, search *s, const pf_game *g, const void *root_s
   bot->stats.iterations++;
 }
 
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static pf_move ismcts_choose(pf_bot *bot, const pf_game *g, const void *st) {
   pf_move moves[PF_MAX_MOVES];
   int n = g->legal(st, moves);
@@ -299,11 +329,11 @@ static pf_move ismcts_choose(pf_bot *bot, const pf_game *g, const void *st) {
   int64_t iters = bot->set[S_ITERS], time_ms = bot->set[S_TIME];
   uint32_t cap = iters + 1 < MAX_NODES ? (uint32_t)iters + 1 : MAX_NODES;
   search *s = search_memory(bot, g, cap);
-  add_node(s, -1, 0, -1);
-  double deadline = time_ms ? now_ms() + (double)time_ms : 0;
+  add_node(s, -1, 0, -1, 0);
+  double deadline = time_ms ? pf_clock_seconds() + (double)time_ms / 1000 : 0;
   for (int64_t it = 0; it < iters; it++) {
     iterate(bot, s, g, st, seat);
-    if (time_ms && (it & 15) == 15 && now_ms() >= deadline) break;
+    if (time_ms && (it & 15) == 15 && pf_clock_seconds() >= deadline) break;
   }
   /* The most visited root child; ties go to the more rewarded, then to the first legal move. */
   int best = 0;

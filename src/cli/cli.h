@@ -31,6 +31,8 @@ int cli_parse_count(const char *s, int *out);
 /* Parses the flags of a subcommand that takes only --json and --help (games, bench): returns -1
  * to go on, or the exit status when it is done (help printed: 0; a bad flag or argument: 2). */
 int cli_json_flag(int argc, char **argv, const char *usage, bool *json);
+/* Prints a usage text and then every bot with its settings (play and sim --help); returns 0. */
+int cli_usage_with_bots(const char *usage);
 /* The game named id, or NULL after an error listing the games. */
 const pf_game *cli_game(const char *id);
 

@@ -9,10 +9,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli/cli.h"
 #include "bots/bot.h"
+#include "core/clock.h"
 #include "games/registry.h"
 #include "sim/sim.h"
 
@@ -94,18 +94,16 @@ typedef struct bench_row {
   double seconds;
 } bench_row;
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+/* A game of the workload, or NULL after an error (every game of the tables must be registered). */
+static const pf_game *bench_game(const char *id) {
+  const pf_game *g = pf_game_find(id);
+  if (!g) cli_error("bench: game %s is not registered", id);
+  return g;
 }
 
 static int run_case(const struct bench_case *bc, bench_row *row) {
-  const pf_game *g = pf_game_find(bc->game);
-  if (!g) {
-    cli_error("bench: game %s is not registered", bc->game);
-    return -1;
-  }
+  const pf_game *g = bench_game(bc->game);
+  if (!g) return -1;
   void *st = pf_xmalloc(g->state_size);
   pf_setup setup = {.players = bc->players};
   pf_options_default(g->options, g->noptions, &setup.options);
@@ -121,7 +119,7 @@ static int run_case(const struct bench_case *bc, bench_row *row) {
   pf_rng rng;
   pf_rng_seed(&rng, BENCH_SEED, (uint64_t)bc->players);
   memset(row, 0, sizeof *row);
-  double t0 = now();
+  double t0 = pf_clock_seconds();
   for (int i = 0; i < bc->games; i++) {
     pf_error err;
     setup.seed = BENCH_SEED + (uint64_t)i;
@@ -132,7 +130,7 @@ static int run_case(const struct bench_case *bc, bench_row *row) {
     }
     row->moves += pf_random_playout(g, st, &rng, &row->branching);
   }
-  row->seconds = now() - t0;
+  row->seconds = pf_clock_seconds() - t0;
   row->games = bc->games;
   free(st);
   return 0;
@@ -140,11 +138,8 @@ static int run_case(const struct bench_case *bc, bench_row *row) {
 
 /* Searches on the positions of one case; adds up iterations, simulated moves and nodes. */
 static int run_search(const struct search_case *sc, bench_row *row, long *nodes) {
-  const pf_game *g = pf_game_find(sc->game);
-  if (!g) {
-    cli_error("bench: game %s is not registered", sc->game);
-    return -1;
-  }
+  const pf_game *g = bench_game(sc->game);
+  if (!g) return -1;
   void *st = pf_xmalloc(g->state_size);
   pf_setup setup = {.players = sc->players};
   pf_options_default(g->options, g->noptions, &setup.options);
@@ -177,9 +172,9 @@ static int run_search(const struct search_case *sc, bench_row *row, long *nodes)
         g->apply(st, moves[pf_rng_below(&rng, (uint32_t)n)]);
       }
       if (g->to_move(st) >= 0) {
-        double t0 = now();
+        double t0 = pf_clock_seconds();
         pf_move m = pf_bot_choose(&bot, g, st);
-        seconds += now() - t0;
+        seconds += pf_clock_seconds() - t0;
         int chosen = 0;
         while (moves[chosen] != m) chosen++;
         row->games++;
@@ -195,13 +190,10 @@ static int run_search(const struct search_case *sc, bench_row *row, long *nodes)
 }
 
 static int run_sim(const struct sim_case *sc, pf_sim_result *r) {
-  pf_sim_config c = {.game = pf_game_find(sc->game), .players = sc->players, .games = sc->games, .seed = BENCH_SEED,
+  pf_sim_config c = {.game = bench_game(sc->game), .players = sc->players, .games = sc->games, .seed = BENCH_SEED,
                      .rotate = true, .shard = 1, .nshards = 1};
   pf_error err;
-  if (!c.game) {
-    cli_error("bench: game %s is not registered", sc->game);
-    return -1;
-  }
+  if (!c.game) return -1;
   pf_options_default(c.game->options, c.game->noptions, &c.options);
   for (int p = 0; p < sc->players; p++) snprintf(c.seats[p], PF_BOT_SPEC, "%s", sc->seats[p]);
   pf_sim_run_opts o = {.threads = 1};

@@ -438,14 +438,7 @@ int cmd_play(int argc, char **argv) {
     case 'd': deal_path = optarg; break;
     case 'r': t.record_path = optarg; break;
     case 'P': plain = true; break;
-    case 'h': {
-      pf_buf b = {0};
-      pf_bot_describe_all(&b);
-      fputs(USAGE, stdout);
-      fputs(pf_buf_str(&b), stdout);
-      pf_buf_free(&b);
-      return 0;
-    }
+    case 'h': return cli_usage_with_bots(USAGE);
     default:
       cli_error("play: unknown or incomplete option '%s'; see pilfer play --help", argv[optind - 1]);
       return EXIT_BAD_INPUT;

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/clock.h"
 #include "sim/sim.h"
 
 static const char SIM_USAGE[] =
@@ -101,22 +101,18 @@ typedef struct progress {
   bool drawn;
 } progress;
 
-static double seconds_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void draw_progress(void *ctx, long long done, long long total) {
   progress *pr = ctx;
-  double el = seconds_now() - pr->t0, rate = el > 0 ? done / el : 0;
+  double el = pf_clock_seconds() - pr->t0, rate = el > 0 ? done / el : 0;
   int width = 30, fill = total ? (int)(width * done / total) : width;
   char bar[64];
   for (int i = 0; i < width; i++) bar[i] = i < fill ? '#' : '.';
   bar[width] = '\0';
   long eta = rate > 0 ? (long)((total - done) / rate) : 0;
-  fprintf(stderr, "\r[%s] %3d%% %lld/%lld games  %.1f games/s  ETA %ld:%02ld:%02ld ", bar,
-          total ? (int)(100 * done / total) : 100, done, total, rate, eta / 3600, eta / 60 % 60, eta % 60);
+  char eta_text[32] = "?";
+  if (rate > 0) snprintf(eta_text, sizeof eta_text, "%ld:%02ld:%02ld", eta / 3600, eta / 60 % 60, eta % 60);
+  fprintf(stderr, "\r[%s] %3d%% %lld/%lld games  %.1f games/s  ETA %s ", bar, total ? (int)(100 * done / total) : 100,
+          done, total, rate, eta_text);
   pr->drawn = true;
   if (done == total) fputs("\r\x1b[K", stderr);
   fflush(stderr);
@@ -136,15 +132,6 @@ static int parse_shard(const char *s, int *i, int *n) {
   strcpy(b, slash + 1);
   if (cli_parse_count(a, i) != 0 || cli_parse_count(b, n) != 0) return -1;
   return *i >= 1 && *n >= 1 && *i <= *n && *n <= 4096 ? 0 : -1;
-}
-
-static int sim_usage(void) {
-  pf_buf b = {0};
-  pf_bot_describe_all(&b);
-  fputs(SIM_USAGE, stdout);
-  fputs(pf_buf_str(&b), stdout);
-  pf_buf_free(&b);
-  return 0;
 }
 
 int cmd_sim(int argc, char **argv) {
@@ -217,7 +204,7 @@ int cmd_sim(int argc, char **argv) {
       break;
     case 'j': json = true; break;
     case 'R': records = optarg; break;
-    case 'h': return sim_usage();
+    case 'h': return cli_usage_with_bots(SIM_USAGE);
     default:
       cli_error("sim: unknown or incomplete option '%s'; see pilfer sim --help", argv[optind - 1]);
       return EXIT_BAD_INPUT;
@@ -283,7 +270,7 @@ int cmd_sim(int argc, char **argv) {
     cli_error("sim: --records %s: cannot make the directory: %s", records, strerror(errno));
     return EXIT_OTHER;
   }
-  progress pr = {.t0 = seconds_now()};
+  progress pr = {.t0 = pf_clock_seconds()};
   pf_sim_run_opts ro = {.threads = threads, .records_dir = records};
   if (isatty(STDERR_FILENO)) ro.progress = draw_progress, ro.ctx = &pr;
   static pf_sim_result r;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bots/bot.h"
 #include "cli/cli.h"
 #include "games/registry.h"
 
@@ -55,6 +56,15 @@ int cli_parse_seed(const char *s, uint64_t *out) {
 int cli_parse_count(const char *s, int *out) {
   if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 9) return -1;
   *out = atoi(s);
+  return 0;
+}
+
+int cli_usage_with_bots(const char *usage) {
+  pf_buf b = {0};
+  pf_bot_describe_all(&b);
+  fputs(usage, stdout);
+  fputs(pf_buf_str(&b), stdout);
+  pf_buf_free(&b);
   return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/record.h"
 #include "games/registry.h"
 
@@ -144,12 +145,6 @@ static void *worker_main(void *arg) {
   return NULL;
 }
 
-static double wall_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void sums_add(pf_sim_sums *to, const pf_sim_sums *from) {
   to->games += from->games;
   to->moves += from->moves;
@@ -194,7 +189,7 @@ int pf_sim_run(const pf_sim_config *c, const pf_sim_run_opts *opts, pf_sim_resul
   atomic_llong next = first, done = 0;
   atomic_int stop = 0;
   int made = 0, rc = 0;
-  double t0 = wall_now();
+  double t0 = pf_clock_seconds();
   for (; made < threads; made++) {
     w[made] = (worker){.c = c, .o = opts, .end = first + count, .next = &next, .done = &done, .stop = &stop};
     if (worker_init(&w[made], c, err) != 0) {
@@ -224,7 +219,7 @@ int pf_sim_run(const pf_sim_config *c, const pf_sim_run_opts *opts, pf_sim_resul
     sums_add(&out->sums, &w[k].sums);
     worker_free(&w[k]);
   }
-  out->seconds = wall_now() - t0;
+  out->seconds = pf_clock_seconds() - t0;
   free(w);
   free(tid);
   return rc;
