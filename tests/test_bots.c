@@ -246,6 +246,112 @@ static void test_bot_specs(void **unused) {
   expect_refused("ismcts:iters", "'iters' is not of the form key=value");
 }
 
+/* ---- the rules of thumb, as documented ---- */
+
+/* Walks random games of `game` (2 players) and, at every position where `applies` holds, asks a
+ * greedy bot for its move and checks `rule` of it; returns how many positions were checked. */
+static int check_rule(const char *game, bool (*applies)(const pf_game *, const void *, char legal[][PF_MOVE_STR], int),
+                      bool (*rule)(const pf_game *, const void *, const char *chosen), const char *what) {
+  const pf_game *g = pf_game_find(game);
+  void *st = pf_xcalloc(1, g->state_size);
+  char legal[PF_MAX_MOVES][PF_MOVE_STR];
+  pf_move moves[PF_MAX_MOVES];
+  int checked = 0;
+  for (uint64_t seed = 1; seed <= 30; seed++) {
+    pf_rng walk;
+    pf_rng_seed(&walk, seed, 9);
+    start(g, 2, seed, st);
+    for (int who; (who = g->to_move(st)) != PF_NOBODY;) {
+      if (who == PF_CHANCE) {
+        g->chance_sample(st, NULL);
+        continue;
+      }
+      int n = g->legal(st, moves);
+      for (int i = 0; i < n; i++) g->move_str(st, moves[i], legal[i]);
+      if (applies(g, st, legal, n)) {
+        pf_bot b;
+        make_bot(&b, "greedy", 2, seed, who);
+        char chosen[PF_MOVE_STR];
+        g->move_str(st, pf_bot_choose(&b, g, st), chosen);
+        pf_bot_free(&b);
+        if (!rule(g, st, chosen)) fail_msg("%s: greedy chose %s, but %s", game, chosen, what);
+        checked++;
+      }
+      g->apply(st, moves[pf_rng_below(&walk, (uint32_t)n)]);
+    }
+  }
+  free(st);
+  return checked;
+}
+
+/* Thief: a re-capture is possible (an answer to a steal offers more than pass). */
+static bool thf_can_recapture(const pf_game *g, const void *st, char legal[][PF_MOVE_STR], int n) {
+  (void)g;
+  (void)st;
+  return n > 1 && strcmp(legal[n - 1], "pass") == 0;
+}
+static bool thf_recaptures(const pf_game *g, const void *st, const char *chosen) {
+  (void)g;
+  (void)st;
+  return strcmp(chosen, "pass") != 0;
+}
+
+/* Skip-Bo Junior: the stockpile can be played. */
+static bool sbj_stock_playable(const pf_game *g, const void *st, char legal[][PF_MOVE_STR], int n) {
+  (void)g;
+  (void)st;
+  for (int i = 0; i < n; i++)
+    if (legal[i][0] == 's') return n > 1;
+  return false;
+}
+static bool sbj_plays_stock(const pf_game *g, const void *st, const char *chosen) {
+  (void)g;
+  (void)st;
+  return chosen[0] == 's';
+}
+
+/* The move greedy chooses in a run's position. */
+static void expect_greedy(const pf_run *r, const char *want) {
+  pf_bot b;
+  make_bot(&b, "greedy", r->setup.players, 1, r->game->to_move(r->state));
+  char chosen[PF_MOVE_STR];
+  r->game->move_str(r->state, pf_bot_choose(&b, r->game, r->state), chosen);
+  pf_bot_free(&b);
+  assert_string_equal(chosen, want);
+}
+
+static void test_greedy_rules(void **unused) {
+  (void)unused;
+  /* Steal the Pile: seat 1 builds a pile of four (2C 2S 3C 3S); seat 0 then holds 8H, which
+   * would make a new open pile, and 3H, which takes that pile: take the biggest pile. */
+  pf_deal d;
+  pf_run r;
+  tu_deal(&d, 1, 0, "9H 2S 6D 3S 8H KD 3H QD 2C 3C 4C 5C");
+  tu_start(&r, "steal-the-pile", 2, &d, NULL);
+  tu_play(&r, "9H");
+  tu_play(&r, "2S>2C");
+  tu_play(&r, "6D");
+  tu_play(&r, "3S>3C");
+  tu_expect_legal(&r, "8H 3H>p1");
+  expect_greedy(&r, "3H>p1");
+  pf_run_free(&r);
+  /* ... and keep your pile's top rank scarce: seat 0 may take the open 7C or the open 5C, two
+   * cards either way; it holds another 7, so one 7 is unseen, but two 5s are: take with a 7. */
+  tu_deal(&d, 1, 0, "7H 9S 7D 9D 5H 8S KH 8D 7C 5C 2C 3C");
+  tu_start(&r, "steal-the-pile", 2, &d, NULL);
+  tu_expect_legal(&r, "7H>7C 7D>7C 5H>5C KH");
+  pf_bot b;
+  make_bot(&b, "greedy", 2, 1, 0);
+  char chosen[PF_MOVE_STR];
+  r.game->move_str(r.state, pf_bot_choose(&b, r.game, r.state), chosen);
+  pf_bot_free(&b);
+  if (strcmp(chosen, "7H>7C") != 0 && strcmp(chosen, "7D>7C") != 0) fail_msg("greedy chose %s, not a 7 onto 7C", chosen);
+  pf_run_free(&r);
+  assert_true(check_rule("thief", thf_can_recapture, thf_recaptures, "it could re-capture (Thief: always re-capture)") > 0);
+  assert_true(check_rule("skip-bo-junior", sbj_stock_playable, sbj_plays_stock,
+                         "its stockpile could be played (Skip-Bo Junior: stockpile first)") > 0);
+}
+
 /* ---- strength, briefly (docs/strength.md has the real measurements) ---- */
 
 /* The first bot's win rate over `games` games of two players, seats rotated. */
@@ -281,6 +387,7 @@ int main(void) {
       cmocka_unit_test(test_bots_play_every_game),
       cmocka_unit_test(test_bots_see_only_their_seat),
       cmocka_unit_test(test_bots_allocate_once),
+      cmocka_unit_test(test_greedy_rules),
       cmocka_unit_test(test_bots_beat_random),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -479,7 +479,8 @@ int cmd_play(int argc, char **argv) {
       t.human[p] = true;
       t.nhumans++;
     } else if (pf_bot_init(&t.bot[p], t.seat_spec[p], players, seed, p, &err) != 0) {
-      cli_error("play: seat %d: %s (or human)", p, err.msg);
+      bool unknown = strncmp(err.msg, "unknown bot", 11) == 0;
+      cli_error("play: seat %d: %s%s", p, err.msg, unknown ? " (or human)" : "");
       free_bots(&t, p);
       return EXIT_BAD_INPUT;
     }

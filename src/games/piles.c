@@ -290,10 +290,10 @@ static int pil_move_parse(const void *vs, const char *text, pf_move *m, pf_error
 /* The greedy bot's rule of thumb                                                             */
 /* ------------------------------------------------------------------------------------------ */
 
-/* What pile pos scores (PIL-9) for the team of colour `red` with card c on top (NONE: as it is):
+/* What pile pos scores (PIL-9) for the team of colour `red` with card c on top (-1: as it is):
  * its cards of the other colour, if the top is of that team's colour. */
 static int pile_points_for(const pil_state *s, int pos, bool red, int c) {
-  pf_card top = c == NONE ? top_card(s, pos) : (pf_card)c;
+  pf_card top = c < 0 ? top_card(s, pos) : (pf_card)c;
   if (is_red(top) != red) return 0;
   int n = 0;
   for (int slot = s->top[pos]; slot != NONE; slot = s->below[slot])
@@ -322,7 +322,7 @@ static void pil_rate_moves(const void *vs, const pf_move *moves, int n, int64_t 
       continue;
     }
     pf_card c = MOVE_CARD(m);
-    int pos = MOVE_POS(m), mine = pile_points_for(s, pos, red, NONE), theirs = pile_points_for(s, pos, !red, NONE);
+    int pos = MOVE_POS(m), mine = pile_points_for(s, pos, red, -1), theirs = pile_points_for(s, pos, !red, -1);
     /* c on top decides who collects the pile; c itself, of the collectors' colour, scores nothing. */
     int mine_after = pile_points_for(s, pos, red, c), theirs_after = pile_points_for(s, pos, !red, c);
     rating[i] = 16 * ((mine_after - mine) - (theirs_after - theirs)) + value_with(s, pos, c);
