@@ -8,13 +8,19 @@
  * sample: a node's children are every move ever tried there, in any sample, and only those legal
  * now compete, by UCB over availability:
  *     mean reward + c * sqrt(ln(times available) / visits).
- * At the first node with a legal move never tried it adds one child (a uniformly random untried
- * move), plays the game out (random moves, or the game's rule of thumb), and adds each seat's
- * share of the win (1/k to each of k winners) to the nodes the seat moved into. The move played
- * is the root's most visited child.
+ * At the first node with a legal move never tried it adds one child, plays the game out (random
+ * moves, or the game's rule of thumb) and adds each seat's share of the win (1/k to each of k
+ * winners) to the nodes the seat moved into. The move played is the root's most visited child.
  *
- * What every game needs for this: determinize (canonical, game.h), and chance_sample where chance
- * moves. Nothing else is asked of a game:
+ * Two enhancements, both settings: the game's rule of thumb (rate_moves, when it has one) guides
+ * the tree as a progressive bias (Chaslot et al., 2008): the untried move it likes best is added
+ * first, and a child's UCB gets bias * prior / (1 + visits), its prior being its rating scaled
+ * 0..1 among the legal moves. And playouts stop at the end of the deal in progress (horizon=deal)
+ * when the game goes on after it, scored by the points each seat gained since the iteration
+ * began, so that the hands of a long match are not played out for every move.
+ *
+ * What a game needs for this: determinize (canonical, game.h), chance_sample where chance moves,
+ * and the required current_deal and scores (for the horizon). Nothing else is asked of a game:
  *   - chance moves are not tree nodes: the determinization fixed the generator, so the walk
  *     draws them (each sample sees its own outcomes) and goes on;
  *   - several moves per turn and out-of-turn answers are nodes of whichever seat is to move;
@@ -67,8 +73,8 @@ static const pf_bot_setting SETTINGS[] = {
     {"c", 1000, NULL, 700, 0, 10000, "the exploration constant of UCB"},
     {"playout", 1, PLAYOUTS, 0, 0, 1, "how playouts choose moves: uniformly, or by greedy's rule of thumb"},
     {"horizon", 1, HORIZONS, 0, 0, 1,
-     "where playouts stop: at the end of the deal in progress (the seats that gained the most since "
-     "win), or of the game"},
+     "where playouts stop: at the end of the deal in progress (scored by the points each seat "
+     "gained since the search began), or of the game"},
     {"bias", 1000, NULL, 10000, 0, 100000,
      "weight of the game's rule of thumb (greedy's) in the tree: tried first, and worth this much "
      "over 1 + visits (progressive bias); 0: none"},
