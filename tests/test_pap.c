@@ -9,10 +9,12 @@
  * with 2 players the first round plays cards 1-4, the second cards 5-8.
  */
 #include <math.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bots/bot.h"
 #include "core/papcard.h"
 #include "testutil.h"
 
@@ -1659,8 +1661,49 @@ static void test_actions_refusals(void **unused) {
   pf_run_free(&r);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* The greedy bot's rule of thumb (docs/strength.md)                                          */
+/* ------------------------------------------------------------------------------------------ */
+
+/* What the greedy bot at the seat to move plays, as its canonical string, must match the
+ * extended regular expression `want`. */
+static void expect_greedy(const pf_run *r, const char *want) {
+  pf_bot bot;
+  pf_error err;
+  if (pf_bot_init(&bot, "greedy", r->setup.players, 1, r->game->to_move(r->state), &err) != 0) fail_msg("%s", err.msg);
+  char got[PF_MOVE_STR];
+  r->game->move_str(r->state, pf_bot_choose(&bot, r->game, r->state), got);
+  pf_bot_free(&bot);
+  regex_t re;
+  assert_int_equal(regcomp(&re, want, REG_EXTENDED | REG_NOSUB), 0);
+  int miss = regexec(&re, got, 0, NULL, 0);
+  regfree(&re);
+  if (miss) fail_msg("greedy plays %s, expected %s", got, want);
+}
+
+/* Greedy points at the pile that adds most to its score, or taps empty space when every pile
+ * would cost it; as Headpointer it puts the card that helps it on a pile, and starts new piles
+ * with the cards that do not. */
+static void test_greedy_rule_of_thumb(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 2, "R:S+ G:S- B:D4 P", NULL);
+  expect_greedy(&r, "^c1>1$"); /* only R:S+ adds to the Headpointer's score */
+  play(&r, "c1>1");
+  expect_greedy(&r, "^c[234]>2$"); /* the others go to a new pile, away from its good card */
+  play(&r, "c2>2 c3>2 c4>2");
+  /* Pile 1 (R:S+) adds 1; pile 2 (G:S- B:D4 P) adds -1 + 0 + 0. */
+  expect_greedy(&r, "^@1$");
+  pf_run_free(&r);
+  start_pap(&r, 2, "R:S- G:S- B P", NULL);
+  play(&r, "c1>1 c2>2 c3>2 c4>2");
+  expect_greedy(&r, "^@empty$"); /* both piles cost 1 */
+  pf_run_free(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_greedy_rule_of_thumb),
       cmocka_unit_test(test_PAP_1_deck_reproducible),
       cmocka_unit_test(test_PAP_1_deck_weights),
       cmocka_unit_test(test_PAP_1_explicit_deck),

@@ -23,31 +23,34 @@ static const struct bench_case {
   int players;
   int games;
   const char *options; /* "key=value ..." (space-separated) or NULL for the defaults */
+  const char *label;   /* what the table's options column says, when not the options themselves */
 } CASES[] = {
-    {"steal-the-pile", 1, 50000, NULL},
-    {"steal-the-pile", 2, 400000, NULL},
-    {"steal-the-pile", 4, 100000, NULL},
-    {"steal-the-pile", 7, 50000, NULL},
-    {"steal-the-pile", 12, 30000, NULL},
-    {"thief", 2, 20000, NULL},
-    {"thief", 4, 50000, "hands=1"},
-    {"thief", 6, 5000, NULL},
-    {"four-card-thief", 2, 50000, NULL},
-    {"four-card-thief", 4, 100000, "hands=1"},
-    {"four-card-thief", 6, 10000, NULL},
-    {"skip-bo-junior", 2, 40000, NULL},
-    {"skip-bo-junior", 4, 20000, NULL},
-    {"skip-bo-junior", 6, 20000, NULL},
-    {"piles", 4, 50000, NULL},
-    {"gharat", 2, 20000, NULL},
-    {"gharat", 3, 12000, NULL},
-    {"gharat", 4, 6000, NULL},
-    {"point-a-pile", 2, 200000, NULL},
-    {"point-a-pile", 4, 100000, NULL},
-    {"point-a-pile", 6, 50000, "pile=true"},
-    {"point-a-pile", 4, 20000, "police=true missions=true shy=true actions=true"},
+    {"steal-the-pile", 1, 50000, NULL, NULL},
+    {"steal-the-pile", 2, 400000, NULL, NULL},
+    {"steal-the-pile", 4, 100000, NULL, NULL},
+    {"steal-the-pile", 7, 50000, NULL, NULL},
+    {"steal-the-pile", 12, 30000, NULL, NULL},
+    {"thief", 2, 20000, NULL, NULL},
+    {"thief", 4, 50000, "hands=1", NULL},
+    {"thief", 6, 5000, NULL, NULL},
+    {"four-card-thief", 2, 50000, NULL, NULL},
+    {"four-card-thief", 4, 100000, "hands=1", NULL},
+    {"four-card-thief", 6, 10000, NULL, NULL},
+    {"skip-bo-junior", 2, 40000, NULL, NULL},
+    {"skip-bo-junior", 4, 20000, NULL, NULL},
+    {"skip-bo-junior", 6, 20000, NULL, NULL},
+    {"piles", 4, 50000, NULL, NULL},
+    {"gharat", 2, 20000, NULL, NULL},
+    {"gharat", 3, 12000, NULL, NULL},
+    {"gharat", 4, 6000, NULL, NULL},
+    {"point-a-pile", 2, 200000, NULL, NULL},
+    {"point-a-pile", 4, 100000, NULL, NULL},
+    {"point-a-pile", 6, 50000, "pile=true", NULL},
+    {"point-a-pile", 4, 20000, "police=true missions=true shy=true actions=true", "expansions"},
 };
 #define NCASES (sizeof CASES / sizeof CASES[0])
+
+static const char *case_label(const struct bench_case *bc) { return bc->label ? bc->label : bc->options; }
 
 /* The searches: ismcts (default settings but its budget) on fixed positions of every game: the
  * positions a random game from each of `positions` seeds reaches after ply, ply + step, ... */
@@ -216,7 +219,7 @@ static json_t *row_json(const char *game, int players, const char *options) {
 static int bench_playouts(bool json, json_t *out, long *total) {
   int width = 8; /* of the options column: its longest entry */
   for (size_t i = 0; i < NCASES; i++)
-    if (CASES[i].options && (int)strlen(CASES[i].options) > width) width = (int)strlen(CASES[i].options);
+    if (case_label(&CASES[i]) && (int)strlen(case_label(&CASES[i])) > width) width = (int)strlen(case_label(&CASES[i]));
   if (!json)
     printf("Random playouts\n%-16s %7s %-*s %8s %10s %12s %12s %14s\n", "game", "players", width, "options", "games",
            "moves", "games/s", "moves/s", "legal offered");
@@ -236,7 +239,7 @@ static int bench_playouts(bool json, json_t *out, long *total) {
       json_array_append_new(out, o);
     } else {
       printf("%-16s %7d %-*s %8ld %10ld %12.0f %12.0f %14ld\n", CASES[i].game, CASES[i].players, width,
-             CASES[i].options ? CASES[i].options : "-", r.games, r.moves, r.games / secs, r.moves / secs, r.branching);
+             case_label(&CASES[i]) ? case_label(&CASES[i]) : "-", r.games, r.moves, r.games / secs, r.moves / secs, r.branching);
       fflush(stdout);
     }
   }
