@@ -24,12 +24,7 @@ void pf_cards_resample(pf_card *cards, int n, pf_rng *rng) {
     for (; j > 0 && cards[j - 1] > c; j--) cards[j] = cards[j - 1];
     cards[j] = c;
   }
-  for (int i = n; i > 1; i--) { /* pf_shuffle's Fisher-Yates, on cards of any width */
-    int j = (int)pf_rng_below(rng, (uint32_t)i);
-    pf_card t = cards[i - 1];
-    cards[i - 1] = cards[j];
-    cards[j] = t;
-  }
+  pf_shuffle16(rng, cards, (size_t)n);
 }
 
 void pf_slots_shuffle(pf_card *card, const uint8_t *slots, int n, pf_rng *rng) {
