@@ -87,11 +87,15 @@ typedef struct pf_game {
   void (*move_str)(const void *st, pf_move m, char buf[PF_MOVE_STR]);
   /* Reads a move of the seat to move; refuses one that is not legal, saying why. */
   int (*move_parse)(const void *st, const char *text, pf_move *m, pf_error *err);
-  /* Scores of every seat: running during the game, final when over. */
+  /* Scores of every seat: running during the game, final when over. These are the full state's:
+   * a seat's view may hide some of them (view_json). */
   void (*scores)(const void *st, int *scores);
   /* When over: the winning seats (G-6); returns how many (0: nobody won). */
   int (*winners)(const void *st, int *seats);
-  /* Adds the game's own fields of a seat's view (or PF_VIEW_ALL) to obj. */
+  /* Adds the game's own fields of a seat's view (or PF_VIEW_ALL) to obj. obj already holds the
+   * core's fields (pf_view_json); a game whose rules hide a score from some seats sets that
+   * seat's entry of "scores" to null here (Point-a-Pile's pile variant, PAP-8), and everything
+   * that shows scores to a seat reads them from its view, never from scores(). */
   void (*view_json)(const void *st, int seat, json_t *obj);
   /* The table as a person sees it from a seat (or PF_VIEW_ALL). */
   void (*view_text)(const void *st, int seat, const pf_style *style, pf_buf *out);
