@@ -242,6 +242,43 @@ static void check_record_roundtrip(const pf_run *run) {
   free(text);
 }
 
+/* Seats choosing at once (game.h: choosing, PAP-4): each later seat of the group is asked next
+ * whatever the seats before it choose, with the same view and legal moves (codes too), so that a
+ * server may take the choices in any order. Fills the seats before it with their first legal move
+ * in one copy and a random one in another, and compares. */
+static void check_choosing(const pf_game *g, const void *st, int players, pf_rng *rng, uint64_t seed, int ply) {
+  int seats[PF_MAX_PLAYERS];
+  int n = pf_choosing(g, st, seats);
+  assert_true(n >= 0 && n <= players);
+  void *a = pf_xmalloc(g->state_size), *b = pf_xmalloc(g->state_size);
+  for (int i = 1; i < n; i++) {
+    memcpy(a, st, g->state_size);
+    memcpy(b, st, g->state_size);
+    for (int j = 0; j < i; j++) {
+      pf_move ma[PF_MAX_MOVES], mb[PF_MAX_MOVES];
+      assert_int_equal(g->to_move(a), seats[j]);
+      assert_int_equal(g->to_move(b), seats[j]);
+      g->legal(a, ma);
+      int nb = g->legal(b, mb);
+      g->apply(a, ma[0]);
+      g->apply(b, mb[pf_rng_below(rng, (uint32_t)nb)]);
+    }
+    if (g->to_move(a) != seats[i] || g->to_move(b) != seats[i])
+      fail_msg("%s, seed %llu, ply %d: seat %d of the choosing group is not asked next", g->id,
+               (unsigned long long)seed, ply, seats[i]);
+    char *va = pf_view_json_text(g, a, players, seats[i]), *vb = pf_view_json_text(g, b, players, seats[i]);
+    assert_same_text(va, vb, "a choosing seat's view depends on the choices before it", g, players, seed, ply);
+    pf_move la[PF_MAX_MOVES], lb[PF_MAX_MOVES];
+    int na = g->legal(a, la);
+    assert_int_equal(na, g->legal(b, lb));
+    assert_memory_equal(la, lb, sizeof la[0] * (size_t)na);
+    free(va);
+    free(vb);
+  }
+  free(a);
+  free(b);
+}
+
 /* Scores and winners at the end: winners are distinct seats. */
 static void check_result(const pf_run *run) {
   int w[PF_MAX_PLAYERS];
@@ -286,6 +323,7 @@ static int conform_one(const pf_game *g, int players, const pf_options *opts, ui
       assert_same_text(run.moves[run.nmoves - 1], canon, "chance outcome not canonical", g, players, seed, ply);
     } else {
       check_move_strings(g, run.state);
+      check_choosing(g, run.state, players, &drng, seed, ply);
       pf_move moves[PF_MAX_MOVES];
       int n = g->legal(run.state, moves);
       pf_move m = moves[pf_rng_below(&rng, (uint32_t)n)];

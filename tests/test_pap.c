@@ -340,6 +340,26 @@ static void test_PAP_4_choices_hidden_until_all_chose(void **unused) {
   pf_run_free(&r);
 }
 
+/* PAP-4: the seats pointing at once are one choosing group (game.h: choosing), so a server may
+ * take their choices in any order: all of them at first, fewer as they choose, one when placing. */
+static void test_PAP_4_choosing_group(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 3, "R:S+ G:S- B:D4 P:L+ R:D4 G:D4", NULL);
+  int seats[PF_MAX_PLAYERS];
+  assert_int_equal(pf_choosing(r.game, r.state, seats), 1); /* the Headpointer places alone */
+  play(&r, "c1>1 c2>1 c3>2 c4>2 c5>3 c6>3");
+  assert_int_equal(pf_choosing(r.game, r.state, seats), 3);
+  assert_int_equal(seats[0], 0);
+  assert_int_equal(seats[1], 1);
+  assert_int_equal(seats[2], 2);
+  tu_play(&r, "@1");
+  assert_int_equal(pf_choosing(r.game, r.state, seats), 2);
+  assert_int_equal(seats[0], 1);
+  assert_int_equal(seats[1], 2);
+  pf_run_free(&r);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* PAP-5: resolution                                                                          */
 /* ------------------------------------------------------------------------------------------ */
@@ -1711,6 +1731,7 @@ int main(void) {
       cmocka_unit_test(test_PAP_3_making_piles),
       cmocka_unit_test(test_PAP_3_drawn_cards_hidden),
       cmocka_unit_test(test_PAP_4_choices_hidden_until_all_chose),
+      cmocka_unit_test(test_PAP_4_choosing_group),
       cmocka_unit_test(test_PAP_5_scored_bottom_up_and_discarded),
       cmocka_unit_test(test_PAP_5_split_contested_twice),
       cmocka_unit_test(test_PAP_5_contested_single_card_discarded),

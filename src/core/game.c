@@ -3,6 +3,7 @@
  */
 #include "core/game.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -58,7 +59,9 @@ json_t *pf_view_json(const pf_game *g, const void *st, int players, int seat) {
   int who = g->to_move(st);
   json_object_set_new(v, "game", json_string(g->id));
   json_object_set_new(v, "players", json_integer(players));
-  json_object_set_new(v, "viewer", seat == PF_VIEW_ALL ? json_string("all") : json_integer(seat));
+  json_object_set_new(v, "viewer", seat == PF_VIEW_ALL      ? json_string("all")
+                                   : seat == PF_VIEW_PUBLIC ? json_string("public")
+                                                            : json_integer(seat));
   json_object_set_new(v, "to_move", pf_to_move_json(who));
   /* Legal moves only for the seat to move, and only in its own view or the full one. */
   bool entitled = who >= 0 && (seat == PF_VIEW_ALL || seat == who);
@@ -72,6 +75,18 @@ json_t *pf_view_json(const pf_game *g, const void *st, int players, int seat) {
   }
   g->view_json(st, seat, v);
   return v;
+}
+
+int pf_choosing(const pf_game *g, const void *st, int *seats) {
+  int who = g->to_move(st);
+  if (who < 0) return 0;
+  if (g->version >= 5 && g->choosing) {
+    int n = g->choosing(st, seats);
+    assert(n >= 1 && seats[0] == who);
+    return n;
+  }
+  seats[0] = who;
+  return 1;
 }
 
 char *pf_view_json_text(const pf_game *g, const void *st, int players, int seat) {

@@ -37,7 +37,7 @@
 #include "core/option.h"
 #include "core/rng.h"
 
-#define PF_GAME_VERSION 4 /* 2: describe_chance; 3: deal_at; 4: rate_moves */
+#define PF_GAME_VERSION 5 /* 2: describe_chance; 3: deal_at; 4: rate_moves; 5: choosing */
 #define PF_MAX_PLAYERS 12
 #define PF_MAX_MOVES 512   /* more than any position of any game has */
 #define PF_MOVE_STR 256    /* room for any canonical move string, chance outcomes included (a
@@ -47,6 +47,8 @@
 #define PF_CHANCE (-1) /* to_move: a chance event */
 #define PF_NOBODY (-2) /* to_move: the game is over */
 #define PF_VIEW_ALL (-1) /* a view of everything (replays after the game, tests) */
+#define PF_VIEW_PUBLIC (-3) /* a view of what is public only: what a spectator sees (the server).
+                             * Everything a seat's view hides from another seat, it hides too. */
 
 typedef uint32_t pf_move;
 
@@ -150,6 +152,14 @@ typedef struct pf_game {
    * the seat, so it cannot leak a hidden card, but anything hidden it reads there is a guess.
    * NULL: greedy looks one turn ahead by the seat's score instead. */
   void (*rate_moves)(const void *st, const pf_move *moves, int n, int64_t *rating);
+
+  /* ---- optional, version 5 ---- */
+  /* At a position where several seats choose at once, asked seat by seat (PAP-4): the seats still
+   * to choose in this group, to_move first, in the order they will be asked; returns how many.
+   * Each of them has the same view and legal moves (codes too) whatever the seats before it choose,
+   * so a server may take their choices in any order, keep them sealed, and play them in this order
+   * (the conformance suite checks it). NULL, or a return of 1: only to_move chooses now. */
+  int (*choosing)(const void *st, int *seats);
 } pf_game;
 
 /* ---- what the core offers over any game ---- */
@@ -161,6 +171,9 @@ json_t *pf_view_json(const pf_game *g, const void *st, int players, int seat);
 /* Refuses a player count outside the game's range: "gharat is for 2 to 4 players, not 5", or
  * "piles is for exactly 4 players, not 3". */
 int pf_check_players(const pf_game *g, long long players, pf_error *err);
+/* The seats choosing at once now (game.h: choosing), to_move first; just to_move (or none when
+ * no seat is to move) for a game without the method. */
+int pf_choosing(const pf_game *g, const void *st, int *seats);
 /* to_move as SPEC §1 writes it: the seat, "chance", or null when the game is over. */
 json_t *pf_to_move_json(int to_move);
 /* The canonical strings of the legal moves of the seat to move, as a JSON array (empty when no

@@ -875,6 +875,25 @@ static int pap_to_move(const void *vs) {
   return placing(s) ? s->head : next_pointer(s);
 }
 
+/* The seats choosing at once (game.h): the throwers of rock-paper-scissors yet to throw, or the
+ * pointers of the top level yet to point in the group now asked (those Trailing Reward makes
+ * wait are a second group, asked once the first group's choices are shown). */
+static int pap_choosing(const void *vs, int *seats) {
+  const pap_state *s = vs;
+  int first = pap_to_move(vs), n = 0;
+  if (first < 0) return 0;
+  seats[n++] = first;
+  if (s->pend || s->window || (s->rps_pile == NONE && placing(s))) return n;
+  int l = top_level(s), wait = s->rps_pile == NONE ? s->late[l] >> first & 1 : 0;
+  for (int seat = first + 1; seat < s->players; seat++) {
+    bool waits = s->rps_pile != NONE ? (s->rps_left >> seat & 1) && s->rps[seat] == UNCHOSEN
+                                     : (s->pointers[l] >> seat & 1) && (s->late[l] >> seat & 1) == wait &&
+                                           s->choice[l][seat] == UNCHOSEN;
+    if (waits) seats[n++] = seat;
+  }
+  return n;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Actions (PAP-9 actions)                                                                    */
 /* ------------------------------------------------------------------------------------------ */
@@ -2637,4 +2656,5 @@ const pf_game pf_game_point_a_pile = {
     .describe = pap_describe,
     .deal_at = pap_deal_at,
     .rate_moves = pap_rate_moves,
+    .choosing = pap_choosing,
 };
