@@ -288,6 +288,8 @@ struct ws_conn {
   bool tcp_up;        /* the TCP connect completed */
   bool upgraded;      /* the 101 response came and was right */
   bool close_sent;
+  bool write_failed;  /* a send failed: nothing more goes out, but what came in is still read */
+  bool read_done;     /* the socket's end (or an error) was read */
   int close_code;
   char accept[32];    /* the Sec-WebSocket-Accept the server must answer */
   char protocol[64];  /* the subprotocol the server chose */
@@ -298,7 +300,9 @@ struct ws_conn {
   char error[320];
 };
 
+/* Ends the connection with a reason: nothing more is read or sent. */
 static void conn_fail(ws_conn *c, const char *fmt, ...) {
+  c->read_done = true;
   if (c->state == WS_CLOSED) return;
   va_list ap;
   va_start(ap, fmt);
@@ -317,7 +321,7 @@ void ws_set_user(ws_conn *c, void *user) { c->user = user; }
 void *ws_user(const ws_conn *c) { return c->user; }
 size_t ws_pending(const ws_conn *c) { return c->outlen - c->outoff; }
 bool ws_want_write(const ws_conn *c) {
-  return c->state != WS_CLOSED && (!c->tcp_up || ws_pending(c) > 0);
+  return !c->write_failed && !c->read_done && (!c->tcp_up || ws_pending(c) > 0);
 }
 
 /* Room for n more queued bytes; returns where they go. */
@@ -370,7 +374,7 @@ ws_conn *ws_open(const char *host, int port, const char *path, const char *proto
 }
 
 int ws_flush(ws_conn *c) {
-  if (c->state == WS_CLOSED) return -1;
+  if (c->write_failed || c->read_done) return -1;
   if (!c->tcp_up) {
     int err = 0;
     socklen_t len = sizeof err;
@@ -388,7 +392,9 @@ int ws_flush(ws_conn *c) {
     if (n < 0) {
       if (errno == EAGAIN || errno == EWOULDBLOCK) return 1;
       if (errno == EINTR) continue;
-      conn_fail(c, "send: %s", strerror(errno));
+      /* The server may have closed after answering: what it sent is still to be read. */
+      snprintf(c->error, sizeof c->error, "send: %s", strerror(errno));
+      c->write_failed = true;
       return -1;
     }
     c->outoff += (size_t)n;
@@ -397,14 +403,14 @@ int ws_flush(ws_conn *c) {
 }
 
 int ws_send_raw(ws_conn *c, const void *bytes, size_t len) {
-  if (c->state == WS_CLOSED) return -1;
+  if (c->state == WS_CLOSED || c->write_failed) return -1;
   memcpy(queue_room(c, len), bytes, len);
   c->outlen += len;
   return ws_flush(c) < 0 ? -1 : 0;
 }
 
 int ws_send_frame(ws_conn *c, int opcode, bool fin, const void *data, size_t len) {
-  if (c->state == WS_CLOSED) return -1;
+  if (c->state == WS_CLOSED || c->write_failed) return -1;
   uint64_t r = next_random();
   uint8_t key[4];
   memcpy(key, &r, 4);
@@ -481,7 +487,7 @@ void ws_feed(ws_conn *c, const void *data, size_t len) {
 }
 
 int ws_read(ws_conn *c) {
-  if (c->state == WS_CLOSED) return -1;
+  if (c->read_done) return -1;
   uint8_t buf[65536];
   int total = 0;
   while (total < 4 * (int)sizeof buf) {
@@ -495,7 +501,7 @@ int ws_read(ws_conn *c) {
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
     if (n == 0) conn_fail(c, "the server closed the connection");
     else conn_fail(c, "recv: %s", strerror(errno));
-    return -1;
+    return total > 0 ? total : -1;
   }
   return total;
 }
@@ -531,7 +537,7 @@ static int pump(ws_conn *c, int64_t deadline) {
   if (c->state == WS_CLOSED) return -1;
   int ev = wait_fd(c->fd, (short)(POLLIN | (ws_want_write(c) ? POLLOUT : 0)), deadline);
   if (!ev) return 0;
-  if ((ev & POLLOUT) && ws_flush(c) < 0) return -1;
+  if (ev & POLLOUT) ws_flush(c);
   if ((ev & (POLLIN | POLLHUP | POLLERR)) && ws_read(c) < 0) return -1;
   return 1;
 }
@@ -556,13 +562,11 @@ ws_conn *ws_connect(const char *host, int port, const char *path, const char *pr
 int ws_recv(ws_conn *c, ws_msg *m, int timeout_ms) {
   int64_t deadline = ws_now_ms() + timeout_ms;
   for (;;) {
+    /* A connection that ended may still hold whole messages: they come first. */
     int r = ws_next_message(c, m);
     if (r > 0 && (m->opcode == WS_OP_PING || m->opcode == WS_OP_PONG)) continue;
     if (r != 0) return r;
-    r = pump(c, deadline);
-    if (r == 0) return 0;
-    /* A connection that ended may still hold whole messages: the loop takes them first. */
-    if (r < 0 && c->parser.len == c->parser.off) return -1;
+    if (pump(c, deadline) == 0) return 0;
   }
 }
 

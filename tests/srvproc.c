@@ -1,0 +1,273 @@
+/*
+ * srvproc.c - the child processes of srvproc.h.
+ */
+#define _GNU_SOURCE /* pipe2 */
+#include "srvproc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static void sleep_ms(int ms) {
+  struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+  while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+  }
+}
+
+static long long now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int srv_free_port(void) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+  socklen_t len = sizeof a;
+  if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) != 0 ||
+      getsockname(fd, (struct sockaddr *)&a, &len) != 0) {
+    if (fd >= 0) close(fd);
+    return -1;
+  }
+  close(fd);
+  return ntohs(a.sin_port);
+}
+
+/* Whether something accepts TCP connections on 127.0.0.1:port. */
+static bool accepts(int port) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+                          .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+  bool ok = fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof a) == 0;
+  if (fd >= 0) close(fd);
+  return ok;
+}
+
+bool srv_alive(srv *s) {
+  if (!s->pid) return false;
+  int st;
+  pid_t r = waitpid(s->pid, &st, WNOHANG);
+  if (r == 0) return true;
+  s->status = r == s->pid ? st : -1;
+  s->pid = 0;
+  return false;
+}
+
+char *srv_log_tail(const srv *s, size_t bytes) {
+  char *out = calloc(1, bytes + 1);
+  FILE *f = fopen(s->log, "rb");
+  if (!f) return out;
+  fseek(f, 0, SEEK_END);
+  long size = ftell(f);
+  fseek(f, size > (long)bytes ? size - (long)bytes : 0, SEEK_SET);
+  size_t n = fread(out, 1, bytes, f);
+  out[n] = 0;
+  fclose(f);
+  return out;
+}
+
+/* Forks `pilfer serve` on the port; its pid. */
+static pid_t spawn(const srv *s) {
+  char listen[64];
+  snprintf(listen, sizeof listen, "127.0.0.1:%d", s->port);
+  pid_t parent = getpid();
+  pid_t pid = fork();
+  if (pid != 0) return pid;
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(127);
+  int fd = open(s->log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+  int null = open("/dev/null", O_RDONLY);
+  if (fd >= 0) {
+    dup2(fd, 1);
+    dup2(fd, 2);
+  }
+  if (null >= 0) dup2(null, 0);
+  execl(s->pilfer, s->pilfer, "serve", "--listen", listen, "--db", s->db, (char *)NULL);
+  fprintf(stderr, "exec %s: %s\n", s->pilfer, strerror(errno));
+  _exit(127);
+}
+
+int srv_start(srv *s, const char *pilfer, const char *db, const char *log, int timeout_ms) {
+  snprintf(s->pilfer, sizeof s->pilfer, "%s", pilfer);
+  snprintf(s->db, sizeof s->db, "%s", db);
+  snprintf(s->log, sizeof s->log, "%s", log);
+  for (int attempt = 0; attempt < 5; attempt++) {
+    s->port = srv_free_port();
+    s->status = 0;
+    s->pid = s->port > 0 ? spawn(s) : -1;
+    if (s->pid < 0) break;
+    long long deadline = now_ms() + timeout_ms;
+    while (srv_alive(s) && now_ms() < deadline) {
+      if (accepts(s->port)) return 0;
+      sleep_ms(20);
+    }
+    if (s->pid) {
+      fprintf(stderr, "srv_start: the server did not accept on port %d within %d ms\n", s->port,
+              timeout_ms);
+      srv_stop(s, SIGKILL, 1000);
+      break;
+    }
+    fprintf(stderr, "srv_start: the server exited (status 0x%x) on port %d; trying again\n",
+            s->status, s->port);
+  }
+  char *tail = srv_log_tail(s, 2000);
+  fprintf(stderr, "srv_start: no server; its log ends:\n%s\n", tail);
+  free(tail);
+  s->pid = 0;
+  return -1;
+}
+
+int srv_stop(srv *s, int sig, int timeout_ms) {
+  if (!s->pid) return s->status;
+  kill(s->pid, sig);
+  long long deadline = now_ms() + timeout_ms;
+  while (srv_alive(s)) {
+    if (now_ms() > deadline) {
+      kill(s->pid, SIGKILL);
+      waitpid(s->pid, &s->status, 0);
+      s->pid = 0;
+      break;
+    }
+    sleep_ms(10);
+  }
+  return s->status;
+}
+
+long proc_rss_kib(pid_t pid) {
+  char path[64], line[256];
+  snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+  FILE *f = fopen(path, "r");
+  if (!f) return -1;
+  long kib = -1;
+  while (fgets(line, sizeof line, f))
+    if (sscanf(line, "VmRSS: %ld kB", &kib) == 1) break;
+  fclose(f);
+  return kib;
+}
+
+/* The inode of the socket listening on local TCP port `port`, from /proc/net/tcp{,6}; 0 if none. */
+static unsigned long listening_inode(int port) {
+  const char *files[] = {"/proc/net/tcp", "/proc/net/tcp6"};
+  for (int i = 0; i < 2; i++) {
+    FILE *f = fopen(files[i], "r");
+    if (!f) continue;
+    char line[512];
+    unsigned long inode = 0;
+    while (!inode && fgets(line, sizeof line, f)) {
+      char local[80];
+      unsigned st;
+      unsigned long ino;
+      /* sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode */
+      if (sscanf(line, " %*s %79s %*s %x %*s %*s %*s %*s %*s %lu", local, &st, &ino) != 3) continue;
+      char *colon = strrchr(local, ':');
+      if (colon && st == 0x0A && strtol(colon + 1, NULL, 16) == port) inode = ino;
+    }
+    fclose(f);
+    if (inode) return inode;
+  }
+  return 0;
+}
+
+pid_t proc_listening_on(int port) {
+  unsigned long inode = listening_inode(port);
+  if (!inode) return -1;
+  char want[64];
+  snprintf(want, sizeof want, "socket:[%lu]", inode);
+  DIR *proc = opendir("/proc");
+  pid_t found = -1;
+  struct dirent *e;
+  while (found < 0 && proc && (e = readdir(proc))) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    char dir[300];
+    snprintf(dir, sizeof dir, "/proc/%s/fd", e->d_name);
+    DIR *fds = opendir(dir);
+    struct dirent *fe;
+    while (found < 0 && fds && (fe = readdir(fds))) {
+      char path[600], target[64];
+      snprintf(path, sizeof path, "%s/%s", dir, fe->d_name);
+      ssize_t n = readlink(path, target, sizeof target - 1);
+      if (n > 0) {
+        target[n] = 0;
+        if (!strcmp(target, want)) found = (pid_t)atoi(e->d_name);
+      }
+    }
+    if (fds) closedir(fds);
+  }
+  if (proc) closedir(proc);
+  return found;
+}
+
+/* Appends what is readable on fd to a growing buffer; false at its end. */
+static bool drain(int fd, char **buf, size_t *len, size_t *cap) {
+  if (*cap - *len < 65536) {
+    *cap = *cap * 2 + 65536;
+    *buf = realloc(*buf, *cap);
+    if (!*buf) abort();
+  }
+  ssize_t n = read(fd, *buf + *len, *cap - *len - 1);
+  if (n < 0 && errno == EINTR) return true;
+  if (n <= 0) return false;
+  *len += (size_t)n;
+  return true;
+}
+
+int proc_run(char *const argv[], char **out, char **err) {
+  int po[2], pe[2];
+  if (pipe2(po, O_CLOEXEC) != 0) return -1;
+  if (pipe2(pe, O_CLOEXEC) != 0) {
+    close(po[0]);
+    close(po[1]);
+    return -1;
+  }
+  pid_t pid = fork();
+  if (pid == 0) {
+    int null = open("/dev/null", O_RDONLY);
+    dup2(null, 0);
+    dup2(po[1], 1);
+    dup2(pe[1], 2);
+    execv(argv[0], argv);
+    fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
+    _exit(127);
+  }
+  close(po[1]);
+  close(pe[1]);
+  char *bufs[2] = {NULL, NULL};
+  size_t lens[2] = {0, 0}, caps[2] = {0, 0};
+  struct pollfd pfd[2] = {{.fd = po[0], .events = POLLIN}, {.fd = pe[0], .events = POLLIN}};
+  int open_fds = 2;
+  while (open_fds > 0) {
+    if (poll(pfd, 2, -1) < 0 && errno != EINTR) break;
+    for (int i = 0; i < 2; i++)
+      if (pfd[i].fd >= 0 && (pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) &&
+          !drain(pfd[i].fd, &bufs[i], &lens[i], &caps[i])) {
+        close(pfd[i].fd);
+        pfd[i].fd = -1;
+        open_fds--;
+      }
+  }
+  for (int i = 0; i < 2; i++) {
+    if (pfd[i].fd >= 0) close(pfd[i].fd);
+    if (!bufs[i]) bufs[i] = calloc(1, 1);
+    else bufs[i][lens[i]] = 0;
+  }
+  int st = 0;
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
+  if (out) *out = bufs[0];
+  else free(bufs[0]);
+  if (err) *err = bufs[1];
+  else free(bufs[1]);
+  return pid > 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
