@@ -19,6 +19,7 @@ int cmd_replay(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 /* Prints "pilfer: <message>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -8,33 +8,8 @@
 #include "cli/cli.h"
 #include "games/registry.h"
 
-static json_t *option_json(const pf_option_desc *d) {
-  json_t *o = json_object();
-  bool b = d->type == PF_OPT_BOOL;
-  json_object_set_new(o, "name", json_string(d->name));
-  json_object_set_new(o, "type", json_string(b ? "bool" : "int"));
-  json_object_set_new(o, "default", b ? json_boolean(d->def) : json_integer(d->def));
-  if (!b) {
-    json_object_set_new(o, "min", json_integer(d->min));
-    json_object_set_new(o, "max", json_integer(d->max));
-  }
-  json_object_set_new(o, "help", json_string(d->help));
-  return o;
-}
-
 static int games_json(void) {
-  json_t *arr = json_array();
-  for (int i = 0; pf_games[i]; i++) {
-    const pf_game *g = pf_games[i];
-    json_t *o = json_object(), *opts = json_array();
-    json_object_set_new(o, "id", json_string(g->id));
-    json_object_set_new(o, "title", json_string(g->title));
-    json_object_set_new(o, "min_players", json_integer(g->min_players));
-    json_object_set_new(o, "max_players", json_integer(g->max_players));
-    for (int k = 0; k < g->noptions; k++) json_array_append_new(opts, option_json(&g->options[k]));
-    json_object_set_new(o, "options", opts);
-    json_array_append_new(arr, o);
-  }
+  json_t *arr = pf_games_json();
   json_dumpf(arr, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
   fputc('\n', stdout);
   json_decref(arr);

@@ -26,6 +26,7 @@ static const struct command {
     {"sim", cmd_sim, "play many bot games and report win rates with confidence intervals"},
     {"merge", cmd_merge, "add up the sim --json results of a run's shards"},
     {"bench", cmd_bench, "the fixed benchmark: playouts, searches and a short sim of every game"},
+    {"serve", cmd_serve, "the game server and web page: tables, seats, bots, over HTTP and WebSocket"},
 };
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 

@@ -12,6 +12,10 @@ extern const pf_game *const pf_games[];
 /* The game with this id, or NULL. */
 const pf_game *pf_game_find(const char *id);
 
+/* Every game as `pilfer games --json` lists it: id, title, players, each option with its type,
+ * default and range (the server's `games` message too). Caller owns the result. */
+json_t *pf_games_json(void);
+
 /* Each game exports exactly one symbol: its description. */
 extern const pf_game pf_game_steal_the_pile;
 extern const pf_game pf_game_thief;

@@ -1,0 +1,91 @@
+/*
+ * cli_serve.c - `pilfer serve`: reads the command line and hands over to server/serve.c.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "server/serve.h"
+
+#ifndef PILFER_WEB_DIR
+#define PILFER_WEB_DIR "web"
+#endif
+
+static const char USAGE[] =
+    "usage: pilfer serve [--listen ADDRESS:PORT] [--db FILE] [--web DIR] [--workers N] [--sync normal|full]\n"
+    "\n"
+    "Serves the game server and its web page on one port: HTTP, and WebSocket at /ws (the protocol\n"
+    "is docs/protocol.md). Everything is kept in an SQLite database; after a restart, even after\n"
+    "the process was killed, every unfinished table comes back as it was.\n"
+    "\n"
+    "  --listen ADDRESS:PORT  where to listen (default 127.0.0.1:8080; port 0: any free port;\n"
+    "                         ADDRESS * or an empty one: every interface)\n"
+    "  --db FILE              the database (default pilfer.db; created when missing)\n"
+    "  --web DIR              the web page's folder (default " PILFER_WEB_DIR ")\n"
+    "  --workers N            threads for the bots' searches (default: the cores, at least 1)\n"
+    "  --sync normal|full     normal: a written move survives the process being killed;\n"
+    "                         full: a power cut too, at some cost in speed (default normal)\n"
+    "Stops on Ctrl-C (SIGINT) or SIGTERM.\n";
+
+/* "127.0.0.1:8080", ":8080", "*:8080" or "8080". */
+static int parse_listen(const char *text, char *iface, size_t n, int *port) {
+  const char *colon = strrchr(text, ':');
+  const char *p = colon ? colon + 1 : text;
+  if (cli_parse_count(p, port) != 0 || *port > 65535) return -1;
+  size_t len = colon ? (size_t)(colon - text) : 0;
+  if (len >= n) return -1;
+  memcpy(iface, text, len);
+  iface[len] = 0;
+  if (strcmp(iface, "*") == 0) iface[0] = 0;
+  return 0;
+}
+
+int cmd_serve(int argc, char **argv) {
+  static const struct option LONG[] = {{"listen", required_argument, 0, 'l'}, {"db", required_argument, 0, 'd'},
+                                       {"web", required_argument, 0, 'w'},    {"workers", required_argument, 0, 'n'},
+                                       {"sync", required_argument, 0, 's'},   {"help", no_argument, 0, 'h'},
+                                       {0}};
+  char iface[128] = "127.0.0.1";
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  pf_serve_config cfg = {.port = 8080, .db = "pilfer.db", .web = PILFER_WEB_DIR, .workers = cores > 0 ? (int)cores : 1};
+  int c;
+  optind = 1;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "h", LONG, NULL)) != -1) {
+    switch (c) {
+    case 'l':
+      if (parse_listen(optarg, iface, sizeof iface, &cfg.port) != 0) {
+        cli_error("serve: --listen needs ADDRESS:PORT (a port from 0 to 65535), not '%s'", optarg);
+        return EXIT_BAD_INPUT;
+      }
+      break;
+    case 'd': cfg.db = optarg; break;
+    case 'w': cfg.web = optarg; break;
+    case 'n':
+      if (cli_parse_count(optarg, &cfg.workers) != 0 || cfg.workers < 1 || cfg.workers > 256) {
+        cli_error("serve: --workers needs a number from 1 to 256, not '%s'", optarg);
+        return EXIT_BAD_INPUT;
+      }
+      break;
+    case 's':
+      if (strcmp(optarg, "normal") != 0 && strcmp(optarg, "full") != 0) {
+        cli_error("serve: --sync is normal or full, not '%s'", optarg);
+        return EXIT_BAD_INPUT;
+      }
+      cfg.full_sync = strcmp(optarg, "full") == 0;
+      break;
+    case 'h': fputs(USAGE, stdout); return 0;
+    default:
+      cli_error("serve: unknown or incomplete option '%s'; see pilfer serve --help", argv[optind - 1]);
+      return EXIT_BAD_INPUT;
+    }
+  }
+  if (optind < argc) {
+    cli_error("serve: unexpected argument '%s'; see pilfer serve --help", argv[optind]);
+    return EXIT_BAD_INPUT;
+  }
+  cfg.iface = iface[0] ? iface : NULL;
+  return pf_serve(&cfg);
+}

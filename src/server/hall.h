@@ -1,0 +1,71 @@
+/*
+ * hall.h - the game server's rooms: tables, seats, spectators, bots, and the JSON protocol of
+ * docs/protocol.md, apart from any transport.
+ *
+ * The hall knows connections only as opaque peers: the transport (serve.c: libwebsockets) calls
+ * pf_hall_connect when one opens, pf_hall_message for each whole text message, pf_hall_disconnect
+ * when it closes, and gives the hall a send function. Everything runs on the transport's one
+ * thread except the bots' searches, which run on the hall's workers; when one finishes the hall
+ * calls io.wake (from the worker's thread), and the transport calls pf_hall_poll from its loop.
+ *
+ * Every change to a table is written to the store and committed before anyone is told of it:
+ * the acknowledgement and the new views go out after the commit, so that whatever a player has
+ * seen survives a crash. A table's state is its record replayed (store.h).
+ *
+ * Hidden information: each connection is sent its own seat's view (or the public view to a
+ * spectator), the legal moves of its own seat, and a log told as its seat may know it; the seed
+ * and the full state are sent only once the game is over. Bots choose on a copy of the state and
+ * read it only as bot.h allows.
+ */
+#ifndef PF_HALL_H
+#define PF_HALL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/buf.h"
+
+typedef struct pf_hall pf_hall;
+typedef struct pf_conn pf_conn;
+
+typedef struct pf_hall_io {
+  void *ctx;
+  /* Queues one text message to the peer of a connection (the hall never blocks on it). */
+  void (*send)(void *ctx, void *peer, const char *text, size_t len);
+  /* Called from a worker thread when a bot has chosen: the transport wakes its loop, which then
+   * calls pf_hall_poll. NULL with 0 workers. */
+  void (*wake)(void *ctx);
+} pf_hall_io;
+
+typedef struct pf_hall_config {
+  const char *db;  /* the SQLite file (":memory:" for tests) */
+  bool full_sync;  /* synchronous=FULL: survive a power cut too, slower */
+  int workers;     /* bot threads; 0 runs bots inline (tests, fuzzing) */
+} pf_hall_config;
+
+/* Opens the database and brings back every unfinished table by replaying its moves. */
+pf_hall *pf_hall_open(const pf_hall_config *cfg, const pf_hall_io *io, pf_error *err);
+/* Stops the workers (a running search is let finish) and frees everything. */
+void pf_hall_close(pf_hall *h);
+
+/* A new connection, known to the transport as peer. */
+pf_conn *pf_hall_connect(pf_hall *h, void *peer);
+/* The connection is gone: it leaves every table it watched or sat at (its seats stay its own:
+ * the token brings them back). */
+void pf_hall_disconnect(pf_hall *h, pf_conn *c);
+/* One whole text message from a connection. Every reply goes through io.send. */
+void pf_hall_message(pf_hall *h, pf_conn *c, const char *text, size_t len);
+/* Takes the bots' finished choices and plays them (call when io.wake was called). */
+void pf_hall_poll(pf_hall *h);
+/* Once a second or so: hands the seats that have been silent too long to their table's
+ * takeover bot. */
+void pf_hall_tick(pf_hall *h);
+
+/* Answers GET path (path starts with "/api/"); sets *type to the content type; returns the HTTP
+ * status. body gets the answer (JSON, or text for the rules). */
+int pf_hall_http(pf_hall *h, const char *path, pf_buf *body, const char **type);
+
+/* Tables in memory (for the load benchmark's figures and tests). */
+int pf_hall_tables(const pf_hall *h);
+
+#endif

@@ -1,0 +1,347 @@
+/*
+ * serve.c - the hall on HTTP and WebSocket with libwebsockets, on one thread (serve.h).
+ *
+ * One protocol handles both: HTTP GETs under /api/ go to pf_hall_http, other paths are files of
+ * the web folder, and a WebSocket (at /ws, with or without the subprotocol "pilfer") carries the
+ * JSON messages of docs/protocol.md. The limits of a connection are kept here, before the hall
+ * sees anything: a message is at most MAX_MESSAGE bytes, a connection sends at most RATE messages
+ * a second (bursts of BURST), and one that does not read its messages is closed when QUEUE_MAX
+ * bytes wait for it. A refused message is answered with an error; the hall never sees it.
+ */
+#include "server/serve.h"
+
+#include <libwebsockets.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "core/clock.h"
+#include "server/hall.h"
+
+#define MAX_MESSAGE (64 * 1024)
+#define RATE 40.0
+#define BURST 80.0
+#define DROPS_MAX 200
+#define QUEUE_MAX (8 * 1024 * 1024)
+#define HTTP_CHUNK 16384
+
+/* A message waiting to be written, with lws's headroom before it. */
+typedef struct outmsg {
+  struct outmsg *next;
+  size_t len;
+  unsigned char data[]; /* LWS_PRE bytes, then the text */
+} outmsg;
+
+/* One connection: a WebSocket, or an HTTP request being answered. */
+typedef struct session {
+  struct lws *wsi;
+  pf_conn *conn;
+  pf_buf rx;          /* the message being received */
+  bool rx_dropped;    /* the rest of this message is ignored (too big) */
+  outmsg *head, *tail;
+  size_t queued;
+  int close_code;     /* close once the queue is written (0: no) */
+  double tokens, last;
+  int drops;
+  pf_buf http;        /* an HTTP answer's body, sent from http_sent on */
+  size_t http_sent;
+} session;
+
+typedef struct server {
+  pf_hall *hall;
+  const char *web;
+  lws_sorted_usec_list_t tick;
+  struct lws_context *ctx;
+} server;
+
+static volatile sig_atomic_t stopping;
+
+static void on_signal(int sig) {
+  (void)sig;
+  stopping = 1;
+}
+
+/* ---- the hall's side ---- */
+
+static void queue_message(session *s, const char *text, size_t len) {
+  if (s->close_code) return;
+  if (s->queued + len > QUEUE_MAX) { /* a client that does not read: let it go */
+    s->close_code = LWS_CLOSE_STATUS_POLICY_VIOLATION;
+    lws_callback_on_writable(s->wsi);
+    return;
+  }
+  outmsg *m = pf_xmalloc(sizeof *m + LWS_PRE + len);
+  m->next = NULL;
+  m->len = len;
+  memcpy(m->data + LWS_PRE, text, len);
+  if (s->tail)
+    s->tail->next = m;
+  else
+    s->head = m;
+  s->tail = m;
+  s->queued += len;
+  lws_callback_on_writable(s->wsi);
+}
+
+static void hall_send(void *ctx, void *peer, const char *text, size_t len) {
+  (void)ctx;
+  queue_message(peer, text, len);
+}
+
+static void hall_wake(void *ctx) {
+  server *srv = ctx;
+  if (srv->ctx) lws_cancel_service(srv->ctx);
+}
+
+/* An error the transport answers itself (too big, flood), as the hall would word it. */
+static void transport_error(session *s, const char *code, const char *message) {
+  char text[256];
+  int n = snprintf(text, sizeof text, "{\"type\":\"error\",\"code\":\"%s\",\"message\":\"%s\"}", code, message);
+  queue_message(s, text, (size_t)n);
+}
+
+static void drop_queue(session *s) {
+  while (s->head) {
+    outmsg *m = s->head;
+    s->head = m->next;
+    free(m);
+  }
+  s->tail = NULL;
+  s->queued = 0;
+}
+
+/* ---- WebSocket ---- */
+
+/* A whole message has come: checked against the rate, then given to the hall. */
+static void ws_message(server *srv, session *s) {
+  double now = pf_clock_seconds();
+  s->tokens += (now - s->last) * RATE;
+  if (s->tokens > BURST) s->tokens = BURST;
+  s->last = now;
+  if (s->tokens < 1.0) {
+    if (++s->drops >= DROPS_MAX) {
+      transport_error(s, "flood", "too many messages: closing");
+      s->close_code = LWS_CLOSE_STATUS_POLICY_VIOLATION;
+    } else {
+      transport_error(s, "flood", "too many messages (at most 40 a second): this one is dropped");
+    }
+    return;
+  }
+  s->tokens -= 1.0;
+  pf_hall_message(srv->hall, s->conn, pf_buf_str(&s->rx), s->rx.len);
+}
+
+static void ws_receive(server *srv, session *s, const void *in, size_t len) {
+  if (s->close_code) return;
+  if (!s->rx_dropped) {
+    if (s->rx.len + len > MAX_MESSAGE) {
+      s->rx_dropped = true;
+      pf_buf_clear(&s->rx);
+      transport_error(s, "too_big", "a message may hold at most 65536 bytes: closing");
+      s->close_code = LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE;
+      return;
+    }
+    pf_buf_append(&s->rx, in, len);
+  }
+  if (!lws_is_final_fragment(s->wsi) || lws_remaining_packet_payload(s->wsi)) return;
+  if (!s->rx_dropped) {
+    if (lws_frame_is_binary(s->wsi))
+      transport_error(s, "bad_json", "messages are JSON text, not binary frames");
+    else
+      ws_message(srv, s);
+  }
+  s->rx_dropped = false;
+  pf_buf_clear(&s->rx);
+}
+
+/* Writes the next message; returns -1 to close the connection. */
+static int ws_writeable(session *s) {
+  outmsg *m = s->head;
+  if (m) {
+    s->head = m->next;
+    if (!s->head) s->tail = NULL;
+    s->queued -= m->len;
+    int n = lws_write(s->wsi, m->data + LWS_PRE, m->len, LWS_WRITE_TEXT);
+    free(m);
+    if (n < 0) return -1;
+    if (s->head) {
+      lws_callback_on_writable(s->wsi);
+      return 0;
+    }
+  }
+  if (s->close_code) {
+    static const char reason[] = "closing";
+    lws_close_reason(s->wsi, (enum lws_close_status)s->close_code, (unsigned char *)reason, sizeof reason - 1);
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- HTTP ---- */
+
+static const char *mime_type(const char *path) {
+  static const struct {
+    const char *ext, *type;
+  } TYPES[] = {{".html", "text/html; charset=utf-8"}, {".js", "text/javascript; charset=utf-8"},
+               {".css", "text/css; charset=utf-8"},   {".svg", "image/svg+xml"},
+               {".json", "application/json"},          {".png", "image/png"},
+               {".ico", "image/x-icon"},               {".txt", "text/plain; charset=utf-8"}};
+  const char *dot = strrchr(path, '.');
+  for (size_t i = 0; dot && i < sizeof TYPES / sizeof TYPES[0]; i++)
+    if (strcmp(dot, TYPES[i].ext) == 0) return TYPES[i].type;
+  return "application/octet-stream";
+}
+
+/* Sends the headers of an answer whose body is in s->http; the body follows when writeable. */
+static int http_answer(session *s, int status, const char *type) {
+  unsigned char buf[LWS_PRE + 1024], *start = buf + LWS_PRE, *p = start, *end = buf + sizeof buf - 1;
+  if (lws_add_http_common_headers(s->wsi, (unsigned)status, type, s->http.len, &p, end) ||
+      lws_add_http_header_by_name(s->wsi, (const unsigned char *)"cache-control:", (const unsigned char *)"no-store", 8,
+                                  &p, end) ||
+      lws_finalize_write_http_header(s->wsi, start, &p, end))
+    return 1;
+  s->http_sent = 0;
+  lws_callback_on_writable(s->wsi);
+  return 0;
+}
+
+static int http_request(server *srv, session *s, const char *path) {
+  pf_buf_clear(&s->http);
+  if (strncmp(path, "/api/", 5) == 0) {
+    const char *type = "application/json";
+    int status = pf_hall_http(srv->hall, path, &s->http, &type);
+    return http_answer(s, status, type);
+  }
+  /* A file of the web folder: no way out of it. */
+  if (strstr(path, "..") || strlen(path) > 200) {
+    pf_buf_puts(&s->http, "not found\n");
+    return http_answer(s, 404, "text/plain");
+  }
+  char file[512];
+  snprintf(file, sizeof file, "%s%s%s", srv->web, path, path[strlen(path) - 1] == '/' ? "index.html" : "");
+  int n = lws_serve_http_file(s->wsi, file, mime_type(file), NULL, 0);
+  if (n < 0) return -1;
+  return n > 0 && lws_http_transaction_completed(s->wsi) ? -1 : 0;
+}
+
+static int http_writeable(session *s) {
+  size_t left = s->http.len - s->http_sent, n = left < HTTP_CHUNK ? left : HTTP_CHUNK;
+  unsigned char buf[LWS_PRE + HTTP_CHUNK];
+  memcpy(buf + LWS_PRE, s->http.data ? s->http.data + s->http_sent : "", n);
+  bool last = n == left;
+  if (lws_write(s->wsi, buf + LWS_PRE, n, last ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) != (int)n) return -1;
+  s->http_sent += n;
+  if (!last) {
+    lws_callback_on_writable(s->wsi);
+    return 0;
+  }
+  pf_buf_free(&s->http);
+  return lws_http_transaction_completed(s->wsi) ? -1 : 0;
+}
+
+/* ---- the one protocol ---- */
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len) {
+  struct lws_context *ctx = lws_get_context(wsi);
+  server *srv = ctx ? lws_context_user(ctx) : NULL;
+  session *s = user;
+  switch (reason) {
+  case LWS_CALLBACK_ESTABLISHED:
+    memset(s, 0, sizeof *s);
+    s->wsi = wsi;
+    s->conn = pf_hall_connect(srv->hall, s);
+    s->tokens = BURST;
+    s->last = pf_clock_seconds();
+    return 0;
+  case LWS_CALLBACK_RECEIVE:
+    ws_receive(srv, s, in, len);
+    return 0;
+  case LWS_CALLBACK_SERVER_WRITEABLE:
+    return ws_writeable(s);
+  case LWS_CALLBACK_CLOSED:
+    if (s->conn) pf_hall_disconnect(srv->hall, s->conn);
+    s->conn = NULL;
+    drop_queue(s);
+    pf_buf_free(&s->rx);
+    return 0;
+  case LWS_CALLBACK_HTTP:
+    memset(s, 0, sizeof *s);
+    s->wsi = wsi;
+    return http_request(srv, s, in);
+  case LWS_CALLBACK_HTTP_WRITEABLE:
+    return s->http.len || s->http_sent ? http_writeable(s) : 0;
+  case LWS_CALLBACK_CLOSED_HTTP:
+    pf_buf_free(&s->http);
+    return 0;
+  case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+    if (srv && srv->hall) pf_hall_poll(srv->hall);
+    return 0;
+  default:
+    return lws_callback_http_dummy(wsi, reason, user, in, len);
+  }
+}
+
+static const struct lws_protocols PROTOCOLS[] = {
+    {"pilfer", callback, sizeof(session), 8192, 0, NULL, 0},
+    {NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+static void on_tick(lws_sorted_usec_list_t *sul) {
+  server *srv = lws_container_of(sul, server, tick);
+  pf_hall_tick(srv->hall);
+  lws_sul_schedule(srv->ctx, 0, &srv->tick, on_tick, LWS_US_PER_SEC);
+}
+
+/* As many connections as the process may have: the soft limit of open files up to the hard one. */
+static void raise_file_limit(void) {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+    rl.rlim_cur = rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+  }
+}
+
+int pf_serve(const pf_serve_config *cfg) {
+  server srv = {.web = cfg->web};
+  pf_hall_io io = {.ctx = &srv, .send = hall_send, .wake = hall_wake};
+  pf_hall_config hc = {.db = cfg->db, .full_sync = cfg->full_sync, .workers = cfg->workers};
+  pf_error err;
+  srv.hall = pf_hall_open(&hc, &io, &err);
+  if (!srv.hall) {
+    fprintf(stderr, "pilfer: %s\n", err.msg);
+    return 1;
+  }
+  raise_file_limit();
+  lws_set_log_level(LLL_ERR, NULL);
+  struct lws_context_creation_info info;
+  memset(&info, 0, sizeof info);
+  info.port = cfg->port;
+  info.iface = cfg->iface;
+  info.protocols = PROTOCOLS;
+  info.user = &srv;
+  info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
+  srv.ctx = lws_create_context(&info);
+  if (!srv.ctx) {
+    fprintf(stderr, "pilfer: cannot listen on %s:%d\n", cfg->iface ? cfg->iface : "*", cfg->port);
+    pf_hall_close(srv.hall);
+    return 1;
+  }
+  signal(SIGINT, on_signal);
+  signal(SIGTERM, on_signal);
+  signal(SIGPIPE, SIG_IGN);
+  int port = lws_get_vhost_listen_port(lws_get_vhost_by_name(srv.ctx, "default"));
+  printf("pilfer serve: listening on http://%s:%d/ (database %s, %d tables in play)\n",
+         cfg->iface ? cfg->iface : "localhost", port, cfg->db, pf_hall_tables(srv.hall));
+  fflush(stdout);
+  lws_sul_schedule(srv.ctx, 0, &srv.tick, on_tick, LWS_US_PER_SEC);
+  pf_hall_poll(srv.hall); /* bots of the tables that came back may have chosen already */
+  while (!stopping && lws_service(srv.ctx, 0) >= 0) {
+  }
+  lws_context_destroy(srv.ctx); /* closes every connection: the hall hears of each */
+  srv.ctx = NULL;
+  pf_hall_close(srv.hall);
+  printf("pilfer serve: stopped\n");
+  return 0;
+}

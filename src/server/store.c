@@ -1,0 +1,304 @@
+/*
+ * store.c - the server's database in SQLite (store.h says what is kept and why).
+ */
+#include "server/store.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The statements used on every move are prepared once. */
+enum { ST_BEGIN, ST_COMMIT, ST_ROLLBACK, ST_MOVE, ST_SEALED, ST_UNSEAL, ST_STATUS, ST_SEAT, ST_N };
+
+static const char *const SQL[ST_N] = {
+    [ST_BEGIN] = "BEGIN IMMEDIATE",
+    [ST_COMMIT] = "COMMIT",
+    [ST_ROLLBACK] = "ROLLBACK",
+    [ST_MOVE] = "INSERT INTO moves(table_id, ply, move) VALUES (?1, ?2, ?3)",
+    [ST_SEALED] = "INSERT OR REPLACE INTO sealed(table_id, seat, ply, move) VALUES (?1, ?2, ?3, ?4)",
+    [ST_UNSEAL] = "DELETE FROM sealed WHERE table_id = ?1 AND seat = ?2",
+    [ST_STATUS] = "UPDATE tables SET status = ?2 WHERE id = ?1",
+    [ST_SEAT] = "INSERT OR REPLACE INTO seats(table_id, seat, kind, bot, token, taken_over) "
+                "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+};
+
+static const char SCHEMA[] =
+    "CREATE TABLE IF NOT EXISTS tables("
+    "  id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, players INTEGER NOT NULL,"
+    "  options TEXT NOT NULL, seed INTEGER NOT NULL, status TEXT NOT NULL,"
+    "  takeover_after INTEGER NOT NULL DEFAULT 0, takeover_bot TEXT, created INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS seats("
+    "  table_id INTEGER NOT NULL REFERENCES tables(id), seat INTEGER NOT NULL, kind TEXT NOT NULL,"
+    "  bot TEXT, token TEXT, taken_over INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(table_id, seat))"
+    "  WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS moves("
+    "  table_id INTEGER NOT NULL REFERENCES tables(id), ply INTEGER NOT NULL, move TEXT NOT NULL,"
+    "  PRIMARY KEY(table_id, ply)) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS sealed("
+    "  table_id INTEGER NOT NULL REFERENCES tables(id), seat INTEGER NOT NULL, ply INTEGER NOT NULL,"
+    "  move TEXT NOT NULL, PRIMARY KEY(table_id, seat)) WITHOUT ROWID;"
+    "CREATE INDEX IF NOT EXISTS tables_status ON tables(status, id);";
+
+struct pf_store {
+  sqlite3 *db;
+  sqlite3_stmt *st[ST_N];
+};
+
+static int db_fail(pf_store *s, pf_error *err, const char *what) {
+  return pf_fail(err, "database: %s: %s", what, sqlite3_errmsg(s->db));
+}
+
+/* Runs a prepared statement to completion and resets it. */
+static int step_done(pf_store *s, sqlite3_stmt *q, pf_error *err, const char *what) {
+  int rc = sqlite3_step(q);
+  sqlite3_reset(q);
+  sqlite3_clear_bindings(q);
+  return rc == SQLITE_DONE ? 0 : db_fail(s, err, what);
+}
+
+int pf_store_open(pf_store **out, const char *path, bool full_sync, pf_error *err) {
+  pf_store *s = calloc(1, sizeof *s);
+  if (!s) abort();
+  *out = NULL;
+  if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
+      SQLITE_OK) {
+    pf_fail(err, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open");
+    pf_store_close(s);
+    return -1;
+  }
+  sqlite3_busy_timeout(s->db, 5000);
+  char pragmas[160];
+  snprintf(pragmas, sizeof pragmas, "PRAGMA journal_mode=WAL; PRAGMA synchronous=%s; PRAGMA foreign_keys=ON;",
+           full_sync ? "FULL" : "NORMAL");
+  char *msg = NULL;
+  if (sqlite3_exec(s->db, pragmas, NULL, NULL, &msg) != SQLITE_OK ||
+      sqlite3_exec(s->db, SCHEMA, NULL, NULL, &msg) != SQLITE_OK) {
+    pf_fail(err, "%s: %s", path, msg ? msg : sqlite3_errmsg(s->db));
+    sqlite3_free(msg);
+    pf_store_close(s);
+    return -1;
+  }
+  for (int i = 0; i < ST_N; i++)
+    if (sqlite3_prepare_v3(s->db, SQL[i], -1, SQLITE_PREPARE_PERSISTENT, &s->st[i], NULL) != SQLITE_OK) {
+      db_fail(s, err, SQL[i]);
+      pf_store_close(s);
+      return -1;
+    }
+  *out = s;
+  return 0;
+}
+
+void pf_store_close(pf_store *s) {
+  if (!s) return;
+  for (int i = 0; i < ST_N; i++) sqlite3_finalize(s->st[i]);
+  sqlite3_close(s->db);
+  free(s);
+}
+
+int pf_store_begin(pf_store *s, pf_error *err) { return step_done(s, s->st[ST_BEGIN], err, "begin"); }
+int pf_store_commit(pf_store *s, pf_error *err) { return step_done(s, s->st[ST_COMMIT], err, "commit"); }
+void pf_store_rollback(pf_store *s) {
+  if (!sqlite3_get_autocommit(s->db)) step_done(s, s->st[ST_ROLLBACK], NULL, "rollback");
+}
+
+static void bind_text(sqlite3_stmt *q, int i, const char *text) {
+  if (text)
+    sqlite3_bind_text(q, i, text, -1, SQLITE_TRANSIENT);
+  else
+    sqlite3_bind_null(q, i);
+}
+
+int pf_store_set_seat(pf_store *s, int64_t table, const pf_store_seat *seat, pf_error *err) {
+  sqlite3_stmt *q = s->st[ST_SEAT];
+  sqlite3_bind_int64(q, 1, table);
+  sqlite3_bind_int(q, 2, seat->seat);
+  bind_text(q, 3, seat->kind);
+  bind_text(q, 4, seat->bot);
+  bind_text(q, 5, seat->token);
+  sqlite3_bind_int(q, 6, seat->taken_over);
+  return step_done(s, q, err, "seat");
+}
+
+int pf_store_add_table(pf_store *s, pf_store_table *t, const pf_store_seat *seats, pf_error *err) {
+  sqlite3_stmt *q;
+  if (sqlite3_prepare_v2(s->db,
+                         "INSERT INTO tables(game, players, options, seed, status, takeover_after, takeover_bot, "
+                         "created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                         -1, &q, NULL) != SQLITE_OK)
+    return db_fail(s, err, "add table");
+  bind_text(q, 1, t->game);
+  sqlite3_bind_int(q, 2, t->players);
+  bind_text(q, 3, t->options);
+  sqlite3_bind_int64(q, 4, (int64_t)t->seed);
+  bind_text(q, 5, t->status);
+  sqlite3_bind_int(q, 6, t->takeover_after);
+  bind_text(q, 7, t->takeover_bot);
+  sqlite3_bind_int64(q, 8, t->created);
+  int rc = sqlite3_step(q);
+  sqlite3_finalize(q);
+  if (rc != SQLITE_DONE) return db_fail(s, err, "add table");
+  t->id = sqlite3_last_insert_rowid(s->db);
+  for (int i = 0; i < t->players; i++)
+    if (pf_store_set_seat(s, t->id, &seats[i], err) != 0) return -1;
+  return 0;
+}
+
+int pf_store_set_status(pf_store *s, int64_t table, const char *status, pf_error *err) {
+  sqlite3_stmt *q = s->st[ST_STATUS];
+  sqlite3_bind_int64(q, 1, table);
+  bind_text(q, 2, status);
+  return step_done(s, q, err, "status");
+}
+
+int pf_store_add_move(pf_store *s, int64_t table, int ply, const char *move, pf_error *err) {
+  sqlite3_stmt *q = s->st[ST_MOVE];
+  sqlite3_bind_int64(q, 1, table);
+  sqlite3_bind_int(q, 2, ply);
+  bind_text(q, 3, move);
+  return step_done(s, q, err, "move");
+}
+
+int pf_store_add_sealed(pf_store *s, int64_t table, int seat, int ply, const char *move, pf_error *err) {
+  sqlite3_stmt *q = s->st[ST_SEALED];
+  sqlite3_bind_int64(q, 1, table);
+  sqlite3_bind_int(q, 2, seat);
+  sqlite3_bind_int(q, 3, ply);
+  bind_text(q, 4, move);
+  return step_done(s, q, err, "sealed choice");
+}
+
+int pf_store_drop_sealed(pf_store *s, int64_t table, int seat, pf_error *err) {
+  sqlite3_stmt *q = s->st[ST_UNSEAL];
+  sqlite3_bind_int64(q, 1, table);
+  sqlite3_bind_int(q, 2, seat);
+  return step_done(s, q, err, "sealed choice");
+}
+
+/* ---- loading ---- */
+
+static const char *col_text(sqlite3_stmt *q, int i) { return (const char *)sqlite3_column_text(q, i); }
+
+/* Reads the seats, moves and sealed choices of the table in l->table and calls fn. */
+static int load_rest(pf_store *s, pf_store_loaded *l, int (*fn)(void *, const pf_store_loaded *), void *ctx,
+                     pf_error *err) {
+  sqlite3_stmt *qs = NULL, *qm = NULL, *qx = NULL;
+  int rc = -1;
+  char **moves = NULL;
+  if (sqlite3_prepare_v2(s->db, "SELECT seat, kind, bot, token, taken_over FROM seats WHERE table_id = ?1 ORDER BY seat",
+                         -1, &qs, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(s->db, "SELECT ply, move FROM moves WHERE table_id = ?1 ORDER BY ply", -1, &qm, NULL) !=
+          SQLITE_OK ||
+      sqlite3_prepare_v2(s->db, "SELECT seat, ply, move FROM sealed WHERE table_id = ?1 ORDER BY seat", -1, &qx,
+                         NULL) != SQLITE_OK) {
+    db_fail(s, err, "load");
+    goto out;
+  }
+  sqlite3_bind_int64(qs, 1, l->table.id);
+  sqlite3_bind_int64(qm, 1, l->table.id);
+  sqlite3_bind_int64(qx, 1, l->table.id);
+  /* Seats and sealed choices stay in their statements' rows: each is read to its end into copies. */
+  char *strs[12 * 3 + 12] = {0};
+  int nstr = 0;
+  l->nseats = 0;
+  while (sqlite3_step(qs) == SQLITE_ROW && l->nseats < 12) {
+    pf_store_seat *st = &l->seats[l->nseats++];
+    st->seat = sqlite3_column_int(qs, 0);
+    st->kind = strs[nstr++] = pf_xstrdup(col_text(qs, 1) ? col_text(qs, 1) : "open");
+    st->bot = col_text(qs, 2) ? (strs[nstr++] = pf_xstrdup(col_text(qs, 2))) : NULL;
+    st->token = col_text(qs, 3) ? (strs[nstr++] = pf_xstrdup(col_text(qs, 3))) : NULL;
+    st->taken_over = sqlite3_column_int(qs, 4) != 0;
+  }
+  l->nsealed = 0;
+  while (sqlite3_step(qx) == SQLITE_ROW && l->nsealed < 12) {
+    l->sealed[l->nsealed].seat = sqlite3_column_int(qx, 0);
+    l->sealed[l->nsealed].ply = sqlite3_column_int(qx, 1);
+    l->sealed[l->nsealed++].move = strs[nstr++] = pf_xstrdup(col_text(qx, 2) ? col_text(qx, 2) : "");
+  }
+  int cap = 0;
+  l->nmoves = 0;
+  while (sqlite3_step(qm) == SQLITE_ROW) {
+    if (sqlite3_column_int(qm, 0) != l->nmoves) {
+      pf_fail(err, "table %lld: move %d is missing from the database", (long long)l->table.id, l->nmoves);
+      for (int i = 0; i < l->nmoves; i++) free(moves[i]);
+      for (int i = 0; i < nstr; i++) free(strs[i]);
+      goto out;
+    }
+    if (l->nmoves == cap) moves = pf_xrealloc(moves, (size_t)(cap = cap ? 2 * cap : 64) * sizeof *moves);
+    moves[l->nmoves++] = pf_xstrdup(col_text(qm, 1) ? col_text(qm, 1) : "");
+  }
+  l->moves = (const char **)moves;
+  rc = fn(ctx, l);
+  for (int i = 0; i < l->nmoves; i++) free(moves[i]);
+  for (int i = 0; i < nstr; i++) free(strs[i]);
+out:
+  free(moves);
+  sqlite3_finalize(qs);
+  sqlite3_finalize(qm);
+  sqlite3_finalize(qx);
+  return rc;
+}
+
+static const char TABLE_COLS[] =
+    "SELECT id, game, players, options, seed, status, takeover_after, takeover_bot, created FROM tables ";
+
+static void read_table(sqlite3_stmt *q, pf_store_table *t) {
+  t->id = sqlite3_column_int64(q, 0);
+  t->game = col_text(q, 1) ? col_text(q, 1) : "";
+  t->players = sqlite3_column_int(q, 2);
+  t->options = col_text(q, 3) ? col_text(q, 3) : "{}";
+  t->seed = (uint64_t)sqlite3_column_int64(q, 4);
+  t->status = col_text(q, 5) ? col_text(q, 5) : "";
+  t->takeover_after = sqlite3_column_int(q, 6);
+  t->takeover_bot = col_text(q, 7);
+  t->created = sqlite3_column_int64(q, 8);
+}
+
+/* Loads every row of a table query (bound by bind) and hands each to fn; returns fn's first
+ * non-zero, -1 on a database error, or the number of rows. */
+static int load_query(pf_store *s, const char *where, int64_t arg, int (*fn)(void *, const pf_store_loaded *),
+                      void *ctx, pf_error *err) {
+  char sql[512];
+  snprintf(sql, sizeof sql, "%s%s", TABLE_COLS, where);
+  sqlite3_stmt *q;
+  if (sqlite3_prepare_v2(s->db, sql, -1, &q, NULL) != SQLITE_OK) return db_fail(s, err, "load");
+  if (sqlite3_bind_parameter_count(q) > 0) sqlite3_bind_int64(q, 1, arg);
+  int rows = 0, rc;
+  while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+    pf_store_loaded l;
+    memset(&l, 0, sizeof l);
+    read_table(q, &l.table);
+    int r = load_rest(s, &l, fn, ctx, err);
+    if (r != 0) {
+      sqlite3_finalize(q);
+      return r;
+    }
+    rows++;
+  }
+  sqlite3_finalize(q);
+  return rc == SQLITE_DONE ? rows : db_fail(s, err, "load");
+}
+
+int pf_store_load_unfinished(pf_store *s, int (*fn)(void *ctx, const pf_store_loaded *t), void *ctx,
+                             pf_error *err) {
+  int r = load_query(s, "WHERE status <> 'over' ORDER BY id", 0, fn, ctx, err);
+  return r < 0 ? r : 0;
+}
+
+int pf_store_load(pf_store *s, int64_t id, int (*fn)(void *ctx, const pf_store_loaded *t), void *ctx,
+                  pf_error *err) {
+  int r = load_query(s, "WHERE id = ?1", id, fn, ctx, err);
+  return r < 0 ? -1 : r > 0;
+}
+
+int pf_store_finished(pf_store *s, int64_t *ids, int max, pf_error *err) {
+  sqlite3_stmt *q;
+  if (sqlite3_prepare_v2(s->db, "SELECT id FROM tables WHERE status = 'over' ORDER BY id DESC LIMIT ?1", -1, &q,
+                         NULL) != SQLITE_OK)
+    return db_fail(s, err, "finished tables");
+  sqlite3_bind_int(q, 1, max);
+  int n = 0;
+  while (n < max && sqlite3_step(q) == SQLITE_ROW) ids[n++] = sqlite3_column_int64(q, 0);
+  sqlite3_finalize(q);
+  return n;
+}

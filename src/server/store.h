@@ -1,0 +1,86 @@
+/*
+ * store.h - the server's database: tables, seats, moves and sealed choices, in SQLite.
+ *
+ * A table's state is never stored: it is its record replayed (the game, options, seed and moves
+ * written here), so the database can only hold what the game's rules accepted, and a restart
+ * brings every table back by replaying. The journal is WAL with synchronous=NORMAL: a committed
+ * move survives the process being killed (kill -9); only a power cut may lose the last commits
+ * (pf_store_open's `full_sync` trades speed for that too).
+ *
+ * Writes happen between pf_store_begin and pf_store_commit, and the caller shows a change to
+ * nobody before the commit succeeds (nothing is acknowledged that is not written).
+ */
+#ifndef PF_STORE_H
+#define PF_STORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/buf.h"
+
+typedef struct pf_store pf_store;
+
+/* A table as stored (strings owned by the caller or by the loader, see each function). */
+typedef struct pf_store_table {
+  int64_t id;
+  const char *game;
+  int players;
+  const char *options; /* JSON object text, as records write options */
+  uint64_t seed;
+  const char *status;  /* "waiting", "playing" or "over" */
+  int takeover_after;  /* seconds; 0: no takeover */
+  const char *takeover_bot;
+  int64_t created;     /* unix seconds */
+} pf_store_table;
+
+/* One seat as stored. kind: "open", "human" or "bot". */
+typedef struct pf_store_seat {
+  int seat;
+  const char *kind;
+  const char *bot;   /* the bot spec of a bot seat, NULL otherwise */
+  const char *token; /* a human seat's token (32 hex digits), NULL otherwise */
+  bool taken_over;   /* a human seat a bot plays for now (takeover) */
+} pf_store_seat;
+
+/* Opens or creates the database at path (":memory:" for tests and the fuzz target). */
+int pf_store_open(pf_store **out, const char *path, bool full_sync, pf_error *err);
+void pf_store_close(pf_store *s);
+
+int pf_store_begin(pf_store *s, pf_error *err);
+int pf_store_commit(pf_store *s, pf_error *err);
+void pf_store_rollback(pf_store *s);
+
+/* Adds a table with its seats; sets t->id. */
+int pf_store_add_table(pf_store *s, pf_store_table *t, const pf_store_seat *seats, pf_error *err);
+int pf_store_set_seat(pf_store *s, int64_t table, const pf_store_seat *seat, pf_error *err);
+int pf_store_set_status(pf_store *s, int64_t table, const char *status, pf_error *err);
+/* Move `ply` (counting from 0) of a table, its canonical string. */
+int pf_store_add_move(pf_store *s, int64_t table, int ply, const char *move, pf_error *err);
+/* A sealed choice of a seat, made while the table was at `ply`; and forgetting it once played. */
+int pf_store_add_sealed(pf_store *s, int64_t table, int seat, int ply, const char *move, pf_error *err);
+int pf_store_drop_sealed(pf_store *s, int64_t table, int seat, pf_error *err);
+
+/* What the loader hands over for one table; every string is valid during the call only. */
+typedef struct pf_store_loaded {
+  pf_store_table table;
+  pf_store_seat seats[12];
+  int nseats;
+  const char **moves; /* in ply order */
+  int nmoves;
+  struct {
+    int seat, ply;
+    const char *move;
+  } sealed[12];
+  int nsealed;
+} pf_store_loaded;
+
+/* Calls fn for every table whose status is not "over", in id order; stops at fn's non-zero. */
+int pf_store_load_unfinished(pf_store *s, int (*fn)(void *ctx, const pf_store_loaded *t), void *ctx,
+                             pf_error *err);
+/* Loads one table by id; returns 1 if found (fn called), 0 if not, -1 on error. */
+int pf_store_load(pf_store *s, int64_t id, int (*fn)(void *ctx, const pf_store_loaded *t), void *ctx,
+                  pf_error *err);
+/* The ids of the newest finished tables, newest first; returns how many (at most max). */
+int pf_store_finished(pf_store *s, int64_t *ids, int max, pf_error *err);
+
+#endif

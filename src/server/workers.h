@@ -1,0 +1,33 @@
+/*
+ * workers.h - a pool of threads for slow work (the bots' choices), so that the server's event
+ * loop never waits for a search.
+ *
+ * A job is any struct that begins with a pf_work. The loop submits it; a worker runs the pool's
+ * function on it; the finished job waits in the done queue, and the pool calls `wake` (from the
+ * worker's thread) so that the loop collects it with pf_workers_done. Jobs run in any order.
+ * A pool of 0 threads runs each job inside pf_workers_submit, for tests and the fuzz target.
+ */
+#ifndef PF_WORKERS_H
+#define PF_WORKERS_H
+
+typedef struct pf_work {
+  struct pf_work *next;
+} pf_work;
+
+typedef struct pf_workers pf_workers;
+
+/* Starts n threads (0: none, jobs run inline) running fn on each job. */
+pf_workers *pf_workers_start(int n, void (*fn)(pf_work *job), void (*wake)(void *ctx), void *ctx);
+/* Hands a job to the pool; the pool owns it until pf_workers_done gives it back. */
+void pf_workers_submit(pf_workers *w, pf_work *job);
+/* A finished job, or NULL when none is waiting. */
+pf_work *pf_workers_done(pf_workers *w);
+/* Jobs submitted and not yet collected. */
+int pf_workers_pending(pf_workers *w);
+/* Lets the running jobs finish, stops the threads, and gives every job not collected to drop
+ * (unrun or finished) back through pf_workers_done's queue; then frees nothing else: the caller
+ * collects and frees them, then calls pf_workers_free. */
+void pf_workers_stop(pf_workers *w);
+void pf_workers_free(pf_workers *w);
+
+#endif
