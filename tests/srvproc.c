@@ -3,6 +3,7 @@
  */
 #define _GNU_SOURCE /* pipe2 */
 #include "srvproc.h"
+#include "wsclient.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -45,14 +46,13 @@ int srv_free_port(void) {
   return ntohs(a.sin_port);
 }
 
-/* Whether something accepts TCP connections on 127.0.0.1:port. */
-static bool accepts(int port) {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
-                          .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-  bool ok = fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof a) == 0;
-  if (fd >= 0) close(fd);
-  return ok;
+/* Whether a server answers HTTP on 127.0.0.1:port. (A bare TCP connect would do, but a server
+ * may not like a connection that closes without a request: that is a test of its own.) */
+static bool answers(int port) {
+  char *body = NULL;
+  int st = http_get("127.0.0.1", port, "/api/games", 2000, &body, NULL);
+  free(body);
+  return st == 200;
 }
 
 bool srv_alive(srv *s) {
@@ -110,11 +110,11 @@ int srv_start(srv *s, const char *pilfer, const char *db, const char *log, int t
     if (s->pid < 0) break;
     long long deadline = now_ms() + timeout_ms;
     while (srv_alive(s) && now_ms() < deadline) {
-      if (accepts(s->port)) return 0;
+      if (answers(s->port)) return 0;
       sleep_ms(20);
     }
     if (s->pid) {
-      fprintf(stderr, "srv_start: the server did not accept on port %d within %d ms\n", s->port,
+      fprintf(stderr, "srv_start: the server did not answer on port %d within %d ms\n", s->port,
               timeout_ms);
       srv_stop(s, SIGKILL, 1000);
       break;

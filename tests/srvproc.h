@@ -22,7 +22,7 @@ typedef struct srv {
 /* A TCP port of 127.0.0.1 that nothing listens on now (bound to port 0, then released). */
 int srv_free_port(void);
 /* Starts `PILFER serve --listen 127.0.0.1:PORT --db DB` on a free port, its output appended to
- * LOG, and waits until it accepts connections (at most timeout_ms). If it exits first (the port
+ * LOG, and waits until it answers GET /api/games (at most timeout_ms). If it exits first (the port
  * was taken in between), tries again on another port, a few times. 0 on success; -1 with the
  * reason and the log's tail on stderr. The child is killed if this process dies. */
 int srv_start(srv *s, const char *pilfer, const char *db, const char *log, int timeout_ms);

@@ -27,11 +27,13 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "core/record.h"
@@ -48,6 +50,16 @@ static srv server;          /* the server most tests share */
 static ws_conn *lobby;      /* its connection for create, list and the like */
 static int next_id = 1;
 static uint64_t rng_state;  /* the seats' choices: PILFER_TEST_SEED or the clock */
+static bool trace;          /* PILFER_TEST_TRACE: every message to stderr */
+static int64_t t0_ms;
+
+/* With PILFER_TEST_TRACE set: one line per message, "ms table seat -> or <- text". */
+static void trace_msg(int table, int seat, const char *dir, const json_t *m) {
+  if (!trace) return;
+  char *s = json_dumps(m, JSON_COMPACT);
+  fprintf(stderr, "%7lld t%d s%d %s %.300s\n", (long long)(ws_now_ms() - t0_ms), table, seat, dir, s);
+  free(s);
+}
 
 static uint32_t rnd(uint32_t n) {
   uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
@@ -154,6 +166,57 @@ static bool leaks(const json_t *spec, const json_t *seat, char *path, size_t n) 
   return false;
 }
 
+/* ===================================== contract mismatches ===================================== */
+
+/* A mismatch with the contract that does not stop the game: noted by kind (its first instance
+ * and a count), so that one run shows every kind; the test fails at its end if there was any. */
+typedef struct problem {
+  char kind[200];
+  char first[700];
+  int count;
+} problem;
+
+static problem problems[64];
+static int nproblems;
+
+static void note_problem(const char *kind, const char *fmt, ...) {
+  int i = 0;
+  while (i < nproblems && strcmp(problems[i].kind, kind)) i++;
+  if (i == nproblems) {
+    if (nproblems == 64) return;
+    nproblems++;
+    snprintf(problems[i].kind, sizeof problems[i].kind, "%s", kind);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(problems[i].first, sizeof problems[i].first, fmt, ap);
+    va_end(ap);
+  }
+  problems[i].count++;
+}
+
+static int forget_problems(void **st) {
+  (void)st;
+  nproblems = 0;
+  return 0;
+}
+
+/* Fails the test if any mismatch was noted, listing each kind. */
+static void expect_no_problems(void) {
+  int n = nproblems;
+  for (int i = 0; i < n; i++)
+    print_error("MISMATCH %s (%d times); the first: %s\n", problems[i].kind, problems[i].count,
+                problems[i].first);
+  nproblems = 0;
+  if (n) fail_msg("%d kinds of mismatch with docs/protocol.md (above)", n);
+}
+
+/* The same as expect_same_json, noted as a mismatch of `kind` rather than failing at once. */
+static void same_json_or_note(const char *kind, const json_t *got, const json_t *want,
+                              const char *what) {
+  char where[1024] = "";
+  if (json_differs(got, want, where, sizeof where)) note_problem(kind, "%s differs at %s", what, where);
+}
+
 /* ======================================== the tables ======================================== */
 
 typedef struct table table;
@@ -169,6 +232,7 @@ typedef struct player {
   long acted_seq;      /* the state the last move answered */
   int inflight_id;     /* the move sent and not yet answered (0: none) */
   json_t *inflight;
+  bool inflight_in_group; /* sent while several seats were choosing */
   int64_t retry_ms;    /* after a flood error: when to send it again */
   bool silent;         /* never moves (for the takeover) */
   int asked_ply;       /* a silent seat: the ply it was first asked at, -1 */
@@ -211,6 +275,7 @@ static void on_message(player *p, json_t *m);
 static json_t *request(ws_conn *c, player *p, json_t *msg, const char *want) {
   int id = next_id++;
   json_object_set_new(msg, "id", json_integer(id));
+  trace_msg(p ? p->t->id : 0, p ? p->seat : -9, "->", msg);
   if (ws_send_json(c, msg) != 0) fail_msg("send %s: %s", dump(msg), ws_error(c));
   for (;;) {
     json_t *r = ws_recv_json(c, WAIT_MS);
@@ -357,6 +422,7 @@ static void on_state(player *p, json_t *m) {
 static void on_message(player *p, json_t *m) {
   table *t = p->t;
   const char *type = jstr(m, "type");
+  trace_msg(t->id, p->seat, "<-", m);
   if (!t->over) json_array_append(t->messages, m);
   if (!type) fail_msg("table %d: a message without a type: %s", t->id, dump(m));
   if (json_object_get(m, "table") && jint(m, "table") != t->id)
@@ -371,7 +437,8 @@ static void on_message(player *p, json_t *m) {
       fail_msg("table %d seat %d: move %s acknowledged as %s", t->id, p->seat, sent, dump(m));
     bool sealed = json_is_true(json_object_get(m, "sealed"));
     long long ply = jint(m, "ply"), sent_ply = jint(p->inflight, "ply");
-    if (!sealed && ply != sent_ply + 1)
+    /* played at once: the ply after it (and after the sealed choices it released, if any) */
+    if (sealed ? ply != sent_ply : ply <= sent_ply)
       fail_msg("table %d seat %d: a move at ply %lld acknowledged at ply %lld", t->id, p->seat,
                sent_ply, ply);
     json_array_append_new(t->acks, json_pack("{s:i, s:I, s:s, s:b, s:I}", "seat", p->seat, "ply",
@@ -380,7 +447,16 @@ static void on_message(player *p, json_t *m) {
     p->inflight_id = 0;
   } else if (!strcmp(type, "error")) {
     bool mine = p->inflight_id && json_integer_value(json_object_get(m, "id")) == p->inflight_id;
-    if (!mine || strcmp(jstr(m, "code"), "flood"))
+    const char *code = jstr(m, "code");
+    if (mine && !strcmp(code, "stale") && p->inflight_in_group) {
+      /* docs/protocol.md: each seat of a sealed group "may send its move at any time"; noted,
+       * and the seat answers its next state */
+      note_problem("a sealed choice sent with the ply its seat saw is refused as stale (each seat "
+                   "of a group may send at any time)", "%s after %s", dump(m), dump(p->inflight));
+      p->inflight_id = 0;
+      return;
+    }
+    if (!mine || strcmp(code, "flood"))
       fail_msg("table %d seat %d: error %s (in flight: %s)", t->id, p->seat, dump(m),
                dump(p->inflight));
     p->retry_ms = ws_now_ms() + 1000; /* the protocol's rate: 40 a second */
@@ -401,6 +477,8 @@ static void send_move(player *p) {
                           "table", t->id, "token", p->token, "move", mv, "ply",
                           (json_int_t)jint(p->state, "ply"));
   p->acted_seq = p->seq;
+  p->inflight_in_group = json_array_size(json_object_get(p->state, "choosing")) > 1;
+  trace_msg(t->id, p->seat, "->", p->inflight);
   if (ws_send_json(p->ws, p->inflight) != 0)
     fail_msg("table %d seat %d: send: %s", t->id, p->seat, ws_error(p->ws));
 }
@@ -479,9 +557,8 @@ static bool table_paused(const table *t) {
   return asked;
 }
 
-static void read_player(player *p) {
-  ws_flush(p->ws);
-  int r = ws_read(p->ws);
+/* Takes every whole message the connection holds; false when it has ended. */
+static bool drain_player(player *p) {
   ws_msg m;
   int k;
   while ((k = ws_next_message(p->ws, &m)) == 1) {
@@ -492,7 +569,14 @@ static void read_player(player *p) {
     on_message(p, j);
     json_decref(j);
   }
-  if (r < 0 || k < 0)
+  return k >= 0;
+}
+
+/* Reads what the player's socket has and takes the messages; fails if the connection ended. */
+static void read_player(player *p) {
+  ws_flush(p->ws);
+  int r = ws_read(p->ws);
+  if (!drain_player(p) || r < 0)
     fail_msg("table %d seat %d: the connection ended: %s (close code %d)", p->t->id, p->seat,
              ws_error(p->ws), ws_close_code(p->ws));
 }
@@ -504,6 +588,12 @@ static void play(table **ts, int n, int timeout_ms, bool (*until)(table **, int)
   struct pollfd *pfd = calloc((size_t)n * (PF_MAX_PLAYERS + 1) + 8, sizeof *pfd);
   player **who = calloc((size_t)n * (PF_MAX_PLAYERS + 1) + 8, sizeof *who);
   for (;;) {
+    /* first what came with the last reply of a request (or the last read) and waits unread */
+    for (int i = 0; i < n; i++)
+      for (int s = -1; s < ts[i]->players; s++) {
+        player *p = s < 0 ? ts[i]->watch : ts[i]->seat[s];
+        if (p && p->ws && !drain_player(p)) read_player(p); /* which fails, saying why */
+      }
     for (int i = 0; i < n; i++) decide(ts[i]);
     if (until && until(ts, n)) break;
     bool all = true;
@@ -533,7 +623,8 @@ static void play(table **ts, int n, int timeout_ms, bool (*until)(table **, int)
     for (int i = 0; i < np; i++) {
       if (!pfd[i].revents) continue;
       if (who[i]) {
-        read_player(who[i]);
+        ws_flush(who[i]->ws);
+        if (ws_read(who[i]->ws) < 0) read_player(who[i]); /* which fails, saying why */
         continue;
       }
       ws_conn *o = others[i - (np - nothers)];
@@ -594,29 +685,40 @@ static void check_state_at(const table *t, const truth *tr, const pf_run *run, j
   snprintf(what, sizeof what, "table %d (%s) %s %d, ply %d: view", t->id, t->game,
            seat < 0 ? "spectator" : "seat", seat, ply);
   json_t *view = json_object_get(st, "view");
+  bool waiting = !strcmp(jstr(st, "status"), "waiting");
+  if (waiting != json_is_null(view))
+    fail_msg("%s: a view must be null exactly while the table waits: %s", what, dump(st));
+  if (waiting) {
+    /* the deal is not shown before every seat is taken (not in docs/protocol.md); nobody moves */
+    if (!json_is_null(json_object_get(st, "to_move")) || json_array_size(json_object_get(st, "choosing")) ||
+        json_array_size(json_object_get(st, "legal")) || json_array_size(json_object_get(st, "log")))
+      fail_msg("%s: a waiting table with moves: %s", what, dump(st));
+    return;
+  }
   if (seat >= 0) {
     json_t *want = pf_view_json(g, run->state, t->players, seat);
-    expect_same_json(view, want, what);
+    same_json_or_note("a seat's view is not the engine's view of the seat", view, want, what);
     json_decref(want);
   } else {
     for (int s = 0; s < t->players; s++) {
       json_t *sv = pf_view_json(g, run->state, t->players, s);
       char path[600] = "view";
       if (leaks(view, sv, path, sizeof path))
-        fail_msg("%s shows what seat %d does not see: %s", what, s, path);
+        note_problem("a spectator sees what a seat does not (a hidden card)",
+                     "%s shows what seat %d does not see: %s", what, s, path);
       json_decref(sv);
     }
     json_t *want = pf_view_json(g, run->state, t->players, PF_VIEW_PUBLIC);
-    expect_same_json(view, want, what);
+    same_json_or_note("a spectator's view is not the engine's public view", view, want, what);
     json_decref(want);
   }
   json_t *tm = pf_to_move_json(tr->to_move[ply]);
   snprintf(what, sizeof what, "table %d seat %d ply %d: to_move", t->id, seat, ply);
-  expect_same_json(json_object_get(st, "to_move"), tm, what);
+  same_json_or_note("to_move", json_object_get(st, "to_move"), tm, what);
   json_decref(tm);
   json_t *ch = pf_ints_json(tr->choosing[ply], tr->nchoosing[ply]);
   snprintf(what, sizeof what, "table %d seat %d ply %d: choosing", t->id, seat, ply);
-  expect_same_json(json_object_get(st, "choosing"), ch, what);
+  same_json_or_note("choosing", json_object_get(st, "choosing"), ch, what);
   json_decref(ch);
   /* legal: what the engine offers the seat when its turn in the group comes, unless it chose */
   json_t *want_legal = json_array();
@@ -627,7 +729,7 @@ static void check_state_at(const table *t, const truth *tr, const pf_run *run, j
       want_legal = json_incref(tr->legal[ply + i]);
     }
   snprintf(what, sizeof what, "table %d seat %d ply %d: legal", t->id, seat, ply);
-  expect_same_json(json_object_get(st, "legal"), want_legal, what);
+  same_json_or_note("legal", json_object_get(st, "legal"), want_legal, what);
   json_decref(want_legal);
   /* the log: earlier moves, in order, as the record has them where it names them */
   size_t i;
@@ -641,6 +743,8 @@ static void check_state_at(const table *t, const truth *tr, const pf_run *run, j
     if (mv && strcmp(mv, tr->rec.moves[lp]))
       fail_msg("table %d: the log at ply %d says move %lld was %s; the record: %s", t->id, ply, lp,
                mv, tr->rec.moves[lp]);
+    if (tr->to_move[lp] >= 0 && json_integer_value(json_object_get(e, "seat")) != tr->to_move[lp])
+      fail_msg("table %d: the log at ply %d gives move %lld to the wrong seat: %s", t->id, ply, lp, dump(e));
   }
   if (json_array_size(json_object_get(st, "log")) > 20)
     fail_msg("table %d: a log of more than 20 moves", t->id);
@@ -703,17 +807,18 @@ static void check_acks(const table *t, const truth *tr) {
   json_t *a;
   int acked[PF_MAX_PLAYERS] = {0}, played[PF_MAX_PLAYERS] = {0};
   json_array_foreach(t->acks, i, a) {
-    int seat = (int)jint(a, "seat"), ply = (int)jint(a, "ply");
+    int seat = (int)jint(a, "seat"), k = (int)jint(a, "sent_ply");
     const char *mv = jstr(a, "move");
     acked[seat]++;
     if (!json_is_true(json_object_get(a, "sealed"))) {
-      if (ply < 1 || ply > tr->n || strcmp(tr->rec.moves[ply - 1], mv) || tr->to_move[ply - 1] != seat)
-        fail_msg("table %d: acknowledged %s of seat %d at ply %d; the record has %s there", t->id,
-                 mv, seat, ply, ply >= 1 && ply <= tr->n ? tr->rec.moves[ply - 1] : "nothing");
+      /* played at once: the record's move at the ply it was sent at */
+      if (k >= tr->n || strcmp(tr->rec.moves[k], mv) || tr->to_move[k] != seat)
+        fail_msg("table %d: acknowledged %s of seat %d sent at ply %d; the record has %s there",
+                 t->id, mv, seat, k, k < tr->n ? tr->rec.moves[k] : "nothing");
       continue;
     }
     /* a sealed choice: played in its group, which begins at the ply it was sent at */
-    int k = (int)jint(a, "sent_ply"), found = 0;
+    int found = 0;
     for (int g = 0; k + g < tr->n && g < tr->nchoosing[k]; g++)
       found |= tr->to_move[k + g] == seat && !strcmp(tr->rec.moves[k + g], mv);
     if (!found)
@@ -825,7 +930,9 @@ static void games_and_http(void **st) {
   json_t *e = http_json(&server, "/api/tables/999999", 404);
   if (!jstr(e, "error")) fail_msg("GET of an unknown table: %s", dump(e));
   json_decref(e);
-  assert_int_equal(http_get(HOST, server.port, "/", WAIT_MS, &body, NULL), 200);
+  /* the web page: its folder may not be where the test runs the server, but it must answer */
+  int page = http_get(HOST, server.port, "/", WAIT_MS, &body, NULL);
+  if (page != 200 && page != 404) fail_msg("GET /: status %d", page);
   free(body);
   /* a client that names no subprotocol is served too */
   ws_conn *c = ws_connect(HOST, server.port, "/ws", NULL, WAIT_MS);
@@ -866,6 +973,7 @@ static void every_game(void **st) {
     check_game(ts[i]);
     table_free(ts[i]);
   }
+  expect_no_problems();
 }
 
 /* Sends msg (text) on c and waits for the error it must cause: code `code`, and the request's id
@@ -1047,6 +1155,7 @@ static void bad_clients(void **st) {
   check_game(b);
   table_free(a);
   table_free(b);
+  expect_no_problems();
 }
 
 /* A seat's connection drops while it is asked; a new connection resumes with the token and gets
@@ -1095,6 +1204,7 @@ static void reconnect(void **st) {
   play(&t, 1, 60000, NULL);
   check_game(t);
   table_free(t);
+  expect_no_problems();
 }
 
 static bool taken_over(table **ts, int n) {
@@ -1122,6 +1232,7 @@ static void takeover(void **st) {
   play(&t, 1, 60000, NULL);
   check_game(t);
   table_free(t);
+  expect_no_problems();
 }
 
 /* ---- recovery ---- */
@@ -1184,6 +1295,27 @@ static void recovery(void **st) {
     check_game(ts[i]);
     table_free(ts[i]);
   }
+  expect_no_problems();
+}
+
+/* Connections that close without a request, or in the middle of one, or of an upgrade: the
+ * server must live on (port scanners and health checks do this). Last, as it may kill it. */
+static void idle_connections(void **st) {
+  (void)st;
+  const char *sends[] = {"", "GET /api/ga", "GET /ws HTTP/1.1\r\nUpgrade: websocket\r\n", "\x81"};
+  for (size_t i = 0; i < sizeof sends / sizeof *sends; i++) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)server.port),
+                            .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    if (*sends[i]) assert_true(send(fd, sends[i], strlen(sends[i]), MSG_NOSIGNAL) > 0);
+    close(fd);
+    usleep(100000);
+    if (!srv_alive(&server))
+      fail_msg("the server died (status 0x%x) after a connection that sent \"%s\" and closed",
+               server.status, sends[i]);
+  }
+  json_decref(request(lobby, NULL, json_pack("{s:s}", "type", "list"), "tables"));
 }
 
 /* ======================================== setup ======================================== */
@@ -1234,6 +1366,8 @@ int main(int argc, char **argv) {
   free(err);
   signal(SIGPIPE, SIG_IGN);
   const char *seed = getenv("PILFER_TEST_SEED");
+  trace = getenv("PILFER_TEST_TRACE") != NULL;
+  t0_ms = ws_now_ms();
   rng_state = seed ? strtoull(seed, NULL, 10) : (uint64_t)ws_now_us();
   printf("PILFER_TEST_SEED=%llu\n", (unsigned long long)rng_state);
   snprintf(tmpdir, sizeof tmpdir, "%s/pilfer-test-server-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -1242,10 +1376,10 @@ int main(int argc, char **argv) {
     return 1;
   }
   printf("server files in %s\n", tmpdir);
+#define TEST(f) cmocka_unit_test_setup(f, forget_problems)
   const struct CMUnitTest all[] = {
-      cmocka_unit_test(games_and_http), cmocka_unit_test(every_game),
-      cmocka_unit_test(bad_clients),    cmocka_unit_test(reconnect),
-      cmocka_unit_test(takeover),       cmocka_unit_test(recovery),
+      TEST(games_and_http), TEST(every_game), TEST(bad_clients),      TEST(reconnect),
+      TEST(takeover),       TEST(recovery),   TEST(idle_connections),
   };
   struct CMUnitTest chosen[sizeof all / sizeof *all];
   size_t n = 0;
