@@ -100,9 +100,11 @@ static pid_t spawn(const srv *s) {
 }
 
 int srv_start(srv *s, const char *pilfer, const char *db, const char *log, int timeout_ms) {
-  snprintf(s->pilfer, sizeof s->pilfer, "%s", pilfer);
-  snprintf(s->db, sizeof s->db, "%s", db);
-  snprintf(s->log, sizeof s->log, "%s", log);
+  srv given = *s; /* the arguments may point into s: a restart passes s->db */
+  snprintf(given.pilfer, sizeof given.pilfer, "%s", pilfer);
+  snprintf(given.db, sizeof given.db, "%s", db);
+  snprintf(given.log, sizeof given.log, "%s", log);
+  *s = given;
   for (int attempt = 0; attempt < 5; attempt++) {
     s->port = srv_free_port();
     s->status = 0;

@@ -249,7 +249,7 @@ struct table {
   player *seat[PF_MAX_PLAYERS]; /* the seats played here; NULL for bots */
   player *watch;                /* the spectator, or NULL */
   int stop_ply;                 /* the seats here do not move at or past this ply */
-  bool reverse_sealed;          /* send sealed choices highest seat first */
+  bool order_sealed;            /* sealed choices in both orders (decide) */
   bool exact_acks;              /* every move of the seats here was acknowledged here */
   json_t *states;               /* [{"seat": s or -1, "state": ...}], all of them */
   json_t *acks;                 /* [{"seat", "ply", "move", "sealed", "sent_ply"}] */
@@ -344,7 +344,7 @@ static table *table_new(const char *game, int players, json_t *options, const ch
   t->options = options ? options : json_object();
   t->stop_ply = INT_MAX;
   t->exact_acks = true;
-  t->reverse_sealed = true;
+  t->order_sealed = true;
   t->states = json_array();
   t->acks = json_array();
   t->messages = json_array();
@@ -445,6 +445,7 @@ static void on_message(player *p, json_t *m) {
                                              (json_int_t)ply, "move", sent, "sealed", sealed,
                                              "sent_ply", (json_int_t)sent_ply));
     p->inflight_id = 0;
+    p->acted_seq = p->seq; /* states before the ack are from before the move: the next answers */
   } else if (!strcmp(type, "error")) {
     bool mine = p->inflight_id && json_integer_value(json_object_get(m, "id")) == p->inflight_id;
     const char *code = jstr(m, "code");
@@ -499,8 +500,19 @@ static bool in_array(const json_t *a, int seat) {
   return false;
 }
 
-/* Sends the moves of the seats here that are asked. Sealed choices go highest seat first: while
- * another seat here is in the same group and not ready yet, they wait for it (2 s at most). */
+/* Whether a seat here above s, in the same group as s, has its choice in flight. */
+static bool higher_in_flight(const table *t, int s) {
+  json_t *choosing = json_object_get(t->seat[s]->state, "choosing");
+  for (int o = s + 1; o < t->players; o++)
+    if (t->seat[o] && t->seat[o]->inflight_id && in_array(choosing, o)) return true;
+  return false;
+}
+
+/* Sends the moves of the seats here that are asked. With order_sealed, when several of them
+ * choose in one group they first wait until each is asked (2 s at most); then, in a group met at
+ * an even ply, the highest seat's choice goes alone and each lower one only after the ack of the
+ * one above, so that the server must keep choices sealed; at an odd ply all go at once, lowest
+ * seat first, as clients that each "may send at any time" would. */
 static void decide(table *t) {
   int64_t now = ws_now_ms();
   for (int s = 0; s < t->players; s++) {
@@ -512,26 +524,28 @@ static void decide(table *t) {
     }
   }
   bool any = false, wait = false;
+  long long group_ply = -1;
   for (int s = 0; s < t->players; s++) {
     if (!ready(t->seat[s])) continue;
     any = true;
     json_t *choosing = json_object_get(t->seat[s]->state, "choosing");
     json_t *sealed = json_object_get(t->seat[s]->state, "sealed");
-    if (!t->reverse_sealed || json_array_size(choosing) < 2) continue;
+    if (!t->order_sealed || json_array_size(choosing) < 2) continue;
     for (int o = 0; o < t->players; o++) {
       player *q = t->seat[o];
-      if (o != s && q && !q->silent && in_array(choosing, o) && !in_array(sealed, o) && !ready(q) &&
-          !q->inflight_id)
-        wait = true;
+      if (o == s || !q || q->silent || !in_array(choosing, o) || in_array(sealed, o)) continue;
+      group_ply = jint(t->seat[s]->state, "ply");
+      if (!ready(q) && !q->inflight_id) wait = true;
     }
   }
   if (!any) return;
   if (wait && !t->postponed_ms) t->postponed_ms = now;
   if (wait && now - t->postponed_ms < 2000) return;
   t->postponed_ms = 0;
+  bool reverse = group_ply >= 0 && group_ply % 2 == 0;
   for (int i = 0; i < t->players; i++) {
-    int s = t->reverse_sealed ? t->players - 1 - i : i;
-    if (ready(t->seat[s])) send_move(t->seat[s]);
+    int s = reverse ? t->players - 1 - i : i;
+    if (ready(t->seat[s]) && !(reverse && higher_in_flight(t, s))) send_move(t->seat[s]);
   }
 }
 
