@@ -67,14 +67,17 @@ int pf_store_open(pf_store **out, const char *path, bool full_sync, pf_error *er
     pf_store_close(s);
     return -1;
   }
-  sqlite3_busy_timeout(s->db, 5000);
+  sqlite3_busy_timeout(s->db, 2000);
   char pragmas[160];
-  snprintf(pragmas, sizeof pragmas, "PRAGMA journal_mode=WAL; PRAGMA synchronous=%s; PRAGMA foreign_keys=ON;",
+  /* Exclusive: one server owns the database (a second would hold other tables in memory). */
+  snprintf(pragmas, sizeof pragmas,
+           "PRAGMA locking_mode=EXCLUSIVE; PRAGMA journal_mode=WAL; PRAGMA synchronous=%s; PRAGMA foreign_keys=ON;",
            full_sync ? "FULL" : "NORMAL");
   char *msg = NULL;
   if (sqlite3_exec(s->db, pragmas, NULL, NULL, &msg) != SQLITE_OK ||
       sqlite3_exec(s->db, SCHEMA, NULL, NULL, &msg) != SQLITE_OK) {
-    pf_fail(err, "%s: %s", path, msg ? msg : sqlite3_errmsg(s->db));
+    bool locked = sqlite3_errcode(s->db) == SQLITE_BUSY || sqlite3_errcode(s->db) == SQLITE_LOCKED;
+    pf_fail(err, "%s: %s", path, locked ? "another process (a pilfer serve?) is using this database" : msg ? msg : sqlite3_errmsg(s->db));
     sqlite3_free(msg);
     pf_store_close(s);
     return -1;
