@@ -617,8 +617,6 @@ static int seat_move(pf_hall *h, table *t, int s, const char *text, char canon[P
   int at;
   *code = "not_your_turn";
   if (!may_answer(t, s, &at)) {
-    int seats[PF_MAX_PLAYERS], n = asked(t, seats);
-    (void)n;
     return t->seats[s].has_sealed ? pf_fail(err, "seat %d has already chosen", s)
                                   : pf_fail(err, "seat %d is not asked now", s);
   }
@@ -1122,10 +1120,8 @@ static void h_move(request *r) {
   bool sealed = false;
   const char *code;
   pf_error err;
-  if (seat_move(h, t, s, text, canon, &sealed, &code, &err) != 0) {
-    t = table_in_memory(h, t->id); /* a failed write reloads it */
+  if (seat_move(h, t, s, text, canon, &sealed, &code, &err) != 0) /* t may be reloaded: not used after */
     return bad(r, code, "move \"%s\": %s", text, err.msg);
-  }
   if (pf_store_commit(h->store, &err) != 0) {
     pf_store_rollback(h->store);
     table_reload(h, t);
