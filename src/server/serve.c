@@ -5,8 +5,9 @@
  * the web folder, and a WebSocket (at /ws, with or without the subprotocol "pilfer") carries the
  * JSON messages of docs/protocol.md. The limits of a connection are kept here, before the hall
  * sees anything: a message is at most MAX_MESSAGE bytes, a connection sends at most RATE messages
- * a second (bursts of BURST), and one that does not read its messages is closed when QUEUE_MAX
- * bytes wait for it. A refused message is answered with an error; the hall never sees it.
+ * a second (bursts of BURST) plus one for each state it is sent (a client that answers every
+ * state at once, as a script playing bots does, is never held back), and one that does not read
+ * its messages is closed when QUEUE_MAX bytes wait for it. A refused message is answered with an error; the hall never sees it.
  */
 #include "server/serve.h"
 
@@ -21,8 +22,8 @@
 #include "server/hall.h"
 
 #define MAX_MESSAGE (64 * 1024)
-#define RATE 40.0
-#define BURST 80.0
+#define RATE 100.0
+#define BURST 200.0
 #define DROPS_MAX 200
 #define QUEUE_MAX (8 * 1024 * 1024)
 #define HTTP_CHUNK 16384
@@ -72,6 +73,8 @@ static void queue_message(session *s, const char *text, size_t len) {
     lws_callback_on_writable(s->wsi);
     return;
   }
+  static const char STATE[] = "{\"type\":\"state\"";
+  if (len >= sizeof STATE - 1 && memcmp(text, STATE, sizeof STATE - 1) == 0 && s->tokens < BURST) s->tokens += 1.0;
   outmsg *m = pf_xmalloc(sizeof *m + LWS_PRE + len);
   m->next = NULL;
   m->len = len;
@@ -125,7 +128,7 @@ static void ws_message(server *srv, session *s) {
       transport_error(s, "flood", "too many messages: closing");
       s->close_code = LWS_CLOSE_STATUS_POLICY_VIOLATION;
     } else {
-      transport_error(s, "flood", "too many messages (at most 40 a second): this one is dropped");
+      transport_error(s, "flood", "too many messages (at most 100 a second): this one is dropped");
     }
     return;
   }
