@@ -33,19 +33,6 @@ static long long now_ms(void) {
   return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int srv_free_port(void) {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-  socklen_t len = sizeof a;
-  if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) != 0 ||
-      getsockname(fd, (struct sockaddr *)&a, &len) != 0) {
-    if (fd >= 0) close(fd);
-    return -1;
-  }
-  close(fd);
-  return ntohs(a.sin_port);
-}
-
 /* Whether a server answers HTTP on 127.0.0.1:port. (A bare TCP connect would do, but a server
  * may not like a connection that closes without a request: that is a test of its own.) */
 static bool answers(int port) {
@@ -78,10 +65,8 @@ char *srv_log_tail(const srv *s, size_t bytes) {
   return out;
 }
 
-/* Forks `pilfer serve` on the port; its pid. */
+/* Forks `pilfer serve` on a port of its choosing; its pid. */
 static pid_t spawn(const srv *s) {
-  char listen[64];
-  snprintf(listen, sizeof listen, "127.0.0.1:%d", s->port);
   pid_t parent = getpid();
   pid_t pid = fork();
   if (pid != 0) return pid;
@@ -94,9 +79,26 @@ static pid_t spawn(const srv *s) {
     dup2(fd, 2);
   }
   if (null >= 0) dup2(null, 0);
-  execl(s->pilfer, s->pilfer, "serve", "--listen", listen, "--db", s->db, (char *)NULL);
+  execl(s->pilfer, s->pilfer, "serve", "--listen", "127.0.0.1:0", "--db", s->db, (char *)NULL);
   fprintf(stderr, "exec %s: %s\n", s->pilfer, strerror(errno));
   _exit(127);
+}
+
+/* The port in the line "pilfer serve: listening on http://ADDRESS:PORT/ ..." that the server
+ * wrote to the log past offset `from`; 0 while there is none. */
+static int listening_port(const char *log, long from) {
+  FILE *f = fopen(log, "r");
+  if (!f) return 0;
+  fseek(f, from, SEEK_SET);
+  char line[1024];
+  int port = 0;
+  while (!port && fgets(line, sizeof line, f)) {
+    const char *p = strstr(line, "listening on http://");
+    const char *colon = p ? strchr(p + 20, ':') : NULL;
+    if (colon) port = atoi(colon + 1);
+  }
+  fclose(f);
+  return port;
 }
 
 int srv_start(srv *s, const char *pilfer, const char *db, const char *log, int timeout_ms) {
@@ -105,29 +107,33 @@ int srv_start(srv *s, const char *pilfer, const char *db, const char *log, int t
   snprintf(given.db, sizeof given.db, "%s", db);
   snprintf(given.log, sizeof given.log, "%s", log);
   *s = given;
-  for (int attempt = 0; attempt < 5; attempt++) {
-    s->port = srv_free_port();
-    s->status = 0;
-    s->pid = s->port > 0 ? spawn(s) : -1;
-    if (s->pid < 0) break;
-    long long deadline = now_ms() + timeout_ms;
-    while (srv_alive(s) && now_ms() < deadline) {
-      if (answers(s->port)) return 0;
-      sleep_ms(20);
-    }
-    if (s->pid) {
-      fprintf(stderr, "srv_start: the server did not answer on port %d within %d ms\n", s->port,
-              timeout_ms);
-      srv_stop(s, SIGKILL, 1000);
-      break;
-    }
-    fprintf(stderr, "srv_start: the server exited (status 0x%x) on port %d; trying again\n",
-            s->status, s->port);
+  s->error[0] = 0;
+  s->status = 0;
+  s->port = 0;
+  struct stat st;
+  long from = stat(s->log, &st) == 0 ? (long)st.st_size : 0;
+  s->pid = spawn(s);
+  if (s->pid < 0) {
+    snprintf(s->error, sizeof s->error, "fork: %s", strerror(errno));
+    s->pid = 0;
+    return -1;
   }
-  char *tail = srv_log_tail(s, 2000);
-  fprintf(stderr, "srv_start: no server; its log ends:\n%s\n", tail);
+  long long deadline = now_ms() + timeout_ms;
+  while (srv_alive(s) && now_ms() < deadline) {
+    if (!s->port) s->port = listening_port(s->log, from);
+    if (s->port && answers(s->port)) return 0;
+    sleep_ms(20);
+  }
+  char *tail = srv_log_tail(s, 400);
+  if (s->pid) {
+    snprintf(s->error, sizeof s->error, "no answer on port %d within %d ms; the log ends: %s",
+             s->port, timeout_ms, tail);
+    srv_stop(s, SIGKILL, 1000);
+  } else {
+    snprintf(s->error, sizeof s->error, "it ended (wait status 0x%x); the log ends: %s", s->status,
+             tail);
+  }
   free(tail);
-  s->pid = 0;
   return -1;
 }
 

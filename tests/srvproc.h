@@ -17,14 +17,13 @@ typedef struct srv {
   char db[512];
   char log[512];      /* the server's stdout and stderr, appended to */
   int status;         /* wait status once it ended */
+  char error[700];    /* why srv_start failed */
 } srv;
 
-/* A TCP port of 127.0.0.1 that nothing listens on now (bound to port 0, then released). */
-int srv_free_port(void);
-/* Starts `PILFER serve --listen 127.0.0.1:PORT --db DB` on a free port, its output appended to
- * LOG, and waits until it answers GET /api/games (at most timeout_ms). If it exits first (the port
- * was taken in between), tries again on another port, a few times. 0 on success; -1 with the
- * reason and the log's tail on stderr. The child is killed if this process dies. */
+/* Starts `PILFER serve --listen 127.0.0.1:0 --db DB`, its output appended to LOG, reads the port
+ * it got from the line it prints when listening (docs/protocol.md), and waits until it answers
+ * GET /api/games (at most timeout_ms). 0 on success; -1 with the reason and the log's tail in
+ * s->error. The child is killed if this process dies. */
 int srv_start(srv *s, const char *pilfer, const char *db, const char *log, int timeout_ms);
 /* Whether the server still runs (reaps it and keeps its status when it ended). */
 bool srv_alive(srv *s);
