@@ -153,6 +153,13 @@ int srv_stop(srv *s, int sig, int timeout_ms) {
   return s->status;
 }
 
+json_t *srv_short_options(const char *game) {
+  if (!strcmp(game, "thief") || !strcmp(game, "four-card-thief")) return json_pack("{s:i}", "hands", 1);
+  if (!strcmp(game, "gharat")) return json_pack("{s:i}", "target", 0);
+  if (!strcmp(game, "skip-bo-junior")) return json_pack("{s:i}", "stock", 5);
+  return json_object();
+}
+
 long proc_rss_kib(pid_t pid) {
   char path[64], line[256];
   snprintf(path, sizeof path, "/proc/%d/status", (int)pid);

@@ -1,11 +1,13 @@
 /*
  * srvproc.h - child processes for the server's tests and load benchmark: `pilfer serve` started on
- * a free local port and waited for, killed (-9 too) and restarted on the same database; its
- * memory; and a command run to completion with its output captured (`pilfer replay`).
+ * a local port and waited for, killed (-9 too) and restarted on the same database; its memory;
+ * a command run to completion with its output captured (`pilfer replay`); and the short games
+ * both play.
  */
 #ifndef PF_SRVPROC_H
 #define PF_SRVPROC_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -31,6 +33,10 @@ bool srv_alive(srv *s);
 int srv_stop(srv *s, int sig, int timeout_ms);
 /* The last `bytes` bytes of the server's log, for a failure message (caller frees). */
 char *srv_log_tail(const srv *s, size_t bytes);
+
+/* Options that keep a game short (one hand of Thief, one of Ghârat ...), as a create message's
+ * "options": what the server's tests and load benchmark play. Other games get {} (defaults). */
+json_t *srv_short_options(const char *game);
 
 /* A process's resident memory (VmRSS) in KiB, or -1. */
 long proc_rss_kib(pid_t pid);

@@ -915,14 +915,6 @@ static void check_game(const table *t) {
 
 static const char *bots[] = {"random", "greedy"};
 
-/* Options that keep a game short; other games play their defaults. */
-static json_t *short_options(const char *game) {
-  if (!strcmp(game, "thief") || !strcmp(game, "four-card-thief")) return json_pack("{s:i}", "hands", 1);
-  if (!strcmp(game, "gharat")) return json_pack("{s:i}", "target", 0);
-  if (!strcmp(game, "skip-bo-junior")) return json_pack("{s:i}", "stock", 5);
-  return json_object();
-}
-
 /* The games: `pilfer games --json`, GET /api/games and the `games` message agree; the rules, a
  * table's summary and an unknown one over HTTP. */
 static void games_and_http(void **st) {
@@ -975,7 +967,7 @@ static void every_game(void **st) {
     for (int variant = 0; variant < (pap ? 2 : 1); variant++) {
       json_t *options = variant ? json_pack("{s:b, s:b, s:b, s:b}", "police", 1, "missions", 1,
                                             "shy", 1, "actions", 1)
-                                : short_options(g->id);
+                                : srv_short_options(g->id);
       const char *seats[PF_MAX_PLAYERS];
       int first = n % players; /* the seats here move around the table from game to game */
       for (int s = 0; s < players; s++)
@@ -1270,7 +1262,7 @@ static void recovery(void **st) {
   for (int i = 0; i < 5; i++) {
     int players = !strcmp(g[i], "piles") ? 4 : 3;
     const char *seats[] = {NULL, NULL, "greedy", "random"};
-    ts[i] = table_new(g[i], players, short_options(g[i]), seats, NULL, i % 2 == 0);
+    ts[i] = table_new(g[i], players, srv_short_options(g[i]), seats, NULL, i % 2 == 0);
     ts[i]->exact_acks = false; /* a move written but not acknowledged before the kill */
   }
   acks_seen = 25;
