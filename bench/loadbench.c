@@ -108,12 +108,7 @@ typedef struct bench {
   json_t *all_games; /* GET /api/games */
 } bench;
 
-static uint32_t rnd(bench *b, uint32_t n) {
-  uint64_t z = (b->rng += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return (uint32_t)(((z ^ (z >> 31)) >> 32) % n);
-}
+static uint32_t rnd(bench *b, uint32_t n) { return (uint32_t)((ws_splitmix(&b->rng) >> 32) % n); }
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 static void die(const char *fmt, ...) {

@@ -62,12 +62,7 @@ static void trace_msg(int table, int seat, const char *dir, const json_t *m) {
   free(s);
 }
 
-static uint32_t rnd(uint32_t n) {
-  uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return (uint32_t)(((z ^ (z >> 31)) >> 32) % n);
-}
+static uint32_t rnd(uint32_t n) { return (uint32_t)((ws_splitmix(&rng_state) >> 32) % n); }
 
 /* ======================================= JSON helpers ======================================= */
 

@@ -62,8 +62,15 @@ static void reserve(uint8_t **buf, size_t *cap, size_t len, size_t more) {
   *cap = n;
 }
 
-/* Masking keys and upgrade keys: SplitMix64 seeded once from the operating system. They need not
- * be secret here; they must differ between frames. */
+uint64_t ws_splitmix(uint64_t *state) {
+  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* Masking keys and upgrade keys, seeded once from the operating system. They need not be secret
+ * here; they must differ between frames. */
 static uint64_t next_random(void) {
   static uint64_t s;
   static bool seeded;
@@ -73,10 +80,7 @@ static uint64_t next_random(void) {
     if (f) fclose(f);
     seeded = true;
   }
-  uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
+  return ws_splitmix(&s);
 }
 
 /* ======================================== frames ======================================== */

@@ -168,6 +168,10 @@ void ws_drop(ws_conn *c);
 int http_get(const char *host, int port, const char *path, int timeout_ms, char **body,
              size_t *len);
 
+/* The next output of SplitMix64 whose state is *state: masking keys here, and the random legal
+ * moves of the tests and the load benchmark (seeded by them, so that a run can be repeated). */
+uint64_t ws_splitmix(uint64_t *state);
+
 /* Milliseconds of CLOCK_MONOTONIC. */
 int64_t ws_now_ms(void);
 /* Microseconds of CLOCK_MONOTONIC. */
