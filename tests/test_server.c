@@ -861,6 +861,29 @@ static void check_seed(const table *t, const truth *tr) {
   }
 }
 
+/* The spectator's last view during the game is what `pilfer replay FILE --until K --view public
+ * --json` prints at its ply K. */
+static void check_public_replay(const table *t, const char *file) {
+  json_t *last = NULL, *e;
+  size_t i;
+  json_array_foreach(t->states, i, e) {
+    json_t *st = json_object_get(e, "state");
+    if (jint(e, "seat") < 0 && !strcmp(jstr(st, "status"), "playing")) last = st;
+  }
+  if (!last) return;
+  char until[32], *out = NULL, *err = NULL;
+  snprintf(until, sizeof until, "%lld", jint(last, "ply"));
+  char *argv[] = {(char *)pilfer, "replay", (char *)file, "--until", until, "--view", "public", "--json", NULL};
+  if (proc_run(argv, &out, &err) != 0) fail_msg("pilfer replay %s --until %s --view public: %s", file, until, err);
+  json_t *want = json_loads(out, 0, NULL);
+  char what[200];
+  snprintf(what, sizeof what, "table %d: the spectator's view at ply %s against pilfer replay --view public", t->id, until);
+  same_json_or_note("a spectator's view is not `pilfer replay --view public`", json_object_get(last, "view"), want, what);
+  json_decref(want);
+  free(out);
+  free(err);
+}
+
 /* After the game: the last state, the record over HTTP, `pilfer replay`, every state against the
  * engine, the acks, the seed, and `review`. */
 static void check_game(const table *t) {
@@ -883,6 +906,7 @@ static void check_game(const table *t) {
   int st = run_pilfer(NULL, &err, "replay", file, NULL, NULL, NULL);
   if (st != 0) fail_msg("pilfer replay %s: status %d: %s", file, st, err);
   free(err);
+  check_public_replay(t, file);
   truth tr;
   truth_build(t, text, &tr);
   check_acks(t, &tr);
