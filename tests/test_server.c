@@ -1,14 +1,16 @@
 /*
  * test_server.c - `pilfer serve` as clients see it, over real WebSockets and HTTP (docs/protocol.md).
  *
- * Usage: test_server PILFER [TEST...]. It starts `PILFER serve --listen 127.0.0.1:PORT --db FILE`
- * on a free port in a temporary folder, plays whole games against it and checks every message:
+ * Usage: test_server PILFER [TEST...]. It starts `PILFER serve --listen 127.0.0.1:0 --db FILE` in a
+ * temporary folder (the port is read from the line the server prints), plays whole games against
+ * it and checks every message:
  *   - every registered game to the end, two seats played here (random legal moves) and the rest
  *     by bots, with a spectator: each seat's view equals the engine's view of that seat at that
  *     ply, and its legal moves, choosing and log agree with the record; the spectator's view is
- *     the public one and shows nothing that any seat's view hides; the record (HTTP) replays with
- *     `pilfer replay`, holds every acknowledged move at its ply, and the seed is in no message
- *     before the end; Point-a-Pile's sealed choices are sent out of seat order;
+ *     the public one (as `pilfer replay --view public` prints it) and shows nothing that any seat's
+ *     view hides; the record (HTTP) replays with `pilfer replay`, holds every acknowledged move
+ *     at its ply, and the seed is in no message before the end; Point-a-Pile's sealed choices
+ *     are sent in both orders, the higher seat alone first in every other group;
  *   - a client that sends what it should not (another seat's move, wrong tokens, garbage, unknown
  *     tables, illegal and stale moves, a 10 MB message, a flood), while another table plays on;
  *   - a dropped connection resumed with its token; leave before the start (the seat opens again,
@@ -17,7 +19,10 @@
  *   - recovery: the server killed with SIGKILL mid-game and restarted on its database keeps every
  *     acknowledged move, and the games finish.
  * The truth for the checks is the engine itself (linked here), replaying the server's record.
- * Exits 77 (ctest: skipped) when PILFER has no `serve` command.
+ * A mismatch that does not stop a game is noted by kind and the test fails at its end, listing
+ * each kind once with its first instance. PILFER_TEST_SEED repeats the seats' choices (the server
+ * draws its own seeds); PILFER_TEST_TRACE prints every message. Exits 77 (ctest: skipped) when
+ * PILFER has no `serve` command.
  */
 #define _GNU_SOURCE /* strcasestr */
 #include <setjmp.h>
