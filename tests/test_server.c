@@ -729,6 +729,15 @@ static void check_state_at(const table *t, const truth *tr, const pf_run *run, j
     same_json_or_note("a spectator's view is not the engine's public view", view, want, what);
     json_decref(want);
   }
+  /* the text: the engine's, plain, for this viewer */
+  pf_buf text = {0};
+  pf_style plain = {0};
+  g->view_text(run->state, seat < 0 ? PF_VIEW_PUBLIC : seat, &plain, &text);
+  json_t *want_text = json_string(pf_buf_str(&text));
+  same_json_or_note("a state's text is not the engine's text of the view", json_object_get(st, "text"),
+                    want_text, what);
+  json_decref(want_text);
+  pf_buf_free(&text);
   json_t *tm = pf_to_move_json(tr->to_move[ply]);
   snprintf(what, sizeof what, "table %d seat %d ply %d: to_move", t->id, seat, ply);
   same_json_or_note("to_move", json_object_get(st, "to_move"), tm, what);
