@@ -73,21 +73,27 @@ static uint32_t rnd(uint32_t n) { return (uint32_t)((ws_splitmix(&rng_state) >> 
 
 /* ======================================= JSON helpers ======================================= */
 
+/* A value as text for a message (cut at 1500 bytes), in one of 8 buffers used in turn: valid
+ * until 8 more calls. */
+static const char *dump(const json_t *j) {
+  static char ring[8][1501];
+  static int next;
+  char *out = ring[next++ % 8];
+  char *s = j ? json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+  snprintf(out, sizeof ring[0], "%s", s ? s : "(null)");
+  if (s && strlen(s) > 1500) strcpy(out + 1480, " ...");
+  free(s);
+  return out;
+}
+
 static const char *jstr(const json_t *o, const char *key) {
   return json_string_value(json_object_get(o, key));
 }
 
 static long long jint(const json_t *o, const char *key) {
   json_t *v = json_object_get(o, key);
-  if (!json_is_integer(v)) fail_msg("no integer \"%s\" in %s", key, json_dumps(o, JSON_COMPACT));
+  if (!json_is_integer(v)) fail_msg("no integer \"%s\" in %s", key, dump(o));
   return json_integer_value(v);
-}
-
-/* A message as text for a failure message (leaks: only used on the way to failing). */
-static const char *dump(const json_t *j) {
-  char *s = j ? json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
-  if (s && strlen(s) > 1500) strcpy(s + 1480, " ...");
-  return s ? s : "(null)";
 }
 
 /* The first place where a and b differ, as a path ("hands.1.cards"), in buf; false if equal. */
