@@ -3,12 +3,13 @@
  *
  *   pilfer-load (--url ws://HOST:PORT/ws | --spawn PILFER) [--tables T] [--game ID]...
  *               [--bot SPEC] [--full-games] [--batch N] [--max-seconds S] [--pid PID]
- *               [--seed S] [--json]
+ *               [--seed S] [--think MS] [--json]
  *
  * Opens T tables at once (default 1000) over a mix of games, each with two seats played here on
  * their own WebSocket connections and the others by a bot, then plays every table to its end from
- * one thread with epoll, each seat answering every state that asks it with a random legal move at
- * once. It reports the moves a second (every ply: the seats here, the bots and chance), the latency
+ * one thread with epoll, each seat answering every state that asks it with a random legal move
+ * after a think time (--think MS: a uniformly random wait from 0 to twice MS, as people take; 0
+ * answers at once, which measures the server saturated rather than 1000 tables of people). It reports the moves a second (every ply: the seats here, the bots and chance), the latency
  * from sending a move to receiving the next state of its table (p50, p99), and the server's memory
  * a table: its VmRSS (/proc/PID/status) before the tables are opened and once all are, over T.
  *
@@ -50,6 +51,8 @@ static const char USAGE[] =
     "  --max-seconds S   stop playing after S seconds (default 600)\n"
     "  --pid PID         the server's process, for its memory\n"
     "  --seed S          the seats' choices (default 1)\n"
+    "  --think MS        each seat waits 0 to 2*MS ms before it answers (default 1000, as people\n"
+    "                    do; 0 answers at once: the server saturated)\n"
     "  --json            print the result as one JSON object too\n";
 
 /* ------------------------------------ the tables ------------------------------------ */
@@ -73,6 +76,7 @@ typedef struct seat {
   int64_t sent_us;
   json_t *move;      /* the move in flight */
   int64_t retry_us;  /* after a flood error */
+  int64_t due_us;    /* when it answers, once asked (its think time) */
   bool over;
 } seat;
 
@@ -103,6 +107,7 @@ typedef struct bench {
   json_t *errors;    /* code -> count */
   uint64_t rng;
   const char *bot;
+  int think_ms;
   bool full_games;
   json_t *games;     /* the ids played */
   json_t *all_games; /* GET /api/games */
@@ -200,7 +205,9 @@ static void on_state(bench *b, seat *s, json_t *m) {
     }
   }
   s->chose = !json_is_null(json_object_get(m, "mine"));
+  bool was_asked = s->asked;
   s->asked = !s->inflight && json_array_size(s->legal) > 0 && !s->chose;
+  if (s->asked && !was_asked) s->due_us = now + (b->think_ms ? (int64_t)rnd(b, 2000u * (uint32_t)b->think_ms) : 0);
 }
 
 static void on_message(bench *b, seat *s, json_t *m) {
@@ -281,7 +288,7 @@ static void answer_all(bench *b) {
       if (s->inflight && s->retry_us && now >= s->retry_us) {
         s->retry_us = 0;
         send_json(b, s, json_incref(s->move));
-      } else if (s->asked) {
+      } else if (s->asked && now >= s->due_us) {
         send_move(b, s);
       }
     }
@@ -331,8 +338,9 @@ int main(int argc, char **argv) {
       {"batch", required_argument, 0, 'B'},    {"max-seconds", required_argument, 0, 'm'},
       {"pid", required_argument, 0, 'p'},      {"seed", required_argument, 0, 'S'},
       {"json", no_argument, 0, 'j'},           {"help", no_argument, 0, 'h'},
+      {"think", required_argument, 0, 'T'},
       {0, 0, 0, 0}};
-  bench b = {.ntables = 1000, .batch = 100, .bot = "random", .rng = 1, .errors = json_object(),
+  bench b = {.ntables = 1000, .batch = 100, .bot = "random", .rng = 1, .think_ms = 1000, .errors = json_object(),
              .games = json_array()};
   const char *url = NULL, *spawn = NULL;
   int max_seconds = 600, c;
@@ -351,6 +359,7 @@ int main(int argc, char **argv) {
     case 'p': pid = atoi(optarg); break;
     case 'S': b.rng = strtoull(optarg, NULL, 10); break;
     case 'j': as_json = true; break;
+    case 'T': b.think_ms = atoi(optarg); break;
     case 'h': fputs(USAGE, stdout); return 0;
     default: fputs(USAGE, stderr); return 2;
     }
@@ -443,10 +452,10 @@ int main(int argc, char **argv) {
   if (per_table >= 0)
     snprintf(mem, sizeof mem, "server memory %.1f KiB a table (VmRSS %.1f -> %.1f MiB)", per_table,
              rss0 / 1024.0, rss1 / 1024.0);
-  printf("pilfer-load: %d tables (%zu games, 2 seats here + %s), %d finished; %lld moves in %.2f s: "
+  printf("pilfer-load: %d tables (%zu games, 2 seats here thinking 0-%d ms + %s), %d finished; %lld moves in %.2f s: "
          "%.0f moves/s (%lld by the seats here); move to next state p50 %.2f ms, p99 %.2f ms; %s; "
          "opened in %.2f s\n",
-         b.ntables, json_array_size(b.games), b.bot, b.over, plies, play_s,
+         b.ntables, json_array_size(b.games), 2 * b.think_ms, b.bot, b.over, plies, play_s,
          play_s > 0 ? (double)plies / play_s : 0, b.client_moves, p50, p99, mem, open_s);
   if (json_object_size(b.errors)) {
     char *e = json_dumps(b.errors, JSON_COMPACT);
@@ -454,9 +463,9 @@ int main(int argc, char **argv) {
     free(e);
   }
   if (as_json) {
-    json_t *o = json_pack("{s:i, s:O, s:s, s:b, s:i, s:i, s:f, s:f, s:I, s:I, s:f, s:{s:f, s:f, s:f, s:I},"
+    json_t *o = json_pack("{s:i, s:O, s:s, s:i, s:b, s:i, s:i, s:f, s:f, s:I, s:I, s:f, s:{s:f, s:f, s:f, s:I},"
                           " s:{s:I, s:I}, s:f, s:O}",
-                          "tables", b.ntables, "games", b.games, "bot", b.bot, "short_games", !b.full_games,
+                          "tables", b.ntables, "games", b.games, "bot", b.bot, "think_ms", b.think_ms, "short_games", !b.full_games,
                           "connections", 2 * b.ntables, "finished", b.over, "open_seconds", open_s,
                           "play_seconds", play_s, "moves", (json_int_t)plies, "client_moves",
                           (json_int_t)b.client_moves, "moves_per_second", play_s > 0 ? (double)plies / play_s : 0,

@@ -446,8 +446,9 @@ static void on_message(player *p, json_t *m) {
       fail_msg("table %d seat %d: move %s acknowledged as %s", t->id, p->seat, sent, dump(m));
     bool sealed = json_is_true(json_object_get(m, "sealed"));
     long long ply = jint(m, "ply"), sent_ply = jint(p->inflight, "ply");
-    /* played at once: the ply after it (and after the sealed choices it released, if any) */
-    if (sealed ? ply != sent_ply : ply <= sent_ply)
+    /* docs/protocol.md: the ack's ply is the table's after the move and what it let through;
+     * a sealed choice changes no ply; a seat of a group may send the ply its group began at */
+    if (sealed ? ply < sent_ply : ply <= sent_ply)
       fail_msg("table %d seat %d: a move at ply %lld acknowledged at ply %lld", t->id, p->seat,
                sent_ply, ply);
     json_array_append_new(t->acks, json_pack("{s:i, s:I, s:s, s:b, s:I}", "seat", p->seat, "ply",
@@ -843,10 +844,14 @@ static void check_acks(const table *t, const truth *tr) {
     const char *mv = jstr(a, "move");
     acked[seat]++;
     if (!json_is_true(json_object_get(a, "sealed"))) {
-      /* played at once: the record's move at the ply it was sent at */
-      if (k >= tr->n || strcmp(tr->rec.moves[k], mv) || tr->to_move[k] != seat)
-        fail_msg("table %d: acknowledged %s of seat %d sent at ply %d; the record has %s there",
-                 t->id, mv, seat, k, k < tr->n ? tr->rec.moves[k] : "nothing");
+      /* played at once: the record's move of that seat between the ply it was sent at (its
+       * group's first, for a seat of a choosing group) and the ply acknowledged */
+      int at = -1, acked_ply = (int)jint(a, "ply");
+      for (int p = k; p < acked_ply && p < tr->n && at < 0; p++)
+        if (tr->to_move[p] == seat && !strcmp(tr->rec.moves[p], mv)) at = p;
+      if (at < 0)
+        fail_msg("table %d: acknowledged %s of seat %d sent at ply %d, ack at %d; the record has %s there",
+                 t->id, mv, seat, k, acked_ply, k < tr->n ? tr->rec.moves[k] : "nothing");
       continue;
     }
     /* a sealed choice: played in its group, which begins at the ply it was sent at */

@@ -67,6 +67,8 @@ typedef struct table {
   log_entry log[LOG_KEEP]; /* a ring: move k is at k % LOG_KEEP */
   watcher *watch;
   int nwatch, capwatch;
+  int group_since[PF_MAX_PLAYERS]; /* the ply since which a seat has been in the choosing group
+                                    * it is in now (-1: none); its legal moves are the same since */
   bool bot_busy;       /* a bot job for this table is out */
   double since;        /* when the table last changed (takeover counts from here) */
 } table;
@@ -274,12 +276,15 @@ static int parse_kind(const char *k) {
   return SEAT_OPEN;
 }
 
+static void note_group(table *t);
+
 /* Builds a table in memory from what the store holds: its record replayed. */
 static int table_from_store(void *ctx, const pf_store_loaded *l) {
   pf_hall *h = ctx;
   pf_error err;
   const pf_game *g = pf_game_find(l->table.game);
   table *t = pf_xcalloc(1, sizeof *t);
+  for (int s = 0; s < PF_MAX_PLAYERS; s++) t->group_since[s] = -1;
   t->id = l->table.id;
   t->g = g;
   t->players = l->table.players;
@@ -323,6 +328,7 @@ static int table_from_store(void *ctx, const pf_store_loaded *l) {
     snprintf(t->seats[s].sealed, sizeof t->seats[s].sealed, "%s", l->sealed[i].move);
   }
   t->since = pf_clock_seconds();
+  note_group(t);
   table_free(table_in_memory(h, t->id));
   if (table_in_memory(h, t->id)) h->ntables--;
   table_put(h, t);
@@ -403,6 +409,25 @@ static bool may_answer(const table *t, int s, int *at) {
       return !t->seats[s].has_sealed;
     }
   return false;
+}
+
+/* Notes, after a change, since when each seat has been in the choosing group it is in: a move it
+ * sends for any ply since then is not stale, since its legal moves have not changed (game.h:
+ * choosing), even though the seats before it moved on. */
+static void note_group(table *t) {
+  int seats[PF_MAX_PLAYERS], n = asked(t, seats);
+  bool in[PF_MAX_PLAYERS] = {0};
+  for (int i = 0; i < n; i++) in[seats[i]] = true;
+  for (int s = 0; s < t->players; s++)
+    if (!in[s] || t->seats[s].has_sealed)
+      t->group_since[s] = -1;
+    else if (t->group_since[s] < 0)
+      t->group_since[s] = t->run.nmoves;
+}
+
+/* Whether a move of seat s sent at `ply` was sent for the position it would be played in. */
+static bool current_for(const table *t, int s, json_int_t ply) {
+  return ply == t->run.nmoves || (t->group_since[s] >= 0 && ply >= t->group_since[s] && ply < t->run.nmoves);
 }
 
 /* A state in which seat seats[at] of the choosing group is to move: the seats before it play
@@ -521,9 +546,11 @@ static json_t *state_json(pf_hall *h, const table *t, int s) {
   return o;
 }
 
-/* Sends every connection at the table its own state (one text per viewer, built once). */
+/* Sends every connection at the table its own state (one text per viewer, built once). Every
+ * change to a table ends here. */
 static void broadcast(pf_hall *h, table *t) {
   char *texts[PF_MAX_PLAYERS + 1] = {0};
+  note_group(t);
   for (int i = 0; i < t->nwatch; i++) {
     int slot = viewer_slot(t, t->watch[i].seat);
     if (!texts[slot]) {
@@ -964,6 +991,7 @@ static void h_create(request *r) {
   if (pf_record_options_read(json_object_get(r->msg, "options"), g, &setup.options, &err) != 0)
     return bad(r, "bad_options", "%s", err.msg);
   table *t = pf_xcalloc(1, sizeof *t);
+  for (int s = 0; s < PF_MAX_PLAYERS; s++) t->group_since[s] = -1;
   t->g = g;
   t->players = (int)players;
   json_t *seats = json_object_get(r->msg, "seats");
@@ -1114,7 +1142,7 @@ static void h_move(request *r) {
   if (field_int(r, "ply", true, -1, -1, INT32_MAX, &ply) != 0) return;
   if (t->status != ST_PLAYING)
     return bad(r, "not_your_turn", "table %" PRId64 " is %s", t->id, t->status == ST_OVER ? "over" : "waiting for players");
-  if (ply >= 0 && ply != t->run.nmoves)
+  if (ply >= 0 && !current_for(t, s, ply))
     return bad(r, "stale", "the table is at ply %d, not %lld", t->run.nmoves, (long long)ply);
   char canon[PF_MOVE_STR];
   bool sealed = false;
