@@ -3,7 +3,7 @@
  *
  *   pilfer-load (--url ws://HOST:PORT/ws | --spawn PILFER) [--tables T] [--game ID]...
  *               [--bot SPEC] [--full-games] [--batch N] [--max-seconds S] [--pid PID]
- *               [--seed S] [--think MS] [--json]
+ *               [--seed S] [--think MS] [--sustain] [--json]
  *
  * Opens T tables at once (default 1000) over a mix of games, each with two seats played here on
  * their own WebSocket connections and the others by a bot, then plays every table to its end from
@@ -53,6 +53,8 @@ static const char USAGE[] =
     "  --seed S          the seats' choices (default 1)\n"
     "  --think MS        each seat waits 0 to 2*MS ms before it answers (default 1000, as people\n"
     "                    do; 0 answers at once: the server saturated)\n"
+    "  --sustain         keep T tables in play for all of --max-seconds: a finished table is\n"
+    "                    replaced by a new one at once\n"
     "  --json            print the result as one JSON object too\n";
 
 /* ------------------------------------ the tables ------------------------------------ */
@@ -108,6 +110,8 @@ typedef struct bench {
   uint64_t rng;
   const char *bot;
   int think_ms;
+  bool sustain;
+  long long done_plies; /* plies of the tables replaced (--sustain) */
   bool full_games;
   json_t *games;     /* the ids played */
   json_t *all_games; /* GET /api/games */
@@ -294,6 +298,26 @@ static void answer_all(bench *b) {
     }
 }
 
+/* --sustain: a finished table's slot starts a new table, so that T stay in play. */
+static void replace_finished(bench *b) {
+  for (int i = 0; i < b->ntables; i++) {
+    table *t = &b->tables[i];
+    if (!t->over) continue;
+    b->done_plies += t->plies;
+    for (int k = 0; k < 2; k++) {
+      seat *s = &t->seats[k];
+      if (s->ws) ws_close(s->ws, 0);
+      json_decref(s->legal);
+      json_decref(s->move);
+      *s = (seat){.t = t, .seat = k};
+    }
+    t->id = 0;
+    t->plies = 0;
+    t->over = false;
+    open_seat(b, &t->seats[0]);
+  }
+}
+
 /* ------------------------------------ the run ------------------------------------ */
 
 static void loop_once(bench *b, int timeout_ms) {
@@ -338,7 +362,7 @@ int main(int argc, char **argv) {
       {"batch", required_argument, 0, 'B'},    {"max-seconds", required_argument, 0, 'm'},
       {"pid", required_argument, 0, 'p'},      {"seed", required_argument, 0, 'S'},
       {"json", no_argument, 0, 'j'},           {"help", no_argument, 0, 'h'},
-      {"think", required_argument, 0, 'T'},
+      {"think", required_argument, 0, 'T'},    {"sustain", no_argument, 0, 'U'},
       {0, 0, 0, 0}};
   bench b = {.ntables = 1000, .batch = 100, .bot = "random", .rng = 1, .think_ms = 1000, .errors = json_object(),
              .games = json_array()};
@@ -360,6 +384,7 @@ int main(int argc, char **argv) {
     case 'S': b.rng = strtoull(optarg, NULL, 10); break;
     case 'j': as_json = true; break;
     case 'T': b.think_ms = atoi(optarg); break;
+    case 'U': b.sustain = true; break;
     case 'h': fputs(USAGE, stdout); return 0;
     default: fputs(USAGE, stderr); return 2;
     }
@@ -431,7 +456,8 @@ int main(int argc, char **argv) {
   /* play them */
   b.playing = true;
   b.last_us = t1;
-  while (b.over < b.ntables && ws_now_us() - t1 < (int64_t)max_seconds * 1000000) {
+  while ((b.sustain || b.over < b.ntables) && ws_now_us() - t1 < (int64_t)max_seconds * 1000000) {
+    if (b.sustain) replace_finished(&b);
     answer_all(&b);
     loop_once(&b, 10);
     if (ws_now_us() - b.last_us > 30000000) {
@@ -440,7 +466,7 @@ int main(int argc, char **argv) {
     }
   }
   int64_t t2 = ws_now_us();
-  long long plies = -plies0;
+  long long plies = b.done_plies - plies0;
   for (int i = 0; i < b.ntables; i++) plies += b.tables[i].plies;
   double open_s = (double)(t1 - t0) / 1e6, play_s = (double)(t2 - t1) / 1e6;
   qsort(b.lat, b.nlat, sizeof *b.lat, cmp_i64);
@@ -497,5 +523,5 @@ int main(int argc, char **argv) {
   json_decref(b.errors);
   json_decref(b.games);
   json_decref(b.all_games);
-  return b.over == b.ntables && status == 0 ? 0 : 1;
+  return (b.sustain || b.over == b.ntables) && status == 0 ? 0 : 1;
 }
