@@ -615,18 +615,28 @@ static int advance(pf_hall *h, table *t, pf_error *err) {
 
 static void schedule_bot(pf_hall *h, table *t);
 
-/* Ends a change to a table: commits, and on success tells everyone and lets a bot play; on
- * failure puts the table back as stored. Returns 0 on success. */
-static int finish_change(pf_hall *h, table *t, pf_error *err) {
-  if (pf_store_commit(h->store, err) != 0) {
-    pf_store_rollback(h->store);
-    table_reload(h, t);
-    return -1;
-  }
+/* After a committed change: everyone at the table is told, a bot plays if its turn came, and a
+ * table that is over may leave memory. */
+static void changed(pf_hall *h, table *t) {
   t->since = pf_clock_seconds();
   broadcast(h, t);
   schedule_bot(h, t);
   note_idle(h, t);
+}
+
+/* Commits a change; on failure the table is put back as stored. Returns 0 on success. */
+static int commit_or_reload(pf_hall *h, table *t, pf_error *err) {
+  if (pf_store_commit(h->store, err) == 0) return 0;
+  pf_store_rollback(h->store);
+  table_reload(h, t);
+  return -1;
+}
+
+/* Ends a change to a table: commits, and on success tells everyone and lets a bot play; on
+ * failure puts the table back as stored. Returns 0 on success. */
+static int finish_change(pf_hall *h, table *t, pf_error *err) {
+  if (commit_or_reload(h, t, err) != 0) return -1;
+  changed(h, t);
   return 0;
 }
 
@@ -935,6 +945,12 @@ static int field_token(request *r, const table *t) {
   return -1;
 }
 
+/* The table and seat a request names with "table" and "token"; -1 after the error reply. */
+static int field_seat(request *r, table **t) {
+  *t = field_table(r);
+  return *t ? field_token(r, *t) : -1;
+}
+
 static void h_games(request *r) {
   send_json(r->h, r->c, json_pack("{s:s, s:o}", "type", "games", "games", pf_games_json()), r->id);
 }
@@ -1087,26 +1103,19 @@ static void h_join(request *r) {
     abandon_change(h, t);
     return bad(r, "storage", "%s", err.msg);
   }
-  if (pf_store_commit(h->store, &err) != 0) {
-    pf_store_rollback(h->store);
-    table_reload(h, t);
-    return bad(r, "storage", "%s", err.msg);
-  }
-  t->since = pf_clock_seconds();
+  if (commit_or_reload(h, t, &err) != 0) return bad(r, "storage", "%s", err.msg);
   bind_conn(t, r->c, (int)s);
   send_json(h, r->c,
             json_pack("{s:s, s:I, s:i, s:s}", "type", "joined", "table", (json_int_t)t->id, "seat", (int)s, "token",
                       st->token),
             r->id);
-  broadcast(h, t);
-  schedule_bot(h, t);
+  changed(h, t);
 }
 
 static void h_resume(request *r) {
   pf_hall *h = r->h;
-  table *t = field_table(r);
-  if (!t) return;
-  int s = field_token(r, t);
+  table *t;
+  int s = field_seat(r, &t);
   if (s < 0) return;
   pf_error err;
   if (t->seats[s].taken_over) {
@@ -1132,9 +1141,8 @@ static void h_watch(request *r) {
 
 static void h_move(request *r) {
   pf_hall *h = r->h;
-  table *t = field_table(r);
-  if (!t) return;
-  int s = field_token(r, t);
+  table *t;
+  int s = field_seat(r, &t);
   if (s < 0) return;
   const char *text = field_str(r, "move", false);
   if (!text) return;
@@ -1150,26 +1158,18 @@ static void h_move(request *r) {
   pf_error err;
   if (seat_move(h, t, s, text, canon, &sealed, &code, &err) != 0) /* t may be reloaded: not used after */
     return bad(r, code, "move \"%s\": %s", text, err.msg);
-  if (pf_store_commit(h->store, &err) != 0) {
-    pf_store_rollback(h->store);
-    table_reload(h, t);
-    return bad(r, "storage", "%s", err.msg);
-  }
+  if (commit_or_reload(h, t, &err) != 0) return bad(r, "storage", "%s", err.msg);
   json_t *ack = json_pack("{s:s, s:I, s:i, s:s}", "type", "ack", "table", (json_int_t)t->id, "ply", t->run.nmoves,
                           "move", canon);
   if (sealed) json_object_set_new(ack, "sealed", json_true());
   send_json(h, r->c, ack, r->id);
-  t->since = pf_clock_seconds();
-  broadcast(h, t);
-  schedule_bot(h, t);
-  note_idle(h, t);
+  changed(h, t);
 }
 
 static void h_leave(request *r) {
   pf_hall *h = r->h;
-  table *t = field_table(r);
-  if (!t) return;
-  int s = field_token(r, t);
+  table *t;
+  int s = field_seat(r, &t);
   if (s < 0) return;
   pf_error err;
   chair *st = &t->seats[s];
@@ -1194,16 +1194,13 @@ static void h_leave(request *r) {
   }
   unbind_conn(h, t->id, r->c, s);
   send_json(h, r->c, json_pack("{s:s, s:I}", "type", "left", "table", (json_int_t)t->id), r->id);
-  broadcast(h, t);
-  schedule_bot(h, t);
-  note_idle(h, t);
+  changed(h, t);
 }
 
 static void h_hint(request *r) {
   pf_hall *h = r->h;
-  table *t = field_table(r);
-  if (!t) return;
-  int s = field_token(r, t);
+  table *t;
+  int s = field_seat(r, &t);
   if (s < 0) return;
   const char *spec = field_str(r, "bot", true);
   if (!spec && json_object_get(r->msg, "bot")) return;
