@@ -273,10 +273,12 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     memset(s, 0, sizeof *s);
     s->wsi = wsi;
     return http_request(srv, s, in);
+  /* A connection that closes before its first request (a browser's speculative connection) has
+   * no session yet: lws allocates it with the first callback that needs it. */
   case LWS_CALLBACK_HTTP_WRITEABLE:
-    return s->http.len || s->http_sent ? http_writeable(s) : 0;
+    return s && (s->http.len || s->http_sent) ? http_writeable(s) : 0;
   case LWS_CALLBACK_CLOSED_HTTP:
-    pf_buf_free(&s->http);
+    if (s) pf_buf_free(&s->http);
     return 0;
   case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
     if (srv && srv->hall) pf_hall_poll(srv->hall);
