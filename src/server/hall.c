@@ -113,6 +113,8 @@ struct pf_hall {
   pf_conn *conns;
   uint64_t next_conn;
   void *scratch; /* a state-sized buffer (the largest game's) */
+  int64_t *idle;  /* finished tables that may have nobody left at them: unloaded by sweep_idle */
+  int nidle, capidle;
 };
 
 /* ------------------------------------------------------------------------------------------ */
@@ -327,6 +329,8 @@ static int table_from_store(void *ctx, const pf_store_loaded *l) {
   return 0;
 }
 
+static void note_idle(pf_hall *h, const table *t);
+
 /* The table with this id, from memory or else from the store; NULL if there is none. */
 static table *table_get(pf_hall *h, int64_t id) {
   table *t = table_in_memory(h, id);
@@ -334,7 +338,9 @@ static table *table_get(pf_hall *h, int64_t id) {
   pf_error err;
   if (pf_store_load(h->store, id, table_from_store, h, &err) < 0)
     fprintf(stderr, "pilfer serve: %s\n", err.msg);
-  return table_in_memory(h, id);
+  t = table_in_memory(h, id);
+  if (t) note_idle(h, t);
+  return t;
 }
 
 /* After a failed write: the table in memory may hold what the store does not; bring it back as
@@ -353,6 +359,29 @@ static void table_reload(pf_hall *h, table *t) {
   } else {
     free(w);
   }
+}
+
+/* Notes a table to unload once its game is over and nobody is at it: a finished game lives in
+ * the store and comes back on demand (table_get). Unloading waits for sweep_idle, at the end of
+ * each call into the hall, so that no function is left holding a freed table. */
+static void note_idle(pf_hall *h, const table *t) {
+  if (t->status != ST_OVER) return;
+  if (h->nidle == h->capidle) {
+    h->capidle = h->capidle ? 2 * h->capidle : 16;
+    h->idle = pf_xrealloc(h->idle, (size_t)h->capidle * sizeof *h->idle);
+  }
+  h->idle[h->nidle++] = t->id;
+}
+
+static void sweep_idle(pf_hall *h) {
+  for (int i = 0; i < h->nidle; i++) {
+    table *t = table_in_memory(h, h->idle[i]);
+    if (!t || t->status != ST_OVER || t->nwatch || t->bot_busy) continue;
+    h->tables[t->id] = NULL;
+    h->ntables--;
+    table_free(t);
+  }
+  h->nidle = 0;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -527,7 +556,12 @@ static int advance(pf_hall *h, table *t, pf_error *err) {
     int who = t->g->to_move(t->run.state);
     if (who == PF_NOBODY) {
       t->status = ST_OVER;
-      return pf_store_set_status(h->store, t->id, "over", err);
+      json_t *sum = summary_json(t);
+      char *text = json_dumps(sum, JSON_COMPACT | JSON_PRESERVE_ORDER);
+      json_decref(sum);
+      int rc = pf_store_set_status(h->store, t->id, "over", text, err);
+      free(text);
+      return rc;
     }
     if (who == PF_CHANCE) {
       char outcome[PF_MOVE_STR];
@@ -565,6 +599,7 @@ static int finish_change(pf_hall *h, table *t, pf_error *err) {
   t->since = pf_clock_seconds();
   broadcast(h, t);
   schedule_bot(h, t);
+  note_idle(h, t);
   return 0;
 }
 
@@ -582,8 +617,6 @@ static int seat_move(pf_hall *h, table *t, int s, const char *text, char canon[P
   int at;
   *code = "not_your_turn";
   if (!may_answer(t, s, &at)) {
-    int seats[PF_MAX_PLAYERS], n = asked(t, seats);
-    (void)n;
     return t->seats[s].has_sealed ? pf_fail(err, "seat %d has already chosen", s)
                                   : pf_fail(err, "seat %d is not asked now", s);
   }
@@ -719,6 +752,7 @@ void pf_hall_poll(pf_hall *h) {
       bot_played(h, j);
     job_free(j);
   }
+  sweep_idle(h);
 }
 
 void pf_hall_tick(pf_hall *h) {
@@ -744,6 +778,7 @@ void pf_hall_tick(pf_hall *h) {
     }
     if (finish_change(h, t, &err) != 0) fprintf(stderr, "pilfer serve: table %" PRId64 ": %s\n", t->id, err.msg);
   }
+  sweep_idle(h);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -793,11 +828,13 @@ void pf_hall_disconnect(pf_hall *h, pf_conn *c) {
     unbind_conn(h, id, c, -2);
     table *t = table_in_memory(h, id);
     if (t && t->status != ST_OVER) broadcast(h, t); /* the others see the seat disconnected */
+    if (t) note_idle(h, t);
   }
   if (c->prev) c->prev->next = c->next;
   else h->conns = c->next;
   if (c->next) c->next->prev = c->prev;
   free(c);
+  sweep_idle(h);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -875,19 +912,21 @@ static void h_games(request *r) {
   send_json(r->h, r->c, json_pack("{s:s, s:o}", "type", "games", "games", pf_games_json()), r->id);
 }
 
+static void add_summary(void *ctx, const char *text) {
+  json_t *o = json_loads(text ? text : "", 0, NULL);
+  if (json_is_object(o)) json_array_append(ctx, o);
+  json_decref(o);
+}
+
 /* The summaries of a list: every unfinished table in memory (newest first), then the newest
  * finished ones, LIST_MAX in all. */
 static json_t *tables_json(pf_hall *h) {
   json_t *a = json_array();
   for (int64_t id = h->cap - 1; id > 0 && json_array_size(a) < LIST_MAX; id--)
     if (h->tables[id] && h->tables[id]->status != ST_OVER) json_array_append_new(a, summary_json(h->tables[id]));
-  int64_t ids[LIST_MAX];
   pf_error err;
-  int n = pf_store_finished(h->store, ids, LIST_MAX - (int)json_array_size(a), &err);
-  for (int i = 0; i < n; i++) {
-    table *t = table_get(h, ids[i]);
-    if (t) json_array_append_new(a, summary_json(t));
-  }
+  if (pf_store_finished(h->store, LIST_MAX - (int)json_array_size(a), add_summary, a, &err) < 0)
+    fprintf(stderr, "pilfer serve: %s\n", err.msg);
   return a;
 }
 
@@ -901,7 +940,7 @@ static int start_if_full(pf_hall *h, table *t, pf_error *err) {
   for (int s = 0; s < t->players; s++)
     if (t->seats[s].kind == SEAT_OPEN) return 0;
   t->status = ST_PLAYING;
-  if (pf_store_set_status(h->store, t->id, "playing", err) != 0) return -1;
+  if (pf_store_set_status(h->store, t->id, "playing", NULL, err) != 0) return -1;
   return advance(h, t, err);
 }
 
@@ -996,6 +1035,7 @@ static void h_create(request *r) {
   send_json(h, r->c, json_pack("{s:s, s:I, s:o}", "type", "created", "table", (json_int_t)t->id, "summary", summary_json(t)),
             r->id);
   schedule_bot(h, t);
+  note_idle(h, t);
 }
 
 static void h_join(request *r) {
@@ -1080,10 +1120,8 @@ static void h_move(request *r) {
   bool sealed = false;
   const char *code;
   pf_error err;
-  if (seat_move(h, t, s, text, canon, &sealed, &code, &err) != 0) {
-    t = table_in_memory(h, t->id); /* a failed write reloads it */
+  if (seat_move(h, t, s, text, canon, &sealed, &code, &err) != 0) /* t may be reloaded: not used after */
     return bad(r, code, "move \"%s\": %s", text, err.msg);
-  }
   if (pf_store_commit(h->store, &err) != 0) {
     pf_store_rollback(h->store);
     table_reload(h, t);
@@ -1096,6 +1134,7 @@ static void h_move(request *r) {
   t->since = pf_clock_seconds();
   broadcast(h, t);
   schedule_bot(h, t);
+  note_idle(h, t);
 }
 
 static void h_leave(request *r) {
@@ -1129,6 +1168,7 @@ static void h_leave(request *r) {
   send_json(h, r->c, json_pack("{s:s, s:I}", "type", "left", "table", (json_int_t)t->id), r->id);
   broadcast(h, t);
   schedule_bot(h, t);
+  note_idle(h, t);
 }
 
 static void h_hint(request *r) {
@@ -1220,7 +1260,7 @@ void pf_hall_message(pf_hall *h, pf_conn *c, const char *text, size_t len) {
     }
   }
   json_decref(msg);
-  pf_hall_poll(h); /* inline bots (0 workers) have finished already */
+  pf_hall_poll(h); /* inline bots (0 workers) have finished already; sweeps idle tables */
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1308,5 +1348,6 @@ void pf_hall_close(pf_hall *h) {
   free(h->tables);
   pf_store_close(h->store);
   free(h->scratch);
+  free(h->idle);
   free(h);
 }

@@ -18,7 +18,7 @@ static const char *const SQL[ST_N] = {
     [ST_MOVE] = "INSERT INTO moves(table_id, ply, move) VALUES (?1, ?2, ?3)",
     [ST_SEALED] = "INSERT OR REPLACE INTO sealed(table_id, seat, ply, move) VALUES (?1, ?2, ?3, ?4)",
     [ST_UNSEAL] = "DELETE FROM sealed WHERE table_id = ?1 AND seat = ?2",
-    [ST_STATUS] = "UPDATE tables SET status = ?2 WHERE id = ?1",
+    [ST_STATUS] = "UPDATE tables SET status = ?2, summary = ?3 WHERE id = ?1",
     [ST_SEAT] = "INSERT OR REPLACE INTO seats(table_id, seat, kind, bot, token, taken_over) "
                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 };
@@ -27,7 +27,7 @@ static const char SCHEMA[] =
     "CREATE TABLE IF NOT EXISTS tables("
     "  id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, players INTEGER NOT NULL,"
     "  options TEXT NOT NULL, seed INTEGER NOT NULL, status TEXT NOT NULL,"
-    "  takeover_after INTEGER NOT NULL DEFAULT 0, takeover_bot TEXT, created INTEGER NOT NULL);"
+    "  takeover_after INTEGER NOT NULL DEFAULT 0, takeover_bot TEXT, created INTEGER NOT NULL, summary TEXT);"
     "CREATE TABLE IF NOT EXISTS seats("
     "  table_id INTEGER NOT NULL REFERENCES tables(id), seat INTEGER NOT NULL, kind TEXT NOT NULL,"
     "  bot TEXT, token TEXT, taken_over INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(table_id, seat))"
@@ -147,10 +147,11 @@ int pf_store_add_table(pf_store *s, pf_store_table *t, const pf_store_seat *seat
   return 0;
 }
 
-int pf_store_set_status(pf_store *s, int64_t table, const char *status, pf_error *err) {
+int pf_store_set_status(pf_store *s, int64_t table, const char *status, const char *summary, pf_error *err) {
   sqlite3_stmt *q = s->st[ST_STATUS];
   sqlite3_bind_int64(q, 1, table);
   bind_text(q, 2, status);
+  bind_text(q, 3, summary);
   return step_done(s, q, err, "status");
 }
 
@@ -294,14 +295,19 @@ int pf_store_load(pf_store *s, int64_t id, int (*fn)(void *ctx, const pf_store_l
   return r < 0 ? -1 : r > 0;
 }
 
-int pf_store_finished(pf_store *s, int64_t *ids, int max, pf_error *err) {
+int pf_store_finished(pf_store *s, int max, void (*fn)(void *ctx, const char *summary), void *ctx, pf_error *err) {
   sqlite3_stmt *q;
-  if (sqlite3_prepare_v2(s->db, "SELECT id FROM tables WHERE status = 'over' ORDER BY id DESC LIMIT ?1", -1, &q,
-                         NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(s->db,
+                         "SELECT summary FROM tables WHERE status = 'over' AND summary IS NOT NULL "
+                         "ORDER BY id DESC LIMIT ?1",
+                         -1, &q, NULL) != SQLITE_OK)
     return db_fail(s, err, "finished tables");
   sqlite3_bind_int(q, 1, max);
   int n = 0;
-  while (n < max && sqlite3_step(q) == SQLITE_ROW) ids[n++] = sqlite3_column_int64(q, 0);
+  while (n < max && sqlite3_step(q) == SQLITE_ROW) {
+    fn(ctx, col_text(q, 0));
+    n++;
+  }
   sqlite3_finalize(q);
   return n;
 }

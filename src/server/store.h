@@ -53,7 +53,9 @@ void pf_store_rollback(pf_store *s);
 /* Adds a table with its seats; sets t->id. */
 int pf_store_add_table(pf_store *s, pf_store_table *t, const pf_store_seat *seats, pf_error *err);
 int pf_store_set_seat(pf_store *s, int64_t table, const pf_store_seat *seat, pf_error *err);
-int pf_store_set_status(pf_store *s, int64_t table, const char *status, pf_error *err);
+/* A table's status; a finished one ("over") keeps its summary (the protocol's SUMMARY, JSON
+ * text) so that lists need not replay it. */
+int pf_store_set_status(pf_store *s, int64_t table, const char *status, const char *summary, pf_error *err);
 /* Move `ply` (counting from 0) of a table, its canonical string. */
 int pf_store_add_move(pf_store *s, int64_t table, int ply, const char *move, pf_error *err);
 /* A sealed choice of a seat, made while the table was at `ply`; and forgetting it once played. */
@@ -80,7 +82,8 @@ int pf_store_load_unfinished(pf_store *s, int (*fn)(void *ctx, const pf_store_lo
 /* Loads one table by id; returns 1 if found (fn called), 0 if not, -1 on error. */
 int pf_store_load(pf_store *s, int64_t id, int (*fn)(void *ctx, const pf_store_loaded *t), void *ctx,
                   pf_error *err);
-/* The ids of the newest finished tables, newest first; returns how many (at most max). */
-int pf_store_finished(pf_store *s, int64_t *ids, int max, pf_error *err);
+/* The summaries of the newest finished tables, newest first, at most max: fn gets each (valid
+ * during the call). Returns how many, or -1. */
+int pf_store_finished(pf_store *s, int max, void (*fn)(void *ctx, const char *summary), void *ctx, pf_error *err);
 
 #endif
