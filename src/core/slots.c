@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "core/game.h"
+
 void pf_slots_load_deal(pf_card *card, const pf_card *deck, int ndeck, const pf_deal *given, int ngiven, int k,
                         uint64_t seed) {
   if (k < ngiven) {
@@ -66,7 +68,7 @@ json_t *pf_hands_json(const pf_card *card, const pf_hands *h, int seat) {
   for (int p = 0; p < h->players; p++) {
     json_t *o = json_object();
     json_object_set_new(o, "size", json_integer(h->lens[p]));
-    if (seat < 0 || seat == p) json_object_set_new(o, "cards", pf_slots_json(card, h->slots + p * h->stride, h->lens[p]));
+    if (seat == PF_VIEW_ALL || seat == p) json_object_set_new(o, "cards", pf_slots_json(card, h->slots + p * h->stride, h->lens[p]));
     json_array_append_new(hands, o);
   }
   return hands;
@@ -82,7 +84,7 @@ void pf_slots_render(const pf_card *card, const uint8_t *slots, int n, const cha
 
 void pf_hands_text(const pf_card *card, const pf_hands *h, int seat, const pf_style *st, pf_buf *out) {
   for (int p = 0; p < h->players; p++) {
-    if (seat >= 0 && seat != p) continue;
+    if (seat != PF_VIEW_ALL && seat != p) continue; /* a spectator (PF_VIEW_PUBLIC) sees no hand */
     if (seat == p)
       pf_buf_puts(out, "Your hand: ");
     else
@@ -90,8 +92,8 @@ void pf_hands_text(const pf_card *card, const pf_hands *h, int seat, const pf_st
     pf_slots_render(card, h->slots + p * h->stride, h->lens[p], "  ", st, out);
     pf_buf_putc(out, '\n');
   }
-  if (seat < 0 || h->players < 2) return;
-  pf_buf_puts(out, "Others hold:");
+  if (seat == PF_VIEW_ALL || h->players < 2) return;
+  pf_buf_puts(out, seat < 0 ? "Hands:" : "Others hold:");
   for (int p = 0; p < h->players; p++)
     if (p != seat) pf_buf_printf(out, " seat %d %d card%s;", p, h->lens[p], h->lens[p] == 1 ? "" : "s");
   out->data[out->len - 1] = '\n';
