@@ -133,7 +133,7 @@ export class Board {
         type: 'button',
         'aria-label': this.targetLabel(z, target),
         onclick: (ev) => { ev.stopPropagation(); this.pickTarget(z.id); },
-      }, z.label || z.id, h('span.here', { 'aria-hidden': 'true' }, ' \u25bc here')));
+      }, z.label || z.id, h('span.here', { 'aria-hidden': 'true' }, ' \u25bc')));
       e.addEventListener('click', () => this.pickTarget(z.id));
       e.addEventListener('dragover', (ev) => { ev.preventDefault(); e.classList.add('drag-over'); });
       e.addEventListener('dragleave', () => e.classList.remove('drag-over'));
@@ -147,13 +147,17 @@ export class Board {
     if (z.layout === 'stack') {
       if (cards.length) {
         const top = cards.length - 1;
-        row.append(this.cardNode(z, cards[top], top), h('span.count', { 'aria-hidden': 'true' }, `\u00d7${cards.length}`));
-        if (cards.length > 1) row.classList.add('thick');
+        row.append(this.cardNode(z, cards[top], top));
+        if (cards.length > 1) {
+          row.classList.add('thick');
+          row.append(h('span.count', { 'aria-hidden': 'true' }, String(cards.length)));
+        }
       } else {
         row.append(this.emptySlot(z));
       }
     } else if (cards.length) {
-      if (cards.length > 6) row.classList.add('many');
+      if (cards.length > 8) row.classList.add('many');
+      if (cards.length > 3 && cards.every((c) => c === null)) row.classList.add('backs'); // only a count to tell
       if (cards.length > 14) row.classList.add('lots');
       cards.forEach((c, i) => row.append(this.cardNode(z, c, i)));
     } else {
@@ -308,7 +312,8 @@ export class Board {
       const what = this.sel.card !== null ? cardShort(this.sel.card) : 'It';
       this.prompt.textContent = n ? `${what}: now pick where it goes, or pick it again to put it back.` : `${what}: choose below.`;
     } else {
-      this.prompt.textContent = this.sources.size ? 'Pick a card, then where it goes.' : this.targets.size ? 'Pick a place.' : 'Choose below.';
+      this.prompt.textContent = this.sources.size ? 'Pick a card, then where it goes.'
+        : this.targets.size ? 'Pick one of the marked places.' : 'Choose below.';
     }
   }
 

@@ -166,7 +166,11 @@ export function cardEl(s) {
     }
     case 'pap': {
       e.classList.add('pap', 'pap-' + PAP_COLOURS[c.colour]);
-      e.append(el('span', 'corner', c.colour), el('span', 'code', c.code || '\u2013'));
+      // The corner holds the code, so that it shows when the cards overlap; the colour's letter
+      // is there too, for whoever tells the colours apart badly.
+      const corner = el('span', 'corner');
+      corner.append(el('span', 'rank', c.code || '\u2013'), el('span', 'suit', c.colour));
+      e.append(corner, el('span', 'code', c.code || '\u2013'));
       const short = papShort(c.code);
       if (short) e.append(el('span', 'word', short));
       break;
