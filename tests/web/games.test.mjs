@@ -33,6 +33,23 @@ test('pilfer games lists the seven games this test plays', () => {
   assert.deepEqual(ids, Object.keys(TABLES).sort());
 });
 
+test('the lobby lists every game with its options, at desktop and phone width', { timeout: 30000 }, async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url);
+  await page.waitForSelector('.game-choice');
+  assert.equal(await page.locator('.game-choice').count(), Object.keys(TABLES).length);
+  await page.locator('#game-gharat').check();
+  assert.equal(await page.locator('#opt-target').inputValue(), '1000');
+  assert.equal(await page.locator('#opt-teams').isChecked(), false);
+  assert.match(await page.locator('.option').first().textContent(), /GHA-6/);
+  await page.locator('#game-point-a-pile').check();
+  assert.equal(await page.locator('.option input[type=checkbox]').count(), 5);
+  const wide = await screenshots(page, 'lobby');
+  assert.ok(wide <= PHONE.width, `the lobby is ${wide} px wide at phone width`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 for (const [game, t] of Object.entries(TABLES)) {
   test(`${game}: against bots, by clicking, to the end screen`, { timeout: 120000 }, async () => {
     const page = await newPage(browser);

@@ -55,6 +55,7 @@ test('two people in two browsers: the second joins by the seat link, both play t
   const a = await newPage(browser);
   const table = await createTable(a, server.url, { game: 'steal-the-pile', players: 3, seats: ['you', 'open', 'random'] });
   await a.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Waiting for 1 more player'));
+  await screenshots(a, 'waiting-for-a-friend');
   const link = await a.locator('#share-seat-1').inputValue();
   assert.match(link, new RegExp(`#join=${table}&seat=1$`));
   const b = await newPage(browser);

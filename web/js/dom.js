@@ -32,6 +32,31 @@ export function announce(text, assertive = false) {
   while (region.childNodes.length > 8) region.firstChild.remove();
 }
 
+// A selector that finds an element again after its part of the page is drawn anew: by id, by the
+// move or the card and zone it stands for. null for nothing worth finding.
+export function focusKey(e) {
+  if (!e || e === document.body || !e.matches) return null;
+  const q = (v) => `"${CSS.escape(v)}"`;
+  if (e.id) return `#${CSS.escape(e.id)}`;
+  if (e.matches('.card-btn')) return `.card-btn[data-zone=${q(e.dataset.zone)}][data-card=${q(e.dataset.card)}]`;
+  if (e.matches('.zone-target')) return `[data-zone=${q(e.closest('[data-zone]')?.dataset.zone || '')}] .zone-target`;
+  if (e.dataset.move !== undefined) return `.${e.classList[0]}[data-move=${q(e.dataset.move)}]`;
+  return null;
+}
+
+// Runs draw(), which replaces part of `root`; if the focus was in it, puts it back on the same
+// thing, or else on `fallback` (keyboard users keep their place; nothing is lost to <body>).
+export function keepFocus(root, draw, fallback) {
+  const was = document.activeElement;
+  const inside = root.contains(was) && was !== root;
+  const key = inside ? focusKey(was) : null;
+  draw();
+  if (!inside || (was.isConnected && root.contains(was))) return;
+  if (document.activeElement !== was && document.activeElement !== document.body) return; // draw() chose
+  const again = key ? root.querySelector(key) : null;
+  (again || fallback)?.focus();
+}
+
 // ---- the seats this browser holds: localStorage 'pilfer.table.<T>' = {"<seat>": token} ----
 
 export function seatsHeld(table) {

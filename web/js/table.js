@@ -7,7 +7,7 @@
 import { Conn, api } from './conn.js';
 import { Board } from './board.js';
 import { richText } from './cards.js';
-import { h, announce, seatsHeld, holdSeat, dropSeat, seatName, joinLink, watchLink, copyText } from './dom.js';
+import { h, announce, keepFocus, seatsHeld, holdSeat, dropSeat, seatName, joinLink, watchLink, copyText } from './dom.js';
 
 export class TablePage {
   // opts: {table, seat, mode: join | play | watch | review}
@@ -45,7 +45,7 @@ export class TablePage {
 
   build() {
     this.title = h('h1.table-title', {}, `Table ${this.table}`);
-    this.turn = h('p.turn', { id: 'turn' });
+    this.turn = h('p.turn', { id: 'turn', tabindex: -1 });
     this.errorLine = h('p.error', { role: 'alert' });
     this.hintLine = h('p.hint-line', { role: 'status' });
     this.rulesBtn = h('button', { type: 'button', id: 'rules-btn', onclick: () => this.showRules() }, 'Rules');
@@ -179,6 +179,10 @@ export class TablePage {
   }
 
   render() {
+    keepFocus(this.page, () => this.draw(), this.turn);
+  }
+
+  draw() {
     const m = this.state;
     this.renderTurn(m);
     this.renderSeats(m);
@@ -240,7 +244,9 @@ export class TablePage {
     }
     this.turn.textContent = t;
     this.turn.classList.toggle('my-turn', (m.legal || []).length > 0);
-    this.mineLine.textContent = m.mine ? `Your sealed choice: ${m.mine} (the others see only that you have chosen).` : '';
+    const said = m.mine && this.sent?.move === m.mine ? this.sent.text : null;
+    this.mineLine.replaceChildren(...(m.mine ? ['Your sealed choice: ', richText(said || m.mine),
+      ' (the others see only that you have chosen).'] : []));
   }
 
   resultWords(m) {
@@ -349,6 +355,7 @@ export class TablePage {
     const move = m?.legal?.[i];
     if (move === undefined || !this.token) return;
     if (this.page.dataset.busy) return; // one move at a time
+    this.sent = { move, text: m.view?.moves?.[i]?.text || null };
     this.error('');
     this.hintLine.textContent = '';
     this.page.dataset.busy = '1';
