@@ -47,11 +47,16 @@ export async function startServer() {
     url,
     dir,
     stderr: () => err,
+    // Stops the server; throws if it did not stop cleanly or its stderr shows a sanitizer's report.
     async stop() {
       proc.stopping = true;
-      proc.kill('SIGTERM');
-      await new Promise((ok) => (proc.exitCode !== null ? ok() : proc.on('exit', ok)));
+      if (proc.exitCode === null && proc.signalCode === null) {
+        proc.kill('SIGTERM');
+        await new Promise((ok) => proc.on('exit', ok));
+      }
       rmSync(dir, { recursive: true, force: true });
+      if (proc.exitCode !== 0 || /Sanitizer|runtime error/.test(err))
+        throw new Error(`pilfer serve ended with status ${proc.exitCode} (signal ${proc.signalCode}): ${err}`);
     },
   };
 }
