@@ -180,7 +180,19 @@ done
 head -c 200 "$T/g2.json" >"$T/truncated.json"
 expect_fail "truncated record" 2 "not valid JSON: line [0-9]+ column [0-9]+" $PILFER replay "$T/truncated.json"
 expect_fail "missing file" 2 "cannot open" $PILFER replay "$T/nope.json"
-expect_fail "bad --view" 2 "--view takes a seat from 0 to 2 or 'all'" $PILFER replay --view 7 "$T/g3.json"
+expect_fail "bad --view" 2 "--view takes a seat from 0 to 2, 'all' or 'public'" $PILFER replay --view 7 "$T/g3.json"
+# the public view (a spectator's): every hand's size, no hand's cards, no legal moves
+check "replay --until 5 --view public --json" $PILFER replay --until 5 --view public --json "$T/g3.json"
+n_cards=$(grep -o '"hands":.*' "$T/out" | grep -o '"cards"' | wc -l)
+if grep -q '"viewer":"public"' "$T/out" && grep -q '"legal":\[\]' "$T/out" && [ "$n_cards" = 0 ] &&
+   [ "$(grep -o '"hands":.*' "$T/out" | grep -o '"size"' | wc -l)" = 3 ]; then
+  ok "--view public --json: viewer public, no legal moves, hand sizes without cards"
+else bad "--view public --json" "$(head -c 400 "$T/out")"; fi
+check "replay --until 5 --view public" $PILFER replay --until 5 --view public "$T/g3.json"
+if grep -qE '^Hands: seat 0 [0-9] cards?; seat 1 [0-9] cards?; seat 2 [0-9] cards?$' "$T/out" &&
+   ! grep -qE "Your hand|Seat [0-9]'s hand|^Legal:" "$T/out"; then
+  ok "--view public: hand sizes, no hand, no legal moves"
+else bad "--view public text" "$(cat "$T/out")"; fi
 cat "$T/g2.json" | $PILFER replay - >/dev/null 2>&1 && ok "replay - reads standard input" || bad "replay -"
 
 # ---- Thief and Four Card Thief ----

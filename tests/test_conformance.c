@@ -11,6 +11,11 @@
  *     legal moves (codes and strings) and what the terminal says of them (describe)
  *     byte-identical, and a game dealt differently in the cards a seat cannot see shows that seat
  *     the same view;
+ *   - the public view (PF_VIEW_PUBLIC, a spectator's) hides whatever any seat's view hides: it is
+ *     byte-identical (JSON and text) after determinizing for every seat and in a game dealt
+ *     differently, and so is what describe and describe_chance tell the public, which tells two
+ *     moves alike when the public's views after them are alike; it differs from the full view at
+ *     the start and wherever every seat's view does;
  *   - determinizing is canonical: two positions that differ only in what a seat cannot see (the
  *     position and one of its determinizations) determinize for that seat, with the same
  *     generator, into byte-identical states, so that a bot, which sees the game only through
@@ -115,21 +120,57 @@ static void check_move_strings(const pf_game *g, const void *st) {
   }
 }
 
-/* What a person at `seat` is shown: the text view and, when the seat is to move, what describe
- * says of each legal move (caller frees). */
-static char *shown_to(const pf_game *g, const void *st, int seat) {
-  pf_buf b = {0};
+/* What a viewer (a seat, the public, or the full view) is shown of a position: its JSON view, the
+ * same without the fields that name the viewer or list its moves (what it shows of the table, to
+ * compare two viewers' views), its text view and, when asked (the viewer is the seat to move, or
+ * the public watches the seat to move), what describe says of each legal move. */
+typedef struct shown {
+  char *json, *table, *text, *told;
+} shown;
+
+static shown shown_to(const pf_game *g, const void *st, int players, int viewer, bool told) {
+  shown sh;
+  pf_buf text = {0}, says = {0};
   pf_style plain = {0};
-  g->view_text(st, seat, &plain, &b);
-  if (g->describe && g->to_move(st) == seat) {
+  json_t *v = pf_view_json(g, st, players, viewer);
+  sh.json = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  json_object_del(v, "viewer");
+  json_object_del(v, "legal");
+  json_object_del(v, "moves");
+  sh.table = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  json_decref(v);
+  g->view_text(st, viewer, &plain, &text);
+  sh.text = text.data ? text.data : pf_xstrdup("");
+  if (g->describe && told) {
     pf_move moves[PF_MAX_MOVES];
     int n = g->legal(st, moves);
     for (int i = 0; i < n; i++) {
-      pf_buf_putc(&b, '\n');
-      g->describe(st, moves[i], seat, &plain, &b);
+      g->describe(st, moves[i], viewer, &plain, &says);
+      pf_buf_putc(&says, '\n');
     }
   }
-  return b.data ? b.data : pf_xstrdup("");
+  sh.told = says.data ? says.data : pf_xstrdup("");
+  return sh;
+}
+
+static void shown_free(shown *sh) {
+  free(sh->json);
+  free(sh->table);
+  free(sh->text);
+  free(sh->told);
+}
+
+/* `a` and `b` show the same: JSON, text and, when `told`, what describe says; `why` is the
+ * message's start. */
+static void assert_same_shown(const shown *a, const shown *b, bool told, const char *why, const pf_game *g, int players,
+                              uint64_t seed, int ply) {
+  char what[128];
+  snprintf(what, sizeof what, "%s (JSON view)", why);
+  assert_same_text(a->json, b->json, what, g, players, seed, ply);
+  snprintf(what, sizeof what, "%s (text view)", why);
+  assert_same_text(a->text, b->text, what, g, players, seed, ply);
+  snprintf(what, sizeof what, "%s (what describe tells)", why);
+  if (told) assert_same_text(a->told, b->told, what, g, players, seed, ply);
 }
 
 /* `st` and `other` differ only in what `seat` cannot see: determinized for it with the same
@@ -151,44 +192,169 @@ static void check_canonical(const pf_game *g, const void *st, const void *other,
   free(b);
 }
 
-/* Determinizing for every seat keeps that seat's view, legal moves and what it is shown of them;
- * returns how many seats' determinizations changed the full state's view (to show the check has
+/* At a chance node, draws an outcome for a copy of st; returns what describe_chance tells
+ * `viewer` of it and writes the viewer's JSON view after it to *after (both freed by the caller). */
+static char *chance_told(const pf_game *g, const void *st, int players, int viewer, char **after) {
+  void *next = pf_xmalloc(g->state_size);
+  char outcome[PF_MOVE_STR];
+  pf_buf b = {0};
+  pf_style plain = {0};
+  memcpy(next, st, g->state_size);
+  g->chance_sample(next, outcome);
+  g->describe_chance(st, outcome, viewer, &plain, &b);
+  *after = pf_view_json_text(g, next, players, viewer);
+  free(next);
+  return b.data ? b.data : pf_xstrdup("");
+}
+
+/* What describe_chance tells a viewer (the seat determinized for, and the public) may depend only
+ * on what the viewer sees: st and its determinization `other` each draw an outcome (with their
+ * own generators, so the outcomes may differ); when the viewer's views after them are the same,
+ * so must be what it is told of them. */
+static void check_chance_told(const pf_game *g, const void *st, const void *other, int players, int seat,
+                              uint64_t seed, int ply) {
+  if (g->to_move(st) != PF_CHANCE || !g->describe_chance) return;
+  const int viewers[2] = {seat, PF_VIEW_PUBLIC};
+  for (int i = 0; i < 2; i++) {
+    char *va, *vb, *ta = chance_told(g, st, players, viewers[i], &va), *tb = chance_told(g, other, players, viewers[i], &vb);
+    if (strcmp(va, vb) == 0) assert_same_text(ta, tb, "describe_chance tells a hidden outcome", g, players, seed, ply);
+    free(va);
+    free(vb);
+    free(ta);
+    free(tb);
+  }
+}
+
+static uint64_t text_hash(const char *s) {
+  uint64_t h = 14695981039346656037u; /* FNV-1a */
+  for (; *s; s++) h = (h ^ (uint8_t)*s) * 1099511628211u;
+  return h;
+}
+
+/* Everything a viewer sees of a position, JSON and text, as one text (caller frees). */
+static char *seen_by(const pf_game *g, const void *st, int players, int viewer) {
+  shown sh = shown_to(g, st, players, viewer, false);
+  pf_buf b = {0};
+  pf_buf_printf(&b, "%s\n%s", sh.json, sh.text);
+  shown_free(&sh);
+  return b.data;
+}
+
+/* What describe tells the public of move m (caller frees). */
+static char *told_public(const pf_game *g, const void *st, pf_move m) {
+  pf_buf b = {0};
+  pf_style plain = {0};
+  g->describe(st, m, PF_VIEW_PUBLIC, &plain, &b);
+  return b.data ? b.data : pf_xstrdup("");
+}
+
+/* Whether two legal moves lead to positions the public sees alike but the full view does not. */
+static bool hidden_from_public(const pf_game *g, const void *st, int players, pf_move a, pf_move b) {
+  void *x = pf_xmalloc(g->state_size), *y = pf_xmalloc(g->state_size);
+  memcpy(x, st, g->state_size);
+  memcpy(y, st, g->state_size);
+  g->apply(x, a);
+  g->apply(y, b);
+  char *px = seen_by(g, x, players, PF_VIEW_PUBLIC), *py = seen_by(g, y, players, PF_VIEW_PUBLIC);
+  bool hidden = strcmp(px, py) == 0;
+  if (hidden) {
+    char *ax = seen_by(g, x, players, PF_VIEW_ALL), *ay = seen_by(g, y, players, PF_VIEW_ALL);
+    hidden = strcmp(ax, ay) != 0;
+    free(ax);
+    free(ay);
+  }
+  free(px);
+  free(py);
+  free(x);
+  free(y);
+  return hidden;
+}
+
+/* What describe tells the public of a move may depend only on what the public sees of it: two
+ * legal moves whose difference the public cannot see (the full views after them differ, the
+ * public's do not, JSON or text: a choice not yet revealed, PAP-4) must be told alike. Moves the
+ * full view does not tell apart either (equal cards, or a discard that ends the hand, THF-7) may
+ * be told apart: the public sees them played. The public JSON views after the moves are compared
+ * first (by hash), the rest only for moves whose JSON views are alike. */
+static void check_public_told(const pf_game *g, const void *st, int players, uint64_t seed, int ply) {
+  pf_move moves[PF_MAX_MOVES];
+  int n = g->describe ? g->legal(st, moves) : 0;
+  uint64_t hash[PF_MAX_MOVES];
+  void *next = pf_xmalloc(g->state_size);
+  for (int i = 0; i < n; i++) {
+    memcpy(next, st, g->state_size);
+    g->apply(next, moves[i]);
+    char *json = pf_view_json_text(g, next, players, PF_VIEW_PUBLIC);
+    hash[i] = text_hash(json);
+    free(json);
+    for (int j = 0; j < i; j++) {
+      if (hash[j] != hash[i] || !hidden_from_public(g, st, players, moves[j], moves[i])) continue;
+      char *ti = told_public(g, st, moves[i]), *tj = told_public(g, st, moves[j]);
+      assert_same_text(tj, ti, "describe tells the public what its view does not show", g, players, seed, ply);
+      free(ti);
+      free(tj);
+    }
+  }
+  free(next);
+}
+
+/* The public view shows no more than any seat's: where every seat's view hides something of the
+ * full view, so does the public's. At the start every game hides something from everyone (the
+ * stock, or the hands), so there the public view must differ from the full one (the check's
+ * teeth: a public view that is the full view fails here). */
+static void check_public_hides(const pf_game *g, const shown *all, const shown *pub, bool every_seat_hides, int players,
+                               uint64_t seed, int ply) {
+  if ((every_seat_hides || ply == 0) && strcmp(pub->table, all->table) == 0)
+    fail_msg("%s, %d players, seed %llu, ply %d: the public view shows everything%s", g->id, players,
+             (unsigned long long)seed, ply, ply == 0 ? " at the start" : ", though every seat's view hides something");
+}
+
+static void check_same_legal(const pf_game *g, const void *st, const void *copy, int players, uint64_t seed, int ply) {
+  char *la = legal_strings(g, st), *lb = legal_strings(g, copy);
+  assert_same_text(la, lb, "determinize changed the seat's legal moves", g, players, seed, ply);
+  free(la);
+  free(lb);
+  pf_move ma[PF_MAX_MOVES], mb[PF_MAX_MOVES];
+  int na = g->legal(st, ma);
+  assert_int_equal(na, g->legal(copy, mb));
+  assert_memory_equal(ma, mb, sizeof ma[0] * (size_t)na);
+}
+
+/* Determinizing for every seat keeps that seat's view, legal moves and what it is shown of them,
+ * and the public's view and what it is shown; the public view hides what every seat's does.
+ * Returns how many seats' determinizations changed the full state's view (to show the check has
  * teeth). */
 static int check_determinize(const pf_game *g, const void *st, int players, pf_rng *rng, uint64_t seed,
                              int ply) {
   void *copy = pf_xmalloc(g->state_size);
-  int changed = 0;
-  char *all = pf_view_json_text(g, st, players, PF_VIEW_ALL);
+  int changed = 0, who = g->to_move(st);
+  bool every_seat_hides = true;
+  shown all = shown_to(g, st, players, PF_VIEW_ALL, false), pub = shown_to(g, st, players, PF_VIEW_PUBLIC, who >= 0);
   for (int seat = 0; seat < players; seat++) {
     memcpy(copy, st, g->state_size);
     g->determinize(copy, seat, rng);
     pf_error err;
     if (g->check(copy, &err) != 0) fail_msg("%s: determinized state fails its check: %s", g->id, err.msg);
-    char *a = pf_view_json_text(g, st, players, seat), *b = pf_view_json_text(g, copy, players, seat);
-    assert_same_text(a, b, "determinize changed the seat's view", g, players, seed, ply);
-    assert_int_equal(g->to_move(st), g->to_move(copy));
-    if (g->to_move(st) == seat) {
-      char *la = legal_strings(g, st), *lb = legal_strings(g, copy);
-      assert_same_text(la, lb, "determinize changed the seat's legal moves", g, players, seed, ply);
-      free(la);
-      free(lb);
-      pf_move ma[PF_MAX_MOVES], mb[PF_MAX_MOVES];
-      int na = g->legal(st, ma);
-      assert_int_equal(na, g->legal(copy, mb));
-      assert_memory_equal(ma, mb, sizeof ma[0] * (size_t)na);
-    }
+    assert_int_equal(who, g->to_move(copy));
+    shown a = shown_to(g, st, players, seat, who == seat), b = shown_to(g, copy, players, seat, who == seat);
+    assert_same_shown(&a, &b, true, "determinize changed what the seat is shown", g, players, seed, ply);
+    if (who == seat) check_same_legal(g, st, copy, players, seed, ply);
     check_canonical(g, st, copy, seat, rng, seed, ply);
-    char *ta = shown_to(g, st, seat), *tb = shown_to(g, copy, seat);
-    assert_same_text(ta, tb, "determinize changed what the seat is shown", g, players, seed, ply);
-    free(ta);
-    free(tb);
+    /* The public: the seat to move has the same legal moves in both, so describe is compared. */
+    shown pb = shown_to(g, copy, players, PF_VIEW_PUBLIC, who == seat);
+    assert_same_shown(&pub, &pb, who == seat, "hidden cards changed what the public is shown", g, players, seed, ply);
+    check_chance_told(g, st, copy, players, seat, seed, ply);
+    every_seat_hides &= strcmp(a.table, all.table) != 0;
     char *all2 = pf_view_json_text(g, copy, players, PF_VIEW_ALL);
-    changed += strcmp(all, all2) != 0;
+    changed += strcmp(all.json, all2) != 0;
     free(all2);
-    free(a);
-    free(b);
+    shown_free(&a);
+    shown_free(&b);
+    shown_free(&pb);
   }
-  free(all);
+  check_public_hides(g, &all, &pub, every_seat_hides, players, seed, ply);
+  shown_free(&all);
+  shown_free(&pub);
   free(copy);
   return changed;
 }
@@ -213,6 +379,12 @@ static void check_other_deal(const pf_game *g, const pf_setup *setup, const void
   if (pf_run_start(&r, g, &other, &err) != 0) fail_msg("%s: cannot start from a determinized deal: %s", g->id, err.msg);
   char *a = pf_view_json_text(g, st, setup->players, seat), *b = pf_view_json_text(g, r.state, setup->players, seat);
   assert_same_text(a, b, "a different deal of hidden cards changed the seat's view", g, setup->players, setup->seed, 0);
+  bool told = g->to_move(st) == seat;
+  shown pa = shown_to(g, st, setup->players, PF_VIEW_PUBLIC, told), pb = shown_to(g, r.state, setup->players, PF_VIEW_PUBLIC, told);
+  assert_same_shown(&pa, &pb, told, "a different deal of hidden cards changed what the public is shown", g,
+                    setup->players, setup->seed, 0);
+  shown_free(&pa);
+  shown_free(&pb);
   free(a);
   free(b);
   pf_run_free(&r);
@@ -324,6 +496,7 @@ static int conform_one(const pf_game *g, int players, const pf_options *opts, ui
     } else {
       check_move_strings(g, run.state);
       check_choosing(g, run.state, players, &drng, seed, ply);
+      check_public_told(g, run.state, players, seed, ply);
       pf_move moves[PF_MAX_MOVES];
       int n = g->legal(run.state, moves);
       pf_move m = moves[pf_rng_below(&rng, (uint32_t)n)];

@@ -319,6 +319,8 @@ static void test_PAP_4_choices_hidden_until_all_chose(void **unused) {
     tu_expect_view_of(&r, 1, "levels.0.choices", "chosen null");
     tu_expect_view_of(&r, 0, "levels.0.choices", i == 2 ? "empty null" : i == 0 ? "1 null" : "2 null");
     tu_expect_told(&r, "@1", 0, "points (hidden until everyone has chosen)");
+    tu_expect_view_of(&r, PF_VIEW_PUBLIC, "levels.0.choices", "chosen null"); /* a spectator */
+    tu_expect_told(&r, "@1", PF_VIEW_PUBLIC, "points (hidden until everyone has chosen)");
     pf_run_free(&r);
   }
   for (int i = 1; i < 3; i++) {
@@ -1557,6 +1559,27 @@ static void test_action_trade(void **unused) {
   pf_run_free(&r);
 }
 
+/* PAP-8: with `pile`, the others (and the public) see a given card but not where in the giver's
+ * row it lay. */
+static void test_action_trade_pile_variant(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 3, "R G B P G R:A16", "actions=true pile=true");
+  give_all(&r, 0);
+  pass_actions(&r);
+  play(&r, "c1>1 c2>1 c3>1 c4>2 c5>2 c6>3");
+  pass_actions(&r);
+  play(&r, "@1 @1 @2");
+  while (pf_run_to_move(&r) != 0) tu_play(&r, "pass");
+  play(&r, "trade:1");
+  tu_expect_told(&r, "give:2", 0, "give card 2, G, to seat 1");
+  tu_expect_told(&r, "give:2", PF_VIEW_ALL, "give card 2, G, to seat 1");
+  tu_expect_told(&r, "give:2", 1, "give G to you");
+  tu_expect_told(&r, "give:2", 2, "give G to seat 1");
+  tu_expect_told(&r, "give:2", PF_VIEW_PUBLIC, "give G to seat 1");
+  pf_run_free(&r);
+}
+
 /* After the reveal: point somewhere else; not at a pile whose Shy card bars the player. */
 static void test_action_change_mind(void **unused) {
   (void)unused;
@@ -1799,6 +1822,7 @@ int main(void) {
       cmocka_unit_test(test_action_take_all),
       cmocka_unit_test(test_action_take_none),
       cmocka_unit_test(test_action_trade),
+      cmocka_unit_test(test_action_trade_pile_variant),
       cmocka_unit_test(test_action_change_mind),
       cmocka_unit_test(test_action_redo),
       cmocka_unit_test(test_actions_window_order),

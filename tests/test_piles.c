@@ -281,6 +281,7 @@ static void test_PIL_7_pass_taken_card_known_to_passer_and_taker_only(void **unu
   tu_expect_told(&r, "*6C", 1, "you take 6C from seat 0's hand");
   tu_expect_told(&r, "*6C", 2, "seat 1 takes a card from seat 0's hand");
   tu_expect_told(&r, "*6C", 3, "seat 1 takes a card from seat 0's hand");
+  tu_expect_told(&r, "*6C", PF_VIEW_PUBLIC, "seat 1 takes a card from seat 0's hand");
   tu_play(&r, "*6c");
   assert_string_equal(r.moves[r.nmoves - 1], "*6C"); /* the record's canonical form */
   tu_expect_view_of(&r, 0, "to_move", "1");             /* the taker plays next */
@@ -291,6 +292,8 @@ static void test_PIL_7_pass_taken_card_known_to_passer_and_taker_only(void **unu
   tu_expect_view_of(&r, 1, "takes.0.card", "6C");
   tu_expect_view_of(&r, 2, "takes.0.card", "absent");
   tu_expect_view_of(&r, 3, "takes.0.card", "absent");
+  tu_expect_view_of(&r, PF_VIEW_PUBLIC, "takes.0.card", "absent"); /* a spectator is no player */
+  tu_expect_view_of(&r, PF_VIEW_PUBLIC, "hands.0.cards", "absent");
   tu_expect_view_of(&r, 2, "takes.0.by", "1");
   for (int seat = 0; seat < 4; seat++) {
     char *t = tu_view_text(&r, seat);

@@ -9,23 +9,34 @@
 #include "core/record.h"
 
 static const char USAGE[] =
-    "usage: pilfer replay FILE [--view SEAT|all] [--until K] [--json] [--trace]\n"
+    "usage: pilfer replay FILE [--view SEAT|all|public] [--until K] [--json] [--trace]\n"
     "\n"
     "Replays a game record ('-' reads standard input), checking every move and the recorded\n"
     "result, then prints the position.\n"
-    "  --view SEAT|all  print what that seat sees (default all: the full state)\n"
+    "  --view SEAT|all|public\n"
+    "                   print what that seat sees (default all: the full state; public: what a\n"
+    "                   spectator sees, only what every seat may see)\n"
     "  --until K        stop after K moves\n"
     "  --json           print the view as one JSON object\n"
     "  --trace          print one JSON object per position instead: ply, to_move, legal, move\n"
     "Exit status 2 when the record is malformed or a move is not legal:\n"
     "  pilfer: move K (\"<move>\"): <reason>\n";
 
-static void print_scores(const pf_run *run) {
-  int scores[PF_MAX_PLAYERS];
-  run->game->scores(run->state, scores);
+/* The scores as the view shows them (game.h, view_json): one the viewer may not know (Point-a-Pile's
+ * pile variant) is printed "?". */
+static void print_scores(const pf_run *run, int seat) {
+  json_t *v = pf_view_json(run->game, run->state, run->setup.players, seat);
+  json_t *scores = json_object_get(v, "scores");
   printf("Scores:");
-  for (int i = 0; i < run->setup.players; i++) printf(" %d", scores[i]);
+  for (int i = 0; i < run->setup.players; i++) {
+    json_t *x = json_array_get(scores, (size_t)i);
+    if (json_is_integer(x))
+      printf(" %lld", (long long)json_integer_value(x));
+    else
+      printf(" ?");
+  }
   putchar('\n');
+  json_decref(v);
 }
 
 static void print_text(const pf_run *run, int seat, const pf_record *rec) {
@@ -38,7 +49,7 @@ static void print_text(const pf_run *run, int seat, const pf_record *rec) {
   fputs(pf_buf_str(&b), stdout);
   pf_buf_free(&b);
   int who = g->to_move(run->state);
-  print_scores(run);
+  print_scores(run, seat);
   if (who == PF_NOBODY) {
     int w[PF_MAX_PLAYERS], n = g->winners(run->state, w);
     printf("Game over. ");
@@ -131,10 +142,10 @@ int cmd_replay(int argc, char **argv) {
     cli_error("%s", err.msg);
     return EXIT_BAD_INPUT;
   }
-  int seat = PF_VIEW_ALL;
-  if (strcmp(view, "all") != 0 &&
+  int seat = strcmp(view, "public") == 0 ? PF_VIEW_PUBLIC : PF_VIEW_ALL;
+  if (strcmp(view, "all") != 0 && strcmp(view, "public") != 0 &&
       (cli_parse_count(view, &seat) != 0 || seat >= rec.setup.players)) {
-    cli_error("replay: --view takes a seat from 0 to %d or 'all', not '%s'", rec.setup.players - 1, view);
+    cli_error("replay: --view takes a seat from 0 to %d, 'all' or 'public', not '%s'", rec.setup.players - 1, view);
     pf_record_free(&rec);
     return EXIT_BAD_INPUT;
   }

@@ -50,6 +50,11 @@
 #define PF_VIEW_PUBLIC (-3) /* a view of what is public only: what a spectator sees (the server).
                              * Everything a seat's view hides from another seat, it hides too. */
 
+/* Whether `viewer` (a seat, PF_VIEW_ALL or PF_VIEW_PUBLIC) may see what seat p alone may see (its
+ * hand, its secret mission): p itself and the full view, never the public. Viewers are negative
+ * for both of the others, so `viewer < 0` never means "everything". */
+static inline bool pf_view_sees_own(int viewer, int p) { return viewer == PF_VIEW_ALL || viewer == p; }
+
 typedef uint32_t pf_move;
 
 /* How to start a game. The deals are copied into the state's reach by pf_run; a game keeps a
@@ -94,12 +99,12 @@ typedef struct pf_game {
   void (*scores)(const void *st, int *scores);
   /* When over: the winning seats (G-6); returns how many (0: nobody won). */
   int (*winners)(const void *st, int *seats);
-  /* Adds the game's own fields of a seat's view (or PF_VIEW_ALL) to obj. obj already holds the
-   * core's fields (pf_view_json); a game whose rules hide a score from some seats sets that
-   * seat's entry of "scores" to null here (Point-a-Pile's pile variant, PAP-8), and everything
-   * that shows scores to a seat reads them from its view, never from scores(). */
+  /* Adds the game's own fields of a viewer's view (a seat, PF_VIEW_ALL or PF_VIEW_PUBLIC) to obj.
+   * obj already holds the core's fields (pf_view_json); a game whose rules hide a score from some
+   * viewers sets that seat's entry of "scores" to null here (Point-a-Pile's pile variant, PAP-8),
+   * and everything that shows scores to a viewer reads them from its view, never from scores(). */
   void (*view_json)(const void *st, int seat, json_t *obj);
-  /* The table as a person sees it from a seat (or PF_VIEW_ALL). */
+  /* The table as a person sees it from a seat (or PF_VIEW_ALL, or PF_VIEW_PUBLIC). */
   void (*view_text)(const void *st, int seat, const pf_style *style, pf_buf *out);
   /* Resamples everything the seat cannot see, consistently with its view, using rng; the seat's
    * view and legal moves (their codes too) stay the same. Also reseeds the state's own generator
@@ -127,14 +132,16 @@ typedef struct pf_game {
    * suite checks this), so it advances the game's generator as chance_sample does. */
   int (*chance_apply)(void *st, const char *text, char canon[PF_MOVE_STR], pf_error *err);
   /* A phrase for people about a legal move of the seat to move ("7♥ takes seat 2's
-   * pile of 9"), as the seat `viewer` may know it. NULL: the move's canonical string. */
+   * pile of 9"), as `viewer` (a seat, PF_VIEW_ALL or PF_VIEW_PUBLIC) may know it. NULL: the move's
+   * canonical string. */
   void (*describe)(const void *st, pf_move m, int viewer, const pf_style *style, pf_buf *out);
 
   /* ---- optional, version 2 ---- */
   /* A phrase for people about a chance outcome (its canonical string, as chance_sample wrote
-   * it) about to be applied at st, as the seat `viewer` may know it: "seat 2 takes 7♥ from your
-   * hand" for the seat that may know the card, "seat 2 takes a card from seat 1's hand" for the
-   * others. NULL: chance outcomes are told to nobody (the safe default for hidden ones). */
+   * it) about to be applied at st, as `viewer` (a seat, PF_VIEW_ALL or PF_VIEW_PUBLIC) may know
+   * it: "seat 2 takes 7♥ from your hand" for the seat that may know the card, "seat 2 takes a
+   * card from seat 1's hand" for the others and the public. NULL: chance outcomes are told to
+   * nobody (the safe default for hidden ones). */
   void (*describe_chance)(const void *st, const char *outcome, int viewer, const pf_style *style,
                           pf_buf *out);
 

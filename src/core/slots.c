@@ -38,9 +38,9 @@ void pf_slots_shuffle(pf_card *card, const uint8_t *slots, int n, pf_rng *rng) {
 
 int pf_slots_hidden(const pf_hands *h, int seat, int next, int ncards, uint8_t *out) {
   int n = 0;
-  if (seat < 0) return 0;
+  if (seat == PF_VIEW_ALL) return 0;
   for (int p = 0; p < h->players; p++)
-    if (p != seat)
+    if (!pf_view_sees_own(seat, p))
       for (int i = 0; i < h->lens[p]; i++) out[n++] = h->slots[p * h->stride + i];
   for (int k = next; k < ncards; k++) out[n++] = (uint8_t)k;
   return n;
@@ -68,7 +68,7 @@ json_t *pf_hands_json(const pf_card *card, const pf_hands *h, int seat) {
   for (int p = 0; p < h->players; p++) {
     json_t *o = json_object();
     json_object_set_new(o, "size", json_integer(h->lens[p]));
-    if (seat == PF_VIEW_ALL || seat == p) json_object_set_new(o, "cards", pf_slots_json(card, h->slots + p * h->stride, h->lens[p]));
+    if (pf_view_sees_own(seat, p)) json_object_set_new(o, "cards", pf_slots_json(card, h->slots + p * h->stride, h->lens[p]));
     json_array_append_new(hands, o);
   }
   return hands;
@@ -84,7 +84,7 @@ void pf_slots_render(const pf_card *card, const uint8_t *slots, int n, const cha
 
 void pf_hands_text(const pf_card *card, const pf_hands *h, int seat, const pf_style *st, pf_buf *out) {
   for (int p = 0; p < h->players; p++) {
-    if (seat != PF_VIEW_ALL && seat != p) continue; /* a spectator (PF_VIEW_PUBLIC) sees no hand */
+    if (!pf_view_sees_own(seat, p)) continue;
     if (seat == p)
       pf_buf_puts(out, "Your hand: ");
     else
@@ -92,8 +92,8 @@ void pf_hands_text(const pf_card *card, const pf_hands *h, int seat, const pf_st
     pf_slots_render(card, h->slots + p * h->stride, h->lens[p], "  ", st, out);
     pf_buf_putc(out, '\n');
   }
-  if (seat == PF_VIEW_ALL || h->players < 2) return;
-  pf_buf_puts(out, seat < 0 ? "Hands:" : "Others hold:");
+  if (seat == PF_VIEW_ALL || (seat >= 0 && h->players < 2)) return;
+  pf_buf_puts(out, seat >= 0 ? "Others hold:" : "Hands:");
   for (int p = 0; p < h->players; p++)
     if (p != seat) pf_buf_printf(out, " seat %d %d card%s;", p, h->lens[p], h->lens[p] == 1 ? "" : "s");
   out->data[out->len - 1] = '\n';

@@ -35,7 +35,8 @@ void pf_cards_resample(pf_card *cards, int n, pf_rng *rng);
 /* Resamples the cards at the n slots among themselves (pf_cards_resample): what they hide. */
 void pf_slots_shuffle(pf_card *card, const uint8_t *slots, int n, pf_rng *rng);
 /* The slots every seat but `seat` holds, then the stock (slots next..ncards-1): what `seat`
- * cannot see in most games. Returns how many were written (nothing for PF_VIEW_ALL's -1). */
+ * cannot see in most games (every hand for PF_VIEW_PUBLIC). Returns how many were written
+ * (nothing for PF_VIEW_ALL). */
 int pf_slots_hidden(const pf_hands *h, int seat, int next, int ncards, uint8_t *out);
 
 /* A card as a JSON string ("7H"). */
@@ -44,14 +45,16 @@ json_t *pf_card_json(pf_card c);
 json_t *pf_slots_json(const pf_card *card, const uint8_t *slots, int n);
 /* The stock, slots next..ncards-1, next card first. */
 json_t *pf_stock_json(const pf_card *card, int next, int ncards);
-/* The view's "hands": [{size, cards}] with the cards only for `seat` (or every seat for -1). */
+/* The view's "hands": [{size, cards}] with the cards only for `seat` (every seat for PF_VIEW_ALL,
+ * none for PF_VIEW_PUBLIC). */
 json_t *pf_hands_json(const pf_card *card, const pf_hands *h, int seat);
 
 /* The cards at n slots for a person, separated by sep. */
 void pf_slots_render(const pf_card *card, const uint8_t *slots, int n, const char *sep, const pf_style *st,
                      pf_buf *out);
-/* The text view's hand lines: "Your hand: ..." for `seat` (every hand for -1, "Seat p's hand:"),
- * then "Others hold: seat 1 3 cards; ..." for a seat. */
+/* The text view's hand lines: "Your hand: ..." for `seat` (every hand for PF_VIEW_ALL, "Seat p's
+ * hand:"), then "Others hold: seat 1 3 cards; ..." for a seat, or "Hands: seat 0 3 cards; ..."
+ * for PF_VIEW_PUBLIC. */
 void pf_hands_text(const pf_card *card, const pf_hands *h, int seat, const pf_style *st, pf_buf *out);
 
 #endif

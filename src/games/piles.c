@@ -109,7 +109,7 @@ static int card_points(pf_card c) {
 /* Whether `seat` may know the card of take i: the passer and the taker, and everyone once the
  * game is over (PIL-7, PIL-9). */
 static inline bool take_known(const pil_state *s, int i, int seat) {
-  return seat == PF_VIEW_ALL || s->over || seat == s->take_from[i] || seat == taker_of(s->take_from[i]);
+  return s->over || pf_view_sees_own(seat, s->take_from[i]) || pf_view_sees_own(seat, taker_of(s->take_from[i]));
 }
 
 /* PIL-9: a team collects the piles topped with its colour, plus the cards its seats took, and
@@ -605,7 +605,7 @@ static void pil_describe_chance(const void *vs, const char *outcome, int viewer,
   const pil_state *s = vs;
   int from = s->turn, by = taker_of(from);
   pf_card c;
-  bool known = viewer == PF_VIEW_ALL || viewer == from || viewer == by;
+  bool known = pf_view_sees_own(viewer, from) || pf_view_sees_own(viewer, by);
   if (viewer == by)
     pf_buf_puts(out, "you take ");
   else

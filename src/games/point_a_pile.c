@@ -518,7 +518,7 @@ static bool unplaced_public(const pap_state *s) { return top_level(s) > 0 || s->
 
 /* Unplaced cards are hidden from all but the Headpointer until they have lain face up (PAP-3). */
 static bool unplaced_visible(const pap_state *s, int seat) {
-  return seat == PF_VIEW_ALL || seat == s->head || unplaced_public(s);
+  return pf_view_sees_own(seat, s->head) || unplaced_public(s);
 }
 
 static bool placing(const pap_state *s) {
@@ -1673,12 +1673,12 @@ static int pap_current_deal(const void *vs, pf_deal *out) {
 
 /* PAP-8: may `seat` see the whole of p's score row? Its top card and size everyone sees. */
 static bool row_visible(const pap_state *s, int seat, int p) {
-  return !s->pile_variant || s->over || seat == PF_VIEW_ALL || seat == p;
+  return !s->pile_variant || s->over || pf_view_sees_own(seat, p);
 }
 
 /* PAP-9 missions: may `seat` see p's mission? Its own, and every one once the game is over. */
 static bool mission_visible(const pap_state *s, int seat, int p) {
-  return s->over || seat == PF_VIEW_ALL || seat == p;
+  return s->over || pf_view_sees_own(seat, p);
 }
 
 /* Have the pointers of level l who do not wait (Trailing Reward) all chosen? */
@@ -1691,14 +1691,14 @@ static bool early_done(const pap_state *s, int l) {
 /* May `seat` see p's choice at level l? After the reveal everyone may; under Trailing Reward the
  * choices of those who do not wait are shown to all once they are all made. */
 static bool choice_visible(const pap_state *s, int seat, int l, int p) {
-  return seat == PF_VIEW_ALL || seat == p || l < top_level(s) || placing(s) || s->window || next_pointer(s) < 0 ||
+  return pf_view_sees_own(seat, p) || l < top_level(s) || placing(s) || s->window || next_pointer(s) < 0 ||
          (!(s->late[l] >> p & 1) && s->late[l] && early_done(s, l));
 }
 
 /* May `seat` see p's throw at rock-paper-scissors? Only once all have thrown (never pending). */
 static bool throw_visible(const pap_state *s, int seat, int p) {
   (void)s;
-  return seat == PF_VIEW_ALL || seat == p;
+  return pf_view_sees_own(seat, p);
 }
 
 /* The slots of the cards `seat` cannot see: the undrawn deck, the unplaced drawn cards when they
@@ -2402,16 +2402,19 @@ static void pap_describe(const void *vs, pf_move m, int viewer, const pf_style *
   }
   case MV_PASS: pf_buf_puts(out, "use no action now"); return;
   case MV_THROW:
-    if (viewer != PF_VIEW_ALL && viewer != actor)
+    if (!pf_view_sees_own(viewer, actor))
       pf_buf_puts(out, "throws (hidden until everyone has thrown)");
     else
       pf_buf_printf(out, "throw %s", THROWS[MV_B(m)]);
     return;
   case MV_GIVE: {
     char b[16];
-    pf_buf_printf(out, "give card %d, ", MV_B(m) + 1);
-    put_card(out, row_card(s, actor, MV_B(m)), st); /* face up once given */
-    pf_buf_printf(out, ", to %s", seat_name(s->pend_to, viewer, b));
+    /* The card is face up once given; where it lay only those who see the row know (PAP-8). */
+    bool where = row_visible(s, viewer, actor);
+    pf_buf_puts(out, "give ");
+    if (where) pf_buf_printf(out, "card %d, ", MV_B(m) + 1);
+    put_card(out, row_card(s, actor, MV_B(m)), st);
+    pf_buf_printf(out, "%s to %s", where ? "," : "", seat_name(s->pend_to, viewer, b));
     return;
   }
   case MV_POINT: break;
@@ -2428,7 +2431,7 @@ static void pap_describe(const void *vs, pf_move m, int viewer, const pf_style *
     return;
   }
   }
-  if (viewer != PF_VIEW_ALL && viewer != actor) {
+  if (!pf_view_sees_own(viewer, actor)) {
     pf_buf_puts(out, "points (hidden until everyone has chosen)");
     return;
   }

@@ -799,7 +799,7 @@ static void sbj_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
     pf_buf_printf(out, "Game over (SBJ-6): %d turns were played; the fewest stockpile cards win.\n", TURN_LIMIT);
   else if (s->chance)
     pf_buf_puts(out, "The draw pile is empty: the completed piles are shuffled into a new one (SBJ-3).\n");
-  else if (seat == PF_VIEW_ALL || seat == s->turn)
+  else if (pf_view_sees_own(seat, s->turn))
     playable_line(s, st, out);
 }
 
