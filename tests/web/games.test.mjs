@@ -4,27 +4,35 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { startServer, launch, newPage, createTable, playToEnd, screenshots, tableData, waitTurn, PILFER, PHONE } from './lib.mjs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  startServer, launch, newPage, createTable, playToEnd, screenshots, tableData, waitTurn, recordBoards,
+  checkBoardsAgainstRecord, writeTemp, PILFER, PHONE,
+} from './lib.mjs';
 
 // Short games where an option allows it, but played to the real end.
 const TABLES = {
   'steal-the-pile': { players: 2, options: {} },
   thief: { players: 2, options: { hands: 1 } },
   'four-card-thief': { players: 2, options: { hands: 1 } },
-  'skip-bo-junior': { players: 2, options: { stock: 3 } },
+  'skip-bo-junior': { players: 2, options: { stock: 5 } },
   piles: { players: 4, options: {} },
   gharat: { players: 2, options: { target: 0 } },
   'point-a-pile': { players: 3, options: {} },
 };
 
-let server, browser;
+let server, browser, tmp;
 before(async () => {
   server = await startServer();
   browser = await launch();
+  tmp = mkdtempSync(join(tmpdir(), 'pilfer-web-records-'));
 });
 after(async () => {
   await browser?.close();
   await server?.stop();
+  rmSync(tmp, { recursive: true, force: true });
 });
 
 test('pilfer games lists the seven games this test plays', () => {
@@ -56,12 +64,18 @@ for (const [game, t] of Object.entries(TABLES)) {
     const seats = ['you', ...Array(t.players - 1).fill('random')];
     const table = await createTable(page, server.url, { game, players: t.players, options: t.options, seats });
     assert.ok(table > 0);
+    // Someone watches: what they and the player are shown is checked against the record below.
+    const watcher = await newPage(browser);
+    await watcher.goto(`${server.url}#watch=${table}`);
+    await watcher.waitForFunction(() => document.querySelector('.table-page')?.dataset.states > 0);
+    await recordBoards(watcher);
+    await recordBoards(page);
     const stats = {};
     let shot = false;
     const moves = await playToEnd(page, {
       stats,
       each: async (n) => {
-        if (n === 4 && !shot && (await tableData(page)).status === 'playing') {
+        if (n === 3 && !shot && (await tableData(page)).status === 'playing') {
           shot = true;
           await waitTurn(page);
           const wide = await screenshots(page, `${game}-table`);
@@ -83,9 +97,18 @@ for (const [game, t] of Object.entries(TABLES)) {
     assert.equal(record.game, game);
     assert.equal(record.moves.length, Number((await tableData(page)).ply));
     assert.ok(record.result, 'the record holds the result');
-    console.log(`# ${game}: ${moves} moves by clicking (${JSON.stringify(stats)}), ${record.moves.length} plies in all`);
+    // Every card either page showed while the game went on was in that viewer's view.
+    const path = writeTemp(tmp, `${game}-${table}.json`, JSON.stringify(record));
+    await watcher.waitForFunction(() => document.querySelector('.table-page').dataset.status === 'over');
+    const seen = checkBoardsAgainstRecord(await watcher.evaluate(() => window.boards), path, 'public');
+    const played = checkBoardsAgainstRecord(await page.evaluate(() => window.boards), path, 0);
+    assert.ok(seen > 0 && played > 0);
+    console.log(`# ${game}: ${moves} moves by clicking (${JSON.stringify(stats)}), ${record.moves.length} plies in all; ` +
+      `${seen} positions watched and ${played} played checked against the record`);
     assert.deepEqual(page.errors, []);
+    assert.deepEqual(watcher.errors, []);
     await page.context().close();
+    await watcher.context().close();
   });
 }
 

@@ -188,6 +188,47 @@ export function boardCards(page) {
   return page.evaluate(() => [...document.querySelectorAll('.board [data-card]')].map((e) => e.dataset.card));
 }
 
+// Keeps, in the page, what its board showed after every state: window.boards = [{ply, status,
+// cards}], the cards as boardCards gives them.
+export async function recordBoards(page) {
+  await page.evaluate(() => {
+    window.boards = [];
+    new MutationObserver(() => {
+      const t = document.querySelector('.table-page');
+      if (!t) return;
+      window.boards.push({
+        ply: Number(t.dataset.ply), status: t.dataset.status,
+        cards: [...document.querySelectorAll('.board [data-card]')].map((e) => e.dataset.card),
+      });
+    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-states'] });
+  });
+}
+
+// Every string in a view (but its legal moves): what a card shown may be.
+export function viewStrings(view, out = new Set(), key = '') {
+  if (key === 'legal' || key === 'moves') return out;
+  if (typeof view === 'string') out.add(view);
+  else if (Array.isArray(view)) view.forEach((x) => viewStrings(x, out, key));
+  else if (view && typeof view === 'object') for (const [k, x] of Object.entries(view)) viewStrings(x, out, k);
+  return out;
+}
+
+// Checks that every card a page showed while the game was played is in the view the engine gives
+// its viewer (a seat, or 'public') at that ply, replaying the finished game's record.
+export function checkBoardsAgainstRecord(boards, recordPath, viewer) {
+  let checked = 0;
+  const views = new Map();
+  for (const b of boards) {
+    if (b.status !== 'playing') continue;
+    if (!views.has(b.ply)) views.set(b.ply, viewStrings(replayView(recordPath, b.ply, viewer)));
+    const allowed = views.get(b.ply);
+    const extra = b.cards.filter((c) => c && !allowed.has(c));
+    if (extra.length) throw new Error(`viewer ${viewer} was shown ${extra.join(' ')} at ply ${b.ply}, not in its view`);
+    checked++;
+  }
+  return checked;
+}
+
 // `pilfer replay RECORD --until K --json --view V` as an object.
 export function replayView(recordPath, k, view = 'all') {
   const r = spawnSync(PILFER, ['replay', recordPath, '--until', String(k), '--json', '--view', String(view)], { encoding: 'utf8' });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   startServer, launch, newPage, createTable, clickMove, playToEnd, tableData, waitTurn, replayView, writeTemp,
-  screenshots,
+  screenshots, recordBoards,
 } from './lib.mjs';
 
 let server, browser, tmp;
@@ -24,21 +24,6 @@ after(async () => {
 });
 
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
-
-// Keeps, in the page, what its board showed after every state: [{ply, status, cards}].
-async function recordBoards(page) {
-  await page.evaluate(() => {
-    window.boards = [];
-    new MutationObserver(() => {
-      const t = document.querySelector('.table-page');
-      if (!t) return;
-      window.boards.push({
-        ply: Number(t.dataset.ply), status: t.dataset.status,
-        cards: [...document.querySelectorAll('.board [data-card]')].map((e) => e.dataset.card),
-      });
-    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-states'] });
-  });
-}
 
 // Steal the Pile (one deck: every card is one of a kind): the cards nobody but their holder may
 // see at ply k, from the record replayed with everything shown: the hands (but `seat`'s own) and
