@@ -20,10 +20,11 @@ const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
-// Starts `pilfer serve` on a free port with a fresh database; resolves with {url, stop()}.
-export async function startServer() {
-  const dir = mkdtempSync(join(tmpdir(), 'pilfer-web-'));
-  const proc = spawn(PILFER, ['serve', '--listen', '127.0.0.1:0', '--db', join(dir, 'test.db'), '--web', join(ROOT, 'web')],
+// Starts `pilfer serve` on a free port with a fresh database; resolves with {url, port, dir,
+// stop()}. With {dir, port}: on that port with the database of that folder (a restart).
+export async function startServer({ dir = null, port = 0 } = {}) {
+  dir ??= mkdtempSync(join(tmpdir(), 'pilfer-web-'));
+  const proc = spawn(PILFER, ['serve', '--listen', `127.0.0.1:${port}`, '--db', join(dir, 'test.db'), '--web', join(ROOT, 'web')],
     { stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   proc.stderr.on('data', (d) => { err += d; });
@@ -45,16 +46,17 @@ export async function startServer() {
   });
   return {
     url,
+    port: Number(new URL(url).port),
     dir,
     stderr: () => err,
     // Stops the server; throws if it did not stop cleanly or its stderr shows a sanitizer's report.
-    async stop() {
+    async stop({ keep = false } = {}) {
       proc.stopping = true;
       if (proc.exitCode === null && proc.signalCode === null) {
         proc.kill('SIGTERM');
         await new Promise((ok) => proc.on('exit', ok));
       }
-      rmSync(dir, { recursive: true, force: true });
+      if (!keep) rmSync(dir, { recursive: true, force: true });
       if (proc.exitCode !== 0 || /Sanitizer|runtime error/.test(err))
         throw new Error(`pilfer serve ended with status ${proc.exitCode} (signal ${proc.signalCode}): ${err}`);
     },

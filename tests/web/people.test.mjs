@@ -144,6 +144,38 @@ test('a reload in the middle of a game comes back to the same position, and play
   await p.context().close();
 });
 
+test('the server restarts in the middle of a game: the page reconnects, resumes its seat, and play goes on', { timeout: 120000 }, async () => {
+  const own = await startServer();
+  let again = null;
+  const p = await newPage(browser);
+  try {
+    await createTable(p, own.url, { game: 'four-card-thief', players: 2, options: { hands: 1 }, seats: ['you', 'random'] });
+    for (let i = 0; i < 3; i++) {
+      assert.ok(await waitTurn(p));
+      await clickMove(p);
+    }
+    assert.ok(await waitTurn(p));
+    const ply = (await tableData(p)).ply;
+    const legal = await p.$$eval('#legal .legal-move', (bs) => bs.map((b) => b.dataset.move));
+    const states = Number((await tableData(p)).states);
+    await own.stop({ keep: true });
+    await p.waitForFunction(() => /Connection lost/.test(document.querySelector('#conn-status').textContent));
+    again = await startServer({ dir: own.dir, port: own.port });
+    // The page finds the server again, resumes the seat with its token and is sent the same state.
+    await p.waitForFunction(() => document.querySelector('#conn-status').textContent === '', null, { timeout: 20000 });
+    await p.waitForFunction((n) => Number(document.querySelector('.table-page').dataset.states) > n, states);
+    assert.ok(await waitTurn(p));
+    assert.equal((await tableData(p)).ply, ply);
+    assert.deepEqual(await p.$$eval('#legal .legal-move', (bs) => bs.map((b) => b.dataset.move)), legal);
+    await playToEnd(p);
+    assert.equal(await p.locator('#result:not([hidden])').count(), 1);
+    assert.deepEqual(p.errors.filter((e) => !/WebSocket|ERR_CONNECTION_REFUSED/.test(e)), []);
+  } finally {
+    await p.context().close();
+    await again?.stop();
+  }
+});
+
 // Tabs until the focus is on an element matching sel; returns false after `max` tabs.
 async function tabTo(page, sel, max = 300) {
   for (let i = 0; i < max; i++) {

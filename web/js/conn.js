@@ -18,7 +18,15 @@ export class Conn {
     this.waiting = new Map();
     this.closed = false;
     this.delay = 500;
+    this.waitOpen();
     this.open();
+  }
+
+  // Requests made while there is no connection wait for the next one.
+  waitOpen() {
+    if (this.ready && !this.isOpen) return; // still waiting for the first
+    this.isOpen = false;
+    this.ready = new Promise((resolve) => { this.markReady = resolve; });
   }
 
   url() {
@@ -28,10 +36,10 @@ export class Conn {
   open() {
     const ws = new WebSocket(this.url(), 'pilfer');
     this.ws = ws;
-    this.ready = new Promise((resolve) => { this.markReady = resolve; });
     ws.onopen = () => {
       this.delay = 500;
       this.h.onstatus?.('');
+      this.isOpen = true;
       this.markReady();
       this.h.onopen?.();
     };
@@ -52,6 +60,7 @@ export class Conn {
       for (const w of this.waiting.values()) w.reject(new ServerError('closed', 'the connection was lost'));
       this.waiting.clear();
       if (this.closed) return;
+      this.waitOpen();
       this.h.onstatus?.('Connection lost: trying again…');
       setTimeout(() => { if (!this.closed) this.open(); }, this.delay);
       this.delay = Math.min(this.delay * 2, 8000);
