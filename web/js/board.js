@@ -28,8 +28,10 @@ export class Board {
   update(opts) {
     this.opts = opts;
     const { view, legal = [] } = opts;
-    const moves = view?.moves;
-    this.entries = legal.map((move, i) => ({ i, move, from: null, card: null, to: null, text: null, ...(moves?.[i] || {}) }));
+    // view.moves is parallel to the view's legal moves; the state's legal moves are this seat's
+    // (they differ for a seat that chooses after another, sealed): matched by their string.
+    const byMove = new Map((Array.isArray(view?.moves) ? view.moves : []).map((m) => [m.move, m]));
+    this.entries = legal.map((move, i) => ({ from: null, card: null, to: null, text: null, ...(byMove.get(move) || {}), i, move }));
     if (this.sel && !this.entries.some((e) => e.from === this.sel.zone && (e.card ?? null) === this.sel.card)) this.sel = null;
     this.closeChoice();
     this.draw();

@@ -313,7 +313,8 @@ export class TablePage {
 
   renderLegal(m) {
     const legal = m.legal || [];
-    const moves = m.view?.moves;
+    const byMove = new Map((Array.isArray(m.view?.moves) ? m.view.moves : []).map((x) => [x.move, x]));
+    const moves = legal.map((mv) => byMove.get(mv));
     this.legalCount.textContent = `(${legal.length})`;
     this.legalPanel.hidden = this.seat === null || m.status !== 'playing';
     this.legalList.replaceChildren(...legal.map((mv, i) => h('li', {}, h('button.legal-move', {
@@ -355,7 +356,7 @@ export class TablePage {
     const move = m?.legal?.[i];
     if (move === undefined || !this.token) return;
     if (this.page.dataset.busy) return; // one move at a time
-    this.sent = { move, text: m.view?.moves?.[i]?.text || null };
+    this.sent = { move, text: (m.view?.moves || []).find((x) => x.move === move)?.text || null };
     this.error('');
     this.hintLine.textContent = '';
     this.page.dataset.busy = '1';
