@@ -135,7 +135,7 @@ export async function waitTurn(page, timeout = 60000) {
 // zones (stats.zones counts those), a target or a button of the board otherwise, and the list of
 // legal moves as a last resort (stats.list). `pick` chooses among the candidates (default: at
 // random, from the page's seeded generator). Resolves once the server has answered with a state.
-export async function clickMove(page, stats = {}, pick = null) {
+export async function clickMove(page, stats = {}, pick = null, { drag = false } = {}) {
   const before = Number((await tableData(page)).states);
   const choose = async (loc) => {
     const n = await loc.count();
@@ -146,7 +146,26 @@ export async function clickMove(page, stats = {}, pick = null) {
   };
   const board = page.locator('.board-area');
   let how = 'list';
-  if (await board.locator('.card-btn').count()) {
+  if (drag && await board.locator('.card-btn').count()) {
+    // Drag a card onto a zone it may go to: the targets show once the drag starts, so the card
+    // is picked first to learn them, put back, and dragged.
+    const cards = board.locator('.card-btn');
+    const i = pick ? pick(await cards.count()) : Math.floor(Math.random() * await cards.count());
+    const card = cards.nth(i);
+    await card.click();
+    const targets = board.locator('.zone.target');
+    const n = await targets.count();
+    if (n) {
+      const zone = await targets.nth(pick ? pick(n) : Math.floor(Math.random() * n)).getAttribute('data-zone');
+      await card.click(); // put back
+      await board.locator(`.card-btn >> nth=${i}`).dragTo(board.locator(`.zone[data-zone="${zone}"]`));
+      if (await page.locator('dialog.choice-dialog .choice').count()) await choose(page.locator('dialog.choice-dialog .choice'));
+      how = 'drag';
+    } else {
+      if (await board.locator('.board-actions .action').count()) await choose(board.locator('.board-actions .action'));
+      how = 'zones';
+    }
+  } else if (await board.locator('.card-btn').count()) {
     await choose(board.locator('.card-btn'));
     // then a target, a button for the card, or a choice
     if (await page.locator('dialog.choice-dialog .choice').count()) await choose(page.locator('dialog.choice-dialog .choice'));
@@ -173,11 +192,11 @@ export async function clickMove(page, stats = {}, pick = null) {
 
 // Plays this page's seat to the end of the game; returns the number of moves made. `each(n)` runs
 // after every move.
-export async function playToEnd(page, { stats = {}, each = null, max = 3000 } = {}) {
+export async function playToEnd(page, { stats = {}, each = null, max = 3000, drag = false } = {}) {
   let n = 0;
   while (await waitTurn(page)) {
     if (n >= max) throw new Error(`no end after ${max} moves`);
-    await clickMove(page, stats);
+    await clickMove(page, stats, null, { drag: drag && n % 2 === 1 });
     n++;
     if (each) await each(n);
   }

@@ -62,13 +62,10 @@ export class Board {
     const me = this.opts.seat;
     const interactive = this.opts.interactive && this.entries.length > 0;
     this.sources = new Set();
-    this.targets = new Map(); // zone id -> the entries that end there (for this selection)
+    this.targets = new Map();
     if (interactive) {
       for (const e of this.entries) if (e.from) this.sources.add(key(e.from, e.card ?? null));
-      for (const e of this.candidates()) if (e.to) {
-        if (!this.targets.has(e.to)) this.targets.set(e.to, []);
-        this.targets.get(e.to).push(e);
-      }
+      this.findTargets();
     }
     const owners = [];
     for (const z of zones) if (z.owner !== null && z.owner !== undefined && !owners.includes(z.owner)) owners.push(z.owner);
@@ -137,12 +134,23 @@ export class Board {
         onclick: (ev) => { ev.stopPropagation(); this.pickTarget(z.id); },
       }, z.label || z.id, h('span.here', { 'aria-hidden': 'true' }, ' \u25bc')));
       e.addEventListener('click', () => this.pickTarget(z.id));
-      e.addEventListener('dragover', (ev) => { ev.preventDefault(); e.classList.add('drag-over'); });
-      e.addEventListener('dragleave', () => e.classList.remove('drag-over'));
-      e.addEventListener('drop', (ev) => { ev.preventDefault(); e.classList.remove('drag-over'); this.pickTarget(z.id); });
     } else {
       head.append(h('span.zone-label', {}, z.label || z.id));
     }
+    // A card may be dropped here while this zone is one of its targets (they change as a drag
+    // starts, without drawing the board anew, which would end the drag).
+    e.addEventListener('dragover', (ev) => {
+      if (!this.targets?.has(z.id)) return;
+      ev.preventDefault();
+      e.classList.add('drag-over');
+    });
+    e.addEventListener('dragleave', () => e.classList.remove('drag-over'));
+    e.addEventListener('drop', (ev) => {
+      if (!this.targets?.has(z.id)) return;
+      ev.preventDefault();
+      this.dragging = false;
+      this.pickTarget(z.id);
+    });
     if (z.value !== undefined && z.value !== null && z.value !== '') head.append(h('span.zone-value', {}, String(z.value)));
     e.append(head);
     const row = h('div.zone-cards');
@@ -196,7 +204,16 @@ export class Board {
       ondragstart: (ev) => {
         ev.dataTransfer.setData('text/plain', card ?? z.id);
         ev.dataTransfer.effectAllowed = 'move';
-        if (!chosen) this.pickSource(z.id, card, index, true);
+        this.sel = { zone: z.id, card, index };
+        this.dragging = true;
+        this.findTargets();
+        for (const ze of this.root.querySelectorAll('.zone')) ze.classList.toggle('target', this.targets.has(ze.dataset.zone));
+      },
+      ondragend: () => {
+        if (!this.dragging) return; // dropped on a target
+        this.dragging = false;
+        this.sel = null;
+        this.draw();
       },
     }, face);
     if (chosen) b.classList.add('chosen');
@@ -204,6 +221,15 @@ export class Board {
   }
 
   // ---- choosing a move ----
+
+  // zone id -> the moves that end there, for the selection (or, with none, those that need no card).
+  findTargets() {
+    this.targets = new Map();
+    for (const e of this.candidates()) if (e.to) {
+      if (!this.targets.has(e.to)) this.targets.set(e.to, []);
+      this.targets.get(e.to).push(e);
+    }
+  }
 
   // The moves that fit the selection (or, with none, those that need no card).
   candidates() {
@@ -216,8 +242,8 @@ export class Board {
     return this.sel ? `Put it here: ${t}` : t;
   }
 
-  pickSource(zone, card, index, dragging = false) {
-    if (this.sel && this.sel.zone === zone && this.sel.card === card && this.sel.index === index && !dragging) {
+  pickSource(zone, card, index) {
+    if (this.sel && this.sel.zone === zone && this.sel.card === card && this.sel.index === index) {
       this.sel = null; // a second click puts it back
       this.draw();
       this.focusSource(zone, card, index);
@@ -227,7 +253,7 @@ export class Board {
     const fits = this.candidates();
     const targets = fits.filter((e) => e.to);
     const here = fits.filter((e) => !e.to);
-    if (!targets.length && here.length === 1 && !dragging) {
+    if (!targets.length && here.length === 1) {
       this.sel = null;
       this.play(here[0]);
       return;
@@ -235,7 +261,7 @@ export class Board {
     this.draw();
     const what = card !== null ? cardShort(card) : 'it';
     this.handlers.say?.(targets.length ? `${what} chosen: pick where it goes (Escape to cancel)` : `${what} chosen`);
-    if (!dragging) this.focusSource(zone, card, index);
+    this.focusSource(zone, card, index);
   }
 
   focusSource(zone, card, index) {
