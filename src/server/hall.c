@@ -67,6 +67,8 @@ typedef struct table {
   log_entry log[LOG_KEEP]; /* a ring: move k is at k % LOG_KEEP */
   watcher *watch;
   int nwatch, capwatch;
+  int group_since[PF_MAX_PLAYERS]; /* the ply since which a seat has been in the choosing group
+                                    * it is in now (-1: none); its legal moves are the same since */
   bool bot_busy;       /* a bot job for this table is out */
   double since;        /* when the table last changed (takeover counts from here) */
 } table;
@@ -274,12 +276,15 @@ static int parse_kind(const char *k) {
   return SEAT_OPEN;
 }
 
+static void note_group(table *t);
+
 /* Builds a table in memory from what the store holds: its record replayed. */
 static int table_from_store(void *ctx, const pf_store_loaded *l) {
   pf_hall *h = ctx;
   pf_error err;
   const pf_game *g = pf_game_find(l->table.game);
   table *t = pf_xcalloc(1, sizeof *t);
+  for (int s = 0; s < PF_MAX_PLAYERS; s++) t->group_since[s] = -1;
   t->id = l->table.id;
   t->g = g;
   t->players = l->table.players;
@@ -323,6 +328,7 @@ static int table_from_store(void *ctx, const pf_store_loaded *l) {
     snprintf(t->seats[s].sealed, sizeof t->seats[s].sealed, "%s", l->sealed[i].move);
   }
   t->since = pf_clock_seconds();
+  note_group(t);
   table_free(table_in_memory(h, t->id));
   if (table_in_memory(h, t->id)) h->ntables--;
   table_put(h, t);
@@ -403,6 +409,25 @@ static bool may_answer(const table *t, int s, int *at) {
       return !t->seats[s].has_sealed;
     }
   return false;
+}
+
+/* Notes, after a change, since when each seat has been in the choosing group it is in: a move it
+ * sends for any ply since then is not stale, since its legal moves have not changed (game.h:
+ * choosing), even though the seats before it moved on. */
+static void note_group(table *t) {
+  int seats[PF_MAX_PLAYERS], n = asked(t, seats);
+  bool in[PF_MAX_PLAYERS] = {0};
+  for (int i = 0; i < n; i++) in[seats[i]] = true;
+  for (int s = 0; s < t->players; s++)
+    if (!in[s] || t->seats[s].has_sealed)
+      t->group_since[s] = -1;
+    else if (t->group_since[s] < 0)
+      t->group_since[s] = t->run.nmoves;
+}
+
+/* Whether a move of seat s sent at `ply` was sent for the position it would be played in. */
+static bool current_for(const table *t, int s, json_int_t ply) {
+  return ply == t->run.nmoves || (t->group_since[s] >= 0 && ply >= t->group_since[s] && ply < t->run.nmoves);
 }
 
 /* A state in which seat seats[at] of the choosing group is to move: the seats before it play
@@ -521,9 +546,11 @@ static json_t *state_json(pf_hall *h, const table *t, int s) {
   return o;
 }
 
-/* Sends every connection at the table its own state (one text per viewer, built once). */
+/* Sends every connection at the table its own state (one text per viewer, built once). Every
+ * change to a table ends here. */
 static void broadcast(pf_hall *h, table *t) {
   char *texts[PF_MAX_PLAYERS + 1] = {0};
+  note_group(t);
   for (int i = 0; i < t->nwatch; i++) {
     int slot = viewer_slot(t, t->watch[i].seat);
     if (!texts[slot]) {
@@ -588,18 +615,28 @@ static int advance(pf_hall *h, table *t, pf_error *err) {
 
 static void schedule_bot(pf_hall *h, table *t);
 
-/* Ends a change to a table: commits, and on success tells everyone and lets a bot play; on
- * failure puts the table back as stored. Returns 0 on success. */
-static int finish_change(pf_hall *h, table *t, pf_error *err) {
-  if (pf_store_commit(h->store, err) != 0) {
-    pf_store_rollback(h->store);
-    table_reload(h, t);
-    return -1;
-  }
+/* After a committed change: everyone at the table is told, a bot plays if its turn came, and a
+ * table that is over may leave memory. */
+static void changed(pf_hall *h, table *t) {
   t->since = pf_clock_seconds();
   broadcast(h, t);
   schedule_bot(h, t);
   note_idle(h, t);
+}
+
+/* Commits a change; on failure the table is put back as stored. Returns 0 on success. */
+static int commit_or_reload(pf_hall *h, table *t, pf_error *err) {
+  if (pf_store_commit(h->store, err) == 0) return 0;
+  pf_store_rollback(h->store);
+  table_reload(h, t);
+  return -1;
+}
+
+/* Ends a change to a table: commits, and on success tells everyone and lets a bot play; on
+ * failure puts the table back as stored. Returns 0 on success. */
+static int finish_change(pf_hall *h, table *t, pf_error *err) {
+  if (commit_or_reload(h, t, err) != 0) return -1;
+  changed(h, t);
   return 0;
 }
 
@@ -908,6 +945,12 @@ static int field_token(request *r, const table *t) {
   return -1;
 }
 
+/* The table and seat a request names with "table" and "token"; -1 after the error reply. */
+static int field_seat(request *r, table **t) {
+  *t = field_table(r);
+  return *t ? field_token(r, *t) : -1;
+}
+
 static void h_games(request *r) {
   send_json(r->h, r->c, json_pack("{s:s, s:o}", "type", "games", "games", pf_games_json()), r->id);
 }
@@ -964,6 +1007,7 @@ static void h_create(request *r) {
   if (pf_record_options_read(json_object_get(r->msg, "options"), g, &setup.options, &err) != 0)
     return bad(r, "bad_options", "%s", err.msg);
   table *t = pf_xcalloc(1, sizeof *t);
+  for (int s = 0; s < PF_MAX_PLAYERS; s++) t->group_since[s] = -1;
   t->g = g;
   t->players = (int)players;
   json_t *seats = json_object_get(r->msg, "seats");
@@ -1059,26 +1103,19 @@ static void h_join(request *r) {
     abandon_change(h, t);
     return bad(r, "storage", "%s", err.msg);
   }
-  if (pf_store_commit(h->store, &err) != 0) {
-    pf_store_rollback(h->store);
-    table_reload(h, t);
-    return bad(r, "storage", "%s", err.msg);
-  }
-  t->since = pf_clock_seconds();
+  if (commit_or_reload(h, t, &err) != 0) return bad(r, "storage", "%s", err.msg);
   bind_conn(t, r->c, (int)s);
   send_json(h, r->c,
             json_pack("{s:s, s:I, s:i, s:s}", "type", "joined", "table", (json_int_t)t->id, "seat", (int)s, "token",
                       st->token),
             r->id);
-  broadcast(h, t);
-  schedule_bot(h, t);
+  changed(h, t);
 }
 
 static void h_resume(request *r) {
   pf_hall *h = r->h;
-  table *t = field_table(r);
-  if (!t) return;
-  int s = field_token(r, t);
+  table *t;
+  int s = field_seat(r, &t);
   if (s < 0) return;
   pf_error err;
   if (t->seats[s].taken_over) {
@@ -1104,9 +1141,8 @@ static void h_watch(request *r) {
 
 static void h_move(request *r) {
   pf_hall *h = r->h;
-  table *t = field_table(r);
-  if (!t) return;
-  int s = field_token(r, t);
+  table *t;
+  int s = field_seat(r, &t);
   if (s < 0) return;
   const char *text = field_str(r, "move", false);
   if (!text) return;
@@ -1114,7 +1150,7 @@ static void h_move(request *r) {
   if (field_int(r, "ply", true, -1, -1, INT32_MAX, &ply) != 0) return;
   if (t->status != ST_PLAYING)
     return bad(r, "not_your_turn", "table %" PRId64 " is %s", t->id, t->status == ST_OVER ? "over" : "waiting for players");
-  if (ply >= 0 && ply != t->run.nmoves)
+  if (ply >= 0 && !current_for(t, s, ply))
     return bad(r, "stale", "the table is at ply %d, not %lld", t->run.nmoves, (long long)ply);
   char canon[PF_MOVE_STR];
   bool sealed = false;
@@ -1122,26 +1158,18 @@ static void h_move(request *r) {
   pf_error err;
   if (seat_move(h, t, s, text, canon, &sealed, &code, &err) != 0) /* t may be reloaded: not used after */
     return bad(r, code, "move \"%s\": %s", text, err.msg);
-  if (pf_store_commit(h->store, &err) != 0) {
-    pf_store_rollback(h->store);
-    table_reload(h, t);
-    return bad(r, "storage", "%s", err.msg);
-  }
+  if (commit_or_reload(h, t, &err) != 0) return bad(r, "storage", "%s", err.msg);
   json_t *ack = json_pack("{s:s, s:I, s:i, s:s}", "type", "ack", "table", (json_int_t)t->id, "ply", t->run.nmoves,
                           "move", canon);
   if (sealed) json_object_set_new(ack, "sealed", json_true());
   send_json(h, r->c, ack, r->id);
-  t->since = pf_clock_seconds();
-  broadcast(h, t);
-  schedule_bot(h, t);
-  note_idle(h, t);
+  changed(h, t);
 }
 
 static void h_leave(request *r) {
   pf_hall *h = r->h;
-  table *t = field_table(r);
-  if (!t) return;
-  int s = field_token(r, t);
+  table *t;
+  int s = field_seat(r, &t);
   if (s < 0) return;
   pf_error err;
   chair *st = &t->seats[s];
@@ -1166,16 +1194,13 @@ static void h_leave(request *r) {
   }
   unbind_conn(h, t->id, r->c, s);
   send_json(h, r->c, json_pack("{s:s, s:I}", "type", "left", "table", (json_int_t)t->id), r->id);
-  broadcast(h, t);
-  schedule_bot(h, t);
-  note_idle(h, t);
+  changed(h, t);
 }
 
 static void h_hint(request *r) {
   pf_hall *h = r->h;
-  table *t = field_table(r);
-  if (!t) return;
-  int s = field_token(r, t);
+  table *t;
+  int s = field_seat(r, &t);
   if (s < 0) return;
   const char *spec = field_str(r, "bot", true);
   if (!spec && json_object_get(r->msg, "bot")) return;

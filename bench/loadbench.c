@@ -1,0 +1,527 @@
+/*
+ * loadbench.c - pilfer-load: the server's load benchmark.
+ *
+ *   pilfer-load (--url ws://HOST:PORT/ws | --spawn PILFER) [--tables T] [--game ID]...
+ *               [--bot SPEC] [--full-games] [--batch N] [--max-seconds S] [--pid PID]
+ *               [--seed S] [--think MS] [--sustain] [--json]
+ *
+ * Opens T tables at once (default 1000) over a mix of games, each with two seats played here on
+ * their own WebSocket connections and the others by a bot, then plays every table to its end from
+ * one thread with epoll, each seat answering every state that asks it with a random legal move
+ * after a think time (--think MS: a uniformly random wait from 0 to twice MS, as people take; 0
+ * answers at once, which measures the server saturated rather than 1000 tables of people). It reports the moves a second (every ply: the seats here, the bots and chance), the latency
+ * from sending a move to receiving the next state of its table (p50, p99), and the server's memory
+ * a table: its VmRSS (/proc/PID/status) before the tables are opened and once all are, over T.
+ *
+ * Opening: a seat's connection sends `create` and `join`, the other's `join`; at most --batch
+ * connections are being opened at a time. Moves wait until every table is open, so that the
+ * memory is measured with all of them in play and the timing covers the playing only.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "srvproc.h"
+#include "wsclient.h"
+
+static const char USAGE[] =
+    "usage: pilfer-load (--url ws://HOST:PORT/ws | --spawn PILFER) [options]\n"
+    "\n"
+    "Opens T tables of a pilfer server at once, two seats of each played here over WebSocket by\n"
+    "random legal moves and the others by a bot, plays them to the end from one thread, and prints\n"
+    "moves a second, the latency from a move to the next state of its table, and the server's\n"
+    "memory a table.\n"
+    "  --url URL         a running server (its memory is read when it runs here: --pid, or the\n"
+    "                    process listening on the port)\n"
+    "  --spawn PILFER    start `PILFER serve` on a free port with a new database, stopped at the end\n"
+    "  --tables T        tables at once (default 1000)\n"
+    "  --game ID         play this game (repeatable; default every game the server lists)\n"
+    "  --bot SPEC        the bot on the other seats (default random)\n"
+    "  --full-games      the games' default options (default: short ones, one hand of Thief ...)\n"
+    "  --batch N         connections being opened at a time (default 100)\n"
+    "  --max-seconds S   stop playing after S seconds (default 600)\n"
+    "  --pid PID         the server's process, for its memory\n"
+    "  --seed S          the seats' choices (default 1)\n"
+    "  --think MS        each seat waits 0 to 2*MS ms before it answers (default 1000, as people\n"
+    "                    do; 0 answers at once: the server saturated)\n"
+    "  --sustain         keep T tables in play for all of --max-seconds: a finished table is\n"
+    "                    replaced by a new one at once\n"
+    "  --json            print the result as one JSON object too\n";
+
+/* ------------------------------------ the tables ------------------------------------ */
+
+typedef struct table table;
+
+/* A seat played here: one connection. */
+typedef struct seat {
+  table *t;
+  int seat;
+  ws_conn *ws;
+  bool out_watched;  /* registered for EPOLLOUT */
+  bool joined;
+  char token[80];
+  bool asked;        /* the last state asks it, unanswered */
+  json_t *legal;     /* of the last state */
+  long long ply;     /* of the last state */
+  bool chose;        /* the last state shows its sealed choice in */
+  bool inflight;     /* a move sent, not answered */
+  bool waiting;      /* acknowledged: the next state ends the latency */
+  int64_t sent_us;
+  json_t *move;      /* the move in flight */
+  int64_t retry_us;  /* after a flood error */
+  int64_t due_us;    /* when it answers, once asked (its think time) */
+  bool over;
+} seat;
+
+struct table {
+  int index;
+  long long id;      /* the server's number, once created */
+  const char *game;
+  int players;
+  seat seats[2];
+  long long plies;   /* the last ply seen */
+  bool over;
+};
+
+typedef struct bench {
+  const char *host, *path;
+  int port;
+  int epfd;
+  table *tables;
+  int ntables;
+  int opened_tables, started_tables, connecting;
+  int batch;
+  bool playing;
+  int64_t *lat;      /* latencies, microseconds */
+  size_t nlat, caplat;
+  long long client_moves;
+  int over;
+  int64_t last_us;   /* when the last message came */
+  json_t *errors;    /* code -> count */
+  uint64_t rng;
+  const char *bot;
+  int think_ms;
+  bool sustain;
+  long long done_plies; /* plies of the tables replaced (--sustain) */
+  bool full_games;
+  json_t *games;     /* the ids played */
+  json_t *all_games; /* GET /api/games */
+} bench;
+
+static uint32_t rnd(bench *b, uint32_t n) { return (uint32_t)((ws_splitmix(&b->rng) >> 32) % n); }
+
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void die(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("pilfer-load: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  exit(1);
+}
+
+static void count_error(bench *b, const char *code) {
+  json_t *n = json_object_get(b->errors, code);
+  json_object_set_new(b->errors, code, json_integer(json_integer_value(n) + 1));
+}
+
+/* Keeps the epoll registration of a seat's socket in line with whether it has bytes to send. */
+static void watch(bench *b, seat *s, int op) {
+  bool out = ws_want_write(s->ws);
+  if (op == EPOLL_CTL_MOD && out == s->out_watched) return;
+  struct epoll_event ev = {.events = EPOLLIN | (out ? EPOLLOUT : 0), .data.ptr = s};
+  if (epoll_ctl(b->epfd, op, ws_fd(s->ws), &ev) != 0) die("epoll_ctl: %s", strerror(errno));
+  s->out_watched = out;
+}
+
+static void send_json(bench *b, seat *s, json_t *msg) {
+  ws_send_json(s->ws, msg);
+  json_decref(msg);
+  watch(b, s, EPOLL_CTL_MOD);
+}
+
+static void open_seat(bench *b, seat *s) {
+  s->ws = ws_open(b->host, b->port, b->path, "pilfer");
+  if (!s->ws) die("%s", ws_last_error());
+  ws_set_user(s->ws, s);
+  b->connecting++;
+  watch(b, s, EPOLL_CTL_ADD);
+}
+
+/* Starts the next table: its first seat's connection. */
+static void start_table(bench *b) {
+  table *t = &b->tables[b->started_tables++];
+  open_seat(b, &t->seats[0]);
+}
+
+static void send_move(bench *b, seat *s) {
+  json_t *legal = s->legal;
+  const char *mv = json_string_value(json_array_get(legal, rnd(b, (uint32_t)json_array_size(legal))));
+  json_decref(s->move);
+  s->move = json_pack("{s:s, s:I, s:s, s:s, s:I}", "type", "move", "table", s->t->id, "token",
+                      s->token, "move", mv, "ply", s->ply);
+  s->asked = false;
+  s->inflight = true;
+  s->sent_us = ws_now_us();
+  send_json(b, s, json_incref(s->move));
+}
+
+/* ------------------------------------ messages ------------------------------------ */
+
+static void on_joined(seat *s, json_t *m) {
+  const char *tok = json_string_value(json_object_get(m, "token"));
+  s->joined = true;
+  snprintf(s->token, sizeof s->token, "%s", tok ? tok : "");
+}
+
+static void on_state(bench *b, seat *s, json_t *m) {
+  table *t = s->t;
+  int64_t now = ws_now_us();
+  if (s->waiting) {
+    if (b->nlat == b->caplat) {
+      b->caplat = b->caplat ? 2 * b->caplat : 4096;
+      b->lat = realloc(b->lat, b->caplat * sizeof *b->lat);
+      if (!b->lat) die("out of memory");
+    }
+    b->lat[b->nlat++] = now - s->sent_us;
+    s->waiting = false;
+  }
+  s->ply = json_integer_value(json_object_get(m, "ply"));
+  if (s->ply > t->plies) t->plies = s->ply;
+  json_decref(s->legal);
+  s->legal = json_incref(json_object_get(m, "legal"));
+  const char *status = json_string_value(json_object_get(m, "status"));
+  if (status && !strcmp(status, "over") && !s->over) {
+    s->over = true;
+    if (!t->over && t->seats[0].over && t->seats[1].over) {
+      t->over = true;
+      b->over++;
+    }
+  }
+  s->chose = !json_is_null(json_object_get(m, "mine"));
+  bool was_asked = s->asked;
+  s->asked = !s->inflight && json_array_size(s->legal) > 0 && !s->chose;
+  if (s->asked && !was_asked) s->due_us = now + (b->think_ms ? (int64_t)rnd(b, 2000u * (uint32_t)b->think_ms) : 0);
+}
+
+static void on_message(bench *b, seat *s, json_t *m) {
+  table *t = s->t;
+  b->last_us = ws_now_us();
+  const char *type = json_string_value(json_object_get(m, "type"));
+  if (!type) return;
+  if (!strcmp(type, "created")) {
+    t->id = json_integer_value(json_object_get(m, "table"));
+    send_json(b, s, json_pack("{s:s, s:I, s:i}", "type", "join", "table", t->id, "seat", 0));
+    open_seat(b, &t->seats[1]);
+  } else if (!strcmp(type, "joined")) {
+    on_joined(s, m);
+    if (t->seats[0].joined && t->seats[1].joined) b->opened_tables++;
+  } else if (!strcmp(type, "state")) {
+    on_state(b, s, m);
+  } else if (!strcmp(type, "ack")) {
+    s->inflight = false;
+    s->waiting = true;
+    b->client_moves++;
+  } else if (!strcmp(type, "error")) {
+    const char *code = json_string_value(json_object_get(m, "code"));
+    count_error(b, code ? code : "?");
+    if (code && !strcmp(code, "flood") && s->inflight) {
+      s->retry_us = ws_now_us() + 100000;
+    } else if (s->inflight) {
+      /* stale: a sealed group moved on; its state came while the move was in flight */
+      s->inflight = false;
+      s->asked = json_array_size(s->legal) > 0 && !s->chose;
+    } else {
+      char *text = json_dumps(m, JSON_COMPACT);
+      die("table %lld seat %d: %s", t->id, s->seat, text);
+    }
+  }
+}
+
+/* A seat's connection has come up: its first message. */
+static void on_open(bench *b, seat *s) {
+  table *t = s->t;
+  b->connecting--;
+  if (s == &t->seats[0]) {
+    json_t *seats = json_array();
+    for (int i = 0; i < t->players; i++)
+      json_array_append_new(seats, json_string(i < 2 ? "open" : b->bot));
+    json_t *opts = b->full_games ? json_object() : srv_short_options(t->game);
+    send_json(b, s, json_pack("{s:s, s:s, s:i, s:o, s:o}", "type", "create", "game", t->game,
+                              "players", t->players, "options", opts, "seats", seats));
+  } else {
+    send_json(b, s, json_pack("{s:s, s:I, s:i}", "type", "join", "table", t->id, "seat", 1));
+  }
+}
+
+static void service(bench *b, seat *s, uint32_t events) {
+  ws_conn *c = s->ws;
+  bool was_open = ws_get_state(c) == WS_OPEN;
+  if (events & EPOLLOUT) ws_flush(c);
+  if (events & (EPOLLIN | EPOLLHUP | EPOLLERR)) ws_read(c);
+  if (!was_open && ws_get_state(c) == WS_OPEN) on_open(b, s);
+  ws_msg m;
+  int r;
+  while ((r = ws_next_message(c, &m)) == 1) {
+    if (m.opcode != WS_OP_TEXT) continue;
+    json_t *j = json_loadb((const char *)m.data, m.len, 0, NULL);
+    if (j) on_message(b, s, j);
+    json_decref(j);
+  }
+  if (r < 0 && !(s->t->over && s->over))
+    die("table %lld seat %d: the connection ended: %s", s->t->id, s->seat, ws_error(c));
+  watch(b, s, EPOLL_CTL_MOD);
+}
+
+/* Answers every seat that is asked (and sends again what was refused as a flood). */
+static void answer_all(bench *b) {
+  int64_t now = ws_now_us();
+  for (int i = 0; i < b->ntables; i++)
+    for (int k = 0; k < 2; k++) {
+      seat *s = &b->tables[i].seats[k];
+      if (s->inflight && s->retry_us && now >= s->retry_us) {
+        s->retry_us = 0;
+        send_json(b, s, json_incref(s->move));
+      } else if (s->asked && now >= s->due_us) {
+        send_move(b, s);
+      }
+    }
+}
+
+/* --sustain: a finished table's slot starts a new table, so that T stay in play. */
+static void replace_finished(bench *b) {
+  for (int i = 0; i < b->ntables; i++) {
+    table *t = &b->tables[i];
+    if (!t->over) continue;
+    b->done_plies += t->plies;
+    for (int k = 0; k < 2; k++) {
+      seat *s = &t->seats[k];
+      if (s->ws) ws_close(s->ws, 0);
+      json_decref(s->legal);
+      json_decref(s->move);
+      *s = (seat){.t = t, .seat = k};
+    }
+    t->id = 0;
+    t->plies = 0;
+    t->over = false;
+    open_seat(b, &t->seats[0]);
+  }
+}
+
+/* ------------------------------------ the run ------------------------------------ */
+
+static void loop_once(bench *b, int timeout_ms) {
+  struct epoll_event evs[256];
+  int n = epoll_wait(b->epfd, evs, 256, timeout_ms);
+  if (n < 0 && errno != EINTR) die("epoll_wait: %s", strerror(errno));
+  for (int i = 0; i < n; i++) service(b, evs[i].data.ptr, evs[i].events);
+}
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static void raise_file_limit(int need) {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return;
+  rl.rlim_cur = rl.rlim_max;
+  setrlimit(RLIMIT_NOFILE, &rl);
+  if ((rlim_t)need > rl.rlim_cur)
+    die("%d tables need %d open files and the limit is %llu (ulimit -Hn)", need / 2, need,
+        (unsigned long long)rl.rlim_cur);
+}
+
+/* ws://HOST:PORT/PATH */
+static void parse_url(bench *b, const char *url) {
+  static char host[256], path[256];
+  int port = 0;
+  if (sscanf(url, "ws://%255[^:/]:%d%255s", host, &port, path) < 2 || port <= 0)
+    die("--url wants ws://HOST:PORT/PATH, not '%s'", url);
+  if (!path[0]) strcpy(path, "/ws");
+  b->host = host;
+  b->port = port;
+  b->path = path;
+}
+
+int main(int argc, char **argv) {
+  static const struct option LONG[] = {
+      {"url", required_argument, 0, 'u'},      {"spawn", required_argument, 0, 's'},
+      {"tables", required_argument, 0, 't'},   {"game", required_argument, 0, 'g'},
+      {"bot", required_argument, 0, 'b'},      {"full-games", no_argument, 0, 'f'},
+      {"batch", required_argument, 0, 'B'},    {"max-seconds", required_argument, 0, 'm'},
+      {"pid", required_argument, 0, 'p'},      {"seed", required_argument, 0, 'S'},
+      {"json", no_argument, 0, 'j'},           {"help", no_argument, 0, 'h'},
+      {"think", required_argument, 0, 'T'},    {"sustain", no_argument, 0, 'U'},
+      {0, 0, 0, 0}};
+  bench b = {.ntables = 1000, .batch = 100, .bot = "random", .rng = 1, .think_ms = 1000, .errors = json_object(),
+             .games = json_array()};
+  const char *url = NULL, *spawn = NULL;
+  int max_seconds = 600, c;
+  pid_t pid = -1;
+  bool as_json = false;
+  while ((c = getopt_long(argc, argv, "h", LONG, NULL)) != -1) {
+    switch (c) {
+    case 'u': url = optarg; break;
+    case 's': spawn = optarg; break;
+    case 't': b.ntables = atoi(optarg); break;
+    case 'g': json_array_append_new(b.games, json_string(optarg)); break;
+    case 'b': b.bot = optarg; break;
+    case 'f': b.full_games = true; break;
+    case 'B': b.batch = atoi(optarg); break;
+    case 'm': max_seconds = atoi(optarg); break;
+    case 'p': pid = atoi(optarg); break;
+    case 'S': b.rng = strtoull(optarg, NULL, 10); break;
+    case 'j': as_json = true; break;
+    case 'T': b.think_ms = atoi(optarg); break;
+    case 'U': b.sustain = true; break;
+    case 'h': fputs(USAGE, stdout); return 0;
+    default: fputs(USAGE, stderr); return 2;
+    }
+  }
+  if (!url == !spawn || b.ntables < 1 || b.batch < 1) {
+    fputs(USAGE, stderr);
+    return 2;
+  }
+  signal(SIGPIPE, SIG_IGN);
+  raise_file_limit(2 * b.ntables + 64);
+  srv server = {0};
+  char dir[256] = "";
+  if (spawn) {
+    snprintf(dir, sizeof dir, "%s/pilfer-load-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(dir)) die("mkdtemp: %s", strerror(errno));
+    char db[300], log[300];
+    snprintf(db, sizeof db, "%s/load.db", dir);
+    snprintf(log, sizeof log, "%s/server.log", dir);
+    if (srv_start(&server, spawn, db, log, 20000) != 0) die("the server did not start: %s", server.error);
+    b.host = "127.0.0.1";
+    b.port = server.port;
+    b.path = "/ws";
+    pid = server.pid;
+  } else {
+    parse_url(&b, url);
+    if (pid < 0) pid = proc_listening_on(b.port);
+  }
+  /* the games */
+  char *body = NULL;
+  if (http_get(b.host, b.port, "/api/games", 10000, &body, NULL) != 200) die("GET /api/games failed");
+  b.all_games = json_loads(body, 0, NULL);
+  free(body);
+  if (json_array_size(b.games) == 0) {
+    size_t i;
+    json_t *g;
+    json_array_foreach(b.all_games, i, g) json_array_append(b.games, json_object_get(g, "id"));
+  }
+  b.tables = calloc((size_t)b.ntables, sizeof *b.tables);
+  for (int i = 0; i < b.ntables; i++) {
+    table *t = &b.tables[i];
+    t->index = i;
+    t->game = json_string_value(json_array_get(b.games, (size_t)i % json_array_size(b.games)));
+    int minp = 0, maxp = 0;
+    size_t k;
+    json_t *g;
+    json_array_foreach(b.all_games, k, g) if (!strcmp(json_string_value(json_object_get(g, "id")), t->game)) {
+      minp = (int)json_integer_value(json_object_get(g, "min_players"));
+      maxp = (int)json_integer_value(json_object_get(g, "max_players"));
+    }
+    if (!maxp) die("the server has no game '%s'", t->game);
+    t->players = minp > 3 ? minp : maxp < 3 ? maxp : 3;
+    if (t->players < 2) die("'%s' cannot seat two players here", t->game);
+    for (int s = 0; s < 2; s++) t->seats[s] = (seat){.t = t, .seat = s};
+  }
+  b.epfd = epoll_create1(EPOLL_CLOEXEC);
+  long rss0 = pid > 0 ? proc_rss_kib(pid) : -1;
+  /* open every table */
+  int64_t t0 = ws_now_us();
+  while (b.opened_tables < b.ntables) {
+    while (b.started_tables < b.ntables && b.connecting < b.batch) start_table(&b);
+    loop_once(&b, 100);
+    if (ws_now_us() - t0 > (int64_t)max_seconds * 1000000)
+      die("only %d of %d tables opened in %d s", b.opened_tables, b.ntables, max_seconds);
+  }
+  int64_t t1 = ws_now_us();
+  long rss1 = pid > 0 ? proc_rss_kib(pid) : -1;
+  long long plies0 = 0;
+  for (int i = 0; i < b.ntables; i++) plies0 += b.tables[i].plies;
+  /* play them */
+  b.playing = true;
+  b.last_us = t1;
+  while ((b.sustain || b.over < b.ntables) && ws_now_us() - t1 < (int64_t)max_seconds * 1000000) {
+    if (b.sustain) replace_finished(&b);
+    answer_all(&b);
+    loop_once(&b, 10);
+    if (ws_now_us() - b.last_us > 30000000) {
+      fprintf(stderr, "pilfer-load: nothing came for 30 s: stopping\n");
+      break;
+    }
+  }
+  int64_t t2 = ws_now_us();
+  long long plies = b.done_plies - plies0;
+  for (int i = 0; i < b.ntables; i++) plies += b.tables[i].plies;
+  double open_s = (double)(t1 - t0) / 1e6, play_s = (double)(t2 - t1) / 1e6;
+  qsort(b.lat, b.nlat, sizeof *b.lat, cmp_i64);
+  double p50 = b.nlat ? (double)b.lat[b.nlat / 2] / 1000 : 0;
+  double p99 = b.nlat ? (double)b.lat[b.nlat * 99 / 100] / 1000 : 0;
+  double maxl = b.nlat ? (double)b.lat[b.nlat - 1] / 1000 : 0;
+  double per_table = rss0 > 0 && rss1 > 0 ? (double)(rss1 - rss0) / b.ntables : -1;
+  char mem[128] = "server memory unknown (no --pid)";
+  if (per_table >= 0)
+    snprintf(mem, sizeof mem, "server memory %.1f KiB a table (VmRSS %.1f -> %.1f MiB)", per_table,
+             rss0 / 1024.0, rss1 / 1024.0);
+  printf("pilfer-load: %d tables (%zu games, 2 seats here thinking 0-%d ms + %s), %d finished; %lld moves in %.2f s: "
+         "%.0f moves/s (%lld by the seats here); move to next state p50 %.2f ms, p99 %.2f ms; %s; "
+         "opened in %.2f s\n",
+         b.ntables, json_array_size(b.games), 2 * b.think_ms, b.bot, b.over, plies, play_s,
+         play_s > 0 ? (double)plies / play_s : 0, b.client_moves, p50, p99, mem, open_s);
+  if (json_object_size(b.errors)) {
+    char *e = json_dumps(b.errors, JSON_COMPACT);
+    printf("pilfer-load: errors answered: %s\n", e);
+    free(e);
+  }
+  if (as_json) {
+    json_t *o = json_pack("{s:i, s:O, s:s, s:i, s:b, s:i, s:i, s:f, s:f, s:I, s:I, s:f, s:{s:f, s:f, s:f, s:I},"
+                          " s:{s:I, s:I}, s:f, s:O}",
+                          "tables", b.ntables, "games", b.games, "bot", b.bot, "think_ms", b.think_ms, "short_games", !b.full_games,
+                          "connections", 2 * b.ntables, "finished", b.over, "open_seconds", open_s,
+                          "play_seconds", play_s, "moves", (json_int_t)plies, "client_moves",
+                          (json_int_t)b.client_moves, "moves_per_second", play_s > 0 ? (double)plies / play_s : 0,
+                          "latency_ms", "p50", p50, "p99", p99, "max", maxl, "samples", (json_int_t)b.nlat,
+                          "rss_kib", "before", (json_int_t)rss0, "after", (json_int_t)rss1,
+                          "memory_per_table_kib", per_table, "errors", b.errors);
+    char *s = json_dumps(o, JSON_INDENT(2));
+    puts(s);
+    free(s);
+    json_decref(o);
+  }
+  /* close everything */
+  for (int i = 0; i < b.ntables; i++)
+    for (int k = 0; k < 2; k++) {
+      seat *s = &b.tables[i].seats[k];
+      if (s->ws) ws_close(s->ws, 0);
+      json_decref(s->legal);
+      json_decref(s->move);
+    }
+  int status = 0;
+  if (spawn) {
+    status = srv_stop(&server, SIGTERM, 20000);
+    char *rm[] = {"/bin/rm", "-rf", dir, NULL};
+    proc_run(rm, NULL, NULL);
+  }
+  close(b.epfd);
+  free(b.tables);
+  free(b.lat);
+  json_decref(b.errors);
+  json_decref(b.games);
+  json_decref(b.all_games);
+  return (b.sustain || b.over == b.ntables) && status == 0 ? 0 : 1;
+}

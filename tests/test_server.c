@@ -1,0 +1,1519 @@
+/*
+ * test_server.c - `pilfer serve` as clients see it, over real WebSockets and HTTP (docs/protocol.md).
+ *
+ * Usage: test_server PILFER [TEST...]. It starts `PILFER serve --listen 127.0.0.1:0 --db FILE` in a
+ * temporary folder (the port is read from the line the server prints), plays whole games against
+ * it and checks every message:
+ *   - every registered game to the end, two seats played here (random legal moves) and the rest
+ *     by bots, with a spectator: each seat's view equals the engine's view of that seat at that
+ *     ply, and its legal moves, choosing and log agree with the record; the spectator's view is
+ *     the public one (as `pilfer replay --view public` prints it) and shows nothing that any seat's
+ *     view hides; the record (HTTP) replays with `pilfer replay`, holds every acknowledged move
+ *     at its ply, and the seed is in no message before the end; Point-a-Pile's sealed choices
+ *     are sent in both orders, the higher seat alone first in every other group;
+ *   - a client that sends what it should not (another seat's move, wrong tokens, garbage, unknown
+ *     tables, illegal and stale moves, a 10 MB message, a flood), while another table plays on;
+ *   - a dropped connection resumed with its token; leave before the start (the seat opens again,
+ *     the token dies) and during the game (a bot plays the seat); a silent seat taken over;
+ *   - connections that close before their first request (the server lives on);
+ *   - recovery: the server killed with SIGKILL mid-game and restarted on its database keeps every
+ *     acknowledged move, and the games finish.
+ * The truth for the checks is the engine itself (linked here), replaying the server's record.
+ * A mismatch that does not stop a game is noted by kind and the test fails at its end, listing
+ * each kind once with its first instance. PILFER_TEST_SEED repeats the seats' choices (the server
+ * draws its own seeds); PILFER_TEST_TRACE prints every message. Exits 77 (ctest: skipped) when
+ * PILFER has no `serve` command.
+ */
+#define _GNU_SOURCE /* strcasestr */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+/* cmocka needs the four headers above first */
+#include <cmocka.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/record.h"
+#include "games/registry.h"
+#include "srvproc.h"
+#include "wsclient.h"
+
+#define HOST "127.0.0.1"
+#define WAIT_MS 20000 /* the longest any single answer may take (ASan builds are slow) */
+
+static const char *pilfer;  /* the binary under test */
+static char tmpdir[256];
+static srv server;          /* the server most tests share */
+static ws_conn *lobby;      /* its connection for create, list and the like */
+static int next_id = 1;
+static uint64_t rng_state;  /* the seats' choices: PILFER_TEST_SEED or the clock */
+static bool trace;          /* PILFER_TEST_TRACE: every message to stderr */
+static int64_t t0_ms;
+
+/* With PILFER_TEST_TRACE set: one line per message, "ms table seat -> or <- text". */
+static void trace_msg(int table, int seat, const char *dir, const json_t *m) {
+  if (!trace) return;
+  char *s = json_dumps(m, JSON_COMPACT);
+  fprintf(stderr, "%7lld t%d s%d %s %.300s\n", (long long)(ws_now_ms() - t0_ms), table, seat, dir, s);
+  free(s);
+}
+
+static uint32_t rnd(uint32_t n) { return (uint32_t)((ws_splitmix(&rng_state) >> 32) % n); }
+
+/* ======================================= JSON helpers ======================================= */
+
+/* A value as text for a message (cut at 1500 bytes), in one of 8 buffers used in turn: valid
+ * until 8 more calls. */
+static const char *dump(const json_t *j) {
+  static char ring[8][1501];
+  static int next;
+  char *out = ring[next++ % 8];
+  char *s = j ? json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+  snprintf(out, sizeof ring[0], "%s", s ? s : "(null)");
+  if (s && strlen(s) > 1500) strcpy(out + 1480, " ...");
+  free(s);
+  return out;
+}
+
+static const char *jstr(const json_t *o, const char *key) {
+  return json_string_value(json_object_get(o, key));
+}
+
+static long long jint(const json_t *o, const char *key) {
+  json_t *v = json_object_get(o, key);
+  if (!json_is_integer(v)) fail_msg("no integer \"%s\" in %s", key, dump(o));
+  return json_integer_value(v);
+}
+
+/* The first place where a and b differ, as a path ("hands.1.cards"), in buf; false if equal. */
+static bool json_differs(const json_t *a, const json_t *b, char *buf, size_t n) {
+  if (json_equal(a, b)) return false;
+  size_t l = strlen(buf);
+  if (json_is_object(a) && json_is_object(b)) {
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)a, k, v) {
+      snprintf(buf + l, n - l, ".%s", k);
+      if (json_differs(v, json_object_get(b, k), buf, n)) return true;
+    }
+    json_object_foreach((json_t *)b, k, v) if (!json_object_get(a, k)) {
+      snprintf(buf + l, n - l, ".%s (only in the second)", k);
+      return true;
+    }
+  } else if (json_is_array(a) && json_is_array(b) && json_array_size(a) == json_array_size(b)) {
+    for (size_t i = 0; i < json_array_size(a); i++) {
+      snprintf(buf + l, n - l, ".%zu", i);
+      if (json_differs(json_array_get(a, i), json_array_get(b, i), buf, n)) return true;
+    }
+  }
+  buf[l] = 0;
+  snprintf(buf + l, n - l, ": %.300s vs %.300s", dump(a), dump(b));
+  return true;
+}
+
+static void expect_same_json(const json_t *got, const json_t *want, const char *what) {
+  char where[1024] = "";
+  if (json_differs(got, want, where, sizeof where)) fail_msg("%s differs at %s", what, where);
+}
+
+/* Whether a "seed" key is anywhere in the value. */
+static bool has_seed_key(const json_t *j) {
+  const char *k;
+  json_t *v;
+  size_t i;
+  if (json_is_object(j)) {
+    json_object_foreach((json_t *)j, k, v) if (!strcmp(k, "seed") || has_seed_key(v)) return true;
+  } else if (json_is_array(j)) {
+    json_array_foreach(j, i, v) if (has_seed_key(v)) return true;
+  }
+  return false;
+}
+
+/* A spectator's view leaks if it shows a value where some seat's view shows nothing, or
+ * something else: walking the spectator's view, every value that is not concealed (null, or a
+ * placeholder such as Point-a-Pile's "chosen") must stand at the same place in every seat's view.
+ * This does not trust the engine's public view: a hand shown to the spectator is a path that the
+ * other seats' views do not have. Returns the path and values of the first leak in `why`. */
+static bool concealed(const json_t *v) {
+  const char *s = json_string_value(v);
+  return json_is_null(v) || (s && (!strcmp(s, "chosen") || !strcmp(s, "thrown")));
+}
+
+static bool leaks(const json_t *spec, const json_t *seat, char *path, size_t n) {
+  size_t l = strlen(path);
+  const char *k;
+  json_t *v;
+  size_t i;
+  if (json_is_object(spec)) {
+    json_object_foreach((json_t *)spec, k, v) {
+      if (!strcmp(k, "viewer") || !strcmp(k, "legal")) continue;
+      snprintf(path + l, n - l, ".%s", k);
+      if (leaks(v, json_is_object(seat) ? json_object_get(seat, k) : NULL, path, n)) return true;
+    }
+  } else if (json_is_array(spec)) {
+    json_array_foreach(spec, i, v) {
+      snprintf(path + l, n - l, ".%zu", i);
+      if (leaks(v, json_is_array(seat) ? json_array_get(seat, i) : NULL, path, n)) return true;
+    }
+  } else if (!concealed(spec) && !(seat && json_equal(spec, seat))) {
+    snprintf(path + l, n - l, ": %.100s where the seat sees %.100s", dump(spec),
+             seat ? dump(seat) : "nothing");
+    return true;
+  }
+  path[l] = 0;
+  return false;
+}
+
+/* ===================================== contract mismatches ===================================== */
+
+/* A mismatch with the contract that does not stop the game: noted by kind (its first instance
+ * and a count), so that one run shows every kind; the test fails at its end if there was any. */
+typedef struct problem {
+  char kind[200];
+  char first[700];
+  int count;
+} problem;
+
+static problem problems[64];
+static int nproblems;
+
+static void note_problem(const char *kind, const char *fmt, ...) {
+  int i = 0;
+  while (i < nproblems && strcmp(problems[i].kind, kind)) i++;
+  if (i == nproblems) {
+    if (nproblems == 64) return;
+    nproblems++;
+    snprintf(problems[i].kind, sizeof problems[i].kind, "%s", kind);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(problems[i].first, sizeof problems[i].first, fmt, ap);
+    va_end(ap);
+  }
+  problems[i].count++;
+}
+
+static int forget_problems(void **st) {
+  (void)st;
+  nproblems = 0;
+  return 0;
+}
+
+/* Fails the test if any mismatch was noted, listing each kind. */
+static void expect_no_problems(void) {
+  int n = nproblems;
+  for (int i = 0; i < n; i++)
+    print_error("MISMATCH %s (%d times); the first: %s\n", problems[i].kind, problems[i].count,
+                problems[i].first);
+  nproblems = 0;
+  if (n) fail_msg("%d kinds of mismatch with docs/protocol.md (above)", n);
+}
+
+/* The same as expect_same_json, noted as a mismatch of `kind` rather than failing at once. */
+static void same_json_or_note(const char *kind, const json_t *got, const json_t *want,
+                              const char *what) {
+  char where[1024] = "";
+  if (json_differs(got, want, where, sizeof where)) note_problem(kind, "%s differs at %s", what, where);
+}
+
+/* ======================================== the tables ======================================== */
+
+typedef struct table table;
+
+/* A connection of the test to a table: a seat it plays (seat >= 0) or a spectator (-1). */
+typedef struct player {
+  table *t;
+  int seat;
+  ws_conn *ws;         /* NULL while dropped */
+  char token[80];
+  json_t *state;       /* the last state received */
+  long seq;            /* states received */
+  long acted_seq;      /* the state the last move answered */
+  int inflight_id;     /* the move sent and not yet answered (0: none) */
+  json_t *inflight;
+  bool inflight_in_group; /* sent while several seats were choosing */
+  int64_t retry_ms;    /* after a flood error: when to send it again */
+  bool silent;         /* never moves (for the takeover) */
+  int asked_ply;       /* a silent seat: the ply it was first asked at, -1 */
+  int64_t asked_ms;
+  int64_t taken_ms;    /* when a bot first played for the silent seat (0: not yet) */
+  bool saw_over;
+} player;
+
+struct table {
+  int id;
+  char game[40];
+  int players;
+  json_t *options;
+  player *seat[PF_MAX_PLAYERS]; /* the seats played here; NULL for bots */
+  player *watch;                /* the spectator, or NULL */
+  int stop_ply;                 /* the seats here do not move at or past this ply */
+  bool order_sealed;            /* sealed choices in both orders (decide) */
+  bool exact_acks;              /* every move of the seats here was acknowledged here */
+  json_t *states;               /* [{"seat": s or -1, "state": ...}], all of them */
+  json_t *acks;                 /* [{"seat", "ply", "move", "sealed", "sent_ply"}] */
+  json_t *messages;             /* everything received before the game was over */
+  json_t *over;                 /* the first state with status over */
+  int64_t postponed_ms;
+};
+
+/* Connections to drain while games are played (the lobby): their pushes are not checked. */
+static ws_conn *others[8];
+static int nothers;
+
+static ws_conn *connect_or_fail(const srv *s) {
+  ws_conn *c = ws_connect(HOST, s->port, "/ws", "pilfer", WAIT_MS);
+  if (!c) fail_msg("connect: %s", ws_last_error());
+  return c;
+}
+
+static void on_message(player *p, json_t *m);
+
+/* Sends a request with a new id on c and returns the reply with that id (caller decrefs); other
+ * messages meanwhile go to p's handler (when p is not NULL). The reply must be of type `want`. */
+static json_t *request(ws_conn *c, player *p, json_t *msg, const char *want) {
+  int id = next_id++;
+  json_object_set_new(msg, "id", json_integer(id));
+  trace_msg(p ? p->t->id : 0, p ? p->seat : -9, "->", msg);
+  if (ws_send_json(c, msg) != 0) fail_msg("send %s: %s", dump(msg), ws_error(c));
+  for (;;) {
+    json_t *r = ws_recv_json(c, WAIT_MS);
+    if (!r) fail_msg("no answer to %s: %s", dump(msg), ws_error(c));
+    if (json_integer_value(json_object_get(r, "id")) == id) {
+      if (!jstr(r, "type") || strcmp(jstr(r, "type"), want))
+        fail_msg("%s: wanted %s, got %s", dump(msg), want, dump(r));
+      json_decref(msg);
+      return r;
+    }
+    if (p) on_message(p, r);
+    json_decref(r);
+  }
+}
+
+static player *player_new(table *t, int seat) {
+  player *p = calloc(1, sizeof *p);
+  p->t = t;
+  p->seat = seat;
+  p->asked_ply = -1;
+  return p;
+}
+
+static void player_free(player *p) {
+  if (!p) return;
+  if (p->ws) ws_close(p->ws, WS_CLOSE_NORMAL);
+  json_decref(p->state);
+  json_decref(p->inflight);
+  free(p);
+}
+
+/* Binds a player's new connection to its seat with `resume` (or to the table with `watch`). */
+static void player_reconnect(player *p, const srv *s) {
+  if (p->ws) ws_drop(p->ws);
+  p->ws = connect_or_fail(s);
+  ws_set_user(p->ws, p);
+  json_t *r;
+  if (p->seat < 0) {
+    r = request(p->ws, p, json_pack("{s:s, s:i}", "type", "watch", "table", p->t->id), "watching");
+  } else {
+    r = request(p->ws, p,
+                json_pack("{s:s, s:i, s:s}", "type", "resume", "table", p->t->id, "token", p->token),
+                "joined");
+    assert_int_equal(jint(r, "seat"), p->seat);
+    if (json_object_get(r, "token")) fail_msg("resume: the reply repeats the token: %s", dump(r));
+  }
+  assert_int_equal(jint(r, "table"), p->t->id);
+  json_decref(r);
+  p->inflight_id = 0;
+  long seq = p->seq;
+  while (p->seq == seq) { /* then a state */
+    json_t *m = ws_recv_json(p->ws, WAIT_MS);
+    if (!m) fail_msg("table %d: no state after resume or watch: %s", p->t->id, ws_error(p->ws));
+    on_message(p, m);
+    json_decref(m);
+  }
+}
+
+/* Creates a table: seats[i] is a bot spec, or NULL for a seat played here. With a spectator when
+ * `watch`. takeover may be NULL. */
+static table *table_new(const char *game, int players, json_t *options, const char *const *seats,
+                        json_t *takeover, bool watch) {
+  table *t = calloc(1, sizeof *t);
+  snprintf(t->game, sizeof t->game, "%s", game);
+  t->players = players;
+  t->options = options ? options : json_object();
+  t->stop_ply = INT_MAX;
+  t->exact_acks = true;
+  t->order_sealed = true;
+  t->states = json_array();
+  t->acks = json_array();
+  t->messages = json_array();
+  json_t *spec = json_array();
+  for (int i = 0; i < players; i++) json_array_append_new(spec, json_string(seats[i] ? seats[i] : "open"));
+  json_t *msg = json_pack("{s:s, s:s, s:i, s:O, s:o}", "type", "create", "game", game, "players",
+                          players, "options", t->options, "seats", spec);
+  if (takeover) json_object_set_new(msg, "takeover", takeover);
+  json_t *r = request(lobby, NULL, msg, "created");
+  t->id = (int)jint(r, "table");
+  json_t *summary = json_object_get(r, "summary");
+  assert_int_equal(jint(summary, "table"), t->id);
+  assert_string_equal(jstr(summary, "game"), game);
+  assert_int_equal(jint(summary, "players"), players);
+  json_decref(r);
+  if (watch) {
+    t->watch = player_new(t, -1);
+    player_reconnect(t->watch, &server);
+  }
+  for (int i = 0; i < players; i++) {
+    if (seats[i]) continue;
+    player *p = t->seat[i] = player_new(t, i);
+    p->ws = connect_or_fail(&server);
+    ws_set_user(p->ws, p);
+    r = request(p->ws, p, json_pack("{s:s, s:i, s:i}", "type", "join", "table", t->id, "seat", i),
+                "joined");
+    assert_int_equal(jint(r, "seat"), i);
+    const char *tok = jstr(r, "token");
+    if (!tok || strlen(tok) != 32 || strspn(tok, "0123456789abcdef") != 32)
+      fail_msg("join: the token is not 128 bits in hex: %s", dump(r));
+    snprintf(p->token, sizeof p->token, "%s", tok);
+    json_decref(r);
+  }
+  return t;
+}
+
+static void table_free(table *t) {
+  if (!t) return;
+  for (int i = 0; i < t->players; i++) player_free(t->seat[i]);
+  player_free(t->watch);
+  json_decref(t->options);
+  json_decref(t->states);
+  json_decref(t->acks);
+  json_decref(t->messages);
+  json_decref(t->over);
+  free(t);
+}
+
+/* ------------------------------------ receiving ------------------------------------ */
+
+static void on_state(player *p, json_t *m) {
+  table *t = p->t;
+  if (p->seat >= 0) assert_int_equal(jint(m, "seat"), p->seat);
+  else if (!json_is_null(json_object_get(m, "seat")))
+    fail_msg("table %d: a spectator's state has a seat: %s", t->id, dump(m));
+  json_decref(p->state);
+  p->state = json_incref(m);
+  p->seq++;
+  json_array_append_new(t->states, json_pack("{s:i, s:O}", "seat", p->seat, "state", m));
+  int ply = (int)jint(m, "ply");
+  bool asked = json_array_size(json_object_get(m, "legal")) > 0;
+  if (p->seat < 0 && asked) fail_msg("table %d: a spectator is asked to move: %s", t->id, dump(m));
+  if (p->silent && asked && p->asked_ply < 0) {
+    p->asked_ply = ply;
+    p->asked_ms = ws_now_ms();
+  } else if (p->silent && p->asked_ply >= 0 && ply > p->asked_ply && !p->taken_ms) {
+    p->taken_ms = ws_now_ms();
+  }
+  if (!strcmp(jstr(m, "status"), "over")) {
+    p->saw_over = true;
+    if (!t->over) t->over = json_incref(m);
+  }
+}
+
+static void on_message(player *p, json_t *m) {
+  table *t = p->t;
+  const char *type = jstr(m, "type");
+  trace_msg(t->id, p->seat, "<-", m);
+  if (!t->over) json_array_append(t->messages, m);
+  if (!type) fail_msg("table %d: a message without a type: %s", t->id, dump(m));
+  if (json_object_get(m, "table") && jint(m, "table") != t->id)
+    fail_msg("table %d: a message of another table: %s", t->id, dump(m));
+  if (!strcmp(type, "state")) {
+    on_state(p, m);
+  } else if (!strcmp(type, "ack")) {
+    if (!p->inflight_id || jint(m, "id") != p->inflight_id)
+      fail_msg("table %d seat %d: an ack of nothing sent: %s", t->id, p->seat, dump(m));
+    const char *sent = jstr(p->inflight, "move");
+    if (!jstr(m, "move") || strcmp(jstr(m, "move"), sent))
+      fail_msg("table %d seat %d: move %s acknowledged as %s", t->id, p->seat, sent, dump(m));
+    bool sealed = json_is_true(json_object_get(m, "sealed"));
+    long long ply = jint(m, "ply"), sent_ply = jint(p->inflight, "ply");
+    /* docs/protocol.md: the ack's ply is the table's after the move and what it let through;
+     * a sealed choice changes no ply; a seat of a group may send the ply its group began at */
+    if (sealed ? ply < sent_ply : ply <= sent_ply)
+      fail_msg("table %d seat %d: a move at ply %lld acknowledged at ply %lld", t->id, p->seat,
+               sent_ply, ply);
+    json_array_append_new(t->acks, json_pack("{s:i, s:I, s:s, s:b, s:I}", "seat", p->seat, "ply",
+                                             (json_int_t)ply, "move", sent, "sealed", sealed,
+                                             "sent_ply", (json_int_t)sent_ply));
+    p->inflight_id = 0;
+    p->acted_seq = p->seq; /* states before the ack are from before the move: the next answers */
+  } else if (!strcmp(type, "error")) {
+    bool mine = p->inflight_id && json_integer_value(json_object_get(m, "id")) == p->inflight_id;
+    const char *code = jstr(m, "code");
+    if (mine && !strcmp(code, "stale") && p->inflight_in_group) {
+      /* docs/protocol.md: each seat of a sealed group "may send its move at any time"; noted,
+       * and the seat answers its next state */
+      note_problem("a sealed choice sent with the ply its seat saw is refused as stale (each seat "
+                   "of a group may send at any time)", "%s after %s", dump(m), dump(p->inflight));
+      p->inflight_id = 0;
+      return;
+    }
+    if (!mine || strcmp(code, "flood"))
+      fail_msg("table %d seat %d: error %s (in flight: %s)", t->id, p->seat, dump(m),
+               dump(p->inflight));
+    p->retry_ms = ws_now_ms() + 1000; /* the protocol's rate: 40 a second */
+  } else if (strcmp(type, "tables")) {
+    fail_msg("table %d seat %d: unexpected %s", t->id, p->seat, dump(m));
+  }
+}
+
+/* ------------------------------------ moving ------------------------------------ */
+
+static void send_move(player *p) {
+  table *t = p->t;
+  json_t *legal = json_object_get(p->state, "legal");
+  const char *mv = json_string_value(json_array_get(legal, rnd((uint32_t)json_array_size(legal))));
+  json_decref(p->inflight);
+  p->inflight_id = next_id++;
+  p->inflight = json_pack("{s:s, s:i, s:i, s:s, s:s, s:I}", "type", "move", "id", p->inflight_id,
+                          "table", t->id, "token", p->token, "move", mv, "ply",
+                          (json_int_t)jint(p->state, "ply"));
+  p->acted_seq = p->seq;
+  p->inflight_in_group = json_array_size(json_object_get(p->state, "choosing")) > 1;
+  trace_msg(t->id, p->seat, "->", p->inflight);
+  if (ws_send_json(p->ws, p->inflight) != 0)
+    fail_msg("table %d seat %d: send: %s", t->id, p->seat, ws_error(p->ws));
+}
+
+/* Whether a seat here should move now: asked in a state it has not answered yet. */
+static bool ready(const player *p) {
+  if (!p || !p->ws || p->silent || p->inflight_id || p->seq <= p->acted_seq || !p->state) return false;
+  if (!json_is_null(json_object_get(p->state, "mine")) && json_object_get(p->state, "mine"))
+    return false;
+  return json_array_size(json_object_get(p->state, "legal")) > 0 &&
+         jint(p->state, "ply") < p->t->stop_ply;
+}
+
+static bool in_array(const json_t *a, int seat) {
+  size_t i;
+  json_t *v;
+  json_array_foreach(a, i, v) if (json_integer_value(v) == seat) return true;
+  return false;
+}
+
+/* Whether a seat here above s, in the same group as s, has its choice in flight. */
+static bool higher_in_flight(const table *t, int s) {
+  json_t *choosing = json_object_get(t->seat[s]->state, "choosing");
+  for (int o = s + 1; o < t->players; o++)
+    if (t->seat[o] && t->seat[o]->inflight_id && in_array(choosing, o)) return true;
+  return false;
+}
+
+/* Sends the moves of the seats here that are asked. With order_sealed, when several of them
+ * choose in one group they first wait until each is asked (2 s at most); then, in a group met at
+ * an even ply, the highest seat's choice goes alone and each lower one only after the ack of the
+ * one above, so that the server must keep choices sealed; at an odd ply all go at once, lowest
+ * seat first, as clients that each "may send at any time" would. */
+static void decide(table *t) {
+  int64_t now = ws_now_ms();
+  for (int s = 0; s < t->players; s++) {
+    player *p = t->seat[s];
+    if (p && p->inflight_id && p->retry_ms && now >= p->retry_ms) {
+      p->retry_ms = 0;
+      json_object_set_new(p->inflight, "id", json_integer(p->inflight_id = next_id++));
+      ws_send_json(p->ws, p->inflight);
+    }
+  }
+  bool any = false, wait = false;
+  long long group_ply = -1;
+  for (int s = 0; s < t->players; s++) {
+    if (!ready(t->seat[s])) continue;
+    any = true;
+    json_t *choosing = json_object_get(t->seat[s]->state, "choosing");
+    json_t *sealed = json_object_get(t->seat[s]->state, "sealed");
+    if (!t->order_sealed || json_array_size(choosing) < 2) continue;
+    for (int o = 0; o < t->players; o++) {
+      player *q = t->seat[o];
+      if (o == s || !q || q->silent || !in_array(choosing, o) || in_array(sealed, o)) continue;
+      group_ply = jint(t->seat[s]->state, "ply");
+      if (!ready(q) && !q->inflight_id) wait = true;
+    }
+  }
+  if (!any) return;
+  if (wait && !t->postponed_ms) t->postponed_ms = now;
+  if (wait && now - t->postponed_ms < 2000) return;
+  t->postponed_ms = 0;
+  bool reverse = group_ply >= 0 && group_ply % 2 == 0;
+  for (int i = 0; i < t->players; i++) {
+    int s = reverse ? t->players - 1 - i : i;
+    if (ready(t->seat[s]) && !(reverse && higher_in_flight(t, s))) send_move(t->seat[s]);
+  }
+}
+
+/* ------------------------------------ the loop ------------------------------------ */
+
+static bool table_done(const table *t) {
+  if (!t->over) return false;
+  for (int s = 0; s < t->players; s++)
+    if (t->seat[s] && t->seat[s]->ws && !t->seat[s]->saw_over) return false;
+  return !t->watch || !t->watch->ws || t->watch->saw_over;
+}
+
+/* Stopped at stop_ply: a seat here is asked there and nothing is in flight. */
+static bool table_paused(const table *t) {
+  bool asked = false;
+  for (int s = 0; s < t->players; s++) {
+    player *p = t->seat[s];
+    if (!p || !p->state) continue;
+    if (p->inflight_id) return false;
+    if (json_array_size(json_object_get(p->state, "legal")) > 0 && jint(p->state, "ply") >= t->stop_ply)
+      asked = true;
+  }
+  return asked;
+}
+
+/* Takes every whole message the connection holds; false when it has ended. */
+static bool drain_player(player *p) {
+  ws_msg m;
+  int k;
+  while ((k = ws_next_message(p->ws, &m)) == 1) {
+    if (m.opcode != WS_OP_TEXT) continue;
+    json_error_t e;
+    json_t *j = json_loadb((const char *)m.data, m.len, 0, &e);
+    if (!j) fail_msg("table %d: not a JSON object (%s): %.200s", p->t->id, e.text, m.data);
+    on_message(p, j);
+    json_decref(j);
+  }
+  return k >= 0;
+}
+
+/* Reads what the player's socket has and takes the messages; fails if the connection ended. */
+static void read_player(player *p) {
+  ws_flush(p->ws);
+  int r = ws_read(p->ws);
+  if (!drain_player(p) || r < 0)
+    fail_msg("table %d seat %d: the connection ended: %s (close code %d)", p->t->id, p->seat,
+             ws_error(p->ws), ws_close_code(p->ws));
+}
+
+/* Plays the tables until each is over (and every connection here saw it) or paused at its
+ * stop_ply, or until `until` says so; fails after timeout_ms. */
+static void play(table **ts, int n, int timeout_ms, bool (*until)(table **, int)) {
+  int64_t deadline = ws_now_ms() + timeout_ms;
+  struct pollfd *pfd = calloc((size_t)n * (PF_MAX_PLAYERS + 1) + 8, sizeof *pfd);
+  player **who = calloc((size_t)n * (PF_MAX_PLAYERS + 1) + 8, sizeof *who);
+  for (;;) {
+    /* first what came with the last reply of a request (or the last read) and waits unread */
+    for (int i = 0; i < n; i++)
+      for (int s = -1; s < ts[i]->players; s++) {
+        player *p = s < 0 ? ts[i]->watch : ts[i]->seat[s];
+        if (p && p->ws && !drain_player(p)) read_player(p); /* which fails, saying why */
+      }
+    for (int i = 0; i < n; i++) decide(ts[i]);
+    if (until && until(ts, n)) break;
+    bool all = true;
+    for (int i = 0; i < n && all; i++) all = table_done(ts[i]) || (!until && table_paused(ts[i]));
+    if (all) break;
+    if (ws_now_ms() > deadline) {
+      for (int i = 0; i < n; i++)
+        for (int s = 0; s < ts[i]->players; s++)
+          if (ts[i]->seat[s])
+            print_message("table %d (%s) seat %d: %s\n", ts[i]->id, ts[i]->game, s,
+                          dump(ts[i]->seat[s]->state));
+      fail_msg("the games did not end within %d s", timeout_ms / 1000);
+    }
+    int np = 0;
+    for (int i = 0; i < n; i++)
+      for (int s = -1; s < ts[i]->players; s++) {
+        player *p = s < 0 ? ts[i]->watch : ts[i]->seat[s];
+        if (!p || !p->ws) continue;
+        pfd[np] = (struct pollfd){ws_fd(p->ws), (short)(POLLIN | (ws_want_write(p->ws) ? POLLOUT : 0)), 0};
+        who[np++] = p;
+      }
+    for (int i = 0; i < nothers; i++) {
+      pfd[np] = (struct pollfd){ws_fd(others[i]), POLLIN, 0};
+      who[np++] = NULL;
+    }
+    if (poll(pfd, (nfds_t)np, 50) < 0 && errno != EINTR) fail_msg("poll: %s", strerror(errno));
+    for (int i = 0; i < np; i++) {
+      if (!pfd[i].revents) continue;
+      if (who[i]) {
+        ws_flush(who[i]->ws);
+        if (ws_read(who[i]->ws) < 0) read_player(who[i]); /* which fails, saying why */
+        continue;
+      }
+      ws_conn *o = others[i - (np - nothers)];
+      ws_msg m;
+      ws_read(o);
+      while (ws_next_message(o, &m) == 1) {
+      }
+    }
+  }
+  free(pfd);
+  free(who);
+}
+
+/* ====================================== after a game ====================================== */
+
+/* Runs the binary with these arguments; its exit status (stdout in *out when not NULL). */
+static int run_pilfer(char **out, char **err, const char *a1, const char *a2, const char *a3,
+                      const char *a4, const char *a5) {
+  char *argv[] = {(char *)pilfer, (char *)a1, (char *)a2, (char *)a3, (char *)a4, (char *)a5, NULL};
+  return proc_run(argv, out, err);
+}
+
+static json_t *http_json(const srv *s, const char *path, int want_status) {
+  char *body = NULL;
+  int st = http_get(HOST, s->port, path, WAIT_MS, &body, NULL);
+  if (st < 0) fail_msg("GET %s: %s", path, ws_last_error());
+  if (st != want_status) fail_msg("GET %s: status %d, want %d: %.300s", path, st, want_status, body);
+  json_error_t e;
+  json_t *j = json_loads(body, JSON_DECODE_ANY, &e);
+  if (!j) fail_msg("GET %s: not JSON (%s): %.300s", path, e.text, body);
+  free(body);
+  return j;
+}
+
+/* What the engine says at every ply of the record. */
+typedef struct truth {
+  pf_record rec;
+  int n;             /* moves */
+  int *to_move;      /* [n + 1] */
+  json_t **legal;    /* [n + 1]: the legal moves of the seat to move */
+  int (*choosing)[PF_MAX_PLAYERS];
+  int *nchoosing;
+} truth;
+
+static int cmp_state_ply(const void *a, const void *b) {
+  long long pa = jint(json_object_get(*(json_t *const *)a, "state"), "ply");
+  long long pb = jint(json_object_get(*(json_t *const *)b, "state"), "ply");
+  return pa < pb ? -1 : pa > pb;
+}
+
+/* A state received from the server against the engine at its ply. */
+static void check_state_at(const table *t, const truth *tr, const pf_run *run, json_t *entry) {
+  const pf_game *g = run->game;
+  int seat = (int)jint(entry, "seat");
+  json_t *st = json_object_get(entry, "state");
+  int ply = (int)jint(st, "ply");
+  char what[160];
+  snprintf(what, sizeof what, "table %d (%s) %s %d, ply %d: view", t->id, t->game,
+           seat < 0 ? "spectator" : "seat", seat, ply);
+  json_t *view = json_object_get(st, "view");
+  bool waiting = !strcmp(jstr(st, "status"), "waiting");
+  if (waiting != json_is_null(view))
+    fail_msg("%s: a view must be null exactly while the table waits: %s", what, dump(st));
+  if (waiting) {
+    /* the deal is not shown before every seat is taken (not in docs/protocol.md); nobody moves */
+    if (!json_is_null(json_object_get(st, "to_move")) || json_array_size(json_object_get(st, "choosing")) ||
+        json_array_size(json_object_get(st, "legal")) || json_array_size(json_object_get(st, "log")))
+      fail_msg("%s: a waiting table with moves: %s", what, dump(st));
+    return;
+  }
+  if (seat >= 0) {
+    json_t *want = pf_view_json(g, run->state, t->players, seat);
+    same_json_or_note("a seat's view is not the engine's view of the seat", view, want, what);
+    json_decref(want);
+  } else {
+    for (int s = 0; s < t->players; s++) {
+      json_t *sv = pf_view_json(g, run->state, t->players, s);
+      char path[600] = "view";
+      if (leaks(view, sv, path, sizeof path))
+        note_problem("a spectator sees what a seat does not (a hidden card)",
+                     "%s shows what seat %d does not see: %s", what, s, path);
+      json_decref(sv);
+    }
+    json_t *want = pf_view_json(g, run->state, t->players, PF_VIEW_PUBLIC);
+    same_json_or_note("a spectator's view is not the engine's public view", view, want, what);
+    json_decref(want);
+  }
+  /* the text: the engine's, plain, for this viewer */
+  pf_buf text = {0};
+  pf_style plain = {0};
+  g->view_text(run->state, seat < 0 ? PF_VIEW_PUBLIC : seat, &plain, &text);
+  json_t *want_text = json_string(pf_buf_str(&text));
+  same_json_or_note("a state's text is not the engine's text of the view", json_object_get(st, "text"),
+                    want_text, what);
+  json_decref(want_text);
+  pf_buf_free(&text);
+  json_t *tm = pf_to_move_json(tr->to_move[ply]);
+  snprintf(what, sizeof what, "table %d seat %d ply %d: to_move", t->id, seat, ply);
+  same_json_or_note("to_move", json_object_get(st, "to_move"), tm, what);
+  json_decref(tm);
+  json_t *ch = pf_ints_json(tr->choosing[ply], tr->nchoosing[ply]);
+  snprintf(what, sizeof what, "table %d seat %d ply %d: choosing", t->id, seat, ply);
+  same_json_or_note("choosing", json_object_get(st, "choosing"), ch, what);
+  json_decref(ch);
+  /* legal: what the engine offers the seat when its turn in the group comes, unless it chose */
+  json_t *want_legal = json_array();
+  for (int i = 0; seat >= 0 && i < tr->nchoosing[ply]; i++)
+    if (tr->choosing[ply][i] == seat && !in_array(json_object_get(st, "sealed"), seat)) {
+      assert_int_equal(tr->to_move[ply + i], seat);
+      json_decref(want_legal);
+      want_legal = json_incref(tr->legal[ply + i]);
+    }
+  snprintf(what, sizeof what, "table %d seat %d ply %d: legal", t->id, seat, ply);
+  same_json_or_note("legal", json_object_get(st, "legal"), want_legal, what);
+  json_decref(want_legal);
+  /* the log: earlier moves, in order, as the record has them where it names them */
+  size_t i;
+  json_t *e;
+  long long last = -1;
+  json_array_foreach(json_object_get(st, "log"), i, e) {
+    long long lp = jint(e, "ply");
+    if (lp <= last || lp >= ply) fail_msg("table %d: log out of order at ply %d: %s", t->id, ply, dump(st));
+    last = lp;
+    const char *mv = jstr(e, "move");
+    if (mv && strcmp(mv, tr->rec.moves[lp]))
+      fail_msg("table %d: the log at ply %d says move %lld was %s; the record: %s", t->id, ply, lp,
+               mv, tr->rec.moves[lp]);
+    if (tr->to_move[lp] >= 0 && json_integer_value(json_object_get(e, "seat")) != tr->to_move[lp])
+      fail_msg("table %d: the log at ply %d gives move %lld to the wrong seat: %s", t->id, ply, lp, dump(e));
+  }
+  if (json_array_size(json_object_get(st, "log")) > 20)
+    fail_msg("table %d: a log of more than 20 moves", t->id);
+}
+
+/* Replays the record once, checking every state received at its ply on the way. */
+static void truth_build(const table *t, const char *text, truth *tr) {
+  pf_error err;
+  if (pf_record_parse(text, strlen(text), &tr->rec, &err) != 0)
+    fail_msg("table %d: the record does not parse: %s", t->id, err.msg);
+  assert_string_equal(tr->rec.game->id, t->game);
+  assert_int_equal(tr->rec.setup.players, t->players);
+  int n = tr->n = tr->rec.nmoves;
+  tr->to_move = calloc((size_t)n + 1, sizeof *tr->to_move);
+  tr->legal = calloc((size_t)n + 1, sizeof *tr->legal);
+  tr->choosing = calloc((size_t)n + 1, sizeof *tr->choosing);
+  tr->nchoosing = calloc((size_t)n + 1, sizeof *tr->nchoosing);
+  /* first pass: who moves and what is legal at every ply */
+  pf_run run;
+  if (pf_record_replay(&tr->rec, 0, &run, NULL, &err) != 0) fail_msg("start: %s", err.msg);
+  for (int k = 0; k <= n; k++) {
+    tr->to_move[k] = pf_run_to_move(&run);
+    tr->legal[k] = pf_legal_json(run.game, run.state);
+    tr->nchoosing[k] = pf_choosing(run.game, run.state, tr->choosing[k]);
+    if (k < n && pf_run_play_text(&run, tr->rec.moves[k], &err) != 0)
+      fail_msg("table %d: move %d (%s): %s", t->id, k + 1, tr->rec.moves[k], err.msg);
+  }
+  if (tr->to_move[n] != PF_NOBODY) fail_msg("table %d: the record's game is not over", t->id);
+  pf_run_free(&run);
+  /* second pass: the states, in ply order */
+  size_t ns = json_array_size(t->states);
+  json_t **sorted = calloc(ns + 1, sizeof *sorted);
+  for (size_t i = 0; i < ns; i++) sorted[i] = json_array_get(t->states, i);
+  qsort(sorted, ns, sizeof *sorted, cmp_state_ply);
+  if (pf_record_replay(&tr->rec, 0, &run, NULL, &err) != 0) fail_msg("start: %s", err.msg);
+  size_t j = 0;
+  for (int k = 0; k <= n; k++) {
+    for (; j < ns && jint(json_object_get(sorted[j], "state"), "ply") == k; j++)
+      check_state_at(t, tr, &run, sorted[j]);
+    if (k < n) pf_run_play_text(&run, tr->rec.moves[k], &err);
+  }
+  if (j < ns) fail_msg("table %d: a state past the end: %s", t->id, dump(sorted[j]));
+  pf_run_free(&run);
+  free(sorted);
+}
+
+static void truth_free(truth *tr) {
+  for (int k = 0; k <= tr->n; k++) json_decref(tr->legal[k]);
+  free(tr->to_move);
+  free(tr->legal);
+  free(tr->choosing);
+  free(tr->nchoosing);
+  pf_record_free(&tr->rec);
+}
+
+/* Every acknowledged move is in the record where the ack said, played by its seat; with
+ * exact_acks, each seat's moves are exactly those acknowledged to it. */
+static void check_acks(const table *t, const truth *tr) {
+  size_t i;
+  json_t *a;
+  int acked[PF_MAX_PLAYERS] = {0}, played[PF_MAX_PLAYERS] = {0};
+  json_array_foreach(t->acks, i, a) {
+    int seat = (int)jint(a, "seat"), k = (int)jint(a, "sent_ply");
+    const char *mv = jstr(a, "move");
+    acked[seat]++;
+    if (!json_is_true(json_object_get(a, "sealed"))) {
+      /* played at once: the record's move of that seat between the ply it was sent at (its
+       * group's first, for a seat of a choosing group) and the ply acknowledged */
+      int at = -1, acked_ply = (int)jint(a, "ply");
+      for (int p = k; p < acked_ply && p < tr->n && at < 0; p++)
+        if (tr->to_move[p] == seat && !strcmp(tr->rec.moves[p], mv)) at = p;
+      if (at < 0)
+        fail_msg("table %d: acknowledged %s of seat %d sent at ply %d, ack at %d; the record has %s there",
+                 t->id, mv, seat, k, acked_ply, k < tr->n ? tr->rec.moves[k] : "nothing");
+      continue;
+    }
+    /* a sealed choice: played in its group, which begins at the ply it was sent at */
+    int found = 0;
+    for (int g = 0; k + g < tr->n && g < tr->nchoosing[k]; g++)
+      found |= tr->to_move[k + g] == seat && !strcmp(tr->rec.moves[k + g], mv);
+    if (!found)
+      fail_msg("table %d: sealed choice %s of seat %d at ply %d is not in the record's group",
+               t->id, mv, seat, k);
+  }
+  for (int k = 0; k < tr->n; k++)
+    if (tr->to_move[k] >= 0) played[tr->to_move[k]]++;
+  for (int s = 0; t->exact_acks && s < t->players; s++)
+    if (t->seat[s] && acked[s] != played[s])
+      fail_msg("table %d: seat %d had %d moves acknowledged and the record has %d", t->id, s,
+               acked[s], played[s]);
+}
+
+/* The seed is in no message before the game was over. */
+static void check_seed(const table *t, const truth *tr) {
+  if (!tr->rec.has_seed) fail_msg("table %d: the record has no seed", t->id);
+  char seed[32];
+  snprintf(seed, sizeof seed, "%llu", (unsigned long long)tr->rec.setup.seed);
+  size_t i;
+  json_t *m;
+  json_array_foreach(t->messages, i, m) {
+    if (has_seed_key(m)) fail_msg("table %d: a seed before the end: %s", t->id, dump(m));
+    char *s = json_dumps(m, JSON_COMPACT);
+    if (strlen(seed) >= 6 && strstr(s, seed))
+      fail_msg("table %d: the seed %s is in a message before the end: %s", t->id, seed, s);
+    free(s);
+  }
+}
+
+/* The spectator's last view during the game is what `pilfer replay FILE --until K --view public
+ * --json` prints at its ply K. */
+static void check_public_replay(const table *t, const char *file) {
+  json_t *last = NULL, *e;
+  size_t i;
+  json_array_foreach(t->states, i, e) {
+    json_t *st = json_object_get(e, "state");
+    if (jint(e, "seat") < 0 && !strcmp(jstr(st, "status"), "playing")) last = st;
+  }
+  if (!last) return;
+  char until[32], *out = NULL, *err = NULL;
+  snprintf(until, sizeof until, "%lld", jint(last, "ply"));
+  char *argv[] = {(char *)pilfer, "replay", (char *)file, "--until", until, "--view", "public", "--json", NULL};
+  if (proc_run(argv, &out, &err) != 0) fail_msg("pilfer replay %s --until %s --view public: %s", file, until, err);
+  json_t *want = json_loads(out, 0, NULL);
+  char what[200];
+  snprintf(what, sizeof what, "table %d: the spectator's view at ply %s against pilfer replay --view public", t->id, until);
+  same_json_or_note("a spectator's view is not `pilfer replay --view public`", json_object_get(last, "view"), want, what);
+  json_decref(want);
+  free(out);
+  free(err);
+}
+
+/* After the game: the last state, the record over HTTP, `pilfer replay`, every state against the
+ * engine, the acks, the seed, and `review`. */
+static void check_game(const table *t) {
+  json_t *over = t->over;
+  if (!over) fail_msg("table %d: not over", t->id);
+  char path[64], file[512];
+  snprintf(path, sizeof path, "/api/tables/%d/record", t->id);
+  if (!jstr(over, "record") || strcmp(jstr(over, "record"), path))
+    fail_msg("table %d: the last state's record is not %s: %s", t->id, path, dump(over));
+  json_t *result = json_object_get(over, "result");
+  json_t *rec = http_json(&server, path, 200);
+  expect_same_json(json_object_get(result, "scores"), json_object_get(json_object_get(rec, "result"), "scores"), "result.scores");
+  expect_same_json(json_object_get(result, "winners"), json_object_get(json_object_get(rec, "result"), "winners"), "result.winners");
+  char *text = json_dumps(rec, JSON_INDENT(1));
+  snprintf(file, sizeof file, "%s/record-%d.json", tmpdir, t->id);
+  FILE *f = fopen(file, "w");
+  fputs(text, f);
+  fclose(f);
+  char *err = NULL;
+  int st = run_pilfer(NULL, &err, "replay", file, NULL, NULL, NULL);
+  if (st != 0) fail_msg("pilfer replay %s: status %d: %s", file, st, err);
+  free(err);
+  check_public_replay(t, file);
+  truth tr;
+  truth_build(t, text, &tr);
+  check_acks(t, &tr);
+  check_seed(t, &tr);
+  /* review: the start and the end, with everything revealed */
+  json_t *r = request(lobby, NULL, json_pack("{s:s, s:i, s:i}", "type", "review", "table", t->id, "ply", 0), "review");
+  assert_int_equal(jint(r, "plies"), tr.n);
+  if (tr.n > 0 && (!jstr(r, "next") || strcmp(jstr(r, "next"), tr.rec.moves[0])))
+    fail_msg("table %d: review 0's next is not the first move %s: %s", t->id, tr.rec.moves[0], dump(r));
+  pf_run run;
+  pf_error e;
+  pf_record_replay(&tr.rec, 0, &run, NULL, &e);
+  json_t *want = pf_view_json(run.game, run.state, t->players, PF_VIEW_ALL);
+  expect_same_json(json_object_get(r, "view"), want, "review 0's view");
+  json_decref(want);
+  json_decref(r);
+  pf_run_free(&run);
+  r = request(lobby, NULL, json_pack("{s:s, s:i, s:i}", "type", "review", "table", t->id, "ply", tr.n), "review");
+  if (json_object_get(r, "next")) fail_msg("table %d: review at the end has a next: %s", t->id, dump(r));
+  json_decref(r);
+  truth_free(&tr);
+  free(text);
+  json_decref(rec);
+}
+
+/* ======================================== the tests ======================================== */
+
+static const char *bots[] = {"random", "greedy"};
+
+/* The games: `pilfer games --json`, GET /api/games and the `games` message agree; the rules, a
+ * table's summary and an unknown one over HTTP. */
+static void games_and_http(void **st) {
+  (void)st;
+  char *out = NULL;
+  assert_int_equal(run_pilfer(&out, NULL, "games", "--json", NULL, NULL, NULL), 0);
+  json_t *cli = json_loads(out, 0, NULL);
+  free(out);
+  json_t *http = http_json(&server, "/api/games", 200);
+  expect_same_json(http, cli, "GET /api/games against pilfer games --json");
+  json_t *r = request(lobby, NULL, json_pack("{s:s}", "type", "games"), "games");
+  expect_same_json(json_object_get(r, "games"), cli, "the games message against pilfer games --json");
+  json_decref(r);
+  json_decref(http);
+  json_decref(cli);
+  char *body = NULL;
+  assert_int_equal(http_get(HOST, server.port, "/api/rules/thief", WAIT_MS, &body, NULL), 200);
+  if (!strstr(body, "THF-1")) fail_msg("GET /api/rules/thief: no THF-1 in %.200s", body);
+  free(body);
+  json_t *e = http_json(&server, "/api/tables/999999", 404);
+  if (!jstr(e, "error")) fail_msg("GET of an unknown table: %s", dump(e));
+  json_decref(e);
+  /* the web page: its folder may not be where the test runs the server, but it must answer */
+  int page = http_get(HOST, server.port, "/", WAIT_MS, &body, NULL);
+  if (page != 200 && page != 404) fail_msg("GET /: status %d", page);
+  free(body);
+  /* a client that names no subprotocol is served too */
+  ws_conn *c = ws_connect(HOST, server.port, "/ws", NULL, WAIT_MS);
+  if (!c) fail_msg("connect without a subprotocol: %s", ws_last_error());
+  const char *list = "{\"type\": \"list\", \"id\": \"a text id\"}";
+  ws_send_text(c, list, strlen(list));
+  r = ws_recv_json(c, WAIT_MS);
+  if (!jstr(r, "type") || strcmp(jstr(r, "type"), "tables") || !jstr(r, "id") ||
+      strcmp(jstr(r, "id"), "a text id") || !json_is_array(json_object_get(r, "tables")))
+    fail_msg("list with a text id: %s", dump(r));
+  json_decref(r);
+  ws_close(c, WS_CLOSE_NORMAL);
+}
+
+/* Every registered game, all at once: two seats here, bots on the others, a spectator. */
+static void every_game(void **st) {
+  (void)st;
+  table *ts[16];
+  int n = 0;
+  for (const pf_game *const *gp = pf_games; *gp && n < 15; gp++) {
+    const pf_game *g = *gp;
+    int players = g->min_players > 3 ? g->min_players : g->max_players < 3 ? g->max_players : 3;
+    bool pap = !strcmp(g->id, "point-a-pile");
+    /* Point-a-Pile with its expansions too: rock-paper-scissors is sealed as well */
+    for (int variant = 0; variant < (pap ? 2 : 1); variant++) {
+      json_t *options = variant ? json_pack("{s:b, s:b, s:b, s:b}", "police", 1, "missions", 1,
+                                            "shy", 1, "actions", 1)
+                                : srv_short_options(g->id);
+      const char *seats[PF_MAX_PLAYERS];
+      int first = n % players; /* the seats here move around the table from game to game */
+      for (int s = 0; s < players; s++)
+        seats[s] = s == first || s == (first + 1) % players ? NULL : bots[(n + s) % 2];
+      ts[n++] = table_new(g->id, players, options, seats, NULL, true);
+    }
+  }
+  play(ts, n, 150000, NULL);
+  for (int i = 0; i < n; i++) {
+    check_game(ts[i]);
+    table_free(ts[i]);
+  }
+  expect_no_problems();
+}
+
+/* Sends msg (text) on c and waits for the error it must cause: code `code`, and the request's id
+ * when it had one. State pushes meanwhile go to p. */
+static void expect_error(ws_conn *c, player *p, const char *text, const char *code, int id) {
+  if (ws_send_text(c, text, strlen(text)) != 0) fail_msg("send %s: %s", text, ws_error(c));
+  for (;;) {
+    json_t *r = ws_recv_json(c, WAIT_MS);
+    if (!r) fail_msg("no answer to %.200s: %s", text, ws_error(c));
+    if (p && jstr(r, "type") && !strcmp(jstr(r, "type"), "state")) {
+      on_message(p, r);
+      json_decref(r);
+      continue;
+    }
+    if (!jstr(r, "type") || strcmp(jstr(r, "type"), "error") || !jstr(r, "code") ||
+        strcmp(jstr(r, "code"), code))
+      fail_msg("%.200s: wanted error %s, got %s", text, code, dump(r));
+    if (!jstr(r, "message") || !*jstr(r, "message")) fail_msg("an error without a message: %s", dump(r));
+    json_t *rid = json_object_get(r, "id");
+    if (id ? json_integer_value(rid) != id : rid && !json_is_null(rid))
+      fail_msg("%.200s: the error's id is not the request's: %s", text, dump(r));
+    json_decref(r);
+    return;
+  }
+}
+
+/* The same with a JSON request built from a format; the id is added. */
+static void expect_error_msg(ws_conn *c, player *p, const char *code, const char *fmt, ...) {
+  char body[2048], text[2200];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(body, sizeof body, fmt, ap);
+  va_end(ap);
+  int id = next_id++;
+  snprintf(text, sizeof text, "{\"id\": %d, %s}", id, body);
+  expect_error(c, p, text, code, id);
+}
+
+/* A 10 MB message: an error too_big, then the connection closes with 1009. */
+static void too_big(void) {
+  size_t n = 10u << 20;
+  char *big = malloc(n);
+  memset(big, ' ', n);
+  memcpy(big, "{\"type\": \"games\", \"pad\": \"", 26);
+  memcpy(big + n - 2, "\"}", 2);
+  ws_conn *c = connect_or_fail(&server);
+  ws_send_text(c, big, n);
+  free(big);
+  int64_t deadline = ws_now_ms() + WAIT_MS;
+  bool got_error = false;
+  while (ws_get_state(c) != WS_CLOSED && ws_now_ms() < deadline) {
+    struct pollfd pfd = {ws_fd(c), (short)(POLLIN | (ws_want_write(c) ? POLLOUT : 0)), 0};
+    poll(&pfd, 1, 100);
+    if (pfd.revents & POLLOUT) ws_flush(c);
+    if (pfd.revents & (POLLIN | POLLHUP | POLLERR)) ws_read(c);
+    ws_msg m;
+    while (ws_next_message(c, &m) == 1) {
+      if (m.opcode != WS_OP_TEXT) continue;
+      json_t *j = json_loadb((const char *)m.data, m.len, 0, NULL);
+      if (!jstr(j, "code") || strcmp(jstr(j, "code"), "too_big"))
+        fail_msg("10 MB: wanted error too_big, got %.200s", m.data);
+      got_error = true;
+      json_decref(j);
+    }
+  }
+  if (!got_error) fail_msg("10 MB: no error too_big (%s)", ws_error(c));
+  if (ws_close_code(c) != WS_CLOSE_TOO_BIG)
+    fail_msg("10 MB: closed with %d, want 1009 (%s)", ws_close_code(c), ws_error(c));
+  ws_drop(c);
+}
+
+/* 420 messages at once: the rate limit (100 a second, bursts of 200) answers flood, and 200
+ * dropped close the connection with 1008. */
+static void flood(void) {
+  ws_conn *c = connect_or_fail(&server);
+  for (int i = 0; i < 420; i++) {
+    char text[100];
+    int k = snprintf(text, sizeof text, "{\"type\": \"join\", \"id\": %d, \"table\": 999999999}", i);
+    ws_send_text(c, text, (size_t)k);
+  }
+  int answered = 0, flooded = 0;
+  json_t *j;
+  while ((j = ws_recv_json(c, WAIT_MS))) {
+    const char *code = jstr(j, "code");
+    if (code && !strcmp(code, "flood")) flooded++;
+    else if (code && !strcmp(code, "unknown_table")) answered++;
+    else fail_msg("flood: unexpected %s", dump(j));
+    json_decref(j);
+  }
+  print_message("flood: %d answered, %d flood errors, closed with %d\n", answered, flooded, ws_close_code(c));
+  if (flooded < 1 || answered < 200)
+    fail_msg("flood: %d answered and %d flood errors of 420 sent at once", answered, flooded);
+  if (ws_close_code(c) != WS_CLOSE_POLICY)
+    fail_msg("flood: 420 at once should close with 1008 after 200 dropped; closed with %d (%s)",
+             ws_close_code(c), ws_error(c));
+  ws_drop(c);
+}
+
+/* Everything a client should not send, refused one by one; meanwhile another table, paused on
+ * its own connection, then plays on to the end, and so does the table abused. */
+static void bad_clients(void **st) {
+  (void)st;
+  const char *other_seats[] = {NULL, "random", "greedy"};
+  table *b = table_new("steal-the-pile", 3, NULL, other_seats, NULL, false);
+  b->stop_ply = 4;
+  play(&b, 1, 60000, NULL);
+  const char *a_seats[] = {NULL, NULL};
+  table *a = table_new("thief", 2, json_pack("{s:i}", "hands", 1), a_seats, NULL, false);
+  /* the seat asked, x, and the other, y */
+  player *x = NULL, *y = NULL;
+  for (int64_t end = ws_now_ms() + WAIT_MS; !x && ws_now_ms() < end;) {
+    for (int s = 0; s < 2; s++)
+      if (a->seat[s]->state && json_array_size(json_object_get(a->seat[s]->state, "legal")) > 0)
+        x = a->seat[s], y = a->seat[1 - s];
+    if (!x) read_player(a->seat[0]), read_player(a->seat[1]);
+  }
+  assert_non_null(x);
+  int ply = (int)jint(x->state, "ply");
+  const char *legal = json_string_value(json_array_get(json_object_get(x->state, "legal"), 0));
+  json_t *ylegal = json_object_get(y->state, "legal");
+  assert_int_equal(json_array_size(ylegal), 0);
+  ws_conn *rogue = connect_or_fail(&server);
+  /* moves from the wrong seat or token, for the wrong table, illegal or stale */
+  expect_error_msg(y->ws, y, "not_your_turn", "\"type\": \"move\", \"table\": %d, \"token\": \"%s\", \"move\": \"%s\", \"ply\": %d", a->id, y->token, legal, ply);
+  expect_error_msg(rogue, NULL, "not_your_turn", "\"type\": \"move\", \"table\": %d, \"token\": \"%s\", \"move\": \"%s\"", a->id, y->token, legal);
+  expect_error_msg(rogue, NULL, "bad_token", "\"type\": \"move\", \"table\": %d, \"token\": \"%s\", \"move\": \"%s\"", a->id, "00000000000000000000000000000000", legal);
+  expect_error_msg(rogue, NULL, "bad_token", "\"type\": \"move\", \"table\": %d, \"token\": \"%s\", \"move\": \"%s\"", b->id, x->token, legal);
+  expect_error_msg(rogue, NULL, "unknown_table", "\"type\": \"move\", \"table\": 999999, \"token\": \"%s\", \"move\": \"%s\"", x->token, legal);
+  expect_error_msg(x->ws, x, "illegal_move", "\"type\": \"move\", \"table\": %d, \"token\": \"%s\", \"move\": \"ZZ>p9\"", a->id, x->token);
+  expect_error_msg(x->ws, x, "stale", "\"type\": \"move\", \"table\": %d, \"token\": \"%s\", \"move\": \"%s\", \"ply\": %d", a->id, x->token, legal, ply + 1);
+  expect_error_msg(rogue, NULL, "bad_token", "\"type\": \"resume\", \"table\": %d, \"token\": \"%s\"", a->id, "x");
+  expect_error_msg(rogue, NULL, "bad_token", "\"type\": \"leave\", \"table\": %d, \"token\": \"%s\"", a->id, "ffffffffffffffffffffffffffffffff");
+  expect_error_msg(rogue, NULL, "seat_taken", "\"type\": \"join\", \"table\": %d, \"seat\": 0", a->id);
+  expect_error_msg(rogue, NULL, "seat_taken", "\"type\": \"join\", \"table\": %d", a->id);
+  expect_error_msg(rogue, NULL, "unknown_table", "\"type\": \"watch\", \"table\": 999999");
+  expect_error_msg(rogue, NULL, "not_over", "\"type\": \"review\", \"table\": %d, \"ply\": 0", a->id);
+  /* garbage */
+  expect_error(rogue, NULL, "hello", "bad_json", 0);
+  expect_error(rogue, NULL, "{\"type\": \"games\"", "bad_json", 0);
+  expect_error(rogue, NULL, "[1, 2, 3]", "bad_json", 0);
+  expect_error(rogue, NULL, "\"games\"", "bad_json", 0);
+  expect_error(rogue, NULL, "{\"type\": \"games\"} {\"type\": \"games\"}", "bad_json", 0);
+  expect_error_msg(rogue, NULL, "bad_message", "\"type\": \"frobnicate\"");
+  expect_error_msg(rogue, NULL, "bad_message", "\"kind\": \"games\"");
+  expect_error_msg(rogue, NULL, "bad_message", "\"type\": 7");
+  expect_error_msg(rogue, NULL, "bad_message", "\"type\": \"move\"");
+  expect_error_msg(rogue, NULL, "bad_message", "\"type\": \"move\", \"table\": %d, \"token\": \"%s\"", a->id, x->token);
+  expect_error_msg(rogue, NULL, "bad_message", "\"type\": \"join\", \"table\": \"seven\"");
+  expect_error_msg(rogue, NULL, "bad_message", "\"type\": \"watch\"");
+  expect_error_msg(rogue, NULL, "bad_game", "\"type\": \"create\", \"game\": \"chess\", \"players\": 2");
+  expect_error_msg(rogue, NULL, "bad_options", "\"type\": \"create\", \"game\": \"thief\", \"players\": 2, \"options\": {\"depth\": 3}");
+  expect_error_msg(rogue, NULL, "bad_options", "\"type\": \"create\", \"game\": \"thief\", \"players\": 2, \"options\": {\"hands\": -1}");
+  expect_error_msg(rogue, NULL, "bad_seat_spec", "\"type\": \"create\", \"game\": \"thief\", \"players\": 2, \"seats\": [\"open\", \"deep-blue\"]");
+  expect_error_msg(rogue, NULL, "bad_seat_spec", "\"type\": \"create\", \"game\": \"thief\", \"players\": 2, \"seats\": [\"open\", \"ismcts:depth=3\"]");
+  /* a broken frame: a continuation with no message (close, 1002, whatever the server says) */
+  ws_conn *broken = connect_or_fail(&server);
+  ws_send_frame(broken, WS_OP_CONT, true, "{}", 2);
+  json_t *j = ws_recv_json(broken, WAIT_MS);
+  if (j || ws_get_state(broken) != WS_CLOSED)
+    fail_msg("a continuation frame with no message: got %s, not a close", dump(j));
+  print_message("a broken frame: closed with %d\n", ws_close_code(broken));
+  ws_drop(broken);
+  too_big();
+  flood();
+  /* nothing changed: the table is where it was, and x's move still goes */
+  char path[64];
+  snprintf(path, sizeof path, "/api/tables/%d", a->id);
+  json_t *sum = http_json(&server, path, 200);
+  assert_int_equal(jint(sum, "ply"), ply);
+  assert_string_equal(jstr(sum, "status"), "playing");
+  json_decref(sum);
+  snprintf(path, sizeof path, "/api/tables/%d/record", a->id);
+  json_decref(http_json(&server, path, 409));
+  ws_close(rogue, WS_CLOSE_NORMAL);
+  b->stop_ply = INT_MAX;
+  table *both[2] = {a, b};
+  play(both, 2, 120000, NULL);
+  check_game(a);
+  check_game(b);
+  table_free(a);
+  table_free(b);
+  expect_no_problems();
+}
+
+/* A seat's connection drops while it is asked; a new connection resumes with the token and gets
+ * the same view back, then the game goes on. */
+static void reconnect(void **st) {
+  (void)st;
+  const char *seats[] = {NULL, "greedy", NULL};
+  table *t = table_new("four-card-thief", 3, json_pack("{s:i}", "hands", 1), seats, NULL, true);
+  t->stop_ply = 5;
+  play(&t, 1, 60000, NULL);
+  player *x = NULL;
+  for (int s = 0; s < 3; s++)
+    if (t->seat[s] && json_array_size(json_object_get(t->seat[s]->state, "legal")) > 0) x = t->seat[s];
+  assert_non_null(x);
+  json_t *before = json_incref(x->state);
+  ws_drop(x->ws);
+  x->ws = NULL;
+  /* the summary says the seat is gone */
+  char path[64];
+  snprintf(path, sizeof path, "/api/tables/%d", t->id);
+  bool gone = false;
+  for (int64_t end = ws_now_ms() + 5000; !gone && ws_now_ms() < end; usleep(50000)) {
+    json_t *sum = http_json(&server, path, 200);
+    json_t *seat = json_array_get(json_object_get(sum, "seats"), (size_t)x->seat);
+    gone = json_is_false(json_object_get(seat, "connected"));
+    json_decref(sum);
+  }
+  if (!gone) fail_msg("table %d: seat %d still connected in the summary after its drop", t->id, x->seat);
+  ws_conn *c = connect_or_fail(&server);
+  expect_error_msg(c, NULL, "bad_token", "\"type\": \"resume\", \"table\": %d, \"token\": \"%s\"", t->id, "0123456789abcdef0123456789abcdef");
+  ws_close(c, WS_CLOSE_NORMAL);
+  player_reconnect(x, &server);
+  expect_same_json(json_object_get(x->state, "view"), json_object_get(before, "view"), "the view after resume");
+  expect_same_json(json_object_get(x->state, "legal"), json_object_get(before, "legal"), "legal after resume");
+  assert_int_equal(jint(x->state, "ply"), jint(before, "ply"));
+  json_decref(before);
+  /* a hint for the seat: one of its legal moves */
+  json_t *h = request(x->ws, x, json_pack("{s:s, s:i, s:s, s:s}", "type", "hint", "table", t->id, "token", x->token, "bot", "random"), "hint");
+  bool found = false;
+  size_t i;
+  json_t *v;
+  json_array_foreach(json_object_get(x->state, "legal"), i, v) found |= jstr(h, "move") && !strcmp(json_string_value(v), jstr(h, "move"));
+  if (!found || jint(h, "ply") != jint(x->state, "ply")) fail_msg("hint: %s is not a legal move now", dump(h));
+  json_decref(h);
+  t->stop_ply = INT_MAX;
+  play(&t, 1, 60000, NULL);
+  check_game(t);
+  table_free(t);
+  expect_no_problems();
+}
+
+/* leave: before the start the seat opens again and its token dies; during the game a bot plays
+ * the seat to the end. */
+static void leave(void **st) {
+  (void)st;
+  /* before the start: a table with one of its two seats taken */
+  const char *create = "{\"type\": \"create\", \"game\": \"thief\", \"players\": 2}";
+  ws_send_text(lobby, create, strlen(create));
+  json_t *r = ws_recv_json(lobby, WAIT_MS);
+  int id = (int)jint(r, "table");
+  json_decref(r);
+  ws_conn *c = connect_or_fail(&server);
+  r = request(c, NULL, json_pack("{s:s, s:i, s:i}", "type", "join", "table", id, "seat", 0), "joined");
+  char old[80];
+  snprintf(old, sizeof old, "%s", jstr(r, "token"));
+  json_decref(r);
+  json_decref(request(c, NULL, json_pack("{s:s, s:i, s:s}", "type", "leave", "table", id, "token", old), "left"));
+  char path[64];
+  snprintf(path, sizeof path, "/api/tables/%d", id);
+  json_t *sum = http_json(&server, path, 200);
+  json_t *entry = json_array_get(json_object_get(sum, "seats"), 0);
+  if (strcmp(jstr(entry, "kind"), "open") || strcmp(jstr(sum, "status"), "waiting"))
+    fail_msg("after a leave before the start: %s", dump(sum));
+  json_decref(sum);
+  expect_error_msg(c, NULL, "bad_token", "\"type\": \"resume\", \"table\": %d, \"token\": \"%s\"", id, old);
+  r = request(c, NULL, json_pack("{s:s, s:i, s:i}", "type", "join", "table", id, "seat", 0), "joined");
+  if (!strcmp(old, jstr(r, "token"))) fail_msg("a seat joined again got its old token");
+  json_decref(r);
+  ws_close(c, WS_CLOSE_NORMAL);
+  /* during the game: the bot (greedy, as the table has no takeover) plays the seat to the end */
+  const char *seats[] = {NULL, NULL};
+  table *t = table_new("thief", 2, json_pack("{s:i}", "hands", 1), seats, NULL, true);
+  player *p = t->seat[1];
+  t->stop_ply = 3;
+  play(&t, 1, 60000, NULL);
+  json_decref(request(p->ws, p, json_pack("{s:s, s:i, s:s}", "type", "leave", "table", t->id, "token", p->token), "left"));
+  p->silent = true;
+  t->exact_acks = false;
+  snprintf(path, sizeof path, "/api/tables/%d", t->id);
+  sum = http_json(&server, path, 200);
+  entry = json_array_get(json_object_get(sum, "seats"), 1);
+  if (strcmp(jstr(entry, "kind"), "bot")) fail_msg("after a leave during the game: %s", dump(sum));
+  json_decref(sum);
+  expect_error_msg(p->ws, p, "bad_token", "\"type\": \"move\", \"table\": %d, \"token\": \"%s\", \"move\": \"pass\"", t->id, p->token);
+  ws_close(p->ws, WS_CLOSE_NORMAL); /* no longer bound to the table */
+  p->ws = NULL;
+  t->stop_ply = INT_MAX;
+  play(&t, 1, 60000, NULL);
+  check_game(t);
+  table_free(t);
+  expect_no_problems();
+}
+
+static bool taken_over(table **ts, int n) {
+  (void)n;
+  return ts[0]->seat[1]->taken_ms != 0 || ts[0]->over;
+}
+
+/* A seat that stays silent when asked is played by the takeover bot after `after` seconds (10, the
+ * least); it comes back with resume and plays on. */
+static void takeover(void **st) {
+  (void)st;
+  const char *seats[] = {NULL, NULL};
+  table *t = table_new("thief", 2, json_pack("{s:i}", "hands", 1), seats,
+                       json_pack("{s:i, s:s}", "after", 10, "bot", "random"), false);
+  t->exact_acks = false;
+  t->seat[1]->silent = true;
+  play(&t, 1, 60000, taken_over);
+  player *p = t->seat[1];
+  if (!p->taken_ms) fail_msg("table %d: the game ended and seat 1 was never asked", t->id);
+  int64_t waited = p->taken_ms - p->asked_ms;
+  print_message("takeover after %.1f s\n", (double)waited / 1000);
+  if (waited < 9500 || waited > 20000) fail_msg("takeover after %lld ms, not 10 s", (long long)waited);
+  p->silent = false;
+  player_reconnect(p, &server);
+  play(&t, 1, 60000, NULL);
+  check_game(t);
+  table_free(t);
+  expect_no_problems();
+}
+
+/* ---- recovery ---- */
+
+static int acks_seen;
+
+static bool enough_acks(table **ts, int n) {
+  int k = 0;
+  for (int i = 0; i < n; i++) k += (int)json_array_size(ts[i]->acks);
+  return k >= acks_seen;
+}
+
+/* Several games, the server killed with SIGKILL in the middle of them (moves in flight), and
+ * restarted on the same database: every seat resumes where every acknowledged move has been
+ * played (its sealed choice still in), and the games finish with records that hold them. */
+static void recovery(void **st) {
+  (void)st;
+  const char *g[] = {"steal-the-pile", "thief", "point-a-pile", "piles", "skip-bo-junior"};
+  table *ts[5];
+  for (int i = 0; i < 5; i++) {
+    int players = !strcmp(g[i], "piles") ? 4 : 3;
+    const char *seats[] = {NULL, NULL, "greedy", "random"};
+    ts[i] = table_new(g[i], players, srv_short_options(g[i]), seats, NULL, i % 2 == 0);
+    ts[i]->exact_acks = false; /* a move written but not acknowledged before the kill */
+  }
+  acks_seen = 25;
+  play(ts, 5, 60000, enough_acks);
+  /* one server per database: a second one on it is refused */
+  srv second = {0};
+  char log2[600];
+  snprintf(log2, sizeof log2, "%s/second.log", tmpdir);
+  if (srv_start(&second, pilfer, server.db, log2, 5000) == 0) {
+    srv_stop(&second, SIGKILL, 1000);
+    fail_msg("a second server on the same database was not refused");
+  }
+  if (!WIFEXITED(second.status) || WEXITSTATUS(second.status) == 0)
+    fail_msg("a second server on the same database: %s", second.error);
+  int inflight = 0;
+  for (int i = 0; i < 5; i++)
+    for (int s = 0; s < ts[i]->players; s++) inflight += ts[i]->seat[s] && ts[i]->seat[s]->inflight_id;
+  srv_stop(&server, SIGKILL, 5000);
+  print_message("killed the server with %d moves in flight\n", inflight);
+  if (srv_start(&server, pilfer, server.db, server.log, WAIT_MS) != 0)
+    fail_msg("the restart failed: %s", server.error);
+  for (int i = 0; i < nothers; i++) ws_drop(others[i]);
+  nothers = 0;
+  lobby = others[nothers++] = connect_or_fail(&server);
+  for (int i = 0; i < 5; i++) {
+    table *t = ts[i];
+    int max_ply = 0;
+    size_t k;
+    json_t *a;
+    json_array_foreach(t->acks, k, a) if (!json_is_true(json_object_get(a, "sealed")) && jint(a, "ply") > max_ply) max_ply = (int)jint(a, "ply");
+    if (t->watch) player_reconnect(t->watch, &server);
+    for (int s = 0; s < t->players; s++) {
+      player *p = t->seat[s];
+      if (!p) continue;
+      player_reconnect(p, &server);
+      int ply = (int)jint(p->state, "ply");
+      if (ply < max_ply) fail_msg("table %d: ply %d after the restart; %d moves were acknowledged", t->id, ply, max_ply);
+      json_array_foreach(t->acks, k, a) {
+        if (!json_is_true(json_object_get(a, "sealed")) || jint(a, "seat") != s || jint(a, "sent_ply") != ply) continue;
+        /* a sealed choice acknowledged in the group still open: it is still this seat's */
+        if (!jstr(p->state, "mine") || strcmp(jstr(p->state, "mine"), jstr(a, "move")) || !in_array(json_object_get(p->state, "sealed"), s))
+          fail_msg("table %d seat %d: the sealed choice %s is lost after the restart: %s", t->id, s, jstr(a, "move"), dump(p->state));
+      }
+    }
+  }
+  play(ts, 5, 120000, NULL);
+  for (int i = 0; i < 5; i++) {
+    check_game(ts[i]);
+    table_free(ts[i]);
+  }
+  expect_no_problems();
+}
+
+/* Connections that close without a request, or in the middle of one, or of an upgrade: the
+ * server must live on (port scanners and health checks do this). Last, as it may kill it. */
+static void idle_connections(void **st) {
+  (void)st;
+  const char *sends[] = {"", "GET /api/ga", "GET /ws HTTP/1.1\r\nUpgrade: websocket\r\n", "\x81"};
+  for (size_t i = 0; i < sizeof sends / sizeof *sends; i++) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)server.port),
+                            .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    if (*sends[i]) assert_true(send(fd, sends[i], strlen(sends[i]), MSG_NOSIGNAL) > 0);
+    close(fd);
+    usleep(100000);
+    if (!srv_alive(&server))
+      fail_msg("the server died (status 0x%x) after a connection that sent \"%s\" and closed",
+               server.status, sends[i]);
+  }
+  json_decref(request(lobby, NULL, json_pack("{s:s}", "type", "list"), "tables"));
+}
+
+/* ======================================== setup ======================================== */
+
+static int start_server(void **st) {
+  (void)st;
+  char db[400], log[400];
+  snprintf(db, sizeof db, "%s/pilfer.db", tmpdir);
+  snprintf(log, sizeof log, "%s/server.log", tmpdir);
+  if (srv_start(&server, pilfer, db, log, WAIT_MS) != 0) {
+    print_error("the server did not start: %s\n", server.error);
+    return -1;
+  }
+  lobby = connect_or_fail(&server);
+  if (strcmp(ws_subprotocol(lobby), "pilfer")) {
+    print_error("the server chose subprotocol '%s', not pilfer\n", ws_subprotocol(lobby));
+    return -1;
+  }
+  others[nothers++] = lobby;
+  return 0;
+}
+
+/* Stops the server with SIGTERM: it must still have been running, and end cleanly (status 0; under
+ * the sanitizers, with no leak). */
+static int stop_server(void **st) {
+  (void)st;
+  for (int i = 0; i < nothers; i++) ws_close(others[i], WS_CLOSE_NORMAL);
+  nothers = 0;
+  bool crashed = !srv_alive(&server);
+  int status = srv_stop(&server, SIGTERM, 20000);
+  if (crashed || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    char *tail = srv_log_tail(&server, 3000);
+    print_error("the server %s (wait status 0x%x); its log ends:\n%s\n",
+                crashed ? "had died" : "did not stop cleanly on SIGTERM", status, tail);
+    free(tail);
+    return -1;
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: test_server PILFER [TEST...]\n");
+    return 2;
+  }
+  pilfer = argv[1];
+  char *err = NULL;
+  if (run_pilfer(NULL, &err, "serve", "--help", NULL, NULL, NULL) != 0 &&
+      strstr(err, "unknown command")) {
+    printf("skipped: %s has no serve command (%s)\n", pilfer, err);
+    free(err);
+    return 77;
+  }
+  free(err);
+  signal(SIGPIPE, SIG_IGN);
+  const char *seed = getenv("PILFER_TEST_SEED");
+  trace = getenv("PILFER_TEST_TRACE") != NULL;
+  t0_ms = ws_now_ms();
+  rng_state = seed ? strtoull(seed, NULL, 10) : (uint64_t)ws_now_us();
+  printf("PILFER_TEST_SEED=%llu\n", (unsigned long long)rng_state);
+  snprintf(tmpdir, sizeof tmpdir, "%s/pilfer-test-server-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+  if (!mkdtemp(tmpdir)) {
+    perror("mkdtemp");
+    return 1;
+  }
+  printf("server files in %s\n", tmpdir);
+#define TEST(f) cmocka_unit_test_setup(f, forget_problems)
+  const struct CMUnitTest all[] = {
+      TEST(games_and_http), TEST(every_game), TEST(bad_clients),      TEST(reconnect),
+      TEST(leave),          TEST(takeover),   TEST(recovery),         TEST(idle_connections),
+  };
+  struct CMUnitTest chosen[sizeof all / sizeof *all];
+  size_t n = 0;
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+    bool want = argc < 3;
+    for (int a = 2; a < argc; a++) want |= !strcmp(argv[a], all[i].name);
+    if (want) chosen[n++] = all[i];
+  }
+  int failed = _cmocka_run_group_tests("server", chosen, n, start_server, stop_server);
+  if (!failed) {
+    char *rm[] = {"/bin/rm", "-rf", tmpdir, NULL};
+    proc_run(rm, NULL, NULL);
+  }
+  return failed ? 1 : 0;
+}
