@@ -500,10 +500,12 @@ static json_t *state_json(pf_hall *h, const table *t, int s) {
   /* The legal moves of this seat, if it may answer now (from the group's stand-in state when it
    * is not first). */
   json_t *legal = json_array();
-  int at;
+  int at = -1;
   if (s >= 0 && may_answer(t, s, &at)) {
     json_decref(legal);
     legal = pf_legal_json(t->g, at == 0 ? t->run.state : state_for(h, t, at));
+  } else {
+    at = -1;
   }
   json_object_set_new(o, "legal", legal);
   json_t *sealed = json_array();
@@ -513,7 +515,16 @@ static json_t *state_json(pf_hall *h, const table *t, int s) {
   json_object_set_new(o, "mine", s >= 0 && t->seats[s].has_sealed ? json_string(t->seats[s].sealed) : json_null());
   /* A waiting table shows its seats only: its deal is not to be seen before everyone sits. */
   if (t->status != ST_WAITING) {
-    json_object_set_new(o, "view", pf_view_json(t->g, t->run.state, t->players, viewer));
+    json_t *view = pf_view_json(t->g, t->run.state, t->players, viewer);
+    /* A seat choosing after another is not to move in the table's state, so its view lists no
+     * legal moves: they are the stand-in state's, as "legal" above (and their zones, "moves"). */
+    if (at > 0) {
+      json_t *stand = pf_view_json(t->g, state_for(h, t, at), t->players, viewer);
+      json_object_set(view, "legal", json_object_get(stand, "legal"));
+      if (json_object_get(stand, "moves")) json_object_set(view, "moves", json_object_get(stand, "moves"));
+      json_decref(stand);
+    }
+    json_object_set_new(o, "view", view);
     pf_buf text = {0};
     pf_style plain = {0};
     t->g->view_text(t->run.state, viewer, &plain, &text);
