@@ -48,6 +48,14 @@ export class Board {
     if (this.hasZones()) {
       this.drawZones(view.zones);
       this.drawActions();
+      if (text) {
+        // What the zones do not say (whose round, what happened last round…) is in the text.
+        const d = h('details.text-details', { open: !!this.textOpen },
+          h('summary', {}, 'The table as text'),
+          h('pre.textview', { tabindex: 0, 'aria-label': 'The table, as text' }, richText(text)));
+        d.addEventListener('toggle', () => { this.textOpen = d.open; });
+        this.root.append(d);
+      }
     } else if (text) {
       this.root.append(h('pre.textview', { tabindex: 0, 'aria-label': 'The table, as text' }, richText(text)));
     } else {
@@ -118,12 +126,22 @@ export class Board {
     return box;
   }
 
+  // A zone's label from the viewer's side: "Seat 2's hand" is "Your hand" to seat 2.
+  label(z) {
+    const label = z.label || z.id;
+    const me = this.opts.seat;
+    if (me === null || me === undefined) return label;
+    const own = `Seat ${me}'s `;
+    return label.startsWith(own) ? `Your ${label.slice(own.length)}` : label;
+  }
+
   zone(z) {
     const cards = Array.isArray(z.cards) ? z.cards : [];
+    const label = this.label(z);
     const target = this.targets?.get(z.id);
     const e = h(`section.zone.kind-${z.kind || 'other'}.layout-${z.layout || 'fan'}`, {
       dataset: { zone: z.id, kind: z.kind || 'other' },
-      'aria-label': `${z.label || z.id}: ${cards.length ? cards.length + (cards.length === 1 ? ' card' : ' cards') : 'empty'}`,
+      'aria-label': `${label}: ${cards.length ? cards.length + (cards.length === 1 ? ' card' : ' cards') : 'empty'}`,
     });
     const head = h('header.zone-head', {});
     if (target) {
@@ -132,10 +150,10 @@ export class Board {
         type: 'button',
         'aria-label': this.targetLabel(z, target),
         onclick: (ev) => { ev.stopPropagation(); this.pickTarget(z.id); },
-      }, z.label || z.id, h('span.here', { 'aria-hidden': 'true' }, ' \u25bc')));
+      }, richText(label), h('span.here', { 'aria-hidden': 'true' }, ' \u25bc')));
       e.addEventListener('click', () => this.pickTarget(z.id));
     } else {
-      head.append(h('span.zone-label', {}, z.label || z.id));
+      head.append(h('span.zone-label', {}, richText(label)));
     }
     // A card may be dropped here while this zone is one of its targets (they change as a drag
     // starts, without drawing the board anew, which would end the drag).
@@ -180,7 +198,7 @@ export class Board {
 
   emptySlot(z) {
     // A zone that is itself a source (a move from it that names no card) still needs a button.
-    if (this.sources?.has(key(z.id, null))) return this.sourceButton(z, null, -1, h('span.card.empty', {}, z.label || z.id));
+    if (this.sources?.has(key(z.id, null))) return this.sourceButton(z, null, -1, h('span.card.empty', {}, this.label(z)));
     return h('span.card.empty', { 'aria-hidden': 'true' });
   }
 
@@ -198,7 +216,7 @@ export class Board {
       type: 'button',
       draggable: 'true',
       'aria-pressed': chosen ? 'true' : 'false',
-      'aria-label': `${card !== null ? cardLabel(card) : z.label || z.id}, from ${z.label || z.id}`,
+      'aria-label': `${card !== null ? cardLabel(card) : this.label(z)}, from ${this.label(z)}`,
       dataset: { zone: z.id, card: card ?? '' },
       onclick: (ev) => { ev.stopPropagation(); this.pickSource(z.id, card, index); },
       ondragstart: (ev) => {
@@ -238,7 +256,7 @@ export class Board {
   }
 
   targetLabel(z, entries) {
-    const t = entries.length === 1 && entries[0].text ? entries[0].text : `${z.label || z.id}`;
+    const t = entries.length === 1 && entries[0].text ? entries[0].text : this.label(z);
     return this.sel ? `Put it here: ${t}` : t;
   }
 

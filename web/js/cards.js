@@ -190,11 +190,15 @@ export function cardEl(s) {
 // text nodes and spans. Other games' notations are left as they are.
 export function richText(text) {
   const frag = document.createDocumentFragment();
-  const re = /\b(10|[A2-9TJQK])([SHDC])\b|([♠♥♦♣])/g;
+  const re = /\b(10|[A2-9TJQK])([SHDC])\b|([♠♥♦♣])|\bJK\b/g;
   let last = 0, m;
   while ((m = re.exec(text))) {
     if (m.index > last) frag.append(text.slice(last, m.index));
-    if (m[3]) {
+    if (m[0] === 'JK') {
+      const s = el('span', 'joker-text', 'Joker');
+      s.dataset.card = 'JK';
+      frag.append(s);
+    } else if (m[3]) {
       const red = m[3] === '♥' || m[3] === '♦';
       frag.append(el('span', red ? 'suit-red' : 'suit-dark', m[3]));
     } else {

@@ -56,8 +56,11 @@ export class TablePage {
     this.sharePanel = h('section.share-panel', { 'aria-labelledby': 'share-title', hidden: true });
     this.legalList = h('ul.legal', { id: 'legal' });
     this.legalCount = h('span', {});
+    // The list of every legal move: open while the board has no zones to play on, and as the
+    // player last left it.
     this.legalPanel = h('details.moves-panel', { id: 'moves-panel', open: true },
-      h('summary', {}, 'All your moves ', this.legalCount), this.legalList);
+      h('summary', { onclick: () => { this.movesOpen = !this.legalPanel.open; } }, 'All your moves ', this.legalCount),
+      this.legalList);
     this.logList = h('ol.log', { id: 'log' });
     this.result = h('section.result', { id: 'result', hidden: true, tabindex: -1, 'aria-labelledby': 'result-title' });
     this.reviewPanel = h('section.review', { id: 'review', hidden: true, 'aria-labelledby': 'review-title' });
@@ -317,6 +320,7 @@ export class TablePage {
     const moves = legal.map((mv) => byMove.get(mv));
     this.legalCount.textContent = `(${legal.length})`;
     this.legalPanel.hidden = this.seat === null || m.status !== 'playing';
+    this.legalPanel.open = this.movesOpen ?? !Array.isArray(m.view?.zones);
     this.legalList.replaceChildren(...legal.map((mv, i) => h('li', {}, h('button.legal-move', {
       type: 'button', dataset: { move: mv }, onclick: () => this.play(i),
     }, moves?.[i]?.text ? richText(moves[i].text) : richText(mv),
