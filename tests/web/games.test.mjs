@@ -71,10 +71,12 @@ for (const [game, t] of Object.entries(TABLES)) {
     await recordBoards(watcher);
     await recordBoards(page);
     const stats = {};
-    let shot = false;
+    let shot = false, zones = false;
     const moves = await playToEnd(page, {
       stats,
+      drag: game === 'steal-the-pile' || game === 'skip-bo-junior', // every other move dragged
       each: async (n) => {
+        zones ||= (await page.locator('.board .zone').count()) > 0;
         if (n === 3 && !shot && (await tableData(page)).status === 'playing') {
           shot = true;
           await waitTurn(page);
@@ -84,6 +86,11 @@ for (const [game, t] of Object.entries(TABLES)) {
       },
     });
     assert.ok(moves > 0, 'made moves');
+    if (zones) {
+      // Every move was made on the board: a card then its target, a target, or a button there.
+      assert.equal(stats.list || 0, 0, `moves made from the list: ${JSON.stringify(stats)}`);
+      if (game === 'steal-the-pile') assert.ok(stats.drag > 0, 'cards were dragged');
+    }
     // The end screen: result, winners, the record and the review.
     await page.waitForSelector('#result:not([hidden])');
     const words = await page.locator('.result-words').textContent();

@@ -87,6 +87,40 @@ test('two people in two browsers: the second joins by the seat link, both play t
   await b.context().close();
 });
 
+test('Point-a-Pile between two browsers: a sealed choice shows as chosen to the other, and as itself to its player', { timeout: 120000 }, async () => {
+  const a = await newPage(browser);
+  const table = await createTable(a, server.url, { game: 'point-a-pile', players: 3, seats: ['you', 'open', 'random'] });
+  const b = await newPage(browser);
+  await b.goto(await a.locator('#share-seat-1').inputValue());
+  await b.waitForFunction(() => document.querySelector('.table-page')?.dataset.seat === '1');
+  let sealedSeen = 0;
+  for (;;) {
+    const [da, db] = await Promise.all([tableData(a), tableData(b)]);
+    if (da.status === 'over' && db.status === 'over') break;
+    if (db.myturn === '1' && !db.busy) {
+      // Seat 1 chooses before seat 0, who is still asked: its choice is sealed.
+      const both = da.myturn === '1' && da.choosing.split(' ').includes('0') && db.choosing.split(' ').includes('1');
+      await clickMove(b);
+      if (both) {
+        await a.waitForSelector('.seat[data-seat="1"] .badge-chosen');
+        await b.waitForFunction(() => /^Your sealed choice: /.test(document.querySelector('.sealed-line').textContent));
+        assert.match(await b.locator('#turn').textContent(), /Your choice is in/);
+        if (!sealedSeen++) await screenshots(a, 'point-a-pile-sealed');
+      }
+    } else if (da.myturn === '1' && !da.busy) {
+      await clickMove(a);
+    } else {
+      await sleep(20);
+    }
+  }
+  assert.ok(sealedSeen > 0, 'a sealed choice was seen');
+  assert.deepEqual(a.errors, []);
+  assert.deepEqual(b.errors, []);
+  console.log(`# point-a-pile ${table}: ${sealedSeen} sealed choices seen`);
+  await a.context().close();
+  await b.context().close();
+});
+
 test('a spectator sees no hidden card, ever', { timeout: 120000 }, async () => {
   const p = await newPage(browser);
   const table = await createTable(p, server.url, { game: 'steal-the-pile', players: 2, seats: ['you', 'greedy'] });

@@ -150,7 +150,7 @@ export class Board {
         type: 'button',
         'aria-label': this.targetLabel(z, target),
         onclick: (ev) => { ev.stopPropagation(); this.pickTarget(z.id); },
-      }, richText(label), h('span.here', { 'aria-hidden': 'true' }, ' \u25bc')));
+      }, richText(this.targetText(label, target)), h('span.here', { 'aria-hidden': 'true' }, ' \u25bc')));
       e.addEventListener('click', () => this.pickTarget(z.id));
     } else {
       head.append(h('span.zone-label', {}, richText(label)));
@@ -253,6 +253,13 @@ export class Board {
   candidates() {
     if (!this.sel) return this.entries.filter((e) => !e.from && e.to);
     return this.entries.filter((e) => e.from === this.sel.zone && (e.card ?? null) === this.sel.card);
+  }
+
+  // What a target's button says: the zone's label, or the move itself when it is one short move
+  // that names no card ("tap empty space" rather than "Discarded this round").
+  targetText(label, entries) {
+    const t = entries.length === 1 && !this.sel ? entries[0].text : null;
+    return t && t.length <= 24 ? t : label;
   }
 
   targetLabel(z, entries) {

@@ -202,6 +202,8 @@ export class TablePage {
     d.ply = m.ply;
     d.status = m.status;
     d.myturn = (m.legal || []).length ? '1' : '0';
+    d.choosing = (m.choosing || []).join(' ');
+    d.sealed = (m.sealed || []).join(' ');
     d.seat = this.seat ?? '';
   }
 
