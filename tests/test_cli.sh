@@ -19,6 +19,8 @@ expect_fail() {
   "$@" >"$T/out" 2>"$T/err"; local got=$?
   if [ "$got" = "$st" ] && grep -qE -- "$pat" "$T/err"; then ok "$n"; else bad "$n" "exit $got (want $st)" "stderr: $(head -c 600 "$T/err")" "want: $pat"; fi
 }
+# hands_in FILE: the "hands" field of a Steal the Pile JSON view (the zones after it list cards too)
+hands_in() { sed 's/.*"hands":\(.*\),"zones":.*/\1/' "$1"; }
 # moves_in RECORD: the number of moves, counted by replaying it
 moves_in() { $PILFER replay --trace "$1" | grep -c '"move":"'; }
 
@@ -152,15 +154,15 @@ fi
 
 # ---- replay ----
 check "replay --json" $PILFER replay --json "$T/g3.json"
-for k in '"game":' '"players":' '"to_move":null' '"legal":' '"scores":' '"winners":'; do
+for k in '"game":' '"players":' '"to_move":null' '"legal":' '"scores":' '"winners":' '"zones":' '"moves":'; do
   grep -q "$k" "$T/out" || bad "replay --json has $k"
 done
-ok "replay --json has game, players, to_move, legal, scores, winners"
+ok "replay --json has game, players, to_move, legal, scores, winners, zones, moves"
 check "replay --until 5 --view 1 --json" $PILFER replay --until 5 --view 1 --json "$T/g3.json"
 # seat 1's view lists its own hand but not seat 0's or seat 2's cards
 python_free_hands=$(grep -o '"hands":\[[^]]*\][^]]*\][^]]*\]' "$T/out" || true)
 if grep -q '"to_move":2' "$T/out" && grep -q '"legal":\[\]' "$T/out"; then ok "--until 5: seat 2 to move, seat 1 sees no legal moves"; else bad "--until/--view" "$(head -c 300 "$T/out")"; fi
-n_cards=$(grep -o '"hands":.*' "$T/out" | grep -o '"cards"' | wc -l)
+n_cards=$(hands_in "$T/out" | grep -o '"cards"' | wc -l)
 [ "$n_cards" = 1 ] && ok "--view 1 shows one hand's cards" || bad "--view 1 shows $n_cards hands' cards"
 check "replay --trace" $PILFER replay --trace "$T/g2.json"
 [ "$(wc -l <"$T/out")" = 49 ] && head -1 "$T/out" | grep -q '^{"ply":0,"to_move":0,"legal":\[' && ok "--trace: one line per position" || bad "--trace lines"
@@ -183,9 +185,9 @@ expect_fail "missing file" 2 "cannot open" $PILFER replay "$T/nope.json"
 expect_fail "bad --view" 2 "--view takes a seat from 0 to 2, 'all' or 'public'" $PILFER replay --view 7 "$T/g3.json"
 # the public view (a spectator's): every hand's size, no hand's cards, no legal moves
 check "replay --until 5 --view public --json" $PILFER replay --until 5 --view public --json "$T/g3.json"
-n_cards=$(grep -o '"hands":.*' "$T/out" | grep -o '"cards"' | wc -l)
+n_cards=$(hands_in "$T/out" | grep -o '"cards"' | wc -l)
 if grep -q '"viewer":"public"' "$T/out" && grep -q '"legal":\[\]' "$T/out" && [ "$n_cards" = 0 ] &&
-   [ "$(grep -o '"hands":.*' "$T/out" | grep -o '"size"' | wc -l)" = 3 ]; then
+   [ "$(hands_in "$T/out" | grep -o '"size"' | wc -l)" = 3 ]; then
   ok "--view public --json: viewer public, no legal moves, hand sizes without cards"
 else bad "--view public --json" "$(head -c 400 "$T/out")"; fi
 check "replay --until 5 --view public" $PILFER replay --until 5 --view public "$T/g3.json"

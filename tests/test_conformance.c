@@ -20,6 +20,9 @@
  *     position and one of its determinizations) determinize for that seat, with the same
  *     generator, into byte-identical states, so that a bot, which sees the game only through
  *     determinizations, legal moves and views, chooses alike in both;
+ *   - every viewer's zones (docs/views.md) are well formed with unique ids, the full view's hold
+ *     every card in play, and "moves" follows "legal" one for one, naming zones of the view and
+ *     cards the viewer sees in them;
  *   - scores and winners are well formed at the end.
  * A game added to the registry is covered without changing this file.
  */
@@ -120,25 +123,21 @@ static void check_move_strings(const pf_game *g, const void *st) {
   }
 }
 
-/* What a viewer (a seat, the public, or the full view) is shown of a position: its JSON view, the
- * same without the fields that name the viewer or list its moves (what it shows of the table, to
- * compare two viewers' views), its text view and, when asked (the viewer is the seat to move, or
- * the public watches the seat to move), what describe says of each legal move. */
+/* What a viewer (a seat, the public, or the full view) is shown of a position: its JSON view, its
+ * text view and, when asked (the viewer is the seat to move, or the public watches the seat to
+ * move), what describe says of each legal move. JSON views are compared as JSON, values and key
+ * order, which is as strict as comparing their text and much cheaper than writing them out; they
+ * are written out only for a failure's message. */
 typedef struct shown {
-  char *json, *table, *text, *told;
+  json_t *view;
+  char *text, *told;
 } shown;
 
 static shown shown_to(const pf_game *g, const void *st, int players, int viewer, bool told) {
   shown sh;
   pf_buf text = {0}, says = {0};
   pf_style plain = {0};
-  json_t *v = pf_view_json(g, st, players, viewer);
-  sh.json = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER);
-  json_object_del(v, "viewer");
-  json_object_del(v, "legal");
-  json_object_del(v, "moves");
-  sh.table = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER);
-  json_decref(v);
+  sh.view = pf_view_json(g, st, players, viewer);
   g->view_text(st, viewer, &plain, &text);
   sh.text = text.data ? text.data : pf_xstrdup("");
   if (g->describe && told) {
@@ -154,10 +153,33 @@ static shown shown_to(const pf_game *g, const void *st, int players, int viewer,
 }
 
 static void shown_free(shown *sh) {
-  free(sh->json);
-  free(sh->table);
+  json_decref(sh->view);
   free(sh->text);
   free(sh->told);
+}
+
+/* Whether a and b have their keys in the same order, all the way down (json_equal does not look
+ * at it): with json_equal, whether their text is the same, byte for byte. */
+static bool same_order(const json_t *a, const json_t *b) {
+  if (json_is_array(a)) {
+    for (size_t i = 0; i < json_array_size(a); i++)
+      if (!same_order(json_array_get(a, i), json_array_get(b, i))) return false;
+    return true;
+  }
+  if (!json_is_object(a)) return true;
+  void *ia = json_object_iter((json_t *)a), *ib = json_object_iter((json_t *)b);
+  for (; ia && ib; ia = json_object_iter_next((json_t *)a, ia), ib = json_object_iter_next((json_t *)b, ib))
+    if (strcmp(json_object_iter_key(ia), json_object_iter_key(ib)) != 0 ||
+        !same_order(json_object_iter_value(ia), json_object_iter_value(ib)))
+      return false;
+  return !ia && !ib;
+}
+
+static void assert_same_json(const json_t *a, const json_t *b, const char *what, const pf_game *g, int players,
+                             uint64_t seed, int ply) {
+  if (json_equal(a, b) && same_order(a, b)) return;
+  char *ta = json_dumps(a, JSON_COMPACT | JSON_PRESERVE_ORDER), *tb = json_dumps(b, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  assert_same_text(ta, tb, what, g, players, seed, ply);
 }
 
 /* `a` and `b` show the same: JSON, text and, when `told`, what describe says; `why` is the
@@ -166,11 +188,26 @@ static void assert_same_shown(const shown *a, const shown *b, bool told, const c
                               uint64_t seed, int ply) {
   char what[128];
   snprintf(what, sizeof what, "%s (JSON view)", why);
-  assert_same_text(a->json, b->json, what, g, players, seed, ply);
+  assert_same_json(a->view, b->view, what, g, players, seed, ply);
   snprintf(what, sizeof what, "%s (text view)", why);
   assert_same_text(a->text, b->text, what, g, players, seed, ply);
   snprintf(what, sizeof what, "%s (what describe tells)", why);
   if (told) assert_same_text(a->told, b->told, what, g, players, seed, ply);
+}
+
+/* Whether two viewers' views show the same of the table: every field but those that name the
+ * viewer or list its moves. */
+static bool same_table(const json_t *a, const json_t *b) {
+  static const char *const SKIP[] = {"viewer", "legal", "moves"};
+  const char *key;
+  json_t *x;
+  if (json_object_size(a) != json_object_size(b)) return false;
+  json_object_foreach((json_t *)a, key, x) {
+    bool skip = false;
+    for (int i = 0; i < 3; i++) skip |= strcmp(key, SKIP[i]) == 0;
+    if (!skip && !json_equal(x, json_object_get(b, key))) return false;
+  }
+  return true;
 }
 
 /* `st` and `other` differ only in what `seat` cannot see: determinized for it with the same
@@ -235,7 +272,9 @@ static uint64_t text_hash(const char *s) {
 static char *seen_by(const pf_game *g, const void *st, int players, int viewer) {
   shown sh = shown_to(g, st, players, viewer, false);
   pf_buf b = {0};
-  pf_buf_printf(&b, "%s\n%s", sh.json, sh.text);
+  char *json = json_dumps(sh.view, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  pf_buf_printf(&b, "%s\n%s", json, sh.text);
+  free(json);
   shown_free(&sh);
   return b.data;
 }
@@ -304,7 +343,7 @@ static void check_public_told(const pf_game *g, const void *st, int players, uin
  * teeth: a public view that is the full view fails here). */
 static void check_public_hides(const pf_game *g, const shown *all, const shown *pub, bool every_seat_hides, int players,
                                uint64_t seed, int ply) {
-  if ((every_seat_hides || ply == 0) && strcmp(pub->table, all->table) == 0)
+  if ((every_seat_hides || ply == 0) && same_table(pub->view, all->view))
     fail_msg("%s, %d players, seed %llu, ply %d: the public view shows everything%s", g->id, players,
              (unsigned long long)seed, ply, ply == 0 ? " at the start" : ", though every seat's view hides something");
 }
@@ -320,6 +359,126 @@ static void check_same_legal(const pf_game *g, const void *st, const void *copy,
   assert_memory_equal(ma, mb, sizeof ma[0] * (size_t)na);
 }
 
+/* ---- the zones and moves of the JSON view (docs/views.md) ---- */
+
+typedef struct where {
+  const pf_game *g;
+  int players;
+  uint64_t seed;
+  int ply;
+  const char *viewer;
+} where;
+
+static void zone_fail(const where *w, const char *what, const char *id) {
+  fail_msg("%s, %d players, seed %llu, ply %d, viewer %s: %s%s%s", w->g->id, w->players, (unsigned long long)w->seed,
+           w->ply, w->viewer, what, id ? ": " : "", id ? id : "");
+}
+
+/* One zone is well formed: id, kind, owner, label, cards, layout, and the optional grid, value
+ * and note; returns its number of cards. */
+static int check_zone(const where *w, const json_t *z) {
+  static const char *const KINDS[] = {"hand", "pile", "pool", "stock", "captures", "castle", "stockpile", "build",
+                                      "discard", "row", "deck", "play", "mission", "other"};
+  const char *id = json_string_value(json_object_get(z, "id")), *kind = json_string_value(json_object_get(z, "kind"));
+  const char *layout = json_string_value(json_object_get(z, "layout"));
+  json_t *owner = json_object_get(z, "owner"), *cards = json_object_get(z, "cards"), *grid = json_object_get(z, "grid");
+  if (!id || !*id || strlen(id) >= PF_ZONE_ID) zone_fail(w, "a zone without a short id", id);
+  bool known = false;
+  for (size_t i = 0; kind && i < sizeof KINDS / sizeof KINDS[0]; i++) known |= strcmp(kind, KINDS[i]) == 0;
+  if (!known) zone_fail(w, "a zone of no known kind", id);
+  if (!json_is_null(owner) && !(json_is_integer(owner) && json_integer_value(owner) >= 0 &&
+                                json_integer_value(owner) < w->players))
+    zone_fail(w, "a zone's owner is neither null nor a seat", id);
+  if (!json_is_string(json_object_get(z, "label"))) zone_fail(w, "a zone without a label", id);
+  if (!layout || (strcmp(layout, "fan") != 0 && strcmp(layout, "stack") != 0)) zone_fail(w, "a zone's layout", id);
+  if (!json_is_array(cards)) zone_fail(w, "a zone without cards", id);
+  for (size_t i = 0; i < json_array_size(cards); i++) {
+    json_t *c = json_array_get(cards, i);
+    if (!json_is_null(c) && !json_is_string(c)) zone_fail(w, "a zone's card is neither a string nor null", id);
+  }
+  if (grid && !(json_array_size(grid) == 2 && json_is_integer(json_array_get(grid, 0)) &&
+                json_is_integer(json_array_get(grid, 1))))
+    zone_fail(w, "a zone's grid is not [row, col]", id);
+  if (json_object_get(z, "value") && !json_is_integer(json_object_get(z, "value"))) zone_fail(w, "a zone's value", id);
+  if (json_object_get(z, "note") && !json_is_string(json_object_get(z, "note"))) zone_fail(w, "a zone's note", id);
+  return (int)json_array_size(cards);
+}
+
+/* The zone of the view with this id, or NULL. */
+static json_t *zone_named(const json_t *zones, const char *id) {
+  for (size_t i = 0; i < json_array_size(zones); i++) {
+    json_t *z = json_array_get(zones, i);
+    if (strcmp(json_string_value(json_object_get(z, "id")), id) == 0) return z;
+  }
+  return NULL;
+}
+
+/* The view's "moves" follow "legal" one for one; their from and to name zones of the view, and a
+ * card picked from a zone is one the viewer sees there. */
+static void check_moves(const where *w, const json_t *view, const json_t *zones) {
+  json_t *legal = json_object_get(view, "legal"), *moves = json_object_get(view, "moves");
+  if (!json_is_array(moves) || json_array_size(moves) != json_array_size(legal))
+    zone_fail(w, "\"moves\" is not parallel to \"legal\"", NULL);
+  for (size_t i = 0; i < json_array_size(moves); i++) {
+    json_t *m = json_array_get(moves, i), *card = json_object_get(m, "card");
+    const char *s = json_string_value(json_object_get(m, "move"));
+    if (!s || strcmp(s, json_string_value(json_array_get(legal, i))) != 0) zone_fail(w, "a move is not its legal move", s);
+    if (!json_is_string(json_object_get(m, "text"))) zone_fail(w, "a move without text", s);
+    if (!json_is_null(card) && !json_is_string(card)) zone_fail(w, "a move's card", s);
+    const char *ends[2] = {"from", "to"};
+    for (int e = 0; e < 2; e++) {
+      json_t *id = json_object_get(m, ends[e]);
+      if (!json_is_null(id) && !(json_is_string(id) && zone_named(zones, json_string_value(id))))
+        zone_fail(w, e ? "a move goes to no zone of the view" : "a move comes from no zone of the view", s);
+    }
+    json_t *from = json_object_get(m, "from");
+    if (json_is_null(from) || json_is_null(card)) continue;
+    json_t *cards = json_object_get(zone_named(zones, json_string_value(from)), "cards");
+    bool seen = false;
+    for (size_t k = 0; k < json_array_size(cards); k++)
+      seen |= json_equal(json_array_get(cards, k), card) == 1;
+    if (!seen) zone_fail(w, "a move's card is not among the cards its zone shows", s);
+  }
+}
+
+/* The cards of every deal in use (Point-a-Pile's deck and missions): what the full view's zones
+ * hold between them. */
+static int cards_in_play(const pf_game *g, const void *st) {
+  pf_deal d;
+  int k = g->current_deal(st, &d), n = d.ncards;
+  for (int j = 0; j < k && g->deal_at; j++) {
+    g->deal_at(st, j, &d);
+    n += d.ncards;
+  }
+  return n;
+}
+
+/* A viewer's zones and moves (docs/views.md): well-formed zones with unique ids, moves parallel
+ * to the legal ones; the full view's zones hold every card of the deals in use. */
+static void check_zones(const pf_game *g, const void *st, const shown *sh, int players, uint64_t seed, int ply) {
+  json_t *viewer = json_object_get(sh->view, "viewer"), *zones = json_object_get(sh->view, "zones");
+  char name[16];
+  if (json_is_integer(viewer))
+    snprintf(name, sizeof name, "%d", (int)json_integer_value(viewer));
+  else
+    snprintf(name, sizeof name, "%s", json_string_value(viewer));
+  where w = {g, players, seed, ply, name};
+  if (!json_is_array(zones) || json_array_size(zones) == 0) zone_fail(&w, "the view has no zones", NULL);
+  int cards = 0;
+  for (size_t i = 0; i < json_array_size(zones); i++) {
+    json_t *z = json_array_get(zones, i);
+    cards += check_zone(&w, z);
+    const char *id = json_string_value(json_object_get(z, "id"));
+    if (zone_named(zones, id) != z) zone_fail(&w, "two zones share an id", id);
+  }
+  check_moves(&w, sh->view, zones);
+  if (strcmp(name, "all") == 0 && cards != cards_in_play(g, st)) {
+    char what[64];
+    snprintf(what, sizeof what, "the zones hold %d cards, not %d", cards, cards_in_play(g, st));
+    zone_fail(&w, what, NULL);
+  }
+}
+
 /* Determinizing for every seat keeps that seat's view, legal moves and what it is shown of them,
  * and the public's view and what it is shown; the public view hides what every seat's does.
  * Returns how many seats' determinizations changed the full state's view (to show the check has
@@ -330,6 +489,8 @@ static int check_determinize(const pf_game *g, const void *st, int players, pf_r
   int changed = 0, who = g->to_move(st);
   bool every_seat_hides = true;
   shown all = shown_to(g, st, players, PF_VIEW_ALL, false), pub = shown_to(g, st, players, PF_VIEW_PUBLIC, who >= 0);
+  check_zones(g, st, &all, players, seed, ply);
+  check_zones(g, st, &pub, players, seed, ply);
   for (int seat = 0; seat < players; seat++) {
     memcpy(copy, st, g->state_size);
     g->determinize(copy, seat, rng);
@@ -337,6 +498,7 @@ static int check_determinize(const pf_game *g, const void *st, int players, pf_r
     if (g->check(copy, &err) != 0) fail_msg("%s: determinized state fails its check: %s", g->id, err.msg);
     assert_int_equal(who, g->to_move(copy));
     shown a = shown_to(g, st, players, seat, who == seat), b = shown_to(g, copy, players, seat, who == seat);
+    check_zones(g, st, &a, players, seed, ply);
     assert_same_shown(&a, &b, true, "determinize changed what the seat is shown", g, players, seed, ply);
     if (who == seat) check_same_legal(g, st, copy, players, seed, ply);
     check_canonical(g, st, copy, seat, rng, seed, ply);
@@ -344,10 +506,10 @@ static int check_determinize(const pf_game *g, const void *st, int players, pf_r
     shown pb = shown_to(g, copy, players, PF_VIEW_PUBLIC, who == seat);
     assert_same_shown(&pub, &pb, who == seat, "hidden cards changed what the public is shown", g, players, seed, ply);
     check_chance_told(g, st, copy, players, seat, seed, ply);
-    every_seat_hides &= strcmp(a.table, all.table) != 0;
-    char *all2 = pf_view_json_text(g, copy, players, PF_VIEW_ALL);
-    changed += strcmp(all.json, all2) != 0;
-    free(all2);
+    every_seat_hides &= !same_table(a.view, all.view);
+    json_t *all2 = pf_view_json(g, copy, players, PF_VIEW_ALL);
+    changed += !json_equal(all.view, all2);
+    json_decref(all2);
     shown_free(&a);
     shown_free(&b);
     shown_free(&pb);

@@ -463,6 +463,30 @@ static void test_GHA_6_teams_match_tie_break(void **unused) {
   pf_run_free(&r);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* The zones of the JSON view (docs/views.md)                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The stock, the play pile (its unseen cards null, GHA-2), the capture piles with their points,
+ * the hands; a card goes onto the play pile or takes from it, or takes from a capture pile. */
+static void test_views_zones_and_moves(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_deal(&r, 2, "2S 7S 7D 7C  7H 2H  8S 8H  9S 9H  TS TH", NULL);
+  tu_expect_zone_ids(&r, 1, "stock play captures:0 captures:1 hand:0 hand:1");
+  tu_expect_zone(&r, 1, "play", "cards", "null null null 7C");
+  tu_expect_zone(&r, PF_VIEW_ALL, "play", "cards", "2S 7S 7D 7C");
+  tu_expect_move_zones(&r, 0, "7H>pp", "hand:0 7H play");
+  tu_expect_move_zones(&r, 0, "8S", "hand:0 8S play");
+  tu_play(&r, "7H>pp");
+  tu_expect_zone(&r, 1, "captures:0", "cards", "7S 7D 7C 7H");
+  tu_expect_zone(&r, 1, "captures:0", "note", "20 points");
+  tu_expect_zone(&r, 1, "play", "cards", "2S");
+  tu_play(&r, "2H>pp");
+  tu_expect_move_zones(&r, 0, "8S", "hand:0 8S play");
+  pf_run_free(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_GHA_1_players_deck_and_teams_option),
@@ -480,6 +504,7 @@ int main(void) {
       cmocka_unit_test(test_GHA_6_hands_move_on_with_new_deals),
       cmocka_unit_test(test_GHA_6_match_to_1000_decided_by_a_tie_break_hand),
       cmocka_unit_test(test_GHA_6_teams_match_tie_break),
+      cmocka_unit_test(test_views_zones_and_moves),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1744,6 +1744,42 @@ static void test_greedy_rule_of_thumb(void **unused) {
   pf_run_free(&r);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* The zones of the JSON view (docs/views.md)                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The deck, the drawn cards still to place (seen by the Headpointer only, PAP-3), the piles
+ * ("pap:0.2": pile 2 of the round's level) with, while placing, the new pile a card may start,
+ * the cards discarded this round, the cards out of the game and the score rows. A placing takes
+ * a drawn card to a pile; pointing goes to a pile, or for empty space to the round's discards
+ * (PAP-6); Switch takes the other's card to the player's row (PAP-9). */
+static void test_views_zones_and_moves(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 2, "R:S+ G:S- B:D4 P:L+", NULL);
+  tu_expect_zone_ids(&r, 1, "deck drawn pap:0.1 discard out row:0 row:1");
+  tu_expect_zone(&r, 0, "drawn", "cards", "R:S+ G:S- B:D4 P:L+");
+  tu_expect_zone(&r, 1, "drawn", "cards", "null null null null");
+  tu_expect_zone(&r, PF_VIEW_PUBLIC, "drawn", "cards", "null null null null");
+  tu_expect_zone(&r, 1, "pap:0.1", "note", "new pile");
+  tu_expect_move_zones(&r, 0, "c2>1", "drawn G:S- pap:0.1");
+  play(&r, "c1>1 c2>1");
+  tu_expect_zone_ids(&r, 1, "deck drawn pap:0.1 pap:0.2 discard out row:0 row:1");
+  tu_expect_zone(&r, 1, "pap:0.1", "cards", "R:S+ G:S-");
+  tu_expect_move_zones(&r, 0, "c3>2", "drawn B:D4 pap:0.2");
+  play(&r, "c3>2 c4>2");
+  tu_expect_zone_ids(&r, 1, "deck pap:0.1 pap:0.2 discard out row:0 row:1");
+  tu_expect_move_zones(&r, 0, "@2", "null null pap:0.2");
+  tu_expect_move_zones(&r, 0, "@empty", "null null discard");
+  pf_run_free(&r);
+  start_pap(&r, 2, "R R:A7 G:S+ B", "actions=true");
+  play(&r, SPLIT_ROUND1);
+  play(&r, "c1>1 c2>1 c3>2 c4>2");
+  tu_expect_move_zones(&r, 0, "switch:p1.1", "row:1 G:S+ row:0");
+  tu_expect_move_zones(&r, 0, "pass", "null null null");
+  pf_run_free(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_greedy_rule_of_thumb),
@@ -1829,6 +1865,7 @@ int main(void) {
       cmocka_unit_test(test_actions_one_per_round),
       cmocka_unit_test(test_actions_not_when_out),
       cmocka_unit_test(test_actions_refusals),
+      cmocka_unit_test(test_views_zones_and_moves),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

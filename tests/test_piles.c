@@ -441,6 +441,34 @@ static void test_PIL_9_cards_taken_count_ties_share_PIL_5_default_black(void **u
   }
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* The zones of the JSON view (docs/views.md)                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The castle's piles in a grid (row, column, as a1..d3 name them, PIL-2) with their values and
+ * colours, the hands, and each seat's takes; a placing takes a card of the mover's hand to a
+ * castle pile; a pass moves nothing the mover picks. */
+static void test_views_zones_and_moves(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_piles(&r, NEIGHBOUR_CASTLE, "KS 6C 5S 2H", NULL, NULL, NULL);
+  tu_expect_zone_ids(&r, 1, "castle:a1 castle:b1 castle:c1 castle:d1 castle:a2 castle:b2 castle:c2 castle:d2 castle:a3 "
+                            "castle:b3 castle:c3 castle:d3 hand:0 hand:1 hand:2 hand:3 captures:0 captures:1 "
+                            "captures:2 captures:3");
+  tu_expect_zone(&r, 1, "castle:c2", "grid", "1 2");
+  tu_expect_zone(&r, 1, "castle:c2", "label", "c2");
+  tu_expect_zone(&r, 1, "castle:c2", "value", "3"); /* 5H, +1 for b2, -1 for c1, d2 and c3 (PIL-4) */
+  tu_expect_zone(&r, 1, "castle:c2", "note", "red");
+  tu_expect_move_zones(&r, 0, "KS>c2", "hand:0 KS castle:c2");
+  tu_expect_move_zones(&r, 0, "pass", "null null null");
+  tu_play(&r, "pass");
+  tu_play(&r, "*6c");
+  tu_expect_zone(&r, 1, "captures:1", "cards", "6C");
+  tu_expect_zone(&r, 2, "captures:1", "cards", "null");
+  tu_expect_zone(&r, PF_VIEW_PUBLIC, "captures:1", "cards", "null");
+  pf_run_free(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_PIL_1_exactly_four_players_one_deck),
@@ -455,6 +483,7 @@ int main(void) {
       cmocka_unit_test(test_PIL_8_ends_after_ten_turns_each),
       cmocka_unit_test(test_PIL_9_castle_scoring),
       cmocka_unit_test(test_PIL_9_cards_taken_count_ties_share_PIL_5_default_black),
+      cmocka_unit_test(test_views_zones_and_moves),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

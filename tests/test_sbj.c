@@ -678,6 +678,35 @@ static void test_SBJ_6_turn_limit(void **unused) {
   pf_run_free(&r);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* The zones of the JSON view (docs/views.md)                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The draw pile (unseen by all), the building piles with the number each needs next (SBJ-4), the
+ * completed piles, then each seat's stockpile (only its top seen, SBJ-2) and hand stacks; a play
+ * takes the top card of the stockpile or a hand stack to a building pile. */
+static void test_views_zones_and_moves(void **unused) {
+  (void)unused;
+  const char *stocks[] = {"1 9", "8 9"};
+  pf_run r;
+  start_sbj(&r, 2, 3, stocks, "2 5 6  7 4 10  3 4 W  W 9 9");
+  tu_expect_zone_ids(&r, 1, "draw build:1 build:2 build:3 build:4 done stockpile:0 hand:0.1 hand:0.2 hand:0.3 "
+                            "stockpile:1 hand:1.1 hand:1.2 hand:1.3");
+  tu_expect_zone(&r, 1, "stockpile:0", "cards", "null null 1");
+  tu_expect_zone(&r, PF_VIEW_PUBLIC, "stockpile:0", "cards", "null null 1");
+  tu_expect_zone(&r, 1, "hand:0.2", "cards", "5");
+  tu_expect_zone(&r, 1, "build:1", "value", "1");
+  tu_expect_zone(&r, 1, "build:1", "note", "free: starts with 1 or W");
+  tu_expect_zone(&r, 1, "build:2", "note", "free");
+  tu_expect_move_zones(&r, 0, "s>b1", "stockpile:0 1 build:1");
+  tu_play(&r, "s>b1");
+  tu_expect_zone(&r, 1, "build:1", "cards", "1");
+  tu_expect_zone(&r, 1, "build:1", "value", "2");
+  tu_expect_zone(&r, 1, "build:1", "note", "absent");
+  tu_expect_move_zones(&r, 0, "h1>b1", "hand:0.1 2 build:1");
+  pf_run_free(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_SBJ_1_deck_and_stock_option),
@@ -698,6 +727,7 @@ int main(void) {
       cmocka_unit_test(test_SBJ_6_empty_stockpile_wins_at_once),
       cmocka_unit_test(test_SBJ_6_stall_ends_the_game_fewest_stockpile_cards_win),
       cmocka_unit_test(test_SBJ_6_turn_limit),
+      cmocka_unit_test(test_views_zones_and_moves),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -743,6 +743,36 @@ static void test_STP_8_player_wins_only_with_more_cards_than_the_deck(void **unu
 /* main                                                                                       */
 /* ------------------------------------------------------------------------------------------ */
 
+/* ------------------------------------------------------------------------------------------ */
+/* The zones of the JSON view (docs/views.md)                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The stock, one zone per open pile (the second of two equal cards of two decks is "open:7S.2"),
+ * the players' piles and the hands, hidden from the others and the public; a move takes a card
+ * of the mover's hand to the pile it takes, or to no zone as a new open pile (STP-4). */
+static void test_views_zones_and_moves(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_deal(&r, 7, "7H 7C AS 2S 3S 4S 5S  7H 6S 6H 6D 6C 8S 8H  9S 9H 9D 9C TS TH TD  7S 7S 7D KC QC JC", NULL);
+  tu_expect_zone_ids(&r, 0, "stock open:7S open:7S.2 open:7D open:KC open:QC open:JC pile:0 pile:1 pile:2 pile:3 pile:4 "
+                            "pile:5 pile:6 hand:0 hand:1 hand:2 hand:3 hand:4 hand:5 hand:6");
+  tu_expect_zone(&r, 0, "hand:0", "cards", "7H 7H 9S");
+  tu_expect_zone(&r, 0, "hand:1", "cards", "null null null");
+  tu_expect_zone(&r, PF_VIEW_PUBLIC, "hand:0", "cards", "null null null");
+  tu_expect_zone(&r, 0, "open:7S.2", "cards", "7S");
+  tu_expect_zone(&r, 0, "open:7S.2", "kind", "pool");
+  tu_expect_zone(&r, 0, "hand:0", "owner", "0");
+  tu_expect_move_zones(&r, 0, "7H>7S", "hand:0 7H open:7S");
+  tu_expect_move_zones(&r, 0, "7H>7D", "hand:0 7H open:7D");
+  tu_expect_move_zones(&r, 0, "9S", "hand:0 9S null");
+  tu_expect_move_zones(&r, PF_VIEW_ALL, "9S", "hand:0 9S null");
+  tu_expect_view_of(&r, 1, "moves", ""); /* listed only for the seat to move */
+  tu_play(&r, "7H>7S");
+  tu_expect_zone(&r, 1, "pile:0", "cards", "7S 7H");
+  tu_expect_move_zones(&r, 1, "7C>p0", "hand:1 7C pile:0");
+  pf_run_free(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_STP_1_one_deck_up_to_6_players_two_decks_from_7),
@@ -768,6 +798,7 @@ int main(void) {
       cmocka_unit_test(test_STP_8_solitaire_setup),
       cmocka_unit_test(test_STP_8_deck_plays_two_cards_and_takes_the_biggest_pile),
       cmocka_unit_test(test_STP_8_player_wins_only_with_more_cards_than_the_deck),
+      cmocka_unit_test(test_views_zones_and_moves),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

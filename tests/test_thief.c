@@ -744,6 +744,41 @@ static void test_FCT_6_and_THF_8_card_values(void **unused) {
   pf_run_free(&r);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* The zones of the JSON view (docs/views.md)                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Thief: the stock, the discard pile, the capture piles (their cards bottom first, with their
+ * points), the hands; a pair goes to the mover's captures, a steal to the victim's (THF-4). Four
+ * Card Thief: one zone per table card (the second joker is "table:JK.2"); a table capture goes
+ * to the table card it takes, a discard to no zone, as a new table card (FCT-3). */
+static void test_views_zones_and_moves(void **unused) {
+  (void)unused;
+  const char *const hands[2] = {"8S 8H 5C", "8D 2H QS"};
+  pf_run r;
+  start(&r, "thief", 2, hands, "KD", "3C 4D 6H 7S TC", NULL);
+  tu_expect_zone_ids(&r, 1, "stock discard captures:0 captures:1 hand:0 hand:1");
+  tu_expect_zone(&r, 1, "discard", "cards", "KD");
+  tu_expect_zone(&r, 1, "hand:0", "cards", "null null null");
+  tu_expect_move_zones(&r, 0, "8H+8S", "hand:0 8H captures:0");
+  tu_play(&r, "8H+8S");
+  tu_expect_zone(&r, 1, "captures:0", "cards", "8H 8S");
+  tu_expect_zone(&r, 1, "captures:0", "note", "10 points; top capture 2 cards");
+  tu_expect_move_zones(&r, 1, "8D>p0", "hand:1 8D captures:0");
+  tu_expect_move_zones(&r, 1, "2H>p0", "hand:1 2H captures:0");
+  pf_run_free(&r);
+  const char *const fct[2] = {"7H 2C 9D KS", "3H 4H 5H 6H"};
+  start(&r, "four-card-thief", 2, fct, "7S JK 7D JK", "8C", NULL);
+  tu_expect_zone_ids(&r, 0, "stock table:7S table:JK table:7D table:JK.2 captures:0 captures:1 hand:0 hand:1");
+  tu_expect_zone(&r, 0, "table:JK.2", "cards", "JK");
+  tu_expect_legal(&r, "7H>7S 7H>7D");
+  tu_expect_move_zones(&r, 0, "7H>7S", "hand:0 7H table:7S");
+  tu_expect_move_zones(&r, 0, "7H>7D", "hand:0 7H table:7D");
+  tu_play(&r, "7H>7D");
+  tu_expect_zone_ids(&r, 0, "stock table:7S table:JK table:JK.2 captures:0 captures:1 hand:0 hand:1");
+  pf_run_free(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_THF_1_two_decks_and_four_jokers),
@@ -769,6 +804,7 @@ int main(void) {
       cmocka_unit_test(test_FCT_6_and_THF_8_card_values),
       cmocka_unit_test(test_FCT_6_the_last_card_of_the_stock),
       cmocka_unit_test(test_FCT_6_a_game_is_one_hand_per_player),
+      cmocka_unit_test(test_views_zones_and_moves),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

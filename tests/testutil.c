@@ -291,3 +291,46 @@ int tu_resampled(const pf_run *r, int seat, int times, const char *path, pf_rng 
   free(copy.state);
   return changed;
 }
+
+/* The entry of `array` whose field `key` is the string `value`, or NULL. */
+static json_t *entry_with(json_t *array, const char *key, const char *value) {
+  size_t i;
+  json_t *x;
+  json_array_foreach(array, i, x) {
+    const char *s = json_string_value(json_object_get(x, key));
+    if (s && strcmp(s, value) == 0) return x;
+  }
+  return NULL;
+}
+
+void tu_expect_zone_ids(const pf_run *r, int viewer, const char *want) {
+  json_t *v = tu_view(r, viewer), *z;
+  char buf[2048] = "";
+  size_t i, len = 0;
+  json_array_foreach(json_object_get(v, "zones"), i, z) len += (size_t)snprintf(
+      buf + len, sizeof buf - len, "%s%s", i ? " " : "", json_string_value(json_object_get(z, "id")));
+  json_decref(v);
+  if (strcmp(buf, want) != 0) fail_msg("zones are \"%s\", expected \"%s\"", buf, want);
+}
+
+void tu_expect_zone(const pf_run *r, int viewer, const char *id, const char *field, const char *want) {
+  json_t *v = tu_view(r, viewer), *z = entry_with(json_object_get(v, "zones"), "id", id);
+  char buf[2048];
+  if (!z) fail_msg("viewer %d has no zone %s", viewer, id);
+  tu_render(json_object_get(z, field), buf, sizeof buf);
+  json_decref(v);
+  if (strcmp(buf, want) != 0) fail_msg("zone %s's %s is \"%s\", expected \"%s\"", id, field, buf, want);
+}
+
+void tu_expect_move_zones(const pf_run *r, int viewer, const char *move, const char *want) {
+  json_t *v = tu_view(r, viewer), *m = entry_with(json_object_get(v, "moves"), "move", move);
+  char buf[256] = "", part[64];
+  if (!m) fail_msg("viewer %d's moves have no %s", viewer, move);
+  const char *keys[3] = {"from", "card", "to"};
+  for (int k = 0; k < 3; k++) {
+    tu_render(json_object_get(m, keys[k]), part, sizeof part);
+    snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", k ? " " : "", part);
+  }
+  json_decref(v);
+  if (strcmp(buf, want) != 0) fail_msg("move %s goes \"%s\", expected \"%s\"", move, buf, want);
+}

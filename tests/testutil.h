@@ -79,6 +79,14 @@ void tu_expect_winners(const pf_run *r, const char *want);
 /* What the game tells `viewer` of a move of the seat to move (describe), or of a chance outcome
  * ("*7H", describe_chance), must be `want`. */
 void tu_expect_told(const pf_run *r, const char *move, int viewer, const char *want);
+/* The zones of a viewer's view (docs/views.md): their ids, space-separated, must be `want`. */
+void tu_expect_zone_ids(const pf_run *r, int viewer, const char *want);
+/* A field of the zone with this id in a viewer's view ("cards", "value", "grid", "note", ...), as
+ * tu_render writes it ("7H null 8S"; "absent" when it has none), must be `want`. */
+void tu_expect_zone(const pf_run *r, int viewer, const char *id, const char *field, const char *want);
+/* The entry of the view's "moves" for this move (its canonical string): "from card to", null for
+ * none ("hand:0 7H pile:2"), must be `want`. */
+void tu_expect_move_zones(const pf_run *r, int viewer, const char *move, const char *want);
 /* Determinizes copies of the position for `seat` `times` times; the seat's view must never
  * change. Returns how many times the full view's value at `path` differed from the position's. */
 int tu_resampled(const pf_run *r, int seat, int times, const char *path, pf_rng *rng);

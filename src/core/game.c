@@ -54,6 +54,37 @@ json_t *pf_ints_json(const int *v, int n) {
   return a;
 }
 
+/* One legal move of the view's "moves": its string, where it takes a card from and to, and what
+ * describe tells the viewer of it. */
+static json_t *move_json(const pf_game *g, const void *st, pf_move m, int seat) {
+  char s[PF_MOVE_STR], c[PF_CARD_STR];
+  pf_move_zones z = {.card = PF_CARD_NONE};
+  pf_buf text = {0};
+  pf_style plain = {0};
+  g->move_str(st, m, s);
+  if (g->version >= 6 && g->move_zones) g->move_zones(st, m, &z);
+  if (g->describe)
+    g->describe(st, m, seat, &plain, &text);
+  else
+    pf_buf_puts(&text, s);
+  json_t *o = json_object();
+  json_object_set_new(o, "move", json_string(s));
+  json_object_set_new(o, "from", z.from[0] ? json_string(z.from) : json_null());
+  json_object_set_new(o, "card", z.card != PF_CARD_NONE ? json_string(pf_card_str(z.card, c)) : json_null());
+  json_object_set_new(o, "to", z.to[0] ? json_string(z.to) : json_null());
+  json_object_set_new(o, "text", json_string(pf_buf_str(&text)));
+  pf_buf_free(&text);
+  return o;
+}
+
+static json_t *moves_json(const pf_game *g, const void *st, int seat) {
+  json_t *a = json_array();
+  pf_move moves[PF_MAX_MOVES];
+  int n = g->legal(st, moves);
+  for (int i = 0; i < n; i++) json_array_append_new(a, move_json(g, st, moves[i], seat));
+  return a;
+}
+
 json_t *pf_view_json(const pf_game *g, const void *st, int players, int seat) {
   json_t *v = json_object();
   int who = g->to_move(st);
@@ -74,6 +105,7 @@ json_t *pf_view_json(const pf_game *g, const void *st, int players, int seat) {
     json_object_set_new(v, "winners", pf_ints_json(seats, g->winners(st, seats)));
   }
   g->view_json(st, seat, v);
+  json_object_set_new(v, "moves", entitled ? moves_json(g, st, seat) : json_array());
   return v;
 }
 
@@ -111,4 +143,38 @@ long pf_random_playout(const pf_game *g, void *st, pf_rng *rng, long *branching)
   }
   if (branching) *branching += b;
   return n;
+}
+
+json_t *pf_zone_add(json_t *view, const char *id, const char *kind, int owner, const char *label, json_t *cards,
+                    pf_layout layout) {
+  json_t *zones = json_object_get(view, "zones"), *z = json_object();
+  if (!zones) {
+    zones = json_array();
+    json_object_set_new(view, "zones", zones);
+  }
+  json_object_set_new(z, "id", json_string(id));
+  json_object_set_new(z, "kind", json_string(kind));
+  json_object_set_new(z, "owner", owner >= 0 ? json_integer(owner) : json_null());
+  json_object_set_new(z, "label", json_string(label));
+  json_object_set_new(z, "cards", cards);
+  json_object_set_new(z, "layout", json_string(layout == PF_FAN ? "fan" : "stack"));
+  json_array_append_new(zones, z);
+  return z;
+}
+
+void pf_zone_grid(json_t *zone, int row, int col) {
+  json_t *g = json_array();
+  json_array_append_new(g, json_integer(row));
+  json_array_append_new(g, json_integer(col));
+  json_object_set_new(zone, "grid", g);
+}
+
+void pf_zone_value(json_t *zone, long long value) { json_object_set_new(zone, "value", json_integer(value)); }
+
+void pf_zone_note(json_t *zone, const char *note) { json_object_set_new(zone, "note", json_string(note)); }
+
+json_t *pf_cards_unseen(int n) {
+  json_t *a = json_array();
+  for (int i = 0; i < n; i++) json_array_append_new(a, json_null());
+  return a;
 }

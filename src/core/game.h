@@ -37,7 +37,7 @@
 #include "core/option.h"
 #include "core/rng.h"
 
-#define PF_GAME_VERSION 5 /* 2: describe_chance; 3: deal_at; 4: rate_moves; 5: choosing */
+#define PF_GAME_VERSION 6 /* 2: describe_chance; 3: deal_at; 4: rate_moves; 5: choosing; 6: move_zones */
 #define PF_MAX_PLAYERS 12
 #define PF_MAX_MOVES 512   /* more than any position of any game has */
 #define PF_MOVE_STR 256    /* room for any canonical move string, chance outcomes included (a
@@ -56,6 +56,14 @@
 static inline bool pf_view_sees_own(int viewer, int p) { return viewer == PF_VIEW_ALL || viewer == p; }
 
 typedef uint32_t pf_move;
+
+/* Where a legal move takes a card from and to, in the zones of the JSON view (docs/views.md). */
+#define PF_ZONE_ID 32 /* room for any zone id and its NUL */
+typedef struct pf_move_zones {
+  char from[PF_ZONE_ID]; /* the zone the card is picked from; "" for none */
+  pf_card card;          /* the card moved; PF_CARD_NONE for none */
+  char to[PF_ZONE_ID];   /* the zone it goes to, or the zone the move points at; "" for none */
+} pf_move_zones;
 
 /* How to start a game. The deals are copied into the state's reach by pf_run; a game keeps a
  * pointer to them, so they must outlive the state (pf_run owns them). */
@@ -167,13 +175,22 @@ typedef struct pf_game {
    * so a server may take their choices in any order, keep them sealed, and play them in this order
    * (the conformance suite checks it). NULL, or a return of 1: only to_move chooses now. */
   int (*choosing)(const void *st, int *seats);
+
+  /* ---- optional, version 6 ---- */
+  /* Where legal move m of the seat to move takes a card from and to, as ids of the zones the JSON
+   * view lists (view_json adds them with pf_zone_add): out comes with "" and PF_CARD_NONE, and the
+   * game fills what applies, so that picking a card (from, card) and then a zone (to) names one
+   * legal move whenever it can (docs/views.md). NULL: from, card and to are null for every move. */
+  void (*move_zones)(const void *st, pf_move m, pf_move_zones *out);
 } pf_game;
 
 /* ---- what the core offers over any game ---- */
 
 /* The JSON view of SPEC §3: game, players, viewer, to_move, legal, scores, winners (when over),
- * and the game's own fields. The legal moves are listed only for the seat to move, and only when
- * the viewer is that seat or PF_VIEW_ALL. Caller owns the result. */
+ * the game's own fields (its zones among them), and "moves": for each legal move, in the order of
+ * "legal", its string, where it takes a card from and to (move_zones) and what describe tells the
+ * viewer of it (docs/views.md). The legal moves are listed only for the seat to move, and only
+ * when the viewer is that seat or PF_VIEW_ALL. Caller owns the result. */
 json_t *pf_view_json(const pf_game *g, const void *st, int players, int seat);
 /* Refuses a player count outside the game's range: "gharat is for 2 to 4 players, not 5", or
  * "piles is for exactly 4 players, not 3". */
@@ -198,5 +215,25 @@ void pf_legal_text(const pf_game *g, const void *st, pf_buf *out);
 long pf_random_playout(const pf_game *g, void *st, pf_rng *rng, long *branching);
 /* Text of who is to move: "seat 2", "chance", "nobody (game over)". */
 const char *pf_to_move_text(int to_move, char buf[32]);
+
+/* ---- the zones of the JSON view: every place cards lie (docs/views.md) ---- */
+
+typedef enum { PF_FAN, PF_STACK } pf_layout; /* every card side by side, or a pile: top and count */
+
+/* Appends a zone to the view's "zones" (made at the first zone): its id (unique in the view and
+ * stable across the game: "hand:2"), kind (docs/views.md lists them), owner (a seat, or -1 for
+ * none), label for people, cards (a JSON array, bottom first, each card's notation or null where
+ * the viewer cannot see it; the zone takes the reference) and layout. Returns the zone, for the
+ * optional fields below. */
+json_t *pf_zone_add(json_t *view, const char *id, const char *kind, int owner, const char *label, json_t *cards,
+                    pf_layout layout);
+/* The zone's place in a grid: row and column, from 0 (Piles' castle). */
+void pf_zone_grid(json_t *zone, int row, int col);
+/* A number the game gives the zone (a Piles castle pile's value). */
+void pf_zone_value(json_t *zone, long long value);
+/* Short extra text ("locked", "12 points"). */
+void pf_zone_note(json_t *zone, const char *note);
+/* n cards the viewer cannot see, each in its place: n nulls. */
+json_t *pf_cards_unseen(int n);
 
 #endif

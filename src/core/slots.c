@@ -3,6 +3,7 @@
  */
 #include "core/slots.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "core/game.h"
@@ -97,4 +98,42 @@ void pf_hands_text(const pf_card *card, const pf_hands *h, int seat, const pf_st
   for (int p = 0; p < h->players; p++)
     if (p != seat) pf_buf_printf(out, " seat %d %d card%s;", p, h->lens[p], h->lens[p] == 1 ? "" : "s");
   out->data[out->len - 1] = '\n';
+}
+
+void pf_hands_zones(json_t *view, const pf_card *card, const pf_hands *h, int seat) {
+  for (int p = 0; p < h->players; p++) {
+    char id[PF_ZONE_ID], label[32];
+    snprintf(id, sizeof id, "hand:%d", p);
+    snprintf(label, sizeof label, "Seat %d's hand", p);
+    const uint8_t *slots = h->slots + p * h->stride;
+    json_t *cards = pf_view_sees_own(seat, p) ? pf_slots_json(card, slots, h->lens[p]) : pf_cards_unseen(h->lens[p]);
+    pf_zone_add(view, id, "hand", p, label, cards, PF_FAN);
+  }
+}
+
+void pf_stock_zone(json_t *view, const pf_card *card, int next, int ncards, int seat) {
+  json_t *cards = json_array();
+  for (int k = ncards - 1; k >= next; k--)
+    json_array_append_new(cards, seat == PF_VIEW_ALL ? pf_card_json(card[k]) : json_null());
+  pf_zone_add(view, "stock", "stock", -1, "Stock", cards, PF_STACK);
+}
+
+void pf_pool_id(const char *prefix, const pf_card *card, const uint8_t *slots, int k, char id[PF_ZONE_ID]) {
+  char c[PF_CARD_STR];
+  int copy = 1;
+  for (int j = 0; j < k; j++) copy += card[slots[j]] == card[slots[k]];
+  pf_card_str(card[slots[k]], c);
+  if (copy == 1)
+    snprintf(id, PF_ZONE_ID, "%s:%s", prefix, c);
+  else
+    snprintf(id, PF_ZONE_ID, "%s:%s.%d", prefix, c, copy);
+}
+
+void pf_pool_zones(json_t *view, const char *prefix, const char *label, const pf_card *card, const uint8_t *slots, int n) {
+  for (int k = 0; k < n; k++) {
+    char id[PF_ZONE_ID], name[48], c[PF_CARD_STR];
+    pf_pool_id(prefix, card, slots, k, id);
+    snprintf(name, sizeof name, "%s %s", label, pf_card_str(card[slots[k]], c));
+    pf_zone_add(view, id, "pool", -1, name, pf_slots_json(card, slots + k, 1), PF_STACK);
+  }
 }

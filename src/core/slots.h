@@ -13,6 +13,7 @@
 #include "core/buf.h"
 #include "core/card.h"
 #include "core/deck.h"
+#include "core/game.h"
 #include "core/rng.h"
 
 /* Hands as a game keeps them: seat p's cards are the slots hands[p * stride + i], i < lens[p]. */
@@ -48,6 +49,19 @@ json_t *pf_stock_json(const pf_card *card, int next, int ncards);
 /* The view's "hands": [{size, cards}] with the cards only for `seat` (every seat for PF_VIEW_ALL,
  * none for PF_VIEW_PUBLIC). */
 json_t *pf_hands_json(const pf_card *card, const pf_hands *h, int seat);
+
+/* The zones "hand:p" of the JSON view (docs/views.md), one per seat: its cards where `seat` may
+ * see them (pf_view_sees_own), nulls elsewhere. */
+void pf_hands_zones(json_t *view, const pf_card *card, const pf_hands *h, int seat);
+/* The zone "stock": slots next..ncards-1, bottom first (the next card is its top), the cards only
+ * for PF_VIEW_ALL. */
+void pf_stock_zone(json_t *view, const pf_card *card, int next, int ncards, int seat);
+
+/* One zone of kind "pool" per card at n slots, in order: a table of single cards (Steal the
+ * Pile's open piles, Four Card Thief's table cards), labelled "<label> 7S". The id of the card at
+ * slots[k] is "<prefix>:7S" (pf_pool_id), "<prefix>:7S.2" for a second equal card (two decks). */
+void pf_pool_zones(json_t *view, const char *prefix, const char *label, const pf_card *card, const uint8_t *slots, int n);
+void pf_pool_id(const char *prefix, const pf_card *card, const uint8_t *slots, int k, char id[PF_ZONE_ID]);
 
 /* The cards at n slots for a person, separated by sep. */
 void pf_slots_render(const pf_card *card, const uint8_t *slots, int n, const char *sep, const pf_style *st,

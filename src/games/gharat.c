@@ -475,18 +475,40 @@ static inline bool visible(const gha_state *s, int seat, int slot) {
   return seat == PF_VIEW_ALL || (s->seen & bit(slot));
 }
 
-static json_t *pile_json(const gha_state *s, int q, int seat) {
-  json_t *o = json_object(), *cards = json_array();
-  int n = s->size[q];
-  for (int i = 0; i < n; i++) {
+/* Pile q's cards, bottom first; null: not seen yet (GHA-2). */
+static json_t *pile_cards(const gha_state *s, int q, int seat) {
+  json_t *cards = json_array();
+  for (int i = 0; i < s->size[q]; i++) {
     int slot = s->pile[q][i];
     json_array_append_new(cards, visible(s, seat, slot) ? pf_card_json(s->card[slot]) : json_null());
   }
+  return cards;
+}
+
+static json_t *pile_json(const gha_state *s, int q, int seat) {
+  json_t *o = json_object(), *cards = pile_cards(s, q, seat);
+  int n = s->size[q];
   json_object_set_new(o, "size", json_integer(n));
   json_object_set_new(o, "top", n ? pf_card_json(s->card[top_slot(s, q)]) : json_null());
   json_object_set_new(o, "cards", cards); /* bottom first; null: not seen yet (GHA-2) */
   if (q != PLAY) json_object_set_new(o, "points", json_integer(pile_points(s, q)));
   return o;
+}
+
+/* The zones (docs/views.md): the stock, the play pile (its unseen cards null, GHA-2), the
+ * capture piles with their points, the hands. */
+static void gha_zones(const gha_state *s, int seat, json_t *v) {
+  pf_stock_zone(v, s->card, s->next_slot, NCARDS, seat);
+  pf_zone_add(v, "play", "play", -1, "Play pile", pile_cards(s, PLAY, seat), PF_STACK);
+  for (int p = 0; p < s->players; p++) {
+    char id[PF_ZONE_ID], label[32], note[32];
+    snprintf(id, sizeof id, "captures:%d", p);
+    snprintf(label, sizeof label, "Seat %d's captures", p);
+    snprintf(note, sizeof note, "%d points", pile_points(s, p));
+    pf_zone_note(pf_zone_add(v, id, "captures", p, label, pile_cards(s, p, seat), PF_STACK), note);
+  }
+  pf_hands h = hands_of(s);
+  pf_hands_zones(v, s->card, &h, seat);
 }
 
 static void gha_view_json(const void *vs, int seat, json_t *v) {
@@ -506,6 +528,7 @@ static void gha_view_json(const void *vs, int seat, json_t *v) {
   json_object_set_new(v, "target", json_integer(s->target));
   if (s->target) json_object_set_new(v, "totals", pf_ints_json(s->total, s->players));
   if (s->hand_no > 0 || s->over) json_object_set_new(v, "last_hand_points", pf_ints_json(s->last_points, s->players));
+  gha_zones(s, seat, v);
 }
 
 static void put_card(pf_buf *out, pf_card c, const pf_style *st) {
@@ -575,6 +598,19 @@ static void gha_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
   }
   pf_hands h = hands_of(s);
   if (!s->over) pf_hands_text(s->card, &h, seat, st, out);
+}
+
+/* A card from the mover's hand onto the play pile (or taking from it), or taking from a capture
+ * pile (one's own: onto it). */
+static void gha_move_zones(const void *vs, pf_move m, pf_move_zones *z) {
+  const gha_state *s = vs;
+  int q = target_pile(MOVE_TARGET(m));
+  snprintf(z->from, sizeof z->from, "hand:%d", s->turn);
+  z->card = MOVE_CARD(m);
+  if (MOVE_TARGET(m) == T_PLAY || q == PLAY)
+    strcpy(z->to, "play");
+  else
+    snprintf(z->to, sizeof z->to, "captures:%d", q);
 }
 
 /* "7♥ takes 7♦ 7♠ from the play pile": what a move does, as `viewer` may know it. The play
@@ -665,4 +701,5 @@ const pf_game pf_game_gharat = {
     .current_deal = gha_current_deal,
     .describe = gha_describe,
     .rate_moves = gha_rate_moves,
+    .move_zones = gha_move_zones,
 };

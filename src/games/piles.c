@@ -435,14 +435,19 @@ static int pil_check(const void *vs, pf_error *err) {
 
 static const char *colour_name(bool red) { return red ? "red" : "black"; }
 
+/* A castle pile's cards, bottom first. */
+static json_t *pile_json(const pil_state *s, int pos) {
+  json_t *cards = json_array();
+  for (int slot = s->top[pos]; slot != NONE; slot = s->below[slot]) json_array_insert_new(cards, 0, pf_card_json(s->card[slot]));
+  return cards;
+}
+
 static json_t *castle_json(const pil_state *s) {
   json_t *castle = json_array();
   for (int pos = 0; pos < NPOS; pos++) {
-    json_t *o = json_object(), *cards = json_array();
+    json_t *o = json_object(), *cards = pile_json(s, pos);
     char ps[3];
     pos_str(pos, ps);
-    for (int slot = s->top[pos]; slot != NONE; slot = s->below[slot])
-      json_array_insert_new(cards, 0, pf_card_json(s->card[slot])); /* bottom first */
     json_object_set_new(o, "pos", json_string(ps));
     json_object_set_new(o, "size", json_integer(s->size[pos]));
     json_object_set_new(o, "top", pf_card_json(top_card(s, pos)));
@@ -452,6 +457,39 @@ static json_t *castle_json(const pil_state *s) {
     json_array_append_new(castle, o);
   }
   return castle;
+}
+
+static void castle_id(int pos, char id[PF_ZONE_ID]) {
+  char ps[3];
+  pos_str(pos, ps);
+  snprintf(id, PF_ZONE_ID, "castle:%s", ps);
+}
+
+/* The zones (docs/views.md): the castle's piles in a grid (rows 1-3, columns a-d, PIL-2) with
+ * their values (PIL-4), the hands, and the cards each seat took from passers (PIL-7), seen only
+ * by the passer and the taker until the end. */
+static void pil_zones(const pil_state *s, int seat, json_t *v) {
+  for (int pos = 0; pos < NPOS; pos++) {
+    char id[PF_ZONE_ID], ps[3];
+    castle_id(pos, id);
+    pos_str(pos, ps);
+    json_t *z = pf_zone_add(v, id, "castle", -1, ps, pile_json(s, pos), PF_STACK);
+    pf_zone_grid(z, pos / 4, pos % 4);
+    pf_zone_value(z, pile_value(s, pos));
+    pf_zone_note(z, colour_name(is_red(top_card(s, pos))));
+  }
+  pf_hands h = hands_of(s);
+  pf_hands_zones(v, s->card, &h, seat);
+  for (int p = 0; p < NSEATS; p++) {
+    char id[PF_ZONE_ID], label[32];
+    json_t *cards = json_array();
+    for (int i = 0; i < s->ntakes; i++)
+      if (taker_of(s->take_from[i]) == p)
+        json_array_append_new(cards, take_known(s, i, seat) ? pf_card_json(s->card[s->take_slot[i]]) : json_null());
+    snprintf(id, sizeof id, "captures:%d", p);
+    snprintf(label, sizeof label, "Seat %d's takes", p);
+    pf_zone_add(v, id, "captures", p, label, cards, PF_FAN);
+  }
 }
 
 static void pil_view_json(const void *vs, int seat, json_t *v) {
@@ -477,6 +515,7 @@ static void pil_view_json(const void *vs, int seat, json_t *v) {
     json_array_append_new(takes, o);
   }
   json_object_set_new(v, "takes", takes); /* PIL-7: the card only for its passer and taker */
+  pil_zones(s, seat, v);
 }
 
 static void put_card(pf_buf *out, pf_card c, const pf_style *st) {
@@ -582,6 +621,15 @@ static void pil_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
     pf_buf_puts(out, "Scores so far count the castle only; taken cards are added at the end (PIL-9).\n");
 }
 
+/* A card from the mover's hand onto a castle pile; a pass moves nothing the mover picks. */
+static void pil_move_zones(const void *vs, pf_move m, pf_move_zones *z) {
+  const pil_state *s = vs;
+  if (m == MOVE_PASS) return;
+  snprintf(z->from, sizeof z->from, "hand:%d", s->turn);
+  z->card = MOVE_CARD(m);
+  castle_id(MOVE_POS(m), z->to);
+}
+
 /* "7♥ on b2 (over 9♠: value 11 → 12)", or a pass: what a move does (all of it is public). */
 static void pil_describe(const void *vs, pf_move m, int viewer, const pf_style *st, pf_buf *out) {
   const pil_state *s = vs;
@@ -684,4 +732,5 @@ const pf_game pf_game_piles = {
     .describe = pil_describe,
     .describe_chance = pil_describe_chance,
     .rate_moves = pil_rate_moves,
+    .move_zones = pil_move_zones,
 };

@@ -2038,6 +2038,106 @@ static void expansions_json(const pap_state *s, int seat, json_t *obj) {
   json_object_set_new(obj, "giving", giving);
 }
 
+/* ---- zones (docs/views.md) ---- */
+
+/* The zone of pile p (from 0) at level l: "pap:0.2" is the round's pile 2, as moves number it. */
+static void pile_id(int l, int p, char id[PF_ZONE_ID]) { snprintf(id, PF_ZONE_ID, "pap:%d.%d", l, p + 1); }
+
+static void row_id(int seat, char id[PF_ZONE_ID]) { snprintf(id, PF_ZONE_ID, "row:%d", seat); }
+
+/* What a choice points at: pile c's zone, or for empty space the cards discarded this round,
+ * which tapping it alone wins (PAP-6). */
+static void point_zone(int l, int c, char id[PF_ZONE_ID]) {
+  if (c == EMPTY)
+    strcpy(id, "discard");
+  else
+    pile_id(l, c, id);
+}
+
+/* The cards at n slots of the deck as zone cards: those from index `shown` on, nulls before it
+ * (0: all seen; n: none). */
+static json_t *slots_cards(const pap_state *s, const uint8_t *slots, int n, int shown) {
+  json_t *a = json_array();
+  for (int i = 0; i < n; i++) {
+    char b[PF_CARD_STR];
+    json_array_append_new(a, i >= shown ? json_string(pf_card_str(s->card[slots[i]], b)) : json_null());
+  }
+  return a;
+}
+
+/* The piles of every level, face up (PAP-3, PAP-5), and while the Headpointer may start a new
+ * pile at the top level, that pile, empty, for the placing moves to point at. */
+static void piles_zones(const pap_state *s, json_t *obj) {
+  for (int l = 0; l < s->depth && !s->over; l++) {
+    bool room = l == top_level(s) && placing(s) && s->npiles[l] < s->players;
+    for (int p = 0; p < s->npiles[l] + room; p++) {
+      uint8_t ks[MAX_DRAW];
+      char id[PF_ZONE_ID], label[32];
+      int n = pile_cards(s, l, p, ks);
+      pile_id(l, p, id);
+      snprintf(label, sizeof label, l ? "Pile %d of split %d" : "Pile %d", p + 1, l);
+      json_t *z = pf_zone_add(obj, id, "pile", -1, label, cards_json(s, ks, n), PF_FAN);
+      const char *note = p == s->npiles[l]                    ? "new pile"
+                         : s->dropped[l] >> p & 1              ? "Take None: discarded"
+                         : p < s->cursor[l]                    ? "resolved"
+                         : l < top_level(s) && p == s->cursor[l] ? "being split"
+                                                                 : NULL;
+      if (note) pf_zone_note(z, note);
+    }
+  }
+}
+
+/* Every seat's score row: all of it where the viewer may see it (PAP-8: else its top card), with
+ * the score as the zone's value when the viewer may know it; and with `missions` the missions,
+ * each seen by its owner (PAP-9), and the mission deck's rest. */
+static void rows_zones(const pap_state *s, int seat, json_t *obj) {
+  for (int p = 0; p < s->players; p++) {
+    char id[PF_ZONE_ID], label[32];
+    int n = s->row_len[p];
+    bool whole = row_visible(s, seat, p);
+    row_id(p, id);
+    snprintf(label, sizeof label, "Seat %d's row", p);
+    json_t *z = pf_zone_add(obj, id, "row", p, label, slots_cards(s, s->row[p], n, whole ? 0 : n - 1), PF_FAN);
+    if (whole) pf_zone_value(z, score_of(s, p));
+  }
+  for (int p = 0; p < s->players && s->missions; p++) {
+    char id[PF_ZONE_ID], label[32], b[PF_CARD_STR];
+    json_t *cards = json_array();
+    json_array_append_new(cards, mission_visible(s, seat, p) ? json_string(pf_card_str(s->mission[p], b)) : json_null());
+    snprintf(id, sizeof id, "mission:%d", p);
+    snprintf(label, sizeof label, "Seat %d's mission", p);
+    pf_zone_add(obj, id, "mission", p, label, cards, PF_STACK);
+  }
+  if (!s->missions) return;
+  json_t *rest = json_array();
+  for (int i = s->players; i < MISSION_CARDS; i++) {
+    char b[PF_CARD_STR];
+    json_array_append_new(rest, seat == PF_VIEW_ALL ? json_string(pf_card_str(s->mission[i], b)) : json_null());
+  }
+  pf_zone_add(obj, "missions", "deck", -1, "Missions nobody drew", rest, PF_STACK);
+}
+
+/* The zones (docs/views.md): the deck (unseen, PAP-1), the drawn cards still to place (seen by
+ * the Headpointer only until they have lain face up, PAP-3), the piles, the cards discarded this
+ * round (which tapping empty space may win, PAP-6), the cards out of the game, the score rows and
+ * the missions. */
+static void pap_zones(const pap_state *s, int seat, json_t *obj) {
+  uint8_t slots[MAX_CARDS], ks[MAX_DRAW];
+  int n = 0;
+  for (int i = s->ncards - 1; i >= s->next_slot; i--) slots[n++] = (uint8_t)i; /* the next card on top */
+  pf_zone_add(obj, "deck", "deck", -1, "Deck", slots_cards(s, slots, n, seat == PF_VIEW_ALL ? 0 : n), PF_STACK);
+  int nk = s->over || !s->depth ? 0 : unplaced(s, top_level(s), ks);
+  if (nk) {
+    for (int i = 0; i < nk; i++) slots[i] = (uint8_t)slot_of(s, ks[i]);
+    pf_zone_add(obj, "drawn", "hand", s->head, "To place", slots_cards(s, slots, nk, unplaced_visible(s, seat) ? 0 : nk),
+                PF_FAN);
+  }
+  piles_zones(s, obj);
+  pf_zone_add(obj, "discard", "discard", -1, "Discarded this round", cards_json(s, s->disc, s->ndisc), PF_FAN);
+  pf_zone_add(obj, "out", "other", -1, "Out of the game", slots_cards(s, s->out, s->nout, 0), PF_STACK);
+  rows_zones(s, seat, obj);
+}
+
 static void pap_view_json(const void *vs, int seat, json_t *obj) {
   const pap_state *s = vs;
   /* PAP-8: a score the seat cannot work out is not shown (null). */
@@ -2069,6 +2169,7 @@ static void pap_view_json(const void *vs, int seat, json_t *obj) {
   json_object_set_new(obj, "discards", cards_json(s, s->disc, s->ndisc));
   json_object_set_new(obj, "out", json_integer(s->nout));
   expansions_json(s, seat, obj);
+  pap_zones(s, seat, obj);
 }
 
 /* ---- text ---- */
@@ -2383,6 +2484,66 @@ legend:
   pf_buf_putc(out, '\n');
 }
 
+/* Where an action takes a card from and to: the card it moves (Steal's from its pile, Discard's
+ * and Switch's from a row, Reorder's from the player's own), the piles Merge and Swap move
+ * between; for the others the Action card from the player's row, to the pile (or empty space)
+ * it is used on, if any. */
+static void action_zones(const pap_state *s, int actor, int kind, int a, int b, pf_move_zones *z) {
+  int l = top_level(s);
+  switch (kind) {
+  case PF_PAP_STEAL:
+    pile_id(l, s->pile[a], z->from);
+    z->card = drawn(s, a);
+    row_id(actor, z->to);
+    return;
+  case PF_PAP_DISCARD:
+  case PF_PAP_SWITCH:
+  case PF_PAP_REORDER:
+    if (kind == PF_PAP_REORDER) a = actor;
+    row_id(a, z->from);
+    z->card = row_card(s, a, b);
+    if (kind == PF_PAP_DISCARD)
+      strcpy(z->to, "out");
+    else
+      row_id(actor, z->to);
+    return;
+  case PF_PAP_MERGE:
+  case PF_PAP_SWAP:
+    pile_id(kind == PF_PAP_MERGE ? 0 : l, a, z->from);
+    pile_id(kind == PF_PAP_MERGE ? 0 : l, b, z->to);
+    return;
+  default:
+    row_id(actor, z->from);
+    z->card = row_card(s, actor, action_pos(s, actor, kind));
+    if (ACTS[kind].arg == 'p' || ACTS[kind].arg == 'm') point_zone(l, b, z->to);
+    return;
+  }
+}
+
+/* Placing: a drawn card onto a pile. Pointing: at a pile, or at empty space, the discard zone
+ * (what tapping it alone wins, PAP-6). Giving (Trade, Switch): a card of the giver's row to the
+ * other's. Actions: action_zones. Throws and passes move nothing. */
+static void pap_move_zones(const void *vs, pf_move m, pf_move_zones *z) {
+  const pap_state *s = vs;
+  int actor = pap_to_move(s), a = MV_A(m), b = MV_B(m);
+  switch (MV_KIND(m)) {
+  case MV_PLACE:
+    strcpy(z->from, "drawn");
+    z->card = drawn(s, a);
+    pile_id(top_level(s), b, z->to);
+    return;
+  case MV_POINT: point_zone(top_level(s), b, z->to); return;
+  case MV_GIVE:
+    row_id(actor, z->from);
+    z->card = row_card(s, actor, b);
+    row_id(s->pend_to, z->to);
+    return;
+  case MV_PASS:
+  case MV_THROW: return;
+  default: action_zones(s, actor, MV_KIND(m) - MV_ACT, a, b, z);
+  }
+}
+
 /* "put c4 (G:S+, +1) on pile 2", "point at pile 2 (3 cards)", "use Swap (G:A1): swap piles 1
  * and 2"; another seat's choice or throw is told only as "points" or "throws" until the reveal. */
 static void pap_describe(const void *vs, pf_move m, int viewer, const pf_style *st, pf_buf *out) {
@@ -2660,4 +2821,5 @@ const pf_game pf_game_point_a_pile = {
     .deal_at = pap_deal_at,
     .rate_moves = pap_rate_moves,
     .choosing = pap_choosing,
+    .move_zones = pap_move_zones,
 };

@@ -654,6 +654,57 @@ static json_t *pile_json(const sbj_state *s, int pile, bool top_first) {
   return a;
 }
 
+/* A pile's cards for the zones, bottom first: the cards at or above `shown` (its size - 1: the
+ * top only; 0: all), nulls below. */
+static json_t *pile_seen(const sbj_state *s, int pile, int shown) {
+  uint8_t slots[NCARDS];
+  int n = pile_slots(s, pile, slots);
+  json_t *a = json_array();
+  for (int i = 0; i < n; i++) json_array_append_new(a, i >= shown ? card_json(s->card[slots[i]]) : json_null());
+  return a;
+}
+
+/* The zone ids of a seat's stockpile and hand stacks (src 0: the stockpile, 1-3: h1-h3). */
+static void source_id(int seat, int src, char id[PF_ZONE_ID]) {
+  if (src == 0)
+    snprintf(id, PF_ZONE_ID, "stockpile:%d", seat);
+  else
+    snprintf(id, PF_ZONE_ID, "hand:%d.%d", seat, src);
+}
+
+/* Seat p's zones: its stockpile, of which only the top is seen (SBJ-2), and its hand stacks. */
+static void seat_zones(const sbj_state *s, int p, bool all, json_t *v) {
+  char id[PF_ZONE_ID], label[32];
+  int pile = P_STOCK(p);
+  source_id(p, 0, id);
+  snprintf(label, sizeof label, "Seat %d's stockpile", p);
+  pf_zone_add(v, id, "stockpile", p, label, pile_seen(s, pile, all ? 0 : s->size[pile] - 1), PF_STACK);
+  for (int k = 0; k < STACKS; k++) {
+    source_id(p, k + 1, id);
+    snprintf(label, sizeof label, "Seat %d's %s", p, SOURCE[k + 1]);
+    pf_zone_add(v, id, "hand", p, label, pile_seen(s, P_HAND(p, k), 0), PF_FAN);
+  }
+}
+
+/* The zones (docs/views.md): the draw pile (its order unseen by all, even after a reshuffle), the
+ * building piles with the number each needs next (SBJ-4), the completed piles set aside, and
+ * each seat's stockpile and hand stacks. */
+static void sbj_zones(const sbj_state *s, int seat, json_t *v) {
+  bool all = seat == PF_VIEW_ALL;
+  pf_zone_add(v, "draw", "stock", -1, "Draw pile", pile_seen(s, P_DRAW, all ? 0 : s->size[P_DRAW]), PF_STACK);
+  for (int b = 0; b < BUILDS; b++) {
+    char id[PF_ZONE_ID], label[4];
+    int n = s->size[P_BUILD(b)];
+    snprintf(id, sizeof id, "build:%d", b + 1);
+    snprintf(label, sizeof label, "b%d", b + 1);
+    json_t *z = pf_zone_add(v, id, "build", -1, label, pile_seen(s, P_BUILD(b), 0), PF_STACK);
+    pf_zone_value(z, n + 1);
+    if (!n) pf_zone_note(z, b == lowest_free(s) ? "free: starts with 1 or W" : "free");
+  }
+  pf_zone_add(v, "done", "discard", -1, "Completed piles", pile_seen(s, P_DONE, 0), PF_STACK);
+  for (int p = 0; p < s->players; p++) seat_zones(s, p, all, v);
+}
+
 static void sbj_view_json(const void *vs, int seat, json_t *v) {
   const sbj_state *s = vs;
   bool all = seat == PF_VIEW_ALL;
@@ -699,6 +750,7 @@ static void sbj_view_json(const void *vs, int seat, json_t *v) {
   json_object_set_new(v, "completed", json_integer(s->completed));
   json_object_set_new(v, "reshuffles", json_integer(s->reshuffles));
   if (s->end) json_object_set_new(v, "ended_by", json_string(END_NAME[s->end]));
+  sbj_zones(s, seat, v);
 }
 
 static void put_pile(const sbj_state *s, int pile, bool top_first, const pf_style *st, pf_buf *out) {
@@ -803,6 +855,14 @@ static void sbj_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
     playable_line(s, st, out);
 }
 
+/* The top card of the stockpile or a hand stack onto a building pile. */
+static void sbj_move_zones(const void *vs, pf_move m, pf_move_zones *z) {
+  const sbj_state *s = vs;
+  source_id(s->turn, MOVE_SRC(m), z->from);
+  z->card = top_card(s, source_pile(s, MOVE_SRC(m)));
+  snprintf(z->to, sizeof z->to, "build:%d", MOVE_BUILD(m) + 1);
+}
+
 /* "W from your hand stack 2 onto b3 (as 7)": what a play does, as anyone sees it (all of it is
  * public; the stockpile card it uncovers is not known before, so it is not told). */
 static void sbj_describe(const void *vs, pf_move m, int viewer, const pf_style *st, pf_buf *out) {
@@ -883,4 +943,5 @@ const pf_game pf_game_skip_bo_junior = {
     .chance_apply = sbj_chance_apply,
     .describe = sbj_describe,
     .rate_moves = sbj_rate_moves,
+    .move_zones = sbj_move_zones,
 };

@@ -529,6 +529,38 @@ static json_t *pile_json(const stp_state *s, int q) {
   return o;
 }
 
+/* Pile q's zone id: "pile:2", or the deck's own pile in solitaire, "pile:deck". */
+static void pile_id(int q, char id[PF_ZONE_ID]) {
+  if (q == DECK_PILE)
+    strcpy(id, "pile:deck");
+  else
+    snprintf(id, PF_ZONE_ID, "pile:%d", q);
+}
+
+static void pile_zone(const stp_state *s, int q, json_t *v) {
+  uint8_t slots[MAX_CARDS];
+  char id[PF_ZONE_ID], label[32];
+  pile_id(q, id);
+  if (q == DECK_PILE)
+    strcpy(label, "The deck's pile");
+  else
+    snprintf(label, sizeof label, "Seat %d's pile", q);
+  pf_zone_add(v, id, "pile", q == DECK_PILE ? -1 : q, label, pf_slots_json(s->card, slots, pile_slots(s, q, slots)),
+              PF_STACK);
+}
+
+/* The zones (docs/views.md): the stock, the open piles (one card each, STP-4), every player's
+ * pile (and the deck's, STP-8), the cards set aside (STP-6), the hands. */
+static void stp_zones(const stp_state *s, int seat, json_t *v) {
+  pf_stock_zone(v, s->card, s->next_slot, s->ncards, seat);
+  pf_pool_zones(v, "open", "Open pile", s->card, s->open, s->nopen);
+  for (int p = 0; p < s->players; p++) pile_zone(s, p, v);
+  if (s->solitaire) pile_zone(s, DECK_PILE, v);
+  if (s->naside) pf_zone_add(v, "aside", "other", -1, "Set aside", pf_slots_json(s->card, s->aside, s->naside), PF_FAN);
+  pf_hands h = hands_of(s);
+  pf_hands_zones(v, s->card, &h, seat);
+}
+
 static void stp_view_json(const void *vs, int seat, json_t *v) {
   const stp_state *s = vs;
   json_object_set_new(v, "round", json_integer(s->round + 1));
@@ -568,6 +600,7 @@ static void stp_view_json(const void *vs, int seat, json_t *v) {
     json_object_set_new(v, "open_piles_share", json_integer(s->end_share));
   }
   if (s->naside) json_object_set_new(v, "set_aside", pf_slots_json(s->card, s->aside, s->naside));
+  stp_zones(s, seat, v);
 }
 
 static void pile_line(const stp_state *s, int q, const char *name, const pf_style *st, pf_buf *out) {
@@ -642,6 +675,19 @@ static void stp_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
   }
   pf_hands h = hands_of(s);
   pf_hands_text(s->card, &h, seat, st, out);
+}
+
+/* A card from the mover's hand to the pile it takes (an open pile: the first of equal ones,
+ * G-5), or to no zone: laid as a new open pile. */
+static void stp_move_zones(const void *vs, pf_move m, pf_move_zones *z) {
+  const stp_state *s = vs;
+  int tg = MOVE_TARGET(m);
+  snprintf(z->from, sizeof z->from, "hand:%d", s->turn);
+  z->card = MOVE_CARD(m);
+  if (tg & 0x80)
+    pile_id(tg & 0x7F, z->to);
+  else if (tg != T_NONE)
+    pf_pool_id("open", s->card, s->open, open_find(s, (pf_card)(tg - 1)), z->to);
 }
 
 /* "7♥ takes seat 2's pile (9 cards)": what a move does, as any seat sees it (all is public). */
@@ -771,4 +817,5 @@ const pf_game pf_game_steal_the_pile = {
     .current_deal = stp_current_deal,
     .describe = stp_describe,
     .rate_moves = stp_rate_moves,
+    .move_zones = stp_move_zones,
 };

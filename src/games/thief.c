@@ -376,6 +376,13 @@ static void settle(thf_state *s) {
   }
 }
 
+/* Four Card Thief: the index of the first table card c (G-5). */
+static int table_find(const thf_state *s, pf_card c) {
+  int t = 0;
+  while (card_of(s, s->heap[t]) != c) t++;
+  return t;
+}
+
 static void thf_apply(void *vs, pf_move m) {
   thf_state *s = vs;
   int p = s->turn, kind = MV_KIND(m);
@@ -392,8 +399,7 @@ static void thf_apply(void *vs, pf_move m) {
     break;
   }
   case K_TABLE_CAPTURE: {
-    int t = 0;
-    while (card_of(s, s->heap[t]) != MV_B(m)) t++;
+    int t = table_find(s, (pf_card)MV_B(m));
     uint8_t tc = s->heap[t];
     memmove(&s->heap[t], &s->heap[t + 1], (size_t)(s->nheap - t - 1));
     s->nheap--;
@@ -808,6 +814,37 @@ static const char *phase_name(const thf_state *s) {
   }
 }
 
+/* The zone of seat p's capture pile: every capture's cards, bottom first (THF-3). */
+static void captures_zone(const thf_state *s, int p, json_t *v) {
+  uint8_t ids[MAX_CARDS], slots[MAX_CARDS];
+  char id[PF_ZONE_ID], label[32], note[80];
+  int n = pile_caps(s, p, ids), m = 0;
+  for (int i = 0; i < n; i++) m += cap_slots(s, ids[i], slots + m);
+  json_t *cards = pf_slots_json(s->card, slots, m);
+  snprintf(id, sizeof id, "captures:%d", p);
+  snprintf(label, sizeof label, "Seat %d's captures", p);
+  int top = n ? s->cap_size[s->pile_top[p]] : 0; /* what a steal takes (THF-4c), and FCT-4's lock */
+  if (top)
+    snprintf(note, sizeof note, "%d points; top capture %d cards%s", pile_points(s, p), top,
+             cap_locked(s, s->pile_top[p]) ? ", locked" : "");
+  else
+    snprintf(note, sizeof note, "%d points", pile_points(s, p));
+  pf_zone_note(pf_zone_add(v, id, "captures", p, label, cards, PF_STACK), note);
+}
+
+/* The zones (docs/views.md): the stock, the discard pile (Four Card Thief: the table cards, one
+ * zone each), the capture piles, the hands. */
+static void thf_zones(const thf_state *s, int seat, json_t *v) {
+  pf_stock_zone(v, s->card, s->next_slot, s->ncards, seat);
+  if (s->fct)
+    pf_pool_zones(v, "table", "Table card", s->card, s->heap, s->nheap);
+  else
+    pf_zone_add(v, "discard", "discard", -1, "Discard pile", pf_slots_json(s->card, s->heap, s->nheap), PF_STACK);
+  for (int p = 0; p < s->players; p++) captures_zone(s, p, v);
+  pf_hands h = hands_of(s);
+  pf_hands_zones(v, s->card, &h, seat);
+}
+
 static void thf_view_json(const void *vs, int seat, json_t *v) {
   const thf_state *s = vs;
   json_object_set_new(v, "hand_number", json_integer(s->hand_no + (s->phase == PH_OVER ? 0 : 1)));
@@ -836,6 +873,7 @@ static void thf_view_json(const void *vs, int seat, json_t *v) {
   json_object_set_new(v, "hands", pf_hands_json(s->card, &h, seat));
   json_object_set_new(v, "totals", pf_ints_json(s->total, s->players));
   if (s->hand_no > 0) json_object_set_new(v, "last_hand_scores", pf_ints_json(s->last_hand, s->players));
+  thf_zones(s, seat, v);
 }
 
 static void thf_view_text(const void *vs, int seat, const pf_style *st, pf_buf *out) {
@@ -916,6 +954,23 @@ static void thf_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
     line[0] = (char)(line[0] - 'a' + 'A');
     pf_buf_printf(out, "%s.\n", line);
   }
+}
+
+/* A card from the mover's hand to what it captures (a pair: the mover's own captures; a table
+ * card: the first of equal ones, G-5) or steals, or to the discard pile; a Four Card Thief discard
+ * goes to no zone: it is laid as a new table card. A pass moves nothing. */
+static void thf_move_zones(const void *vs, pf_move m, pf_move_zones *z) {
+  const thf_state *s = vs;
+  int p = thf_to_move(s), kind = MV_KIND(m);
+  if (kind == K_PASS) return;
+  snprintf(z->from, sizeof z->from, "hand:%d", p);
+  z->card = MV_A(m);
+  if (kind == K_PAIR || kind == K_STEAL)
+    snprintf(z->to, sizeof z->to, "captures:%d", kind == K_PAIR ? p : MV_B(m));
+  else if (kind == K_TABLE_CAPTURE)
+    pf_pool_id("table", s->card, s->heap, table_find(s, (pf_card)MV_B(m)), z->to);
+  else if (!s->fct)
+    strcpy(z->to, "discard");
 }
 
 /* What a move does, as anyone sees it: every capture is made face up; a discard too. */
@@ -1021,7 +1076,7 @@ static const char RULES_FCT[] =
   .move_parse = thf_move_parse, .scores = thf_scores, .winners = thf_winners,                    \
   .view_json = thf_view_json, .view_text = thf_view_text, .determinize = thf_determinize,        \
   .check = thf_check, .current_deal = thf_current_deal, .describe = thf_describe,             \
-  .rate_moves = thf_rate_moves
+  .rate_moves = thf_rate_moves, .move_zones = thf_move_zones
 
 const pf_game pf_game_thief = {
     .id = "thief", .title = "Thief", .rules = RULES_THIEF, .start = thf_start, THIEF_METHODS,
