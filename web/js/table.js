@@ -165,6 +165,12 @@ export class TablePage {
     this.render();
     if (m.status === 'over' && this.mode === 'review-wanted') {
       this.mode = 'watch';
+      // A seat this browser held is still "you" in the names.
+      const held = Object.keys(seatsHeld(this.table));
+      if (held.length) {
+        this.seat = Number(held[0]);
+        this.render();
+      }
       this.startReview();
     }
   }
