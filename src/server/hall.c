@@ -499,13 +499,19 @@ static json_t *state_json(pf_hall *h, const table *t, int s) {
   json_object_set_new(o, "choosing", pf_ints_json(group, n));
   /* The legal moves of this seat, if it may answer now (from the group's stand-in state when it
    * is not first). */
-  json_t *legal = json_array();
-  int at = -1;
+  json_t *legal = json_array(), *moves = NULL;
+  int at;
   if (s >= 0 && may_answer(t, s, &at)) {
     json_decref(legal);
-    legal = pf_legal_json(t->g, at == 0 ? t->run.state : state_for(h, t, at));
-  } else {
-    at = -1;
+    const void *st = at == 0 ? t->run.state : state_for(h, t, at);
+    legal = pf_legal_json(t->g, st);
+    /* Their zones (docs/views.md): the seat's view lists them only where the seat is to move, so
+     * a seat choosing after another has them from the stand-in state. */
+    if (at > 0) {
+      json_t *v = pf_view_json(t->g, st, t->players, s);
+      moves = json_incref(json_object_get(v, "moves"));
+      json_decref(v);
+    }
   }
   json_object_set_new(o, "legal", legal);
   json_t *sealed = json_array();
@@ -516,14 +522,7 @@ static json_t *state_json(pf_hall *h, const table *t, int s) {
   /* A waiting table shows its seats only: its deal is not to be seen before everyone sits. */
   if (t->status != ST_WAITING) {
     json_t *view = pf_view_json(t->g, t->run.state, t->players, viewer);
-    /* A seat choosing after another is not to move in the table's state, so its view lists no
-     * legal moves: they are the stand-in state's, as "legal" above (and their zones, "moves"). */
-    if (at > 0) {
-      json_t *stand = pf_view_json(t->g, state_for(h, t, at), t->players, viewer);
-      json_object_set(view, "legal", json_object_get(stand, "legal"));
-      if (json_object_get(stand, "moves")) json_object_set(view, "moves", json_object_get(stand, "moves"));
-      json_decref(stand);
-    }
+    if (!moves) moves = json_incref(json_object_get(view, "moves"));
     json_object_set_new(o, "view", view);
     pf_buf text = {0};
     pf_style plain = {0};
@@ -533,6 +532,7 @@ static json_t *state_json(pf_hall *h, const table *t, int s) {
   } else {
     json_object_set_new(o, "view", json_null());
   }
+  json_object_set_new(o, "moves", moves ? moves : json_array());
   json_t *log = json_array();
   int first = t->run.nmoves > LOG_KEEP ? t->run.nmoves - LOG_KEEP : 0;
   for (int k = first; k < t->run.nmoves; k++) {
