@@ -132,8 +132,8 @@ export async function waitTurn(page, timeout = 60000) {
 }
 
 // Makes one move by clicking, as a person would: a card then where it goes when the board offers
-// zones (stats.zones counts those), a target or a button of the board otherwise, and the list of
-// legal moves as a last resort (stats.list). `pick` chooses among the candidates (default: at
+// zones, or a target there (stats.zones counts those, stats.drag the cards dragged), else a button
+// of the board (stats.button: a pass), and the list of legal moves as a last resort (stats.list). `pick` chooses among the candidates (default: at
 // random, from the page's seeded generator). Resolves once the server has answered with a state.
 export async function clickMove(page, stats = {}, pick = null, { drag = false } = {}) {
   const before = Number((await tableData(page)).states);
@@ -179,7 +179,7 @@ export async function clickMove(page, stats = {}, pick = null, { drag = false } 
     how = 'zones';
   } else if (await board.locator('.board-actions .action').count()) {
     await choose(board.locator('.board-actions .action'));
-    how = 'zones';
+    how = 'button';
   } else {
     await choose(page.locator('#legal .legal-move'));
   }

@@ -94,13 +94,14 @@ test('Point-a-Pile between two browsers: a sealed choice shows as chosen to the 
   await b.goto(await a.locator('#share-seat-1').inputValue());
   await b.waitForFunction(() => document.querySelector('.table-page')?.dataset.seat === '1');
   let sealedSeen = 0;
+  const statsA = {}, statsB = {};
   for (;;) {
     const [da, db] = await Promise.all([tableData(a), tableData(b)]);
     if (da.status === 'over' && db.status === 'over') break;
     if (db.myturn === '1' && !db.busy) {
       // Seat 1 chooses before seat 0, who is still asked: its choice is sealed.
       const both = da.myturn === '1' && da.choosing.split(' ').includes('0') && db.choosing.split(' ').includes('1');
-      await clickMove(b);
+      await clickMove(b, statsB);
       if (both) {
         await a.waitForSelector('.seat[data-seat="1"] .badge-chosen');
         await b.waitForFunction(() => /^Your sealed choice: /.test(document.querySelector('.sealed-line').textContent));
@@ -108,12 +109,15 @@ test('Point-a-Pile between two browsers: a sealed choice shows as chosen to the 
         if (!sealedSeen++) await screenshots(a, 'point-a-pile-sealed');
       }
     } else if (da.myturn === '1' && !da.busy) {
-      await clickMove(a);
+      await clickMove(a, statsA);
     } else {
       await sleep(20);
     }
   }
   assert.ok(sealedSeen > 0, 'a sealed choice was seen');
+  // Both played on the board's zones (placing, pointing: no move here is a bare button), seat 1
+  // too when it chose after seat 0 (from the state's moves).
+  for (const st of [statsA, statsB]) assert.deepEqual(Object.keys(st), ['zones'], JSON.stringify(st));
   assert.deepEqual(a.errors, []);
   assert.deepEqual(b.errors, []);
   console.log(`# point-a-pile ${table}: ${sealedSeen} sealed choices seen`);

@@ -23,14 +23,16 @@ export class Board {
     this.dialog = null;
   }
 
-  // Draws the view. opts: {view, text, legal, seat (the viewer's, or null), names(seat) -> text,
+  // Draws the view. opts: {view, text, legal, moves (the state's: legal's zones), seat (the
+  // viewer's, or null), names(seat) -> text,
   // interactive (false in review and for spectators), marks: {seat: 'to move'…}}
   update(opts) {
     this.opts = opts;
     const { view, legal = [] } = opts;
-    // view.moves is parallel to the view's legal moves; the state's legal moves are this seat's
-    // (they differ for a seat that chooses after another, sealed): matched by their string.
-    const byMove = new Map((Array.isArray(view?.moves) ? view.moves : []).map((m) => [m.move, m]));
+    // The state's moves are parallel to its legal moves (the view's are the view's legal moves',
+    // none for a seat choosing after another): matched by their string all the same.
+    const moves = Array.isArray(opts.moves) && opts.moves.length ? opts.moves : view?.moves;
+    const byMove = new Map((Array.isArray(moves) ? moves : []).map((m) => [m.move, m]));
     this.entries = legal.map((move, i) => ({ from: null, card: null, to: null, text: null, ...(byMove.get(move) || {}), i, move }));
     if (this.sel && !this.entries.some((e) => e.from === this.sel.zone && (e.card ?? null) === this.sel.card)) this.sel = null;
     this.closeChoice();

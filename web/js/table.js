@@ -222,7 +222,7 @@ export class TablePage {
     const choosing = m.choosing || [];
     for (const s of choosing) marks[s] = (m.sealed || []).includes(s) ? 'chosen' : choosing.length > 1 ? 'choosing' : 'to move';
     return {
-      view: m.view, text: m.text, legal: m.legal || [], seat: this.seat, interactive: this.seat !== null,
+      view: m.view, text: m.text, legal: m.legal || [], moves: m.moves, seat: this.seat, interactive: this.seat !== null,
       names: (s) => this.name(s) + this.scoreText(m, s), marks,
     };
   }
@@ -324,7 +324,8 @@ export class TablePage {
 
   renderLegal(m) {
     const legal = m.legal || [];
-    const byMove = new Map((Array.isArray(m.view?.moves) ? m.view.moves : []).map((x) => [x.move, x]));
+    const all = Array.isArray(m.moves) && m.moves.length ? m.moves : m.view?.moves;
+    const byMove = new Map((Array.isArray(all) ? all : []).map((x) => [x.move, x]));
     const moves = legal.map((mv) => byMove.get(mv));
     this.legalCount.textContent = `(${legal.length})`;
     this.legalPanel.hidden = this.seat === null || m.status !== 'playing';
@@ -368,7 +369,7 @@ export class TablePage {
     const move = m?.legal?.[i];
     if (move === undefined || !this.token) return;
     if (this.page.dataset.busy) return; // one move at a time
-    this.sent = { move, text: (m.view?.moves || []).find((x) => x.move === move)?.text || null };
+    this.sent = { move, text: [...(m.moves || []), ...(m.view?.moves || [])].find((x) => x.move === move)?.text || null };
     this.error('');
     this.hintLine.textContent = '';
     this.page.dataset.busy = '1';
