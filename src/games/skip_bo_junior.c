@@ -693,7 +693,7 @@ static void sbj_zones(const sbj_state *s, int seat, json_t *v) {
   bool all = seat == PF_VIEW_ALL;
   pf_zone_add(v, "draw", "stock", -1, "Draw pile", pile_seen(s, P_DRAW, all ? 0 : s->size[P_DRAW]), PF_STACK);
   for (int b = 0; b < BUILDS; b++) {
-    char id[PF_ZONE_ID], label[4];
+    char id[PF_ZONE_ID], label[16];
     int n = s->size[P_BUILD(b)];
     snprintf(id, sizeof id, "build:%d", b + 1);
     snprintf(label, sizeof label, "b%d", b + 1);
