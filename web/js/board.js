@@ -61,7 +61,7 @@ export class Board {
     } else if (text) {
       this.root.append(h('pre.textview', { tabindex: 0, 'aria-label': 'The table, as text' }, richText(text)));
     } else {
-      this.root.append(h('p.help', {}, 'Nothing is on the table yet.'));
+      this.root.append(h('p.board-empty', {}, 'The cards are dealt when every seat is taken.'));
     }
     this.drawPrompt();
   }
