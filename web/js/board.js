@@ -2,8 +2,8 @@
 //
 // With view.zones (SPEC §3: every pile, hand, row and stock as {id, kind, owner, label, cards,
 // layout, grid, value, note}) it draws the zones, the public ones in the middle, each seat's around
-// it, the viewer's own last; and view.moves (parallel to legal: {move, from, card, to, text}) makes
-// them playable: a card that some move takes from a zone is a button; once it is chosen, the zones
+// it, the viewer's own last; and the moves (the state's, parallel to its legal moves: {move, from,
+// card, to, text}, docs/views.md) make them playable: a card that some move takes from a zone is a button; once it is chosen, the zones
 // it may go to are buttons; a zone that a move without a card points at is one too; the moves with
 // neither are buttons below. Several moves for one card and target: a small choice. Drag and drop
 // does what the two clicks do. Without zones it shows the table as text (the terminal's view).
@@ -35,7 +35,10 @@ export class Board {
     const byMove = new Map((Array.isArray(moves) ? moves : []).map((m) => [m.move, m]));
     this.entries = legal.map((move, i) => ({ from: null, card: null, to: null, text: null, ...(byMove.get(move) || {}), i, move }));
     if (this.sel && !this.entries.some((e) => e.from === this.sel.zone && (e.card ?? null) === this.sel.card)) this.sel = null;
-    this.closeChoice();
+    // A state that changes nothing one may play (someone connects) keeps an open choice open.
+    const same = legal.join('\n') === this.lastLegal;
+    this.lastLegal = legal.join('\n');
+    if (!same) this.closeChoice();
     this.draw();
   }
 
