@@ -499,11 +499,19 @@ static json_t *state_json(pf_hall *h, const table *t, int s) {
   json_object_set_new(o, "choosing", pf_ints_json(group, n));
   /* The legal moves of this seat, if it may answer now (from the group's stand-in state when it
    * is not first). */
-  json_t *legal = json_array();
+  json_t *legal = json_array(), *moves = NULL;
   int at;
   if (s >= 0 && may_answer(t, s, &at)) {
     json_decref(legal);
-    legal = pf_legal_json(t->g, at == 0 ? t->run.state : state_for(h, t, at));
+    const void *st = at == 0 ? t->run.state : state_for(h, t, at);
+    legal = pf_legal_json(t->g, st);
+    /* Their zones (docs/views.md): the seat's view lists them only where the seat is to move, so
+     * a seat choosing after another has them from the stand-in state. */
+    if (at > 0) {
+      json_t *v = pf_view_json(t->g, st, t->players, s);
+      moves = json_incref(json_object_get(v, "moves"));
+      json_decref(v);
+    }
   }
   json_object_set_new(o, "legal", legal);
   json_t *sealed = json_array();
@@ -513,7 +521,9 @@ static json_t *state_json(pf_hall *h, const table *t, int s) {
   json_object_set_new(o, "mine", s >= 0 && t->seats[s].has_sealed ? json_string(t->seats[s].sealed) : json_null());
   /* A waiting table shows its seats only: its deal is not to be seen before everyone sits. */
   if (t->status != ST_WAITING) {
-    json_object_set_new(o, "view", pf_view_json(t->g, t->run.state, t->players, viewer));
+    json_t *view = pf_view_json(t->g, t->run.state, t->players, viewer);
+    if (!moves) moves = json_incref(json_object_get(view, "moves"));
+    json_object_set_new(o, "view", view);
     pf_buf text = {0};
     pf_style plain = {0};
     t->g->view_text(t->run.state, viewer, &plain, &text);
@@ -522,6 +532,7 @@ static json_t *state_json(pf_hall *h, const table *t, int s) {
   } else {
     json_object_set_new(o, "view", json_null());
   }
+  json_object_set_new(o, "moves", moves ? moves : json_array());
   json_t *log = json_array();
   int first = t->run.nmoves > LOG_KEEP ? t->run.nmoves - LOG_KEEP : 0;
   for (int k = first; k < t->run.nmoves; k++) {

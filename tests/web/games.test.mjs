@@ -1,0 +1,170 @@
+// games.test.mjs - every game, created in the lobby against bots and played to its end screen by
+// clicking, as a person would; screenshots of each table at desktop and phone width (mid-game and at
+// the end); the end screen's review, record, rules and hint on the way.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  startServer, launch, newPage, createTable, playToEnd, screenshots, tableData, waitTurn, recordBoards,
+  checkBoardsAgainstRecord, writeTemp, PILFER, PHONE,
+} from './lib.mjs';
+
+// Short games where an option allows it, but played to the real end.
+const TABLES = {
+  'steal-the-pile': { players: 2, options: {} },
+  thief: { players: 2, options: { hands: 1 } },
+  'four-card-thief': { players: 2, options: { hands: 1 } },
+  'skip-bo-junior': { players: 2, options: { stock: 5 } },
+  piles: { players: 4, options: {} },
+  gharat: { players: 2, options: { target: 0 } },
+  'point-a-pile': { players: 3, options: {} },
+};
+
+let server, browser, tmp;
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+  tmp = mkdtempSync(join(tmpdir(), 'pilfer-web-records-'));
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+test('pilfer games lists the seven games this test plays', () => {
+  const r = spawnSync(PILFER, ['games', '--json'], { encoding: 'utf8' });
+  const ids = JSON.parse(r.stdout).map((g) => g.id).sort();
+  assert.deepEqual(ids, Object.keys(TABLES).sort());
+});
+
+test('the lobby lists every game with its options, at desktop and phone width', { timeout: 30000 }, async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url);
+  await page.waitForSelector('.game-choice');
+  assert.equal(await page.locator('.game-choice').count(), Object.keys(TABLES).length);
+  await page.locator('#game-gharat').check();
+  assert.equal(await page.locator('#opt-target').inputValue(), '1000');
+  assert.equal(await page.locator('#opt-teams').isChecked(), false);
+  assert.match(await page.locator('.option').first().textContent(), /GHA-6/);
+  await page.locator('#game-point-a-pile').check();
+  assert.equal(await page.locator('.option input[type=checkbox]').count(), 5);
+  const wide = await screenshots(page, 'lobby');
+  assert.ok(wide <= PHONE.width, `the lobby is ${wide} px wide at phone width`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+for (const [game, t] of Object.entries(TABLES)) {
+  test(`${game}: against bots, by clicking, to the end screen`, { timeout: 120000 }, async () => {
+    const page = await newPage(browser);
+    const seats = ['you', ...Array(t.players - 1).fill('random')];
+    const table = await createTable(page, server.url, { game, players: t.players, options: t.options, seats });
+    assert.ok(table > 0);
+    // Someone watches: what they and the player are shown is checked against the record below.
+    const watcher = await newPage(browser);
+    await watcher.goto(`${server.url}#watch=${table}`);
+    await watcher.waitForFunction(() => document.querySelector('.table-page')?.dataset.states > 0);
+    await recordBoards(watcher);
+    await recordBoards(page);
+    const stats = {};
+    let shot = false, zones = false;
+    const moves = await playToEnd(page, {
+      stats,
+      drag: game === 'steal-the-pile' || game === 'skip-bo-junior', // every other move dragged
+      each: async (n) => {
+        zones ||= (await page.locator('.board .zone').count()) > 0;
+        if (n === 3 && !shot && (await tableData(page)).status === 'playing') {
+          shot = true;
+          await waitTurn(page);
+          const wide = await screenshots(page, `${game}-table`);
+          assert.ok(wide <= PHONE.width, `${game}: the table is ${wide} px wide at phone width`);
+        }
+      },
+    });
+    assert.ok(moves > 0, 'made moves');
+    // The board drew the view's zones, and every move was made on it: a card then its target
+    // (clicked or dragged), a target, or a button there; never from the list of moves.
+    assert.ok(zones, 'the board shows zones');
+    assert.equal(stats.list || 0, 0, `moves made from the list: ${JSON.stringify(stats)}`);
+    if (game === 'steal-the-pile') assert.ok(stats.drag > 0, 'cards were dragged');
+    // The end screen: result, winners, the record and the review.
+    await page.waitForSelector('#result:not([hidden])');
+    const words = await page.locator('.result-words').textContent();
+    assert.match(words, /win|Nobody/);
+    const rows = await page.locator('#result table.scores tbody tr').count();
+    assert.equal(rows, t.players);
+    const wide = await screenshots(page, `${game}-end`);
+    assert.ok(wide <= PHONE.width, `${game}: the end screen is ${wide} px wide at phone width`);
+    const href = await page.locator('#record-link').getAttribute('href');
+    const record = await page.evaluate(async (u) => (await fetch(u)).json(), href);
+    assert.equal(record.game, game);
+    assert.equal(record.moves.length, Number((await tableData(page)).ply));
+    assert.ok(record.result, 'the record holds the result');
+    // Every card either page showed while the game went on was in that viewer's view.
+    const path = writeTemp(tmp, `${game}-${table}.json`, JSON.stringify(record));
+    await watcher.waitForFunction(() => document.querySelector('.table-page').dataset.status === 'over');
+    const seen = checkBoardsAgainstRecord(await watcher.evaluate(() => window.boards), path, 'public');
+    const played = checkBoardsAgainstRecord(await page.evaluate(() => window.boards), path, 0);
+    assert.ok(seen > 0 && played > 0);
+    console.log(`# ${game}: ${moves} moves by clicking (${JSON.stringify(stats)}), ${record.moves.length} plies in all; ` +
+      `${seen} positions watched and ${played} played checked against the record`);
+    assert.deepEqual(page.errors, []);
+    assert.deepEqual(watcher.errors, []);
+    await page.context().close();
+    await watcher.context().close();
+  });
+}
+
+test('the review steps through a finished game, backwards and forwards, every card shown', { timeout: 120000 }, async () => {
+  const page = await newPage(browser);
+  await createTable(page, server.url, { game: 'steal-the-pile', players: 2, seats: ['you', 'greedy'] });
+  await playToEnd(page);
+  await page.locator('#review-btn').click();
+  await page.waitForSelector('#review:not([hidden])');
+  await page.waitForFunction(() => /After 0 of \d+ moves/.test(document.querySelector('#review-where').textContent));
+  const plies = Number(/of (\d+) moves/.exec(await page.locator('#review-where').textContent())[1]);
+  assert.equal(plies, 48);
+  // Both hands are shown at the start (everything revealed): four cards each.
+  const start = await page.locator('.board').textContent();
+  await page.locator('#review-next').click();
+  await page.waitForFunction(() => /After 1 of/.test(document.querySelector('#review-where').textContent));
+  const one = await page.locator('.board').textContent();
+  assert.notEqual(one, start);
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => /After 48 of 48 moves\. The end/.test(document.querySelector('#review-where').textContent));
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => /After 47 of/.test(document.querySelector('#review-where').textContent));
+  await page.locator('#review-first').click();
+  await page.waitForFunction(() => /After 0 of/.test(document.querySelector('#review-where').textContent));
+  assert.equal(await page.locator('.board').textContent(), start);
+  // The review's address works on its own.
+  assert.match(page.url(), /#review=\d+/);
+  await page.reload();
+  await page.waitForFunction(() => /After 0 of 48/.test(document.querySelector('#review-where')?.textContent || ''));
+  await screenshots(page, 'steal-the-pile-review');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('rules and hint while playing; the live region says whose turn it is', { timeout: 60000 }, async () => {
+  const page = await newPage(browser);
+  await createTable(page, server.url, { game: 'thief', players: 2, options: { hands: 1 }, seats: ['you', 'greedy'] });
+  await waitTurn(page);
+  await page.waitForFunction(() => document.querySelector('#announce').textContent.includes('Your turn'));
+  await page.locator('#rules-btn').click();
+  const rules = page.locator('dialog.rules-dialog');
+  await rules.waitFor();
+  assert.match(await rules.textContent(), /THF-1/);
+  await page.keyboard.press('Escape');
+  await rules.waitFor({ state: 'detached' });
+  await page.locator('#hint-btn').click();
+  await page.waitForFunction(() => /^Hint: /.test(document.querySelector('.hint-line').textContent), null, { timeout: 20000 });
+  const hinted = await page.locator('.legal-move.hinted').count();
+  assert.equal(hinted, 1, 'the hinted move is marked in the list');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -1,0 +1,123 @@
+// dom.js - small helpers shared by the pages: building elements, announcing to screen readers,
+// the seats kept in this browser, and the names of the bots.
+
+// h('button.primary', {onclick, type: 'button'}, 'text', child...): an element with classes,
+// properties (attributes for aria-*, data-* and a few others) and children.
+export function h(spec, props, ...children) {
+  const [tag, ...classes] = spec.split('.');
+  const e = document.createElement(tag || 'div');
+  if (classes.length) e.className = classes.join(' ');
+  for (const [k, v] of Object.entries(props || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else if (k === 'dataset') Object.assign(e.dataset, v);
+    else if (k.startsWith('aria-') || k === 'role' || k === 'for' || k === 'tabindex' || k === 'draggable' ||
+      k === 'download' || k === 'list' || k === 'form') e.setAttribute(k, v === true ? '' : v);
+    else e[k] = v;
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) e.append(c);
+  return e;
+}
+
+// Tells screen readers (the polite live region); `assertive` for errors.
+export function announce(text, assertive = false) {
+  const region = document.getElementById(assertive ? 'alert' : 'announce');
+  if (!region) return;
+  if (assertive) {
+    region.textContent = text;
+    return;
+  }
+  const line = h('p', {}, text);
+  region.append(line);
+  while (region.childNodes.length > 8) region.firstChild.remove();
+}
+
+// A selector that finds an element again after its part of the page is drawn anew: by id, by the
+// move or the card and zone it stands for. null for nothing worth finding.
+export function focusKey(e) {
+  if (!e || e === document.body || !e.matches) return null;
+  const q = (v) => `"${CSS.escape(v)}"`;
+  if (e.id) return `#${CSS.escape(e.id)}`;
+  if (e.matches('.card-btn')) return `.card-btn[data-zone=${q(e.dataset.zone)}][data-card=${q(e.dataset.card)}]`;
+  if (e.matches('.zone-target')) return `[data-zone=${q(e.closest('[data-zone]')?.dataset.zone || '')}] .zone-target`;
+  if (e.dataset.move !== undefined) return `.${e.classList[0]}[data-move=${q(e.dataset.move)}]`;
+  return null;
+}
+
+// Runs draw(), which replaces part of `root`; if the focus was in it, puts it back on the same
+// thing, or else on `fallback` (keyboard users keep their place; nothing is lost to <body>).
+export function keepFocus(root, draw, fallback) {
+  const was = document.activeElement;
+  const inside = root.contains(was) && was !== root;
+  const key = inside ? focusKey(was) : null;
+  draw();
+  if (!inside || (was.isConnected && root.contains(was))) return;
+  if (document.activeElement !== was && document.activeElement !== document.body) return; // draw() chose
+  const again = key ? root.querySelector(key) : null;
+  (again || fallback)?.focus();
+}
+
+// ---- the seats this browser holds: localStorage 'pilfer.table.<T>' = {"<seat>": token} ----
+
+export function seatsHeld(table) {
+  try {
+    return JSON.parse(localStorage.getItem(`pilfer.table.${table}`)) || {};
+  } catch {
+    return {};
+  }
+}
+
+export function holdSeat(table, seat, token) {
+  const held = seatsHeld(table);
+  held[seat] = token;
+  localStorage.setItem(`pilfer.table.${table}`, JSON.stringify(held));
+}
+
+export function dropSeat(table, seat) {
+  const held = seatsHeld(table);
+  delete held[seat];
+  if (Object.keys(held).length) localStorage.setItem(`pilfer.table.${table}`, JSON.stringify(held));
+  else localStorage.removeItem(`pilfer.table.${table}`);
+}
+
+// ---- bots ----
+
+// The strengths offered in the lobby, weakest first.
+export const BOTS = [
+  { spec: 'random', name: 'easy', help: 'plays a random legal move' },
+  { spec: 'greedy', name: 'medium', help: 'greedy: the game\u2019s rule of thumb' },
+  { spec: 'ismcts:iters=2000', name: 'strong', help: 'ismcts: 2000 searches of the possible deals a move' },
+];
+
+export function botName(spec) {
+  const b = BOTS.find((x) => x.spec === spec);
+  return b ? `${b.name} bot` : `bot ${spec}`;
+}
+
+// How a seat is named at a table: "Seat 2 (you)", "Seat 1 (medium bot)".
+export function seatName(seat, seats, mine) {
+  const s = seats?.[seat];
+  let who = '';
+  if (mine !== null && mine !== undefined && seat === mine) who = 'you';
+  else if (s?.kind === 'bot') who = botName(s.bot);
+  else if (s?.kind === 'human') who = s.bot ? `away, ${botName(s.bot)} plays` : 'player';
+  else if (s?.kind === 'open') who = 'open';
+  return who ? `Seat ${seat} (${who})` : `Seat ${seat}`;
+}
+
+// The link that sits a friend at an open seat, and the one to watch.
+export function joinLink(table, seat) {
+  return `${location.origin}${location.pathname}#join=${table}&seat=${seat}`;
+}
+export function watchLink(table) {
+  return `${location.origin}${location.pathname}#watch=${table}`;
+}
+
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

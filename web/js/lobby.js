@@ -1,0 +1,209 @@
+// lobby.js - the first page: pick a game and its options, seat yourself, friends and bots, create
+// the table; and the tables of the server, open, running and finished.
+import { Conn, api } from './conn.js';
+import { h, BOTS, botName, seatsHeld, announce } from './dom.js';
+
+const SEAT_YOU = 'you', SEAT_FRIEND = 'open';
+
+export class Lobby {
+  constructor(root) {
+    this.root = root;
+    document.title = 'pilfer: pile card games';
+    this.conn = new Conn({
+      onstatus: (t) => { document.getElementById('conn-status').textContent = t; },
+      onopen: () => this.refresh(),
+    });
+    this.build();
+    this.load();
+    this.timer = setInterval(() => this.refresh(), 15000);
+  }
+
+  destroy() {
+    clearInterval(this.timer);
+    this.conn.close();
+  }
+
+  build() {
+    this.gamesBox = h('div.game-choices', { role: 'radiogroup', 'aria-labelledby': 'game-legend' });
+    this.playersBox = h('div.players-box');
+    this.optionsBox = h('div.options-box');
+    this.seatsBox = h('ol.seat-choices');
+    this.takeover = h('input', { type: 'checkbox', id: 'takeover' });
+    this.takeoverAfter = h('input', { type: 'number', id: 'takeover-after', min: 10, max: 86400, value: 60,
+      'aria-label': 'seconds before a bot takes over' });
+    this.createMsg = h('p.form-msg', { role: 'status' });
+    this.form = h('form.new-table', { onsubmit: (e) => { e.preventDefault(); this.create(); } },
+      h('h2', {}, 'New table'),
+      h('fieldset', {}, h('legend', { id: 'game-legend' }, 'Game'), this.gamesBox),
+      this.playersBox,
+      this.optionsBox,
+      h('fieldset.seats-fieldset', {},
+        h('legend', {}, 'Seats'),
+        h('p.help', {}, 'Play yourself, keep a seat open for a friend (you get a link to send), or seat a bot: ',
+          ...BOTS.map((b, i) => [i ? ', ' : '', h('b', {}, b.name), ` (${b.help})`]), '.'),
+        this.seatsBox),
+      h('p.takeover-line', {}, this.takeover,
+        h('label', { for: 'takeover' }, ' When a player is silent for '), this.takeoverAfter,
+        h('label', { for: 'takeover-after' }, ' seconds, the medium bot plays their seat until they come back')),
+      h('p', {}, h('button.primary', { type: 'submit', id: 'create' }, 'Create the table')),
+      this.createMsg);
+    this.tablesList = h('ul.table-list', { 'aria-live': 'off' });
+    this.tablesMsg = h('p.help', { role: 'status' });
+    const tables = h('section.tables', { 'aria-labelledby': 'tables-title' },
+      h('div.section-head', {},
+        h('h2', { id: 'tables-title' }, 'Tables'),
+        h('button', { type: 'button', id: 'refresh', onclick: () => this.refresh(true) }, 'Refresh')),
+      this.tablesMsg, this.tablesList);
+    this.root.append(h('div.lobby', {},
+      h('section.intro', {}, h('h1', {}, 'Pile card games'),
+        h('p', {}, 'Steal the Pile, Thief, Four Card Thief, Skip-Bo Junior, Piles, Gh\u00e2rat and Point-a-Pile, ' +
+          'with friends and bots. Pick a game, press ', h('b', {}, 'Create the table'), ', and play.')),
+      this.form, tables));
+  }
+
+  async load() {
+    try {
+      this.games = await api('/api/games');
+    } catch (e) {
+      this.createMsg.textContent = `Cannot read the games: ${e.message}`;
+      return;
+    }
+    const saved = (() => { try { return JSON.parse(localStorage.getItem('pilfer.lobby')) || {}; } catch { return {}; } })();
+    this.games.forEach((g, i) => {
+      const id = `game-${g.id}`;
+      const input = h('input', { type: 'radio', name: 'game', id, value: g.id, onchange: () => this.pickGame(g) });
+      const players = g.min_players === g.max_players ? `${g.min_players} players` : `${g.min_players}\u2013${g.max_players} players`;
+      this.gamesBox.append(h('label.game-choice', { for: id }, input, h('span.game-title', {}, g.title), h('span.game-players', {}, players)));
+      if (saved.game ? saved.game === g.id : i === 0) {
+        input.checked = true;
+        this.pickGame(g);
+      }
+    });
+    if (!this.game) {
+      this.gamesBox.querySelector('input').checked = true;
+      this.pickGame(this.games[0]);
+    }
+  }
+
+  pickGame(g) {
+    this.game = g;
+    const def = Math.min(g.max_players, Math.max(g.min_players, 2));
+    this.playersBox.replaceChildren();
+    this.players = h('input', { type: 'number', id: 'players', min: g.min_players, max: g.max_players, value: def,
+      onchange: () => this.buildSeats(), oninput: () => this.buildSeats() });
+    if (g.min_players === g.max_players) this.players.disabled = true;
+    this.playersBox.append(h('label', { for: 'players' }, 'Players '), this.players,
+      h('span.help', {}, ` (${g.min_players}\u2013${g.max_players})`));
+    this.optionsBox.replaceChildren();
+    this.optionInputs = [];
+    if (g.options.length) {
+      const fs = h('fieldset', {}, h('legend', {}, 'Options'));
+      for (const o of g.options) {
+        const id = `opt-${o.name}`, helpId = `${id}-help`;
+        let input;
+        if (o.type === 'bool') {
+          input = h('input', { type: 'checkbox', id, checked: !!o.default, 'aria-describedby': helpId });
+          fs.append(h('div.option', {}, input, h('label', { for: id }, ` ${o.name}`), h('p.help', { id: helpId }, o.help)));
+        } else {
+          input = h('input', { type: 'number', id, min: o.min, max: o.max, value: o.default, 'aria-describedby': helpId });
+          fs.append(h('div.option', {}, h('label', { for: id }, `${o.name} `), input,
+            h('span.help', {}, ` (${o.min}\u2013${o.max}, default ${o.default})`), h('p.help', { id: helpId }, o.help)));
+        }
+        this.optionInputs.push({ o, input });
+      }
+      this.optionsBox.append(fs);
+    }
+    this.buildSeats();
+  }
+
+  buildSeats() {
+    const n = Math.min(this.game.max_players, Math.max(this.game.min_players, Number(this.players.value) || 0));
+    const old = [...this.seatsBox.querySelectorAll('select')].map((s) => s.value);
+    this.seatsBox.replaceChildren();
+    this.seatSelects = [];
+    for (let s = 0; s < n; s++) {
+      const sel = h('select', { id: `seat-${s}` },
+        h('option', { value: SEAT_YOU }, 'You'),
+        h('option', { value: SEAT_FRIEND }, 'A friend (open seat)'),
+        ...BOTS.map((b) => h('option', { value: b.spec }, `Bot: ${b.name}`)));
+      sel.value = old[s] || (s === 0 ? SEAT_YOU : 'greedy');
+      this.seatSelects.push(sel);
+      this.seatsBox.append(h('li', {}, h('label', { for: `seat-${s}` }, `Seat ${s} `), sel));
+    }
+  }
+
+  async create() {
+    const g = this.game;
+    const options = {};
+    for (const { o, input } of this.optionInputs) {
+      if (o.type === 'bool') options[o.name] = input.checked;
+      else {
+        const v = Number(input.value);
+        if (!Number.isInteger(v) || v < o.min || v > o.max) {
+          this.createMsg.textContent = `${o.name} must be a whole number from ${o.min} to ${o.max}.`;
+          input.focus();
+          return;
+        }
+        options[o.name] = v;
+      }
+    }
+    const choice = this.seatSelects.map((s) => s.value);
+    const you = choice.indexOf(SEAT_YOU);
+    if (choice.filter((c) => c === SEAT_YOU).length > 1) {
+      this.createMsg.textContent = 'Only one seat can be you: make the others open seats for friends.';
+      return;
+    }
+    const msg = { type: 'create', game: g.id, players: choice.length, options,
+      seats: choice.map((c) => (c === SEAT_YOU ? 'open' : c)) };
+    if (this.takeover.checked) msg.takeover = { after: Number(this.takeoverAfter.value) || 60, bot: 'greedy' };
+    localStorage.setItem('pilfer.lobby', JSON.stringify({ game: g.id }));
+    this.createMsg.textContent = 'Creating…';
+    try {
+      const r = await this.conn.request(msg);
+      location.hash = you >= 0 ? `join=${r.table}&seat=${you}` : `watch=${r.table}`;
+    } catch (e) {
+      this.createMsg.textContent = `The table could not be created: ${e.message}`;
+      announce(this.createMsg.textContent, true);
+    }
+  }
+
+  async refresh(asked = false) {
+    let tables;
+    try {
+      tables = (await this.conn.request({ type: 'list' })).tables;
+    } catch (e) {
+      this.tablesMsg.textContent = `Cannot list the tables: ${e.message}`;
+      return;
+    }
+    this.tablesList.replaceChildren(...tables.map((t) => this.tableItem(t)));
+    this.tablesMsg.textContent = tables.length ? '' : 'No tables yet: create one.';
+    if (asked) announce(`${tables.length} tables listed`);
+  }
+
+  tableItem(t) {
+    const held = seatsHeld(t.table);
+    const mine = Object.keys(held).map(Number);
+    const opts = Object.entries(t.options || {}).map(([k, v]) => `${k}=${v}`).join(', ');
+    const seats = t.seats.map((s) => {
+      if (mine.includes(s.seat)) return `${s.seat}: you`;
+      if (s.kind === 'bot') return `${s.seat}: ${botName(s.bot)}`;
+      if (s.kind === 'open') return `${s.seat}: open`;
+      return `${s.seat}: player${s.connected ? '' : ' (away)'}`;
+    }).join(' \u00b7 ');
+    const status = t.status === 'waiting' ? 'waiting for players' : t.status === 'playing' ? `playing, move ${t.ply + 1}` : 'finished';
+    const actions = [];
+    for (const s of mine)
+      if (t.status !== 'over') actions.push(h('a.button.primary', { href: `#play=${t.table}&seat=${s}` }, `Resume seat ${s}`));
+    if (t.status !== 'over')
+      for (const s of t.seats)
+        if (s.kind === 'open') actions.push(h('a.button', { href: `#join=${t.table}&seat=${s.seat}` }, `Join seat ${s.seat}`));
+    if (t.status === 'over') actions.push(h('a.button', { href: `#review=${t.table}` }, 'Review'));
+    else actions.push(h('a.button', { href: `#watch=${t.table}` }, 'Watch'));
+    return h('li.table-item', { dataset: { table: t.table, status: t.status } },
+      h('div.table-desc', {},
+        h('b', {}, `#${t.table} ${t.title}`), ` \u00b7 ${t.players} players${opts ? ' \u00b7 ' + opts : ''} \u00b7 `,
+        h('span.status-' + t.status, {}, status),
+        h('div.table-seats', {}, seats)),
+      h('div.table-actions', {}, actions));
+  }
+}

@@ -1,0 +1,525 @@
+// table.js - one table: play a seat, watch, or step through a finished game.
+//
+// The page binds its connection to the table (join, resume with the token this browser keeps, or
+// watch), then draws every state it is sent: the board (board.js), the players with their scores
+// and whose turn it is, the legal moves as a list (always there, whatever the board offers), the
+// last moves, the links to send friends, and at the end the result, the review and the record.
+import { Conn, api } from './conn.js';
+import { Board } from './board.js';
+import { richText } from './cards.js';
+import { h, announce, keepFocus, seatsHeld, holdSeat, dropSeat, seatName, joinLink, watchLink, copyText } from './dom.js';
+
+export class TablePage {
+  // opts: {table, seat, mode: join | play | watch | review}
+  constructor(root, opts) {
+    this.root = root;
+    this.table = opts.table;
+    this.mode = opts.mode;
+    this.wantSeat = opts.seat;
+    this.seat = null;
+    this.token = null;
+    this.state = null;
+    this.summary = null;
+    this.lastPly = null;
+    this.wasMyTurn = false;
+    this.review = null;
+    this.build();
+    this.conn = new Conn({
+      onstatus: (t) => { document.getElementById('conn-status').textContent = t; },
+      onopen: () => this.bind(),
+      onmessage: (m) => this.message(m),
+      onerror: (e) => this.error(e.message),
+    });
+    this.onkey = (ev) => this.key(ev);
+    document.addEventListener('keydown', this.onkey);
+    this.loadSummary();
+  }
+
+  destroy() {
+    document.removeEventListener('keydown', this.onkey);
+    this.board.closeChoice();
+    this.conn.close();
+  }
+
+  // ---- the page's parts ----
+
+  build() {
+    this.title = h('h1.table-title', {}, `Table ${this.table}`);
+    this.turn = h('p.turn', { id: 'turn', tabindex: -1 });
+    this.errorLine = h('p.error', { role: 'alert' });
+    this.hintLine = h('p.hint-line', { role: 'status' });
+    this.rulesBtn = h('button', { type: 'button', id: 'rules-btn', onclick: () => this.showRules() }, 'Rules');
+    this.hintBtn = h('button', { type: 'button', id: 'hint-btn', onclick: () => this.hint(), disabled: true }, 'Hint');
+    this.leaveBtn = h('button', { type: 'button', id: 'leave-btn', onclick: () => this.leave(), hidden: true }, 'Leave');
+    this.board = new Board({ play: (i) => this.play(i), say: (t) => announce(t) });
+    this.seatsList = h('ol.seats', { id: 'seats' });
+    this.sharePanel = h('section.share-panel', { 'aria-labelledby': 'share-title', hidden: true });
+    this.legalList = h('ul.legal', { id: 'legal' });
+    this.legalCount = h('span', {});
+    // The list of every legal move: open while the board has no zones to play on, and as the
+    // player last left it.
+    this.legalPanel = h('details.moves-panel', { id: 'moves-panel', open: true },
+      h('summary', { onclick: () => { this.movesOpen = !this.legalPanel.open; } }, 'All your moves ', this.legalCount),
+      this.legalList);
+    this.logList = h('ol.log', { id: 'log' });
+    this.result = h('section.result', { id: 'result', hidden: true, tabindex: -1, 'aria-labelledby': 'result-title' });
+    this.reviewPanel = h('section.review', { id: 'review', hidden: true, 'aria-labelledby': 'review-title' });
+    this.mineLine = h('p.sealed-line', { role: 'status' });
+    this.page = h('div.table-page', { dataset: { states: 0, table: this.table } },
+      h('div.table-head', {},
+        h('div.title-line', {}, this.title,
+          h('nav.tools', { 'aria-label': 'Table tools' }, this.rulesBtn, this.hintBtn, this.leaveBtn,
+            h('a.button', { href: '#' }, 'Lobby'))),
+        this.turn, this.mineLine, this.errorLine, this.hintLine),
+      this.result,
+      this.reviewPanel,
+      h('div.table-layout', {},
+        h('section.board-area', { 'aria-label': 'The table' }, this.board.prompt, this.board.root, this.board.actions),
+        h('aside.side', {},
+          h('section.seats-panel', { 'aria-labelledby': 'seats-title' }, h('h2', { id: 'seats-title' }, 'Players'), this.seatsList),
+          this.sharePanel,
+          this.legalPanel,
+          h('section.log-panel', { 'aria-labelledby': 'log-title' }, h('h2', { id: 'log-title' }, 'Last moves'), this.logList))));
+    this.root.append(this.page);
+  }
+
+  async loadSummary() {
+    try {
+      this.summary = await api(`/api/tables/${this.table}`);
+      this.title.replaceChildren(`${this.summary.title} `, h('small', {}, `table ${this.table}`));
+      document.title = `${this.summary.title}, table ${this.table} \u2014 pilfer`;
+    } catch (e) {
+      this.turn.textContent = `There is no table ${this.table} (${e.message}).`;
+    }
+  }
+
+  // ---- binding the connection: join, resume or watch (again after a reconnection) ----
+
+  async bind() {
+    this.error('');
+    if (this.mode === 'review') return this.bindReview();
+    if (this.mode === 'watch') return this.watch();
+    const held = seatsHeld(this.table);
+    const first = Object.keys(held).length ? Number(Object.keys(held)[0]) : null;
+    const seat = this.wantSeat ?? first;
+    if (seat !== null && held[seat] !== undefined) {
+      try {
+        await this.conn.request({ type: 'resume', table: this.table, token: held[seat] });
+        this.sitAt(seat, held[seat]);
+        return;
+      } catch (e) {
+        if (e.code !== 'bad_token') return this.error(e.message);
+        dropSeat(this.table, seat); // the seat was left, or the table is another server's
+      }
+    }
+    if (this.mode !== 'join') {
+      this.error(`This browser holds no seat of table ${this.table}: you are watching.`);
+      return this.watch();
+    }
+    try {
+      const r = await this.conn.request({ type: 'join', table: this.table, ...(seat !== null ? { seat } : {}) });
+      holdSeat(this.table, r.seat, r.token);
+      this.sitAt(r.seat, r.token);
+      announce(`You sit at seat ${r.seat} of table ${this.table}`);
+    } catch (e) {
+      this.error(e.code === 'seat_taken' ? 'That seat is taken: you are watching the table.' : e.message);
+      this.watch();
+    }
+  }
+
+  sitAt(seat, token) {
+    this.seat = seat;
+    this.wantSeat = seat;
+    this.token = token;
+    this.mode = 'play';
+    history.replaceState(null, '', `#play=${this.table}&seat=${seat}`);
+    this.leaveBtn.hidden = false;
+  }
+
+  async watch() {
+    this.seat = null;
+    this.token = null;
+    this.mode = 'watch';
+    this.leaveBtn.hidden = true;
+    try {
+      await this.conn.request({ type: 'watch', table: this.table });
+    } catch (e) {
+      this.error(e.message);
+    }
+  }
+
+  async bindReview() {
+    await this.watch(); // the state tells whether it is over; review then starts from it
+    this.mode = 'review-wanted';
+  }
+
+  // ---- what the server sends ----
+
+  message(m) {
+    if (m.type !== 'state' || m.table !== this.table) return;
+    const first = this.state === null;
+    const prev = this.state;
+    this.state = m;
+    if (m.seat !== null && m.seat !== undefined) this.seat = m.seat;
+    this.tellNews(prev, m, first);
+    this.render();
+    if (m.status === 'over' && this.mode === 'review-wanted') {
+      this.mode = 'watch';
+      // A seat this browser held is still "you" in the names.
+      const held = Object.keys(seatsHeld(this.table));
+      if (held.length) {
+        this.seat = Number(held[0]);
+        this.render();
+      }
+      this.startReview();
+    }
+  }
+
+  // The screen reader hears the new moves and whose turn it is.
+  tellNews(prev, m, first) {
+    const news = (m.log || []).filter((e) => this.lastPly !== null && e.ply >= this.lastPly);
+    if (!first) for (const e of news) announce(this.logText(e));
+    this.lastPly = m.ply;
+    const myTurn = (m.legal || []).length > 0;
+    if (myTurn && (!this.wasMyTurn || first || prev?.ply !== m.ply)) announce('Your turn');
+    this.wasMyTurn = myTurn;
+    if (m.status === 'over' && prev?.status !== 'over' && !first) announce(`Game over. ${this.resultWords(m)}`);
+    if (m.status === 'playing' && prev?.status === 'waiting') announce('Everyone is seated: the game begins');
+  }
+
+  render() {
+    keepFocus(this.page, () => this.draw(), this.turn);
+  }
+
+  draw() {
+    const m = this.state;
+    this.renderTurn(m);
+    this.renderSeats(m);
+    this.renderShare(m);
+    this.renderLog(m);
+    this.renderLegal(m);
+    this.renderResult(m);
+    if (!this.review) this.board.update(this.boardOpts(m));
+    this.hintBtn.disabled = !(m.legal || []).length || !!this.review;
+    this.leaveBtn.hidden = this.seat === null || m.status === 'over';
+    // For scripts and tests: where the table is, as data attributes of the page.
+    const d = this.page.dataset;
+    d.states = Number(d.states) + 1;
+    d.ply = m.ply;
+    d.status = m.status;
+    d.myturn = (m.legal || []).length ? '1' : '0';
+    d.choosing = (m.choosing || []).join(' ');
+    d.sealed = (m.sealed || []).join(' ');
+    d.seat = this.seat ?? '';
+  }
+
+  name(seat) {
+    return seatName(seat, this.state?.seats, this.seat);
+  }
+
+  boardOpts(m) {
+    const marks = {};
+    const choosing = m.choosing || [];
+    for (const s of choosing) marks[s] = (m.sealed || []).includes(s) ? 'chosen' : choosing.length > 1 ? 'choosing' : 'to move';
+    return {
+      view: m.view, text: m.text, legal: m.legal || [], moves: m.moves, seat: this.seat, interactive: this.seat !== null,
+      names: (s) => this.name(s) + this.scoreText(m, s), marks,
+    };
+  }
+
+  scoreText(m, s) {
+    const sc = m.view?.scores;
+    if (!Array.isArray(sc) || s >= sc.length) return '';
+    return sc[s] === null ? ': score hidden' : `: ${sc[s]} points`;
+  }
+
+  renderTurn(m) {
+    let t;
+    const choosing = m.choosing || [];
+    if (m.status === 'waiting') {
+      const open = (m.seats || []).filter((s) => s.kind === 'open').length;
+      t = `Waiting for ${open} more ${open === 1 ? 'player' : 'players'}: send the links below.`;
+    } else if (m.status === 'over') {
+      t = `Game over. ${this.resultWords(m)}`;
+    } else if ((m.legal || []).length) {
+      t = choosing.length > 1 ? 'Your turn: choose (everyone chooses at once, in secret).' : 'Your turn.';
+    } else if (this.seat !== null && (m.sealed || []).includes(this.seat)) {
+      const left = choosing.filter((s) => !(m.sealed || []).includes(s));
+      t = `Your choice is in. Waiting for ${left.map((s) => this.name(s)).join(', ')}.`;
+    } else if (choosing.length > 1) {
+      t = `${choosing.map((s) => this.name(s)).join(', ')} are choosing.`;
+    } else if (choosing.length === 1) {
+      t = `${this.name(choosing[0])} to move.`;
+    } else {
+      t = 'Playing.';
+    }
+    this.turn.textContent = t;
+    this.turn.classList.toggle('my-turn', (m.legal || []).length > 0);
+    const said = m.mine && this.sent?.move === m.mine ? this.sent.text : null;
+    this.mineLine.replaceChildren(...(m.mine ? ['Your sealed choice: ', richText(said || m.mine),
+      ' (the others see only that you have chosen).'] : []));
+  }
+
+  resultWords(m) {
+    const w = m.result?.winners || [];
+    if (!w.length) return 'Nobody wins.';
+    if (this.seat !== null && w.includes(this.seat)) return w.length === 1 ? 'You win!' : `You share the win with ${w.filter((s) => s !== this.seat).map((s) => this.name(s)).join(', ')}.`;
+    if (w.length === 1) return `${this.name(w[0])} wins.`;
+    return `${w.map((s) => this.name(s)).join(' and ')} share the win.`;
+  }
+
+  renderSeats(m) {
+    const choosing = m.choosing || [], sealed = m.sealed || [];
+    const scores = m.status === 'over' ? m.result?.scores : m.view?.scores;
+    this.seatsList.replaceChildren(...(m.seats || []).map((s) => {
+      const marks = [];
+      if (choosing.includes(s.seat)) marks.push(sealed.includes(s.seat) ? 'chosen' : choosing.length > 1 ? 'choosing' : 'to move');
+      if (s.kind === 'human' && !s.connected && s.seat !== this.seat) marks.push('away');
+      if (m.status === 'over' && m.result?.winners?.includes(s.seat)) marks.push('winner');
+      const score = Array.isArray(scores) && s.seat < scores.length ? (scores[s.seat] === null ? 'hidden' : String(scores[s.seat])) : '';
+      return h(`li.seat${s.seat === this.seat ? '.me' : ''}${choosing.includes(s.seat) ? '.asked' : ''}`, { dataset: { seat: s.seat } },
+        h('span.seat-name', {}, this.name(s.seat)),
+        score !== '' ? h('span.seat-score', { 'aria-label': `score ${score}` }, score) : null,
+        marks.length ? h('span.seat-marks', {}, marks.map((k) => h(`span.badge.badge-${k.replace(' ', '-')}`, {}, k))) : null);
+    }));
+  }
+
+  renderShare(m) {
+    const open = (m.seats || []).filter((s) => s.kind === 'open');
+    this.sharePanel.hidden = m.status === 'over';
+    const link = (label, url, id) => {
+      const input = h('input.link', { type: 'text', readOnly: true, value: url, id, 'aria-label': label });
+      const btn = h('button', { type: 'button', onclick: async () => {
+        const ok = await copyText(url);
+        if (!ok) { input.select(); document.execCommand?.('copy'); }
+        btn.textContent = 'Copied';
+        announce(`${label}: copied`);
+        setTimeout(() => { btn.textContent = 'Copy'; }, 1500);
+      } }, 'Copy');
+      return h('li', {}, h('label', { for: id }, label), h('div.link-row', {}, input, btn));
+    };
+    const items = open.map((s) => link(`Link to seat ${s.seat}`, joinLink(this.table, s.seat), `share-seat-${s.seat}`));
+    const sitHere = this.seat === null && m.status === 'waiting'
+      ? open.map((s) => h('a.button', { href: `#join=${this.table}&seat=${s.seat}` }, `Sit at seat ${s.seat}`))
+      : [];
+    items.push(link('Link to watch', watchLink(this.table), 'share-watch'));
+    this.sharePanel.replaceChildren(...[h('h2', { id: 'share-title' }, open.length ? 'Invite' : 'Share'),
+      open.length ? h('p.help', {}, 'Send a friend the link of an open seat; the game starts when every seat is taken.') : null,
+      sitHere.length ? h('p', {}, sitHere) : null,
+      h('ul.links', {}, items)].filter(Boolean));
+  }
+
+  renderLog(m) {
+    const log = [...(m.log || [])].reverse();
+    this.logList.replaceChildren(...log.map((e) => h('li', { dataset: { ply: e.ply } },
+      h('span.log-ply', { 'aria-hidden': 'true' }, `${e.ply + 1}. `), richText(this.logText(e)))));
+    if (!log.length) this.logList.append(h('li.help', {}, 'No moves yet.'));
+  }
+
+  // A line of the log, with who played it (the server's text says what, from the viewer's side).
+  logText(e) {
+    if (e.seat === null || e.seat === undefined) return e.text;
+    return `${e.seat === this.seat ? 'You' : this.name(e.seat)}: ${e.text}`;
+  }
+
+  renderLegal(m) {
+    const legal = m.legal || [];
+    const all = Array.isArray(m.moves) && m.moves.length ? m.moves : m.view?.moves;
+    const byMove = new Map((Array.isArray(all) ? all : []).map((x) => [x.move, x]));
+    const moves = legal.map((mv) => byMove.get(mv));
+    this.legalCount.textContent = `(${legal.length})`;
+    this.legalPanel.hidden = this.seat === null || m.status !== 'playing';
+    this.legalPanel.open = this.movesOpen ?? !Array.isArray(m.view?.zones);
+    this.legalList.replaceChildren(...legal.map((mv, i) => h('li', {}, h('button.legal-move', {
+      type: 'button', dataset: { move: mv }, onclick: () => this.play(i),
+    }, moves?.[i]?.text ? richText(moves[i].text) : richText(mv),
+    moves?.[i]?.text ? h('span.notation', {}, ` ${mv}`) : null))));
+    if (!legal.length) this.legalList.append(h('li.help', {}, m.status === 'playing' ? 'Nothing to do now.' : ''));
+  }
+
+  renderResult(m) {
+    if (m.status !== 'over') {
+      this.result.hidden = true;
+      return;
+    }
+    const wasHidden = this.result.hidden;
+    const scores = m.result?.scores || [];
+    const winners = m.result?.winners || [];
+    const order = scores.map((s, i) => i).sort((a, b) => scores[b] - scores[a]);
+    this.result.replaceChildren(
+      h('h2', { id: 'result-title' }, 'Game over'),
+      h('p.result-words', {}, this.resultWords(m)),
+      h('table.scores', {},
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Seat'), h('th', { scope: 'col' }, 'Score'))),
+        h('tbody', {}, order.map((s) => h(`tr${winners.includes(s) ? '.winner' : ''}`, {},
+          h('th', { scope: 'row' }, this.name(s), winners.includes(s) ? ' \u2605' : ''), h('td', {}, String(scores[s])))))),
+      h('p.result-actions', {},
+        h('button.primary', { type: 'button', id: 'review-btn', onclick: () => this.startReview() }, 'Step through the game'),
+        h('a.button', { href: m.record || `/api/tables/${this.table}/record`, download: `pilfer-${this.summary?.game || 'game'}-${this.table}.json`, id: 'record-link' }, 'Download the record'),
+        h('button', { type: 'button', onclick: () => this.again() }, 'Play again'),
+        h('a.button', { href: '#' }, 'Lobby')));
+    this.result.hidden = false;
+    if (wasHidden && !this.review) this.result.focus();
+  }
+
+  // ---- acting ----
+
+  async play(i) {
+    const m = this.state;
+    const move = m?.legal?.[i];
+    if (move === undefined || !this.token) return;
+    if (this.page.dataset.busy) return; // one move at a time
+    this.sent = { move, text: [...(m.moves || []), ...(m.view?.moves || [])].find((x) => x.move === move)?.text || null };
+    this.error('');
+    this.hintLine.textContent = '';
+    this.page.dataset.busy = '1';
+    try {
+      const r = await this.conn.request({ type: 'move', table: this.table, token: this.token, move, ply: m.ply });
+      if (r.sealed) announce('Your choice is in');
+    } catch (e) {
+      this.error(e.code === 'stale' ? 'The table moved on before your move arrived: look again.' : e.message);
+    } finally {
+      delete this.page.dataset.busy;
+    }
+  }
+
+  async hint() {
+    if (!this.token) return;
+    this.hintLine.textContent = 'Thinking…';
+    this.hintBtn.disabled = true;
+    try {
+      const r = await this.conn.request({ type: 'hint', table: this.table, token: this.token });
+      if (r.ply !== this.state.ply) return;
+      this.hintLine.replaceChildren('Hint: ', richText(r.text || r.move), ` (${r.move})`);
+      announce(`Hint: ${r.text || r.move}`);
+      const i = this.state.legal.indexOf(r.move);
+      for (const b of this.legalList.querySelectorAll('.legal-move')) b.classList.toggle('hinted', b.dataset.move === r.move);
+      if (i >= 0) this.board.show(i);
+    } catch (e) {
+      this.hintLine.textContent = `No hint: ${e.message}`;
+    } finally {
+      this.hintBtn.disabled = !(this.state?.legal || []).length;
+    }
+  }
+
+  async leave() {
+    const playing = this.state?.status === 'playing';
+    if (!confirm(playing ? 'Leave the game? A bot will play your seat to the end.' : 'Leave this table? Your seat opens again.')) return;
+    try {
+      await this.conn.request({ type: 'leave', table: this.table, token: this.token });
+    } catch (e) {
+      this.error(e.message);
+      return;
+    }
+    dropSeat(this.table, this.seat);
+    location.hash = '';
+  }
+
+  // A new table like this one: the same game, options and bots; you at your seat, other people's
+  // seats open.
+  async again() {
+    const m = this.state, s = this.summary;
+    if (!s) return;
+    const seats = (m.seats || []).map((x) => (x.kind === 'bot' ? x.bot : 'open'));
+    try {
+      const r = await this.conn.request({ type: 'create', game: s.game, players: s.players, options: s.options, seats });
+      location.hash = this.seat !== null ? `join=${r.table}&seat=${this.seat}` : `watch=${r.table}`;
+    } catch (e) {
+      this.error(e.message);
+    }
+  }
+
+  async showRules() {
+    const game = this.summary?.game;
+    if (!game) return;
+    let text;
+    try {
+      text = await api(`/api/rules/${game}`, true);
+    } catch (e) {
+      this.error(`No rules: ${e.message}`);
+      return;
+    }
+    const d = h('dialog.rules-dialog', { 'aria-labelledby': 'rules-title' },
+      h('div.dialog-head', {}, h('h2', { id: 'rules-title' }, `Rules of ${this.summary.title}`),
+        h('button', { type: 'button', onclick: () => d.close() }, 'Close')),
+      h('pre.rules-text', { tabindex: 0 }, text));
+    d.addEventListener('close', () => { d.remove(); this.rulesBtn.focus(); });
+    document.body.append(d);
+    d.showModal();
+  }
+
+  error(text) {
+    this.errorLine.textContent = text || '';
+  }
+
+  key(ev) {
+    if (ev.key === 'Escape' && this.board.cancel()) ev.preventDefault();
+    if (this.review && !ev.target.closest?.('input, select, textarea')) {
+      if (ev.key === 'ArrowLeft') { this.reviewGo(this.review.ply - 1); ev.preventDefault(); }
+      if (ev.key === 'ArrowRight') { this.reviewGo(this.review.ply + 1); ev.preventDefault(); }
+      if (ev.key === 'Home') { this.reviewGo(0); ev.preventDefault(); }
+      if (ev.key === 'End') { this.reviewGo(this.review.plies); ev.preventDefault(); }
+    }
+  }
+
+  // ---- review: the finished game ply by ply, everything shown ----
+
+  async startReview() {
+    this.review = { ply: 0, plies: this.state?.ply ?? 0, cache: new Map() };
+    history.replaceState(null, '', `#review=${this.table}`);
+    const btn = (label, id, fn) => h('button', { type: 'button', id, onclick: fn }, label);
+    this.reviewSlider = h('input', { type: 'range', min: 0, max: this.review.plies, value: 0, id: 'review-slider',
+      'aria-label': 'Move', oninput: () => this.reviewGo(Number(this.reviewSlider.value)) });
+    this.reviewWhere = h('p.review-where', { role: 'status', id: 'review-where' });
+    this.reviewPanel.replaceChildren(
+      h('h2', { id: 'review-title' }, 'The game, move by move (every card shown)'),
+      h('div.review-controls', {},
+        btn('\u00ab Start', 'review-first', () => this.reviewGo(0)),
+        btn('\u25c0 Back', 'review-prev', () => this.reviewGo(this.review.ply - 1)),
+        btn('Forward \u25b6', 'review-next', () => this.reviewGo(this.review.ply + 1)),
+        btn('End \u00bb', 'review-last', () => this.reviewGo(this.review.plies)),
+        btn('Close', 'review-close', () => this.stopReview())),
+      this.reviewSlider, this.reviewWhere,
+      h('p.help', {}, 'Keys: \u2190 and \u2192 step, Home and End jump.'));
+    this.reviewPanel.hidden = false;
+    this.result.hidden = true;
+    this.legalPanel.hidden = true;
+    this.hintBtn.disabled = true;
+    await this.reviewGo(0);
+    this.reviewPanel.querySelector('#review-next').focus();
+  }
+
+  stopReview() {
+    this.review = null;
+    this.reviewPanel.hidden = true;
+    history.replaceState(null, '', this.seat !== null ? `#play=${this.table}&seat=${this.seat}` : `#watch=${this.table}`);
+    this.render();
+    this.result.focus();
+  }
+
+  async reviewGo(ply) {
+    const rv = this.review;
+    if (!rv) return;
+    ply = Math.max(0, Math.min(rv.plies, ply));
+    rv.ply = ply;
+    let r = rv.cache.get(ply);
+    if (!r) {
+      try {
+        r = await this.conn.request({ type: 'review', table: this.table, ply });
+      } catch (e) {
+        this.error(e.message);
+        return;
+      }
+      rv.cache.set(ply, r);
+      rv.plies = r.plies;
+      this.reviewSlider.max = r.plies;
+    }
+    if (this.review !== rv || rv.ply !== ply) return; // stepped on meanwhile
+    this.reviewSlider.value = ply;
+    const next = r.next ? ['Next: ', richText(r.next)] : ['The end.'];
+    this.reviewWhere.replaceChildren(`After ${ply} of ${r.plies} moves. `, ...next);
+    this.board.update({ view: r.view, text: r.text, legal: [], seat: null, interactive: false,
+      names: (s) => this.name(s) + this.scoreText({ view: r.view }, s), marks: {} });
+  }
+}
+
