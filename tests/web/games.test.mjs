@@ -1,14 +1,11 @@
 // games.test.mjs - every game, created in the lobby against bots and played to its end screen by
 // clicking, as a person would; screenshots of each table at desktop and phone width (mid-game and at
 // the end); the end screen's review, record, rules and hint on the way.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
-  startServer, launch, newPage, createTable, playToEnd, screenshots, tableData, waitTurn, recordBoards,
+  useServerAndBrowser, newPage, createTable, playToEnd, screenshots, tableData, waitTurn, recordBoards,
   checkBoardsAgainstRecord, writeTemp, PILFER, PHONE,
 } from './lib.mjs';
 
@@ -23,17 +20,7 @@ const TABLES = {
   'point-a-pile': { players: 3, options: {} },
 };
 
-let server, browser, tmp;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-  tmp = mkdtempSync(join(tmpdir(), 'pilfer-web-records-'));
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const env = useServerAndBrowser();
 
 test('pilfer games lists the seven games this test plays', () => {
   const r = spawnSync(PILFER, ['games', '--json'], { encoding: 'utf8' });
@@ -42,8 +29,8 @@ test('pilfer games lists the seven games this test plays', () => {
 });
 
 test('the lobby lists every game with its options, at desktop and phone width', { timeout: 30000 }, async () => {
-  const page = await newPage(browser);
-  await page.goto(server.url);
+  const page = await newPage(env.browser);
+  await page.goto(env.server.url);
   await page.waitForSelector('.game-choice');
   assert.equal(await page.locator('.game-choice').count(), Object.keys(TABLES).length);
   await page.locator('#game-gharat').check();
@@ -60,13 +47,13 @@ test('the lobby lists every game with its options, at desktop and phone width', 
 
 for (const [game, t] of Object.entries(TABLES)) {
   test(`${game}: against bots, by clicking, to the end screen`, { timeout: 120000 }, async () => {
-    const page = await newPage(browser);
+    const page = await newPage(env.browser);
     const seats = ['you', ...Array(t.players - 1).fill('random')];
-    const table = await createTable(page, server.url, { game, players: t.players, options: t.options, seats });
+    const table = await createTable(page, env.server.url, { game, players: t.players, options: t.options, seats });
     assert.ok(table > 0);
     // Someone watches: what they and the player are shown is checked against the record below.
-    const watcher = await newPage(browser);
-    await watcher.goto(`${server.url}#watch=${table}`);
+    const watcher = await newPage(env.browser);
+    await watcher.goto(`${env.server.url}#watch=${table}`);
     await watcher.waitForFunction(() => document.querySelector('.table-page')?.dataset.states > 0);
     await recordBoards(watcher);
     await recordBoards(page);
@@ -105,7 +92,7 @@ for (const [game, t] of Object.entries(TABLES)) {
     assert.equal(record.moves.length, Number((await tableData(page)).ply));
     assert.ok(record.result, 'the record holds the result');
     // Every card either page showed while the game went on was in that viewer's view.
-    const path = writeTemp(tmp, `${game}-${table}.json`, JSON.stringify(record));
+    const path = writeTemp(env.tmp, `${game}-${table}.json`, JSON.stringify(record));
     await watcher.waitForFunction(() => document.querySelector('.table-page').dataset.status === 'over');
     const seen = checkBoardsAgainstRecord(await watcher.evaluate(() => window.boards), path, 'public');
     const played = checkBoardsAgainstRecord(await page.evaluate(() => window.boards), path, 0);
@@ -120,8 +107,8 @@ for (const [game, t] of Object.entries(TABLES)) {
 }
 
 test('the review steps through a finished game, backwards and forwards, every card shown', { timeout: 120000 }, async () => {
-  const page = await newPage(browser);
-  await createTable(page, server.url, { game: 'steal-the-pile', players: 2, seats: ['you', 'greedy'] });
+  const page = await newPage(env.browser);
+  await createTable(page, env.server.url, { game: 'steal-the-pile', players: 2, seats: ['you', 'greedy'] });
   await playToEnd(page);
   await page.locator('#review-btn').click();
   await page.waitForSelector('#review:not([hidden])');
@@ -151,8 +138,8 @@ test('the review steps through a finished game, backwards and forwards, every ca
 });
 
 test('rules and hint while playing; the live region says whose turn it is', { timeout: 60000 }, async () => {
-  const page = await newPage(browser);
-  await createTable(page, server.url, { game: 'thief', players: 2, options: { hands: 1 }, seats: ['you', 'greedy'] });
+  const page = await newPage(env.browser);
+  await createTable(page, env.server.url, { game: 'thief', players: 2, options: { hands: 1 }, seats: ['you', 'greedy'] });
   await waitTurn(page);
   await page.waitForFunction(() => document.querySelector('#announce').textContent.includes('Your turn'));
   await page.locator('#rules-btn').click();

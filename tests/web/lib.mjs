@@ -9,6 +9,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -261,4 +262,21 @@ export function writeTemp(dir, name, text) {
   const p = join(dir, name);
   writeFileSync(p, text);
   return p;
+}
+
+// What every test file needs, started before its tests and stopped after them: a server, a
+// browser, and a temporary folder for records. The fields are set once the tests begin.
+export function useServerAndBrowser() {
+  const env = { server: null, browser: null, tmp: null };
+  before(async () => {
+    env.server = await startServer();
+    env.browser = await launch();
+    env.tmp = mkdtempSync(join(tmpdir(), 'pilfer-web-records-'));
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.stop();
+    if (env.tmp) rmSync(env.tmp, { recursive: true, force: true });
+  });
+  return env;
 }

@@ -1,27 +1,14 @@
 // people.test.mjs - people at tables: two browsers at one table (the second joins by the link the
 // first is given), a spectator who must never see a hidden card, a reload in the middle of a game
 // that comes back to the same position, and a game played by keyboard alone.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
-  startServer, launch, newPage, createTable, clickMove, playToEnd, tableData, waitTurn, replayView, writeTemp,
+  useServerAndBrowser, startServer, newPage, createTable, clickMove, playToEnd, tableData, waitTurn, replayView, writeTemp,
   screenshots, recordBoards,
 } from './lib.mjs';
 
-let server, browser, tmp;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-  tmp = mkdtempSync(join(tmpdir(), 'pilfer-web-records-'));
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const env = useServerAndBrowser();
 
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 
@@ -37,13 +24,13 @@ function hiddenAt(record, recordPath, k, seat) {
 }
 
 test('two people in two browsers: the second joins by the seat link, both play to the end', { timeout: 120000 }, async () => {
-  const a = await newPage(browser);
-  const table = await createTable(a, server.url, { game: 'steal-the-pile', players: 3, seats: ['you', 'open', 'random'] });
+  const a = await newPage(env.browser);
+  const table = await createTable(a, env.server.url, { game: 'steal-the-pile', players: 3, seats: ['you', 'open', 'random'] });
   await a.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Waiting for 1 more player'));
   await screenshots(a, 'waiting-for-a-friend');
   const link = await a.locator('#share-seat-1').inputValue();
   assert.match(link, new RegExp(`#join=${table}&seat=1$`));
-  const b = await newPage(browser);
+  const b = await newPage(env.browser);
   await b.goto(link);
   await b.waitForFunction(() => document.querySelector('.table-page')?.dataset.seat === '1');
   assert.match(b.url(), new RegExp(`#play=${table}&seat=1$`));
@@ -71,7 +58,7 @@ test('two people in two browsers: the second joins by the seat link, both play t
   // Neither saw the other's hand, nor the stock.
   const href = await a.locator('#record-link').getAttribute('href');
   const record = await a.evaluate(async (u) => (await fetch(u)).json(), href);
-  const path = writeTemp(tmp, `friends-${table}.json`, JSON.stringify(record));
+  const path = writeTemp(env.tmp, `friends-${table}.json`, JSON.stringify(record));
   for (const [p, seat] of [[a, 0], [b, 1]]) {
     const boards = (await p.evaluate(() => window.boards)).filter((x) => x.status === 'playing');
     assert.ok(boards.length > 10);
@@ -88,9 +75,9 @@ test('two people in two browsers: the second joins by the seat link, both play t
 });
 
 test('Point-a-Pile between two browsers: a sealed choice shows as chosen to the other, and as itself to its player', { timeout: 120000 }, async () => {
-  const a = await newPage(browser);
-  const table = await createTable(a, server.url, { game: 'point-a-pile', players: 3, seats: ['you', 'open', 'random'] });
-  const b = await newPage(browser);
+  const a = await newPage(env.browser);
+  const table = await createTable(a, env.server.url, { game: 'point-a-pile', players: 3, seats: ['you', 'open', 'random'] });
+  const b = await newPage(env.browser);
   await b.goto(await a.locator('#share-seat-1').inputValue());
   await b.waitForFunction(() => document.querySelector('.table-page')?.dataset.seat === '1');
   let sealedSeen = 0;
@@ -126,10 +113,10 @@ test('Point-a-Pile between two browsers: a sealed choice shows as chosen to the 
 });
 
 test('a spectator sees no hidden card, ever', { timeout: 120000 }, async () => {
-  const p = await newPage(browser);
-  const table = await createTable(p, server.url, { game: 'steal-the-pile', players: 2, seats: ['you', 'greedy'] });
-  const s = await newPage(browser);
-  await s.goto(`${server.url}#watch=${table}`);
+  const p = await newPage(env.browser);
+  const table = await createTable(p, env.server.url, { game: 'steal-the-pile', players: 2, seats: ['you', 'greedy'] });
+  const s = await newPage(env.browser);
+  await s.goto(`${env.server.url}#watch=${table}`);
   await s.waitForFunction(() => document.querySelector('.table-page')?.dataset.states > 0);
   await recordBoards(s);
   assert.equal((await tableData(s)).seat, '');
@@ -139,7 +126,7 @@ test('a spectator sees no hidden card, ever', { timeout: 120000 }, async () => {
   await s.waitForFunction(() => document.querySelector('.table-page').dataset.status === 'over');
   const href = await p.locator('#record-link').getAttribute('href');
   const record = await p.evaluate(async (u) => (await fetch(u)).json(), href);
-  const path = writeTemp(tmp, `watched-${table}.json`, JSON.stringify(record));
+  const path = writeTemp(env.tmp, `watched-${table}.json`, JSON.stringify(record));
   const boards = (await s.evaluate(() => window.boards)).filter((x) => x.status === 'playing');
   assert.ok(boards.length >= 20, `the spectator saw ${boards.length} states`);
   let shown = 0;
@@ -156,8 +143,8 @@ test('a spectator sees no hidden card, ever', { timeout: 120000 }, async () => {
 });
 
 test('a reload in the middle of a game comes back to the same position, and play goes on', { timeout: 120000 }, async () => {
-  const p = await newPage(browser);
-  const table = await createTable(p, server.url, { game: 'thief', players: 2, options: { hands: 1 }, seats: ['you', 'greedy'] });
+  const p = await newPage(env.browser);
+  const table = await createTable(p, env.server.url, { game: 'thief', players: 2, options: { hands: 1 }, seats: ['you', 'greedy'] });
   for (let i = 0; i < 6; i++) {
     assert.ok(await waitTurn(p));
     await clickMove(p, {}, () => 0);
@@ -185,7 +172,7 @@ test('a reload in the middle of a game comes back to the same position, and play
 test('the server restarts in the middle of a game: the page reconnects, resumes its seat, and play goes on', { timeout: 120000 }, async () => {
   const own = await startServer();
   let again = null;
-  const p = await newPage(browser);
+  const p = await newPage(env.browser);
   try {
     await createTable(p, own.url, { game: 'four-card-thief', players: 2, options: { hands: 1 }, seats: ['you', 'random'] });
     for (let i = 0; i < 3; i++) {
@@ -224,8 +211,8 @@ async function tabTo(page, sel, max = 300) {
 }
 
 test('a game by keyboard alone: every move focusable and played with Enter or Space, focus visible', { timeout: 120000 }, async () => {
-  const p = await newPage(browser);
-  await createTable(p, server.url, { game: 'skip-bo-junior', players: 2, options: { stock: 2 }, seats: ['you', 'random'] });
+  const p = await newPage(env.browser);
+  await createTable(p, env.server.url, { game: 'skip-bo-junior', players: 2, options: { stock: 2 }, seats: ['you', 'random'] });
   let n = 0;
   while (await waitTurn(p)) {
     const before = Number((await tableData(p)).states);
