@@ -1151,11 +1151,13 @@ static void bad_clients(void **st) {
   ws_conn *rogue = connect_or_fail(&server);
   /* moves from the wrong seat or token, for the wrong table, illegal or stale */
   expect_error_msg(y->ws, y, "not_your_turn", "\"type\": \"move\", \"table\": %d, \"token\": \"%s\", \"move\": \"%s\", \"ply\": %d", a->id, y->token, legal, ply);
-  expect_error_msg(rogue, NULL, "not_your_turn", "\"type\": \"move\", \"table\": %d, \"token\": \"%s\", \"move\": \"%s\"", a->id, y->token, legal);
-  expect_error_msg(rogue, NULL, "bad_token", "\"type\": \"move\", \"table\": %d, \"token\": \"%s\", \"move\": \"%s\"", a->id, "00000000000000000000000000000000", legal);
-  expect_error_msg(rogue, NULL, "bad_token", "\"type\": \"move\", \"table\": %d, \"token\": \"%s\", \"move\": \"%s\"", b->id, x->token, legal);
-  expect_error_msg(rogue, NULL, "unknown_table", "\"type\": \"move\", \"table\": 999999, \"token\": \"%s\", \"move\": \"%s\"", x->token, legal);
-  expect_error_msg(x->ws, x, "illegal_move", "\"type\": \"move\", \"table\": %d, \"token\": \"%s\", \"move\": \"ZZ>p9\"", a->id, x->token);
+  expect_error_msg(rogue, NULL, "not_your_turn", "\"type\": \"move\", \"table\": %d, \"token\": \"%s\", \"move\": \"%s\", \"ply\": %d", a->id, y->token, legal, ply);
+  expect_error_msg(rogue, NULL, "bad_token", "\"type\": \"move\", \"table\": %d, \"token\": \"%s\", \"move\": \"%s\", \"ply\": %d", a->id, "00000000000000000000000000000000", legal, ply);
+  expect_error_msg(rogue, NULL, "bad_token", "\"type\": \"move\", \"table\": %d, \"token\": \"%s\", \"move\": \"%s\", \"ply\": %d", b->id, x->token, legal, ply);
+  expect_error_msg(rogue, NULL, "unknown_table", "\"type\": \"move\", \"table\": 999999, \"token\": \"%s\", \"move\": \"%s\", \"ply\": %d", x->token, legal, ply);
+  expect_error_msg(x->ws, x, "illegal_move", "\"type\": \"move\", \"table\": %d, \"token\": \"%s\", \"move\": \"ZZ>p9\", \"ply\": %d", a->id, x->token, ply);
+  /* a move carries the ply it was chosen at (issue 16, 7) */
+  expect_error_msg(x->ws, x, "bad_message", "\"type\": \"move\", \"table\": %d, \"token\": \"%s\", \"move\": \"%s\"", a->id, x->token, legal);
   expect_error_msg(x->ws, x, "stale", "\"type\": \"move\", \"table\": %d, \"token\": \"%s\", \"move\": \"%s\", \"ply\": %d", a->id, x->token, legal, ply + 1);
   expect_error_msg(rogue, NULL, "bad_token", "\"type\": \"resume\", \"table\": %d, \"token\": \"%s\"", a->id, "x");
   expect_error_msg(rogue, NULL, "bad_token", "\"type\": \"leave\", \"table\": %d, \"token\": \"%s\"", a->id, "ffffffffffffffffffffffffffffffff");
