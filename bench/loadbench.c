@@ -3,7 +3,7 @@
  *
  *   pilfer-load (--url ws://HOST:PORT/ws | --spawn PILFER) [--tables T] [--game ID]...
  *               [--bot SPEC] [--full-games] [--batch N] [--max-seconds S] [--pid PID]
- *               [--seed S] [--think MS] [--sustain] [--json]
+ *               [--seed S] [--think MS] [--sustain] [--json] [--serve-arg ARG]...
  *
  * Opens T tables at once (default 1000) over a mix of games, each with two seats played here on
  * their own WebSocket connections and the others by a bot, then plays every table to its end from
@@ -43,6 +43,8 @@ static const char USAGE[] =
     "  --url URL         a running server (its memory is read when it runs here: --pid, or the\n"
     "                    process listening on the port)\n"
     "  --spawn PILFER    start `PILFER serve` on a free port with a new database, stopped at the end\n"
+    "  --serve-arg ARG   one more argument of that `pilfer serve` (repeatable: --serve-arg=--limit\n"
+    "                    --serve-arg=conns_per_address=20000)\n"
     "  --tables T        tables at once (default 1000)\n"
     "  --game ID         play this game (repeatable; default every game the server lists)\n"
     "  --bot SPEC        the bot on the other seats (default random)\n"
@@ -357,6 +359,7 @@ static void parse_url(bench *b, const char *url) {
 int main(int argc, char **argv) {
   static const struct option LONG[] = {
       {"url", required_argument, 0, 'u'},      {"spawn", required_argument, 0, 's'},
+      {"serve-arg", required_argument, 0, 'A'},
       {"tables", required_argument, 0, 't'},   {"game", required_argument, 0, 'g'},
       {"bot", required_argument, 0, 'b'},      {"full-games", no_argument, 0, 'f'},
       {"batch", required_argument, 0, 'B'},    {"max-seconds", required_argument, 0, 'm'},
@@ -367,6 +370,8 @@ int main(int argc, char **argv) {
   bench b = {.ntables = 1000, .batch = 100, .bot = "random", .rng = 1, .think_ms = 1000, .errors = json_object(),
              .games = json_array()};
   const char *url = NULL, *spawn = NULL;
+  const char *serve_args[32] = {0};
+  int nserve_args = 0;
   int max_seconds = 600, c;
   pid_t pid = -1;
   bool as_json = false;
@@ -374,6 +379,9 @@ int main(int argc, char **argv) {
     switch (c) {
     case 'u': url = optarg; break;
     case 's': spawn = optarg; break;
+    case 'A':
+      if (nserve_args < 30) serve_args[nserve_args++] = optarg;
+      break;
     case 't': b.ntables = atoi(optarg); break;
     case 'g': json_array_append_new(b.games, json_string(optarg)); break;
     case 'b': b.bot = optarg; break;
@@ -403,6 +411,7 @@ int main(int argc, char **argv) {
     char db[300], log[300];
     snprintf(db, sizeof db, "%s/load.db", dir);
     snprintf(log, sizeof log, "%s/server.log", dir);
+    server.args = serve_args;
     if (srv_start(&server, spawn, db, log, 20000) != 0) die("the server did not start: %s", server.error);
     b.host = "127.0.0.1";
     b.port = server.port;

@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -51,6 +52,7 @@
 
 #define HOST "127.0.0.1"
 #define WAIT_MS 20000 /* the longest any single answer may take (ASan builds are slow) */
+#define MAX_TABLES_WATCHED 32 /* docs/protocol.md: tables one connection sits at or watches */
 
 static const char *pilfer;  /* the binary under test */
 static char tmpdir[256];
@@ -1436,6 +1438,460 @@ static void idle_connections(void **st) {
   json_decref(request(lobby, NULL, json_pack("{s:s}", "type", "list"), "tables"));
 }
 
+/* ============================ issue 16: what hostile clients send ============================ */
+
+/* Sends "{"id": N, BODY}" (BODY from fmt) on c and returns the reply with that id; every other
+ * message meanwhile is dropped. */
+static json_t *ask(ws_conn *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static json_t *ask(ws_conn *c, const char *fmt, ...) {
+  static char body[70000], text[70100];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(body, sizeof body, fmt, ap);
+  va_end(ap);
+  int id = next_id++;
+  snprintf(text, sizeof text, "{\"id\": %d, %s}", id, body);
+  if (ws_send_text(c, text, strlen(text)) != 0) fail_msg("send %.200s: %s", text, ws_error(c));
+  for (;;) {
+    json_t *r = ws_recv_json(c, WAIT_MS);
+    if (!r) fail_msg("no answer to %.200s: %s", text, ws_error(c));
+    if (json_integer_value(json_object_get(r, "id")) == id) return r;
+    json_decref(r);
+  }
+}
+
+/* r is an error with this code (taken). */
+static void want_code(json_t *r, const char *code, const char *what) {
+  if (!jstr(r, "type") || strcmp(jstr(r, "type"), "error") || !jstr(r, "code") || strcmp(jstr(r, "code"), code))
+    fail_msg("%s: wanted error %s, got %s", what, code, dump(r));
+  json_decref(r);
+}
+
+static void want_type(json_t *r, const char *type, const char *what) {
+  if (!jstr(r, "type") || strcmp(jstr(r, "type"), type)) fail_msg("%s: wanted %s, got %s", what, type, dump(r));
+}
+
+static void alive_or_fail(srv *s, const char *after) {
+  char *body = NULL;
+  if (!srv_alive(s) || http_get(HOST, s->port, "/api/games", WAIT_MS, &body, NULL) != 200)
+    fail_msg("the server died after %s (status 0x%x)", after, s->status);
+  free(body);
+}
+
+/* Waits for a state of table `table` asking this connection (legal moves not empty); NULL at
+ * the end of the game or after ms. */
+static json_t *wait_asked(ws_conn *c, long long tid, int ms) {
+  for (int64_t end = ws_now_ms() + ms; ws_now_ms() < end;) {
+    json_t *m = ws_recv_json(c, 200);
+    if (!m) continue;
+    if (jstr(m, "type") && !strcmp(jstr(m, "type"), "state") && jint(m, "table") == tid) {
+      if (!strcmp(jstr(m, "status"), "over")) {
+        json_decref(m);
+        return NULL;
+      }
+      if (json_array_size(json_object_get(m, "legal"))) return m;
+    }
+    json_decref(m);
+  }
+  return NULL;
+}
+
+/* Findings 1-3 and 7 of issue 16: bindings past the limit (a use after free), invalid UTF-8 cut
+ * into an error (an abort), an over-long takeover bot (unset text), and a stale ply accepted. */
+static void hostile(void **st) {
+  (void)st;
+  /* 1: 33 tables watched, the 33rd refused, and again and again; then the connection goes */
+  ws_conn *c = connect_or_fail(&server);
+  long long ids[MAX_TABLES_WATCHED + 1];
+  for (int i = 0; i <= MAX_TABLES_WATCHED; i++) {
+    json_t *r = ask(c, "\"type\": \"create\", \"game\": \"steal-the-pile\", \"players\": 2, \"seats\": [\"open\", \"random\"]");
+    want_type(r, "created", "create");
+    ids[i] = jint(r, "table");
+    json_decref(r);
+  }
+  for (int i = 0; i < MAX_TABLES_WATCHED; i++) {
+    json_t *r = ask(c, "\"type\": \"watch\", \"table\": %lld", ids[i]);
+    want_type(r, "watching", "watch");
+    json_decref(r);
+  }
+  for (int k = 0; k < 50; k++)
+    want_code(ask(c, "\"type\": \"watch\", \"table\": %lld", ids[MAX_TABLES_WATCHED]), "too_many_tables",
+              "a 33rd table watched");
+  ws_conn *p = connect_or_fail(&server);
+  json_t *r = ask(p, "\"type\": \"join\", \"table\": %lld, \"seat\": 0", ids[MAX_TABLES_WATCHED]);
+  want_type(r, "joined", "join");
+  char token[40];
+  snprintf(token, sizeof token, "%s", jstr(r, "token"));
+  json_decref(r);
+  for (json_t *m; (m = ws_recv_json(c, 500));) { /* c was refused that table: none of its states */
+    if (jstr(m, "type") && !strcmp(jstr(m, "type"), "state") && jint(m, "table") == ids[MAX_TABLES_WATCHED])
+      fail_msg("a connection refused a table was sent its state: %s", dump(m));
+    json_decref(m);
+  }
+  ws_close(c, WS_CLOSE_NORMAL);
+  json_t *s = wait_asked(p, ids[MAX_TABLES_WATCHED], WAIT_MS);
+  if (!s) fail_msg("table %lld never asked its player", ids[MAX_TABLES_WATCHED]);
+  r = ask(p, "\"type\": \"move\", \"table\": %lld, \"token\": \"%s\", \"move\": \"%s\", \"ply\": %lld",
+          ids[MAX_TABLES_WATCHED], token, json_string_value(json_array_get(json_object_get(s, "legal"), 0)), jint(s, "ply"));
+  want_type(r, "ack", "a move after the watcher left");
+  json_decref(r);
+  json_decref(s);
+  json_decref(ask(p, "\"type\": \"join\", \"table\": %lld", ids[0])); /* a table the gone connection watched */
+  usleep(200000);
+  alive_or_fail(&server, "a connection that watched 33 tables left");
+  /* 2: client text with multibyte characters cut into an error */
+  char text[2000] = "{\"type\":\"a";
+  for (int i = 0; i < 30; i++) strcat(text, "\xc3\xa9");
+  strcat(text, "\"}");
+  ws_send_text(p, text, strlen(text));
+  for (json_t *m; (m = ws_recv_json(p, WAIT_MS));) {
+    bool err = jstr(m, "code") != NULL;
+    if (err && strcmp(jstr(m, "code"), "bad_message")) fail_msg("a type of 30 é: %s", dump(m));
+    json_decref(m);
+    if (err) break;
+  }
+  char game[1000] = "a";
+  for (int i = 0; i < 400; i++) strcat(game, "\xc3\xa9");
+  want_code(ask(p, "\"type\": \"create\", \"game\": \"%s\"", game), "bad_game", "a game of 400 é");
+  alive_or_fail(&server, "error replies cut inside a character");
+  /* 3: an over-long takeover bot is refused in words */
+  char bot[200];
+  memset(bot, 'g', 150);
+  bot[150] = 0;
+  r = ask(p, "\"type\": \"create\", \"game\": \"thief\", \"takeover\": {\"after\": 60, \"bot\": \"%s\"}", bot);
+  if (!jstr(r, "message") || !strstr(jstr(r, "message"), "at most")) fail_msg("a 150-character takeover bot: %s", dump(r));
+  want_code(r, "bad_seat_spec", "a 150-character takeover bot");
+  /* 7: Skip-Bo Junior, where a seat moves several times in a row: a move sent with the ply of
+   * the seat's last move is stale, not played */
+  r = ask(p, "\"type\": \"create\", \"game\": \"skip-bo-junior\", \"players\": 2, \"seats\": [\"open\", \"random\"]");
+  long long t = jint(r, "table");
+  json_decref(r);
+  r = ask(p, "\"type\": \"join\", \"table\": %lld, \"seat\": 0", t);
+  snprintf(token, sizeof token, "%s", jstr(r, "token"));
+  json_decref(r);
+  bool seen = false;
+  for (int moves = 0; moves < 400 && !seen; moves++) {
+    json_t *a = wait_asked(p, t, WAIT_MS);
+    if (!a) break;
+    long long ply = jint(a, "ply");
+    r = ask(p, "\"type\": \"move\", \"table\": %lld, \"token\": \"%s\", \"move\": \"%s\", \"ply\": %lld", t, token,
+            json_string_value(json_array_get(json_object_get(a, "legal"), 0)), ply);
+    want_type(r, "ack", "a Skip-Bo Junior move");
+    json_decref(r);
+    json_decref(a);
+    json_t *b = wait_asked(p, t, WAIT_MS);
+    if (!b) break;
+    if (jint(b, "ply") > ply) { /* asked again: the old ply is stale */
+      seen = true;
+      want_code(ask(p, "\"type\": \"move\", \"table\": %lld, \"token\": \"%s\", \"move\": \"%s\", \"ply\": %lld", t,
+                    token, json_string_value(json_array_get(json_object_get(b, "legal"), 0)), ply),
+                "stale", "a move with the ply of the seat's previous move");
+    }
+    /* answer b so the game goes on */
+    r = ask(p, "\"type\": \"move\", \"table\": %lld, \"token\": \"%s\", \"move\": \"%s\", \"ply\": %lld", t, token,
+            json_string_value(json_array_get(json_object_get(b, "legal"), 0)), jint(b, "ply"));
+    json_decref(r);
+    json_decref(b);
+  }
+  if (!seen) fail_msg("Skip-Bo Junior never asked seat 0 twice in a row");
+  ws_close(p, WS_CLOSE_NORMAL);
+}
+
+/* Finding 4: hints over budget are refused, one at a time per connection, and a table of bots
+ * is not starved by hints meanwhile. */
+static void hints(void **st) {
+  (void)st;
+  ws_conn *p = connect_or_fail(&server);
+  want_code(ask(p, "\"type\": \"create\", \"game\": \"thief\", \"players\": 2, \"seats\": [\"open\", \"ismcts:iters=100000000\"]"),
+            "budget", "a bot of 10^8 iterations");
+  want_code(ask(p, "\"type\": \"create\", \"game\": \"thief\", \"players\": 2, \"seats\": [\"open\", \"ismcts:time=3600000\"]"),
+            "budget", "a bot of an hour");
+  json_t *r = ask(p, "\"type\": \"create\", \"game\": \"thief\", \"players\": 2, \"seats\": [\"open\", \"random\"]");
+  long long t = jint(r, "table");
+  json_decref(r);
+  r = ask(p, "\"type\": \"join\", \"table\": %lld, \"seat\": 0", t);
+  char token[40];
+  snprintf(token, sizeof token, "%s", jstr(r, "token"));
+  json_decref(r);
+  json_t *a = wait_asked(p, t, WAIT_MS);
+  if (!a) fail_msg("thief never asked seat 0");
+  json_decref(a);
+  want_code(ask(p, "\"type\": \"hint\", \"table\": %lld, \"token\": \"%s\", \"bot\": \"ismcts:iters=100000000\"", t, token),
+            "budget", "a hint of 10^8 iterations");
+  /* two at once: the second is busy; a table of bots plays meanwhile */
+  char msg[300];
+  int n = snprintf(msg, sizeof msg, "{\"type\": \"hint\", \"id\": 1, \"table\": %lld, \"token\": \"%s\", \"bot\": \"ismcts:iters=100000\"}", t, token);
+  ws_send_text(p, msg, (size_t)n);
+  want_code(ask(p, "\"type\": \"hint\", \"table\": %lld, \"token\": \"%s\", \"bot\": \"ismcts:iters=100000\"", t, token),
+            "busy", "a second hint at once");
+  int64_t t0 = ws_now_ms();
+  r = ask(lobby, "\"type\": \"create\", \"game\": \"steal-the-pile\", \"players\": 2, \"seats\": [\"random\", \"random\"]");
+  long long bots_table = jint(r, "table");
+  json_decref(r);
+  char path[64];
+  snprintf(path, sizeof path, "/api/tables/%lld", bots_table);
+  for (;;) {
+    json_t *sum = http_json(&server, path, 200);
+    bool over = !strcmp(jstr(sum, "status"), "over");
+    json_decref(sum);
+    if (over) break;
+    if (ws_now_ms() - t0 > 10000) fail_msg("a table of two random bots did not end in 10 s while a hint ran");
+    usleep(50000);
+  }
+  print_message("a table of bots ended in %lld ms while a hint ran\n", (long long)(ws_now_ms() - t0));
+  ws_close(p, WS_CLOSE_NORMAL); /* the asker goes before its hint ends */
+  alive_or_fail(&server, "a hint's asker left");
+}
+
+/* Sends one raw HTTP request; the status of the answer. */
+static int http_raw(int port, const char *req) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port), .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+  if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) fail_msg("connect: %s", strerror(errno));
+  send(fd, req, strlen(req), MSG_NOSIGNAL);
+  char buf[512] = "";
+  struct pollfd pfd = {fd, POLLIN, 0};
+  int status = -1;
+  if (poll(&pfd, 1, WAIT_MS) == 1 && recv(fd, buf, sizeof buf - 1, 0) > 0) sscanf(buf, "HTTP/1.%*d %d", &status);
+  close(fd);
+  return status;
+}
+
+/* Reads c for ms, answering pings: false when it was closed meanwhile. */
+static bool keep_reading(ws_conn *c, int ms) {
+  for (int64_t end = ws_now_ms() + ms; ws_now_ms() < end;) {
+    json_t *m = ws_recv_json(c, 100);
+    json_decref(m);
+    if (ws_get_state(c) == WS_CLOSED) return false;
+  }
+  return true;
+}
+
+/* Findings 5, 6 and 8, on a server of its own with small limits: connections per address, idle
+ * WebSockets, waiting tables per connection and in all, their expiry, the search budget, HTTP
+ * methods, directories and links out of the web folder, a deleted database. */
+static void limits(void **st) {
+  (void)st;
+  char web[400], db[400], log[400], file[500];
+  snprintf(web, sizeof web, "%s/limits-web", tmpdir);
+  snprintf(db, sizeof db, "%s/limits.db", tmpdir);
+  snprintf(log, sizeof log, "%s/limits.log", tmpdir);
+  mkdir(web, 0755);
+  snprintf(file, sizeof file, "%s/index.html", web);
+  FILE *f = fopen(file, "w");
+  fputs("<p>pilfer</p>\n", f);
+  fclose(f);
+  snprintf(file, sizeof file, "%s/sub", web);
+  mkdir(file, 0755);
+  snprintf(file, sizeof file, "%s/out.txt", web);
+  if (symlink("/etc/passwd", file) != 0) fail_msg("symlink: %s", strerror(errno));
+  const char *args[] = {"--web", web, "--limit", "conns_per_address=5", "--limit", "idle=4", "--limit",
+                        "waiting_per_conn=2", "--limit", "waiting_max=3", "--limit", "waiting_expiry=2", "--limit",
+                        "search_iters=5000", NULL};
+  srv s = {.args = args};
+  if (srv_start(&s, pilfer, db, log, WAIT_MS) != 0) fail_msg("the server did not start: %s", s.error);
+  /* HTTP: files inside the folder only, GET and HEAD only */
+  assert_int_equal(http_raw(s.port, "GET /index.html HTTP/1.1\r\nHost: x\r\n\r\n"), 200);
+  assert_int_equal(http_raw(s.port, "GET /sub HTTP/1.1\r\nHost: x\r\n\r\n"), 404);
+  assert_int_equal(http_raw(s.port, "GET /out.txt HTTP/1.1\r\nHost: x\r\n\r\n"), 404);
+  assert_int_equal(http_raw(s.port, "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"), 405);
+  /* waiting tables: 2 a connection, 3 in all */
+  ws_conn *c1 = connect_or_fail(&s), *c2 = connect_or_fail(&s);
+  const char *create = "\"type\": \"create\", \"game\": \"thief\", \"players\": 2";
+  long long ids[3];
+  for (int i = 0; i < 2; i++) {
+    json_t *r = ask(c1, "%s", create);
+    want_type(r, "created", "create");
+    ids[i] = jint(r, "table");
+    json_decref(r);
+  }
+  want_code(ask(c1, "%s", create), "too_many_tables", "a third waiting table of one connection");
+  json_t *r = ask(c2, "%s", create);
+  ids[2] = jint(r, "table");
+  json_decref(r);
+  want_code(ask(c2, "%s", create), "full", "a fourth waiting table in all");
+  want_code(ask(c2, "\"type\": \"create\", \"game\": \"thief\", \"players\": 2, \"seats\": [\"open\", \"ismcts:iters=6000\"]"),
+            "budget", "a bot over search_iters");
+  /* idle: one connection reads (and answers pings), one does not read at all */
+  ws_conn *mute = connect_or_fail(&s);
+  if (!keep_reading(c1, 3000) || !keep_reading(c2, 100)) fail_msg("a connection that answers pings was closed");
+  /* the waiting tables expired (2 s with nobody seated) and are gone from the store too */
+  for (int i = 0; i < 3; i++) {
+    char path[64];
+    snprintf(path, sizeof path, "/api/tables/%lld", ids[i]);
+    json_decref(http_json(&s, path, 404));
+  }
+  json_decref(ask(c1, "%s", create)); /* room again */
+  if (!keep_reading(c1, 3500) || !keep_reading(c2, 100)) fail_msg("a connection that answers pings was closed");
+  for (int64_t end = ws_now_ms() + 3000; ws_get_state(mute) != WS_CLOSED && ws_now_ms() < end;) ws_read(mute), usleep(100000);
+  if (ws_get_state(mute) != WS_CLOSED) fail_msg("a connection that answered no ping for 7 s is still open");
+  ws_drop(mute);
+  /* connections per address: 5 */
+  ws_conn *more[4];
+  for (int i = 0; i < 3; i++) more[i] = connect_or_fail(&s);
+  more[3] = ws_connect(HOST, s.port, "/ws", "pilfer", WAIT_MS);
+  if (more[3] && ws_get_state(more[3]) == WS_OPEN) fail_msg("a sixth WebSocket from one address was let in");
+  if (more[3]) ws_drop(more[3]);
+  for (int i = 0; i < 3; i++) ws_close(more[i], WS_CLOSE_NORMAL);
+  /* a deleted database: no move is acknowledged that a restart would lose */
+  char wal[500];
+  snprintf(wal, sizeof wal, "%s-wal", db);
+  unlink(db);
+  unlink(wal);
+  want_code(ask(c2, "%s", create), "storage", "a create after the database was deleted");
+  alive_or_fail(&s, "its database was deleted");
+  ws_close(c1, WS_CLOSE_NORMAL);
+  ws_close(c2, WS_CLOSE_NORMAL);
+  int status = srv_stop(&s, SIGTERM, 20000);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail_msg("the server did not stop cleanly: 0x%x", status);
+}
+
+/* A random message: one of the protocol's, with random fields, then perhaps mutated (bytes
+ * flipped, cut, long or multibyte strings, invalid UTF-8). Never a real seat's token. */
+static int random_message(char *out, size_t n, long long tid) {
+  static const char *const TYPES[] = {"games", "list", "create", "join", "resume", "watch", "move", "leave", "hint", "review", "x"};
+  static const char *const VALUES[] = {"0", "-1", "1e308", "99999999999999999999", "\"\"", "null", "[]", "{}", "\"open\"",
+                                       "\"ismcts:iters=100000000\"", "\"random\"", "\"\xc3\xa9\xc3\xa9\"", "true", "\"steal-the-pile\""};
+  static const char *const KEYS[] = {"table", "seat", "token", "move", "ply", "game", "players", "seats", "bot", "options", "takeover"};
+  int k = snprintf(out, n, "{\"type\": \"%s\", \"table\": %lld", TYPES[rnd(11)], rnd(3) ? tid : (long long)rnd(100000));
+  for (int i = (int)rnd(4); i > 0; i--)
+    k += snprintf(out + k, n - (size_t)k, ", \"%s\": %s", KEYS[rnd(11)], VALUES[rnd(14)]);
+  if (rnd(5) == 0) { /* a long string */
+    k += snprintf(out + k, n - (size_t)k, ", \"pad\": \"");
+    for (int i = (int)rnd(3000); i > 0 && (size_t)k < n - 10; i--) out[k++] = rnd(2) ? 'x' : ' ';
+    out[k++] = '"';
+  }
+  k += snprintf(out + k, n - (size_t)k, "}");
+  switch (rnd(6)) {
+  case 0: out[rnd((uint32_t)k)] = (char)(' ' + rnd(90)); break;       /* a byte changed */
+  case 1: k = (int)rnd((uint32_t)k) + 1; break;                       /* cut */
+  case 2: out[rnd((uint32_t)k)] = (char)(0x80 + rnd(0x40)); break;     /* invalid UTF-8: lws closes (1007) */
+  default: break;
+  }
+  return k;
+}
+
+/* One step of a table's play without waiting: what came is read, and the seats here answer. */
+static void step_table(table *t) {
+  for (int s = -1; s < t->players; s++) {
+    player *p = s < 0 ? t->watch : t->seat[s];
+    if (!p || !p->ws) continue;
+    struct pollfd pfd = {ws_fd(p->ws), (short)(POLLIN | (ws_want_write(p->ws) ? POLLOUT : 0)), 0};
+    if (poll(&pfd, 1, 0) > 0) read_player(p);
+  }
+  decide(t);
+}
+
+/* 10,000 random and mutated messages from 8 connections (each under the rate limit), while a
+ * table plays on: the table finishes and the server lives. */
+static void random_messages(void **st) {
+  (void)st;
+  enum { CONNS = 8, TOTAL = 10000 };
+  const char *seats[] = {NULL, "random"};
+  table *t = table_new("thief", 2, srv_short_options("thief"), seats, NULL, false);
+  ws_conn *c[CONNS];
+  for (int i = 0; i < CONNS; i++) c[i] = connect_or_fail(&server);
+  char *msg = malloc(8000);
+  int sent = 0, reconnects = 0;
+  int64_t start = ws_now_ms();
+  while (sent < TOTAL || !table_done(t)) {
+    if (ws_now_ms() - start > 300000) fail_msg("10,000 messages and a game took over 300 s");
+    /* 8 connections at 80 messages a second each: one round of 8 every 12.5 ms */
+    for (int i = 0; i < CONNS && sent < TOTAL; i++, sent++) {
+      if (ws_get_state(c[i]) != WS_OPEN) { /* closed for invalid UTF-8 (1007): a new one */
+        ws_drop(c[i]);
+        c[i] = connect_or_fail(&server);
+        reconnects++;
+      }
+      int k = random_message(msg, 8000, t->id);
+      ws_send_text(c[i], msg, (size_t)k);
+      ws_flush(c[i]);
+      ws_read(c[i]);
+      ws_msg m;
+      while (ws_next_message(c[i], &m) == 1) {
+      }
+    }
+    step_table(t);
+    usleep(12500);
+  }
+  free(msg);
+  print_message("10,000 random messages in %.1f s (%d connections closed for invalid UTF-8)\n",
+                (double)(ws_now_ms() - start) / 1000, reconnects);
+  alive_or_fail(&server, "10,000 random messages");
+  check_game(t);
+  table_free(t);
+  for (int i = 0; i < CONNS; i++) ws_close(c[i], WS_CLOSE_NORMAL);
+  expect_no_problems();
+}
+
+/* SIGTERM with 100 tables in play and hints running: the server stops within 2 s, and after a
+ * restart every acknowledged move is there. */
+static void sigterm(void **st) {
+  (void)st;
+  enum { TABLES = 100 };
+  char db[400], log[400];
+  snprintf(db, sizeof db, "%s/sigterm.db", tmpdir);
+  snprintf(log, sizeof log, "%s/sigterm.log", tmpdir);
+  const char *args[] = {"--limit", "conns_per_address=1000", "--limit", "waiting_per_conn=1000", NULL};
+  srv s = {.args = args};
+  if (srv_start(&s, pilfer, db, log, WAIT_MS) != 0) fail_msg("the server did not start: %s", s.error);
+  ws_conn *c[TABLES];
+  long long id[TABLES], acked[TABLES];
+  char token[TABLES][40];
+  for (int i = 0; i < TABLES; i++) {
+    c[i] = connect_or_fail(&s);
+    json_t *r = ask(c[i], "\"type\": \"create\", \"game\": \"thief\", \"players\": 2, \"seats\": [\"open\", \"random\"]");
+    id[i] = jint(r, "table");
+    json_decref(r);
+    r = ask(c[i], "\"type\": \"join\", \"table\": %lld, \"seat\": 0", id[i]);
+    snprintf(token[i], sizeof token[i], "%s", jstr(r, "token"));
+    json_decref(r);
+    acked[i] = 0;
+  }
+  /* play for 2 s: each connection answers the states that ask it; some ask hints */
+  int hints_sent = 0;
+  for (int64_t end = ws_now_ms() + 2000; ws_now_ms() < end;)
+    for (int i = 0; i < TABLES; i++) {
+      ws_flush(c[i]);
+      ws_read(c[i]);
+      ws_msg m;
+      while (ws_next_message(c[i], &m) == 1) {
+        json_t *j = json_loadb((const char *)m.data, m.len, 0, NULL);
+        const char *type = jstr(j, "type");
+        if (type && !strcmp(type, "ack") && jint(j, "ply") > acked[i]) acked[i] = jint(j, "ply");
+        if (type && !strcmp(type, "state") && json_array_size(json_object_get(j, "legal"))) {
+          char text[400];
+          int n = i % 10 == 0 && hints_sent < 30
+                      ? snprintf(text, sizeof text, "{\"type\": \"hint\", \"table\": %lld, \"token\": \"%s\", \"bot\": \"ismcts:iters=100000\"}", id[i], token[i])
+                      : 0;
+          if (n) ws_send_text(c[i], text, (size_t)n), hints_sent++;
+          n = snprintf(text, sizeof text, "{\"type\": \"move\", \"table\": %lld, \"token\": \"%s\", \"move\": \"%s\", \"ply\": %lld}",
+                       id[i], token[i], json_string_value(json_array_get(json_object_get(j, "legal"), rnd((uint32_t)json_array_size(json_object_get(j, "legal"))))),
+                       jint(j, "ply"));
+          ws_send_text(c[i], text, (size_t)n);
+        }
+        json_decref(j);
+      }
+    }
+  int64_t t0 = ws_now_ms();
+  int status = srv_stop(&s, SIGTERM, 20000);
+  int64_t took = ws_now_ms() - t0;
+  print_message("SIGTERM with %d tables in play and %d hints asked: stopped in %lld ms\n", TABLES, hints_sent, (long long)took);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail_msg("SIGTERM: not a clean stop (0x%x)", status);
+  if (took > 2000) fail_msg("SIGTERM took %lld ms to stop the server, more than 2 s", (long long)took);
+  for (int i = 0; i < TABLES; i++) ws_drop(c[i]);
+  if (srv_start(&s, pilfer, db, log, WAIT_MS) != 0) fail_msg("the server did not start again: %s", s.error);
+  for (int i = 0; i < TABLES; i++) {
+    char path[64];
+    snprintf(path, sizeof path, "/api/tables/%lld", id[i]);
+    json_t *sum = http_json(&s, path, 200);
+    if (jint(sum, "ply") < acked[i])
+      fail_msg("table %lld: move %lld was acknowledged, the restarted server is at ply %lld", id[i], acked[i], jint(sum, "ply"));
+    json_decref(sum);
+  }
+  srv_stop(&s, SIGTERM, 20000);
+}
+
 /* ======================================== setup ======================================== */
 
 static int start_server(void **st) {
@@ -1443,6 +1899,8 @@ static int start_server(void **st) {
   char db[400], log[400];
   snprintf(db, sizeof db, "%s/pilfer.db", tmpdir);
   snprintf(log, sizeof log, "%s/server.log", tmpdir);
+  static const char *const args[] = {"--limit", "waiting_per_conn=1000", NULL}; /* the lobby creates every table */
+  server.args = args;
   if (srv_start(&server, pilfer, db, log, WAIT_MS) != 0) {
     print_error("the server did not start: %s\n", server.error);
     return -1;
@@ -1504,6 +1962,8 @@ int main(int argc, char **argv) {
   const struct CMUnitTest all[] = {
       TEST(games_and_http), TEST(every_game), TEST(bad_clients),      TEST(reconnect),
       TEST(leave),          TEST(takeover),   TEST(recovery),         TEST(idle_connections),
+      TEST(hostile),        TEST(hints),      TEST(limits),           TEST(random_messages),
+      TEST(sigterm),
   };
   struct CMUnitTest chosen[sizeof all / sizeof *all];
   size_t n = 0;

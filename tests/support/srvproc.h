@@ -20,9 +20,10 @@ typedef struct srv {
   char log[512];      /* the server's stdout and stderr, appended to */
   int status;         /* wait status once it ended */
   char error[700];    /* why srv_start failed */
+  const char *const *args; /* more arguments of `pilfer serve` (NULL-terminated), or NULL */
 } srv;
 
-/* Starts `PILFER serve --listen 127.0.0.1:0 --db DB`, its output appended to LOG, reads the port
+/* Starts `PILFER serve --listen 127.0.0.1:0 --db DB [s->args...]`, its output appended to LOG, reads the port
  * it got from the line it prints when listening (docs/protocol.md), and waits until it answers
  * GET /api/games (at most timeout_ms). 0 on success; -1 with the reason and the log's tail in
  * s->error. The child is killed if this process dies. */

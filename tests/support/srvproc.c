@@ -79,7 +79,11 @@ static pid_t spawn(const srv *s) {
     dup2(fd, 2);
   }
   if (null >= 0) dup2(null, 0);
-  execl(s->pilfer, s->pilfer, "serve", "--listen", "127.0.0.1:0", "--db", s->db, (char *)NULL);
+  const char *argv[64] = {s->pilfer, "serve", "--listen", "127.0.0.1:0", "--db", s->db};
+  int n = 6;
+  for (int i = 0; s->args && s->args[i] && n < 63; i++) argv[n++] = s->args[i];
+  argv[n] = NULL;
+  execv(s->pilfer, (char *const *)argv);
   fprintf(stderr, "exec %s: %s\n", s->pilfer, strerror(errno));
   _exit(127);
 }
