@@ -1055,15 +1055,22 @@ static void expect_error(ws_conn *c, player *p, const char *text, const char *co
   }
 }
 
+/* "{"id": N, BODY}" in text, BODY from a format; returns the new id N. */
+static int with_id(char *text, size_t n, const char *fmt, va_list ap) {
+  static char body[70000];
+  vsnprintf(body, sizeof body, fmt, ap);
+  int id = next_id++;
+  snprintf(text, n, "{\"id\": %d, %s}", id, body);
+  return id;
+}
+
 /* The same with a JSON request built from a format; the id is added. */
 static void expect_error_msg(ws_conn *c, player *p, const char *code, const char *fmt, ...) {
-  char body[2048], text[2200];
+  static char text[70100];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(body, sizeof body, fmt, ap);
+  int id = with_id(text, sizeof text, fmt, ap);
   va_end(ap);
-  int id = next_id++;
-  snprintf(text, sizeof text, "{\"id\": %d, %s}", id, body);
   expect_error(c, p, text, code, id);
 }
 
@@ -1444,13 +1451,11 @@ static void idle_connections(void **st) {
  * message meanwhile is dropped. */
 static json_t *ask(ws_conn *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static json_t *ask(ws_conn *c, const char *fmt, ...) {
-  static char body[70000], text[70100];
+  static char text[70100];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(body, sizeof body, fmt, ap);
+  int id = with_id(text, sizeof text, fmt, ap);
   va_end(ap);
-  int id = next_id++;
-  snprintf(text, sizeof text, "{\"id\": %d, %s}", id, body);
   if (ws_send_text(c, text, strlen(text)) != 0) fail_msg("send %.200s: %s", text, ws_error(c));
   for (;;) {
     json_t *r = ws_recv_json(c, WAIT_MS);
