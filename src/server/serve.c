@@ -8,7 +8,8 @@
  * a second (bursts of BURST) plus one for each state it is sent (a client that answers every
  * state at once, as a script playing bots does, is never held back), one address opens at most
  * conns_per_address WebSockets, one that answers no ping for `idle` seconds is closed, and so is
- * one that does not read when queue_kib wait for it (or queue_total_mib for everyone). A refused
+ * one that does not read when queue_kib wait for it (or queue_total_mib for everyone): its queue
+ * is freed at once, not when it reads a close frame it will never read. A refused
  * message is answered with an error; the hall never sees it.
  *
  * Each pass of the loop (lws_service) ends with pf_hall_flush: the moves of a pass are committed
@@ -137,13 +138,22 @@ static void on_signal(int sig) {
 
 static server *the_server; /* for the queue's total (one server a process) */
 
+static void drop_queue(session *s);
+
 static void queue_message(session *s, const char *text, size_t len) {
   if (s->close_code) return;
   server *srv = the_server;
-  if (s->queued + len > (size_t)srv->cfg->queue_kib * 1024 ||
-      srv->queued + len > (size_t)srv->cfg->queue_total_mib * 1024 * 1024) { /* a client that does not read */
+  bool own = s->queued + len > (size_t)srv->cfg->queue_kib * 1024;
+  if (own || srv->queued + len > (size_t)srv->cfg->queue_total_mib * 1024 * 1024) {
+    /* A client that does not read: waiting for it to read a close frame would keep its queue,
+     * so the queue goes now and the connection at the next pass. */
+    char ip[64] = "?";
+    lws_get_peer_simple(s->wsi, ip, sizeof ip);
+    fprintf(stderr, "pilfer serve: closed a connection from %s that does not read: %zu KiB unsent (%s; %zu KiB for all)\n",
+            ip, s->queued / 1024, own ? "queue_kib" : "queue_total_mib", srv->queued / 1024);
+    drop_queue(s);
     s->close_code = LWS_CLOSE_STATUS_POLICY_VIOLATION;
-    lws_callback_on_writable(s->wsi);
+    lws_set_timeout(s->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
     return;
   }
   static const char STATE[] = "{\"type\":\"state\"";
