@@ -398,6 +398,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
   case LWS_CALLBACK_HTTP_WRITEABLE:
     return s && (s->http.len || s->http_sent) ? http_writeable(s) : 0;
   case LWS_CALLBACK_CLOSED_HTTP:
+  case LWS_CALLBACK_HTTP_DROP_PROTOCOL: /* an answer whose client went before it was written */
     if (s) pf_buf_free(&s->http);
     return 0;
   case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
