@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "core/clock.h"
+#include "core/jsontext.h"
 
 #define DEFAULT_HINT_BOT "ismcts:iters=1000"
 #define DEFAULT_TAKEOVER_BOT "greedy"
@@ -58,7 +59,7 @@ static void out_push(pf_hall *h, pf_conn *c, char *text, char *fail, bool plain)
 static char *error_text(json_t *id, const char *code, const char *msg) {
   json_t *o = json_pack("{s:s, s:s, s:s}", "type", "error", "code", code, "message", msg);
   if (o && id) json_object_set(o, "id", id);
-  char *text = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+  char *text = o ? pf_json_text(o) : NULL;
   json_decref(o);
   return text;
 }
@@ -74,7 +75,7 @@ void hall_send_text(pf_hall *h, pf_conn *c, const char *text, bool plain) {
  * (a `storage` error instead if that fails); plain, it goes out in order whatever the commit. */
 void hall_send(pf_hall *h, pf_conn *c, json_t *o, json_t *id, bool plain, bool acked) {
   if (o && id) json_object_set(o, "id", id);
-  char *text = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+  char *text = o ? pf_json_text(o) : NULL;
   json_decref(o);
   if (!text) {
     char *fixed = error_text(id, "internal", "the reply could not be built");

@@ -13,6 +13,7 @@
 #include <sys/random.h>
 
 #include "core/clock.h"
+#include "core/jsontext.h"
 
 const char *const SEAT_KIND[] = {"open", "human", "bot"};
 const char *const STATUS[] = {"waiting", "playing", "over"};
@@ -446,7 +447,7 @@ void broadcast(pf_hall *h, table *t) {
     int slot = viewer_slot(t, t->watch[i].seat);
     if (!texts[slot]) {
       json_t *st = state_json(h, t, t->watch[i].seat);
-      texts[slot] = st ? json_dumps(st, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+      texts[slot] = pf_json_text(st);
       json_decref(st);
       if (!texts[slot]) continue; /* cannot be built: nothing rather than a crash */
     }

@@ -1,0 +1,19 @@
+/*
+ * jsontext.h - a JSON value as compact text, fast: byte for byte what json_dumps(v, JSON_COMPACT)
+ * writes (keys in insertion order, non-ASCII as UTF-8), in a fraction of its time. The server
+ * writes every state message with it; jansson's own writer took a third of the server's time.
+ */
+#ifndef PF_JSONTEXT_H
+#define PF_JSONTEXT_H
+
+#include <jansson.h>
+
+#include "core/buf.h"
+
+/* Appends v as compact JSON text to b; -1 when it cannot be written (a string that is not
+ * UTF-8, a real that is not finite, a value nested too deep), b's new text then being partial. */
+int pf_json_write(pf_buf *b, const json_t *v);
+/* v as compact JSON text (caller frees), or NULL when it cannot be written. */
+char *pf_json_text(const json_t *v);
+
+#endif
