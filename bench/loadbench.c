@@ -480,6 +480,7 @@ int main(int argc, char **argv) {
   }
   int64_t t1 = ws_now_us();
   long rss1 = pid > 0 ? proc_rss_kib(pid) : -1;
+  double cpu_srv0 = pid > 0 ? proc_cpu_seconds(pid) : -1, cpu_self0 = proc_cpu_seconds(getpid());
   long long plies0 = 0;
   for (int i = 0; i < b.ntables; i++) plies0 += b.tables[i].plies;
   /* play them */
@@ -495,6 +496,8 @@ int main(int argc, char **argv) {
     }
   }
   int64_t t2 = ws_now_us();
+  double cpu_srv = pid > 0 && cpu_srv0 >= 0 ? proc_cpu_seconds(pid) - cpu_srv0 : -1;
+  double cpu_self = proc_cpu_seconds(getpid()) - cpu_self0;
   long long plies = b.done_plies - plies0;
   for (int i = 0; i < b.ntables; i++) plies += b.tables[i].plies;
   double open_s = (double)(t1 - t0) / 1e6, play_s = (double)(t2 - t1) / 1e6;
@@ -512,6 +515,11 @@ int main(int argc, char **argv) {
          "opened in %.2f s\n",
          b.ntables, json_array_size(b.games), 2 * b.think_ms, b.bot, b.over, plies, play_s,
          play_s > 0 ? (double)plies / play_s : 0, b.client_moves, p50, p99, mem, open_s);
+  /* What each used of the machine's cores while playing: the server's cost of a move, and
+   * whether this benchmark took a share the server needed. */
+  double srv_us = cpu_srv >= 0 && plies > 0 ? cpu_srv * 1e6 / (double)plies : -1;
+  printf("pilfer-load: CPU while playing: server %.0f%% of a core (%.0f us a move), pilfer-load %.0f%%; %ld cores\n",
+         play_s > 0 ? 100 * cpu_srv / play_s : 0, srv_us, play_s > 0 ? 100 * cpu_self / play_s : 0, sysconf(_SC_NPROCESSORS_ONLN));
   if (json_object_size(b.errors)) {
     char *e = json_dumps(b.errors, JSON_COMPACT);
     printf("pilfer-load: errors answered: %s\n", e);
@@ -527,6 +535,8 @@ int main(int argc, char **argv) {
                           "latency_ms", "p50", p50, "p99", p99, "max", maxl, "samples", (json_int_t)b.nlat,
                           "rss_kib", "before", (json_int_t)rss0, "after", (json_int_t)rss1,
                           "memory_per_table_kib", per_table, "errors", b.errors);
+    json_object_set_new(o, "cpu", json_pack("{s:f, s:f, s:f}", "server_seconds", cpu_srv, "server_us_per_move", srv_us,
+                                            "load_seconds", cpu_self));
     char *s = json_dumps(o, JSON_INDENT(2));
     puts(s);
     free(s);

@@ -176,6 +176,18 @@ long proc_rss_kib(pid_t pid) {
   return kib;
 }
 
+double proc_cpu_seconds(pid_t pid) {
+  char path[64], line[1024];
+  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+  FILE *f = fopen(path, "r");
+  if (!f) return -1;
+  char *end = fgets(line, sizeof line, f) ? strrchr(line, ')') : NULL; /* the name may hold spaces */
+  fclose(f);
+  unsigned long long ut, st;
+  if (!end || sscanf(end + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2) return -1;
+  return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
 /* The inode of the socket listening on local TCP port `port`, from /proc/net/tcp{,6}; 0 if none. */
 static unsigned long listening_inode(int port) {
   const char *files[] = {"/proc/net/tcp", "/proc/net/tcp6"};

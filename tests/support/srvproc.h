@@ -41,6 +41,8 @@ json_t *srv_short_options(const char *game);
 
 /* A process's resident memory (VmRSS) in KiB, or -1. */
 long proc_rss_kib(pid_t pid);
+/* A process's CPU time so far (user and system, every thread), in seconds, or -1. */
+double proc_cpu_seconds(pid_t pid);
 /* The pid of the process of this user listening on local TCP port `port`, or -1. */
 pid_t proc_listening_on(int port);
 /* Runs argv to its end with stdin from /dev/null, capturing stdout into *out (NUL-terminated,
