@@ -41,7 +41,7 @@ static size_t utf8_len(const unsigned char *s, size_t n) {
   return len;
 }
 
-static int write_string(pf_buf *b, const char *str, size_t n) {
+int pf_json_write_string(pf_buf *b, const char *str, size_t n) {
   static const char HEX[] = "0123456789ABCDEF";
   const unsigned char *s = (const unsigned char *)str;
   pf_buf_putc(b, '"');
@@ -78,7 +78,7 @@ static int write_string(pf_buf *b, const char *str, size_t n) {
   return 0;
 }
 
-static void write_integer(pf_buf *b, json_int_t v) {
+void pf_json_write_int(pf_buf *b, long long v) {
   char digits[24], *p = digits + sizeof digits;
   unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
   do *--p = (char)('0' + u % 10); while (u /= 10);
@@ -95,7 +95,7 @@ static int write_value(pf_buf *b, const json_t *v, int depth) {
     for (void *it = json_object_iter((json_t *)v); it; it = json_object_iter_next((json_t *)v, it)) {
       if (!first) pf_buf_putc(b, ',');
       first = false;
-      if (write_string(b, json_object_iter_key(it), json_object_iter_key_len(it)) != 0) return -1;
+      if (pf_json_write_string(b, json_object_iter_key(it), json_object_iter_key_len(it)) != 0) return -1;
       pf_buf_putc(b, ':');
       if (write_value(b, json_object_iter_value(it), depth + 1) != 0) return -1;
     }
@@ -111,8 +111,8 @@ static int write_value(pf_buf *b, const json_t *v, int depth) {
     pf_buf_putc(b, ']');
     return 0;
   }
-  case JSON_STRING: return write_string(b, json_string_value(v), json_string_length(v));
-  case JSON_INTEGER: write_integer(b, json_integer_value(v)); return 0;
+  case JSON_STRING: return pf_json_write_string(b, json_string_value(v), json_string_length(v));
+  case JSON_INTEGER: pf_json_write_int(b, json_integer_value(v)); return 0;
   case JSON_REAL: {
     char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
     if (!s) return -1;
@@ -128,6 +128,12 @@ static int write_value(pf_buf *b, const json_t *v, int depth) {
 }
 
 int pf_json_write(pf_buf *b, const json_t *v) { return v ? write_value(b, v, 0) : -1; }
+
+int pf_json_write_new(pf_buf *b, json_t *v) {
+  int rc = pf_json_write(b, v);
+  json_decref(v);
+  return rc;
+}
 
 char *pf_json_text(const json_t *v) {
   pf_buf b = {.data = pf_xmalloc(4096), .cap = 4096}; /* a state message's size: few reallocations */

@@ -15,5 +15,10 @@
 int pf_json_write(pf_buf *b, const json_t *v);
 /* v as compact JSON text (caller frees), or NULL when it cannot be written. */
 char *pf_json_text(const json_t *v);
+/* The pieces, for text written without building the value: a string of n bytes (-1 when it is
+ * not UTF-8), an integer, and a value that is taken (decref'd) once written. */
+int pf_json_write_string(pf_buf *b, const char *s, size_t n);
+void pf_json_write_int(pf_buf *b, long long v);
+int pf_json_write_new(pf_buf *b, json_t *v);
 
 #endif

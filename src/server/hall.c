@@ -476,7 +476,12 @@ static void h_watch(request *r) {
   table *t = field_table(r);
   if (!t || !bind_or_refuse(r, t, -1)) return;
   reply(r, json_pack("{s:s, s:I}", "type", "watching", "table", (json_int_t)t->id));
-  hall_send(r->h, r->c, state_json(r->h, t, -1), NULL, false, false);
+  pf_buf state = {0};
+  if (state_text(r->h, t, -1, &state) == 0)
+    hall_send_text(r->h, r->c, state.data, false);
+  else
+    hall_send(r->h, r->c, NULL, NULL, true, false); /* the fixed internal error */
+  pf_buf_free(&state);
 }
 
 static void h_move(request *r) {

@@ -370,20 +370,42 @@ static json_t *result_json(const table *t) {
   return json_pack("{s:o, s:o}", "scores", pf_ints_json(scores, t->players), "winners", pf_ints_json(winners, nw));
 }
 
-/* The state message for one viewer: seat s, or -1 for a spectator (docs/protocol.md). */
-json_t *state_json(pf_hall *h, const table *t, int s) {
-  int viewer = s < 0 ? PF_VIEW_PUBLIC : s;
-  json_t *o = json_pack("{s:s, s:I, s:o, s:s, s:i}", "type", "state", "table", (json_int_t)t->id, "seat",
-                        s < 0 ? json_null() : json_integer(s), "status", STATUS[t->status], "ply", t->run.nmoves);
+static void write_ints(pf_buf *b, const int *v, int n) {
+  pf_buf_putc(b, '[');
+  for (int i = 0; i < n; i++) {
+    if (i) pf_buf_putc(b, ',');
+    pf_json_write_int(b, v[i]);
+  }
+  pf_buf_putc(b, ']');
+}
+
+static int write_cstr(pf_buf *b, const char *s) { return pf_json_write_string(b, s, strlen(s)); }
+
+/* The state message for one viewer, seat s or -1 for a spectator (docs/protocol.md), appended
+ * to out as text; -1 when it cannot be written (out is then partial). Written as it goes, not
+ * built as a json_t first: every change sends one to each viewer kind, and building and
+ * dumping them was most of the server's work. */
+int state_text(pf_hall *h, const table *t, int s, pf_buf *out) {
+  int viewer = s < 0 ? PF_VIEW_PUBLIC : s, rc = 0;
+  pf_buf_puts(out, "{\"type\":\"state\",\"table\":");
+  pf_json_write_int(out, t->id);
+  pf_buf_puts(out, ",\"seat\":");
+  if (s < 0)
+    pf_buf_puts(out, "null");
+  else
+    pf_json_write_int(out, s);
+  pf_buf_printf(out, ",\"status\":\"%s\",\"ply\":", STATUS[t->status]);
+  pf_json_write_int(out, t->run.nmoves);
   int group[PF_MAX_PLAYERS], n = asked(t, group);
-  json_object_set_new(o, "to_move", t->status == ST_PLAYING ? pf_to_move_json(t->g->to_move(t->run.state)) : json_null());
-  json_object_set_new(o, "choosing", pf_ints_json(group, n));
+  pf_buf_puts(out, ",\"to_move\":");
+  rc |= pf_json_write_new(out, t->status == ST_PLAYING ? pf_to_move_json(t->g->to_move(t->run.state)) : json_null());
+  pf_buf_puts(out, ",\"choosing\":");
+  write_ints(out, group, n);
   /* The legal moves of this seat, if it may answer now (from the group's stand-in state when it
    * is not first). */
-  json_t *legal = json_array(), *moves = NULL;
+  json_t *legal = NULL, *moves = NULL;
   int at;
   if (s >= 0 && may_answer(t, s, &at)) {
-    json_decref(legal);
     const void *st = at == 0 ? t->run.state : state_for(h, t, at);
     legal = pf_legal_json(t->g, st);
     /* Their zones (docs/views.md): the seat's view lists them only where the seat is to move, so
@@ -394,66 +416,84 @@ json_t *state_json(pf_hall *h, const table *t, int s) {
       json_decref(v);
     }
   }
-  json_object_set_new(o, "legal", legal);
-  json_t *sealed = json_array();
-  for (int i = 0; i < n; i++)
-    if (t->seats[group[i]].has_sealed) json_array_append_new(sealed, json_integer(group[i]));
-  json_object_set_new(o, "sealed", sealed);
-  json_object_set_new(o, "mine", s >= 0 && t->seats[s].has_sealed ? json_string(t->seats[s].sealed) : json_null());
+  pf_buf_puts(out, ",\"legal\":");
+  rc |= pf_json_write_new(out, legal ? legal : json_array());
+  pf_buf_puts(out, ",\"sealed\":[");
+  for (int i = 0, k = 0; i < n; i++)
+    if (t->seats[group[i]].has_sealed) {
+      if (k++) pf_buf_putc(out, ',');
+      pf_json_write_int(out, group[i]);
+    }
+  pf_buf_puts(out, "],\"mine\":");
+  if (s >= 0 && t->seats[s].has_sealed)
+    rc |= write_cstr(out, t->seats[s].sealed);
+  else
+    pf_buf_puts(out, "null");
   /* A waiting table shows its seats only: its deal is not to be seen before everyone sits. */
+  pf_buf_puts(out, ",\"view\":");
   if (t->status != ST_WAITING) {
     json_t *view = pf_view_json(t->g, t->run.state, t->players, viewer);
     if (!moves) moves = json_incref(json_object_get(view, "moves"));
-    json_object_set_new(o, "view", view);
+    rc |= pf_json_write_new(out, view);
     pf_buf text = {0};
     pf_style plain = {0};
     t->g->view_text(t->run.state, viewer, &plain, &text);
-    json_object_set_new(o, "text", json_string(pf_buf_str(&text)));
+    pf_buf_puts(out, ",\"text\":");
+    rc |= write_cstr(out, pf_buf_str(&text));
     pf_buf_free(&text);
   } else {
-    json_object_set_new(o, "view", json_null());
+    pf_buf_puts(out, "null");
   }
-  json_object_set_new(o, "moves", moves ? moves : json_array());
-  json_t *log = json_array();
+  pf_buf_puts(out, ",\"moves\":");
+  rc |= pf_json_write_new(out, moves ? moves : json_array());
+  pf_buf_puts(out, ",\"log\":[");
   int first = t->run.nmoves > LOG_KEEP ? t->run.nmoves - LOG_KEEP : 0;
+  bool any = false;
   for (int k = first; k < t->run.nmoves; k++) {
     const log_entry *e = &t->log[k % LOG_KEEP];
     const char *text = e->ply == k ? e->texts[viewer_slot(t, s)] : NULL;
     if (!text) continue;
-    json_t *le = json_pack("{s:i, s:o, s:s}", "ply", k, "seat", e->seat < 0 ? json_null() : json_integer(e->seat),
-                           "text", text);
+    pf_buf_puts(out, any ? ",{\"ply\":" : "{\"ply\":");
+    any = true;
+    pf_json_write_int(out, k);
+    pf_buf_puts(out, ",\"seat\":");
+    if (e->seat < 0)
+      pf_buf_puts(out, "null");
+    else
+      pf_json_write_int(out, e->seat);
+    pf_buf_puts(out, ",\"text\":");
+    rc |= write_cstr(out, text);
     /* The move's own string only to the seat that played it, or to everyone once it is over. */
-    if ((e->seat >= 0 && e->seat == s) || t->status == ST_OVER)
-      json_object_set_new(le, "move", json_string(t->run.moves[k]));
-    json_array_append_new(log, le);
+    if ((e->seat >= 0 && e->seat == s) || t->status == ST_OVER) {
+      pf_buf_puts(out, ",\"move\":");
+      rc |= write_cstr(out, t->run.moves[k]);
+    }
+    pf_buf_putc(out, '}');
   }
-  json_object_set_new(o, "log", log);
-  json_object_set_new(o, "seats", seats_json(t));
+  pf_buf_puts(out, "],\"seats\":");
+  rc |= pf_json_write_new(out, seats_json(t));
   if (t->status == ST_OVER) {
-    json_object_set_new(o, "result", result_json(t));
-    char url[64];
-    snprintf(url, sizeof url, "/api/tables/%" PRId64 "/record", t->id);
-    json_object_set_new(o, "record", json_string(url));
+    pf_buf_puts(out, ",\"result\":");
+    rc |= pf_json_write_new(out, result_json(t));
+    pf_buf_printf(out, ",\"record\":\"/api/tables/%" PRId64 "/record\"", t->id);
   }
-  return o;
+  pf_buf_putc(out, '}');
+  return rc ? -1 : 0;
 }
 
 /* Sends every connection at the table its own state (one text per viewer kind, built once).
  * Every change to a table ends here, once per pass (pf_hall_flush). */
 void broadcast(pf_hall *h, table *t) {
-  char *texts[PF_MAX_PLAYERS + 1] = {0};
+  pf_buf texts[PF_MAX_PLAYERS + 1] = {{0}};
+  bool failed[PF_MAX_PLAYERS + 1] = {0};
   note_group(t);
   for (int i = 0; i < t->nwatch; i++) {
     int slot = viewer_slot(t, t->watch[i].seat);
-    if (!texts[slot]) {
-      json_t *st = state_json(h, t, t->watch[i].seat);
-      texts[slot] = pf_json_text(st);
-      json_decref(st);
-      if (!texts[slot]) continue; /* cannot be built: nothing rather than a crash */
-    }
-    hall_send_text(h, t->watch[i].conn, texts[slot], false);
+    if (!texts[slot].len && !failed[slot]) failed[slot] = state_text(h, t, t->watch[i].seat, &texts[slot]) != 0;
+    if (failed[slot]) continue; /* cannot be built: nothing rather than a crash */
+    hall_send_text(h, t->watch[i].conn, texts[slot].data, false);
   }
-  for (int v = 0; v <= PF_MAX_PLAYERS; v++) free(texts[v]);
+  for (int v = 0; v <= PF_MAX_PLAYERS; v++) pf_buf_free(&texts[v]);
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -164,7 +164,8 @@ bool current_for(const table *t, int s, json_int_t ply);
 bool is_bot_seat(const table *t, int s);
 
 json_t *summary_json(const table *t);
-json_t *state_json(pf_hall *h, const table *t, int s);
+/* Appends the state message for seat s (-1: a spectator) to out; -1 when it cannot be written. */
+int state_text(pf_hall *h, const table *t, int s, pf_buf *out);
 json_t *tables_json(pf_hall *h);
 void broadcast(pf_hall *h, table *t);
 
