@@ -10,6 +10,8 @@
  */
 #include "core/jsontext.h"
 
+#include <malloc.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -136,11 +138,75 @@ int pf_json_write_new(pf_buf *b, json_t *v) {
 }
 
 char *pf_json_text(const json_t *v) {
-  pf_buf b = {.data = pf_xmalloc(4096), .cap = 4096}; /* a state message's size: few reallocations */
-  b.data[0] = '\0';
+  pf_buf b = {0};
+  pf_buf_reserve(&b, 4096); /* a state message's size: few reallocations */
   if (pf_json_write(&b, v) != 0) {
     pf_buf_free(&b);
     return NULL;
   }
   return b.data;
+}
+
+/* ---- jansson's small blocks ---- */
+
+#define CACHE_CLASSES 17 /* malloc chunks of 32 to 256 bytes, by 16 */
+#define CACHE_KEEP 4096  /* blocks kept of each class, per thread */
+
+typedef struct block {
+  struct block *next;
+} block;
+
+typedef struct block_cache {
+  block *head[CACHE_CLASSES];
+  int n[CACHE_CLASSES];
+} block_cache;
+
+static pthread_key_t cache_key;
+static __thread block_cache *cache;
+
+/* malloc's chunk size (its class here) for a block of `usable` bytes, or a request of n. */
+static size_t chunk_of_usable(size_t usable) { return usable + 8; }
+static size_t chunk_of_request(size_t n) {
+  size_t c = (n + 8 + 15) & ~(size_t)15;
+  return c < 32 ? 32 : c;
+}
+
+static void *cached_malloc(size_t n) {
+  size_t k = chunk_of_request(n) / 16 - 2;
+  if (cache && k < CACHE_CLASSES && cache->head[k]) {
+    block *b = cache->head[k];
+    cache->head[k] = b->next;
+    cache->n[k]--;
+    return b;
+  }
+  return malloc(n);
+}
+
+static void cached_free(void *p) {
+  if (!p) return;
+  size_t k = chunk_of_usable(malloc_usable_size(p)) / 16 - 2;
+  if (k < CACHE_CLASSES && (cache || (cache = calloc(1, sizeof *cache)) != NULL) && cache->n[k] < CACHE_KEEP) {
+    if (!pthread_getspecific(cache_key)) pthread_setspecific(cache_key, cache);
+    block *b = p;
+    b->next = cache->head[k];
+    cache->head[k] = b;
+    cache->n[k]++;
+    return;
+  }
+  free(p);
+}
+
+static void cache_free(void *v) { /* a thread ends: its blocks go back to malloc */
+  block_cache *c = v;
+  for (int k = 0; k < CACHE_CLASSES; k++)
+    for (block *b = c->head[k], *next; b; b = next) next = b->next, free(b);
+  free(c);
+  cache = NULL;
+}
+
+void pf_json_cache_blocks(void) {
+#if !defined(__SANITIZE_ADDRESS__)
+  pthread_key_create(&cache_key, cache_free);
+  json_set_alloc_funcs(cached_malloc, cached_free);
+#endif
 }

@@ -33,6 +33,7 @@
 #include <sys/stat.h>
 
 #include "core/clock.h"
+#include "core/jsontext.h"
 #include "server/hall.h"
 
 #define MAX_MESSAGE (64 * 1024)
@@ -430,6 +431,7 @@ static void raise_file_limit(void) {
 }
 
 int pf_serve(const pf_serve_config *cfg) {
+  pf_json_cache_blocks(); /* before the workers start */
   server srv = {.cfg = cfg};
   the_server = &srv;
   if (cfg->web && !realpath(cfg->web, srv.web)) {

@@ -489,7 +489,10 @@ void broadcast(pf_hall *h, table *t) {
   note_group(t);
   for (int i = 0; i < t->nwatch; i++) {
     int slot = viewer_slot(t, t->watch[i].seat);
-    if (!texts[slot].len && !failed[slot]) failed[slot] = state_text(h, t, t->watch[i].seat, &texts[slot]) != 0;
+    if (!texts[slot].len && !failed[slot]) {
+      pf_buf_reserve(&texts[slot], 8192); /* a state's size: no reallocation on the way */
+      failed[slot] = state_text(h, t, t->watch[i].seat, &texts[slot]) != 0;
+    }
     if (failed[slot]) continue; /* cannot be built: nothing rather than a crash */
     hall_send_text(h, t->watch[i].conn, texts[slot].data, false);
   }
