@@ -19,6 +19,18 @@
 
 #define MAX_DEPTH 2048 /* jansson's JSON_PARSER_DEFAULT_MAX_DEPTH: deeper is refused */
 
+/* pf_buf_putc without a call while there is room (most of the time). */
+static inline void put(pf_buf *b, char c) {
+  if (b->len + 2 <= b->cap) {
+    b->data[b->len++] = c;
+    b->data[b->len] = '\0';
+  } else {
+    pf_buf_putc(b, c);
+  }
+}
+
+#define PUT_LITERAL(b, lit) pf_buf_append((b), lit, sizeof lit - 1)
+
 /* The length of the UTF-8 sequence at s (n bytes left), or 0 when it is not valid UTF-8 (as
  * jansson's utf8_check_first and utf8_check_full judge: no overlong forms, no surrogates,
  * nothing past U+10FFFF). */
@@ -46,7 +58,7 @@ static size_t utf8_len(const unsigned char *s, size_t n) {
 int pf_json_write_string(pf_buf *b, const char *str, size_t n) {
   static const char HEX[] = "0123456789ABCDEF";
   const unsigned char *s = (const unsigned char *)str;
-  pf_buf_putc(b, '"');
+  put(b, '"');
   size_t run = 0; /* s[run..i) needs no escape */
   for (size_t i = 0; i < n;) {
     unsigned c = s[i];
@@ -76,7 +88,7 @@ int pf_json_write_string(pf_buf *b, const char *str, size_t n) {
     run = ++i;
   }
   pf_buf_append(b, s + run, n - run);
-  pf_buf_putc(b, '"');
+  put(b, '"');
   return 0;
 }
 
@@ -92,25 +104,25 @@ static int write_value(pf_buf *b, const json_t *v, int depth) {
   if (depth > MAX_DEPTH) return -1;
   switch (json_typeof(v)) {
   case JSON_OBJECT: {
-    pf_buf_putc(b, '{');
+    put(b, '{');
     bool first = true;
     for (void *it = json_object_iter((json_t *)v); it; it = json_object_iter_next((json_t *)v, it)) {
-      if (!first) pf_buf_putc(b, ',');
+      if (!first) put(b, ',');
       first = false;
       if (pf_json_write_string(b, json_object_iter_key(it), json_object_iter_key_len(it)) != 0) return -1;
-      pf_buf_putc(b, ':');
+      put(b, ':');
       if (write_value(b, json_object_iter_value(it), depth + 1) != 0) return -1;
     }
-    pf_buf_putc(b, '}');
+    put(b, '}');
     return 0;
   }
   case JSON_ARRAY: {
-    pf_buf_putc(b, '[');
+    put(b, '[');
     for (size_t i = 0, n = json_array_size(v); i < n; i++) {
-      if (i) pf_buf_putc(b, ',');
+      if (i) put(b, ',');
       if (write_value(b, json_array_get(v, i), depth + 1) != 0) return -1;
     }
-    pf_buf_putc(b, ']');
+    put(b, ']');
     return 0;
   }
   case JSON_STRING: return pf_json_write_string(b, json_string_value(v), json_string_length(v));
@@ -122,9 +134,9 @@ static int write_value(pf_buf *b, const json_t *v, int depth) {
     free(s);
     return 0;
   }
-  case JSON_TRUE: pf_buf_puts(b, "true"); return 0;
-  case JSON_FALSE: pf_buf_puts(b, "false"); return 0;
-  case JSON_NULL: pf_buf_puts(b, "null"); return 0;
+  case JSON_TRUE: PUT_LITERAL(b, "true"); return 0;
+  case JSON_FALSE: PUT_LITERAL(b, "false"); return 0;
+  case JSON_NULL: PUT_LITERAL(b, "null"); return 0;
   }
   return -1;
 }

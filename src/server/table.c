@@ -370,6 +370,9 @@ static json_t *result_json(const table *t) {
   return json_pack("{s:o, s:o}", "scores", pf_ints_json(scores, t->players), "winners", pf_ints_json(winners, nw));
 }
 
+/* Appends a string literal (its length known at compile time). */
+#define PUT_LITERAL(b, lit) pf_buf_append((b), lit, sizeof lit - 1)
+
 static void write_ints(pf_buf *b, const int *v, int n) {
   pf_buf_putc(b, '[');
   for (int i = 0; i < n; i++) {
@@ -387,19 +390,19 @@ static int write_cstr(pf_buf *b, const char *s) { return pf_json_write_string(b,
  * dumping them was most of the server's work. */
 int state_text(pf_hall *h, const table *t, int s, pf_buf *out) {
   int viewer = s < 0 ? PF_VIEW_PUBLIC : s, rc = 0;
-  pf_buf_puts(out, "{\"type\":\"state\",\"table\":");
+  PUT_LITERAL(out, "{\"type\":\"state\",\"table\":");
   pf_json_write_int(out, t->id);
-  pf_buf_puts(out, ",\"seat\":");
+  PUT_LITERAL(out, ",\"seat\":");
   if (s < 0)
-    pf_buf_puts(out, "null");
+    PUT_LITERAL(out, "null");
   else
     pf_json_write_int(out, s);
   pf_buf_printf(out, ",\"status\":\"%s\",\"ply\":", STATUS[t->status]);
   pf_json_write_int(out, t->run.nmoves);
   int group[PF_MAX_PLAYERS], n = asked(t, group);
-  pf_buf_puts(out, ",\"to_move\":");
+  PUT_LITERAL(out, ",\"to_move\":");
   rc |= pf_json_write_new(out, t->status == ST_PLAYING ? pf_to_move_json(t->g->to_move(t->run.state)) : json_null());
-  pf_buf_puts(out, ",\"choosing\":");
+  PUT_LITERAL(out, ",\"choosing\":");
   write_ints(out, group, n);
   /* The legal moves of this seat, if it may answer now (from the group's stand-in state when it
    * is not first). */
@@ -416,21 +419,21 @@ int state_text(pf_hall *h, const table *t, int s, pf_buf *out) {
       json_decref(v);
     }
   }
-  pf_buf_puts(out, ",\"legal\":");
+  PUT_LITERAL(out, ",\"legal\":");
   rc |= pf_json_write_new(out, legal ? legal : json_array());
-  pf_buf_puts(out, ",\"sealed\":[");
+  PUT_LITERAL(out, ",\"sealed\":[");
   for (int i = 0, k = 0; i < n; i++)
     if (t->seats[group[i]].has_sealed) {
       if (k++) pf_buf_putc(out, ',');
       pf_json_write_int(out, group[i]);
     }
-  pf_buf_puts(out, "],\"mine\":");
+  PUT_LITERAL(out, "],\"mine\":");
   if (s >= 0 && t->seats[s].has_sealed)
     rc |= write_cstr(out, t->seats[s].sealed);
   else
-    pf_buf_puts(out, "null");
+    PUT_LITERAL(out, "null");
   /* A waiting table shows its seats only: its deal is not to be seen before everyone sits. */
-  pf_buf_puts(out, ",\"view\":");
+  PUT_LITERAL(out, ",\"view\":");
   if (t->status != ST_WAITING) {
     json_t *view = pf_view_json(t->g, t->run.state, t->players, viewer);
     if (!moves) moves = json_incref(json_object_get(view, "moves"));
@@ -438,42 +441,43 @@ int state_text(pf_hall *h, const table *t, int s, pf_buf *out) {
     pf_buf text = {0};
     pf_style plain = {0};
     t->g->view_text(t->run.state, viewer, &plain, &text);
-    pf_buf_puts(out, ",\"text\":");
-    rc |= write_cstr(out, pf_buf_str(&text));
+    PUT_LITERAL(out, ",\"text\":");
+    rc |= pf_json_write_string(out, pf_buf_str(&text), text.len);
     pf_buf_free(&text);
   } else {
-    pf_buf_puts(out, "null");
+    PUT_LITERAL(out, "null");
   }
-  pf_buf_puts(out, ",\"moves\":");
+  PUT_LITERAL(out, ",\"moves\":");
   rc |= pf_json_write_new(out, moves ? moves : json_array());
-  pf_buf_puts(out, ",\"log\":[");
+  PUT_LITERAL(out, ",\"log\":[");
   int first = t->run.nmoves > LOG_KEEP ? t->run.nmoves - LOG_KEEP : 0;
   bool any = false;
   for (int k = first; k < t->run.nmoves; k++) {
     const log_entry *e = &t->log[k % LOG_KEEP];
     const char *text = e->ply == k ? e->texts[viewer_slot(t, s)] : NULL;
     if (!text) continue;
-    pf_buf_puts(out, any ? ",{\"ply\":" : "{\"ply\":");
+    if (any) pf_buf_putc(out, ',');
+    PUT_LITERAL(out, "{\"ply\":");
     any = true;
     pf_json_write_int(out, k);
-    pf_buf_puts(out, ",\"seat\":");
+    PUT_LITERAL(out, ",\"seat\":");
     if (e->seat < 0)
-      pf_buf_puts(out, "null");
+      PUT_LITERAL(out, "null");
     else
       pf_json_write_int(out, e->seat);
-    pf_buf_puts(out, ",\"text\":");
+    PUT_LITERAL(out, ",\"text\":");
     rc |= write_cstr(out, text);
     /* The move's own string only to the seat that played it, or to everyone once it is over. */
     if ((e->seat >= 0 && e->seat == s) || t->status == ST_OVER) {
-      pf_buf_puts(out, ",\"move\":");
+      PUT_LITERAL(out, ",\"move\":");
       rc |= write_cstr(out, t->run.moves[k]);
     }
     pf_buf_putc(out, '}');
   }
-  pf_buf_puts(out, "],\"seats\":");
+  PUT_LITERAL(out, "],\"seats\":");
   rc |= pf_json_write_new(out, seats_json(t));
   if (t->status == ST_OVER) {
-    pf_buf_puts(out, ",\"result\":");
+    PUT_LITERAL(out, ",\"result\":");
     rc |= pf_json_write_new(out, result_json(t));
     pf_buf_printf(out, ",\"record\":\"/api/tables/%" PRId64 "/record\"", t->id);
   }
