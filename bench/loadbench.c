@@ -3,7 +3,7 @@
  *
  *   pilfer-load (--url ws://HOST:PORT/ws | --spawn PILFER) [--tables T] [--game ID]...
  *               [--bot SPEC] [--full-games] [--batch N] [--max-seconds S] [--pid PID]
- *               [--seed S] [--think MS] [--sustain] [--json]
+ *               [--seed S] [--think MS] [--sustain] [--json] [--serve-arg ARG]...
  *
  * Opens T tables at once (default 1000) over a mix of games, each with two seats played here on
  * their own WebSocket connections and the others by a bot, then plays every table to its end from
@@ -43,6 +43,8 @@ static const char USAGE[] =
     "  --url URL         a running server (its memory is read when it runs here: --pid, or the\n"
     "                    process listening on the port)\n"
     "  --spawn PILFER    start `PILFER serve` on a free port with a new database, stopped at the end\n"
+    "  --serve-arg ARG   one more argument of that `pilfer serve` (repeatable: --serve-arg=--limit\n"
+    "                    --serve-arg=conns_per_address=20000)\n"
     "  --tables T        tables at once (default 1000)\n"
     "  --game ID         play this game (repeatable; default every game the server lists)\n"
     "  --bot SPEC        the bot on the other seats (default random)\n"
@@ -264,6 +266,26 @@ static void on_open(bench *b, seat *s) {
   }
 }
 
+/* A message as JSON. Of a state only its head is read, everything before "view" (type, table,
+ * seat, status, ply, to_move, choosing, legal, sealed, mine: all a seat here needs, in the order
+ * the server writes them); the view, text and log, most of its bytes, are skipped, so that the
+ * benchmark spends its core on the server's messages, not on parsing them. */
+static json_t *parse_message(const char *text, size_t len) {
+  static const char VIEW[] = ",\"view\":";
+  const char *cut = len > 256 ? memmem(text, len, VIEW, sizeof VIEW - 1) : NULL;
+  if (cut) {
+    size_t n = (size_t)(cut - text);
+    char head[8192];
+    if (n < sizeof head - 1) {
+      memcpy(head, text, n);
+      head[n] = '}';
+      json_t *j = json_loadb(head, n + 1, 0, NULL);
+      if (j) return j;
+    }
+  }
+  return json_loadb(text, len, 0, NULL);
+}
+
 static void service(bench *b, seat *s, uint32_t events) {
   ws_conn *c = s->ws;
   bool was_open = ws_get_state(c) == WS_OPEN;
@@ -274,7 +296,7 @@ static void service(bench *b, seat *s, uint32_t events) {
   int r;
   while ((r = ws_next_message(c, &m)) == 1) {
     if (m.opcode != WS_OP_TEXT) continue;
-    json_t *j = json_loadb((const char *)m.data, m.len, 0, NULL);
+    json_t *j = parse_message((const char *)m.data, m.len);
     if (j) on_message(b, s, j);
     json_decref(j);
   }
@@ -357,6 +379,7 @@ static void parse_url(bench *b, const char *url) {
 int main(int argc, char **argv) {
   static const struct option LONG[] = {
       {"url", required_argument, 0, 'u'},      {"spawn", required_argument, 0, 's'},
+      {"serve-arg", required_argument, 0, 'A'},
       {"tables", required_argument, 0, 't'},   {"game", required_argument, 0, 'g'},
       {"bot", required_argument, 0, 'b'},      {"full-games", no_argument, 0, 'f'},
       {"batch", required_argument, 0, 'B'},    {"max-seconds", required_argument, 0, 'm'},
@@ -367,6 +390,8 @@ int main(int argc, char **argv) {
   bench b = {.ntables = 1000, .batch = 100, .bot = "random", .rng = 1, .think_ms = 1000, .errors = json_object(),
              .games = json_array()};
   const char *url = NULL, *spawn = NULL;
+  const char *serve_args[32] = {0};
+  int nserve_args = 0;
   int max_seconds = 600, c;
   pid_t pid = -1;
   bool as_json = false;
@@ -374,6 +399,9 @@ int main(int argc, char **argv) {
     switch (c) {
     case 'u': url = optarg; break;
     case 's': spawn = optarg; break;
+    case 'A':
+      if (nserve_args < 30) serve_args[nserve_args++] = optarg;
+      break;
     case 't': b.ntables = atoi(optarg); break;
     case 'g': json_array_append_new(b.games, json_string(optarg)); break;
     case 'b': b.bot = optarg; break;
@@ -403,6 +431,7 @@ int main(int argc, char **argv) {
     char db[300], log[300];
     snprintf(db, sizeof db, "%s/load.db", dir);
     snprintf(log, sizeof log, "%s/server.log", dir);
+    server.args = serve_args;
     if (srv_start(&server, spawn, db, log, 20000) != 0) die("the server did not start: %s", server.error);
     b.host = "127.0.0.1";
     b.port = server.port;
@@ -451,6 +480,7 @@ int main(int argc, char **argv) {
   }
   int64_t t1 = ws_now_us();
   long rss1 = pid > 0 ? proc_rss_kib(pid) : -1;
+  double cpu_srv0 = pid > 0 ? proc_cpu_seconds(pid) : -1, cpu_self0 = proc_cpu_seconds(getpid());
   long long plies0 = 0;
   for (int i = 0; i < b.ntables; i++) plies0 += b.tables[i].plies;
   /* play them */
@@ -466,6 +496,8 @@ int main(int argc, char **argv) {
     }
   }
   int64_t t2 = ws_now_us();
+  double cpu_srv = pid > 0 && cpu_srv0 >= 0 ? proc_cpu_seconds(pid) - cpu_srv0 : -1;
+  double cpu_self = proc_cpu_seconds(getpid()) - cpu_self0;
   long long plies = b.done_plies - plies0;
   for (int i = 0; i < b.ntables; i++) plies += b.tables[i].plies;
   double open_s = (double)(t1 - t0) / 1e6, play_s = (double)(t2 - t1) / 1e6;
@@ -483,6 +515,11 @@ int main(int argc, char **argv) {
          "opened in %.2f s\n",
          b.ntables, json_array_size(b.games), 2 * b.think_ms, b.bot, b.over, plies, play_s,
          play_s > 0 ? (double)plies / play_s : 0, b.client_moves, p50, p99, mem, open_s);
+  /* What each used of the machine's cores while playing: the server's cost of a move, and
+   * whether this benchmark took a share the server needed. */
+  double srv_us = cpu_srv >= 0 && plies > 0 ? cpu_srv * 1e6 / (double)plies : -1;
+  printf("pilfer-load: CPU while playing: server %.0f%% of a core (%.0f us a move), pilfer-load %.0f%%; %ld cores\n",
+         play_s > 0 ? 100 * cpu_srv / play_s : 0, srv_us, play_s > 0 ? 100 * cpu_self / play_s : 0, sysconf(_SC_NPROCESSORS_ONLN));
   if (json_object_size(b.errors)) {
     char *e = json_dumps(b.errors, JSON_COMPACT);
     printf("pilfer-load: errors answered: %s\n", e);
@@ -498,6 +535,8 @@ int main(int argc, char **argv) {
                           "latency_ms", "p50", p50, "p99", p99, "max", maxl, "samples", (json_int_t)b.nlat,
                           "rss_kib", "before", (json_int_t)rss0, "after", (json_int_t)rss1,
                           "memory_per_table_kib", per_table, "errors", b.errors);
+    json_object_set_new(o, "cpu", json_pack("{s:f, s:f, s:f}", "server_seconds", cpu_srv, "server_us_per_move", srv_us,
+                                            "load_seconds", cpu_self));
     char *s = json_dumps(o, JSON_INDENT(2));
     puts(s);
     free(s);

@@ -1,11 +1,13 @@
 /*
  * test_core.c - the core that knows no game: card notation (G-8), the specified random stream,
- * shuffling, decks and deal checks, options.
+ * shuffling, decks and deal checks, options; JSON text written as jansson writes it.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/jsontext.h"
 #include "core/papcard.h"
+#include "core/rng.h"
 #include "testutil.h"
 
 /* ---- cards (G-8) ---- */
@@ -271,6 +273,65 @@ static void test_options(void **unused) {
   assert_int_equal(o.v[0], 100); /* refused values change nothing */
 }
 
+/* ---- JSON text ---- */
+
+/* pf_json_text writes what json_dumps(JSON_COMPACT) writes, or refuses what it refuses. */
+static void expect_like_jansson(json_t *v) {
+  char *want = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY), *got = pf_json_text(v);
+  if (!want != !got) fail_msg("jansson %s, pf_json_text %s", want ? want : "(refused)", got ? got : "(refused)");
+  if (want) assert_string_equal(got, want);
+  free(want);
+  free(got);
+  json_decref(v);
+}
+
+/* A random value: every type, strings of every byte kind (controls, quotes, escapes, UTF-8 of
+ * 2-4 bytes), keys likewise. */
+static json_t *random_json(uint64_t *r, int depth) {
+  static const char *const PIECES[] = {"a", "\"", "\\", "/", "\b", "\f", "\n", "\r", "\t", "\x01", "\x1f", "\x7f",
+                                       "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x82\xa1", " ", "7H>p2"};
+  uint64_t k = pf_splitmix64(r) % (depth > 3 ? 6 : 8);
+  switch (k) {
+  case 0: return json_null();
+  case 1: return json_boolean(pf_splitmix64(r) & 1);
+  case 2: return json_integer((json_int_t)pf_splitmix64(r) >> (pf_splitmix64(r) % 64));
+  case 3: return json_real((double)(int64_t)pf_splitmix64(r) / 1e6);
+  case 4:
+  case 5: {
+    char text[200] = "";
+    for (int i = (int)(pf_splitmix64(r) % 8); i > 0; i--) strcat(text, PIECES[pf_splitmix64(r) % 17]);
+    return json_string(text);
+  }
+  case 6: {
+    json_t *a = json_array();
+    for (int i = (int)(pf_splitmix64(r) % 5); i > 0; i--) json_array_append_new(a, random_json(r, depth + 1));
+    return a;
+  }
+  default: {
+    json_t *o = json_object();
+    for (int i = (int)(pf_splitmix64(r) % 5); i > 0; i--) {
+      json_t *key = random_json(r, 9); /* a leaf: a string now and then */
+      json_object_set_new(o, json_is_string(key) ? json_string_value(key) : "k\xc3\xa9y", random_json(r, depth + 1));
+      json_decref(key);
+    }
+    return o;
+  }
+  }
+}
+
+static void test_json_text(void **unused) {
+  (void)unused;
+  expect_like_jansson(json_integer(INT64_MIN));
+  expect_like_jansson(json_integer(INT64_MAX));
+  expect_like_jansson(json_integer(0));
+  expect_like_jansson(json_pack("{s:[], s:{}, s:s, s:f}", "a", "b", "c", "", "d", 0.5));
+  expect_like_jansson(json_stringn("nul\0inside", 11));
+  char bad[][5] = {"\xc3", "\xc0\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xff", "\x80"}; /* cut, overlong, surrogate, too high */
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) expect_like_jansson(json_string_nocheck(bad[i]));
+  uint64_t r = 16;
+  for (int i = 0; i < 20000; i++) expect_like_jansson(random_json(&r, 0));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_G_8_card_notation),   cmocka_unit_test(test_card_scan),
@@ -278,6 +339,7 @@ int main(void) {
       cmocka_unit_test(test_rng_specified_stream), cmocka_unit_test(test_rng_below_uniform_enough),
       cmocka_unit_test(test_decks),               cmocka_unit_test(test_deal_check),
       cmocka_unit_test(test_options),            cmocka_unit_test(test_pile_scan),
+      cmocka_unit_test(test_json_text),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

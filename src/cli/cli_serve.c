@@ -2,6 +2,9 @@
  * cli_serve.c - `pilfer serve`: reads the command line and hands over to server/serve.c.
  */
 #include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,12 +12,9 @@
 #include "cli/cli.h"
 #include "server/serve.h"
 
-#ifndef PILFER_WEB_DIR
-#define PILFER_WEB_DIR "web"
-#endif
-
 static const char USAGE[] =
     "usage: pilfer serve [--listen ADDRESS:PORT] [--db FILE] [--web DIR] [--workers N] [--sync normal|full]\n"
+    "                    [--limit NAME=N]...\n"
     "\n"
     "Serves the game server and its web page on one port: HTTP, and WebSocket at /ws (the protocol\n"
     "is docs/protocol.md). Everything is kept in an SQLite database; after a restart, even after\n"
@@ -23,10 +23,15 @@ static const char USAGE[] =
     "  --listen ADDRESS:PORT  where to listen (default 127.0.0.1:8080; port 0: any free port;\n"
     "                         ADDRESS * or an empty one: every interface)\n"
     "  --db FILE              the database (default pilfer.db; created when missing)\n"
-    "  --web DIR              the web page's folder (default " PILFER_WEB_DIR ")\n"
+    "  --web DIR              the web page's folder (default: the first of EXEDIR/../share/pilfer/web,\n"
+    "                         EXEDIR/../web and EXEDIR/web that holds index.html, EXEDIR being the\n"
+    "                         folder of the pilfer binary; without one only /api/ and /ws answer)\n"
     "  --workers N            threads for the bots' searches (default: the cores, at least 1)\n"
     "  --sync normal|full     normal: a written move survives the process being killed;\n"
     "                         full: a power cut too, at some cost in speed (default normal)\n"
+    "  --limit NAME=N         one of the server's limits (docs/protocol.md, \"Limits\"; repeatable):\n"
+    "                         conns_per_address, idle, queue_kib, queue_total_mib, waiting_per_conn,\n"
+    "                         waiting_max, waiting_expiry, search_iters, search_ms\n"
     "Stops on Ctrl-C (SIGINT) or SIGTERM.\n";
 
 /* "127.0.0.1:8080", ":8080", "*:8080" or "8080". */
@@ -42,14 +47,35 @@ static int parse_listen(const char *text, char *iface, size_t n, int *port) {
   return 0;
 }
 
+/* The web folder next to the binary: installed (share/pilfer/web), or in the source tree that
+ * holds the build folder; NULL when none holds index.html. */
+static const char *find_web(char *out, size_t n) {
+  char exe[PATH_MAX];
+  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (len <= 0) return NULL;
+  exe[len] = 0;
+  const char *dir = dirname(exe);
+  static const char *const PLACES[] = {"%s/../share/pilfer/web", "%s/../web", "%s/web"};
+  for (size_t i = 0; i < sizeof PLACES / sizeof *PLACES; i++) {
+    char index[PATH_MAX + 64];
+    snprintf(out, n, PLACES[i], dir);
+    snprintf(index, sizeof index, "%s/index.html", out);
+    if (access(index, R_OK) == 0) return out;
+  }
+  return NULL;
+}
+
 int cmd_serve(int argc, char **argv) {
   static const struct option LONG[] = {{"listen", required_argument, 0, 'l'}, {"db", required_argument, 0, 'd'},
                                        {"web", required_argument, 0, 'w'},    {"workers", required_argument, 0, 'n'},
-                                       {"sync", required_argument, 0, 's'},   {"help", no_argument, 0, 'h'},
-                                       {0}};
+                                       {"sync", required_argument, 0, 's'},   {"limit", required_argument, 0, 'L'},
+                                       {"help", no_argument, 0, 'h'},         {0}};
   char iface[128] = "127.0.0.1";
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  pf_serve_config cfg = {.port = 8080, .db = "pilfer.db", .web = PILFER_WEB_DIR, .workers = cores > 0 ? (int)cores : 1};
+  pf_serve_config cfg = {.port = 8080, .db = "pilfer.db", .workers = cores > 0 ? (int)cores : 1};
+  pf_serve_defaults(&cfg);
+  char web[PATH_MAX];
+  pf_error err;
   int c;
   optind = 1;
   opterr = 0;
@@ -76,6 +102,12 @@ int cmd_serve(int argc, char **argv) {
       }
       cfg.full_sync = strcmp(optarg, "full") == 0;
       break;
+    case 'L':
+      if (pf_serve_set_limit(&cfg, optarg, &err) != 0) {
+        cli_error("serve: %s", err.msg);
+        return EXIT_BAD_INPUT;
+      }
+      break;
     case 'h': fputs(USAGE, stdout); return 0;
     default:
       cli_error("serve: unknown or incomplete option '%s'; see pilfer serve --help", argv[optind - 1]);
@@ -87,5 +119,7 @@ int cmd_serve(int argc, char **argv) {
     return EXIT_BAD_INPUT;
   }
   cfg.iface = iface[0] ? iface : NULL;
+  if (!cfg.web && !(cfg.web = find_web(web, sizeof web)))
+    fprintf(stderr, "pilfer serve: no web folder next to the binary (see --help): only /api/ and /ws answer\n");
   return pf_serve(&cfg);
 }

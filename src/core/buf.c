@@ -45,6 +45,11 @@ static void reserve(pf_buf *b, size_t extra) {
   b->cap = cap;
 }
 
+void pf_buf_reserve(pf_buf *b, size_t n) {
+  reserve(b, n);
+  b->data[b->len] = '\0';
+}
+
 void pf_buf_puts(pf_buf *b, const char *s) {
   size_t n = strlen(s);
   reserve(b, n);

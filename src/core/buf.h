@@ -29,6 +29,7 @@ void pf_buf_append(pf_buf *b, const void *data, size_t n); /* may hold NUL bytes
 /* Appends a whole file ("-" is standard input); the message names the path. */
 int pf_buf_read_file(pf_buf *b, const char *path, struct pf_error *err);
 const char *pf_buf_str(const pf_buf *b); /* "" when empty; valid until the next append */
+void pf_buf_reserve(pf_buf *b, size_t n); /* room for n more bytes at once (data is then set) */
 void pf_buf_clear(pf_buf *b);            /* keeps the memory */
 void pf_buf_free(pf_buf *b);
 

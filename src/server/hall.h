@@ -9,7 +9,8 @@
  * calls io.wake (from the worker's thread), and the transport calls pf_hall_poll from its loop.
  *
  * Every change to a table is written to the store and committed before anyone is told of it:
- * the acknowledgement and the new views go out after the commit, so that whatever a player has
+ * the changes of one pass of the transport's loop are committed together by pf_hall_flush, and
+ * the acknowledgements and new views go out after that commit, so that whatever a player has
  * seen survives a crash. A table's state is its record replayed (store.h).
  *
  * Hidden information: each connection is sent its own seat's view (or the public view to a
@@ -37,15 +38,29 @@ typedef struct pf_hall_io {
   void (*wake)(void *ctx);
 } pf_hall_io;
 
+/* What one client may cost the hall (docs/protocol.md, "Limits"). pf_hall_default_limits sets
+ * each; 0 is not "none". */
+typedef struct pf_hall_limits {
+  int waiting_per_conn; /* tables a connection created that are still waiting for players */
+  int waiting_max;      /* waiting tables in all */
+  int waiting_expiry;   /* seconds a waiting table with nobody seated lives */
+  int search_iters;     /* the most search iterations a bot seat or a hint may ask */
+  int search_ms;        /* the longest one search may take (a spec without a time gets this) */
+} pf_hall_limits;
+
+void pf_hall_default_limits(pf_hall_limits *lim);
+
 typedef struct pf_hall_config {
   const char *db;  /* the SQLite file (":memory:" for tests) */
   bool full_sync;  /* synchronous=FULL: survive a power cut too, slower */
   int workers;     /* bot threads; 0 runs bots inline (tests, fuzzing) */
+  pf_hall_limits limits;
 } pf_hall_config;
 
 /* Opens the database and brings back every unfinished table by replaying its moves. */
 pf_hall *pf_hall_open(const pf_hall_config *cfg, const pf_hall_io *io, pf_error *err);
-/* Stops the workers (a running search is let finish) and frees everything. */
+/* Commits what is pending, stops the workers (a running search is let finish: limits.search_ms
+ * at most) and frees everything. */
 void pf_hall_close(pf_hall *h);
 
 /* A new connection, known to the transport as peer. */
@@ -53,13 +68,18 @@ pf_conn *pf_hall_connect(pf_hall *h, void *peer);
 /* The connection is gone: it leaves every table it watched or sat at (its seats stay its own:
  * the token brings them back). */
 void pf_hall_disconnect(pf_hall *h, pf_conn *c);
-/* One whole text message from a connection. Every reply goes through io.send. */
+/* One whole text message from a connection. Every reply goes through io.send, some of them
+ * only at the next pf_hall_flush. */
 void pf_hall_message(pf_hall *h, pf_conn *c, const char *text, size_t len);
 /* Takes the bots' finished choices and plays them (call when io.wake was called). */
 void pf_hall_poll(pf_hall *h);
 /* Once a second or so: hands the seats that have been silent too long to their table's
- * takeover bot. */
+ * takeover bot, and removes the waiting tables that expired. */
 void pf_hall_tick(pf_hall *h);
+/* Commits the changes made since the last flush in one transaction, then sends what waited for
+ * it (replies, then the changed tables' states). Call once per pass of the event loop, after
+ * the calls above; with 0 workers it also plays the bots' turns that follow, to the end. */
+void pf_hall_flush(pf_hall *h);
 
 /* Answers GET path (path starts with "/api/"); sets *type to the content type; returns the HTTP
  * status. body gets the answer (JSON, or text for the rules). */

@@ -6,27 +6,87 @@
  * JSON messages of docs/protocol.md. The limits of a connection are kept here, before the hall
  * sees anything: a message is at most MAX_MESSAGE bytes, a connection sends at most RATE messages
  * a second (bursts of BURST) plus one for each state it is sent (a client that answers every
- * state at once, as a script playing bots does, is never held back), and one that does not read
- * its messages is closed when QUEUE_MAX bytes wait for it. A refused message is answered with an error; the hall never sees it.
+ * state at once, as a script playing bots does, is never held back), one address opens at most
+ * conns_per_address WebSockets, one that answers no ping for `idle` seconds is closed, and so is
+ * one that does not read when queue_kib wait for it (or queue_total_mib for everyone): its queue
+ * is freed at once, not when it reads a close frame it will never read. A refused
+ * message is answered with an error; the hall never sees it.
+ *
+ * Each pass of the loop (lws_service) ends with pf_hall_flush: the moves of a pass are committed
+ * together, then acknowledged.
+ *
+ * The web folder's files are served to GET and HEAD only, and only files inside it: a path with
+ * "..", a directory, or a symbolic link that leads out of the folder is not found.
  */
+#define _DEFAULT_SOURCE /* realpath */
 #include "server/serve.h"
 
 #include <libwebsockets.h>
+#include <limits.h>
 #include <signal.h>
+#include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include "core/clock.h"
+#include "core/jsontext.h"
 #include "server/hall.h"
 
 #define MAX_MESSAGE (64 * 1024)
 #define RATE 100.0
 #define BURST 200.0
 #define DROPS_MAX 200
-#define QUEUE_MAX (8 * 1024 * 1024)
 #define HTTP_CHUNK 16384
+
+/* The limits `--limit NAME=N` sets, with their ranges (docs/protocol.md lists each). */
+static const struct {
+  const char *name;
+  size_t offset;
+  int def, min, max;
+  const char *what;
+} LIMITS[] = {
+    {"conns_per_address", offsetof(pf_serve_config, conns_per_address), 64, 1, 1000000, "WebSockets from one address"},
+    {"idle", offsetof(pf_serve_config, idle), 60, 2, 65535, "seconds a WebSocket may leave a ping unanswered"},
+    {"queue_kib", offsetof(pf_serve_config, queue_kib), 1024, 64, 1048576, "KiB waiting for one connection"},
+    {"queue_total_mib", offsetof(pf_serve_config, queue_total_mib), 256, 1, 65536, "MiB waiting for all"},
+    {"waiting_per_conn", offsetof(pf_serve_config, hall.waiting_per_conn), 4, 1, 1000000,
+     "waiting tables one connection created"},
+    {"waiting_max", offsetof(pf_serve_config, hall.waiting_max), 10000, 1, 10000000, "waiting tables in all"},
+    {"waiting_expiry", offsetof(pf_serve_config, hall.waiting_expiry), 3600, 1, 31536000,
+     "seconds a waiting table with nobody seated lives"},
+    {"search_iters", offsetof(pf_serve_config, hall.search_iters), 100000, 1, 100000000,
+     "iterations a bot or hint may ask"},
+    {"search_ms", offsetof(pf_serve_config, hall.search_ms), 1000, 1, 60000, "milliseconds one search may take"},
+};
+
+void pf_serve_defaults(pf_serve_config *cfg) {
+  for (size_t i = 0; i < sizeof LIMITS / sizeof *LIMITS; i++) *(int *)((char *)cfg + LIMITS[i].offset) = LIMITS[i].def;
+}
+
+int pf_serve_set_limit(pf_serve_config *cfg, const char *text, pf_error *err) {
+  const char *eq = strchr(text, '=');
+  for (size_t i = 0; eq && i < sizeof LIMITS / sizeof *LIMITS; i++) {
+    if (strlen(LIMITS[i].name) != (size_t)(eq - text) || strncmp(text, LIMITS[i].name, (size_t)(eq - text)) != 0)
+      continue;
+    char *end;
+    long v = strtol(eq + 1, &end, 10);
+    if (!eq[1] || *end || v < LIMITS[i].min || v > LIMITS[i].max)
+      return pf_fail(err, "--limit %s: a number from %d to %d (%s), not '%s'", LIMITS[i].name, LIMITS[i].min,
+                     LIMITS[i].max, LIMITS[i].what, eq + 1);
+    *(int *)((char *)cfg + LIMITS[i].offset) = (int)v;
+    return 0;
+  }
+  pf_buf names = {0};
+  for (size_t i = 0; i < sizeof LIMITS / sizeof *LIMITS; i++)
+    pf_buf_printf(&names, "%s%s (%d)", i ? ", " : "", LIMITS[i].name, LIMITS[i].def);
+  pf_fail(err, "--limit NAME=N, not '%s'; the names (and defaults) are %s", text, pf_buf_str(&names));
+  pf_buf_free(&names);
+  return -1;
+}
 
 /* A message waiting to be written, with lws's headroom before it. */
 typedef struct outmsg {
@@ -46,13 +106,24 @@ typedef struct session {
   int close_code;     /* close once the queue is written (0: no) */
   double tokens, last;
   int drops;
+  int addr;           /* its index in the server's addresses (-1: none) */
   pf_buf http;        /* an HTTP answer's body, sent from http_sent on */
   size_t http_sent;
 } session;
 
+/* The WebSockets open from one address. */
+typedef struct address {
+  char ip[64];
+  int conns;
+} address;
+
 typedef struct server {
   pf_hall *hall;
-  const char *web;
+  const pf_serve_config *cfg;
+  char web[PATH_MAX];     /* the web folder, resolved ("" when there is none) */
+  size_t queued;          /* bytes waiting for every connection */
+  address *addrs;
+  int naddrs;
   lws_sorted_usec_list_t tick;
   struct lws_context *ctx;
 } server;
@@ -66,11 +137,24 @@ static void on_signal(int sig) {
 
 /* ---- the hall's side ---- */
 
+static server *the_server; /* for the queue's total (one server a process) */
+
+static void drop_queue(session *s);
+
 static void queue_message(session *s, const char *text, size_t len) {
   if (s->close_code) return;
-  if (s->queued + len > QUEUE_MAX) { /* a client that does not read: let it go */
+  server *srv = the_server;
+  bool own = s->queued + len > (size_t)srv->cfg->queue_kib * 1024;
+  if (own || srv->queued + len > (size_t)srv->cfg->queue_total_mib * 1024 * 1024) {
+    /* A client that does not read: waiting for it to read a close frame would keep its queue,
+     * so the queue goes now and the connection at the next pass. */
+    char ip[64] = "?";
+    lws_get_peer_simple(s->wsi, ip, sizeof ip);
+    fprintf(stderr, "pilfer serve: closed a connection from %s that does not read: %zu KiB unsent (%s; %zu KiB for all)\n",
+            ip, s->queued / 1024, own ? "queue_kib" : "queue_total_mib", srv->queued / 1024);
+    drop_queue(s);
     s->close_code = LWS_CLOSE_STATUS_POLICY_VIOLATION;
-    lws_callback_on_writable(s->wsi);
+    lws_set_timeout(s->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
     return;
   }
   static const char STATE[] = "{\"type\":\"state\"";
@@ -85,6 +169,7 @@ static void queue_message(session *s, const char *text, size_t len) {
     s->head = m;
   s->tail = m;
   s->queued += len;
+  srv->queued += len;
   lws_callback_on_writable(s->wsi);
 }
 
@@ -106,6 +191,7 @@ static void transport_error(session *s, const char *code, const char *message) {
 }
 
 static void drop_queue(session *s) {
+  the_server->queued -= s->queued;
   while (s->head) {
     outmsg *m = s->head;
     s->head = m->next;
@@ -116,6 +202,24 @@ static void drop_queue(session *s) {
 }
 
 /* ---- WebSocket ---- */
+
+/* The index of a peer's address, added when new; -1 when it cannot be told. */
+static int address_of(server *srv, struct lws *wsi) {
+  char ip[64];
+  if (!lws_get_peer_simple(wsi, ip, sizeof ip)) return -1;
+  int free_slot = -1;
+  for (int i = 0; i < srv->naddrs; i++) {
+    if (strcmp(srv->addrs[i].ip, ip) == 0) return i;
+    if (!srv->addrs[i].conns && free_slot < 0) free_slot = i;
+  }
+  if (free_slot < 0) {
+    srv->addrs = pf_xrealloc(srv->addrs, (size_t)(srv->naddrs + 1) * sizeof *srv->addrs);
+    free_slot = srv->naddrs++;
+  }
+  snprintf(srv->addrs[free_slot].ip, sizeof srv->addrs[free_slot].ip, "%s", ip);
+  srv->addrs[free_slot].conns = 0;
+  return free_slot;
+}
 
 /* A whole message has come: checked against the rate, then given to the hall. */
 static void ws_message(server *srv, session *s) {
@@ -166,6 +270,7 @@ static int ws_writeable(session *s) {
     s->head = m->next;
     if (!s->head) s->tail = NULL;
     s->queued -= m->len;
+    the_server->queued -= m->len;
     int n = lws_write(s->wsi, m->data + LWS_PRE, m->len, LWS_WRITE_TEXT);
     free(m);
     if (n < 0) return -1;
@@ -210,21 +315,30 @@ static int http_answer(session *s, int status, const char *type) {
   return 0;
 }
 
+static int http_text(session *s, int status, const char *text) {
+  pf_buf_puts(&s->http, text);
+  return http_answer(s, status, "text/plain; charset=utf-8");
+}
+
 static int http_request(server *srv, session *s, const char *path) {
   pf_buf_clear(&s->http);
+  if (!lws_hdr_total_length(s->wsi, WSI_TOKEN_GET_URI) && !lws_hdr_total_length(s->wsi, WSI_TOKEN_HEAD_URI))
+    return http_text(s, 405, "only GET and HEAD are answered here\n");
   if (strncmp(path, "/api/", 5) == 0) {
     const char *type = "application/json";
     int status = pf_hall_http(srv->hall, path, &s->http, &type);
     return http_answer(s, status, type);
   }
-  /* A file of the web folder: no way out of it. */
-  if (strstr(path, "..") || strlen(path) > 200) {
-    pf_buf_puts(&s->http, "not found\n");
-    return http_answer(s, 404, "text/plain");
-  }
-  char file[512];
+  /* A file of the web folder: no way out of it, by "..", a link, or anything else. */
+  char file[PATH_MAX + 256], real[PATH_MAX];
+  struct stat sb;
+  size_t wl = strlen(srv->web);
+  if (!srv->web[0] || strstr(path, "..") || strlen(path) > 200) return http_text(s, 404, "not found\n");
   snprintf(file, sizeof file, "%s%s%s", srv->web, path, path[strlen(path) - 1] == '/' ? "index.html" : "");
-  int n = lws_serve_http_file(s->wsi, file, mime_type(file), NULL, 0);
+  if (!realpath(file, real) || strncmp(real, srv->web, wl) != 0 || real[wl] != '/' || stat(real, &sb) != 0 ||
+      !S_ISREG(sb.st_mode))
+    return http_text(s, 404, "not found\n");
+  int n = lws_serve_http_file(s->wsi, real, mime_type(real), NULL, 0);
   if (n < 0) return -1;
   return n > 0 && lws_http_transaction_completed(s->wsi) ? -1 : 0;
 }
@@ -251,9 +365,15 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
   server *srv = ctx ? lws_context_user(ctx) : NULL;
   session *s = user;
   switch (reason) {
+  case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: { /* before the upgrade: refused past the address's limit */
+    int a = address_of(srv, wsi);
+    return a >= 0 && srv->addrs[a].conns >= srv->cfg->conns_per_address;
+  }
   case LWS_CALLBACK_ESTABLISHED:
     memset(s, 0, sizeof *s);
     s->wsi = wsi;
+    s->addr = address_of(srv, wsi);
+    if (s->addr >= 0) srv->addrs[s->addr].conns++;
     s->conn = pf_hall_connect(srv->hall, s);
     s->tokens = BURST;
     s->last = pf_clock_seconds();
@@ -265,6 +385,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     return ws_writeable(s);
   case LWS_CALLBACK_CLOSED:
     if (s->conn) pf_hall_disconnect(srv->hall, s->conn);
+    if (s->conn && s->addr >= 0) srv->addrs[s->addr].conns--;
     s->conn = NULL;
     drop_queue(s);
     pf_buf_free(&s->rx);
@@ -278,6 +399,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
   case LWS_CALLBACK_HTTP_WRITEABLE:
     return s && (s->http.len || s->http_sent) ? http_writeable(s) : 0;
   case LWS_CALLBACK_CLOSED_HTTP:
+  case LWS_CALLBACK_HTTP_DROP_PROTOCOL: /* an answer whose client went before it was written */
     if (s) pf_buf_free(&s->http);
     return 0;
   case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
@@ -309,9 +431,15 @@ static void raise_file_limit(void) {
 }
 
 int pf_serve(const pf_serve_config *cfg) {
-  server srv = {.web = cfg->web};
+  pf_json_cache_blocks(); /* before the workers start */
+  server srv = {.cfg = cfg};
+  the_server = &srv;
+  if (cfg->web && !realpath(cfg->web, srv.web)) {
+    fprintf(stderr, "pilfer: the web folder %s: %s\n", cfg->web, strerror(errno));
+    return 1;
+  }
   pf_hall_io io = {.ctx = &srv, .send = hall_send, .wake = hall_wake};
-  pf_hall_config hc = {.db = cfg->db, .full_sync = cfg->full_sync, .workers = cfg->workers};
+  pf_hall_config hc = {.db = cfg->db, .full_sync = cfg->full_sync, .workers = cfg->workers, .limits = cfg->hall};
   pf_error err;
   srv.hall = pf_hall_open(&hc, &io, &err);
   if (!srv.hall) {
@@ -327,6 +455,10 @@ int pf_serve(const pf_serve_config *cfg) {
   info.protocols = PROTOCOLS;
   info.user = &srv;
   info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
+  /* A WebSocket is pinged after half the idle time without a sign of life, closed after all. */
+  lws_retry_bo_t idle = {.secs_since_valid_ping = (uint16_t)(cfg->idle / 2),
+                         .secs_since_valid_hangup = (uint16_t)cfg->idle};
+  info.retry_and_idle_policy = &idle;
   srv.ctx = lws_create_context(&info);
   if (!srv.ctx) {
     fprintf(stderr, "pilfer: cannot listen on %s:%d\n", cfg->iface ? cfg->iface : "*", cfg->port);
@@ -342,11 +474,11 @@ int pf_serve(const pf_serve_config *cfg) {
   fflush(stdout);
   lws_sul_schedule(srv.ctx, 0, &srv.tick, on_tick, LWS_US_PER_SEC);
   pf_hall_poll(srv.hall); /* bots of the tables that came back may have chosen already */
-  while (!stopping && lws_service(srv.ctx, 0) >= 0) {
-  }
+  while (!stopping && lws_service(srv.ctx, 0) >= 0) pf_hall_flush(srv.hall);
   lws_context_destroy(srv.ctx); /* closes every connection: the hall hears of each */
   srv.ctx = NULL;
   pf_hall_close(srv.hall);
+  free(srv.addrs);
   printf("pilfer serve: stopped\n");
   return 0;
 }

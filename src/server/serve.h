@@ -6,6 +6,9 @@
 
 #include <stdbool.h>
 
+#include "core/buf.h"
+#include "server/hall.h"
+
 typedef struct pf_serve_config {
   const char *iface; /* the address to listen on ("127.0.0.1"); NULL: every interface */
   int port;          /* 0: any free port (printed when listening) */
@@ -13,7 +16,17 @@ typedef struct pf_serve_config {
   const char *web;   /* the folder of the web page */
   bool full_sync;    /* SQLite synchronous=FULL */
   int workers;       /* bot threads */
+  pf_hall_limits hall;   /* the hall's limits */
+  int conns_per_address; /* WebSockets open at once from one address */
+  int idle;              /* seconds: a WebSocket that answers no ping for this long is closed */
+  int queue_kib;         /* KiB waiting to be written to one connection before it is closed */
+  int queue_total_mib;   /* MiB waiting for all connections together */
 } pf_serve_config;
+
+/* Every limit at its default (docs/protocol.md, "Limits"), the rest zero. */
+void pf_serve_defaults(pf_serve_config *cfg);
+/* Sets one limit from "NAME=N"; -1 with a message that lists the names and ranges. */
+int pf_serve_set_limit(pf_serve_config *cfg, const char *text, pf_error *err);
 
 /* Serves until SIGINT or SIGTERM; prints "pilfer serve: listening on http://HOST:PORT/" on
  * standard output once it accepts connections. Returns the exit status. */

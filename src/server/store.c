@@ -9,12 +9,15 @@
 #include <string.h>
 
 /* The statements used on every move are prepared once. */
-enum { ST_BEGIN, ST_COMMIT, ST_ROLLBACK, ST_MOVE, ST_SEALED, ST_UNSEAL, ST_STATUS, ST_SEAT, ST_N };
+enum { ST_BEGIN, ST_COMMIT, ST_ROLLBACK, ST_SAVE, ST_RELEASE, ST_UNDO, ST_MOVE, ST_SEALED, ST_UNSEAL, ST_STATUS, ST_SEAT, ST_N };
 
 static const char *const SQL[ST_N] = {
     [ST_BEGIN] = "BEGIN IMMEDIATE",
     [ST_COMMIT] = "COMMIT",
     [ST_ROLLBACK] = "ROLLBACK",
+    [ST_SAVE] = "SAVEPOINT change",
+    [ST_RELEASE] = "RELEASE change",
+    [ST_UNDO] = "ROLLBACK TO change",
     [ST_MOVE] = "INSERT INTO moves(table_id, ply, move) VALUES (?1, ?2, ?3)",
     [ST_SEALED] = "INSERT OR REPLACE INTO sealed(table_id, seat, ply, move) VALUES (?1, ?2, ?3, ?4)",
     [ST_UNSEAL] = "DELETE FROM sealed WHERE table_id = ?1 AND seat = ?2",
@@ -100,7 +103,34 @@ void pf_store_close(pf_store *s) {
 }
 
 int pf_store_begin(pf_store *s, pf_error *err) { return step_done(s, s->st[ST_BEGIN], err, "begin"); }
-int pf_store_commit(pf_store *s, pf_error *err) { return step_done(s, s->st[ST_COMMIT], err, "commit"); }
+/* A database deleted or renamed under the server would take every later write with it at the
+ * next restart: a commit that could not come back is refused instead. */
+int pf_store_commit(pf_store *s, pf_error *err) {
+  int moved = 0;
+  if (sqlite3_file_control(s->db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved)
+    return pf_fail(err, "database: its file was deleted or moved while the server ran: nothing more is written");
+  return step_done(s, s->st[ST_COMMIT], err, "commit");
+}
+int pf_store_change(pf_store *s, pf_error *err) { return step_done(s, s->st[ST_SAVE], err, "savepoint"); }
+int pf_store_change_end(pf_store *s, bool keep, pf_error *err) {
+  if (!keep && step_done(s, s->st[ST_UNDO], err, "rollback to savepoint") != 0) return -1;
+  return step_done(s, s->st[ST_RELEASE], err, "release savepoint");
+}
+bool pf_store_in_transaction(pf_store *s) { return !sqlite3_get_autocommit(s->db); }
+
+int pf_store_drop_table(pf_store *s, int64_t table, pf_error *err) {
+  static const char *const SQL_DROP[] = {"DELETE FROM sealed WHERE table_id = ?1", "DELETE FROM moves WHERE table_id = ?1",
+                                         "DELETE FROM seats WHERE table_id = ?1", "DELETE FROM tables WHERE id = ?1"};
+  for (size_t i = 0; i < sizeof SQL_DROP / sizeof *SQL_DROP; i++) {
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(s->db, SQL_DROP[i], -1, &q, NULL) != SQLITE_OK) return db_fail(s, err, SQL_DROP[i]);
+    sqlite3_bind_int64(q, 1, table);
+    int rc = sqlite3_step(q);
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE) return db_fail(s, err, SQL_DROP[i]);
+  }
+  return 0;
+}
 void pf_store_rollback(pf_store *s) {
   if (!sqlite3_get_autocommit(s->db)) step_done(s, s->st[ST_ROLLBACK], NULL, "rollback");
 }

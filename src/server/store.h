@@ -47,8 +47,16 @@ int pf_store_open(pf_store **out, const char *path, bool full_sync, pf_error *er
 void pf_store_close(pf_store *s);
 
 int pf_store_begin(pf_store *s, pf_error *err);
+/* Refused (and nothing written) when the database's file was deleted or moved meanwhile. */
 int pf_store_commit(pf_store *s, pf_error *err);
 void pf_store_rollback(pf_store *s);
+bool pf_store_in_transaction(pf_store *s);
+/* One change inside a transaction (a savepoint): kept, or undone alone (keep false) so that the
+ * other changes of the same transaction stand. */
+int pf_store_change(pf_store *s, pf_error *err);
+int pf_store_change_end(pf_store *s, bool keep, pf_error *err);
+/* Removes a table with its seats, moves and sealed choices (an expired waiting table). */
+int pf_store_drop_table(pf_store *s, int64_t table, pf_error *err);
 
 /* Adds a table with its seats; sets t->id. */
 int pf_store_add_table(pf_store *s, pf_store_table *t, const pf_store_seat *seats, pf_error *err);

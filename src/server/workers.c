@@ -90,6 +90,23 @@ pf_work *pf_workers_done(pf_workers *w) {
   return job;
 }
 
+void pf_workers_cancel(pf_workers *w, bool (*match)(pf_work *job, void *ctx), void *ctx) {
+  pthread_mutex_lock(&w->lock);
+  pf_work **p = &w->todo, *last = NULL;
+  while (*p) {
+    pf_work *job = *p;
+    if (match(job, ctx)) {
+      *p = job->next;
+      push_done(w, job);
+    } else {
+      last = job;
+      p = &job->next;
+    }
+  }
+  w->todo_tail = last;
+  pthread_mutex_unlock(&w->lock);
+}
+
 int pf_workers_pending(pf_workers *w) {
   pthread_mutex_lock(&w->lock);
   int n = w->pending;

@@ -10,6 +10,8 @@
 #ifndef PF_WORKERS_H
 #define PF_WORKERS_H
 
+#include <stdbool.h>
+
 typedef struct pf_work {
   struct pf_work *next;
 } pf_work;
@@ -22,6 +24,9 @@ pf_workers *pf_workers_start(int n, void (*fn)(pf_work *job), void (*wake)(void 
 void pf_workers_submit(pf_workers *w, pf_work *job);
 /* A finished job, or NULL when none is waiting. */
 pf_work *pf_workers_done(pf_workers *w);
+/* Hands back through the done queue, unrun, every job not begun for which match says true
+ * (match may mark it so). */
+void pf_workers_cancel(pf_workers *w, bool (*match)(pf_work *job, void *ctx), void *ctx);
 /* Jobs submitted and not yet collected. */
 int pf_workers_pending(pf_workers *w);
 /* Lets the running jobs finish, stops the threads, and gives every job not collected to drop

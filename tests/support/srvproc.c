@@ -79,7 +79,11 @@ static pid_t spawn(const srv *s) {
     dup2(fd, 2);
   }
   if (null >= 0) dup2(null, 0);
-  execl(s->pilfer, s->pilfer, "serve", "--listen", "127.0.0.1:0", "--db", s->db, (char *)NULL);
+  const char *argv[64] = {s->pilfer, "serve", "--listen", "127.0.0.1:0", "--db", s->db};
+  int n = 6;
+  for (int i = 0; s->args && s->args[i] && n < 63; i++) argv[n++] = s->args[i];
+  argv[n] = NULL;
+  execv(s->pilfer, (char *const *)argv);
   fprintf(stderr, "exec %s: %s\n", s->pilfer, strerror(errno));
   _exit(127);
 }
@@ -170,6 +174,18 @@ long proc_rss_kib(pid_t pid) {
     if (sscanf(line, "VmRSS: %ld kB", &kib) == 1) break;
   fclose(f);
   return kib;
+}
+
+double proc_cpu_seconds(pid_t pid) {
+  char path[64], line[1024];
+  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+  FILE *f = fopen(path, "r");
+  if (!f) return -1;
+  char *end = fgets(line, sizeof line, f) ? strrchr(line, ')') : NULL; /* the name may hold spaces */
+  fclose(f);
+  unsigned long long ut, st;
+  if (!end || sscanf(end + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2) return -1;
+  return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
 }
 
 /* The inode of the socket listening on local TCP port `port`, from /proc/net/tcp{,6}; 0 if none. */

@@ -20,9 +20,10 @@ typedef struct srv {
   char log[512];      /* the server's stdout and stderr, appended to */
   int status;         /* wait status once it ended */
   char error[700];    /* why srv_start failed */
+  const char *const *args; /* more arguments of `pilfer serve` (NULL-terminated), or NULL */
 } srv;
 
-/* Starts `PILFER serve --listen 127.0.0.1:0 --db DB`, its output appended to LOG, reads the port
+/* Starts `PILFER serve --listen 127.0.0.1:0 --db DB [s->args...]`, its output appended to LOG, reads the port
  * it got from the line it prints when listening (docs/protocol.md), and waits until it answers
  * GET /api/games (at most timeout_ms). 0 on success; -1 with the reason and the log's tail in
  * s->error. The child is killed if this process dies. */
@@ -40,6 +41,8 @@ json_t *srv_short_options(const char *game);
 
 /* A process's resident memory (VmRSS) in KiB, or -1. */
 long proc_rss_kib(pid_t pid);
+/* A process's CPU time so far (user and system, every thread), in seconds, or -1. */
+double proc_cpu_seconds(pid_t pid);
 /* The pid of the process of this user listening on local TCP port `port`, or -1. */
 pid_t proc_listening_on(int port);
 /* Runs argv to its end with stdin from /dev/null, capturing stdout into *out (NUL-terminated,

@@ -1,0 +1,224 @@
+/*
+ * jsontext.c - JSON values as compact text (jsontext.h).
+ *
+ * jansson's writer goes through a callback for every token, prints every integer with snprintf
+ * and looks at strings one code point at a time. This one copies each run of bytes that needs no
+ * escape at once and prints integers by hand; what it writes is json_dumps's JSON_COMPACT text
+ * exactly (tests/test_core.c compares the two), reals included (they are rare: jansson writes
+ * them). Strings are checked to be UTF-8 as jansson checks them, so that a value jansson would
+ * refuse is refused here too.
+ */
+#include "core/jsontext.h"
+
+#include <malloc.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DEPTH 2048 /* jansson's JSON_PARSER_DEFAULT_MAX_DEPTH: deeper is refused */
+
+/* pf_buf_putc without a call while there is room (most of the time). */
+static inline void put(pf_buf *b, char c) {
+  if (b->len + 2 <= b->cap) {
+    b->data[b->len++] = c;
+    b->data[b->len] = '\0';
+  } else {
+    pf_buf_putc(b, c);
+  }
+}
+
+#define PUT_LITERAL(b, lit) pf_buf_append((b), lit, sizeof lit - 1)
+
+/* The length of the UTF-8 sequence at s (n bytes left), or 0 when it is not valid UTF-8 (as
+ * jansson's utf8_check_first and utf8_check_full judge: no overlong forms, no surrogates,
+ * nothing past U+10FFFF). */
+static size_t utf8_len(const unsigned char *s, size_t n) {
+  unsigned c = s[0];
+  size_t len;
+  uint32_t cp;
+  if (c >= 0xC2 && c <= 0xDF)
+    len = 2, cp = c & 0x1F;
+  else if (c >= 0xE0 && c <= 0xEF)
+    len = 3, cp = c & 0x0F;
+  else if (c >= 0xF0 && c <= 0xF4)
+    len = 4, cp = c & 0x07;
+  else
+    return 0;
+  if (len > n) return 0;
+  for (size_t i = 1; i < len; i++) {
+    if ((s[i] & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (s[i] & 0x3F);
+  }
+  if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return len;
+}
+
+int pf_json_write_string(pf_buf *b, const char *str, size_t n) {
+  static const char HEX[] = "0123456789ABCDEF";
+  const unsigned char *s = (const unsigned char *)str;
+  put(b, '"');
+  size_t run = 0; /* s[run..i) needs no escape */
+  for (size_t i = 0; i < n;) {
+    unsigned c = s[i];
+    if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+      i++;
+      continue;
+    }
+    if (c >= 0x80) {
+      size_t len = utf8_len(s + i, n - i);
+      if (!len) return -1;
+      i += len;
+      continue;
+    }
+    pf_buf_append(b, s + run, i - run);
+    char esc[7] = {'\\', 0};
+    switch (c) {
+    case '"': esc[1] = '"'; break;
+    case '\\': esc[1] = '\\'; break;
+    case '\b': esc[1] = 'b'; break;
+    case '\f': esc[1] = 'f'; break;
+    case '\n': esc[1] = 'n'; break;
+    case '\r': esc[1] = 'r'; break;
+    case '\t': esc[1] = 't'; break;
+    default: memcpy(esc + 1, "u00", 3), esc[4] = HEX[c >> 4], esc[5] = HEX[c & 15]; break;
+    }
+    pf_buf_append(b, esc, esc[1] == 'u' ? 6 : 2);
+    run = ++i;
+  }
+  pf_buf_append(b, s + run, n - run);
+  put(b, '"');
+  return 0;
+}
+
+void pf_json_write_int(pf_buf *b, long long v) {
+  char digits[24], *p = digits + sizeof digits;
+  unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+  do *--p = (char)('0' + u % 10); while (u /= 10);
+  if (v < 0) *--p = '-';
+  pf_buf_append(b, p, (size_t)(digits + sizeof digits - p));
+}
+
+static int write_value(pf_buf *b, const json_t *v, int depth) {
+  if (depth > MAX_DEPTH) return -1;
+  switch (json_typeof(v)) {
+  case JSON_OBJECT: {
+    put(b, '{');
+    bool first = true;
+    for (void *it = json_object_iter((json_t *)v); it; it = json_object_iter_next((json_t *)v, it)) {
+      if (!first) put(b, ',');
+      first = false;
+      if (pf_json_write_string(b, json_object_iter_key(it), json_object_iter_key_len(it)) != 0) return -1;
+      put(b, ':');
+      if (write_value(b, json_object_iter_value(it), depth + 1) != 0) return -1;
+    }
+    put(b, '}');
+    return 0;
+  }
+  case JSON_ARRAY: {
+    put(b, '[');
+    for (size_t i = 0, n = json_array_size(v); i < n; i++) {
+      if (i) put(b, ',');
+      if (write_value(b, json_array_get(v, i), depth + 1) != 0) return -1;
+    }
+    put(b, ']');
+    return 0;
+  }
+  case JSON_STRING: return pf_json_write_string(b, json_string_value(v), json_string_length(v));
+  case JSON_INTEGER: pf_json_write_int(b, json_integer_value(v)); return 0;
+  case JSON_REAL: {
+    char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+    if (!s) return -1;
+    pf_buf_puts(b, s);
+    free(s);
+    return 0;
+  }
+  case JSON_TRUE: PUT_LITERAL(b, "true"); return 0;
+  case JSON_FALSE: PUT_LITERAL(b, "false"); return 0;
+  case JSON_NULL: PUT_LITERAL(b, "null"); return 0;
+  }
+  return -1;
+}
+
+int pf_json_write(pf_buf *b, const json_t *v) { return v ? write_value(b, v, 0) : -1; }
+
+int pf_json_write_new(pf_buf *b, json_t *v) {
+  int rc = pf_json_write(b, v);
+  json_decref(v);
+  return rc;
+}
+
+char *pf_json_text(const json_t *v) {
+  pf_buf b = {0};
+  pf_buf_reserve(&b, 4096); /* a state message's size: few reallocations */
+  if (pf_json_write(&b, v) != 0) {
+    pf_buf_free(&b);
+    return NULL;
+  }
+  return b.data;
+}
+
+/* ---- jansson's small blocks ---- */
+
+#define CACHE_CLASSES 17 /* malloc chunks of 32 to 256 bytes, by 16 */
+#define CACHE_KEEP 4096  /* blocks kept of each class, per thread */
+
+typedef struct block {
+  struct block *next;
+} block;
+
+typedef struct block_cache {
+  block *head[CACHE_CLASSES];
+  int n[CACHE_CLASSES];
+} block_cache;
+
+static pthread_key_t cache_key;
+static __thread block_cache *cache;
+
+/* malloc's chunk size (its class here) for a block of `usable` bytes, or a request of n. */
+static size_t chunk_of_usable(size_t usable) { return usable + 8; }
+static size_t chunk_of_request(size_t n) {
+  size_t c = (n + 8 + 15) & ~(size_t)15;
+  return c < 32 ? 32 : c;
+}
+
+static void *cached_malloc(size_t n) {
+  size_t k = chunk_of_request(n) / 16 - 2;
+  if (cache && k < CACHE_CLASSES && cache->head[k]) {
+    block *b = cache->head[k];
+    cache->head[k] = b->next;
+    cache->n[k]--;
+    return b;
+  }
+  return malloc(n);
+}
+
+static void cached_free(void *p) {
+  if (!p) return;
+  size_t k = chunk_of_usable(malloc_usable_size(p)) / 16 - 2;
+  if (k < CACHE_CLASSES && (cache || (cache = calloc(1, sizeof *cache)) != NULL) && cache->n[k] < CACHE_KEEP) {
+    if (!pthread_getspecific(cache_key)) pthread_setspecific(cache_key, cache);
+    block *b = p;
+    b->next = cache->head[k];
+    cache->head[k] = b;
+    cache->n[k]++;
+    return;
+  }
+  free(p);
+}
+
+static void cache_free(void *v) { /* a thread ends: its blocks go back to malloc */
+  block_cache *c = v;
+  for (int k = 0; k < CACHE_CLASSES; k++)
+    for (block *b = c->head[k], *next; b; b = next) next = b->next, free(b);
+  free(c);
+  cache = NULL;
+}
+
+void pf_json_cache_blocks(void) {
+#if !defined(__SANITIZE_ADDRESS__)
+  pthread_key_create(&cache_key, cache_free);
+  json_set_alloc_funcs(cached_malloc, cached_free);
+#endif
+}

@@ -1,0 +1,197 @@
+/*
+ * table.h - inside the hall (hall.h): a table in memory, its seats, who is asked, playing, the
+ * bots' jobs, and the hall's own state that table.c, hall.c and http.c share. Not for the
+ * transport.
+ *
+ * Changes and commits: every change to a table is one savepoint (change_begin, then change_keep
+ * or change_undo) inside the transaction of the event loop's pass; pf_hall_flush commits them
+ * all at once, then sends the replies that waited for the commit, then each changed table's new
+ * states (built once per viewer kind). Nothing anyone sees waits on a commit that can fail
+ * without being told: a failed commit puts every changed table back as stored and answers the
+ * requests of the pass `storage`.
+ */
+#ifndef PF_SERVER_TABLE_H
+#define PF_SERVER_TABLE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bots/bot.h"
+#include "core/record.h"
+#include "games/registry.h"
+#include "server/hall.h"
+#include "server/store.h"
+#include "server/workers.h"
+
+#define LOG_KEEP 20        /* moves told in each state message */
+#define MAX_BINDINGS 32    /* tables a connection may sit at or watch at once */
+#define LIST_MAX 200       /* tables in a list */
+
+enum { SEAT_OPEN, SEAT_HUMAN, SEAT_BOT };
+extern const char *const SEAT_KIND[];
+enum { ST_WAITING, ST_PLAYING, ST_OVER };
+extern const char *const STATUS[];
+
+typedef struct chair {
+  int kind;
+  bool taken_over;             /* a human seat its table's takeover bot plays for now */
+  bool has_sealed;             /* a sealed choice is in (choosing groups, PAP-4) */
+  char token[33];              /* a human seat's secret, 32 hex digits */
+  char bot[PF_BOT_SPEC];       /* a bot seat's spec */
+  char sealed[PF_MOVE_STR];    /* the sealed choice, canonical */
+} chair;
+
+/* One move as each viewer may know it: texts[0..players-1] for the seats, texts[players] for
+ * spectators (NULL: not told to that viewer). */
+typedef struct log_entry {
+  int ply, seat; /* seat: who moved, -1 for chance */
+  char *texts[PF_MAX_PLAYERS + 1];
+} log_entry;
+
+typedef struct watcher {
+  pf_conn *conn;
+  int seat; /* -1: a spectator */
+} watcher;
+
+typedef struct table {
+  int64_t id;
+  const pf_game *g;
+  pf_run run;
+  int players, status;
+  int64_t created;
+  int takeover_after; /* seconds; 0: none */
+  char takeover_bot[PF_BOT_SPEC];
+  chair seats[PF_MAX_PLAYERS];
+  log_entry log[LOG_KEEP]; /* a ring: move k is at k % LOG_KEEP */
+  watcher *watch;
+  int nwatch, capwatch;
+  int group_since[PF_MAX_PLAYERS]; /* the ply since which a seat has been asked with the same
+                                    * legal moves (-1: not asked); see current_for */
+  bool bot_busy;       /* a bot job for this table is out */
+  bool hint_busy;      /* a hint job for this table is out */
+  bool dirty;          /* changed in this pass: told at pf_hall_flush */
+  double since;        /* when the table last changed (takeover and expiry count from here) */
+} table;
+
+typedef struct binding {
+  int64_t table;
+  int seat; /* -1: watching */
+} binding;
+
+struct pf_conn {
+  uint64_t id;
+  void *peer;
+  binding bind[MAX_BINDINGS];
+  int nbind;
+  int64_t *made; /* the tables it created that may still be waiting (pruned at each create) */
+  int nmade;
+  bool hint_busy; /* its hint job is out */
+  pf_conn *prev, *next;
+};
+
+/* A bot's job: a choice for a seat (play) or a hint for a player. */
+typedef struct bot_job {
+  pf_work work; /* first: workers.h */
+  bool hint, cancelled;
+  int64_t table;
+  int ply, seat;
+  uint64_t conn;   /* the hint's asker */
+  json_t *req_id;  /* the hint request's id, owned */
+  const pf_game *g;
+  int players;
+  void *state;     /* a copy, owned */
+  char spec[PF_BOT_SPEC];
+  int max_ms;      /* the search's time cap (limits.search_ms) */
+  uint64_t seed;
+  bool failed;
+  char move[PF_MOVE_STR];
+  pf_buf text;
+  pf_error err;
+} bot_job;
+
+/* A message waiting for the pass's commit (table.h's head comment). */
+typedef struct outmsg {
+  pf_conn *conn;
+  char *text;
+  char *fail;     /* sent instead when the commit fails (a `storage` error); NULL: dropped then */
+  bool plain;     /* sent whatever the commit does (errors, lists) */
+} outmsg;
+
+struct pf_hall {
+  pf_hall_io io;
+  pf_hall_limits lim;
+  pf_store *store;
+  pf_workers *workers;
+  table **tables; /* by id; NULL when not in memory */
+  int64_t cap;
+  int ntables;
+  pf_conn *conns;
+  uint64_t next_conn;
+  void *scratch;  /* a state-sized buffer (the largest game's) */
+  int64_t *idle;  /* finished tables that may have nobody left at them: unloaded by sweep_idle */
+  int nidle, capidle;
+  int64_t *dirty; /* tables changed in this pass, told at pf_hall_flush */
+  int ndirty, capdirty;
+  outmsg *out;    /* messages of this pass, in order, sent at pf_hall_flush */
+  int nout, capout;
+};
+
+/* ---- table.c ---- */
+
+void new_token(char out[33]);
+uint64_t os_random64(void);
+bool token_equal(const char *a, const char *b);
+int parse_kind(const char *k);
+
+table *table_in_memory(pf_hall *h, int64_t id);
+table *table_new(const pf_game *g, int players);
+void table_free(table *t);
+void table_put(pf_hall *h, table *t);
+/* Takes a table out of memory (its connections' bindings are the caller's to drop). */
+void table_remove(pf_hall *h, table *t);
+int table_from_store(void *ctx, const pf_store_loaded *l);
+table *table_get(pf_hall *h, int64_t id);
+/* Puts a table back as stored after a failed write (t is freed; its watchers stay). */
+void table_reload(pf_hall *h, table *t);
+void note_idle(pf_hall *h, const table *t);
+void sweep_idle(pf_hall *h);
+
+int asked(const table *t, int *seats);
+bool may_answer(const table *t, int s, int *at);
+void note_group(table *t);
+bool current_for(const table *t, int s, json_int_t ply);
+bool is_bot_seat(const table *t, int s);
+
+json_t *summary_json(const table *t);
+/* Appends the state message for seat s (-1: a spectator) to out; -1 when it cannot be written. */
+int state_text(pf_hall *h, const table *t, int s, pf_buf *out);
+json_t *tables_json(pf_hall *h);
+void broadcast(pf_hall *h, table *t);
+
+int change_begin(pf_hall *h, pf_error *err);
+void change_keep(pf_hall *h, table *t);
+void change_undo(pf_hall *h, table *t);
+int advance(pf_hall *h, table *t, pf_error *err);
+int start_if_full(pf_hall *h, table *t, pf_error *err);
+int seat_move(pf_hall *h, table *t, int s, const char *text, char canon[PF_MOVE_STR], bool *sealed,
+              const char **code, pf_error *err);
+
+/* Checks a bot spec against the server's budget (limits.search_iters and search_ms); *code is
+ * "bad_seat_spec" or "budget" on failure. */
+int check_bot(const pf_hall *h, const char *spec, const char **code, pf_error *err);
+bot_job *job_new(pf_hall *h, const table *t, int seat, int at, const char *spec);
+void job_free(bot_job *j);
+void run_bot(pf_work *w);
+void schedule_bot(pf_hall *h, table *t);
+void bot_played(pf_hall *h, bot_job *j);
+
+/* ---- hall.c ---- */
+
+/* Sends a message (taking it) to a connection: at once, or after the pass's commit when one is
+ * open (`fail`: the storage error sent instead if it fails; plain: sent either way). */
+void hall_send(pf_hall *h, pf_conn *c, json_t *o, json_t *id, bool plain, bool acked);
+void hall_send_text(pf_hall *h, pf_conn *c, const char *text, bool plain);
+void unbind_conn(pf_hall *h, int64_t id, pf_conn *c, int s);
+
+#endif
