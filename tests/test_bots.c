@@ -284,11 +284,14 @@ static int check_rule(const char *game, bool (*applies)(const pf_game *, const v
   return checked;
 }
 
-/* Thief: a re-capture is possible (an answer to a steal offers more than pass). */
+/* Thief: a re-capture is possible (an answer to a steal, THF-5, offers more than pass; a turn
+ * after its first action offers pass too, THF-6, and is told apart by its phase). */
 static bool thf_can_recapture(const pf_game *g, const void *st, char legal[][PF_MOVE_STR], int n) {
-  (void)g;
-  (void)st;
-  return n > 1 && strcmp(legal[n - 1], "pass") == 0;
+  if (n < 2 || strcmp(legal[n - 1], "pass") != 0) return false;
+  json_t *v = pf_view_json(g, st, 2, PF_VIEW_ALL);
+  bool answer = strcmp(json_string_value(json_object_get(v, "phase")), "answer") == 0;
+  json_decref(v);
+  return answer;
 }
 static bool thf_recaptures(const pf_game *g, const void *st, const char *chosen) {
   (void)g;

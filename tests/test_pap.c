@@ -496,6 +496,26 @@ static void test_PAP_7_ten_points_end_the_game(void **unused) {
   pf_run_free(&r);
 }
 
+/* PAP-7 (revised): "the game ends as soon as a player has 10 points": at the first change to a
+ * score row that gives anyone 10, the rest of the round unplayed. Seat 0 reaches exactly 10 with
+ * pile 1; pile 2 would have given seat 1 20 points, and before the revision seat 1 won at the end
+ * of the round with 20. Now pile 2 is never scored and seat 0 wins. */
+static void test_PAP_7_revised_the_game_ends_at_once(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 6, "R:D5 G:D5 B P R:D5 G:D5 B:D5 P:D5 R G B P", NULL);
+  play(&r, "c1>1 c2>1 c3>1 c4>1 c5>2 c6>2 c7>2 c8>2 c9>3 c10>3 c11>3 c12>3");
+  play(&r, "@1 @2 @empty @empty @empty @empty");
+  assert_int_equal(pf_run_to_move(&r), PF_NOBODY);
+  tu_expect_scores(&r, "10 0 0 0 0 0");
+  tu_expect_winners(&r, "0");
+  tu_expect_view(&r, "rows.1.cards", "");
+  char *t = tu_view_text(&r, 1);
+  if (!strstr(t, "pile 1 (4 cards): seat 0 scored it") || strstr(t, "pile 2 (4 cards)")) fail_msg("log:\n%s", t);
+  free(t);
+  pf_run_free(&r);
+}
+
 /* When the deck is empty at the start of a round, the game ends; equal best scores share the win
  * (G-6). 54 cards with 6 players: 4 rounds of 12 and one of 6. */
 static void test_PAP_7_empty_deck_ends_and_ties_share(void **unused) {
@@ -1107,9 +1127,10 @@ static void test_mission_m10_colours_h_and_l(void **unused) {
   expect_mission("M10:5B4P", "B B B B B P P P P R G R", true);
 }
 
-/* Missions replace the 10-point goal: 10 points do not end the game; two players whose missions
- * are met at the end of the same round share the win; when the deck runs out first, the highest
- * score wins (PAP-7). */
+/* Missions replace the 10-point goal: 10 points do not end the game; PAP-9 missions with PAP-7
+ * (revised): the game ends as soon as a mission is met, so seat 1, whose mission pile 2 would meet,
+ * no longer shares the win as it did at the end of the round before the revision; when the deck
+ * runs out first, the highest score wins (PAP-7). */
 static void test_missions_replace_the_goal(void **unused) {
   (void)unused;
   pf_run r;
@@ -1121,8 +1142,10 @@ static void test_missions_replace_the_goal(void **unused) {
   start_missions(&r, 6, "R G B P R G R G B P R G", "M7 M7 M6 M6 M6 M6", "missions=true");
   play(&r, "c1>1 c2>1 c3>1 c4>1 c5>1 c6>1 c7>2 c8>2 c9>2 c10>2 c11>2 c12>2");
   play(&r, "@1 @2 @empty @empty @empty @empty");
-  tu_expect_winners(&r, "0 1");
-  tu_expect_view(&r, "missions_met", "0 1");
+  assert_int_equal(pf_run_to_move(&r), PF_NOBODY);
+  tu_expect_winners(&r, "0");
+  tu_expect_view(&r, "missions_met", "0");
+  tu_expect_view(&r, "rows.1.cards", "");
   pf_run_free(&r);
   start_missions(&r, 6, "", "M6 M6 M6 M6 M6 M6", "missions=true"); /* all textless: nobody's met */
   for (int round = 0; pf_run_to_move(&r) != PF_NOBODY; round++) give_all(&r, round % 6);
@@ -1797,6 +1820,7 @@ int main(void) {
       cmocka_unit_test(test_PAP_6_one_tapper_scores_the_discards),
       cmocka_unit_test(test_PAP_6_two_tappers_score_nothing),
       cmocka_unit_test(test_PAP_7_ten_points_end_the_game),
+      cmocka_unit_test(test_PAP_7_revised_the_game_ends_at_once),
       cmocka_unit_test(test_PAP_7_empty_deck_ends_and_ties_share),
       cmocka_unit_test(test_card_textless),
       cmocka_unit_test(test_card_score),

@@ -730,7 +730,26 @@ static int take_from_row(pap_state *s, int seat, int i) {
 
 static void begin_round(pap_state *s);
 
-/* PAP-6, PAP-7 and PAP-9 missions: the end of a round. */
+/* PAP-7 (revised), called after every change to a score row and at the end of a round: if any
+ * player has 10 points or more (PAP-9 missions: if any mission is met, which replaces the 10-point
+ * goal), the game ends there, the rest of the round unplayed. Returns whether it did. */
+static bool game_ends(pap_state *s) {
+  if (s->missions) {
+    for (int p = 0; p < s->players; p++)
+      if (mission_met(s, p)) {
+        s->met |= (uint8_t)(1 << p);
+        log_event(s, (pap_event){.kind = EV_MISSION, .seat = (uint8_t)p});
+      }
+  } else {
+    for (int p = 0; p < s->players; p++)
+      if (score_of(s, p) >= 10) s->over = 1;
+  }
+  if (s->met) s->over = 1;
+  return s->over;
+}
+
+/* PAP-6, and PAP-7 at the end of a round (the Headpointer's role passing is not a change to a
+ * score row: a Head card's value is checked here). */
 static void end_round(pap_state *s) {
   s->depth = 0;
   if (popcount(s->tapped) == 1) {
@@ -742,24 +761,7 @@ static void end_round(pap_state *s) {
     if (s->tapped) log_event(s, (pap_event){.kind = EV_EMPTY_LOST, .mask = s->tapped, .ncards = s->ndisc});
   }
   s->ndisc = 0;
-  if (s->missions) { /* missions replace the 10-point goal */
-    for (int p = 0; p < s->players; p++)
-      if (mission_met(s, p)) {
-        s->met |= (uint8_t)(1 << p);
-        log_event(s, (pap_event){.kind = EV_MISSION, .seat = (uint8_t)p});
-      }
-    if (s->met) {
-      s->over = 1;
-      return;
-    }
-  } else {
-    for (int p = 0; p < s->players; p++)
-      if (score_of(s, p) >= 10) {
-        s->over = 1;
-        return;
-      }
-  }
-  begin_round(s);
+  if (!game_ends(s)) begin_round(s);
 }
 
 /* The seats whose choice at level l is pile p and still counts. */
@@ -798,6 +800,10 @@ static void resolve(pap_state *s) {
       e.kind = EV_SCORED;
       e.seat = (uint8_t)__builtin_ctz((unsigned)who);
       for (int i = 0; i < n; i++) add_to_row(s, e.seat, ks[i]);
+      log_event(s, e);
+      s->cursor[l]++;
+      if (game_ends(s)) return; /* PAP-7 (revised): a pile scored */
+      continue;
     } else if (who == 0 || n == 1) { /* nobody, or a contested single card: discarded */
       e.kind = EV_DISCARDED;
       for (int i = 0; i < n; i++) {
@@ -1173,6 +1179,7 @@ static void give(pap_state *s, int i) {
     if (s->pend_to == g) s->pend = PEND_NONE;
   }
   log_event(s, e);
+  if (game_ends(s)) return; /* PAP-7 (revised): a card given */
   if (!s->pend) action_done(s);
 }
 
@@ -1233,6 +1240,7 @@ static void use_action(pap_state *s, int seat, pf_move m) {
   default: redo(s); break;
   }
   log_event(s, e);
+  if (game_ends(s)) return; /* PAP-7 (revised): an action, whose card left the row */
   if (kind != PF_PAP_REDO && !s->pend && s->rps_pile == NONE) action_done(s);
 }
 
@@ -1777,8 +1785,11 @@ static int pap_check(const void *vs, pf_error *err) {
     for (int i = 0; i < s->row_len[p]; i++) seen[s->row[p][i]]++;
   for (int i = 0; i < s->nout; i++) seen[s->out[i]]++;
   for (int i = 0; i < s->ndisc; i++) seen[slot_of(s, s->disc[i])]++;
-  for (int k = 0; k < s->ndrawn && !s->over && s->depth; k++)
-    if (s->lvl[k] != GONE) {
+  /* A game that ended mid-round (PAP-7) leaves the rest of the round's cards where they lay. */
+  for (int k = 0; k < s->ndrawn && s->depth; k++)
+    if (s->lvl[k] != GONE && s->over) {
+      seen[slot_of(s, k)]++;
+    } else if (s->lvl[k] != GONE) {
       if (s->lvl[k] >= s->depth) return pf_fail(err, "drawn card %d is at level %d of %d", k + 1, s->lvl[k], s->depth);
       if (s->pile[k] != NONE && s->pile[k] >= s->npiles[s->lvl[k]])
         return pf_fail(err, "drawn card %d is on pile %d of %d", k + 1, s->pile[k] + 1, s->npiles[s->lvl[k]]);
@@ -2068,8 +2079,8 @@ static json_t *slots_cards(const pap_state *s, const uint8_t *slots, int n, int 
 /* The piles of every level, face up (PAP-3, PAP-5), and while the Headpointer may start a new
  * pile at the top level, that pile, empty, for the placing moves to point at. */
 static void piles_zones(const pap_state *s, json_t *obj) {
-  for (int l = 0; l < s->depth && !s->over; l++) {
-    bool room = l == top_level(s) && placing(s) && s->npiles[l] < s->players;
+  for (int l = 0; l < s->depth; l++) {
+    bool room = !s->over && l == top_level(s) && placing(s) && s->npiles[l] < s->players;
     for (int p = 0; p < s->npiles[l] + room; p++) {
       uint8_t ks[MAX_DRAW];
       char id[PF_ZONE_ID], label[32];
@@ -2126,7 +2137,7 @@ static void pap_zones(const pap_state *s, int seat, json_t *obj) {
   int n = 0;
   for (int i = s->ncards - 1; i >= s->next_slot; i--) slots[n++] = (uint8_t)i; /* the next card on top */
   pf_zone_add(obj, "deck", "deck", -1, "Deck", slots_cards(s, slots, n, seat == PF_VIEW_ALL ? 0 : n), PF_STACK);
-  int nk = s->over || !s->depth ? 0 : unplaced(s, top_level(s), ks);
+  int nk = !s->depth ? 0 : unplaced(s, top_level(s), ks);
   if (nk) {
     for (int i = 0; i < nk; i++) slots[i] = (uint8_t)slot_of(s, ks[i]);
     pf_zone_add(obj, "drawn", "hand", s->head, "To place", slots_cards(s, slots, nk, unplaced_visible(s, seat) ? 0 : nk),
@@ -2150,7 +2161,7 @@ static void pap_view_json(const void *vs, int seat, json_t *obj) {
   json_object_set_new(obj, "pile_variant", json_boolean(s->pile_variant));
   json_object_set_new(obj, "phase", json_string(phase_name(s)));
   uint8_t ks[MAX_DRAW];
-  int nk = s->over || !s->depth ? 0 : unplaced(s, top_level(s), ks);
+  int nk = !s->depth ? 0 : unplaced(s, top_level(s), ks);
   json_object_set_new(obj, "unplaced_count", json_integer(nk));
   if (nk && unplaced_visible(s, seat)) {
     json_t *u = json_array();
@@ -2654,9 +2665,9 @@ static const char RULES[] =
     "PAP-7 Score and end. A player's score is the sum of the values of the cards in their row,\n"
     "      each worked out against the whole row (thresholds are 'at least'; Head Reward counts\n"
     "      for the Headpointer of the round in progress, or of the last round once the game is\n"
-    "      over). At the end of a round, if any player has 10 points or more, the highest score\n"
-    "      wins; when the deck is empty at the start of a round, the game ends and the highest\n"
-    "      score wins. Equal best scores share the win (G-6).\n"
+    "      over). After every change to a score row, if any player has 10 points or more, the\n"
+    "      game ends there and the highest score wins; when the deck is empty at the start of a\n"
+    "      round, the game ends and the highest score wins. Equal best scores share the win (G-6).\n"
     "PAP-8 Option pile=true. Each score row is one face-up pile: the others see only its top card\n"
     "      (the last scored) and its size, so not its score; its owner sees all of it.\n"
     "PAP-9 Expansions: options police, missions, shy, actions, combined freely (with pile too).\n"
@@ -2679,8 +2690,8 @@ static const char RULES[] =
     "      P7 Not Text        last card with text: you may not pick a pile with text\n"
     "      P8 Not Textless    last card textless: you may not pick a pile with a textless card\n"
     "  missions=true: each player draws one secret Mission at setup from a deck of 12 (the second\n"
-    "      deal; missions 1-10 with equal weights). Missions replace the 10-point goal: at the end\n"
-    "      of a round every player whose mission is met shares the win; if the deck runs out\n"
+    "      deal; missions 1-10 with equal weights). Missions replace the 10-point goal: after every\n"
+    "      change to a score row every player whose mission is met shares the win; if the deck runs out\n"
     "      first, the highest score wins (PAP-7). Met when the row has:\n"
     "      M1 5 cards of one colour        M2 at least 2 cards of every colour   M3 10 points\n"
     "      M4 at least 6 cards with text   M5 at least 5 textless cards\n"
