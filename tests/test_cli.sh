@@ -327,7 +327,7 @@ if yes 1 | NO_COLOR=1 $PILFER play point-a-pile -p 3 --seed 4 --record "$T/paph.
   grep -q "Game over" "$T/out" && grep -q "To place (6): c1 " "$T/out" && grep -q "Pointing: you at pile 1; seat 1 at " "$T/out" &&
     grep -q "Score rows" "$T/out" && ok "point-a-pile: a human game by numbers to the end, with the reveal" ||
     bad "point-a-pile human transcript" "$(grep -m3 'Pointing' "$T/out")"
-  grep -qE "seat [12] \([a-z]+\): points \(hidden until everyone has chosen\)" "$T/out" &&
+  grep -qE "seat [12] \([a-z]+\): points \(shown when everyone has chosen\)" "$T/out" &&
     ! grep -qE "seat [12] \([a-z]+\): (point at|tap empty)" "$T/out" && ok "point-a-pile: the bots' choices are hidden until the reveal" ||
     bad "point-a-pile choices told" "$(grep -m3 'seat [12] (' "$T/out")"
   $PILFER replay "$T/paph.json" >/dev/null 2>"$T/err" && ok "point-a-pile: the human game's record replays" || bad "point-a-pile human record" "$(cat "$T/err")"

@@ -318,9 +318,9 @@ static void test_PAP_4_choices_hidden_until_all_chose(void **unused) {
     legal[i] = tu_legal(&r);
     tu_expect_view_of(&r, 1, "levels.0.choices", "chosen null");
     tu_expect_view_of(&r, 0, "levels.0.choices", i == 2 ? "empty null" : i == 0 ? "1 null" : "2 null");
-    tu_expect_told(&r, "@1", 0, "points (hidden until everyone has chosen)");
+    tu_expect_told(&r, "@1", 0, "points (shown when everyone has chosen)");
     tu_expect_view_of(&r, PF_VIEW_PUBLIC, "levels.0.choices", "chosen null"); /* a spectator */
-    tu_expect_told(&r, "@1", PF_VIEW_PUBLIC, "points (hidden until everyone has chosen)");
+    tu_expect_told(&r, "@1", PF_VIEW_PUBLIC, "points (shown when everyone has chosen)");
     pf_run_free(&r);
   }
   for (int i = 1; i < 3; i++) {
@@ -513,6 +513,15 @@ static void test_PAP_7_revised_the_game_ends_at_once(void **unused) {
   char *t = tu_view_text(&r, 1);
   if (!strstr(t, "pile 1 (4 cards): seat 0 scored it") || strstr(t, "pile 2 (4 cards)")) fail_msg("log:\n%s", t);
   free(t);
+  /* The JSON view's log, after the game: what every seat chose (PAP-4), and what became of pile
+   * 1; a spectator's too. */
+  json_t *v = tu_view(&r, PF_VIEW_PUBLIC), *log = json_object_get(v, "log");
+  assert_int_equal(json_array_size(log), 2);
+  assert_string_equal(json_string_value(json_array_get(log, 0)),
+                      "Pointing: seat 0 at pile 1; seat 1 at pile 2; seat 2 at empty space; seat 3 at empty space; "
+                      "seat 4 at empty space; seat 5 at empty space");
+  assert_string_equal(json_string_value(json_array_get(log, 1)), "pile 1 (4 cards): seat 0 scored it");
+  json_decref(v);
   pf_run_free(&r);
 }
 

@@ -2149,6 +2149,26 @@ static void pap_zones(const pap_state *s, int seat, json_t *obj) {
   rows_zones(s, seat, obj);
 }
 
+static void log_text(const pap_event *e, int n, int viewer, const pf_style *st, pf_buf *out);
+
+/* The round's log as the text view tells it, one string a line: what each seat chose once the
+ * choices are revealed (PAP-4), what became of each pile, the expansions' events. Everyone is
+ * told the same (the text view differs only in calling the viewer "you"), so seats are named. */
+static json_t *log_json(const pap_event *e, int n) {
+  pf_buf b = {0};
+  pf_style plain = {0};
+  log_text(e, n, PF_VIEW_PUBLIC, &plain, &b);
+  json_t *lines = json_array();
+  for (char *line = b.data, *end; line && *line; line = end + 1) {
+    end = strchr(line, '\n');
+    char *text = line;
+    while (*text == ' ') text++;
+    json_array_append_new(lines, json_stringn(text, (size_t)(end - text)));
+  }
+  pf_buf_free(&b);
+  return lines;
+}
+
 static void pap_view_json(const void *vs, int seat, json_t *obj) {
   const pap_state *s = vs;
   /* PAP-8: a score the seat cannot work out is not shown (null). */
@@ -2179,6 +2199,9 @@ static void pap_view_json(const void *vs, int seat, json_t *obj) {
   json_object_set_new(obj, "tapped", seats_json(s->tapped));
   json_object_set_new(obj, "discards", cards_json(s, s->disc, s->ndisc));
   json_object_set_new(obj, "out", json_integer(s->nout));
+  /* this round's log (the last round's once the game is over), and the round's before it */
+  json_object_set_new(obj, "log", log_json(s->log, s->nlog));
+  json_object_set_new(obj, "previous_log", log_json(s->prev, s->nprev));
   expansions_json(s, seat, obj);
   pap_zones(s, seat, obj);
 }
@@ -2604,7 +2627,7 @@ static void pap_describe(const void *vs, pf_move m, int viewer, const pf_style *
   }
   }
   if (!pf_view_sees_own(viewer, actor)) {
-    pf_buf_puts(out, "points (hidden until everyone has chosen)");
+    pf_buf_puts(out, "points (shown when everyone has chosen)");
     return;
   }
   if (MV_B(m) == EMPTY) {
