@@ -569,14 +569,17 @@ static void gha_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
     sides_text(s, s->last_points, out);
   }
   int n = s->size[PLAY], unseen = 0;
-  for (int i = 0; i < n; i++) unseen += !(s->seen & bit(s->pile[PLAY][i]));
+  for (int i = 0; i < n - 1; i++) unseen += !visible(s, seat, s->pile[PLAY][i]); /* as listed below */
   pf_buf_puts(out, "Play pile: ");
   if (n == 0) pf_buf_puts(out, "empty\n");
   if (n > 0) {
     put_card(out, s->card[top_slot(s, PLAY)], st);
     pf_buf_printf(out, " on top");
-    if (n > 1) pf_buf_printf(out, " of %d card%s, %d of them not seen yet (?? below); bottom first:", n - 1,
-                             n == 2 ? "" : "s", unseen);
+    if (n > 1 && unseen)
+      pf_buf_printf(out, " of %d card%s, %d of them not seen yet (?? below); bottom first:", n - 1, n == 2 ? "" : "s",
+                    unseen);
+    else if (n > 1)
+      pf_buf_printf(out, " of %d card%s, bottom first:", n - 1, n == 2 ? "" : "s");
     for (int i = 0; i < n - 1; i++) {
       int slot = s->pile[PLAY][i];
       pf_buf_putc(out, ' ');

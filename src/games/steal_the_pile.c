@@ -623,7 +623,10 @@ static void stp_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
     pf_buf_printf(out, "Steal the Pile, %d players: round %d of %d, dealer seat %d, stock %d\n",
                   s->players, s->round + 1, s->rounds, s->dealer, s->ncards - s->next_slot);
   if (s->target) {
-    pf_buf_printf(out, "Match to %d, game %d. Totals before this game:", s->target, s->deal_no + 1);
+    if (s->over) /* end_game added the last game's cards (STP-7) */
+      pf_buf_printf(out, "Match to %d, over after game %d. Final totals:", s->target, s->deal_no + 1);
+    else
+      pf_buf_printf(out, "Match to %d, game %d. Totals before this game:", s->target, s->deal_no + 1);
     for (int p = 0; p < s->players; p++) pf_buf_printf(out, " seat %d: %d", p, s->total[p]);
     pf_buf_putc(out, '\n');
   }
