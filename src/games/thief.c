@@ -28,6 +28,7 @@
 #include "core/game.h"
 #include "core/slots.h"
 #include "games/registry.h"
+#include "games/rules.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* State                                                                                      */
@@ -999,68 +1000,6 @@ static void thf_describe(const void *vs, pf_move m, int viewer, const pf_style *
 /* The descriptions                                                                           */
 /* ------------------------------------------------------------------------------------------ */
 
-static const char RULES_THIEF[] =
-    "Thief (thief), 2 to 6 players. Rulings THF-1..THF-8 of RULINGS.md.\n"
-    "\n"
-    "THF-1 Cards. 108: two 52-card decks and 4 jokers. Every 2 and every joker is wild.\n"
-    "THF-2 Deal. 3 cards to each player, one at a time from the seat after the dealer; then the\n"
-    "      top card of the stock is turned face up to start the discard pile. Seat N-1 deals\n"
-    "      first, so seat 0 plays first (G-2).\n"
-    "THF-3 Capture piles. Each player's capture pile is a stack of captures. The capturing card\n"
-    "      is always put on top of its capture; the top card of a pile is the top card of its top\n"
-    "      capture. Everyone sees every capture's cards.\n"
-    "THF-4 Captures. (a) A pair from hand: two cards of equal rank (two 2s or two jokers are a\n"
-    "      pair; a wild pairs only with its own rank): 7H+7S, the cards in alphabetical order.\n"
-    "      (b) The discard pile's top card, with a card of its rank (a wild only by its own\n"
-    "      rank): 7H>d. (c) A steal: with a card of the rank of the top card of another player's\n"
-    "      capture pile, or with any wild, take that player's top capture; the new capture is it\n"
-    "      with your card on top: 7H>p2.\n"
-    "THF-5 Re-capture. Right after a steal from seat V, V may re-capture with a card of the\n"
-    "      contested rank (the rank of the stolen capture's top card before the steal) or any\n"
-    "      wild: the capture, with every card added to it, goes back on top of V's pile with V's\n"
-    "      card on top. Then the thief may re-capture the same way, and so on, alternating. The\n"
-    "      player to answer may always decline (pass), and is asked even when pass is the only\n"
-    "      move. The thief draws up to 3 right after the steal, before the victim answers;\n"
-    "      whoever re-captures draws up to 3 at once. After the exchange the turn goes on.\n"
-    "THF-6 A turn. With any capture available at the start of the turn you must make one (of\n"
-    "      your choice), then draw up to 3. With none you discard one card (7H) and draw one;\n"
-    "      after that only pairs and discard captures (never a steal). After the first action\n"
-    "      every capture is optional, drawing up to 3 after each; pass ends the turn.\n"
-    "THF-7 End of a hand. When a draw takes the last card of the stock, the current turn is\n"
-    "      finished (captures go on without drawing) and the hand ends. Cards in hands and in the\n"
-    "      discard pile count for nobody.\n"
-    "THF-8 Scores. 3-9: 5; 10, J, Q, K: 10; A: 15; 2: 25; joker: 50. A game is N hands (option\n"
-    "      hands; 0, the default, means one per player, so each deals once), the deal moving on;\n"
-    "      the highest total wins, ties share the win (G-6).\n"
-    "\n"
-    "Moves: 7H+7S (pair), 7H>d (the discard), 7H>p2 (steal, and re-capture), 7H (discard),\n"
-    "pass (no re-capture). Equal cards of the two decks are one move (G-5). Input also accepts 10,\n"
-    "lower case, the suit symbols, and a pair in either order.\n";
-
-static const char RULES_FCT[] =
-    "Four Card Thief (four-card-thief), 2 to 6 players. Rulings FCT-1..FCT-6 of RULINGS.md: as\n"
-    "Thief (THF-1..THF-8, see pilfer rules thief), except:\n"
-    "\n"
-    "FCT-1 Cards. 55: one deck and 3 jokers; only jokers are wild (a 2 is a plain card).\n"
-    "FCT-2 Deal. 4 cards to each player, one at a time; then 4 cards from the stock are laid face\n"
-    "      up on the table, each a table card of its own. There is no discard pile.\n"
-    "FCT-3 A turn. It starts with a draw of one card (if the stock has any). Captures: a pair\n"
-    "      from hand (7H+7S); a table card with a hand card of the same rank (7H>7S); a steal as\n"
-    "      THF-4(c) with jokers the only wilds (7H>p2). Captures are forced as in THF-6; after\n"
-    "      each you draw up to 5. When no capture is available you discard one card face up to\n"
-    "      the table as a new table card (7H), which ends the turn (also in the last turn of a\n"
-    "      hand, while you hold a card).\n"
-    "FCT-4 Locked captures. A capture that holds all four natural cards of one rank can never be\n"
-    "      stolen; while it is on top, nothing can be stolen from that pile.\n"
-    "FCT-5 There is no re-capture.\n"
-    "FCT-6 Scores. Joker 25; J, Q, K, A 10; 2-10 1. The end of a hand as THF-7 (table cards and\n"
-    "      hands count for nobody); a game is N hands (option hands; 0, the default, means one\n"
-    "      per player), the highest total wins (THF-8, G-6).\n"
-    "\n"
-    "Moves: 7H+7S (pair), 7H>7S (table card), 7H>p2 (steal), 7H (discard). The three jokers are\n"
-    "one move (G-5). Input also accepts 10, lower case, the suit symbols, and a pair in either\n"
-    "order.\n";
-
 #define THIEF_METHODS                                                                              \
   .version = PF_GAME_VERSION, .min_players = 2, .max_players = 6, .options = OPTIONS,            \
   .noptions = sizeof OPTIONS / sizeof OPTIONS[0], .state_size = sizeof(thf_state),                \
@@ -1071,9 +1010,9 @@ static const char RULES_FCT[] =
   .rate_moves = thf_rate_moves, .move_zones = thf_move_zones
 
 const pf_game pf_game_thief = {
-    .id = "thief", .title = "Thief", .rules = RULES_THIEF, .start = thf_start, THIEF_METHODS,
+    .id = "thief", .title = "Thief", .rules = pf_rules_thief, .start = thf_start, THIEF_METHODS,
 };
 
 const pf_game pf_game_four_card_thief = {
-    .id = "four-card-thief", .title = "Four Card Thief", .rules = RULES_FCT, .start = fct_start, THIEF_METHODS,
+    .id = "four-card-thief", .title = "Four Card Thief", .rules = pf_rules_four_card_thief, .start = fct_start, THIEF_METHODS,
 };
