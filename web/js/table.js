@@ -7,6 +7,7 @@
 import { Conn, api } from './conn.js';
 import { Board } from './board.js';
 import { richText } from './cards.js';
+import { rulesElements } from './markup.js';
 import { h, announce, keepFocus, seatsHeld, holdSeat, dropSeat, seatName, joinLink, watchLink, copyText } from './dom.js';
 
 export class TablePage {
@@ -439,10 +440,13 @@ export class TablePage {
       this.error(`No rules: ${e.message}`);
       return;
     }
+    // The text's title (its `#` heading) heads the dialog; its sections are <h3>, its parts <h4>.
+    const parts = rulesElements(text, 2);
+    const title = parts[0]?.tagName === 'H2' ? parts.shift() : h('h2', {}, `Rules of ${this.summary.title}`);
+    title.id = 'rules-title';
     const d = h('dialog.rules-dialog', { 'aria-labelledby': 'rules-title' },
-      h('div.dialog-head', {}, h('h2', { id: 'rules-title' }, `Rules of ${this.summary.title}`),
-        h('button', { type: 'button', onclick: () => d.close() }, 'Close')),
-      h('pre.rules-text', { tabindex: 0 }, text));
+      h('div.dialog-head', {}, title, h('button', { type: 'button', onclick: () => d.close() }, 'Close')),
+      h('div.rules-text', { tabindex: 0 }, parts));
     d.addEventListener('close', () => { d.remove(); this.rulesBtn.focus(); });
     document.body.append(d);
     d.showModal();
