@@ -1503,7 +1503,7 @@ static void test_action_steal(void **unused) {
 }
 
 /* After the reveal: the contenders of one's contested pile play rock-paper-scissors, throws
- * hidden until all have thrown; the beaten lose the pile. Three draws: the pile is resolved as
+ * hidden until all have thrown, then told in the log; the beaten lose the pile. Three draws: the pile is resolved as
  * usual. */
 static void test_action_random(void **unused) {
   (void)unused;
@@ -1518,13 +1518,22 @@ static void test_action_random(void **unused) {
   play(&r, "rock");
   assert_int_equal(pf_run_to_move(&r), 1);
   tu_expect_view_of(&r, 1, "rps.throws", "thrown null");
-  tu_expect_told(&r, "paper", 0, "throws (hidden until everyone has thrown)");
+  tu_expect_told(&r, "paper", 0, "throws (shown when everyone has thrown)");
   pf_rng rng;
   pf_rng_seed(&rng, 4, 4);
   assert_true(tu_resampled(&r, 1, 20, "rps.throws.0", &rng) > 0);
   play(&r, "scissors");
   tu_expect_view(&r, "rows.0.size", "6"); /* R G B and the 3-card pile, alone */
   assert_true(log_has(&r, 0, "rock-paper-scissors for pile 1, throw 1: you rock; seat 1 scissors"));
+  /* The JSON view's log tells every throw once all have thrown, as it tells the choices (PAP-4):
+   * the pile was the round's last, so it is the round before's now. */
+  json_t *v = tu_view(&r, PF_VIEW_PUBLIC), *log = json_object_get(v, "previous_log");
+  bool told = false;
+  for (size_t i = 0; i < json_array_size(log); i++)
+    told |= strcmp(json_string_value(json_array_get(log, i)),
+                   "rock-paper-scissors for pile 1, throw 1: seat 0 rock; seat 1 scissors") == 0;
+  if (!told) fail_msg("no throws in the view's previous_log: %s", json_dumps(log, 0));
+  json_decref(v);
   pf_run_free(&r);
   start_pap(&r, 2, "R G B R:A5", "actions=true");
   give_all(&r, 0);

@@ -2599,7 +2599,7 @@ static void pap_describe(const void *vs, pf_move m, int viewer, const pf_style *
   case MV_PASS: pf_buf_puts(out, "use no action now"); return;
   case MV_THROW:
     if (!pf_view_sees_own(viewer, actor))
-      pf_buf_puts(out, "throws (hidden until everyone has thrown)");
+      pf_buf_puts(out, "throws (shown when everyone has thrown)");
     else
       pf_buf_printf(out, "throw %s", THROWS[MV_B(m)]);
     return;
