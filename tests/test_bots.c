@@ -284,11 +284,14 @@ static int check_rule(const char *game, bool (*applies)(const pf_game *, const v
   return checked;
 }
 
-/* Thief: a re-capture is possible (an answer to a steal offers more than pass). */
+/* Thief: a re-capture is possible (an answer to a steal, THF-5, offers more than pass; a turn
+ * after its first action offers pass too, THF-6, and is told apart by its phase). */
 static bool thf_can_recapture(const pf_game *g, const void *st, char legal[][PF_MOVE_STR], int n) {
-  (void)g;
-  (void)st;
-  return n > 1 && strcmp(legal[n - 1], "pass") == 0;
+  if (n < 2 || strcmp(legal[n - 1], "pass") != 0) return false;
+  json_t *v = pf_view_json(g, st, 2, PF_VIEW_ALL);
+  bool answer = strcmp(json_string_value(json_object_get(v, "phase")), "answer") == 0;
+  json_decref(v);
+  return answer;
 }
 static bool thf_recaptures(const pf_game *g, const void *st, const char *chosen) {
   (void)g;
@@ -352,6 +355,44 @@ static void test_greedy_rules(void **unused) {
                          "its stockpile could be played (Skip-Bo Junior: stockpile first)") > 0);
 }
 
+/* Thief from a deal of two decks and 4 jokers (`deal`, top card first; the rest of the deck
+ * follows), after `moves` (space-separated): the legal moves are `legal`, and greedy plays `want`. */
+static void expect_thief_greedy(const char *deal, const char *moves, const char *legal, const char *want) {
+  pf_deal d;
+  pf_run r;
+  tu_deal(&d, 2, 4, deal);
+  tu_start(&r, "thief", 2, &d, NULL);
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", moves);
+  for (char *save = NULL, *m = strtok_r(buf, " ", &save); m; m = strtok_r(NULL, " ", &save)) tu_play(&r, m);
+  tu_expect_legal(&r, legal);
+  expect_greedy(&r, want);
+  pf_run_free(&r);
+}
+
+/* Thief's rule of thumb after a turn's first action (THF-6, revised: every later capture is
+ * optional): a steal made with a wild counts less by the points of one's own top capture, which
+ * the wild, kept, could re-capture (THF-5); pass when nothing is worth more. Seat 0 holds 2H and
+ * may steal seat 1's pair of 3s with it (25 + 2 x 10 = 45 points for the steal). In each deal
+ * seat 0 is dealt three cards, seat 1 3D 3H 5C; KD starts the discard pile; seat 0 captures, draws
+ * two cards and passes, seat 1 pairs its 3s, draws 6C 7C and passes. */
+static void test_THF_6_greedy_keeps_a_wild_to_recapture(void **unused) {
+  (void)unused;
+  /* Seat 0's top capture is this turn's first action, a pair of jokers (100): keeping the wild
+   * is worth more than the steal, so pass. Seat 0 is dealt 9S 9H JK and draws JK 2H. */
+  expect_thief_greedy("9S 3D 9H 3H JK 5C KD JK 2H 6C 7C 8D TD 5D 6D 7H 9D", "9H+9S pass 3D+3H pass JK+JK",
+                      "2H>p1 pass", "pass");
+  /* With a pair of 4s (10) on top instead, the steal is worth more: steal. Seat 0 is dealt
+   * 9S 9H 4S and draws 4H 2H. */
+  expect_thief_greedy("9S 3D 9H 3H 4S 5C KD 4H 2H 6C 7C 8D TD 5D 6D 7H 9D", "9H+9S pass 3D+3H pass 4H+4S",
+                      "2H>p1 pass", "2H>p1");
+  /* The first action is forced, so nothing is kept by choosing a lesser capture: with its pair of
+   * jokers on top from the turn before, seat 0 steals with the wild (45) rather than pair its 4s
+   * (10). Seat 0 is dealt JK JK 4S and draws 4H 2H. */
+  expect_thief_greedy("JK 3D JK 3H 4S 5C KD 4H 2H 6C 7C 8D TD 5D 6D 7H 9D", "JK+JK pass 3D+3H pass",
+                      "4H+4S 2H>p1", "2H>p1");
+}
+
 /* ---- strength, briefly (docs/strength.md has the real measurements) ---- */
 
 /* The first bot's win rate over `games` games of two players, seats rotated. */
@@ -388,6 +429,7 @@ int main(void) {
       cmocka_unit_test(test_bots_see_only_their_seat),
       cmocka_unit_test(test_bots_allocate_once),
       cmocka_unit_test(test_greedy_rules),
+      cmocka_unit_test(test_THF_6_greedy_keeps_a_wild_to_recapture),
       cmocka_unit_test(test_bots_beat_random),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -112,6 +112,11 @@ static void test_GHA_2_play_pile_then_four_cards_each(void **unused) {
     assert_null(strstr(t, "4S"));
     free(t);
   }
+  /* The full view (a replay, the game-over screen) lists them: it does not call them unseen. */
+  char *t = tu_view_text(&r, PF_VIEW_ALL);
+  if (!strstr(t, "Play pile: KC on top of 3 cards, bottom first: ") || strstr(t, "not seen yet"))
+    fail_msg("the full text view:\n%s", t);
+  free(t);
   pf_run_free(&r);
 }
 

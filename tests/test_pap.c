@@ -318,9 +318,9 @@ static void test_PAP_4_choices_hidden_until_all_chose(void **unused) {
     legal[i] = tu_legal(&r);
     tu_expect_view_of(&r, 1, "levels.0.choices", "chosen null");
     tu_expect_view_of(&r, 0, "levels.0.choices", i == 2 ? "empty null" : i == 0 ? "1 null" : "2 null");
-    tu_expect_told(&r, "@1", 0, "points (hidden until everyone has chosen)");
+    tu_expect_told(&r, "@1", 0, "points (shown when everyone has chosen)");
     tu_expect_view_of(&r, PF_VIEW_PUBLIC, "levels.0.choices", "chosen null"); /* a spectator */
-    tu_expect_told(&r, "@1", PF_VIEW_PUBLIC, "points (hidden until everyone has chosen)");
+    tu_expect_told(&r, "@1", PF_VIEW_PUBLIC, "points (shown when everyone has chosen)");
     pf_run_free(&r);
   }
   for (int i = 1; i < 3; i++) {
@@ -493,6 +493,35 @@ static void test_PAP_7_ten_points_end_the_game(void **unused) {
   give_all(&r, 0);
   tu_expect_scores(&r, "9 0");
   assert_int_equal(pf_run_to_move(&r), 1); /* below 10: the next round */
+  pf_run_free(&r);
+}
+
+/* PAP-7 (revised): "the game ends as soon as a player has 10 points": at the first change to a
+ * score row that gives anyone 10, the rest of the round unplayed. Seat 0 reaches exactly 10 with
+ * pile 1; pile 2 would have given seat 1 20 points, and before the revision seat 1 won at the end
+ * of the round with 20. Now pile 2 is never scored and seat 0 wins. */
+static void test_PAP_7_revised_the_game_ends_at_once(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 6, "R:D5 G:D5 B P R:D5 G:D5 B:D5 P:D5 R G B P", NULL);
+  play(&r, "c1>1 c2>1 c3>1 c4>1 c5>2 c6>2 c7>2 c8>2 c9>3 c10>3 c11>3 c12>3");
+  play(&r, "@1 @2 @empty @empty @empty @empty");
+  assert_int_equal(pf_run_to_move(&r), PF_NOBODY);
+  tu_expect_scores(&r, "10 0 0 0 0 0");
+  tu_expect_winners(&r, "0");
+  tu_expect_view(&r, "rows.1.cards", "");
+  char *t = tu_view_text(&r, 1);
+  if (!strstr(t, "pile 1 (4 cards): seat 0 scored it") || strstr(t, "pile 2 (4 cards)")) fail_msg("log:\n%s", t);
+  free(t);
+  /* The JSON view's log, after the game: what every seat chose (PAP-4), and what became of pile
+   * 1; a spectator's too. */
+  json_t *v = tu_view(&r, PF_VIEW_PUBLIC), *log = json_object_get(v, "log");
+  assert_int_equal(json_array_size(log), 2);
+  assert_string_equal(json_string_value(json_array_get(log, 0)),
+                      "Pointing: seat 0 at pile 1; seat 1 at pile 2; seat 2 at empty space; seat 3 at empty space; "
+                      "seat 4 at empty space; seat 5 at empty space");
+  assert_string_equal(json_string_value(json_array_get(log, 1)), "pile 1 (4 cards): seat 0 scored it");
+  json_decref(v);
   pf_run_free(&r);
 }
 
@@ -1107,9 +1136,10 @@ static void test_mission_m10_colours_h_and_l(void **unused) {
   expect_mission("M10:5B4P", "B B B B B P P P P R G R", true);
 }
 
-/* Missions replace the 10-point goal: 10 points do not end the game; two players whose missions
- * are met at the end of the same round share the win; when the deck runs out first, the highest
- * score wins (PAP-7). */
+/* Missions replace the 10-point goal: 10 points do not end the game; PAP-9 missions with PAP-7
+ * (revised): the game ends as soon as a mission is met, so seat 1, whose mission pile 2 would meet,
+ * no longer shares the win as it did at the end of the round before the revision; when the deck
+ * runs out first, the highest score wins (PAP-7). */
 static void test_missions_replace_the_goal(void **unused) {
   (void)unused;
   pf_run r;
@@ -1121,8 +1151,10 @@ static void test_missions_replace_the_goal(void **unused) {
   start_missions(&r, 6, "R G B P R G R G B P R G", "M7 M7 M6 M6 M6 M6", "missions=true");
   play(&r, "c1>1 c2>1 c3>1 c4>1 c5>1 c6>1 c7>2 c8>2 c9>2 c10>2 c11>2 c12>2");
   play(&r, "@1 @2 @empty @empty @empty @empty");
-  tu_expect_winners(&r, "0 1");
-  tu_expect_view(&r, "missions_met", "0 1");
+  assert_int_equal(pf_run_to_move(&r), PF_NOBODY);
+  tu_expect_winners(&r, "0");
+  tu_expect_view(&r, "missions_met", "0");
+  tu_expect_view(&r, "rows.1.cards", "");
   pf_run_free(&r);
   start_missions(&r, 6, "", "M6 M6 M6 M6 M6 M6", "missions=true"); /* all textless: nobody's met */
   for (int round = 0; pf_run_to_move(&r) != PF_NOBODY; round++) give_all(&r, round % 6);
@@ -1471,7 +1503,7 @@ static void test_action_steal(void **unused) {
 }
 
 /* After the reveal: the contenders of one's contested pile play rock-paper-scissors, throws
- * hidden until all have thrown; the beaten lose the pile. Three draws: the pile is resolved as
+ * hidden until all have thrown, then told in the log; the beaten lose the pile. Three draws: the pile is resolved as
  * usual. */
 static void test_action_random(void **unused) {
   (void)unused;
@@ -1486,13 +1518,22 @@ static void test_action_random(void **unused) {
   play(&r, "rock");
   assert_int_equal(pf_run_to_move(&r), 1);
   tu_expect_view_of(&r, 1, "rps.throws", "thrown null");
-  tu_expect_told(&r, "paper", 0, "throws (hidden until everyone has thrown)");
+  tu_expect_told(&r, "paper", 0, "throws (shown when everyone has thrown)");
   pf_rng rng;
   pf_rng_seed(&rng, 4, 4);
   assert_true(tu_resampled(&r, 1, 20, "rps.throws.0", &rng) > 0);
   play(&r, "scissors");
   tu_expect_view(&r, "rows.0.size", "6"); /* R G B and the 3-card pile, alone */
   assert_true(log_has(&r, 0, "rock-paper-scissors for pile 1, throw 1: you rock; seat 1 scissors"));
+  /* The JSON view's log tells every throw once all have thrown, as it tells the choices (PAP-4):
+   * the pile was the round's last, so it is the round before's now. */
+  json_t *v = tu_view(&r, PF_VIEW_PUBLIC), *log = json_object_get(v, "previous_log");
+  bool told = false;
+  for (size_t i = 0; i < json_array_size(log); i++)
+    told |= strcmp(json_string_value(json_array_get(log, i)),
+                   "rock-paper-scissors for pile 1, throw 1: seat 0 rock; seat 1 scissors") == 0;
+  if (!told) fail_msg("no throws in the view's previous_log: %s", json_dumps(log, 0));
+  json_decref(v);
   pf_run_free(&r);
   start_pap(&r, 2, "R G B R:A5", "actions=true");
   give_all(&r, 0);
@@ -1797,6 +1838,7 @@ int main(void) {
       cmocka_unit_test(test_PAP_6_one_tapper_scores_the_discards),
       cmocka_unit_test(test_PAP_6_two_tappers_score_nothing),
       cmocka_unit_test(test_PAP_7_ten_points_end_the_game),
+      cmocka_unit_test(test_PAP_7_revised_the_game_ends_at_once),
       cmocka_unit_test(test_PAP_7_empty_deck_ends_and_ties_share),
       cmocka_unit_test(test_card_textless),
       cmocka_unit_test(test_card_score),

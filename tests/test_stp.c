@@ -570,10 +570,18 @@ static void test_STP_7_totals_add_up_until_a_total_reaches_the_target(void **unu
   assert_int_equal(r.ndeals, 2);
   assert_int_equal(r.deals[1].ncards, 52);
   assert_memory_equal(r.deals[1].cards, r.given[1].cards, 52);
+  char *t = tu_view_text(&r, PF_VIEW_PUBLIC);
+  if (!strstr(t, "Match to 40, game 2. Totals before this game: seat 0: 39 seat 1: 13\n")) fail_msg("text view:\n%s", t);
+  free(t);
   assert_int_equal(tu_play_first_to_end(&r), 48);
   tu_expect_view(&r, "totals", "73 31");
   tu_expect_view(&r, "scores", "73 31");
   tu_expect_view(&r, "winners", "0");
+  /* The header at the end says what the totals are: after the last game, not before it. */
+  t = tu_view_text(&r, PF_VIEW_PUBLIC);
+  if (!strstr(t, "Match to 40, over after game 2. Final totals: seat 0: 73 seat 1: 31\n") || strstr(t, "before this game"))
+    fail_msg("text view at the end:\n%s", t);
+  free(t);
   pf_run_free(&r);
 }
 

@@ -145,6 +145,7 @@ static void test_THF_1_twos_and_jokers_are_wild(void **unused) {
   pf_run r;
   start(&r, "thief", 2, hands, "KD", "3C 4D 6H 7S", NULL);
   tu_play(&r, "8H+8S");
+  tu_play(&r, "pass"); /* THF-6: seat 0 ends its turn */
   expect_to_move(&r, 1);
   tu_expect_legal(&r, "2D>p0 JK>p0");
   tu_refuse(&r, "QS>p0", "does not match 8S");
@@ -203,6 +204,7 @@ static void test_THF_3_piles_are_stacks_of_captures(void **unused) {
   tu_play(&r, "7S+7D"); /* read in either order: 7D+7S */
   expect_captures(&r, 0, "[9H 9S] [7D 7S]");
   assert_int_equal(pile_int(&r, 0, "size"), 4);
+  tu_play(&r, "pass");
   /* seat 1: 5D+5H (draws 6C 3H); then 7C steals only the top capture, 7C on top of it. */
   expect_to_move(&r, 1);
   tu_play(&r, "5D+5H");
@@ -243,7 +245,7 @@ static void test_THF_4a_pairs(void **unused) {
   tu_refuse(&r, "2S+JK", "a wild pairs only with its own rank");
   tu_play(&r, "2H+2S");
   tu_expect_hand(&r, 0, "JK JK 4D");
-  tu_expect_legal(&r, "JK+JK"); /* seat 1's pile is empty: nothing to steal */
+  tu_expect_legal(&r, "JK+JK pass"); /* seat 1's pile is empty: nothing to steal */
   pf_run_free(&r);
 }
 
@@ -275,6 +277,7 @@ static void test_THF_4c_steals(void **unused) {
   pf_run r;
   start(&r, "thief", 2, hands, "KD", "3C 4D 6H 7S TC", NULL);
   tu_play(&r, "8H+8S");
+  tu_play(&r, "pass");
   expect_to_move(&r, 1);
   tu_expect_legal(&r, "8D>p0 2H>p0");
   tu_refuse(&r, "8D>p1", "not your own");
@@ -297,8 +300,10 @@ static void test_THF_5_a_chain_of_four_recaptures(void **unused) {
   const char *const hands[2] = {"8S 8H 8C", "8D 2H QS"};
   pf_run r;
   start(&r, "thief", 2, hands, "KD", "2C 5D 6H 7S 8S 9C TC 3D 4S", NULL);
-  tu_play(&r, "8H+8S"); /* seat 0 draws 2C 5D: no capture left, the turn ends */
+  tu_play(&r, "8H+8S"); /* seat 0 draws 2C 5D: no capture left */
   tu_expect_hand(&r, 0, "8C 2C 5D");
+  tu_expect_legal(&r, "pass"); /* THF-6: asked all the same */
+  tu_play(&r, "pass");
   expect_to_move(&r, 1);
   tu_play(&r, "8D>p0");
   /* The thief drew before the victim answers. */
@@ -328,32 +333,39 @@ static void test_THF_5_a_chain_of_four_recaptures(void **unused) {
   tu_expect_hand(&r, 0, "5D 7S 9C");
   tu_expect_legal(&r, "pass");
   tu_play(&r, "pass");
-  /* Seat 1's turn goes on: it has no capture, so it ends; seat 0 has none either and discards. */
+  /* Seat 1's turn goes on (THF-6): it has no capture and passes; seat 0 has none either and
+   * discards. */
+  expect_to_move(&r, 1);
+  tu_expect_view(&r, "phase", "captured");
+  tu_expect_legal(&r, "pass");
+  tu_play(&r, "pass");
   expect_to_move(&r, 0);
   tu_expect_view(&r, "phase", "start");
   tu_expect_legal(&r, "5D 7S 9C");
   pf_run_free(&r);
 }
 
-/* THF-5: the victim may decline; then the thief's turn goes on, and captures stay forced. */
+/* THF-5: the victim may decline; then the thief's turn goes on, its captures optional (THF-6). */
 static void test_THF_5_a_declined_recapture(void **unused) {
   (void)unused;
   const char *const hands[2] = {"8S 8H 8C", "8D 2H QS"};
   pf_run r;
   start(&r, "thief", 2, hands, "KD", "2C 5D QH 7S 8S 9C TC 3D 4S", NULL);
   tu_play(&r, "8H+8S");
+  tu_play(&r, "pass");
   tu_play(&r, "8D>p0"); /* seat 1 draws QH: a pair of queens */
   tu_expect_legal(&r, "8C>p1 2C>p1 pass");
   tu_play(&r, "pass");
   expect_captures(&r, 1, "[8H 8S 8D]");
-  /* The turn goes on: seat 1 must capture its pair (THF-6). */
+  /* The turn goes on: seat 1 may capture its pair, or end the turn (THF-6). */
   expect_to_move(&r, 1);
   tu_expect_view(&r, "phase", "captured");
-  tu_expect_legal(&r, "QH+QS");
-  tu_refuse(&r, "pass", "only answers a steal");
+  tu_expect_legal(&r, "QH+QS pass");
   tu_play(&r, "QH+QS");
-  /* Seat 1 drew 7S 8S; seat 0's pile is empty: nothing to capture, the turn ends. Seat 0 steals
-   * seat 1's top capture in its own turn. */
+  /* Seat 1 drew 7S 8S; seat 0's pile is empty: nothing to capture, only pass. Seat 0 steals
+   * seat 1's top capture in its own turn, the first action of it: forced. */
+  tu_expect_legal(&r, "pass");
+  tu_play(&r, "pass");
   expect_to_move(&r, 0);
   tu_expect_legal(&r, "2C>p1");
   pf_run_free(&r);
@@ -363,27 +375,33 @@ static void test_THF_5_a_declined_recapture(void **unused) {
 /* THF-6 A turn                                                                               */
 /* ------------------------------------------------------------------------------------------ */
 
-/* THF-6 (and G-7): while a capture is available only captures are legal, of the player's choice;
- * when none is left after a capture the turn ends without a discard. */
-static void test_THF_6_captures_are_forced(void **unused) {
+/* THF-6 (and G-7): a turn's first action is forced: with a capture available only captures are
+ * legal, of the player's choice; after it the player may go on capturing or pass, and is asked
+ * even when pass is the only move; the turn ends without a discard. */
+static void test_THF_6_the_first_action_is_forced(void **unused) {
   (void)unused;
   const char *const hands[2] = {"9S 9H 9D", "5D 5H 7C"};
   pf_run r;
   start(&r, "thief", 2, hands, "9C", "TS JD QC 3H 4S", NULL);
   tu_expect_legal(&r, "9H+9S 9D+9S 9D+9H 9S>d 9H>d 9D>d");
-  tu_refuse(&r, "9S", "captures are forced");
+  tu_refuse(&r, "9S", "a turn's first action is forced (THF-6)");
+  tu_refuse(&r, "pass", "never before it (THF-6)");
   tu_play(&r, "9D>d"); /* draws TS */
-  tu_expect_legal(&r, "9H+9S");
+  tu_expect_legal(&r, "9H+9S pass");
   tu_play(&r, "9H+9S");
-  /* Drew TS, then JD QC: no capture; the turn ends without a discard. */
+  /* Drew TS, then JD QC: no capture; seat 0 is asked all the same, and its pass ends the turn
+   * without a discard. */
+  expect_to_move(&r, 0);
+  tu_expect_legal(&r, "pass");
+  tu_play(&r, "pass");
   expect_to_move(&r, 1);
   tu_expect_view(&r, "discard", "");
   tu_expect_hand(&r, 0, "TS JD QC");
   pf_run_free(&r);
 }
 
-/* THF-6: with no capture at the start, discard one card and draw one; a capture that follows is
- * forced (the discard pile's new top included), drawing up to 3 after each. */
+/* THF-6: with no capture at the start, discard one card and draw one; captures may follow (the
+ * discard pile's new top included), drawing up to 3 after each, until the player passes. */
 static void test_THF_6_discard_then_capture(void **unused) {
   (void)unused;
   pf_run r;
@@ -393,15 +411,41 @@ static void test_THF_6_discard_then_capture(void **unused) {
   tu_expect_view(&r, "discard", "KD 6D");
   tu_expect_view(&r, "phase", "discarded");
   tu_expect_hand(&r, 0, "3S 4H 4S");
-  tu_expect_legal(&r, "4H+4S");
+  tu_expect_legal(&r, "4H+4S pass");
   tu_refuse(&r, "3S", "already discarded");
   tu_play(&r, "4H+4S"); /* draws 6S 7C: 6S takes back the discard */
-  tu_expect_legal(&r, "6S>d");
+  tu_expect_legal(&r, "6S>d pass");
   tu_play(&r, "6S>d"); /* draws 8C: nothing left to capture */
+  tu_play(&r, "pass");
   expect_captures(&r, 0, "[4H 4S] [6D 6S]");
   tu_expect_view(&r, "discard", "KD");
   tu_expect_hand(&r, 0, "3S 7C 8C");
   expect_to_move(&r, 1);
+  pf_run_free(&r);
+}
+
+/* THF-6 (revised): a thief who declined to re-capture is no longer forced to make the same steal
+ * again: the turn goes on with every capture optional and pass among the moves, so the thief may
+ * keep the wild for a later defence (THF-5). Before the revision 2H>p0 was the only move here. */
+static void test_THF_6_revised_a_declined_recapture_keeps_the_wild(void **unused) {
+  (void)unused;
+  const char *const hands[2] = {"8S 8H 8C", "8D 2H QS"};
+  pf_run r;
+  start(&r, "thief", 2, hands, "KD", "5D 6H 7S 9C TC 3D 4S", NULL);
+  tu_play(&r, "8H+8S"); /* draws 5D 6H */
+  tu_play(&r, "pass");
+  tu_play(&r, "8D>p0"); /* the first action; seat 1 draws 7S */
+  tu_play(&r, "8C>p1"); /* seat 0 re-captures, draws 9C */
+  expect_to_move(&r, 1);
+  tu_expect_legal(&r, "2H>p0 pass");
+  tu_play(&r, "pass"); /* the thief declines to re-capture */
+  expect_to_move(&r, 1);
+  tu_expect_view(&r, "phase", "captured");
+  tu_expect_legal(&r, "2H>p0 pass"); /* the same steal, but no longer forced */
+  tu_play(&r, "pass");
+  expect_to_move(&r, 0);
+  tu_expect_hand(&r, 1, "2H QS 7S");
+  expect_captures(&r, 0, "[8H 8S 8D 8C]");
   pf_run_free(&r);
 }
 
@@ -412,19 +456,21 @@ static void test_THF_6_no_steal_after_a_discard(void **unused) {
   pf_run r;
   start(&r, "thief", 2, hands, "KD", "TS JD 5S 9D 5C 6C 8D QH", NULL);
   tu_play(&r, "9H+9S"); /* draws TS JD */
+  tu_play(&r, "pass");
   expect_to_move(&r, 1);
   tu_expect_legal(&r, "4D 5H 7C");
   tu_play(&r, "4D"); /* draws 5S: a pair */
   tu_play(&r, "5H+5S"); /* draws 9D 5C: 9D would steal seat 0's 9s, 5C has no partner */
   tu_expect_hand(&r, 1, "7C 9D 5C");
-  expect_to_move(&r, 0); /* no steal after a discard: the turn has ended */
+  tu_expect_legal(&r, "pass"); /* no steal after a discard */
   pf_run_free(&r);
   /* The same position with a pair left: the pair is legal, the steal is refused. */
   start(&r, "thief", 2, hands, "KD", "TS JD 5S 9D 7S 6C 8D QH", NULL);
   tu_play(&r, "9H+9S");
+  tu_play(&r, "pass");
   tu_play(&r, "4D");
   tu_play(&r, "5H+5S"); /* draws 9D 7S */
-  tu_expect_legal(&r, "7C+7S");
+  tu_expect_legal(&r, "7C+7S pass");
   tu_refuse(&r, "9D>p0", "never a steal");
   pf_run_free(&r);
 }
@@ -604,10 +650,10 @@ static void test_FCT_1_only_jokers_are_wild(void **unused) {
   (void)unused;
   const char *const hands[2] = {"8S 8H 5C 3D", "2D JK QS 4H"};
   pf_run r;
-  start(&r, "four-card-thief", 2, hands, "9C TC JC KC", "6H 7S 6D 7D AS AH", NULL);
+  start(&r, "four-card-thief", 2, hands, "9C TC JC KC", "6H QD AS 7D 8C 8D", NULL);
   assert_int_equal(tu_view_int(&r, "stock"), 55 - 8 - 4 - 1); /* seat 0 drew to start its turn */
-  tu_play(&r, "8H+8S");
-  tu_play(&r, "5C"); /* no capture left: discard to the table, the turn ends */
+  tu_play(&r, "8H+8S"); /* draws QD AS */
+  tu_play(&r, "5C");    /* no capture left: discard to the table, the turn ends */
   expect_to_move(&r, 1);
   tu_expect_legal(&r, "JK>p0");
   tu_refuse(&r, "2D>p0", "does not match 8S");
@@ -636,13 +682,14 @@ static void test_FCT_2_four_cards_each_and_four_table_cards(void **unused) {
   pf_run_free(&r);
 }
 
-/* FCT-3: a turn starts with a draw; table captures (7H>7S) and pairs are forced, drawing up to 4
- * after each; the discard to the table ends the turn, and the next turn starts with a draw. */
+/* FCT-3 (revised): a turn starts with a draw, so the player holds 5; table captures (7H>7S) and
+ * pairs are forced, drawing up to 5 after each (no longer 4); the discard to the table ends the
+ * turn with 4 cards in hand (no longer 3), and the next turn starts with a draw. */
 static void test_FCT_3_a_turn(void **unused) {
   (void)unused;
   const char *const hands[2] = {"7H 4C 5D 6S", "3C 8D 9H QC"};
   pf_run r;
-  start(&r, "four-card-thief", 2, hands, "7S TD JC KC", "4D 2S 3S KH 8S", NULL);
+  start(&r, "four-card-thief", 2, hands, "7S TD JC KC", "4D 2S 3S 8S QH KH", NULL);
   tu_expect_hand(&r, 0, "7H 4C 5D 6S 4D");
   tu_expect_legal(&r, "4C+4D 7H>7S");
   tu_refuse(&r, "6S", "captures are forced");
@@ -650,15 +697,16 @@ static void test_FCT_3_a_turn(void **unused) {
   tu_play(&r, "7H>7S");
   expect_captures(&r, 0, "[7S 7H]");
   tu_expect_view(&r, "table", "TD JC KC");
-  tu_expect_hand(&r, 0, "4C 5D 6S 4D"); /* 4 cards: nothing to draw */
-  tu_play(&r, "4D+4C"); /* read as 4C+4D; draws 2S 3S */
-  tu_expect_hand(&r, 0, "5D 6S 2S 3S");
-  tu_expect_legal(&r, "5D 6S 2S 3S");
+  tu_expect_hand(&r, 0, "4C 5D 6S 4D 2S"); /* drew 2S: back to 5 */
+  tu_play(&r, "4D+4C"); /* read as 4C+4D; draws 3S 8S */
+  tu_expect_hand(&r, 0, "5D 6S 2S 3S 8S");
+  tu_expect_legal(&r, "5D 6S 2S 3S 8S");
   tu_play(&r, "6S");
+  tu_expect_hand(&r, 0, "5D 2S 3S 8S"); /* "players should always have four cards" */
   tu_expect_view(&r, "table", "TD JC KC 6S");
   expect_to_move(&r, 1);
-  tu_expect_hand(&r, 1, "3C 8D 9H QC KH"); /* drew KH to start the turn */
-  tu_expect_legal(&r, "KH>KC");
+  tu_expect_hand(&r, 1, "3C 8D 9H QC QH"); /* drew QH to start the turn */
+  tu_expect_legal(&r, "QC+QH");
   pf_run_free(&r);
 }
 
@@ -668,30 +716,30 @@ static void test_FCT_4_a_locked_capture_cannot_be_stolen(void **unused) {
   (void)unused;
   const char *const hands[2] = {"7S 7H 7C 3D", "7D JK 4S 5C"};
   pf_run r;
-  start(&r, "four-card-thief", 2, hands, "9C TD JC KC", "6H QS QH 8C 2H 8D 9H AS 8S 3H 4D", NULL);
-  tu_play(&r, "7H+7S"); /* seat 0 drew 6H to start; now draws QS */
+  start(&r, "four-card-thief", 2, hands, "9C TD JC KC", "6H QS 8C QH 2H AS 5D 8S 9H 9S AH", NULL);
+  tu_play(&r, "7H+7S"); /* seat 0 drew 6H to start; now draws QS 8C */
   tu_play(&r, "3D");    /* no capture left: to the table */
-  tu_play(&r, "7D>p0"); /* seat 1 drew QH; steals with 7D */
+  tu_play(&r, "7D>p0"); /* seat 1 drew QH; steals with 7D, draws 2H */
   expect_captures(&r, 1, "[7H 7S 7D]");
   assert_int_equal(pile_int(&r, 1, "locked"), 0);
   expect_to_move(&r, 1); /* FCT-5: no re-capture; seat 1 has nothing more and discards */
   tu_play(&r, "4S");
-  expect_to_move(&r, 0); /* drew 8C */
+  expect_to_move(&r, 0); /* drew AS */
   tu_expect_legal(&r, "7C>p1");
-  tu_play(&r, "7C>p1"); /* draws 2H */
+  tu_play(&r, "7C>p1"); /* draws 5D */
   expect_captures(&r, 0, "[7H 7S 7D 7C]");
   assert_int_equal(pile_int(&r, 0, "locked"), 1);
   tu_play(&r, "6H");
-  expect_to_move(&r, 1); /* drew 8D; the joker would steal anything but the locked capture */
+  expect_to_move(&r, 1); /* drew 8S; the joker would steal anything but the locked capture */
   tu_refuse(&r, "JK>p0", "locked");
-  tu_expect_legal(&r, "JK 5C QH 8D");
-  tu_play(&r, "5C");
+  tu_expect_legal(&r, "JK 5C QH 2H 8S");
+  tu_play(&r, "2H");
   tu_expect_legal(&r, "9H>9C"); /* seat 0 drew 9H */
-  tu_play(&r, "9H>9C");         /* draws AS */
+  tu_play(&r, "9H>9C");         /* draws 9S */
   expect_captures(&r, 0, "[7H 7S 7D 7C] [9C 9H]");
   assert_int_equal(pile_int(&r, 0, "locked"), 0);
-  tu_play(&r, "QS");
-  expect_to_move(&r, 1); /* drew 8S */
+  tu_play(&r, "5D");
+  expect_to_move(&r, 1); /* drew AH */
   expect_legal_has(&r, "JK>p0"); /* the top capture is not locked: it can be stolen */
   tu_play(&r, "JK>p0");
   expect_captures(&r, 0, "[7H 7S 7D 7C]");
@@ -704,7 +752,7 @@ static void test_FCT_5_no_recapture(void **unused) {
   (void)unused;
   const char *const hands[2] = {"8S 8H 5C 3D", "8D JK QS 4H"};
   pf_run r;
-  start(&r, "four-card-thief", 2, hands, "9C TC JC KC", "6H 7S 6D 7D AS AH", NULL);
+  start(&r, "four-card-thief", 2, hands, "9C TC JC KC", "6H 7S QD 7D AS AH", NULL);
   tu_play(&r, "8H+8S");
   tu_play(&r, "5C");
   expect_to_move(&r, 1);
@@ -764,6 +812,7 @@ static void test_views_zones_and_moves(void **unused) {
   tu_play(&r, "8H+8S");
   tu_expect_zone(&r, 1, "captures:0", "cards", "8H 8S");
   tu_expect_zone(&r, 1, "captures:0", "note", "10 points; top capture 2 cards");
+  tu_play(&r, "pass");
   tu_expect_move_zones(&r, 1, "8D>p0", "hand:1 8D captures:0");
   tu_expect_move_zones(&r, 1, "2H>p0", "hand:1 2H captures:0");
   pf_run_free(&r);
@@ -790,8 +839,9 @@ int main(void) {
       cmocka_unit_test(test_THF_4c_steals),
       cmocka_unit_test(test_THF_5_a_chain_of_four_recaptures),
       cmocka_unit_test(test_THF_5_a_declined_recapture),
-      cmocka_unit_test(test_THF_6_captures_are_forced),
+      cmocka_unit_test(test_THF_6_the_first_action_is_forced),
       cmocka_unit_test(test_THF_6_discard_then_capture),
+      cmocka_unit_test(test_THF_6_revised_a_declined_recapture_keeps_the_wild),
       cmocka_unit_test(test_THF_6_no_steal_after_a_discard),
       cmocka_unit_test(test_THF_7_the_last_card_of_the_stock),
       cmocka_unit_test(test_THF_8_a_game_is_one_hand_per_player),

@@ -34,6 +34,11 @@ int cli_parse_count(const char *s, int *out);
 int cli_json_flag(int argc, char **argv, const char *usage, bool *json);
 /* Prints a usage text and then every bot with its settings (play and sim --help); returns 0. */
 int cli_usage_with_bots(const char *usage);
+/* The rules markup of games/rules.h as plain text: headings underlined, paragraphs and list items
+ * wrapped to `width` columns, tables aligned (cli_rules.c). */
+void cli_rules_text(const char *markup, int width, pf_buf *out);
+/* Prints a game's rules so (`pilfer rules`, and `rules` while playing). */
+void cli_print_rules(const pf_game *g, FILE *f);
 /* The game named id, or NULL after an error listing the games. */
 const pf_game *cli_game(const char *id);
 

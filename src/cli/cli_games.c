@@ -53,8 +53,9 @@ int cmd_games(int argc, char **argv) {
 
 int cmd_rules(int argc, char **argv) {
   if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-    puts("usage: pilfer rules GAME\n\nPrints the rules of GAME as the engine plays them, citing "
-         "the ruling ids\n(see 'pilfer games' for the ids).");
+    puts("usage: pilfer rules GAME\n\nPrints the rules of GAME to learn it from: the object of the game, "
+         "set-up,\na turn, scoring and the end, each rule with the id of its ruling (see 'pilfer games'\n"
+         "for the games' ids).");
     return 0;
   }
   if (argc != 2) {
@@ -63,6 +64,6 @@ int cmd_rules(int argc, char **argv) {
   }
   const pf_game *g = cli_game(argv[1]);
   if (!g) return EXIT_BAD_INPUT;
-  fputs(g->rules, stdout);
+  cli_print_rules(g, stdout);
   return 0;
 }

@@ -313,7 +313,7 @@ static int human_turn(table *t, int seat) {
     } else if (strcmp(s, "hint") == 0) {
       give_hint(t, seat, moves, n);
     } else if (strcmp(s, "rules") == 0) {
-      fputs(g->rules, stdout);
+      cli_print_rules(g, stdout);
     } else if (strcmp(s, "moves") == 0) {
       show_moves(t, seat, moves, n, true);
     } else if (cli_parse_count(s, &k) == 0) {

@@ -86,7 +86,7 @@ typedef struct pf_game {
   const pf_option_desc *options;
   int noptions;
   size_t state_size;
-  const char *rules; /* the rules as the engine plays them, citing the ruling ids */
+  const char *rules; /* the rules as a person learns them, in the markup of games/rules.h */
 
   /* Starts a game from the setup: deals explicitly given or shuffled from the seed. Refuses bad
    * combinations (options against the player count, deals that are not the game's deck). */

@@ -18,6 +18,7 @@
 #include "core/game.h"
 #include "core/slots.h"
 #include "games/registry.h"
+#include "games/rules.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* State                                                                                      */
@@ -569,14 +570,17 @@ static void gha_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
     sides_text(s, s->last_points, out);
   }
   int n = s->size[PLAY], unseen = 0;
-  for (int i = 0; i < n; i++) unseen += !(s->seen & bit(s->pile[PLAY][i]));
+  for (int i = 0; i < n - 1; i++) unseen += !visible(s, seat, s->pile[PLAY][i]); /* as listed below */
   pf_buf_puts(out, "Play pile: ");
   if (n == 0) pf_buf_puts(out, "empty\n");
   if (n > 0) {
     put_card(out, s->card[top_slot(s, PLAY)], st);
     pf_buf_printf(out, " on top");
-    if (n > 1) pf_buf_printf(out, " of %d card%s, %d of them not seen yet (?? below); bottom first:", n - 1,
-                             n == 2 ? "" : "s", unseen);
+    if (n > 1 && unseen)
+      pf_buf_printf(out, " of %d card%s, %d of them not seen yet (?? below); bottom first:", n - 1, n == 2 ? "" : "s",
+                    unseen);
+    else if (n > 1)
+      pf_buf_printf(out, " of %d card%s, bottom first:", n - 1, n == 2 ? "" : "s");
     for (int i = 0; i < n - 1; i++) {
       int slot = s->pile[PLAY][i];
       pf_buf_putc(out, ' ');
@@ -647,34 +651,6 @@ static void gha_describe(const void *vs, pf_move m, int viewer, const pf_style *
 /* The description                                                                            */
 /* ------------------------------------------------------------------------------------------ */
 
-static const char RULES[] =
-    "Ghârat (gharat), 2 to 4 players. Rulings GHA-1..GHA-6 of RULINGS.md.\n"
-    "\n"
-    "GHA-1 Players. 2-4, one 52-card deck. Option teams (4 players only): seats 0 and 2 against\n"
-    "      1 and 3; each seat's score is its team's total.\n"
-    "GHA-2 Deal. The first 4 cards make the play pile, stacked in order (the 4th on top). Only the\n"
-    "      top card is seen; the cards beneath stay unseen by everyone until uncovered. Then 4\n"
-    "      cards to each player, one at a time from the seat after the dealer, who plays first.\n"
-    "      Seat N-1 deals the first hand, so seat 0 plays first (G-2).\n"
-    "GHA-3 A turn. Play one card. If its rank matches the top card of the play pile or of any\n"
-    "      player's capture pile (your own included), you must take one matching target of your\n"
-    "      choice: the matching top card and every card of that rank directly beneath it go onto\n"
-    "      your capture pile, in their order, with your card on top (on your own pile the card is\n"
-    "      simply added). Otherwise the card goes on top of the play pile. Taking from the play\n"
-    "      pile uncovers the card beneath, which everyone then sees.\n"
-    "GHA-4 Deals and the end of a hand. When every hand is empty, the dealer deals 4 more cards\n"
-    "      to each player if the stock has them and play goes on in turn; when it has none, the\n"
-    "      hand ends. The play pile counts for nobody.\n"
-    "GHA-5 Scores. 2-10: 5; J, Q, K: 10; A: 20.\n"
-    "GHA-6 Match. Option target (default 1000; 0 = one hand). Hands are played, the deal moving\n"
-    "      on to the next seat, until after a hand some total (a player's, or a team's) reaches\n"
-    "      the target; the highest total wins, and a tie for it means one more hand. Each hand is\n"
-    "      a new deal. Ties at the end share the win (G-6).\n"
-    "\n"
-    "Moves: 7H (no match: onto the play pile), 7H>pp (take from the play pile), 7H>p2 (take from\n"
-    "seat 2's capture pile; your own seat to add to your own). Input also accepts 10, lower case\n"
-    "and the suit symbols.\n"
-    "Scores: the points in each capture pile (in a match, the totals; with teams, the team's).\n";
 
 const pf_game pf_game_gharat = {
     .version = PF_GAME_VERSION,
@@ -685,7 +661,7 @@ const pf_game pf_game_gharat = {
     .options = OPTIONS,
     .noptions = sizeof OPTIONS / sizeof OPTIONS[0],
     .state_size = sizeof(gha_state),
-    .rules = RULES,
+    .rules = pf_rules_gharat,
     .start = gha_start,
     .to_move = gha_to_move,
     .legal = gha_legal,

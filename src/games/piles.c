@@ -17,6 +17,7 @@
 #include "core/game.h"
 #include "core/slots.h"
 #include "games/registry.h"
+#include "games/rules.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* State                                                                                      */
@@ -672,37 +673,6 @@ static void pil_describe_chance(const void *vs, const char *outcome, int viewer,
 /* The description                                                                            */
 /* ------------------------------------------------------------------------------------------ */
 
-static const char RULES[] =
-    "Piles (piles), 4 players in two teams. Rulings PIL-1..PIL-9 of RULINGS.md.\n"
-    "\n"
-    "PIL-1 Players. Exactly 4, in two teams: seats 0 and 2, seats 1 and 3. One 52-card deck.\n"
-    "PIL-2 Deal. 10 cards to each player, one at a time from seat 0 (seat 3 deals, G-2); the last\n"
-    "      12 cards make the castle, laid row by row a1 b1 c1 d1, a2 .. d2, a3 .. d3 (columns\n"
-    "      a-d, rows 1-3). Neighbours are the orthogonally adjacent piles: corners have 2, the\n"
-    "      other edge piles 3, b2 and c2 have 4.\n"
-    "PIL-3 Values. A 1, 2-10 as printed, J 11, Q 12, K 13. Hearts and diamonds are red, spades\n"
-    "      and clubs black.\n"
-    "PIL-4 Pile value. The value of its top card, +1 for each neighbouring pile whose top card is\n"
-    "      of the same colour, -1 for each whose top card is of the other colour.\n"
-    "PIL-5 Team colours. The team of the first player to place a card takes that card's colour;\n"
-    "      the other team takes the other. If no card is ever placed, seats 0 and 2 are black.\n"
-    "PIL-6 A turn. Place one card from hand on any castle pile, or pass. On a top card of the same\n"
-    "      colour placing is always allowed; on one of the other colour only if the pile's value\n"
-    "      with the new card on top is greater than its value before (neighbours as they are).\n"
-    "PIL-7 Passing. Always allowed. The next seat takes one card at random from the passer's hand\n"
-    "      (a chance move) and keeps it for its team's collection. The passer and the taker know\n"
-    "      which card it was; the others only that a card was taken.\n"
-    "PIL-8 End. After every player has had 10 turns (every turn removes exactly one card from the\n"
-    "      hand, so all hands are then empty).\n"
-    "PIL-9 Scoring. Each team collects every pile whose top card is its colour, plus the cards it\n"
-    "      took from passers, and scores only the collected cards of the other team's colour:\n"
-    "      A 9, K 4, Q 3, J 2, any other card 1. The higher team score wins; equal scores share\n"
-    "      the win (G-6).\n"
-    "\n"
-    "Moves: 7H>b2 (place 7H on the pile at b2), pass. The card taken after a pass is recorded as\n"
-    "a chance move, *7H. Input also accepts 10, lower case and the suit symbols.\n"
-    "Scores: each seat has its team's score; during the game it counts the castle only, since the\n"
-    "cards taken are secret until the end.\n";
 
 const pf_game pf_game_piles = {
     .version = PF_GAME_VERSION,
@@ -713,7 +683,7 @@ const pf_game pf_game_piles = {
     .options = NULL,
     .noptions = 0,
     .state_size = sizeof(pil_state),
-    .rules = RULES,
+    .rules = pf_rules_piles,
     .start = pil_start,
     .to_move = pil_to_move,
     .legal = pil_legal,

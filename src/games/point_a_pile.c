@@ -52,6 +52,7 @@
 #include "core/game.h"
 #include "core/papcard.h"
 #include "games/registry.h"
+#include "games/rules.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* State                                                                                      */
@@ -730,7 +731,26 @@ static int take_from_row(pap_state *s, int seat, int i) {
 
 static void begin_round(pap_state *s);
 
-/* PAP-6, PAP-7 and PAP-9 missions: the end of a round. */
+/* PAP-7 (revised), called after every change to a score row and at the end of a round: if any
+ * player has 10 points or more (PAP-9 missions: if any mission is met, which replaces the 10-point
+ * goal), the game ends there, the rest of the round unplayed. Returns whether it did. */
+static bool game_ends(pap_state *s) {
+  if (s->missions) {
+    for (int p = 0; p < s->players; p++)
+      if (mission_met(s, p)) {
+        s->met |= (uint8_t)(1 << p);
+        log_event(s, (pap_event){.kind = EV_MISSION, .seat = (uint8_t)p});
+      }
+  } else {
+    for (int p = 0; p < s->players; p++)
+      if (score_of(s, p) >= 10) s->over = 1;
+  }
+  if (s->met) s->over = 1;
+  return s->over;
+}
+
+/* PAP-6, and PAP-7 at the end of a round (the Headpointer's role passing is not a change to a
+ * score row: a Head card's value is checked here). */
 static void end_round(pap_state *s) {
   s->depth = 0;
   if (popcount(s->tapped) == 1) {
@@ -742,24 +762,7 @@ static void end_round(pap_state *s) {
     if (s->tapped) log_event(s, (pap_event){.kind = EV_EMPTY_LOST, .mask = s->tapped, .ncards = s->ndisc});
   }
   s->ndisc = 0;
-  if (s->missions) { /* missions replace the 10-point goal */
-    for (int p = 0; p < s->players; p++)
-      if (mission_met(s, p)) {
-        s->met |= (uint8_t)(1 << p);
-        log_event(s, (pap_event){.kind = EV_MISSION, .seat = (uint8_t)p});
-      }
-    if (s->met) {
-      s->over = 1;
-      return;
-    }
-  } else {
-    for (int p = 0; p < s->players; p++)
-      if (score_of(s, p) >= 10) {
-        s->over = 1;
-        return;
-      }
-  }
-  begin_round(s);
+  if (!game_ends(s)) begin_round(s);
 }
 
 /* The seats whose choice at level l is pile p and still counts. */
@@ -798,6 +801,10 @@ static void resolve(pap_state *s) {
       e.kind = EV_SCORED;
       e.seat = (uint8_t)__builtin_ctz((unsigned)who);
       for (int i = 0; i < n; i++) add_to_row(s, e.seat, ks[i]);
+      log_event(s, e);
+      s->cursor[l]++;
+      if (game_ends(s)) return; /* PAP-7 (revised): a pile scored */
+      continue;
     } else if (who == 0 || n == 1) { /* nobody, or a contested single card: discarded */
       e.kind = EV_DISCARDED;
       for (int i = 0; i < n; i++) {
@@ -1173,6 +1180,7 @@ static void give(pap_state *s, int i) {
     if (s->pend_to == g) s->pend = PEND_NONE;
   }
   log_event(s, e);
+  if (game_ends(s)) return; /* PAP-7 (revised): a card given */
   if (!s->pend) action_done(s);
 }
 
@@ -1233,6 +1241,7 @@ static void use_action(pap_state *s, int seat, pf_move m) {
   default: redo(s); break;
   }
   log_event(s, e);
+  if (game_ends(s)) return; /* PAP-7 (revised): an action, whose card left the row */
   if (kind != PF_PAP_REDO && !s->pend && s->rps_pile == NONE) action_done(s);
 }
 
@@ -1777,8 +1786,11 @@ static int pap_check(const void *vs, pf_error *err) {
     for (int i = 0; i < s->row_len[p]; i++) seen[s->row[p][i]]++;
   for (int i = 0; i < s->nout; i++) seen[s->out[i]]++;
   for (int i = 0; i < s->ndisc; i++) seen[slot_of(s, s->disc[i])]++;
-  for (int k = 0; k < s->ndrawn && !s->over && s->depth; k++)
-    if (s->lvl[k] != GONE) {
+  /* A game that ended mid-round (PAP-7) leaves the rest of the round's cards where they lay. */
+  for (int k = 0; k < s->ndrawn && s->depth; k++)
+    if (s->lvl[k] != GONE && s->over) {
+      seen[slot_of(s, k)]++;
+    } else if (s->lvl[k] != GONE) {
       if (s->lvl[k] >= s->depth) return pf_fail(err, "drawn card %d is at level %d of %d", k + 1, s->lvl[k], s->depth);
       if (s->pile[k] != NONE && s->pile[k] >= s->npiles[s->lvl[k]])
         return pf_fail(err, "drawn card %d is on pile %d of %d", k + 1, s->pile[k] + 1, s->npiles[s->lvl[k]]);
@@ -2068,8 +2080,8 @@ static json_t *slots_cards(const pap_state *s, const uint8_t *slots, int n, int 
 /* The piles of every level, face up (PAP-3, PAP-5), and while the Headpointer may start a new
  * pile at the top level, that pile, empty, for the placing moves to point at. */
 static void piles_zones(const pap_state *s, json_t *obj) {
-  for (int l = 0; l < s->depth && !s->over; l++) {
-    bool room = l == top_level(s) && placing(s) && s->npiles[l] < s->players;
+  for (int l = 0; l < s->depth; l++) {
+    bool room = !s->over && l == top_level(s) && placing(s) && s->npiles[l] < s->players;
     for (int p = 0; p < s->npiles[l] + room; p++) {
       uint8_t ks[MAX_DRAW];
       char id[PF_ZONE_ID], label[32];
@@ -2126,7 +2138,7 @@ static void pap_zones(const pap_state *s, int seat, json_t *obj) {
   int n = 0;
   for (int i = s->ncards - 1; i >= s->next_slot; i--) slots[n++] = (uint8_t)i; /* the next card on top */
   pf_zone_add(obj, "deck", "deck", -1, "Deck", slots_cards(s, slots, n, seat == PF_VIEW_ALL ? 0 : n), PF_STACK);
-  int nk = s->over || !s->depth ? 0 : unplaced(s, top_level(s), ks);
+  int nk = !s->depth ? 0 : unplaced(s, top_level(s), ks);
   if (nk) {
     for (int i = 0; i < nk; i++) slots[i] = (uint8_t)slot_of(s, ks[i]);
     pf_zone_add(obj, "drawn", "hand", s->head, "To place", slots_cards(s, slots, nk, unplaced_visible(s, seat) ? 0 : nk),
@@ -2136,6 +2148,26 @@ static void pap_zones(const pap_state *s, int seat, json_t *obj) {
   pf_zone_add(obj, "discard", "discard", -1, "Discarded this round", cards_json(s, s->disc, s->ndisc), PF_FAN);
   pf_zone_add(obj, "out", "other", -1, "Out of the game", slots_cards(s, s->out, s->nout, 0), PF_STACK);
   rows_zones(s, seat, obj);
+}
+
+static void log_text(const pap_event *e, int n, int viewer, const pf_style *st, pf_buf *out);
+
+/* The round's log as the text view tells it, one string a line: what each seat chose once the
+ * choices are revealed (PAP-4), what became of each pile, the expansions' events. Everyone is
+ * told the same (the text view differs only in calling the viewer "you"), so seats are named. */
+static json_t *log_json(const pap_event *e, int n) {
+  pf_buf b = {0};
+  pf_style plain = {0};
+  log_text(e, n, PF_VIEW_PUBLIC, &plain, &b);
+  json_t *lines = json_array();
+  for (char *line = b.data, *end; line && *line; line = end + 1) {
+    end = strchr(line, '\n');
+    char *text = line;
+    while (*text == ' ') text++;
+    json_array_append_new(lines, json_stringn(text, (size_t)(end - text)));
+  }
+  pf_buf_free(&b);
+  return lines;
 }
 
 static void pap_view_json(const void *vs, int seat, json_t *obj) {
@@ -2150,7 +2182,7 @@ static void pap_view_json(const void *vs, int seat, json_t *obj) {
   json_object_set_new(obj, "pile_variant", json_boolean(s->pile_variant));
   json_object_set_new(obj, "phase", json_string(phase_name(s)));
   uint8_t ks[MAX_DRAW];
-  int nk = s->over || !s->depth ? 0 : unplaced(s, top_level(s), ks);
+  int nk = !s->depth ? 0 : unplaced(s, top_level(s), ks);
   json_object_set_new(obj, "unplaced_count", json_integer(nk));
   if (nk && unplaced_visible(s, seat)) {
     json_t *u = json_array();
@@ -2168,6 +2200,9 @@ static void pap_view_json(const void *vs, int seat, json_t *obj) {
   json_object_set_new(obj, "tapped", seats_json(s->tapped));
   json_object_set_new(obj, "discards", cards_json(s, s->disc, s->ndisc));
   json_object_set_new(obj, "out", json_integer(s->nout));
+  /* this round's log (the last round's once the game is over), and the round's before it */
+  json_object_set_new(obj, "log", log_json(s->log, s->nlog));
+  json_object_set_new(obj, "previous_log", log_json(s->prev, s->nprev));
   expansions_json(s, seat, obj);
   pap_zones(s, seat, obj);
 }
@@ -2564,7 +2599,7 @@ static void pap_describe(const void *vs, pf_move m, int viewer, const pf_style *
   case MV_PASS: pf_buf_puts(out, "use no action now"); return;
   case MV_THROW:
     if (!pf_view_sees_own(viewer, actor))
-      pf_buf_puts(out, "throws (hidden until everyone has thrown)");
+      pf_buf_puts(out, "throws (shown when everyone has thrown)");
     else
       pf_buf_printf(out, "throw %s", THROWS[MV_B(m)]);
     return;
@@ -2593,7 +2628,7 @@ static void pap_describe(const void *vs, pf_move m, int viewer, const pf_style *
   }
   }
   if (!pf_view_sees_own(viewer, actor)) {
-    pf_buf_puts(out, "points (hidden until everyone has chosen)");
+    pf_buf_puts(out, "points (shown when everyone has chosen)");
     return;
   }
   if (MV_B(m) == EMPTY) {
@@ -2621,132 +2656,6 @@ static const pf_option_desc OPTIONS[] = {
     [OPT_ACTIONS] = {"actions", PF_OPT_BOOL, 0, 0, 1, "Wait-a-Minute: Action cards (PAP-9)"},
 };
 
-static const char RULES[] =
-    "Point-a-Pile (point-a-pile), 2-6 players. Rulings PAP-1..PAP-9 of RULINGS.md; the cards are\n"
-    "those of point-a-pile-cards.md.\n"
-    "\n"
-    "PAP-1 Deck. Generated for each game from its seed: 54 regular cards, each of a type picked by\n"
-    "      weight (of 15: textless 7; Score, Color Match, Color Diff, Color Group, Color Specific,\n"
-    "      Num Cards, Empty Reward 1 each; Last Reward and Head Reward 0.5 each), its placeholders\n"
-    "      filled at random; then the expansions' cards (PAP-9); then colours dealt from a shuffled\n"
-    "      pool of ceil(0.3n) red, ceil(0.3n) green, ceil(0.2n) blue, ceil(0.2n) purple for all n\n"
-    "      cards (56 for 54 cards; 2 stay unused); then the deck is shuffled. Records store the\n"
-    "      generated cards, so a record replays without the generator.\n"
-    "PAP-2 Players. 2-6. Seat 0 is the first Headpointer; the role passes to the next seat when\n"
-    "      the next round begins.\n"
-    "PAP-3 Making piles. The Headpointer draws 2N cards (all that is left, if fewer), sees them\n"
-    "      all (the others see each card as it is placed), and places them one at a time, in any\n"
-    "      order, each on one of at most N piles; a card placed later lies on top. A new pile\n"
-    "      takes the next number.\n"
-    "PAP-4 Pointing. Every player, the Headpointer too, chooses a pile or empty space at once with\n"
-    "      the others: the engine asks the seats in seat order, and nobody sees another's choice\n"
-    "      until all have chosen.\n"
-    "PAP-5 Resolution, pile by pile in pile order. Nobody: the pile is discarded. One player:\n"
-    "      they score it, its cards go to the end of their score row from the bottom card up (the\n"
-    "      top card becomes their last card scored). Several: a 1-card pile is discarded;\n"
-    "      otherwise the Headpointer splits it into at least two piles (at most N; numbered from 1\n"
-    "      again, placed as in PAP-3), only those players point again (empty space allowed), and\n"
-    "      the split piles are resolved the same way before the next pile.\n"
-    "PAP-6 Empty space. A player tapped empty space this round if any of their choices in the\n"
-    "      round was empty space. At the end of the round, if exactly one player did, they score\n"
-    "      every card discarded in the round, in the order discarded (each pile bottom card\n"
-    "      first); otherwise those cards leave the game.\n"
-    "PAP-7 Score and end. A player's score is the sum of the values of the cards in their row,\n"
-    "      each worked out against the whole row (thresholds are 'at least'; Head Reward counts\n"
-    "      for the Headpointer of the round in progress, or of the last round once the game is\n"
-    "      over). At the end of a round, if any player has 10 points or more, the highest score\n"
-    "      wins; when the deck is empty at the start of a round, the game ends and the highest\n"
-    "      score wins. Equal best scores share the win (G-6).\n"
-    "PAP-8 Option pile=true. Each score row is one face-up pile: the others see only its top card\n"
-    "      (the last scored) and its size, so not its score; its owner sees all of it.\n"
-    "PAP-9 Expansions: options police, missions, shy, actions, combined freely (with pile too).\n"
-    "      Their cards are worth 0 but have a colour and text; they join the deck before the\n"
-    "      colours are dealt. pilfer's readings where the sources are silent: docs/rules-notes.md.\n"
-    "  police=true: 15 Rule cards (weights of 23: P1 10, P2 4, P3 2, P4 2, P5 1, P6 1, P7 2, P8 1).\n"
-    "      If the Headpointer's last card scored is a Rule card when the round's pointing begins,\n"
-    "      it is in force for the whole round, splits included. Choices are free; at each reveal\n"
-    "      whoever broke it is out of the round: their choice counts for nothing (no pile, no\n"
-    "      empty space, no re-point, no more actions). A pile shows a colour, text or a textless\n"
-    "      card if any card in it does; empty space shows nothing and is nobody's pile. A rule a\n"
-    "      player cannot follow (no pile they may pick shows the colour; no neighbour points at\n"
-    "      the level; no last card) asks nothing of them.\n"
-    "      P1 Not Last        you may not pick a pile showing the colour of your last card scored\n"
-    "      P2 Force Last      you must pick a pile showing that colour (empty space breaks it)\n"
-    "      P3 Not Friends     you may not pick the pile your left neighbour (seat - 1) picks\n"
-    "      P4 Force Friends   you must pick a pile that a neighbour (seat -1 or +1) also picks\n"
-    "      P5 Leading Curse   the best score(s) may not pick the pile(s) with the most cards\n"
-    "      P6 Trailing Reward the worst score(s) choose after the others' choices are shown\n"
-    "      P7 Not Text        last card with text: you may not pick a pile with text\n"
-    "      P8 Not Textless    last card textless: you may not pick a pile with a textless card\n"
-    "  missions=true: each player draws one secret Mission at setup from a deck of 12 (the second\n"
-    "      deal; missions 1-10 with equal weights). Missions replace the 10-point goal: at the end\n"
-    "      of a round every player whose mission is met shares the win; if the deck runs out\n"
-    "      first, the highest score wins (PAP-7). Met when the row has:\n"
-    "      M1 5 cards of one colour        M2 at least 2 cards of every colour   M3 10 points\n"
-    "      M4 at least 6 cards with text   M5 at least 5 textless cards\n"
-    "      M6 every colour and at least 6 points      M7 every colour and at least 6 cards\n"
-    "      M8 at least 12 cards            M9 at least 8 cards and at least 4 points\n"
-    "      M10:5R3G at least H = 5 cards of colour C1 = red and L = 3 of C2 = green (H 5-6, L 3-5)\n"
-    "  shy=true: 15 Shy cards (equal weights). While a Shy card is on top of a pile, only the\n"
-    "      players it names may point at that pile (empty space is always open). The Headpointer\n"
-    "      must leave at least one pile without a Shy card on top (unless every card to place is\n"
-    "      one), and so must Merge and Color Stop.\n"
-    "      T1 Head Only    only the Headpointer       T2 Head Veto    anyone but the Headpointer\n"
-    "      T3 Leader Veto  players not (jointly) in the lead when the pointing began\n"
-    "      T4 Hand Min     players with fewer than 5 scored cards\n"
-    "      T5 Hand Plus    players with more than 5 scored cards\n"
-    "      T6 Color New    players who have scored no card of the Shy card's colour\n"
-    "      T7 Color Same   players who have scored a card of its colour\n"
-    "      T8 Not Shy      players who have scored no Shy card\n"
-    "  actions=true: 20 Action cards (weights of 16.75: A11, A12 2; A4, A6 0.5; A16 0.75; others 1).\n"
-    "      An Action card in your row may be used once, then leaves the game; one action per\n"
-    "      player per round; none after Action Stop, none by a player out of the round. At three\n"
-    "      moments of a round the engine asks, in seat order from the Headpointer, each player\n"
-    "      who may use one now (with pile=true, everyone whose row hides cards): use one or pass;\n"
-    "      after an action, those who passed are asked again. Targets in rows are cards you can\n"
-    "      see (with pile=true, of the others only their top card).\n"
-    "      Before the piles are made:\n"
-    "      A13 Draw More   drawmore      the Headpointer draws 6 more cards this round\n"
-    "      Before pointing (the round's first pointing, and again after a Redo):\n"
-    "      A3 Headpointer  headpointer   you become the Headpointer now (the role passes on from you)\n"
-    "      A6 Merge        merge:3>1     pile 3 goes on top of pile 1; the piles after 3 move down\n"
-    "      A4 Discard      discard:p2.3  seat 2's third scored card leaves the game\n"
-    "      A7 Switch       switch:p2.3   you take seat 2's third card, then give:K one of yours\n"
-    "                                    takes its place\n"
-    "      A8 Reorder      reorder:3     your third card moves to the end of your row\n"
-    "      A14 Color Stop  colorstop:R   the red cards leave the piles (they are discarded, PAP-6)\n"
-    "      A15 Action Stop actionstop    no more actions this round\n"
-    "      After a reveal (of the round's piles or of a split):\n"
-    "      A1 Swap         swap:1+2      piles 1 and 2 swap contents (the choices stay)\n"
-    "      A2 Steal        steal:c5      you score drawn card 5 from a pile you did not point at\n"
-    "      A5 Random       random:2      the contenders of pile 2 (yours) play rock-paper-scissors:\n"
-    "                                    rock, paper, scissors, thrown at once; when two shapes are\n"
-    "                                    shown the beaten players lose the pile; at most 3 throws\n"
-    "      A9 Take All     takeall:2     you win contested pile 2, which you point at, alone\n"
-    "      A10 Take None   takenone:2    contested pile 2 is discarded\n"
-    "      A16 Trade       trade:2       as Take All, and you give:K one of your cards to each\n"
-    "                                    other player in seat order\n"
-    "      A12 Change Mind mind:3        you point at pile 3 (or mind:empty) instead, as the shy\n"
-    "                                    cards and the rule in force allow\n"
-    "      A11 Redo        redo          after the round's first reveal: the cards still on its\n"
-    "                                    piles are placed anew, face up, and everyone points again\n"
-    "\n"
-    "Cards (colour R red, G green, B blue, P purple; X, Y from 2-5, W +1 or -1):\n"
-    "  R       textless, 0          R:S+    Score: +1 (R:S- -1)\n"
-    "  R:M+G   +1 per green card    R:D4    4 if the row has all 4 colours\n"
-    "  R:G34   3 if some colour has at least 4 cards\n"
-    "  R:C25B  2 if the row has at least 5 blue cards\n"
-    "  R:N46   4 if the row has at least 6 cards\n"
-    "  R:E+    +1 per textless card R:L+    +1 while it is the row's last card\n"
-    "  R:H+    +1 while its owner is the Headpointer\n"
-    "  R:P1-R:P8 Rule cards, R:T1-R:T8 Shy cards, R:A1-R:A16 Action cards, M1-M9 and M10:5R3G\n"
-    "  missions (no colour), numbered as above.\n"
-    "\n"
-    "Moves: c4>2 (the Headpointer puts drawn card 4, counting in draw order from 1, on pile 2; the\n"
-    "next number starts a new pile), @2 (point at pile 2), @empty (tap empty space), the actions'\n"
-    "moves above, pass (use no action now), give:3 (give the third card of your row), rock, paper,\n"
-    "scissors. When cards that lay face up are placed again (a split, a Redo), of equal cards only\n"
-    "the first is offered (G-5).\n";
 
 /* ------------------------------------------------------------------------------------------ */
 /* The greedy bot's rule of thumb (bots/greedy.c)                                             */
@@ -2803,7 +2712,7 @@ const pf_game pf_game_point_a_pile = {
     .options = OPTIONS,
     .noptions = sizeof OPTIONS / sizeof OPTIONS[0],
     .state_size = sizeof(pap_state),
-    .rules = RULES,
+    .rules = pf_rules_point_a_pile,
     .start = pap_start,
     .to_move = pap_to_move,
     .legal = pap_legal,

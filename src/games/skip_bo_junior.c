@@ -20,6 +20,7 @@
 #include "core/game.h"
 #include "core/slots.h"
 #include "games/registry.h"
+#include "games/rules.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* State                                                                                      */
@@ -888,33 +889,6 @@ static void sbj_describe(const void *vs, pf_move m, int viewer, const pf_style *
 /* The description                                                                            */
 /* ------------------------------------------------------------------------------------------ */
 
-static const char RULES[] =
-    "Skip-Bo Junior (skip-bo-junior), 2 to 6 players. Rulings SBJ-1..SBJ-6 of RULINGS.md.\n"
-    "\n"
-    "SBJ-1 Cards. 96: eight each of 1-10 and 16 wild W. Option stock (default 10): the stockpile\n"
-    "      size; players x stock may not exceed 72.\n"
-    "SBJ-2 Deal. Stockpiles are dealt one card at a time, seat 0 first; the first card a player\n"
-    "      gets is the bottom of their stockpile. The top card of every stockpile is face up; all\n"
-    "      the others are unseen by everyone, their owner too. The rest is the draw pile.\n"
-    "SBJ-3 Turn start. Three cards from the draw pile go one each onto your hand stacks h1, h2\n"
-    "      and h3, face up, on top of what is there; every card of every hand stack is public.\n"
-    "      When the draw pile is empty the completed building piles are shuffled into a new one\n"
-    "      (a chance move); if there are none, fewer or no cards are dealt.\n"
-    "SBJ-4 Plays. The top card of your stockpile or of a hand stack onto a building pile. There\n"
-    "      are at most 4 building piles, b1-b4; a new one starts with a 1 or a W (counting 1) and\n"
-    "      takes the lowest free slot; a pile whose top counts n takes n+1 or a W (counting n+1).\n"
-    "      A pile that reaches 10 is completed and set aside for the next reshuffle. After a\n"
-    "      stockpile play the next stockpile card is turned up.\n"
-    "SBJ-5 You must play while any play is possible; your turn ends by itself when none is.\n"
-    "SBJ-6 End. The first player to empty their stockpile wins at once. If a whole round of turns\n"
-    "      passes (one turn of each player in a row) in which no card is played or dealt, or when\n"
-    "      turn 2000 ends, the game ends and the fewest stockpile cards win; ties share the win.\n"
-    "\n"
-    "Seat 0 plays first (G-2). Moves: a source, '>', a building pile: s>b1 (the top of your\n"
-    "stockpile onto b1), h2>b3 (the top of hand stack 2 onto b3). Equal cards on different\n"
-    "sources are different moves. There is no pass. A reshuffle is recorded as the new draw\n"
-    "pile, top card first: *3,W,10,1.\n"
-    "Scores: the cards left in each stockpile (fewest is best).\n";
 
 const pf_game pf_game_skip_bo_junior = {
     .version = PF_GAME_VERSION,
@@ -925,7 +899,7 @@ const pf_game pf_game_skip_bo_junior = {
     .options = OPTIONS,
     .noptions = sizeof OPTIONS / sizeof OPTIONS[0],
     .state_size = sizeof(sbj_state),
-    .rules = RULES,
+    .rules = pf_rules_skip_bo_junior,
     .start = sbj_start,
     .to_move = sbj_to_move,
     .legal = sbj_legal,

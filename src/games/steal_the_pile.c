@@ -14,6 +14,7 @@
 #include "core/game.h"
 #include "core/slots.h"
 #include "games/registry.h"
+#include "games/rules.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* State                                                                                      */
@@ -623,7 +624,10 @@ static void stp_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
     pf_buf_printf(out, "Steal the Pile, %d players: round %d of %d, dealer seat %d, stock %d\n",
                   s->players, s->round + 1, s->rounds, s->dealer, s->ncards - s->next_slot);
   if (s->target) {
-    pf_buf_printf(out, "Match to %d, game %d. Totals before this game:", s->target, s->deal_no + 1);
+    if (s->over) /* end_game added the last game's cards (STP-7) */
+      pf_buf_printf(out, "Match to %d, over after game %d. Final totals:", s->target, s->deal_no + 1);
+    else
+      pf_buf_printf(out, "Match to %d, game %d. Totals before this game:", s->target, s->deal_no + 1);
     for (int p = 0; p < s->players; p++) pf_buf_printf(out, " seat %d: %d", p, s->total[p]);
     pf_buf_putc(out, '\n');
   }
@@ -755,42 +759,6 @@ static void stp_rate_moves(const void *vs, const pf_move *moves, int n, int64_t 
 /* The description                                                                            */
 /* ------------------------------------------------------------------------------------------ */
 
-static const char RULES[] =
-    "Steal the Pile (steal-the-pile), 1 to 12 players. Rulings STP-1..STP-8 of RULINGS.md.\n"
-    "\n"
-    "STP-1 Cards. One 52-card deck for 1-6 players, two decks (104 cards) for 7-12. Only ranks\n"
-    "      match; suits never matter.\n"
-    "STP-2 Table. players: open piles, cards dealt per round, dealt in the final round, rounds,\n"
-    "      decks:  2: 4 4 4 6 1   3: 4 4 4 4 1   4: 4 4 4 3 1   5: 2 3 1 4 1   6: 4 3 2 3 1\n"
-    "              7: 6 3 2 5 2   8: 8 3 3 4 2   9: 5 3 2 4 2  10: 4 3 1 4 2  11: 5 3 3 3 2\n"
-    "             12: 8 3 2 3 2.  Every card is dealt exactly once.\n"
-    "STP-3 Deal. Each round, hands are dealt one card at a time from the seat after the dealer; in\n"
-    "      the first round the open piles are then laid from the next cards, one card each.\n"
-    "      Seat N-1 deals first, so seat 0 plays first (G-2).\n"
-    "STP-4 A turn. Play one card from hand. If its rank equals the top card of any open pile or\n"
-    "      any player's pile (your own included), you must take exactly one of those piles, of your\n"
-    "      choice: it goes on top of your pile and your card on top of it. If nothing matches, the\n"
-    "      card becomes a new open pile. A whole pile is taken, never part of it.\n"
-    "STP-5 Rounds. A round ends when every hand is empty; the deal moves on to the next seat and\n"
-    "      the seat after the new dealer leads.\n"
-    "STP-6 End. After the last round the remaining open piles go to the player with the fewest\n"
-    "      cards; players tied for fewest split them evenly (in seat order, open piles in the order\n"
-    "      laid) and the remainder is set aside. Most cards wins; ties share the win (G-6).\n"
-    "STP-7 Scoring games. Option target (default 0 = one game). After each game every player's\n"
-    "      cards are added to their total; the match ends after the first game in which a total\n"
-    "      reaches the target; the highest total wins, a tie for it means one more game. Each game\n"
-    "      is a new deal, dealt by the next seat.\n"
-    "STP-8 Solitaire (1 player). The deck is an automatic opponent with a pile of its own. The\n"
-    "      first 4 cards are 4 open piles; then 4 rounds: you are dealt 4 cards, and after each\n"
-    "      card you play the deck turns up and plays the next 2 cards of the stock, one at a time,\n"
-    "      by STP-4: it takes the matching pile with the most cards, ties going to your pile, then\n"
-    "      its own, then open piles in the order laid. You may take the deck's pile. You win only\n"
-    "      with more cards than the deck; open piles count for nobody.\n"
-    "\n"
-    "Moves: 7H (no match: a new open pile), 7H>7S (take the open pile 7S), 7H>p2 (take seat 2's\n"
-    "pile; your own seat for your own pile), 7H>deck (solitaire). Equal cards of two decks are one\n"
-    "move (G-5). Input also accepts 10, lower case and the suit symbols.\n"
-    "Scores: the cards in each pile (in a match, the totals).\n";
 
 const pf_game pf_game_steal_the_pile = {
     .version = PF_GAME_VERSION,
@@ -801,7 +769,7 @@ const pf_game pf_game_steal_the_pile = {
     .options = OPTIONS,
     .noptions = sizeof OPTIONS / sizeof OPTIONS[0],
     .state_size = sizeof(stp_state),
-    .rules = RULES,
+    .rules = pf_rules_steal_the_pile,
     .start = stp_start,
     .to_move = stp_to_move,
     .legal = stp_legal,

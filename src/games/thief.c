@@ -28,6 +28,7 @@
 #include "core/game.h"
 #include "core/slots.h"
 #include "games/registry.h"
+#include "games/rules.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* State                                                                                      */
@@ -36,7 +37,7 @@
 #define MAX_CARDS 108 /* THF-1 */
 #define MAX_SEATS 6
 #define NONE 0xFF
-#define HAND_MAX 5 /* Four Card Thief: 4, and the draw that starts a turn (FCT-3) */
+#define HAND_MAX 5 /* Four Card Thief: 4, and 5 during a turn (FCT-3) */
 #define JOKER_RANK 13 /* rank key of a joker: card code / 4 */
 
 /* Moves: the kind in bits 16-19, the card played in bits 0-7, and in bits 8-15 the pair's second
@@ -51,8 +52,8 @@ enum { K_DISCARD, K_PAIR, K_DISCARD_CAPTURE, K_TABLE_CAPTURE, K_STEAL, K_PASS };
 enum {
   PH_START,     /* Thief: the turn's first action: a capture, or a discard if none (THF-6).
                    Four Card Thief: captures while any, else the discard that ends the turn. */
-  PH_CAPTURED,  /* Thief: at least one capture made; captures while any (THF-6) */
-  PH_DISCARDED, /* Thief: discarded and drew; pairs and discard captures only (THF-6) */
+  PH_CAPTURED,  /* Thief: the first action was a capture; more captures or pass (THF-6) */
+  PH_DISCARDED, /* Thief: discarded and drew; pairs, discard captures or pass (THF-6) */
   PH_ANSWER,    /* Thief: a re-capture may answer the last steal (THF-5) */
   PH_OVER,
 };
@@ -268,10 +269,15 @@ static int thf_legal(const void *vs, pf_move *out) {
   int p = s->turn, n;
   switch (s->phase) {
   case PH_ANSWER: return answers(s, out);
-  case PH_DISCARDED: return captures(s, p, false, out);
-  case PH_CAPTURED: return captures(s, p, true, out);
+  case PH_DISCARDED:
+  case PH_CAPTURED: /* THF-6: after the first action every capture is optional; pass ends the
+                       turn and is offered even when it is the only move */
+    if (!s->hand_len[p]) return 0;
+    n = captures(s, p, s->phase == PH_CAPTURED, out);
+    out[n++] = MV(K_PASS, 0, 0);
+    return n;
   case PH_START:
-    n = captures(s, p, true, out); /* forced while any (THF-6, FCT-3) */
+    n = captures(s, p, true, out); /* the first action: forced (THF-6); FCT-3: while any */
     return n ? n : discards(s, p, out);
   default: return 0;
   }
@@ -361,19 +367,12 @@ static void end_turn(thf_state *s) {
   start_turn(s);
 }
 
-/* Passes through positions without a choice: a Thief turn ends when no capture is left after a
- * capture or a discard (THF-6); a Four Card Thief turn ends when the player holds nothing to
- * discard (FCT-3). */
+/* Passes through positions without a choice: a turn ends when its player holds no card (THF-6,
+ * FCT-3). Whatever the phase, a player holding a card has a move: at a turn's start a capture or
+ * a discard, later at least pass (THF-6). Whether a capture is left never ends a Thief turn by
+ * itself, so that nobody learns from a turn's end what the hand holds. */
 static void settle(thf_state *s) {
-  pf_move ms[PF_MAX_MOVES];
-  for (;;) {
-    if (s->phase == PH_OVER || s->phase == PH_ANSWER) return;
-    /* At a turn's start a capture or a discard is possible exactly when the hand holds a card
-     * (every capture plays one): no need to list the moves. */
-    bool can_move = s->phase == PH_START ? s->hand_len[s->turn] > 0 : thf_legal(s, ms) > 0;
-    if (can_move) return;
-    end_turn(s);
-  }
+  while (s->phase != PH_OVER && s->phase != PH_ANSWER && s->hand_len[s->turn] == 0) end_turn(s);
 }
 
 /* Four Card Thief: the index of the first table card c (G-5). */
@@ -419,8 +418,11 @@ static void thf_apply(void *vs, pf_move m) {
     s->contested = (uint8_t)rk(pile_top_card(s, MV_B(m)));
     steal(s, p, MV_B(m), a);
     break;
-  case K_PASS: /* THF-5: the exchange is over and the turn goes on */
-    s->phase = PH_CAPTURED;
+  case K_PASS:
+    if (s->phase == PH_ANSWER) /* THF-5: the exchange is over and the turn goes on (THF-6) */
+      s->phase = PH_CAPTURED;
+    else /* THF-6: the player ends the turn */
+      end_turn(s);
     settle(s);
     return;
   case K_DISCARD: {
@@ -436,8 +438,8 @@ static void thf_apply(void *vs, pf_move m) {
     return;
   }
   }
-  /* A capture: draw up to 3 (4), THF-6 / FCT-3; captures stay forced. */
-  draw(s, p, s->hand_size);
+  /* A capture: draw up to 3 (THF-6), or up to 5 during a Four Card Thief turn (FCT-3). */
+  draw(s, p, s->fct ? HAND_MAX : s->hand_size);
   if (kind == K_STEAL && !s->fct) { /* THF-5: the victim may answer, after the thief drew */
     s->phase = PH_ANSWER;
     s->answerer = (uint8_t)MV_B(m);
@@ -460,9 +462,14 @@ static int cap_points(const thf_state *s, int id) {
 
 /* Capture the most points, and steal (or re-capture) before anything else of equal worth: a
  * capture is worth the points it puts on your pile, and a steal as much again, which its victim
- * loses. Always re-capture when you can. With no capture, discard the card worth least. */
+ * loses. Always re-capture when you can. With no capture, discard the card worth least. Once the
+ * turn's first action is made (THF-6), a steal or discard capture made with a wild is worth less
+ * by the points of your own top capture: kept, that wild re-captures it if it is stolen (THF-5);
+ * pass (worth 0) when nothing is worth more. */
 static void thf_rate_moves(const void *vs, const pf_move *moves, int n, int64_t *rating) {
   const thf_state *s = vs;
+  bool optional = s->phase == PH_CAPTURED || s->phase == PH_DISCARDED;
+  int keep = optional && s->pile_caps[s->turn] ? cap_points(s, s->pile_top[s->turn]) : 0;
   for (int i = 0; i < n; i++) {
     pf_move m = moves[i];
     pf_card a = MV_A(m);
@@ -475,6 +482,7 @@ static void thf_rate_moves(const void *vs, const pf_move *moves, int n, int64_t 
     case K_DISCARD: r = -card_points(s, a); break;
     default: r = 0; break; /* pass */
     }
+    if ((MV_KIND(m) == K_STEAL || MV_KIND(m) == K_DISCARD_CAPTURE) && is_wild(s, a)) r -= keep;
     rating[i] = r;
   }
 }
@@ -530,9 +538,10 @@ static int refuse(const thf_state *s, pf_move m, pf_error *err) {
   char as[PF_CARD_STR], bs[PF_CARD_STR], r[8], list[400];
   pf_card_str(a, as);
   legal_list(s, list, sizeof list);
-  if (kind == K_PASS)
-    return pf_fail(err, "pass only answers a steal (THF-5)%s; legal: %s",
-                   s->fct ? ", and Four Card Thief has no re-capture (FCT-5)" : "", list);
+  if (kind == K_PASS) {
+    if (s->fct) return pf_fail(err, "Four Card Thief has no pass: no re-capture (FCT-5), and a discard ends the turn (FCT-3); legal: %s", list);
+    return pf_fail(err, "pass answers a steal (THF-5) or ends a turn after its first action, never before it (THF-6); legal: %s", list);
+  }
   if (!hand_has(s, p, a, kind == K_PAIR && MV_B(m) == a ? 2 : 1))
     return pf_fail(err, "%s%s is not in seat %d's hand", kind == K_PAIR && MV_B(m) == a ? "a second " : "", as, p);
   if (kind == K_PAIR && !hand_has(s, p, (pf_card)q, 1))
@@ -583,10 +592,10 @@ static int refuse(const thf_state *s, pf_move m, pf_error *err) {
     if (s->phase == PH_DISCARDED) return pf_fail(err, "seat %d has already discarded this turn (THF-6); legal: %s", p, list);
     if (s->phase == PH_CAPTURED)
       return pf_fail(err, "a discard is made only when no capture is available at the start of the turn (THF-6); legal: %s", list);
-    return pf_fail(err, "a capture is available, and captures are forced (%s): %s", s->fct ? "FCT-3" : "THF-6", list);
+    return pf_fail(err, "a capture is available, and %s (%s): %s",
+                   s->fct ? "captures are forced" : "a turn's first action is forced", s->fct ? "FCT-3" : "THF-6", list);
   }
-  return pf_fail(err, "a capture is available, and captures are forced (%s), but not this one here; legal: %s",
-                 s->fct ? "FCT-3" : "THF-6", list);
+  return pf_fail(err, "not a capture that can be made here; legal: %s", list);
 }
 
 static int thf_move_parse(const void *vs, const char *text, pf_move *m, pf_error *err) {
@@ -705,26 +714,10 @@ static int thf_current_deal(const void *vs, pf_deal *out) {
 static void thf_determinize(void *vs, int seat, pf_rng *rng) {
   thf_state *s = vs;
   uint8_t slots[MAX_CARDS];
-  pf_card cards[MAX_CARDS];
   pf_hands h = hands_of(s);
-  int n = pf_slots_hidden(&h, seat, s->next_slot, s->ncards, slots);
-  for (int i = 0; i < n; i++) cards[i] = s->card[slots[i]];
-  /* A Thief turn that goes on after a capture or a discard shows everyone that its player has a
-   * capture available (THF-6): a resample must keep that true. The real cards are such a sample,
-   * so a few tries find one; after 1000 failures (never seen) the hidden cards stay as they are.
-   * Each try resamples from the same cards (pf_cards_resample sorts them first), so the tries do
-   * not depend on how the hidden cards lay. */
-  bool constrained = seat != PF_VIEW_ALL && s->turn != seat &&
-                     (s->phase == PH_CAPTURED || s->phase == PH_DISCARDED);
-  pf_move ms[PF_MAX_MOVES];
-  for (int tries = 0; tries < 1000; tries++) {
-    pf_card shuffled[MAX_CARDS];
-    memcpy(shuffled, cards, sizeof cards[0] * (size_t)n);
-    pf_cards_resample(shuffled, n, rng);
-    for (int i = 0; i < n; i++) s->card[slots[i]] = shuffled[i];
-    if (!constrained || captures(s, s->turn, s->phase == PH_CAPTURED, ms) > 0) break;
-    for (int i = 0; i < n; i++) s->card[slots[i]] = cards[i];
-  }
+  /* A turn that goes on after its first action shows only that its player holds a card (THF-6):
+   * no constraint on what the hidden cards may be. */
+  pf_slots_shuffle(s->card, slots, pf_slots_hidden(&h, seat, s->next_slot, s->ncards, slots), rng);
   s->given = NULL; /* later deals are unknown too */
   s->ndeals_given = 0;
   s->seed = pf_rng_next(rng);
@@ -946,9 +939,9 @@ static void thf_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
     snprintf(line, sizeof line, "exchange (THF-5): %s stole from %s; %s may re-capture from p%d with a%s %s or %s, or pass",
              who[0], who[1], who[2], s->other, c == 0 || c == 7 ? "n" : "", rank_name(c, r), wild_text(s));
   } else if (s->phase == PH_DISCARDED) {
-    snprintf(line, sizeof line, "%s discarded and drew: now only pairs and discard captures, no steals (THF-6)", who[0]);
+    snprintf(line, sizeof line, "%s discarded and drew: now pairs and discard captures, no steals, or pass to end the turn (THF-6)", who[0]);
   } else if (s->phase == PH_CAPTURED) {
-    snprintf(line, sizeof line, "%s captured: captures go on while any is available (THF-6)", who[0]);
+    snprintf(line, sizeof line, "%s captured: %s may capture again or pass to end the turn (THF-6)", who[0], who[0]);
   }
   if (line[0]) {
     line[0] = (char)(line[0] - 'a' + 'A');
@@ -999,75 +992,13 @@ static void thf_describe(const void *vs, pf_move m, int viewer, const pf_style *
                   cards == 1 ? "" : "s");
     break;
   }
-  default: pf_buf_puts(out, "passes: no re-capture"); break;
+  default: pf_buf_puts(out, s->phase == PH_ANSWER ? "passes: no re-capture" : "passes, ending the turn"); break;
   }
 }
 
 /* ------------------------------------------------------------------------------------------ */
 /* The descriptions                                                                           */
 /* ------------------------------------------------------------------------------------------ */
-
-static const char RULES_THIEF[] =
-    "Thief (thief), 2 to 6 players. Rulings THF-1..THF-8 of RULINGS.md.\n"
-    "\n"
-    "THF-1 Cards. 108: two 52-card decks and 4 jokers. Every 2 and every joker is wild.\n"
-    "THF-2 Deal. 3 cards to each player, one at a time from the seat after the dealer; then the\n"
-    "      top card of the stock is turned face up to start the discard pile. Seat N-1 deals\n"
-    "      first, so seat 0 plays first (G-2).\n"
-    "THF-3 Capture piles. Each player's capture pile is a stack of captures. The capturing card\n"
-    "      is always put on top of its capture; the top card of a pile is the top card of its top\n"
-    "      capture. Everyone sees every capture's cards.\n"
-    "THF-4 Captures. (a) A pair from hand: two cards of equal rank (two 2s or two jokers are a\n"
-    "      pair; a wild pairs only with its own rank): 7H+7S, the cards in alphabetical order.\n"
-    "      (b) The discard pile's top card, with a card of its rank (a wild only by its own\n"
-    "      rank): 7H>d. (c) A steal: with a card of the rank of the top card of another player's\n"
-    "      capture pile, or with any wild, take that player's top capture; the new capture is it\n"
-    "      with your card on top: 7H>p2.\n"
-    "THF-5 Re-capture. Right after a steal from seat V, V may re-capture with a card of the\n"
-    "      contested rank (the rank of the stolen capture's top card before the steal) or any\n"
-    "      wild: the capture, with every card added to it, goes back on top of V's pile with V's\n"
-    "      card on top. Then the thief may re-capture the same way, and so on, alternating. The\n"
-    "      player to answer may always decline (pass), and is asked even when pass is the only\n"
-    "      move. The thief draws up to 3 right after the steal, before the victim answers;\n"
-    "      whoever re-captures draws up to 3 at once. After the exchange the turn goes on.\n"
-    "THF-6 A turn. While any capture is available you must make one (of your choice), then draw\n"
-    "      up to 3. With no capture available at the start of the turn you discard one card (7H)\n"
-    "      and draw one; after that only pairs and discard captures (never a steal), still forced,\n"
-    "      drawing after each. The turn ends when no capture is available.\n"
-    "THF-7 End of a hand. When a draw takes the last card of the stock, the current turn is\n"
-    "      finished (captures go on without drawing) and the hand ends. Cards in hands and in the\n"
-    "      discard pile count for nobody.\n"
-    "THF-8 Scores. 3-9: 5; 10, J, Q, K: 10; A: 15; 2: 25; joker: 50. A game is N hands (option\n"
-    "      hands; 0, the default, means one per player, so each deals once), the deal moving on;\n"
-    "      the highest total wins, ties share the win (G-6).\n"
-    "\n"
-    "Moves: 7H+7S (pair), 7H>d (the discard), 7H>p2 (steal, and re-capture), 7H (discard),\n"
-    "pass (no re-capture). Equal cards of the two decks are one move (G-5). Input also accepts 10,\n"
-    "lower case, the suit symbols, and a pair in either order.\n";
-
-static const char RULES_FCT[] =
-    "Four Card Thief (four-card-thief), 2 to 6 players. Rulings FCT-1..FCT-6 of RULINGS.md: as\n"
-    "Thief (THF-1..THF-8, see pilfer rules thief), except:\n"
-    "\n"
-    "FCT-1 Cards. 55: one deck and 3 jokers; only jokers are wild (a 2 is a plain card).\n"
-    "FCT-2 Deal. 4 cards to each player, one at a time; then 4 cards from the stock are laid face\n"
-    "      up on the table, each a table card of its own. There is no discard pile.\n"
-    "FCT-3 A turn. It starts with a draw of one card (if the stock has any). Captures: a pair\n"
-    "      from hand (7H+7S); a table card with a hand card of the same rank (7H>7S); a steal as\n"
-    "      THF-4(c) with jokers the only wilds (7H>p2). Captures are forced as in THF-6; after\n"
-    "      each you draw up to 4. When no capture is available you discard one card face up to\n"
-    "      the table as a new table card (7H), which ends the turn (also in the last turn of a\n"
-    "      hand, while you hold a card).\n"
-    "FCT-4 Locked captures. A capture that holds all four natural cards of one rank can never be\n"
-    "      stolen; while it is on top, nothing can be stolen from that pile.\n"
-    "FCT-5 There is no re-capture.\n"
-    "FCT-6 Scores. Joker 25; J, Q, K, A 10; 2-10 1. The end of a hand as THF-7 (table cards and\n"
-    "      hands count for nobody); a game is N hands (option hands; 0, the default, means one\n"
-    "      per player), the highest total wins (THF-8, G-6).\n"
-    "\n"
-    "Moves: 7H+7S (pair), 7H>7S (table card), 7H>p2 (steal), 7H (discard). The three jokers are\n"
-    "one move (G-5). Input also accepts 10, lower case, the suit symbols, and a pair in either\n"
-    "order.\n";
 
 #define THIEF_METHODS                                                                              \
   .version = PF_GAME_VERSION, .min_players = 2, .max_players = 6, .options = OPTIONS,            \
@@ -1079,9 +1010,9 @@ static const char RULES_FCT[] =
   .rate_moves = thf_rate_moves, .move_zones = thf_move_zones
 
 const pf_game pf_game_thief = {
-    .id = "thief", .title = "Thief", .rules = RULES_THIEF, .start = thf_start, THIEF_METHODS,
+    .id = "thief", .title = "Thief", .rules = pf_rules_thief, .start = thf_start, THIEF_METHODS,
 };
 
 const pf_game pf_game_four_card_thief = {
-    .id = "four-card-thief", .title = "Four Card Thief", .rules = RULES_FCT, .start = fct_start, THIEF_METHODS,
+    .id = "four-card-thief", .title = "Four Card Thief", .rules = pf_rules_four_card_thief, .start = fct_start, THIEF_METHODS,
 };

@@ -146,6 +146,17 @@ test('rules and hint while playing; the live region says whose turn it is', { ti
   const rules = page.locator('dialog.rules-dialog');
   await rules.waitFor();
   assert.match(await rules.textContent(), /THF-1/);
+  // Formatted from the server's markup, not preformatted lines: the title heads the dialog, the
+  // sections are headings, the points a table, the captures a list (src/games/rules/thief.md).
+  assert.equal(await rules.locator('#rules-title').textContent(), 'Thief');
+  const sections = await rules.locator('.rules-text h3').allTextContents();
+  for (const h of ['The object of the game', 'Set-up', 'A turn', 'Scoring', 'The end']) assert.ok(sections.includes(h), `section ${h}: ${sections}`);
+  assert.deepEqual(await rules.locator('.rules-text table th').allTextContents(), ['cards', 'points']);
+  assert.equal(await rules.locator('.rules-text table tbody tr').count(), 5);
+  assert.ok(await rules.locator('.rules-text ul li').count() >= 3);
+  assert.match(await rules.locator('.rules-text code').first().textContent(), /^[a-z0-9+>]+$/i);
+  assert.equal(await rules.locator('pre').count(), 0);
+  assert.doesNotMatch(await rules.textContent(), /[#`|]/);
   await page.keyboard.press('Escape');
   await rules.waitFor({ state: 'detached' });
   await page.locator('#hint-btn').click();

@@ -7,6 +7,7 @@
 import { Conn, api } from './conn.js';
 import { Board } from './board.js';
 import { richText } from './cards.js';
+import { rulesElements } from './markup.js';
 import { h, announce, keepFocus, seatsHeld, holdSeat, dropSeat, seatName, joinLink, watchLink, copyText } from './dom.js';
 
 export class TablePage {
@@ -62,6 +63,9 @@ export class TablePage {
       h('summary', { onclick: () => { this.movesOpen = !this.legalPanel.open; } }, 'All your moves ', this.legalCount),
       this.legalList);
     this.logList = h('ol.log', { id: 'log' });
+    // A view's own log of the round (`log`, and `previous_log`: docs/views.md), for any game that
+    // gives one: what everyone chose, told once it is revealed.
+    this.roundLog = h('section.round-log-panel', { id: 'round-log', hidden: true, 'aria-labelledby': 'round-log-title' });
     this.result = h('section.result', { id: 'result', hidden: true, tabindex: -1, 'aria-labelledby': 'result-title' });
     this.reviewPanel = h('section.review', { id: 'review', hidden: true, 'aria-labelledby': 'review-title' });
     this.mineLine = h('p.sealed-line', { role: 'status' });
@@ -79,6 +83,7 @@ export class TablePage {
           h('section.seats-panel', { 'aria-labelledby': 'seats-title' }, h('h2', { id: 'seats-title' }, 'Players'), this.seatsList),
           this.sharePanel,
           this.legalPanel,
+          this.roundLog,
           h('section.log-panel', { 'aria-labelledby': 'log-title' }, h('h2', { id: 'log-title' }, 'Last moves'), this.logList))));
     this.root.append(this.page);
   }
@@ -197,6 +202,7 @@ export class TablePage {
     this.renderSeats(m);
     this.renderShare(m);
     this.renderLog(m);
+    if (!this.review) this.renderRoundLog(m.view);
     this.renderLegal(m);
     this.renderResult(m);
     if (!this.review) this.board.update(this.boardOpts(m));
@@ -314,6 +320,17 @@ export class TablePage {
     this.logList.replaceChildren(...log.map((e) => h('li', { dataset: { ply: e.ply } },
       h('span.log-ply', { 'aria-hidden': 'true' }, `${e.ply + 1}. `), richText(this.logText(e)))));
     if (!log.length) this.logList.append(h('li.help', {}, 'No moves yet.'));
+  }
+
+  renderRoundLog(view) {
+    const lines = (x) => (Array.isArray(x) ? x.filter((l) => typeof l === 'string') : []);
+    const now = lines(view?.log), before = lines(view?.previous_log);
+    const list = (id, ls) => h('ul.round-log', { id }, ls.map((l) => h('li', {}, richText(l))));
+    this.roundLog.hidden = !Array.isArray(view?.log) && !Array.isArray(view?.previous_log);
+    this.roundLog.replaceChildren(h('h2', { id: 'round-log-title' }, 'This round'),
+      now.length ? list('round-log-now', now) : h('p.help', {}, 'Nothing revealed yet.'),
+      before.length ? h('details.round-log-before', {}, h('summary', {}, 'The round before'),
+        list('round-log-before', before)) : null);
   }
 
   // A line of the log, with who played it (the server's text says what, from the viewer's side).
@@ -439,10 +456,13 @@ export class TablePage {
       this.error(`No rules: ${e.message}`);
       return;
     }
+    // The text's title (its `#` heading) heads the dialog; its sections are <h3>, its parts <h4>.
+    const parts = rulesElements(text, 2);
+    const title = parts[0]?.tagName === 'H2' ? parts.shift() : h('h2', {}, `Rules of ${this.summary.title}`);
+    title.id = 'rules-title';
     const d = h('dialog.rules-dialog', { 'aria-labelledby': 'rules-title' },
-      h('div.dialog-head', {}, h('h2', { id: 'rules-title' }, `Rules of ${this.summary.title}`),
-        h('button', { type: 'button', onclick: () => d.close() }, 'Close')),
-      h('pre.rules-text', { tabindex: 0 }, text));
+      h('div.dialog-head', {}, title, h('button', { type: 'button', onclick: () => d.close() }, 'Close')),
+      h('div.rules-text', { tabindex: 0 }, parts));
     d.addEventListener('close', () => { d.remove(); this.rulesBtn.focus(); });
     document.body.append(d);
     d.showModal();
@@ -520,6 +540,7 @@ export class TablePage {
     this.reviewWhere.replaceChildren(`After ${ply} of ${r.plies} moves. `, ...next);
     this.board.update({ view: r.view, text: r.text, legal: [], seat: null, interactive: false,
       names: (s) => this.name(s) + this.scoreText({ view: r.view }, s), marks: {} });
+    this.renderRoundLog(r.view);
   }
 }
 
