@@ -1,6 +1,6 @@
 /*
  * test_conformance.c - the suite every registered game must pass, at every player count, with its
- * default options and with each option changed (see option_variants), over many seeds:
+ * default options and with each option changed (tu_option_variants), over many seeds:
  *   - random playouts to the end, with the invariant check after every move;
  *   - every legal move's string parses back to that move (also in lower case), and no two legal
  *     moves share a string;
@@ -38,49 +38,6 @@
 static const char *only_game; /* argv[1]: run the suite over this game only */
 
 /* ---- helpers ---- */
-
-/* The largest value of integer option i, from its maximum down to just above its default, with
- * which the game starts with `players` seats and the other options at `base`; 0 if none does. */
-static int64_t largest_accepted(const pf_game *g, int players, const pf_options *base, int i) {
-  const pf_option_desc *d = &g->options[i];
-  for (int64_t v = d->max; v > d->def; v--) {
-    pf_setup setup = {.players = players, .options = *base, .seed = 1};
-    setup.options.v[i] = v;
-    pf_run r;
-    pf_error err;
-    if (pf_run_start(&r, g, &setup, &err) == 0) {
-      pf_run_free(&r);
-      return v;
-    }
-  }
-  return 0;
-}
-
-/* The option variants to run with `players` seats: defaults, then each option changed on its own
- * (a boolean flipped; an integer at its minimum, or 30 above it when that is the default), and an
- * integer option with a small range (at most 100 values) also at the largest value the player
- * count accepts (Skip-Bo Junior's stock: players x stock <= 72). */
-static int option_variants(const pf_game *g, int players, pf_options *out) {
-  int n = 0;
-  pf_options_default(g->options, g->noptions, &out[n++]);
-  for (int i = 0; i < g->noptions; i++) {
-    const pf_option_desc *d = &g->options[i];
-    out[n] = out[0];
-    if (d->type == PF_OPT_BOOL)
-      out[n].v[i] = !d->def;
-    else
-      out[n].v[i] = d->def != d->min ? d->min : (d->min + 30 <= d->max ? d->min + 30 : d->max);
-    n++;
-    if (d->type == PF_OPT_INT && d->max - d->min < 100) {
-      int64_t v = largest_accepted(g, players, &out[0], i);
-      if (v && v != out[n - 1].v[i]) {
-        out[n] = out[0];
-        out[n++].v[i] = v;
-      }
-    }
-  }
-  return n;
-}
 
 static char *legal_strings(const pf_game *g, const void *st) {
   pf_buf b = {0};
@@ -689,9 +646,9 @@ static void test_conformance_every_game(void **unused) {
     assert_non_null(g->id);
     assert_true(g->noptions <= PF_MAX_OPTIONS);
     assert_true(strstr(g->rules, "-1") != NULL); /* cites its rulings */
-    pf_options variants[2 * PF_MAX_OPTIONS + 1];
+    pf_options variants[TU_MAX_VARIANTS];
     for (int p = g->min_players; p <= g->max_players; p++) {
-      int nv = option_variants(g, p, variants);
+      int nv = tu_option_variants(g, p, variants);
       long changed = 0;
       int played = 0;
       for (int v = 0; v < nv; v++)

@@ -334,3 +334,43 @@ void tu_expect_move_zones(const pf_run *r, int viewer, const char *move, const c
   json_decref(v);
   if (strcmp(buf, want) != 0) fail_msg("move %s goes \"%s\", expected \"%s\"", move, buf, want);
 }
+
+/* The largest value of integer option i, from its maximum down to just above its default, with
+ * which the game starts with `players` seats and the other options at `base`; 0 if none does. */
+static int64_t largest_accepted(const pf_game *g, int players, const pf_options *base, int i) {
+  const pf_option_desc *d = &g->options[i];
+  for (int64_t v = d->max; v > d->def; v--) {
+    pf_setup setup = {.players = players, .options = *base, .seed = 1};
+    setup.options.v[i] = v;
+    pf_run r;
+    pf_error err;
+    if (pf_run_start(&r, g, &setup, &err) == 0) {
+      pf_run_free(&r);
+      return v;
+    }
+  }
+  return 0;
+}
+
+/* testutil.h; the small-range maximum is why Skip-Bo Junior's stock runs at 72 / players. */
+int tu_option_variants(const pf_game *g, int players, pf_options *out) {
+  int n = 0;
+  pf_options_default(g->options, g->noptions, &out[n++]);
+  for (int i = 0; i < g->noptions; i++) {
+    const pf_option_desc *d = &g->options[i];
+    out[n] = out[0];
+    if (d->type == PF_OPT_BOOL)
+      out[n].v[i] = !d->def;
+    else
+      out[n].v[i] = d->def != d->min ? d->min : (d->min + 30 <= d->max ? d->min + 30 : d->max);
+    n++;
+    if (d->type == PF_OPT_INT && d->max - d->min < 100) {
+      int64_t v = largest_accepted(g, players, &out[0], i);
+      if (v && v != out[n - 1].v[i]) {
+        out[n] = out[0];
+        out[n++].v[i] = v;
+      }
+    }
+  }
+  return n;
+}
