@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/record.h"
+#include "games/registry.h"
 
 static const char USAGE[] =
     "usage: pilfer replay FILE [--view SEAT|all|public] [--until K] [--json] [--trace]\n"

@@ -28,6 +28,14 @@ const pf_game *pf_game_find(const char *id) {
   return NULL;
 }
 
+int pf_record_parse(const char *text, size_t len, pf_record *rec, pf_error *err) {
+  return pf_record_read(text, len, pf_game_find, rec, err);
+}
+
+int pf_record_load(const char *path, pf_record *rec, pf_error *err) {
+  return pf_record_read_file(path, pf_game_find, rec, err);
+}
+
 static json_t *option_json(const pf_option_desc *d) {
   json_t *o = json_object();
   bool b = d->type == PF_OPT_BOOL;

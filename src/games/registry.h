@@ -4,7 +4,7 @@
 #ifndef PF_REGISTRY_H
 #define PF_REGISTRY_H
 
-#include "core/game.h"
+#include "core/record.h"
 
 /* Every registered game, NULL-terminated, in the order `pilfer games` lists them. */
 extern const pf_game *const pf_games[];
@@ -15,6 +15,10 @@ const pf_game *pf_game_find(const char *id);
 /* Every game as `pilfer games --json` lists it: id, title, players, each option with its type,
  * default and range (the server's `games` message too). Caller owns the result. */
 json_t *pf_games_json(void);
+
+/* A record read from JSON text or a file (core/record.h: pf_record_read) with the registry's games. */
+int pf_record_parse(const char *text, size_t len, pf_record *rec, pf_error *err);
+int pf_record_load(const char *path, pf_record *rec, pf_error *err);
 
 /* Each game exports exactly one symbol: its description. */
 extern const pf_game pf_game_steal_the_pile;
