@@ -196,11 +196,8 @@ static const pf_game *test_setup(pf_setup *s, const char *game, int players, con
   *s = (pf_setup){.players = players, .seed = 1, .ndeals = ndeals, .deals = deals};
   pf_options_default(g->options, g->noptions, &s->options);
   pf_error err;
-  char buf[256];
-  snprintf(buf, sizeof buf, "%s", options ? options : "");
-  for (char *save = NULL, *kv = strtok_r(buf, " ", &save); kv; kv = strtok_r(NULL, " ", &save))
-    if (pf_option_parse_kv(g->options, g->noptions, kv, &s->options, &err) != 0)
-      fail_msg("option %s: %s", kv, err.msg);
+  if (pf_options_parse_list(g->options, g->noptions, options, &s->options, &err) != 0)
+    fail_msg("options %s: %s", options, err.msg);
   return g;
 }
 
@@ -259,10 +256,10 @@ void tu_expect_told(const pf_run *r, const char *move, int viewer, const char *w
   pf_move m;
   pf_error err;
   if (move[0] == '*') {
-    r->game->describe_chance(r->state, move, viewer, &plain, &b);
+    pf_describe_chance(r->game, r->state, move, viewer, &plain, &b);
   } else {
     if (r->game->move_parse(r->state, move, &m, &err) != 0) fail_msg("%s: %s", move, err.msg);
-    r->game->describe(r->state, m, viewer, &plain, &b);
+    pf_describe(r->game, r->state, m, viewer, &plain, &b);
   }
   if (strcmp(pf_buf_str(&b), want) != 0)
     fail_msg("%s is told to seat %d as \"%s\", expected \"%s\"", move, viewer, pf_buf_str(&b), want);

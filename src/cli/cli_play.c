@@ -117,6 +117,12 @@ static int load_deals(const char *path, pf_deal *deals, int *ndeals, pf_error *e
 /* ---- the table ---- */
 
 /* Tells every person at the table about a move about to be played, as each of them sees it. */
+/* What the game says of a move beyond its notation s (describe, into d): "" when it says no more. */
+static const char *beyond_notation(const pf_game *g, const table *t, pf_move m, int seat, const char *s, pf_buf *d) {
+  pf_describe(g, t->run.state, m, seat, &t->style, d);
+  return strcmp(pf_buf_str(d), s) != 0 ? pf_buf_str(d) : "";
+}
+
 static void log_move(table *t, int actor, pf_move m) {
   const pf_game *g = t->run.game;
   char s[PF_MOVE_STR];
@@ -124,11 +130,11 @@ static void log_move(table *t, int actor, pf_move m) {
   for (int p = 0; p < t->run.setup.players; p++) {
     if (!t->human[p]) continue;
     pf_buf d = {0};
-    if (g->describe) g->describe(t->run.state, m, p, &t->style, &d);
+    pf_describe(g, t->run.state, m, p, &t->style, &d);
     if (p == actor)
-      pf_buf_printf(&t->log[p], "  you: %s\n", d.len ? pf_buf_str(&d) : s);
+      pf_buf_printf(&t->log[p], "  you: %s\n", pf_buf_str(&d));
     else
-      pf_buf_printf(&t->log[p], "  seat %d (%s): %s\n", actor, t->seat_spec[actor], d.len ? pf_buf_str(&d) : s);
+      pf_buf_printf(&t->log[p], "  seat %d (%s): %s\n", actor, t->seat_spec[actor], pf_buf_str(&d));
     pf_buf_free(&d);
   }
 }
@@ -137,7 +143,7 @@ static void log_move(table *t, int actor, pf_move m) {
  * it (describe_chance); a game without it tells nobody, so that nothing hidden leaks. */
 static void chance_turn(table *t) {
   const pf_game *g = t->run.game;
-  if (!g->describe_chance || !t->nhumans) {
+  if (!g->describe_chance || !t->nhumans) { /* nothing to tell: no copy of the state needed */
     pf_run_chance(&t->run);
     return;
   }
@@ -147,7 +153,7 @@ static void chance_turn(table *t) {
   for (int p = 0; p < t->run.setup.players; p++) {
     if (!t->human[p]) continue;
     pf_buf d = {0};
-    g->describe_chance(before, t->run.moves[t->run.nmoves - 1], p, &t->style, &d);
+    pf_describe_chance(g, before, t->run.moves[t->run.nmoves - 1], p, &t->style, &d);
     if (d.len) pf_buf_printf(&t->log[p], "  %s\n", pf_buf_str(&d));
     pf_buf_free(&d);
   }
@@ -230,8 +236,7 @@ static void show_moves(table *t, int seat, const pf_move *moves, int n, bool ful
     if (compact && prev[0]) printf("\n");
     prev[0] = '\0';
     pf_buf d = {0};
-    if (g->describe) g->describe(t->run.state, moves[i], seat, &t->style, &d);
-    printf("  %2d) %-10s %s\n", i + 1, s, pf_buf_str(&d));
+    printf("  %2d) %-10s %s\n", i + 1, s, beyond_notation(g, t, moves[i], seat, s, &d));
     pf_buf_free(&d);
   }
   if (prev[0]) printf("\n");
@@ -255,9 +260,8 @@ static void give_hint(table *t, int seat, const pf_move *moves, int n) {
   char s[PF_MOVE_STR];
   g->move_str(t->run.state, m, s);
   pf_buf d = {0};
-  if (g->describe) g->describe(t->run.state, m, seat, &t->style, &d);
-  printf("Hint: %d) %s%s%s (ismcts, %ld iterations)\n", k + 1, s, d.len ? ": " : "", pf_buf_str(&d),
-         t->hint.stats.iterations);
+  const char *told = beyond_notation(g, t, m, seat, s, &d);
+  printf("Hint: %d) %s%s%s (ismcts, %ld iterations)\n", k + 1, s, *told ? ": " : "", told, t->hint.stats.iterations);
   pf_buf_free(&d);
 }
 

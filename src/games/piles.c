@@ -704,8 +704,16 @@ static const char RULES[] =
     "Scores: each seat has its team's score; during the game it counts the castle only, since the\n"
     "cards taken are secret until the end.\n";
 
+/* How pilfer bench and scripts/strength exercise the game (core/game.h: pf_measures). */
+static const pf_measures MEASURES = {
+    .playouts = {{4, 50000}},
+    .searches = {{4, 5000, 2, {0, 12, 24}}},
+    .sims = {{4, 8, "ismcts:iters=300 greedy ismcts:iters=300 greedy"}},
+    .strength = {{4, 2000, "ismcts greedy ismcts greedy"}, {4, 2000, "greedy random greedy random"}},
+    .quick_players = 4,
+};
+
 const pf_game pf_game_piles = {
-    .version = PF_GAME_VERSION,
     .id = "piles",
     .title = "Piles",
     .min_players = 4,
@@ -714,6 +722,7 @@ const pf_game pf_game_piles = {
     .noptions = 0,
     .state_size = sizeof(pil_state),
     .rules = RULES,
+    .measures = &MEASURES,
     .start = pil_start,
     .to_move = pil_to_move,
     .legal = pil_legal,

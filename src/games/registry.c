@@ -1,26 +1,32 @@
 /*
- * registry.c - the list of games.
+ * registry.c - the list of games: the one place a game is listed.
  *
- * To add a game: write games/<id>.c exporting one `const pf_game pf_game_<id>` (see game.h for
- * every field and method, and steal_the_pile.c for a complete example), declare it in
- * registry.h, add it to the table below and to CMakeLists.txt. The conformance suite
- * (tests/test_conformance.c) then runs over it at every player count, and `pilfer games`,
- * `rules`, `play`, `replay` and `bench` offer it.
+ * To add a game: write its files in src/games/ (CMakeLists.txt builds every .c there), exporting
+ * one `const pf_game pf_game_<name>` (core/game.h describes every field and method;
+ * steal_the_pile.c is a complete example), and add its line to GAMES below. Everything else reads
+ * this table: `pilfer games`, `rules`, `play`, `replay`, `sim`, `bench` (the cases each game
+ * declares in its measures) and `serve`; the conformance suite, the digests and the bots' tests,
+ * which ctest runs over every game it lists; scripts/strength (`pilfer games --strength`).
+ * scripts/check-games-list fails when anything else lists the games on its own.
  */
 #include "games/registry.h"
 
 #include <string.h>
 
-const pf_game *const pf_games[] = {
-    &pf_game_steal_the_pile,
-    &pf_game_thief,
-    &pf_game_four_card_thief,
-    &pf_game_skip_bo_junior,
-    &pf_game_piles,
-    &pf_game_gharat,
-    &pf_game_point_a_pile,
-    NULL,
-};
+/* One line a game, in the order `pilfer games` lists them. */
+#define GAMES(X)     \
+  X(steal_the_pile)  \
+  X(thief)           \
+  X(four_card_thief) \
+  X(skip_bo_junior)  \
+  X(piles)           \
+  X(gharat)          \
+  X(point_a_pile)
+
+#define DECLARE(name) extern const pf_game pf_game_##name;
+GAMES(DECLARE)
+#define ENTRY(name) &pf_game_##name,
+const pf_game *const pf_games[] = {GAMES(ENTRY) NULL};
 
 const pf_game *pf_game_find(const char *id) {
   for (int i = 0; pf_games[i]; i++)

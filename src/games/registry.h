@@ -1,5 +1,6 @@
 /*
- * registry.h - every game pilfer knows.
+ * registry.h - every game pilfer knows (the list is in registry.c). A game exports one symbol, its
+ * pf_game description, which only registry.c names.
  */
 #ifndef PF_REGISTRY_H
 #define PF_REGISTRY_H
@@ -19,14 +20,5 @@ json_t *pf_games_json(void);
 /* A record read from JSON text or a file (core/record.h: pf_record_read) with the registry's games. */
 int pf_record_parse(const char *text, size_t len, pf_record *rec, pf_error *err);
 int pf_record_load(const char *path, pf_record *rec, pf_error *err);
-
-/* Each game exports exactly one symbol: its description. */
-extern const pf_game pf_game_steal_the_pile;
-extern const pf_game pf_game_thief;
-extern const pf_game pf_game_four_card_thief;
-extern const pf_game pf_game_skip_bo_junior;
-extern const pf_game pf_game_piles;
-extern const pf_game pf_game_gharat;
-extern const pf_game pf_game_point_a_pile;
 
 #endif

@@ -916,8 +916,17 @@ static const char RULES[] =
     "pile, top card first: *3,W,10,1.\n"
     "Scores: the cards left in each stockpile (fewest is best).\n";
 
+/* How pilfer bench and scripts/strength exercise the game (core/game.h: pf_measures). */
+static const pf_measures MEASURES = {
+    .playouts = {{2, 40000}, {4, 20000}, {6, 20000}},
+    .searches = {{2, 5000, 2, {0, 20, 40}}},
+    .sims = {{2, 10, "ismcts:iters=300 greedy"}},
+    .strength = {{2, 2000, "ismcts greedy"}, {2, 2000, "greedy random"}},
+    .quick_players = 2,
+    .quick_options = "stock=5",
+};
+
 const pf_game pf_game_skip_bo_junior = {
-    .version = PF_GAME_VERSION,
     .id = "skip-bo-junior",
     .title = "Skip-Bo Junior",
     .min_players = 2,
@@ -926,6 +935,7 @@ const pf_game pf_game_skip_bo_junior = {
     .noptions = sizeof OPTIONS / sizeof OPTIONS[0],
     .state_size = sizeof(sbj_state),
     .rules = RULES,
+    .measures = &MEASURES,
     .start = sbj_start,
     .to_move = sbj_to_move,
     .legal = sbj_legal,

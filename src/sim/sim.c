@@ -93,7 +93,7 @@ static int play_game(worker *w, long long i) {
       if (record)
         pf_run_chance(&run);
       else
-        g->chance_sample(st, NULL);
+        pf_chance_sample(g, st, NULL);
       continue;
     }
     pf_move m = pf_bot_choose(at[who], g, st);
