@@ -29,7 +29,7 @@
  *     a later seat's node still follows an earlier seat's choice: as in every single-observer
  *     search, the opponents are modelled as if they saw it (pessimistic, never a leak).
  *
- * Everything is integer arithmetic (rewards in 1/27720ths, the logarithm in fixed point), so the
+ * Everything is integer arithmetic (rewards in 1/PF_WIN_UNIT, the logarithm in fixed point), so the
  * search is the same on every machine and compiler, as `pilfer bench` requires. The tree is
  * preallocated once per bot (iters + 1 nodes): no allocation per move or iteration.
  */
@@ -40,8 +40,8 @@
 #include "bots/bot.h"
 #include "core/clock.h"
 
-/* A win shared by k seats gives each 1/k: in units of 1/27720 (27720 = lcm(1..12)), exact. */
-#define UNIT 27720u
+/* A win shared by k seats gives each 1/k: in units of 1/PF_WIN_UNIT, exact. */
+#define UNIT ((uint32_t)PF_WIN_UNIT)
 #define MAX_NODES (1u << 20) /* a time-limited search stops growing its tree here */
 #define HASH 1024            /* >= 2 * PF_MAX_MOVES */
 

@@ -217,12 +217,12 @@ static int bench_sims(bool json, json_t *out, long *total) {
         json_t *o = row_json(g->id, c->players, (const char *)1);
         json_object_set_new(o, "games", json_integer(r.sums.games));
         json_object_set_new(o, "moves", json_integer(r.sums.moves));
-        json_object_set_new(o, "ismcts_wins", json_real((double)r.sums.bot_win[0] / PF_SIM_UNIT));
+        json_object_set_new(o, "ismcts_wins", json_real((double)r.sums.bot_win[0] / PF_WIN_UNIT));
         json_object_set_new(o, "seconds", json_real(r.seconds));
         json_array_append_new(out, o);
       } else {
         printf("%-16s %7d %8lld %10lld %12.1f %9.1f\n", g->id, c->players, r.sums.games, r.sums.moves,
-               r.sums.games / secs, (double)r.sums.bot_win[0] / PF_SIM_UNIT);
+               r.sums.games / secs, (double)r.sums.bot_win[0] / PF_WIN_UNIT);
         fflush(stdout);
       }
     }

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* Every k from 1 to PF_MAX_PLAYERS (12) divides PF_WIN_UNIT: 8, 9, 5, 7 and 11 do. */
+_Static_assert(PF_MAX_PLAYERS == 12 && PF_WIN_UNIT % (8 * 9 * 5 * 7 * 11) == 0, "a shared win must split exactly");
+
 const char *pf_to_move_text(int to_move, char buf[32]) {
   if (to_move == PF_CHANCE) return "chance";
   if (to_move == PF_NOBODY) return "nobody (game over)";

@@ -40,6 +40,8 @@
 #include "core/rng.h"
 
 #define PF_MAX_PLAYERS 12
+#define PF_WIN_UNIT 27720 /* lcm(1..PF_MAX_PLAYERS): a win shared by k seats is PF_WIN_UNIT / k of it
+                           * each, exactly (sim's sums, ismcts's rewards, bench's wins) */
 #define PF_MAX_MOVES 512   /* more than any position of any game has */
 #define PF_MOVE_STR 256    /* room for any canonical move string, chance outcomes included (a
                               * Skip-Bo Junior reshuffle lists up to 90 cards: 188 characters) */
