@@ -91,10 +91,7 @@ int cmd_rules(int argc, char **argv) {
          "the ruling ids\n(see 'pilfer games' for the ids).");
     return 0;
   }
-  if (argc != 2) {
-    cli_error("rules: give exactly one game; usage: pilfer rules GAME");
-    return EXIT_BAD_INPUT;
-  }
+  if (argc != 2) return cli_bad("rules: give exactly one game; usage: pilfer rules GAME");
   const pf_game *g = cli_game(argv[1]);
   if (!g) return EXIT_BAD_INPUT;
   fputs(g->rules, stdout);
