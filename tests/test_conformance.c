@@ -634,12 +634,43 @@ static int conform_one(const pf_game *g, int players, const pf_options *opts, ui
   return changed;
 }
 
+/* A measures' case (core/game.h) the game plays: players in its range, its options accepted. */
+static void check_case(const pf_game *g, const char *what, int players, const char *options) {
+  pf_options o;
+  pf_error err;
+  pf_options_default(g->options, g->noptions, &o);
+  if (players < g->min_players || players > g->max_players) fail_msg("%s: %s for %d players", g->id, what, players);
+  if (pf_options_parse_list(g->options, g->noptions, options, &o, &err) != 0) fail_msg("%s: %s: %s", g->id, what, err.msg);
+}
+
+/* What bench, scripts/strength and the browser tests run of the game is something it plays, and
+ * every sim names a bot for each seat. */
+static void check_measures(const pf_game *g) {
+  const pf_measures *m = g->measures;
+  const pf_playout_case *pc;
+  const pf_search_case *sc;
+  const pf_sim_case *c;
+  assert_non_null(m);
+  assert_true(m->playouts[0].players && m->searches[0].players && m->sims[0].players && m->strength[0].players);
+  PF_CASES(pc, m->playouts) check_case(g, "a bench playout", pc->players, pc->options);
+  PF_CASES(sc, m->searches) check_case(g, "a bench search", sc->players, NULL);
+  check_case(g, "its quick game", m->quick_players, m->quick_options);
+  for (int list = 0; list < 2; list++)
+    PF_CASES(c, list ? m->strength : m->sims) {
+      check_case(g, list ? "a strength row" : "a bench sim", c->players, c->options);
+      int seats = 0;
+      for (const char *s = c->seats; *s; s++) seats += *s != ' ' && (s == c->seats || s[-1] == ' ');
+      if (seats != c->players) fail_msg("%s: \"%s\" for %d players", g->id, c->seats, c->players);
+    }
+}
+
 static void test_conformance_every_game(void **unused) {
   (void)unused;
   for (int gi = 0; pf_games[gi]; gi++) {
     const pf_game *g = pf_games[gi];
     if (only_game && strcmp(only_game, g->id) != 0) continue;
     assert_non_null(g->id);
+    check_measures(g);
     assert_true(g->noptions <= PF_MAX_OPTIONS);
     assert_true(strstr(g->rules, "-1") != NULL); /* cites its rulings */
     pf_options variants[TU_MAX_VARIANTS];

@@ -115,6 +115,10 @@ static int run_sim(const pf_game *g, const pf_sim_case *sc, pf_sim_result *r) {
                      .rotate = true, .shard = 1, .nshards = 1};
   pf_error err;
   pf_options_default(g->options, g->noptions, &c.options);
+  if (pf_options_parse_list(g->options, g->noptions, sc->options, &c.options, &err) != 0) {
+    cli_error("bench: sim %s: %s", g->id, err.msg);
+    return -1;
+  }
   char seats[PF_MAX_PLAYERS * PF_BOT_SPEC];
   snprintf(seats, sizeof seats, "%s", sc->seats);
   int p = 0;
@@ -138,15 +142,16 @@ static json_t *row_json(const char *game, int players, const char *options) {
 
 /* Random playouts of every game; adds moves and legal moves offered to *total. */
 static int bench_playouts(bool json, json_t *out, long *total) {
+  const pf_playout_case *c;
   int width = 8; /* of the options column: its longest entry */
   for (int gi = 0; pf_games[gi]; gi++)
-    for (const pf_playout_case *c = pf_games[gi]->measures->playouts; c->players; c++)
+    PF_CASES(c, pf_games[gi]->measures->playouts)
       if ((int)strlen(case_label(c)) > width) width = (int)strlen(case_label(c));
   if (!json)
     printf("Random playouts\n%-16s %7s %-*s %8s %10s %12s %12s %14s\n", "game", "players", width, "options", "games",
            "moves", "games/s", "moves/s", "legal offered");
   for (int gi = 0; pf_games[gi]; gi++)
-    for (const pf_playout_case *c = pf_games[gi]->measures->playouts; c->players; c++) {
+    PF_CASES(c, pf_games[gi]->measures->playouts) {
       const pf_game *g = pf_games[gi];
       bench_row r;
       if (run_case(g, c, &r) != 0) return -1;
@@ -172,11 +177,12 @@ static int bench_playouts(bool json, json_t *out, long *total) {
 
 /* ismcts on fixed positions; adds iterations, simulated moves and nodes to *total. */
 static int bench_searches(bool json, json_t *out, long *total) {
+  const pf_search_case *c;
   if (!json)
     printf("\nismcts searches (default settings) on fixed positions\n%-16s %7s %9s %10s %11s %12s %12s\n", "game",
            "players", "searches", "iters", "iterations/s", "sim moves/s", "nodes");
   for (int gi = 0; pf_games[gi]; gi++)
-    for (const pf_search_case *c = pf_games[gi]->measures->searches; c->players; c++) {
+    PF_CASES(c, pf_games[gi]->measures->searches) {
       const pf_game *g = pf_games[gi];
       bench_row r;
       long nodes;
@@ -203,11 +209,12 @@ static int bench_searches(bool json, json_t *out, long *total) {
 
 /* The short sim: ismcts against greedy; adds moves and the first bot's wins to *total. */
 static int bench_sims(bool json, json_t *out, long *total) {
+  const pf_sim_case *c;
   if (!json)
     printf("\nA short sim: ismcts:iters=300 against greedy, seats rotated, one thread\n%-16s %7s %8s %10s %12s %9s\n",
            "game", "players", "games", "moves", "games/s", "ismcts");
   for (int gi = 0; pf_games[gi]; gi++)
-    for (const pf_sim_case *c = pf_games[gi]->measures->sims; c->players; c++) {
+    PF_CASES(c, pf_games[gi]->measures->sims) {
       const pf_game *g = pf_games[gi];
       static pf_sim_result r;
       if (run_sim(g, c, &r) != 0) return -1;

@@ -8,26 +8,8 @@
 #include "cli/cli.h"
 #include "games/registry.h"
 
-/* The registry's JSON (pf_games_json) and each game's short whole game: "quick": players and
- * every option. */
 static int games_json(void) {
   json_t *arr = pf_games_json();
-  for (int i = 0; pf_games[i]; i++) {
-    const pf_game *g = pf_games[i];
-    const pf_measures *m = g->measures;
-    pf_options o;
-    pf_error err;
-    pf_options_default(g->options, g->noptions, &o);
-    if (pf_options_parse_list(g->options, g->noptions, m->quick_options, &o, &err) != 0) {
-      cli_error("games: %s's quick game: %s", g->id, err.msg);
-      json_decref(arr);
-      return EXIT_OTHER;
-    }
-    json_t *quick = json_object();
-    json_object_set_new(quick, "players", json_integer(m->quick_players));
-    json_object_set_new(quick, "options", pf_record_options_json(g, &o));
-    json_object_set_new(json_array_get(arr, (size_t)i), "quick", quick);
-  }
   json_dumpf(arr, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
   fputc('\n', stdout);
   json_decref(arr);
@@ -37,8 +19,9 @@ static int games_json(void) {
 /* The strength runs every game declares (pf_measures), one a line for scripts/strength: game,
  * players, games, options ("-" or "key=value,..."), then the seats' bot specs. */
 static int games_strength(void) {
+  const pf_sim_case *c;
   for (int i = 0; pf_games[i]; i++)
-    for (const pf_sim_case *c = pf_games[i]->measures->strength; c->players; c++) {
+    PF_CASES(c, pf_games[i]->measures->strength) {
       char opts[256];
       snprintf(opts, sizeof opts, "%s", c->options ? c->options : "-");
       for (char *sp = strchr(opts, ' '); sp; sp = strchr(sp, ' ')) *sp = ',';

@@ -84,9 +84,10 @@ typedef struct pf_setup {
 /* ---- what a game measures itself with: `pilfer bench` and scripts/strength ---- */
 
 /* Each game declares its cases next to its code; the bench (cli/cli_bench.c) and the strength runs
- * (`pilfer games --strength`, read by scripts/strength) run every registered game's. Lists end at
- * the first entry with players 0. */
+ * (`pilfer games --strength`, read by scripts/strength) run every registered game's. Each list
+ * ends at its first entry with players 0, or after PF_MAX_CASES entries (PF_CASES walks it). */
 #define PF_MAX_CASES 6
+#define PF_CASES(c, list) for (c = (list); c < (list) + PF_MAX_CASES && c->players; c++)
 /* Random playouts: `games` games with `players` seats and options ("key=value ...", NULL for the
  * defaults); `label` is what the bench's options column says instead of the options, if given. */
 typedef struct pf_playout_case {

@@ -56,6 +56,19 @@ static json_t *option_json(const pf_option_desc *d) {
   return o;
 }
 
+/* The short whole game a game declares (its measures): players and every option. NULL if its
+ * options are not the game's, which the conformance suite rules out. */
+static json_t *quick_json(const pf_game *g) {
+  pf_options o;
+  pf_error err;
+  pf_options_default(g->options, g->noptions, &o);
+  if (pf_options_parse_list(g->options, g->noptions, g->measures->quick_options, &o, &err) != 0) return NULL;
+  json_t *q = json_object();
+  json_object_set_new(q, "players", json_integer(g->measures->quick_players));
+  json_object_set_new(q, "options", pf_record_options_json(g, &o));
+  return q;
+}
+
 json_t *pf_games_json(void) {
   json_t *arr = json_array();
   for (int i = 0; pf_games[i]; i++) {
@@ -67,6 +80,8 @@ json_t *pf_games_json(void) {
     json_object_set_new(o, "max_players", json_integer(g->max_players));
     for (int k = 0; k < g->noptions; k++) json_array_append_new(opts, option_json(&g->options[k]));
     json_object_set_new(o, "options", opts);
+    json_t *quick = quick_json(g);
+    if (quick) json_object_set_new(o, "quick", quick);
     json_array_append_new(arr, o);
   }
   return arr;

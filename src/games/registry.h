@@ -14,7 +14,8 @@ extern const pf_game *const pf_games[];
 const pf_game *pf_game_find(const char *id);
 
 /* Every game as `pilfer games --json` lists it: id, title, players, each option with its type,
- * default and range (the server's `games` message too). Caller owns the result. */
+ * default and range, and "quick": the short whole game it declares, players and options (the
+ * server's `games` message too). Caller owns the result. */
 json_t *pf_games_json(void);
 
 /* A record read from JSON text or a file (core/record.h: pf_record_read) with the registry's games. */
