@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "core/game.h"
-#include "core/record.h"
+#include "games/registry.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

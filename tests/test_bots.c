@@ -82,7 +82,7 @@ static void play_game(const pf_game *g, int players, int shift, uint64_t seed) {
   for (int who; (who = g->to_move(st)) != PF_NOBODY; moves++) {
     if (moves > 200000) fail_msg("%s: the game does not end", g->id);
     if (who == PF_CHANCE) {
-      g->chance_sample(st, NULL);
+      pf_chance_sample(g, st, NULL);
     } else {
       pf_move m = pf_bot_choose(&bots[who], g, st);
       if (!is_legal(g, st, m))
@@ -131,7 +131,7 @@ static int check_positions(const pf_game *g, int players, uint64_t seed) {
   pf_move moves[PF_MAX_MOVES];
   for (int ply = 0, who; (who = g->to_move(st)) != PF_NOBODY && checked < 40; ply++) {
     if (who == PF_CHANCE) {
-      g->chance_sample(st, NULL);
+      pf_chance_sample(g, st, NULL);
       continue;
     }
     if (ply % 5 == 0) {
@@ -193,7 +193,7 @@ static void test_bots_allocate_once(void **unused) {
       allocations = 0;
       for (int who; (who = g->to_move(st)) != PF_NOBODY && choices < 300;) {
         if (who == PF_CHANCE) {
-          g->chance_sample(st, NULL);
+          pf_chance_sample(g, st, NULL);
           continue;
         }
         counting = true;
@@ -263,7 +263,7 @@ static int check_rule(const char *game, bool (*applies)(const pf_game *, const v
     start(g, 2, seed, st);
     for (int who; (who = g->to_move(st)) != PF_NOBODY;) {
       if (who == PF_CHANCE) {
-        g->chance_sample(st, NULL);
+        pf_chance_sample(g, st, NULL);
         continue;
       }
       int n = g->legal(st, moves);

@@ -32,8 +32,14 @@ grep -q '"name": "target"' "$T/out" && grep -q '"type": "int"' "$T/out" && ok "g
 # Every game's rules as a person learns them (src/games/rules/<id>.md, as plain text): each of
 # its rulings' ids, the sections in the order of learning, every general ruling cited explained
 # ("G-6 (..."), no line wider than 78 columns.
-for g in steal-the-pile:STP:8 thief:THF:8 four-card-thief:FCT:6 skip-bo-junior:SBJ:6 piles:PIL:9 gharat:GHA:6 point-a-pile:PAP:9; do
-  IFS=: read -r id prefix n <<<"$g"
+# The games come from the registry; a game's rulings are those of RULINGS.md (../shared/rules,
+# beside the checkout) whose prefix its text cites most, or, without that file, 1 to the highest.
+rulings=$(dirname "$0")/../../shared/rules/RULINGS.md
+for id in $($PILFER games --json | sed -n 's/^ *"id": "\([^"]*\)",*$/\1/p'); do
+  $PILFER rules "$id" >"$T/out" 2>&1
+  prefix=$(grep -oE '\b[A-Z]{2,}-[0-9]+' "$T/out" | sed 's/-.*//' | sort | uniq -c | sort -rn | awk 'NR==1{print $2}')
+  if [ -f "$rulings" ]; then n=$(grep -oE "^- \*\*$prefix-[0-9]+" "$rulings" | wc -l)
+  else n=$(grep -oE "\b$prefix-[0-9]+" "$T/out" | sed 's/.*-//' | sort -n | tail -1); fi
   check "rules $id" $PILFER rules "$id"
   miss=""; for i in $(seq 1 "$n"); do grep -qw "$prefix-$i" "$T/out" || miss="$miss $prefix-$i"; done
   order=$(grep -xE "The object of the game|Set-up|A turn|A round|Scoring|The end" "$T/out" | tr '\n' ,)

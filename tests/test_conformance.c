@@ -1,6 +1,6 @@
 /*
  * test_conformance.c - the suite every registered game must pass, at every player count, with its
- * default options and with each option changed (see option_variants), over many seeds:
+ * default options and with each option changed (tu_option_variants), over many seeds:
  *   - random playouts to the end, with the invariant check after every move;
  *   - every legal move's string parses back to that move (also in lower case), and no two legal
  *     moves share a string;
@@ -38,49 +38,6 @@
 static const char *only_game; /* argv[1]: run the suite over this game only */
 
 /* ---- helpers ---- */
-
-/* The largest value of integer option i, from its maximum down to just above its default, with
- * which the game starts with `players` seats and the other options at `base`; 0 if none does. */
-static int64_t largest_accepted(const pf_game *g, int players, const pf_options *base, int i) {
-  const pf_option_desc *d = &g->options[i];
-  for (int64_t v = d->max; v > d->def; v--) {
-    pf_setup setup = {.players = players, .options = *base, .seed = 1};
-    setup.options.v[i] = v;
-    pf_run r;
-    pf_error err;
-    if (pf_run_start(&r, g, &setup, &err) == 0) {
-      pf_run_free(&r);
-      return v;
-    }
-  }
-  return 0;
-}
-
-/* The option variants to run with `players` seats: defaults, then each option changed on its own
- * (a boolean flipped; an integer at its minimum, or 30 above it when that is the default), and an
- * integer option with a small range (at most 100 values) also at the largest value the player
- * count accepts (Skip-Bo Junior's stock: players x stock <= 72). */
-static int option_variants(const pf_game *g, int players, pf_options *out) {
-  int n = 0;
-  pf_options_default(g->options, g->noptions, &out[n++]);
-  for (int i = 0; i < g->noptions; i++) {
-    const pf_option_desc *d = &g->options[i];
-    out[n] = out[0];
-    if (d->type == PF_OPT_BOOL)
-      out[n].v[i] = !d->def;
-    else
-      out[n].v[i] = d->def != d->min ? d->min : (d->min + 30 <= d->max ? d->min + 30 : d->max);
-    n++;
-    if (d->type == PF_OPT_INT && d->max - d->min < 100) {
-      int64_t v = largest_accepted(g, players, &out[0], i);
-      if (v && v != out[n - 1].v[i]) {
-        out[n] = out[0];
-        out[n++].v[i] = v;
-      }
-    }
-  }
-  return n;
-}
 
 static char *legal_strings(const pf_game *g, const void *st) {
   pf_buf b = {0};
@@ -144,7 +101,7 @@ static shown shown_to(const pf_game *g, const void *st, int players, int viewer,
     pf_move moves[PF_MAX_MOVES];
     int n = g->legal(st, moves);
     for (int i = 0; i < n; i++) {
-      g->describe(st, moves[i], viewer, &plain, &says);
+      pf_describe(g, st, moves[i], viewer, &plain, &says);
       pf_buf_putc(&says, '\n');
     }
   }
@@ -237,8 +194,8 @@ static char *chance_told(const pf_game *g, const void *st, int players, int view
   pf_buf b = {0};
   pf_style plain = {0};
   memcpy(next, st, g->state_size);
-  g->chance_sample(next, outcome);
-  g->describe_chance(st, outcome, viewer, &plain, &b);
+  pf_chance_sample(g, next, outcome);
+  pf_describe_chance(g, st, outcome, viewer, &plain, &b);
   *after = pf_view_json_text(g, next, players, viewer);
   free(next);
   return b.data ? b.data : pf_xstrdup("");
@@ -283,7 +240,7 @@ static char *seen_by(const pf_game *g, const void *st, int players, int viewer) 
 static char *told_public(const pf_game *g, const void *st, pf_move m) {
   pf_buf b = {0};
   pf_style plain = {0};
-  g->describe(st, m, PF_VIEW_PUBLIC, &plain, &b);
+  pf_describe(g, st, m, PF_VIEW_PUBLIC, &plain, &b);
   return b.data ? b.data : pf_xstrdup("");
 }
 
@@ -446,10 +403,7 @@ static void check_moves(const where *w, const json_t *view, const json_t *zones)
 static int cards_in_play(const pf_game *g, const void *st) {
   pf_deal d;
   int k = g->current_deal(st, &d), n = d.ncards;
-  for (int j = 0; j < k && g->deal_at; j++) {
-    g->deal_at(st, j, &d);
-    n += d.ncards;
-  }
+  for (int j = 0; j < k && pf_deal_at(g, st, j, &d); j++) n += d.ncards;
   return n;
 }
 
@@ -531,7 +485,7 @@ static void check_other_deal(const pf_game *g, const pf_setup *setup, const void
   pf_deal deal, *deals = NULL;
   int k = g->current_deal(copy, &deal);
   deals = pf_xcalloc((size_t)k + 1, sizeof *deals);
-  for (int j = 0; j < k; j++) g->deal_at(copy, j, &deals[j]); /* the deals in use at once (deal_at) */
+  for (int j = 0; j < k; j++) pf_deal_at(g, copy, j, &deals[j]); /* the deals in use at once (deal_at) */
   deals[k] = deal;
   pf_setup other = *setup;
   other.ndeals = k + 1;
@@ -652,7 +606,7 @@ static int conform_one(const pf_game *g, int players, const pf_options *opts, ui
       pf_run_chance(&run);
       assert_int_equal(pf_run_play_text(&twin, run.moves[run.nmoves - 1], &err), 0);
       char canon[PF_MOVE_STR];
-      if (g->chance_apply(clone, run.moves[run.nmoves - 1], canon, &err) != 0)
+      if (pf_chance_apply(g, clone, run.moves[run.nmoves - 1], canon, &err) != 0)
         fail_msg("%s: the sampled outcome %s is refused: %s", g->id, run.moves[run.nmoves - 1], err.msg);
       assert_same_text(run.moves[run.nmoves - 1], canon, "chance outcome not canonical", g, players, seed, ply);
     } else {
@@ -680,18 +634,48 @@ static int conform_one(const pf_game *g, int players, const pf_options *opts, ui
   return changed;
 }
 
+/* A measures' case (core/game.h) the game plays: players in its range, its options accepted. */
+static void check_case(const pf_game *g, const char *what, int players, const char *options) {
+  pf_options o;
+  pf_error err;
+  pf_options_default(g->options, g->noptions, &o);
+  if (players < g->min_players || players > g->max_players) fail_msg("%s: %s for %d players", g->id, what, players);
+  if (pf_options_parse_list(g->options, g->noptions, options, &o, &err) != 0) fail_msg("%s: %s: %s", g->id, what, err.msg);
+}
+
+/* What bench, scripts/strength and the browser tests run of the game is something it plays, and
+ * every sim names a bot for each seat. */
+static void check_measures(const pf_game *g) {
+  const pf_measures *m = g->measures;
+  const pf_playout_case *pc;
+  const pf_search_case *sc;
+  const pf_sim_case *c;
+  assert_non_null(m);
+  assert_true(m->playouts[0].players && m->searches[0].players && m->sims[0].players && m->strength[0].players);
+  PF_CASES(pc, m->playouts) check_case(g, "a bench playout", pc->players, pc->options);
+  PF_CASES(sc, m->searches) check_case(g, "a bench search", sc->players, NULL);
+  check_case(g, "its quick game", m->quick_players, m->quick_options);
+  for (int list = 0; list < 2; list++)
+    PF_CASES(c, list ? m->strength : m->sims) {
+      check_case(g, list ? "a strength row" : "a bench sim", c->players, c->options);
+      int seats = 0;
+      for (const char *s = c->seats; *s; s++) seats += *s != ' ' && (s == c->seats || s[-1] == ' ');
+      if (seats != c->players) fail_msg("%s: \"%s\" for %d players", g->id, c->seats, c->players);
+    }
+}
+
 static void test_conformance_every_game(void **unused) {
   (void)unused;
   for (int gi = 0; pf_games[gi]; gi++) {
     const pf_game *g = pf_games[gi];
     if (only_game && strcmp(only_game, g->id) != 0) continue;
-    assert_int_equal(g->version, PF_GAME_VERSION);
     assert_non_null(g->id);
+    check_measures(g);
     assert_true(g->noptions <= PF_MAX_OPTIONS);
     assert_true(strstr(g->rules, "-1") != NULL); /* cites its rulings */
-    pf_options variants[2 * PF_MAX_OPTIONS + 1];
+    pf_options variants[TU_MAX_VARIANTS];
     for (int p = g->min_players; p <= g->max_players; p++) {
-      int nv = option_variants(g, p, variants);
+      int nv = tu_option_variants(g, p, variants);
       long changed = 0;
       int played = 0;
       for (int v = 0; v < nv; v++)
@@ -764,20 +748,9 @@ static void test_conformance_catches_a_leak(void **unused) {
   pf_run_free(&run);
 }
 
-/* test_conformance [GAME]: every game, or only the one named.
- * test_conformance --covers GAME...: checks that the list names every registered game (ctest runs
- * the suite one game at a time from such a list, in tests/CMakeLists.txt). */
+/* test_conformance [GAME]: every game, or only the one named (ctest runs one entry a game,
+ * tests/conformance.cmake). */
 int main(int argc, char **argv) {
-  if (argc > 1 && strcmp(argv[1], "--covers") == 0) {
-    int missing = 0;
-    for (int gi = 0; pf_games[gi]; gi++) {
-      bool listed = false;
-      for (int i = 2; i < argc; i++) listed |= strcmp(argv[i], pf_games[gi]->id) == 0;
-      if (!listed) fprintf(stderr, "test_conformance: %s is registered but not in PILFER_GAMES of tests/CMakeLists.txt\n", pf_games[gi]->id);
-      missing += !listed;
-    }
-    return missing ? 1 : 0;
-  }
   if (argc > 1) {
     only_game = argv[1];
     if (!pf_game_find(only_game)) {

@@ -313,7 +313,7 @@ static void test_SBJ_4_completion_at_10_by_a_wild(void **unused) {
   pf_move m;
   pf_error err;
   assert_int_equal(r.game->move_parse(r.state, "s>b1", &m, &err), 0);
-  r.game->describe(r.state, m, 0, &(pf_style){0}, &d);
+  pf_describe(r.game, r.state, m, 0, &(pf_style){0}, &d);
   assert_string_equal(pf_buf_str(&d), "W from your stockpile onto b1 (as 10): b1 is complete and set aside");
   pf_buf_free(&d);
   tu_play(&r, "s>b1");

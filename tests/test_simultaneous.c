@@ -144,7 +144,6 @@ static int pt_current_deal(const void *vs, pf_deal *out) {
 }
 
 static const pf_game POINTING = {
-    .version = PF_GAME_VERSION,
     .id = "pointing",
     .title = "Pointing (a test game)",
     .min_players = 2,

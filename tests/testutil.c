@@ -196,11 +196,8 @@ static const pf_game *test_setup(pf_setup *s, const char *game, int players, con
   *s = (pf_setup){.players = players, .seed = 1, .ndeals = ndeals, .deals = deals};
   pf_options_default(g->options, g->noptions, &s->options);
   pf_error err;
-  char buf[256];
-  snprintf(buf, sizeof buf, "%s", options ? options : "");
-  for (char *save = NULL, *kv = strtok_r(buf, " ", &save); kv; kv = strtok_r(NULL, " ", &save))
-    if (pf_option_parse_kv(g->options, g->noptions, kv, &s->options, &err) != 0)
-      fail_msg("option %s: %s", kv, err.msg);
+  if (pf_options_parse_list(g->options, g->noptions, options, &s->options, &err) != 0)
+    fail_msg("options %s: %s", options, err.msg);
   return g;
 }
 
@@ -259,10 +256,10 @@ void tu_expect_told(const pf_run *r, const char *move, int viewer, const char *w
   pf_move m;
   pf_error err;
   if (move[0] == '*') {
-    r->game->describe_chance(r->state, move, viewer, &plain, &b);
+    pf_describe_chance(r->game, r->state, move, viewer, &plain, &b);
   } else {
     if (r->game->move_parse(r->state, move, &m, &err) != 0) fail_msg("%s: %s", move, err.msg);
-    r->game->describe(r->state, m, viewer, &plain, &b);
+    pf_describe(r->game, r->state, m, viewer, &plain, &b);
   }
   if (strcmp(pf_buf_str(&b), want) != 0)
     fail_msg("%s is told to seat %d as \"%s\", expected \"%s\"", move, viewer, pf_buf_str(&b), want);
@@ -333,4 +330,44 @@ void tu_expect_move_zones(const pf_run *r, int viewer, const char *move, const c
   }
   json_decref(v);
   if (strcmp(buf, want) != 0) fail_msg("move %s goes \"%s\", expected \"%s\"", move, buf, want);
+}
+
+/* The largest value of integer option i, from its maximum down to just above its default, with
+ * which the game starts with `players` seats and the other options at `base`; 0 if none does. */
+static int64_t largest_accepted(const pf_game *g, int players, const pf_options *base, int i) {
+  const pf_option_desc *d = &g->options[i];
+  for (int64_t v = d->max; v > d->def; v--) {
+    pf_setup setup = {.players = players, .options = *base, .seed = 1};
+    setup.options.v[i] = v;
+    pf_run r;
+    pf_error err;
+    if (pf_run_start(&r, g, &setup, &err) == 0) {
+      pf_run_free(&r);
+      return v;
+    }
+  }
+  return 0;
+}
+
+/* testutil.h; the small-range maximum is why Skip-Bo Junior's stock runs at 72 / players. */
+int tu_option_variants(const pf_game *g, int players, pf_options *out) {
+  int n = 0;
+  pf_options_default(g->options, g->noptions, &out[n++]);
+  for (int i = 0; i < g->noptions; i++) {
+    const pf_option_desc *d = &g->options[i];
+    out[n] = out[0];
+    if (d->type == PF_OPT_BOOL)
+      out[n].v[i] = !d->def;
+    else
+      out[n].v[i] = d->def != d->min ? d->min : (d->min + 30 <= d->max ? d->min + 30 : d->max);
+    n++;
+    if (d->type == PF_OPT_INT && d->max - d->min < 100) {
+      int64_t v = largest_accepted(g, players, &out[0], i);
+      if (v && v != out[n - 1].v[i]) {
+        out[n] = out[0];
+        out[n++].v[i] = v;
+      }
+    }
+  }
+  return n;
 }

@@ -91,4 +91,11 @@ void tu_expect_move_zones(const pf_run *r, int viewer, const char *move, const c
  * change. Returns how many times the full view's value at `path` differed from the position's. */
 int tu_resampled(const pf_run *r, int seat, int times, const char *path, pf_rng *rng);
 
+/* The option variants a suite runs over every game with `players` seats: the defaults first, then
+ * each option changed on its own (a boolean flipped; an integer at its minimum, or 30 above it
+ * when that is the default), and an integer option with a small range also at the largest value
+ * the player count accepts. Returns how many; out has room for TU_MAX_VARIANTS. */
+#define TU_MAX_VARIANTS (2 * PF_MAX_OPTIONS + 1)
+int tu_option_variants(const pf_game *g, int players, pf_options *out);
+
 #endif

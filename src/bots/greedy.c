@@ -43,7 +43,7 @@ static void lookahead(const pf_game *g, const void *st, int seat, const pf_move 
       int who = g->to_move(work);
       for (int ply = 0; who != seat && who != PF_NOBODY && ply < LOOKAHEAD_PLIES; ply++) {
         if (who == PF_CHANCE) {
-          g->chance_sample(work, NULL);
+          pf_chance_sample(g, work, NULL);
         } else {
           int m = g->legal(work, replies);
           g->apply(work, replies[pf_rng_below(&r, (uint32_t)m)]);
@@ -72,9 +72,7 @@ static pf_move greedy_choose(pf_bot *bot, const pf_game *g, const void *st) {
   char *mem = pf_bot_memory(bot, 3 * g->state_size);
   memcpy(mem, st, g->state_size);
   g->determinize(mem, seat, &bot->rng);
-  if (g->rate_moves)
-    g->rate_moves(mem, moves, n, rating);
-  else
+  if (!pf_rate_moves(g, mem, moves, n, rating))
     lookahead(g, mem, seat, moves, n, &bot->rng, mem + g->state_size, rating);
   return moves[pf_bot_best(bot, rating, n)];
 }

@@ -29,7 +29,7 @@
  *     a later seat's node still follows an earlier seat's choice: as in every single-observer
  *     search, the opponents are modelled as if they saw it (pessimistic, never a leak).
  *
- * Everything is integer arithmetic (rewards in 1/27720ths, the logarithm in fixed point), so the
+ * Everything is integer arithmetic (rewards in 1/PF_WIN_UNIT, the logarithm in fixed point), so the
  * search is the same on every machine and compiler, as `pilfer bench` requires. The tree is
  * preallocated once per bot (iters + 1 nodes): no allocation per move or iteration.
  */
@@ -40,8 +40,8 @@
 #include "bots/bot.h"
 #include "core/clock.h"
 
-/* A win shared by k seats gives each 1/k: in units of 1/27720 (27720 = lcm(1..12)), exact. */
-#define UNIT 27720u
+/* A win shared by k seats gives each 1/k: in units of 1/PF_WIN_UNIT, exact. */
+#define UNIT ((uint32_t)PF_WIN_UNIT)
 #define MAX_NODES (1u << 20) /* a time-limited search stops growing its tree here */
 #define HASH 1024            /* >= 2 * PF_MAX_MOVES */
 
@@ -188,11 +188,8 @@ static inline int hash_find(const search *s, pf_move m) {
 
 /* A move for a playout: uniformly random, or the game's rule of thumb when asked for and given. */
 static pf_move playout_move(pf_bot *bot, const pf_game *g, const void *st, pf_move *moves, int n, bool greedy) {
-  if (greedy && g->rate_moves && n > 1) {
-    int64_t rating[PF_MAX_MOVES];
-    g->rate_moves(st, moves, n, rating);
-    return moves[pf_bot_best(bot, rating, n)];
-  }
+  int64_t rating[PF_MAX_MOVES];
+  if (greedy && n > 1 && pf_rate_moves(g, st, moves, n, rating)) return moves[pf_bot_best(bot, rating, n)];
   return moves[pf_rng_below(&bot->rng, (uint32_t)n)];
 }
 
@@ -230,9 +227,9 @@ static void rewards(const pf_game *g, const void *d, int players, bool cut, cons
 static int pick_untried(pf_bot *bot, search *s, const pf_game *g, const void *d, const pf_move *moves, int n,
                         int ntried, uint16_t *prior) {
   *prior = 0;
-  if (bot->set[S_BIAS] && g->rate_moves) {
-    int64_t rating[PF_MAX_MOVES], lo = INT64_MAX, hi = INT64_MIN;
-    g->rate_moves(d, moves, n, rating);
+  int64_t rating[PF_MAX_MOVES];
+  if (bot->set[S_BIAS] && pf_rate_moves(g, d, moves, n, rating)) {
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
     for (int i = 0; i < n; i++) {
       if (rating[i] < lo) lo = rating[i];
       if (rating[i] > hi) hi = rating[i];
@@ -289,7 +286,7 @@ static void iterate(pf_bot *bot, search *s, const pf_game *g, const void *root_s
   for (int who; (who = g->to_move(d)) != PF_NOBODY;) {
     bot->stats.moves++;
     if (who == PF_CHANCE) {
-      g->chance_sample(d, NULL);
+      pf_chance_sample(g, d, NULL);
     } else {
       int n = g->legal(d, moves);
       pf_move m = 0;

@@ -23,6 +23,11 @@ int cmd_serve(int argc, char **argv);
 
 /* Prints "pilfer: <message>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same for bad input, and returns its status: `return cli_bad("sim: ...", ...)`. */
+int cli_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The game's options: its defaults, then each "key=value" of kv in turn; 0, or the status after
+ * "CMD: GAME: <what is wrong>". */
+int cli_options(const char *cmd, const pf_game *g, const char *const *kv, int n, pf_options *out);
 /* Colour and suit symbols when f is a terminal and NO_COLOR is not set; plain otherwise. */
 pf_style cli_style(FILE *f);
 /* A seed: a decimal integer from 0 to 2^63-1. */

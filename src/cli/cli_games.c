@@ -16,11 +16,28 @@ static int games_json(void) {
   return 0;
 }
 
+/* The strength runs every game declares (pf_measures), one a line for scripts/strength: game,
+ * players, games, options ("-" or "key=value,..."), then the seats' bot specs. */
+static int games_strength(void) {
+  const pf_sim_case *c;
+  for (int i = 0; pf_games[i]; i++)
+    PF_CASES(c, pf_games[i]->measures->strength) {
+      char opts[256];
+      snprintf(opts, sizeof opts, "%s", c->options ? c->options : "-");
+      for (char *sp = strchr(opts, ' '); sp; sp = strchr(sp, ' ')) *sp = ',';
+      printf("%s %d %d %s %s\n", pf_games[i]->id, c->players, c->games, opts, c->seats);
+    }
+  return 0;
+}
+
 int cmd_games(int argc, char **argv) {
+  if (argc == 2 && strcmp(argv[1], "--strength") == 0) return games_strength();
   bool json;
   int rc = cli_json_flag(argc, argv,
-                         "usage: pilfer games [--json]\n\nLists every game: id, title, players, options with "
-                         "defaults.\n  --json   as JSON, with each option's type, default and range\n",
+                         "usage: pilfer games [--json | --strength]\n\nLists every game: id, title, players, "
+                         "options with defaults.\n  --json       as JSON, with each option's type, default and range\n"
+                         "  --strength   the strength runs each game declares, one a line (scripts/strength):\n"
+                         "               game players games options(- or key=value,...) bot specs...\n",
                          &json);
   if (rc >= 0) return rc;
   if (json) return games_json();
@@ -58,10 +75,7 @@ int cmd_rules(int argc, char **argv) {
          "for the games' ids).");
     return 0;
   }
-  if (argc != 2) {
-    cli_error("rules: give exactly one game; usage: pilfer rules GAME");
-    return EXIT_BAD_INPUT;
-  }
+  if (argc != 2) return cli_bad("rules: give exactly one game; usage: pilfer rules GAME");
   const pf_game *g = cli_game(argv[1]);
   if (!g) return EXIT_BAD_INPUT;
   cli_print_rules(g, stdout);

@@ -117,6 +117,12 @@ static int load_deals(const char *path, pf_deal *deals, int *ndeals, pf_error *e
 /* ---- the table ---- */
 
 /* Tells every person at the table about a move about to be played, as each of them sees it. */
+/* What the game says of a move beyond its notation s (describe, into d): "" when it says no more. */
+static const char *beyond_notation(const pf_game *g, const table *t, pf_move m, int seat, const char *s, pf_buf *d) {
+  pf_describe(g, t->run.state, m, seat, &t->style, d);
+  return strcmp(pf_buf_str(d), s) != 0 ? pf_buf_str(d) : "";
+}
+
 static void log_move(table *t, int actor, pf_move m) {
   const pf_game *g = t->run.game;
   char s[PF_MOVE_STR];
@@ -124,11 +130,11 @@ static void log_move(table *t, int actor, pf_move m) {
   for (int p = 0; p < t->run.setup.players; p++) {
     if (!t->human[p]) continue;
     pf_buf d = {0};
-    if (g->describe) g->describe(t->run.state, m, p, &t->style, &d);
+    pf_describe(g, t->run.state, m, p, &t->style, &d);
     if (p == actor)
-      pf_buf_printf(&t->log[p], "  you: %s\n", d.len ? pf_buf_str(&d) : s);
+      pf_buf_printf(&t->log[p], "  you: %s\n", pf_buf_str(&d));
     else
-      pf_buf_printf(&t->log[p], "  seat %d (%s): %s\n", actor, t->seat_spec[actor], d.len ? pf_buf_str(&d) : s);
+      pf_buf_printf(&t->log[p], "  seat %d (%s): %s\n", actor, t->seat_spec[actor], pf_buf_str(&d));
     pf_buf_free(&d);
   }
 }
@@ -137,7 +143,7 @@ static void log_move(table *t, int actor, pf_move m) {
  * it (describe_chance); a game without it tells nobody, so that nothing hidden leaks. */
 static void chance_turn(table *t) {
   const pf_game *g = t->run.game;
-  if (!g->describe_chance || !t->nhumans) {
+  if (!g->describe_chance || !t->nhumans) { /* nothing to tell: no copy of the state needed */
     pf_run_chance(&t->run);
     return;
   }
@@ -147,7 +153,7 @@ static void chance_turn(table *t) {
   for (int p = 0; p < t->run.setup.players; p++) {
     if (!t->human[p]) continue;
     pf_buf d = {0};
-    g->describe_chance(before, t->run.moves[t->run.nmoves - 1], p, &t->style, &d);
+    pf_describe_chance(g, before, t->run.moves[t->run.nmoves - 1], p, &t->style, &d);
     if (d.len) pf_buf_printf(&t->log[p], "  %s\n", pf_buf_str(&d));
     pf_buf_free(&d);
   }
@@ -230,8 +236,7 @@ static void show_moves(table *t, int seat, const pf_move *moves, int n, bool ful
     if (compact && prev[0]) printf("\n");
     prev[0] = '\0';
     pf_buf d = {0};
-    if (g->describe) g->describe(t->run.state, moves[i], seat, &t->style, &d);
-    printf("  %2d) %-10s %s\n", i + 1, s, pf_buf_str(&d));
+    printf("  %2d) %-10s %s\n", i + 1, s, beyond_notation(g, t, moves[i], seat, s, &d));
     pf_buf_free(&d);
   }
   if (prev[0]) printf("\n");
@@ -255,9 +260,8 @@ static void give_hint(table *t, int seat, const pf_move *moves, int n) {
   char s[PF_MOVE_STR];
   g->move_str(t->run.state, m, s);
   pf_buf d = {0};
-  if (g->describe) g->describe(t->run.state, m, seat, &t->style, &d);
-  printf("Hint: %d) %s%s%s (ismcts, %ld iterations)\n", k + 1, s, d.len ? ": " : "", pf_buf_str(&d),
-         t->hint.stats.iterations);
+  const char *told = beyond_notation(g, t, m, seat, s, &d);
+  printf("Hint: %d) %s%s%s (ismcts, %ld iterations)\n", k + 1, s, *told ? ": " : "", told, t->hint.stats.iterations);
   pf_buf_free(&d);
 }
 
@@ -390,114 +394,114 @@ static int play_loop(table *t) {
   }
 }
 
-int cmd_play(int argc, char **argv) {
+/* What `pilfer play` was asked. */
+typedef struct play_args {
+  const char *game, *opts[64], *seats[PF_MAX_PLAYERS], *deal_path, *record_path;
+  int nopts, nseats, players;
+  uint64_t seed;
+  bool plain;
+} play_args;
+
+/* Reads the flags into a; returns -1 to go on, or the exit status (help: 0; a bad flag: 2). */
+static int play_parse(int argc, char **argv, play_args *a) {
   static const struct option LONG[] = {
       {"players", required_argument, 0, 'p'}, {"seat", required_argument, 0, 's'},
       {"option", required_argument, 0, 'o'},  {"seed", required_argument, 0, 'S'},
       {"deal", required_argument, 0, 'd'},    {"record", required_argument, 0, 'r'},
       {"plain", no_argument, 0, 'P'},         {"help", no_argument, 0, 'h'},
       {0}};
-  static table t; /* large; one per process */
-  const char *opts[64];
-  int nopts = 0, nseats = 0, players = 0, c;
-  uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
-  seed &= INT64_MAX;
-  const char *deal_path = NULL;
-  bool plain = false;
-  memset(&t, 0, sizeof t);
+  int c;
+  memset(a, 0, sizeof *a);
+  a->seed = ((uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20)) & INT64_MAX;
   optind = 1;
   opterr = 0;
   while ((c = getopt_long(argc, argv, "p:o:h", LONG, NULL)) != -1) {
     switch (c) {
     case 'p':
-      if (cli_parse_count(optarg, &players) != 0 || players < 1) {
-        cli_error("play: -p needs a number of players, not '%s'", optarg);
-        return EXIT_BAD_INPUT;
-      }
+      if (cli_parse_count(optarg, &a->players) != 0 || a->players < 1)
+        return cli_bad("play: -p needs a number of players, not '%s'", optarg);
       break;
     case 's':
-      if (nseats == PF_MAX_PLAYERS) {
-        cli_error("play: at most %d seats", PF_MAX_PLAYERS);
-        return EXIT_BAD_INPUT;
-      }
-      t.seat_spec[nseats++] = optarg;
+      if (a->nseats == PF_MAX_PLAYERS) return cli_bad("play: at most %d seats", PF_MAX_PLAYERS);
+      a->seats[a->nseats++] = optarg;
       break;
     case 'o':
-      if (nopts == 64) {
-        cli_error("play: too many -o options");
-        return EXIT_BAD_INPUT;
-      }
-      opts[nopts++] = optarg;
+      if (a->nopts == 64) return cli_bad("play: too many -o options");
+      a->opts[a->nopts++] = optarg;
       break;
     case 'S':
-      if (cli_parse_seed(optarg, &seed) != 0) {
-        cli_error("play: --seed needs an integer from 0 to 9223372036854775807, not '%s'", optarg);
-        return EXIT_BAD_INPUT;
-      }
+      if (cli_parse_seed(optarg, &a->seed) != 0)
+        return cli_bad("play: --seed needs an integer from 0 to 9223372036854775807, not '%s'", optarg);
       break;
-    case 'd': deal_path = optarg; break;
-    case 'r': t.record_path = optarg; break;
-    case 'P': plain = true; break;
+    case 'd': a->deal_path = optarg; break;
+    case 'r': a->record_path = optarg; break;
+    case 'P': a->plain = true; break;
     case 'h': return cli_usage_with_bots(USAGE);
-    default:
-      cli_error("play: unknown or incomplete option '%s'; see pilfer play --help", argv[optind - 1]);
-      return EXIT_BAD_INPUT;
+    default: return cli_bad("play: unknown or incomplete option '%s'; see pilfer play --help", argv[optind - 1]);
     }
   }
-  if (argc - optind != 1) {
-    cli_error("play: give exactly one game; see pilfer play --help");
-    return EXIT_BAD_INPUT;
-  }
-  const pf_game *g = cli_game(argv[optind]);
-  if (!g) return EXIT_BAD_INPUT;
-  if (!players) players = nseats ? nseats : (g->min_players > 2 ? g->min_players : 2);
+  if (argc - optind != 1) return cli_bad("play: give exactly one game; see pilfer play --help");
+  a->game = argv[optind];
+  return -1;
+}
+
+/* Checks what was asked and sets the table: the game, its players, options and deals, a person or
+ * a bot at every seat, and the game started. Returns 0, or the exit status after saying what is
+ * wrong (the table then holds nothing to free). */
+static int play_check(const play_args *a, table *t) {
   pf_error err;
-  if (pf_check_players(g, players, &err) != 0) {
-    cli_error("play: %s", err.msg);
-    return EXIT_BAD_INPUT;
-  }
-  if (nseats && nseats != players) {
-    cli_error("play: %d players but %d --seat given; give one --seat per player, or none", players, nseats);
-    return EXIT_BAD_INPUT;
-  }
-  pf_setup setup = {.players = players, .seed = seed};
-  pf_options_default(g->options, g->noptions, &setup.options);
-  for (int i = 0; i < nopts; i++)
-    if (pf_option_parse_kv(g->options, g->noptions, opts[i], &setup.options, &err) != 0) {
-      cli_error("play: %s: %s", g->id, err.msg);
-      return EXIT_BAD_INPUT;
-    }
+  const pf_game *g = cli_game(a->game);
+  if (!g) return EXIT_BAD_INPUT;
+  int players = a->players ? a->players : a->nseats ? a->nseats : g->min_players > 2 ? g->min_players : 2;
+  if (pf_check_players(g, players, &err) != 0) return cli_bad("play: %s", err.msg);
+  if (a->nseats && a->nseats != players)
+    return cli_bad("play: %d players but %d --seat given; give one --seat per player, or none", players, a->nseats);
+  pf_setup setup = {.players = players, .seed = a->seed};
+  if (cli_options("play", g, a->opts, a->nopts, &setup.options) != 0) return EXIT_BAD_INPUT;
   static pf_deal deals[PF_MAX_DEALS];
-  if (deal_path && load_deals(deal_path, deals, &setup.ndeals, &err) != 0) {
-    cli_error("play: %s", err.msg);
-    return EXIT_BAD_INPUT;
-  }
+  if (a->deal_path && load_deals(a->deal_path, deals, &setup.ndeals, &err) != 0) return cli_bad("play: %s", err.msg);
   setup.deals = deals;
+  memset(t, 0, sizeof *t);
+  t->seed = a->seed;
+  t->record_path = a->record_path;
+  t->style = a->plain ? (pf_style){0} : cli_style(stdout);
   for (int p = 0; p < players; p++) {
-    if (!nseats) t.seat_spec[p] = p == 0 ? "human" : "greedy";
-    if (strcmp(t.seat_spec[p], "human") == 0) {
-      t.human[p] = true;
-      t.nhumans++;
-    } else if (pf_bot_init(&t.bot[p], t.seat_spec[p], players, seed, p, &err) != 0) {
+    t->seat_spec[p] = a->nseats ? a->seats[p] : p == 0 ? "human" : "greedy";
+    if (strcmp(t->seat_spec[p], "human") == 0) {
+      t->human[p] = true;
+      t->nhumans++;
+    } else if (pf_bot_init(&t->bot[p], t->seat_spec[p], players, a->seed, p, &err) != 0) {
       bool unknown = strncmp(err.msg, "unknown bot", 11) == 0;
-      cli_error("play: seat %d: %s%s", p, err.msg, unknown ? " (or human)" : "");
-      free_bots(&t, p);
-      return EXIT_BAD_INPUT;
+      free_bots(t, p);
+      return cli_bad("play: seat %d: %s%s", p, err.msg, unknown ? " (or human)" : "");
     }
   }
-  t.seed = seed;
-  if (pf_run_start(&t.run, g, &setup, &err) != 0) {
-    cli_error("play: %s", err.msg);
-    free_bots(&t, players);
-    return EXIT_BAD_INPUT;
+  if (pf_run_start(&t->run, g, &setup, &err) != 0) {
+    free_bots(t, players);
+    return cli_bad("play: %s", err.msg);
   }
-  t.style = plain ? (pf_style){0} : cli_style(stdout);
-  printf("%s, %d player%s, seed %llu.", g->title, players, players == 1 ? "" : "s", (unsigned long long)seed);
-  for (int p = 0; p < players; p++) printf(" Seat %d: %s.", p, t.seat_spec[p]);
+  return 0;
+}
+
+/* Plays the table's game to its end (or until a person quits), then frees the table. */
+static int play_run(table *t) {
+  const pf_game *g = t->run.game;
+  int players = t->run.setup.players;
+  printf("%s, %d player%s, seed %llu.", g->title, players, players == 1 ? "" : "s", (unsigned long long)t->seed);
+  for (int p = 0; p < players; p++) printf(" Seat %d: %s.", p, t->seat_spec[p]);
   printf("\nType 'help' at your turn for help.\n");
-  int rc = play_loop(&t);
-  for (int p = 0; p < players; p++) pf_buf_free(&t.log[p]);
-  free_bots(&t, players);
-  pf_run_free(&t.run);
+  int rc = play_loop(t);
+  for (int p = 0; p < players; p++) pf_buf_free(&t->log[p]);
+  free_bots(t, players);
+  pf_run_free(&t->run);
   return rc;
+}
+
+int cmd_play(int argc, char **argv) {
+  static play_args a;
+  static table t; /* large; one per process */
+  int rc = play_parse(argc, argv, &a);
+  if (rc >= 0) return rc;
+  rc = play_check(&a, &t);
+  return rc ? rc : play_run(&t);
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/record.h"
+#include "games/registry.h"
 
 static const char USAGE[] =
     "usage: pilfer replay FILE [--view SEAT|all|public] [--until K] [--json] [--trace]\n"
@@ -71,10 +71,7 @@ static void print_text(const pf_run *run, int seat, const pf_record *rec) {
 static int trace(const pf_record *rec) {
   pf_run run;
   pf_error err;
-  if (pf_run_start(&run, rec->game, &rec->setup, &err) != 0) {
-    cli_error("cannot start the game: %s", err.msg);
-    return EXIT_BAD_INPUT;
-  }
+  if (pf_run_start(&run, rec->game, &rec->setup, &err) != 0) return cli_bad("cannot start the game: %s", err.msg);
   int rc = 0;
   for (int ply = 0;; ply++) {
     json_t *o = json_object();
@@ -90,14 +87,12 @@ static int trace(const pf_record *rec) {
     json_decref(o);
     if (!more) break;
     if (pf_run_play_text(&run, rec->moves[ply], &err) != 0) {
-      cli_error("move %d (\"%s\"): %s", ply + 1, rec->moves[ply], err.msg);
-      rc = EXIT_BAD_INPUT;
+      rc = cli_bad("move %d (\"%s\"): %s", ply + 1, rec->moves[ply], err.msg);
       break;
     }
   }
   if (rc == 0 && pf_record_check_result(rec, &run, &err) != 0) {
-    cli_error("%s", err.msg);
-    rc = EXIT_BAD_INPUT;
+    rc = cli_bad("%s", err.msg);
   }
   pf_run_free(&run);
   return rc;
@@ -119,35 +114,26 @@ int cmd_replay(int argc, char **argv) {
     switch (c) {
     case 'v': view = optarg; break;
     case 'u':
-      if (cli_parse_count(optarg, &until) != 0) {
-        cli_error("replay: --until needs a number of moves, not '%s'", optarg);
-        return EXIT_BAD_INPUT;
-      }
+      if (cli_parse_count(optarg, &until) != 0)
+        return cli_bad("replay: --until needs a number of moves, not '%s'", optarg);
       break;
     case 'j': json = true; break;
     case 't': tracing = true; break;
     case 'h': fputs(USAGE, stdout); return 0;
     default:
-      cli_error("replay: unknown or incomplete option '%s'; see pilfer replay --help", argv[optind - 1]);
-      return EXIT_BAD_INPUT;
+      return cli_bad("replay: unknown or incomplete option '%s'; see pilfer replay --help", argv[optind - 1]);
     }
   }
-  if (argc - optind != 1) {
-    cli_error("replay: give exactly one record file; see pilfer replay --help");
-    return EXIT_BAD_INPUT;
-  }
+  if (argc - optind != 1) return cli_bad("replay: give exactly one record file; see pilfer replay --help");
   pf_record rec;
   pf_error err;
-  if (pf_record_load(argv[optind], &rec, &err) != 0) {
-    cli_error("%s", err.msg);
-    return EXIT_BAD_INPUT;
-  }
+  if (pf_record_load(argv[optind], &rec, &err) != 0) return cli_bad("%s", err.msg);
   int seat = strcmp(view, "public") == 0 ? PF_VIEW_PUBLIC : PF_VIEW_ALL;
   if (strcmp(view, "all") != 0 && strcmp(view, "public") != 0 &&
       (cli_parse_count(view, &seat) != 0 || seat >= rec.setup.players)) {
-    cli_error("replay: --view takes a seat from 0 to %d, 'all' or 'public', not '%s'", rec.setup.players - 1, view);
+    int players = rec.setup.players;
     pf_record_free(&rec);
-    return EXIT_BAD_INPUT;
+    return cli_bad("replay: --view takes a seat from 0 to %d, 'all' or 'public', not '%s'", players - 1, view);
   }
   if (tracing) {
     int rc = trace(&rec);
@@ -157,15 +143,13 @@ int cmd_replay(int argc, char **argv) {
   pf_run run;
   int rc = 0;
   if (pf_record_replay(&rec, until, &run, NULL, &err) != 0) {
-    cli_error("%s", err.msg);
-    rc = EXIT_BAD_INPUT;
+    rc = cli_bad("%s", err.msg);
     if (!run.game) { /* could not even start */
       pf_record_free(&rec);
       return rc;
     }
   } else if (until < 0 && pf_record_check_result(&rec, &run, &err) != 0) {
-    cli_error("%s", err.msg);
-    rc = EXIT_BAD_INPUT;
+    rc = cli_bad("%s", err.msg);
   }
   if (rc == 0) {
     if (json) {

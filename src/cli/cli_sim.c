@@ -134,7 +134,16 @@ static int parse_shard(const char *s, int *i, int *n) {
   return *i >= 1 && *n >= 1 && *i <= *n && *n <= 4096 ? 0 : -1;
 }
 
-int cmd_sim(int argc, char **argv) {
+/* What `pilfer sim` was asked: the run, and what the command line says beside it. */
+typedef struct sim_args {
+  pf_sim_config c;
+  const char *game, *opts[64], *records;
+  int nopts, nseats, players, threads, games;
+  bool json;
+} sim_args;
+
+/* Reads the flags into a; returns -1 to go on, or the exit status (help: 0; a bad flag: 2). */
+static int sim_parse(int argc, char **argv, sim_args *a) {
   static const struct option LONG[] = {
       {"players", required_argument, 0, 'p'}, {"seat", required_argument, 0, 's'},
       {"games", required_argument, 0, 'g'},   {"threads", required_argument, 0, 't'},
@@ -142,147 +151,121 @@ int cmd_sim(int argc, char **argv) {
       {"shard", required_argument, 0, 'x'},   {"option", required_argument, 0, 'o'},
       {"json", no_argument, 0, 'j'},          {"records", required_argument, 0, 'R'},
       {"help", no_argument, 0, 'h'},          {0}};
-  static pf_sim_config c;
-  const char *opts[64], *records = NULL;
-  int nopts = 0, nseats = 0, players = 0, threads = 0, games = -1, ch;
-  bool json = false;
-  memset(&c, 0, sizeof c);
-  c.seed = 1;
-  c.shard = c.nshards = 1;
+  pf_sim_config *c = &a->c;
+  int ch;
+  memset(a, 0, sizeof *a);
+  a->games = -1;
+  c->seed = 1;
+  c->shard = c->nshards = 1;
   optind = 1;
   opterr = 0;
   while ((ch = getopt_long(argc, argv, "p:o:h", LONG, NULL)) != -1) {
     switch (ch) {
     case 'p':
-      if (cli_parse_count(optarg, &players) != 0 || players < 1) {
-        cli_error("sim: -p needs a number of players, not '%s'", optarg);
-        return EXIT_BAD_INPUT;
-      }
+      if (cli_parse_count(optarg, &a->players) != 0 || a->players < 1)
+        return cli_bad("sim: -p needs a number of players, not '%s'", optarg);
       break;
     case 's':
-      if (nseats == PF_MAX_PLAYERS) {
-        cli_error("sim: at most %d seats", PF_MAX_PLAYERS);
-        return EXIT_BAD_INPUT;
-      }
-      if (strlen(optarg) >= PF_BOT_SPEC) {
-        cli_error("sim: the bot spec '%.40s...' is too long", optarg);
-        return EXIT_BAD_INPUT;
-      }
-      strcpy(c.seats[nseats++], optarg);
+      if (a->nseats == PF_MAX_PLAYERS) return cli_bad("sim: at most %d seats", PF_MAX_PLAYERS);
+      if (strlen(optarg) >= PF_BOT_SPEC) return cli_bad("sim: the bot spec '%.40s...' is too long", optarg);
+      strcpy(c->seats[a->nseats++], optarg);
       break;
     case 'g':
-      if (cli_parse_count(optarg, &games) != 0 || games < 1) {
-        cli_error("sim: --games needs a number of games from 1, not '%s'", optarg);
-        return EXIT_BAD_INPUT;
-      }
+      if (cli_parse_count(optarg, &a->games) != 0 || a->games < 1)
+        return cli_bad("sim: --games needs a number of games from 1, not '%s'", optarg);
       break;
     case 't':
-      if (cli_parse_count(optarg, &threads) != 0 || threads < 1 || threads > 1024) {
-        cli_error("sim: --threads needs a number of threads from 1 to 1024, not '%s'", optarg);
-        return EXIT_BAD_INPUT;
-      }
+      if (cli_parse_count(optarg, &a->threads) != 0 || a->threads < 1 || a->threads > 1024)
+        return cli_bad("sim: --threads needs a number of threads from 1 to 1024, not '%s'", optarg);
       break;
     case 'S':
-      if (cli_parse_seed(optarg, &c.seed) != 0) {
-        cli_error("sim: --seed needs an integer from 0 to 9223372036854775807, not '%s'", optarg);
-        return EXIT_BAD_INPUT;
-      }
+      if (cli_parse_seed(optarg, &c->seed) != 0)
+        return cli_bad("sim: --seed needs an integer from 0 to 9223372036854775807, not '%s'", optarg);
       break;
-    case 'r': c.rotate = true; break;
+    case 'r': c->rotate = true; break;
     case 'x':
-      if (parse_shard(optarg, &c.shard, &c.nshards) != 0) {
-        cli_error("sim: --shard takes I/N, the I-th of N slices with 1 <= I <= N <= 4096 (e.g. 2/8), not '%s'", optarg);
-        return EXIT_BAD_INPUT;
-      }
+      if (parse_shard(optarg, &c->shard, &c->nshards) != 0)
+        return cli_bad("sim: --shard takes I/N, the I-th of N slices with 1 <= I <= N <= 4096 (e.g. 2/8), not '%s'",
+                       optarg);
       break;
     case 'o':
-      if (nopts == 64) {
-        cli_error("sim: too many -o options");
-        return EXIT_BAD_INPUT;
-      }
-      opts[nopts++] = optarg;
+      if (a->nopts == 64) return cli_bad("sim: too many -o options");
+      a->opts[a->nopts++] = optarg;
       break;
-    case 'j': json = true; break;
-    case 'R': records = optarg; break;
+    case 'j': a->json = true; break;
+    case 'R': a->records = optarg; break;
     case 'h': return cli_usage_with_bots(SIM_USAGE);
-    default:
-      cli_error("sim: unknown or incomplete option '%s'; see pilfer sim --help", argv[optind - 1]);
-      return EXIT_BAD_INPUT;
+    default: return cli_bad("sim: unknown or incomplete option '%s'; see pilfer sim --help", argv[optind - 1]);
     }
   }
-  if (argc - optind != 1) {
-    cli_error("sim: give exactly one game; see pilfer sim --help");
-    return EXIT_BAD_INPUT;
-  }
-  c.game = cli_game(argv[optind]);
-  if (!c.game) return EXIT_BAD_INPUT;
-  if (!nseats) {
-    cli_error("sim: give a --seat BOT for every seat (or one for all of them); see pilfer sim --help");
-    return EXIT_BAD_INPUT;
-  }
-  if (games < 0) {
-    cli_error("sim: give the number of games with --games K");
-    return EXIT_BAD_INPUT;
-  }
-  if (!players) players = nseats > 1 ? nseats : (c.game->min_players > 2 ? c.game->min_players : 2);
+  if (argc - optind != 1) return cli_bad("sim: give exactly one game; see pilfer sim --help");
+  a->game = argv[optind];
+  return -1;
+}
+
+/* Checks what was asked and completes the run's config: the game, its players and seats, the
+ * games against --rotate and --shard, the options, and that the game starts with them. Returns 0
+ * or the exit status after saying what is wrong. */
+static int sim_check(sim_args *a) {
+  pf_sim_config *c = &a->c;
   pf_error err;
-  if (pf_check_players(c.game, players, &err) != 0) {
-    cli_error("sim: %s", err.msg);
-    return EXIT_BAD_INPUT;
-  }
-  if (nseats != players && nseats != 1) {
-    cli_error("sim: %d players but %d --seat given; give one --seat per player, or one for all", players, nseats);
-    return EXIT_BAD_INPUT;
-  }
-  c.players = players;
-  for (int p = nseats; p < players; p++) strcpy(c.seats[p], c.seats[0]);
+  c->game = cli_game(a->game);
+  if (!c->game) return EXIT_BAD_INPUT;
+  if (!a->nseats)
+    return cli_bad("sim: give a --seat BOT for every seat (or one for all of them); see pilfer sim --help");
+  if (a->games < 0) return cli_bad("sim: give the number of games with --games K");
+  int players = a->players ? a->players : a->nseats > 1 ? a->nseats : c->game->min_players > 2 ? c->game->min_players : 2;
+  if (pf_check_players(c->game, players, &err) != 0) return cli_bad("sim: %s", err.msg);
+  if (a->nseats != players && a->nseats != 1)
+    return cli_bad("sim: %d players but %d --seat given; give one --seat per player, or one for all", players,
+                   a->nseats);
+  c->players = players;
+  for (int p = a->nseats; p < players; p++) strcpy(c->seats[p], c->seats[0]);
   for (int p = 0; p < players; p++)
-    if (pf_bot_check_spec(c.seats[p], &err) != 0) {
-      cli_error("sim: seat %d: %s", p, err.msg);
-      return EXIT_BAD_INPUT;
-    }
-  c.games = games;
-  if (c.rotate && games % players) {
-    cli_error("sim: --rotate plays each deal once per rotation of the %d seats, so --games must be a multiple of "
-              "%d (%d or %d)", players, players, games / players * players, (games / players + 1) * players);
-    return EXIT_BAD_INPUT;
-  }
-  if (c.nshards > games) {
-    cli_error("sim: --shard %d/%d: more shards than the %d games", c.shard, c.nshards, games);
-    return EXIT_BAD_INPUT;
-  }
-  pf_options_default(c.game->options, c.game->noptions, &c.options);
-  for (int i = 0; i < nopts; i++)
-    if (pf_option_parse_kv(c.game->options, c.game->noptions, opts[i], &c.options, &err) != 0) {
-      cli_error("sim: %s: %s", c.game->id, err.msg);
-      return EXIT_BAD_INPUT;
-    }
+    if (pf_bot_check_spec(c->seats[p], &err) != 0) return cli_bad("sim: seat %d: %s", p, err.msg);
+  int games = a->games;
+  if (c->rotate && games % players)
+    return cli_bad("sim: --rotate plays each deal once per rotation of the %d seats, so --games must be a multiple of "
+                   "%d (%d or %d)", players, players, games / players * players, (games / players + 1) * players);
+  if (c->nshards > games) return cli_bad("sim: --shard %d/%d: more shards than the %d games", c->shard, c->nshards, games);
+  c->games = games;
+  if (cli_options("sim", c->game, a->opts, a->nopts, &c->options) != 0) return EXIT_BAD_INPUT;
   /* The game must start with these options: try it once, before any thread does. */
-  void *probe = pf_xcalloc(1, c.game->state_size);
-  pf_setup setup = {.players = players, .options = c.options, .seed = c.seed};
-  int started = c.game->start(probe, &setup, &err);
+  void *probe = pf_xcalloc(1, c->game->state_size);
+  pf_setup setup = {.players = players, .options = c->options, .seed = c->seed};
+  int started = c->game->start(probe, &setup, &err);
   free(probe);
-  if (started != 0) {
-    cli_error("sim: %s", err.msg);
-    return EXIT_BAD_INPUT;
-  }
-  if (records && mkdir(records, 0777) != 0 && errno != EEXIST) {
-    cli_error("sim: --records %s: cannot make the directory: %s", records, strerror(errno));
+  return started != 0 ? cli_bad("sim: %s", err.msg) : 0;
+}
+
+/* Plays the run (with a progress bar on a terminal) and prints its result. */
+static int sim_run(const sim_args *a) {
+  pf_error err;
+  if (a->records && mkdir(a->records, 0777) != 0 && errno != EEXIST) {
+    cli_error("sim: --records %s: cannot make the directory: %s", a->records, strerror(errno));
     return EXIT_OTHER;
   }
   progress pr = {.t0 = pf_clock_seconds()};
-  pf_sim_run_opts ro = {.threads = threads, .records_dir = records};
+  pf_sim_run_opts ro = {.threads = a->threads, .records_dir = a->records};
   if (isatty(STDERR_FILENO)) ro.progress = draw_progress, ro.ctx = &pr;
   static pf_sim_result r;
-  if (pf_sim_run(&c, &ro, &r, &err) != 0) {
+  if (pf_sim_run(&a->c, &ro, &r, &err) != 0) {
     cli_error("sim: %s", err.msg);
     return EXIT_OTHER;
   }
-  if (json)
+  if (a->json)
     print_json(&r);
   else
     print_table(&r);
   return 0;
+}
+
+int cmd_sim(int argc, char **argv) {
+  static sim_args a; /* large (the config's seats); one per process */
+  int rc = sim_parse(argc, argv, &a);
+  if (rc >= 0) return rc;
+  rc = sim_check(&a);
+  return rc ? rc : sim_run(&a);
 }
 
 /* ---- merge ---- */
@@ -300,15 +283,11 @@ int cmd_merge(int argc, char **argv) {
       fputs(MERGE_USAGE, stdout);
       return 0;
     } else {
-      cli_error("merge: unknown option '%s'; see pilfer merge --help", argv[optind - 1]);
-      return EXIT_BAD_INPUT;
+      return cli_bad("merge: unknown option '%s'; see pilfer merge --help", argv[optind - 1]);
     }
   }
   int n = argc - optind;
-  if (n < 1) {
-    cli_error("merge: give the sim --json result of every shard; see pilfer merge --help");
-    return EXIT_BAD_INPUT;
-  }
+  if (n < 1) return cli_bad("merge: give the sim --json result of every shard; see pilfer merge --help");
   pf_sim_result *parts = pf_xcalloc((size_t)n, sizeof *parts);
   pf_error err;
   int rc = 0;
@@ -316,17 +295,14 @@ int cmd_merge(int argc, char **argv) {
     const char *path = argv[optind + i];
     pf_buf b = {0};
     if (pf_buf_read_file(&b, path, &err) != 0) {
-      cli_error("merge: %s", err.msg);
-      rc = EXIT_BAD_INPUT;
+      rc = cli_bad("merge: %s", err.msg);
     } else {
       json_error_t je;
       json_t *j = json_loadb(b.data ? b.data : "", b.len, 0, &je);
       if (!j) {
-        cli_error("merge: %s: line %d column %d: %s", path, je.line, je.column, je.text);
-        rc = EXIT_BAD_INPUT;
+        rc = cli_bad("merge: %s: line %d column %d: %s", path, je.line, je.column, je.text);
       } else if (pf_sim_from_json(j, path, &parts[i], &err) != 0) {
-        cli_error("merge: %s", err.msg);
-        rc = EXIT_BAD_INPUT;
+        rc = cli_bad("merge: %s", err.msg);
       }
       json_decref(j);
     }
@@ -334,8 +310,7 @@ int cmd_merge(int argc, char **argv) {
   }
   static pf_sim_result whole;
   if (rc == 0 && pf_sim_merge(parts, n, &whole, &err) != 0) {
-    cli_error("merge: %s", err.msg);
-    rc = EXIT_BAD_INPUT;
+    rc = cli_bad("merge: %s", err.msg);
   }
   if (rc == 0) {
     if (table)

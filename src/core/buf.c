@@ -1,5 +1,5 @@
 /*
- * buf.c - growable text buffers, errors, and allocation.
+ * buf.c - growable text buffers.
  */
 #include "core/buf.h"
 
@@ -7,34 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void out_of_memory(size_t n) {
-  fprintf(stderr, "pilfer: out of memory (asked for %zu bytes)\n", n);
-  abort();
-}
-
-void *pf_xmalloc(size_t n) {
-  void *p = malloc(n ? n : 1);
-  if (!p) out_of_memory(n);
-  return p;
-}
-
-void *pf_xcalloc(size_t count, size_t n) {
-  void *p = calloc(count ? count : 1, n ? n : 1);
-  if (!p) out_of_memory(count * n);
-  return p;
-}
-
-void *pf_xrealloc(void *p, size_t n) {
-  void *q = realloc(p, n ? n : 1);
-  if (!q) out_of_memory(n);
-  return q;
-}
-
-char *pf_xstrdup(const char *s) {
-  size_t n = strlen(s) + 1;
-  return memcpy(pf_xmalloc(n), s, n);
-}
 
 /* Makes room for `extra` more bytes plus the terminating NUL. */
 static void reserve(pf_buf *b, size_t extra) {
@@ -110,26 +82,4 @@ void pf_buf_free(pf_buf *b) {
   free(b->data);
   b->data = NULL;
   b->len = b->cap = 0;
-}
-
-int pf_fail(pf_error *err, const char *fmt, ...) {
-  if (err) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-  }
-  return -1;
-}
-
-void pf_error_prefix(pf_error *err, const char *fmt, ...) {
-  if (!err) return;
-  char prefix[256], old[sizeof err->msg];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(prefix, sizeof prefix, fmt, ap);
-  va_end(ap);
-  memcpy(old, err->msg, sizeof old);
-  if (snprintf(err->msg, sizeof err->msg, "%s: %s", prefix, old) >= (int)sizeof err->msg)
-    memcpy(err->msg + sizeof err->msg - 4, "...", 4); /* cut, and says so */
 }

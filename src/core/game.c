@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* Every k from 1 to PF_MAX_PLAYERS (12) divides PF_WIN_UNIT: 8, 9, 5, 7 and 11 do. */
+_Static_assert(PF_MAX_PLAYERS == 12 && PF_WIN_UNIT % (8 * 9 * 5 * 7 * 11) == 0, "a shared win must split exactly");
+
 const char *pf_to_move_text(int to_move, char buf[32]) {
   if (to_move == PF_CHANCE) return "chance";
   if (to_move == PF_NOBODY) return "nobody (game over)";
@@ -58,15 +61,12 @@ json_t *pf_ints_json(const int *v, int n) {
  * describe tells the viewer of it. */
 static json_t *move_json(const pf_game *g, const void *st, pf_move m, int seat) {
   char s[PF_MOVE_STR], c[PF_CARD_STR];
-  pf_move_zones z = {.card = PF_CARD_NONE};
+  pf_move_zones z;
   pf_buf text = {0};
   pf_style plain = {0};
   g->move_str(st, m, s);
-  if (g->version >= 6 && g->move_zones) g->move_zones(st, m, &z);
-  if (g->describe)
-    g->describe(st, m, seat, &plain, &text);
-  else
-    pf_buf_puts(&text, s);
+  pf_move_zones_of(g, st, m, &z);
+  pf_describe(g, st, m, seat, &plain, &text);
   json_t *o = json_object();
   json_object_set_new(o, "move", json_string(s));
   json_object_set_new(o, "from", z.from[0] ? json_string(z.from) : json_null());
@@ -109,10 +109,39 @@ json_t *pf_view_json(const pf_game *g, const void *st, int players, int seat) {
   return v;
 }
 
+/* ---- the optional methods ---- */
+
+int pf_chance_apply(const pf_game *g, void *st, const char *text, char canon[PF_MOVE_STR], pf_error *err) {
+  if (!g->chance_apply) return pf_fail(err, "%s has no chance moves", g->id);
+  return g->chance_apply(st, text, canon, err);
+}
+
+void pf_describe(const pf_game *g, const void *st, pf_move m, int viewer, const pf_style *style, pf_buf *out) {
+  if (g->describe) {
+    g->describe(st, m, viewer, style, out);
+  } else {
+    char s[PF_MOVE_STR];
+    g->move_str(st, m, s);
+    pf_buf_puts(out, s);
+  }
+}
+
+bool pf_describe_chance(const pf_game *g, const void *st, const char *outcome, int viewer, const pf_style *style,
+                        pf_buf *out) {
+  if (!g->describe_chance) return false;
+  g->describe_chance(st, outcome, viewer, style, out);
+  return true;
+}
+
+void pf_move_zones_of(const pf_game *g, const void *st, pf_move m, pf_move_zones *out) {
+  *out = (pf_move_zones){.card = PF_CARD_NONE};
+  if (g->move_zones) g->move_zones(st, m, out);
+}
+
 int pf_choosing(const pf_game *g, const void *st, int *seats) {
   int who = g->to_move(st);
   if (who < 0) return 0;
-  if (g->version >= 5 && g->choosing) {
+  if (g->choosing) {
     int n = g->choosing(st, seats);
     assert(n >= 1 && seats[0] == who);
     return n;
@@ -134,7 +163,7 @@ long pf_random_playout(const pf_game *g, void *st, pf_rng *rng, long *branching)
   long n = 0, b = 0;
   for (int who; (who = g->to_move(st)) != PF_NOBODY; n++) {
     if (who == PF_CHANCE) {
-      g->chance_sample(st, NULL);
+      pf_chance_sample(g, st, NULL);
       continue;
     }
     int k = g->legal(st, moves);

@@ -19,9 +19,11 @@
  * one canonical string (G-9); move_parse accepts the forms of the rulings, case-insensitively,
  * and refuses a move that is not legal in the position with the reason why.
  *
- * Required methods are those above `optional`; optional ones are NULL when a game has no use for
- * them and the core checks before calling (as in SQLite's io_methods). New methods are appended
- * at the end, and `version` says which exist.
+ * The methods are grouped by concern: rules, notation, views, hidden information, bots'
+ * knowledge. Optional ones are NULL when a game has no use for them, and everything calls them
+ * through one helper each (pf_describe, pf_rate_moves ...) that says what NULL means, as SQLite
+ * checks its optional io_methods. Every game is in this tree, so there is no version field: a
+ * method added here is added to every game that needs it in the same change.
  */
 #ifndef PF_GAME_H
 #define PF_GAME_H
@@ -37,8 +39,9 @@
 #include "core/option.h"
 #include "core/rng.h"
 
-#define PF_GAME_VERSION 6 /* 2: describe_chance; 3: deal_at; 4: rate_moves; 5: choosing; 6: move_zones */
 #define PF_MAX_PLAYERS 12
+#define PF_WIN_UNIT 27720 /* lcm(1..PF_MAX_PLAYERS): a win shared by k seats is PF_WIN_UNIT / k of it
+                           * each, exactly (sim's sums, ismcts's rewards, bench's wins) */
 #define PF_MAX_MOVES 512   /* more than any position of any game has */
 #define PF_MOVE_STR 256    /* room for any canonical move string, chance outcomes included (a
                               * Skip-Bo Junior reshuffle lists up to 90 cards: 188 characters) */
@@ -78,16 +81,57 @@ typedef struct pf_setup {
 /* The chance stream of a game is pf_rng_seed(seed, PF_STREAM_CHANCE). */
 #define PF_STREAM_CHANCE 0x43484E43u
 
+/* ---- what a game measures itself with: `pilfer bench` and scripts/strength ---- */
+
+/* Each game declares its cases next to its code; the bench (cli/cli_bench.c) and the strength runs
+ * (`pilfer games --strength`, read by scripts/strength) run every registered game's. Each list
+ * ends at its first entry with players 0, or after PF_MAX_CASES entries (PF_CASES walks it). */
+#define PF_MAX_CASES 6
+#define PF_CASES(c, list) for (c = (list); c < (list) + PF_MAX_CASES && c->players; c++)
+/* Random playouts: `games` games with `players` seats and options ("key=value ...", NULL for the
+ * defaults); `label` is what the bench's options column says instead of the options, if given. */
+typedef struct pf_playout_case {
+  int players, games;
+  const char *options, *label;
+} pf_playout_case;
+/* ismcts searches of `iters` iterations on the positions a random game from each of `positions`
+ * seeds reaches after plies[0], plies[1] and plies[2] moves, default options. */
+typedef struct pf_search_case {
+  int players, iters, positions, plies[3];
+} pf_search_case;
+/* A sim of `games` games with seats rotated: `seats` is the bot specs, space-separated, seat 0
+ * first; options as above. */
+typedef struct pf_sim_case {
+  int players, games;
+  const char *seats, *options;
+} pf_sim_case;
+typedef struct pf_measures {
+  pf_playout_case playouts[PF_MAX_CASES]; /* the bench's random playouts */
+  pf_search_case searches[PF_MAX_CASES];  /* the bench's ismcts searches */
+  pf_sim_case sims[PF_MAX_CASES];         /* the bench's short sims: ismcts:iters=300 first */
+  pf_sim_case strength[PF_MAX_CASES];     /* the rows of docs/strength.md: the first bot's share */
+  int quick_players;                      /* a short whole game, which the browser tests play */
+  const char *quick_options;              /* (`pilfer games --json`: "quick"); options as above */
+} pf_measures;
+
+/* ---- the game: its methods, grouped by concern ---- */
+
+/* Every method is required unless marked optional; an optional method is NULL when the game has no
+ * use for it, and is called only through the core's helper named beside it (below the struct),
+ * which supplies what its absence means. The methods a game with chance moves must give are marked
+ * so: a game whose to_move may return PF_CHANCE gives chance_sample and chance_apply. */
 typedef struct pf_game {
-  int version; /* PF_GAME_VERSION when written */
-  const char *id;      /* "steal-the-pile": what users type */
-  const char *title;   /* "Steal the Pile" */
+  /* ---- what it is ---- */
+  const char *id;    /* "steal-the-pile": what users type */
+  const char *title; /* "Steal the Pile" */
   int min_players, max_players;
   const pf_option_desc *options;
   int noptions;
   size_t state_size;
-  const char *rules; /* the rules as a person learns them, in the markup of games/rules.h */
+  const char *rules;            /* the rules as a person learns them, in the markup of games/rules.h */
+  const pf_measures *measures;  /* how bench and strength exercise it (above) */
 
+  /* ---- rules: the course of a game ---- */
   /* Starts a game from the setup: deals explicitly given or shuffled from the seed. Refuses bad
    * combinations (options against the player count, deals that are not the game's deck). */
   int (*start)(void *st, const pf_setup *setup, pf_error *err);
@@ -98,22 +142,70 @@ typedef struct pf_game {
   int (*legal)(const void *st, pf_move *moves);
   /* Plays a legal move of the seat to move. */
   void (*apply)(void *st, pf_move m);
-  /* The canonical string of a legal move (G-9). */
-  void (*move_str)(const void *st, pf_move m, char buf[PF_MOVE_STR]);
-  /* Reads a move of the seat to move; refuses one that is not legal, saying why. */
-  int (*move_parse)(const void *st, const char *text, pf_move *m, pf_error *err);
   /* Scores of every seat: running during the game, final when over. These are the full state's:
    * a seat's view may hide some of them (view_json). */
   void (*scores)(const void *st, int *scores);
   /* When over: the winning seats (G-6); returns how many (0: nobody won). */
   int (*winners)(const void *st, int *seats);
-  /* Adds the game's own fields of a viewer's view (a seat, PF_VIEW_ALL or PF_VIEW_PUBLIC) to obj.
-   * obj already holds the core's fields (pf_view_json); a game whose rules hide a score from some
-   * viewers sets that seat's entry of "scores" to null here (Point-a-Pile's pile variant, PAP-8),
-   * and everything that shows scores to a viewer reads them from its view, never from scores(). */
+  /* Recomputes what can be recomputed and checks it (card conservation at least). */
+  int (*check)(const void *st, pf_error *err);
+  /* The deck order of the deal in progress; returns its index (0 for the first deal). A game that
+   * uses several deals at once (Point-a-Pile's deck and its missions) returns the last of them and
+   * gives the others with deal_at. */
+  int (*current_deal)(const void *st, pf_deal *out);
+  /* Optional (pf_deal_at). Deal k, 0 <= k < the index current_deal returns, for a game that uses
+   * several deals at once (Point-a-Pile: the deck is deal 0 and the missions deal 1, both from the
+   * start, PAP-1). pf_run records every deal up to the current one through it. NULL: a game whose
+   * deals come one after another, each noted when it begins. */
+  void (*deal_at)(const void *st, int k, pf_deal *out);
+  /* Chance moves (pf_chance_sample). At a chance node: draws an outcome from the state's
+   * generator, applies it, and writes its canonical string ("*7H") to buf if buf is not NULL. */
+  void (*chance_sample)(void *st, char *buf);
+  /* Chance moves (pf_chance_apply). At a chance node: applies a recorded outcome (any accepted
+   * form, "*7h" too), writes its canonical string to canon, or refuses it saying why and changes
+   * nothing. The state after it is byte-identical to the one chance_sample leaves with the same
+   * outcome (the conformance suite checks this), so it advances the game's generator as
+   * chance_sample does. */
+  int (*chance_apply)(void *st, const char *text, char canon[PF_MOVE_STR], pf_error *err);
+  /* Optional (pf_choosing). At a position where several seats choose at once, asked seat by seat
+   * (PAP-4): the seats still to choose in this group, to_move first, in the order they will be
+   * asked; returns how many. Each of them has the same view and legal moves (codes too) whatever
+   * the seats before it choose, so a server may take their choices in any order, keep them
+   * sealed, and play them in this order (the conformance suite checks it). NULL, or a return of
+   * 1: only to_move chooses now. */
+  int (*choosing)(const void *st, int *seats);
+
+  /* ---- notation (G-9) ---- */
+  /* The canonical string of a legal move. */
+  void (*move_str)(const void *st, pf_move m, char buf[PF_MOVE_STR]);
+  /* Reads a move of the seat to move; refuses one that is not legal, saying why. */
+  int (*move_parse)(const void *st, const char *text, pf_move *m, pf_error *err);
+
+  /* ---- views: what a viewer (a seat, PF_VIEW_ALL or PF_VIEW_PUBLIC) may know ---- */
+  /* Adds the game's own fields of a viewer's view to obj. obj already holds the core's fields
+   * (pf_view_json); a game whose rules hide a score from some viewers sets that seat's entry of
+   * "scores" to null here (Point-a-Pile's pile variant, PAP-8), and everything that shows scores
+   * to a viewer reads them from its view, never from scores(). */
   void (*view_json)(const void *st, int seat, json_t *obj);
-  /* The table as a person sees it from a seat (or PF_VIEW_ALL, or PF_VIEW_PUBLIC). */
+  /* The table as a person sees it from a viewer. */
   void (*view_text)(const void *st, int seat, const pf_style *style, pf_buf *out);
+  /* Optional (pf_describe). A phrase for people about a legal move of the seat to move ("7♥ takes
+   * seat 2's pile of 9"), as `viewer` may know it. NULL: the move's canonical string. */
+  void (*describe)(const void *st, pf_move m, int viewer, const pf_style *style, pf_buf *out);
+  /* Optional (pf_describe_chance). A phrase for people about a chance outcome (its canonical
+   * string, as chance_sample wrote it) about to be applied at st, as `viewer` may know it: "seat 2
+   * takes 7♥ from your hand" for the seat that may know the card, "seat 2 takes a card from seat
+   * 1's hand" for the others and the public. NULL: chance outcomes are told to nobody (the safe
+   * default for hidden ones). */
+  void (*describe_chance)(const void *st, const char *outcome, int viewer, const pf_style *style, pf_buf *out);
+  /* Optional (pf_move_zones_of). Where legal move m of the seat to move takes a card from and to, as
+   * ids of the zones the JSON view lists (view_json adds them with pf_zone_add): out comes with ""
+   * and PF_CARD_NONE, and the game fills what applies, so that picking a card (from, card) and
+   * then a zone (to) names one legal move whenever it can (docs/views.md). NULL: from, card and to
+   * are null for every move. */
+  void (*move_zones)(const void *st, pf_move m, pf_move_zones *out);
+
+  /* ---- hidden information ---- */
   /* Resamples everything the seat cannot see, consistently with its view, using rng; the seat's
    * view and legal moves (their codes too) stay the same. Also reseeds the state's own generator
    * and forgets any explicit future deals, which the seat cannot know either. It is canonical:
@@ -123,66 +215,45 @@ typedef struct pf_game {
    * and determinizations, so this is what makes their choices independent of hidden cards; the
    * conformance suite checks it. */
   void (*determinize)(void *st, int seat, pf_rng *rng);
-  /* Recomputes what can be recomputed and checks it (card conservation at least). */
-  int (*check)(const void *st, pf_error *err);
-  /* The deck order of the deal in progress; returns its index (0 for the first deal). A game that
-   * uses several deals at once (Point-a-Pile's deck and its missions) returns the last of them and
-   * gives the others with deal_at. */
-  int (*current_deal)(const void *st, pf_deal *out);
 
-  /* ---- optional ---- */
-  /* At a chance node: draws an outcome from the state's generator, applies it, and writes its
-   * canonical string ("*7H") to buf if buf is not NULL. */
-  void (*chance_sample)(void *st, char *buf);
-  /* At a chance node: applies a recorded outcome (any accepted form, "*7h" too), writes its
-   * canonical string to canon, or refuses it saying why and changes nothing. The state after it
-   * is byte-identical to the one chance_sample leaves with the same outcome (the conformance
-   * suite checks this), so it advances the game's generator as chance_sample does. */
-  int (*chance_apply)(void *st, const char *text, char canon[PF_MOVE_STR], pf_error *err);
-  /* A phrase for people about a legal move of the seat to move ("7♥ takes seat 2's
-   * pile of 9"), as `viewer` (a seat, PF_VIEW_ALL or PF_VIEW_PUBLIC) may know it. NULL: the move's
-   * canonical string. */
-  void (*describe)(const void *st, pf_move m, int viewer, const pf_style *style, pf_buf *out);
-
-  /* ---- optional, version 2 ---- */
-  /* A phrase for people about a chance outcome (its canonical string, as chance_sample wrote
-   * it) about to be applied at st, as `viewer` (a seat, PF_VIEW_ALL or PF_VIEW_PUBLIC) may know
-   * it: "seat 2 takes 7♥ from your hand" for the seat that may know the card, "seat 2 takes a
-   * card from seat 1's hand" for the others and the public. NULL: chance outcomes are told to
-   * nobody (the safe default for hidden ones). */
-  void (*describe_chance)(const void *st, const char *outcome, int viewer, const pf_style *style,
-                          pf_buf *out);
-
-  /* ---- optional, version 3 ---- */
-  /* Deal k, 0 <= k < the index current_deal returns, for a game that uses several deals at once
-   * (Point-a-Pile: the deck is deal 0 and the missions deal 1, both from the start, PAP-1). pf_run
-   * records every deal up to the current one through it. NULL: a game whose deals come one after
-   * another, each noted when it begins. */
-  void (*deal_at)(const void *st, int k, pf_deal *out);
-
-  /* ---- optional, version 4 ---- */
-  /* The greedy bot's rule of thumb (bots/greedy.c): rates each of the n legal moves of the seat to
-   * move, higher is better, as a decent person would (take the biggest pile, play your stockpile
-   * first ...). It should read only what the seat may know: bots call it on determinizations for
-   * the seat, so it cannot leak a hidden card, but anything hidden it reads there is a guess.
-   * NULL: greedy looks one turn ahead by the seat's score instead. */
+  /* ---- bots' knowledge ---- */
+  /* Optional (pf_rate_moves). The greedy bot's rule of thumb (bots/greedy.c): rates each of the n
+   * legal moves of the seat to move, higher is better, as a decent person would (take the biggest
+   * pile, play your stockpile first ...). It should read only what the seat may know: bots call
+   * it on determinizations for the seat, so it cannot leak a hidden card, but anything hidden it
+   * reads there is a guess. NULL: greedy looks one turn ahead by the seat's score instead. */
   void (*rate_moves)(const void *st, const pf_move *moves, int n, int64_t *rating);
-
-  /* ---- optional, version 5 ---- */
-  /* At a position where several seats choose at once, asked seat by seat (PAP-4): the seats still
-   * to choose in this group, to_move first, in the order they will be asked; returns how many.
-   * Each of them has the same view and legal moves (codes too) whatever the seats before it choose,
-   * so a server may take their choices in any order, keep them sealed, and play them in this order
-   * (the conformance suite checks it). NULL, or a return of 1: only to_move chooses now. */
-  int (*choosing)(const void *st, int *seats);
-
-  /* ---- optional, version 6 ---- */
-  /* Where legal move m of the seat to move takes a card from and to, as ids of the zones the JSON
-   * view lists (view_json adds them with pf_zone_add): out comes with "" and PF_CARD_NONE, and the
-   * game fills what applies, so that picking a card (from, card) and then a zone (to) names one
-   * legal move whenever it can (docs/views.md). NULL: from, card and to are null for every move. */
-  void (*move_zones)(const void *st, pf_move m, pf_move_zones *out);
 } pf_game;
+
+/* ---- the optional methods, each called through one helper ---- */
+
+/* deal_at: deal k of a game using several at once into *out; false (and nothing written) for a
+ * game whose deals come one after another. */
+static inline bool pf_deal_at(const pf_game *g, const void *st, int k, pf_deal *out) {
+  if (!g->deal_at) return false;
+  g->deal_at(st, k, out);
+  return true;
+}
+/* chance_sample, at a chance node (a game that has them gives it). */
+static inline void pf_chance_sample(const pf_game *g, void *st, char *buf) { g->chance_sample(st, buf); }
+/* chance_apply, or "GAME has no chance moves". */
+int pf_chance_apply(const pf_game *g, void *st, const char *text, char canon[PF_MOVE_STR], pf_error *err);
+/* The seats choosing at once now (choosing), to_move first; just to_move (or none when no seat is
+ * to move) for a game without the method. */
+int pf_choosing(const pf_game *g, const void *st, int *seats);
+/* describe, or the move's canonical string. */
+void pf_describe(const pf_game *g, const void *st, pf_move m, int viewer, const pf_style *style, pf_buf *out);
+/* describe_chance; false (and nothing written) when the game tells its chance outcomes to nobody. */
+bool pf_describe_chance(const pf_game *g, const void *st, const char *outcome, int viewer, const pf_style *style,
+                        pf_buf *out);
+/* move_zones into *out, which it first empties ("" and PF_CARD_NONE). */
+void pf_move_zones_of(const pf_game *g, const void *st, pf_move m, pf_move_zones *out);
+/* rate_moves into rating; false (and nothing written) for a game without a rule of thumb. */
+static inline bool pf_rate_moves(const pf_game *g, const void *st, const pf_move *moves, int n, int64_t *rating) {
+  if (!g->rate_moves) return false;
+  g->rate_moves(st, moves, n, rating);
+  return true;
+}
 
 /* ---- what the core offers over any game ---- */
 
@@ -195,9 +266,6 @@ json_t *pf_view_json(const pf_game *g, const void *st, int players, int seat);
 /* Refuses a player count outside the game's range: "gharat is for 2 to 4 players, not 5", or
  * "piles is for exactly 4 players, not 3". */
 int pf_check_players(const pf_game *g, long long players, pf_error *err);
-/* The seats choosing at once now (game.h: choosing), to_move first; just to_move (or none when
- * no seat is to move) for a game without the method. */
-int pf_choosing(const pf_game *g, const void *st, int *seats);
 /* to_move as SPEC §1 writes it: the seat, "chance", or null when the game is over. */
 json_t *pf_to_move_json(int to_move);
 /* The canonical strings of the legal moves of the seat to move, as a JSON array (empty when no

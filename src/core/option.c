@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,4 +81,13 @@ int pf_option_parse_kv(const pf_option_desc *desc, int n, const char *kv, pf_opt
     return -1;
   }
   return pf_option_parse_value(&desc[i], eq + 1, &out->v[i], err);
+}
+
+int pf_options_parse_list(const pf_option_desc *desc, int n, const char *list, pf_options *out, pf_error *err) {
+  char buf[512];
+  if (list && strlen(list) >= sizeof buf) return pf_fail(err, "options: too long");
+  snprintf(buf, sizeof buf, "%s", list ? list : "");
+  for (char *save = NULL, *kv = strtok_r(buf, " ", &save); kv; kv = strtok_r(NULL, " ", &save))
+    if (pf_option_parse_kv(desc, n, kv, out, err) != 0) return -1;
+  return 0;
 }

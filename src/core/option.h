@@ -36,6 +36,9 @@ int pf_option_check(const pf_option_desc *d, int64_t value, pf_error *err);
  * them and lists what is allowed. */
 int pf_option_parse_kv(const pf_option_desc *desc, int n, const char *kv, pf_options *out,
                        pf_error *err);
+/* Parses space-separated "key=value" pairs ("hands=1 pile=true"; NULL or "" for none) into out,
+ * as pf_option_parse_kv does each. */
+int pf_options_parse_list(const pf_option_desc *desc, int n, const char *list, pf_options *out, pf_error *err);
 /* Parses a value given as text ("12", "true", "false") for option d. */
 int pf_option_parse_value(const pf_option_desc *d, const char *text, int64_t *out, pf_error *err);
 /* Writes "name (type, default D, from MIN to MAX)" style text describing what is allowed. */

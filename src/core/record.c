@@ -1,5 +1,6 @@
 /*
- * record.c - reading, writing and replaying game records.
+ * record.c - reading, writing and replaying game records. The core knows no game: a record's
+ * "game" is found through the lookup the caller gives (games/registry.h gives the registry's).
  */
 #include "core/record.h"
 
@@ -8,8 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "games/registry.h"
 
 /* ---- reading ---- */
 
@@ -93,11 +92,11 @@ static int read_result(json_t *res, pf_record *rec, pf_error *err) {
   return 0;
 }
 
-static int read_record(json_t *root, pf_record *rec, pf_error *err) {
+static int read_record(json_t *root, pf_game_lookup find, pf_record *rec, pf_error *err) {
   if (!json_is_object(root)) return pf_fail(err, "a record is a JSON object");
   json_t *jg = json_object_get(root, "game");
   if (!json_is_string(jg)) return pf_fail(err, "game: expected the game's id, a string");
-  rec->game = pf_game_find(json_string_value(jg));
+  rec->game = find(json_string_value(jg));
   if (!rec->game) return pf_fail(err, "game: unknown game '%s'", json_string_value(jg));
   const pf_game *g = rec->game;
 
@@ -150,27 +149,27 @@ static int read_record(json_t *root, pf_record *rec, pf_error *err) {
   return 0;
 }
 
-int pf_record_parse(const char *text, size_t len, pf_record *rec, pf_error *err) {
+int pf_record_read(const char *text, size_t len, pf_game_lookup find, pf_record *rec, pf_error *err) {
   memset(rec, 0, sizeof *rec);
   json_error_t jerr;
   json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
   if (!root)
     return pf_fail(err, "not valid JSON: line %d column %d: %s", jerr.line, jerr.column,
                    jerr.text);
-  int rc = read_record(root, rec, err);
+  int rc = read_record(root, find, rec, err);
   json_decref(root);
   if (rc != 0) pf_record_free(rec);
   return rc;
 }
 
-int pf_record_load(const char *path, pf_record *rec, pf_error *err) {
+int pf_record_read_file(const char *path, pf_game_lookup find, pf_record *rec, pf_error *err) {
   pf_buf b = {0};
   memset(rec, 0, sizeof *rec);
   if (pf_buf_read_file(&b, path, err) != 0) {
     pf_buf_free(&b);
     return -1;
   }
-  int rc = pf_record_parse(pf_buf_str(&b), b.len, rec, err);
+  int rc = pf_record_read(pf_buf_str(&b), b.len, find, rec, err);
   pf_buf_free(&b);
   if (rc != 0) pf_error_prefix(err, "%s", path);
   return rc;

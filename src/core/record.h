@@ -19,11 +19,17 @@ typedef struct pf_record {
   int nwinners;
 } pf_record;
 
-/* Reads a record from JSON text. Every problem is reported with where it is ("deals[0][7]: 'XX'
- * is not a card", "line 3 column 5: ..."); on failure rec holds nothing to free. */
-int pf_record_parse(const char *text, size_t len, pf_record *rec, pf_error *err);
-/* As pf_record_parse, from a file ("-" is standard input); messages start with the path. */
-int pf_record_load(const char *path, pf_record *rec, pf_error *err);
+/* How a record's "game" is found by its id: NULL for an unknown one. The core knows no game; the
+ * registry's lookup is pf_game_find, and games/registry.h reads records with it
+ * (pf_record_parse, pf_record_load). */
+typedef const pf_game *(*pf_game_lookup)(const char *id);
+
+/* Reads a record from JSON text, finding its game with `find`. Every problem is reported with
+ * where it is ("deals[0][7]: 'XX' is not a card", "line 3 column 5: ..."); on failure rec holds
+ * nothing to free. */
+int pf_record_read(const char *text, size_t len, pf_game_lookup find, pf_record *rec, pf_error *err);
+/* As pf_record_read, from a file ("-" is standard input); messages start with the path. */
+int pf_record_read_file(const char *path, pf_game_lookup find, pf_record *rec, pf_error *err);
 void pf_record_free(pf_record *rec);
 
 /* Starts the recorded game and plays its moves, stopping after `until` moves (-1: all of them).

@@ -13,7 +13,7 @@ static void note_deal(pf_run *r) {
   int k = r->game->current_deal(r->state, &d);
   if (k < r->ndeals) return;
   r->deals = pf_xrealloc(r->deals, (size_t)(k + 1) * sizeof *r->deals);
-  for (int j = r->ndeals; j < k && r->game->deal_at; j++) r->game->deal_at(r->state, j, &r->deals[j]);
+  for (int j = r->ndeals; j < k && pf_deal_at(r->game, r->state, j, &r->deals[j]); j++) continue;
   r->deals[k] = d;
   r->ndeals = k + 1;
 }
@@ -68,7 +68,7 @@ void pf_run_play(pf_run *r, pf_move m) {
 
 void pf_run_chance(pf_run *r) {
   char s[PF_MOVE_STR];
-  r->game->chance_sample(r->state, s);
+  pf_chance_sample(r->game, r->state, s);
   push_move(r, s);
   note_deal(r);
 }
@@ -79,9 +79,8 @@ int pf_run_play_text(pf_run *r, const char *text, pf_error *err) {
   if (who == PF_NOBODY) return pf_fail(err, "the game is over");
   if (who == PF_CHANCE) {
     if (text[0] != '*') return pf_fail(err, "a chance outcome (starting with '*') is due here");
-    if (!g->chance_apply) return pf_fail(err, "%s has no chance moves", g->id);
     char canon[PF_MOVE_STR];
-    if (g->chance_apply(r->state, text, canon, err) != 0) return -1;
+    if (pf_chance_apply(g, r->state, text, canon, err) != 0) return -1;
     push_move(r, canon); /* the record carries the canonical form (G-9), whatever was typed */
     note_deal(r);
     return 0;

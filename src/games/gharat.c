@@ -19,6 +19,7 @@
 #include "core/slots.h"
 #include "games/registry.h"
 #include "games/rules.h"
+PF_RULES_TEXT(pf_rules_gharat);
 
 /* ------------------------------------------------------------------------------------------ */
 /* State                                                                                      */
@@ -652,8 +653,17 @@ static void gha_describe(const void *vs, pf_move m, int viewer, const pf_style *
 /* ------------------------------------------------------------------------------------------ */
 
 
+/* How pilfer bench and scripts/strength exercise the game (core/game.h: pf_measures). */
+static const pf_measures MEASURES = {
+    .playouts = {{2, 20000}, {3, 12000}, {4, 6000}},
+    .searches = {{2, 5000, 2, {0, 20, 40}}},
+    .sims = {{2, 2, "ismcts:iters=300 greedy"}},
+    .strength = {{2, 3000, "ismcts greedy"}, {2, 1000, "greedy random"}},
+    .quick_players = 2,
+    .quick_options = "target=0",
+};
+
 const pf_game pf_game_gharat = {
-    .version = PF_GAME_VERSION,
     .id = "gharat",
     .title = "Ghârat",
     .min_players = 2,
@@ -662,6 +672,7 @@ const pf_game pf_game_gharat = {
     .noptions = sizeof OPTIONS / sizeof OPTIONS[0],
     .state_size = sizeof(gha_state),
     .rules = pf_rules_gharat,
+    .measures = &MEASURES,
     .start = gha_start,
     .to_move = gha_to_move,
     .legal = gha_legal,

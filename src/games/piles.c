@@ -18,6 +18,7 @@
 #include "core/slots.h"
 #include "games/registry.h"
 #include "games/rules.h"
+PF_RULES_TEXT(pf_rules_piles);
 
 /* ------------------------------------------------------------------------------------------ */
 /* State                                                                                      */
@@ -674,8 +675,16 @@ static void pil_describe_chance(const void *vs, const char *outcome, int viewer,
 /* ------------------------------------------------------------------------------------------ */
 
 
+/* How pilfer bench and scripts/strength exercise the game (core/game.h: pf_measures). */
+static const pf_measures MEASURES = {
+    .playouts = {{4, 50000}},
+    .searches = {{4, 5000, 2, {0, 12, 24}}},
+    .sims = {{4, 8, "ismcts:iters=300 greedy ismcts:iters=300 greedy"}},
+    .strength = {{4, 2000, "ismcts greedy ismcts greedy"}, {4, 2000, "greedy random greedy random"}},
+    .quick_players = 4,
+};
+
 const pf_game pf_game_piles = {
-    .version = PF_GAME_VERSION,
     .id = "piles",
     .title = "Piles",
     .min_players = 4,
@@ -684,6 +693,7 @@ const pf_game pf_game_piles = {
     .noptions = 0,
     .state_size = sizeof(pil_state),
     .rules = pf_rules_piles,
+    .measures = &MEASURES,
     .start = pil_start,
     .to_move = pil_to_move,
     .legal = pil_legal,

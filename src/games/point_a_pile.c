@@ -53,6 +53,7 @@
 #include "core/papcard.h"
 #include "games/registry.h"
 #include "games/rules.h"
+PF_RULES_TEXT(pf_rules_point_a_pile);
 
 /* ------------------------------------------------------------------------------------------ */
 /* State                                                                                      */
@@ -2703,8 +2704,19 @@ static void pap_rate_moves(const void *vs, const pf_move *moves, int n, int64_t 
   }
 }
 
+/* How pilfer bench and scripts/strength exercise the game (core/game.h: pf_measures). */
+static const pf_measures MEASURES = {
+    .playouts = {{2, 200000},
+                 {4, 100000},
+                 {6, 50000, "pile=true"},
+                 {4, 20000, "police=true missions=true shy=true actions=true", "expansions"}},
+    .searches = {{3, 5000, 2, {0, 6, 12}}},
+    .sims = {{3, 6, "ismcts:iters=300 greedy greedy"}},
+    .strength = {{3, 1200, "ismcts greedy greedy"}, {3, 1200, "greedy random random"}},
+    .quick_players = 3,
+};
+
 const pf_game pf_game_point_a_pile = {
-    .version = PF_GAME_VERSION,
     .id = "point-a-pile",
     .title = "Point-a-Pile",
     .min_players = 2,
@@ -2713,6 +2725,7 @@ const pf_game pf_game_point_a_pile = {
     .noptions = sizeof OPTIONS / sizeof OPTIONS[0],
     .state_size = sizeof(pap_state),
     .rules = pf_rules_point_a_pile,
+    .measures = &MEASURES,
     .start = pap_start,
     .to_move = pap_to_move,
     .legal = pap_legal,

@@ -1,31 +1,45 @@
 /*
- * registry.c - the list of games.
+ * registry.c - the list of games: the one place a game is listed.
  *
- * To add a game: write games/<id>.c exporting one `const pf_game pf_game_<id>` (see game.h for
- * every field and method, and steal_the_pile.c for a complete example), declare it in
- * registry.h, add it to the table below and to CMakeLists.txt. The conformance suite
- * (tests/test_conformance.c) then runs over it at every player count, and `pilfer games`,
- * `rules`, `play`, `replay` and `bench` offer it.
+ * To add a game: write its files in src/games/ (CMakeLists.txt builds every .c there), exporting
+ * one `const pf_game pf_game_<name>` (core/game.h describes every field and method;
+ * steal_the_pile.c is a complete example), and add its line to GAMES below. Everything else reads
+ * this table: `pilfer games`, `rules`, `play`, `replay`, `sim`, `bench` (the cases each game
+ * declares in its measures) and `serve`; the conformance suite, the digests and the bots' tests,
+ * which ctest runs over every game it lists; scripts/strength (`pilfer games --strength`).
+ * scripts/check-games-list fails when anything else lists the games on its own.
  */
 #include "games/registry.h"
 
 #include <string.h>
 
-const pf_game *const pf_games[] = {
-    &pf_game_steal_the_pile,
-    &pf_game_thief,
-    &pf_game_four_card_thief,
-    &pf_game_skip_bo_junior,
-    &pf_game_piles,
-    &pf_game_gharat,
-    &pf_game_point_a_pile,
-    NULL,
-};
+/* One line a game, in the order `pilfer games` lists them. */
+#define GAMES(X)     \
+  X(steal_the_pile)  \
+  X(thief)           \
+  X(four_card_thief) \
+  X(skip_bo_junior)  \
+  X(piles)           \
+  X(gharat)          \
+  X(point_a_pile)
+
+#define DECLARE(name) extern const pf_game pf_game_##name;
+GAMES(DECLARE)
+#define ENTRY(name) &pf_game_##name,
+const pf_game *const pf_games[] = {GAMES(ENTRY) NULL};
 
 const pf_game *pf_game_find(const char *id) {
   for (int i = 0; pf_games[i]; i++)
     if (strcmp(pf_games[i]->id, id) == 0) return pf_games[i];
   return NULL;
+}
+
+int pf_record_parse(const char *text, size_t len, pf_record *rec, pf_error *err) {
+  return pf_record_read(text, len, pf_game_find, rec, err);
+}
+
+int pf_record_load(const char *path, pf_record *rec, pf_error *err) {
+  return pf_record_read_file(path, pf_game_find, rec, err);
 }
 
 static json_t *option_json(const pf_option_desc *d) {
@@ -42,6 +56,19 @@ static json_t *option_json(const pf_option_desc *d) {
   return o;
 }
 
+/* The short whole game a game declares (its measures): players and every option. NULL if its
+ * options are not the game's, which the conformance suite rules out. */
+static json_t *quick_json(const pf_game *g) {
+  pf_options o;
+  pf_error err;
+  pf_options_default(g->options, g->noptions, &o);
+  if (pf_options_parse_list(g->options, g->noptions, g->measures->quick_options, &o, &err) != 0) return NULL;
+  json_t *q = json_object();
+  json_object_set_new(q, "players", json_integer(g->measures->quick_players));
+  json_object_set_new(q, "options", pf_record_options_json(g, &o));
+  return q;
+}
+
 json_t *pf_games_json(void) {
   json_t *arr = json_array();
   for (int i = 0; pf_games[i]; i++) {
@@ -53,6 +80,8 @@ json_t *pf_games_json(void) {
     json_object_set_new(o, "max_players", json_integer(g->max_players));
     for (int k = 0; k < g->noptions; k++) json_array_append_new(opts, option_json(&g->options[k]));
     json_object_set_new(o, "options", opts);
+    json_t *quick = quick_json(g);
+    if (quick) json_object_set_new(o, "quick", quick);
     json_array_append_new(arr, o);
   }
   return arr;

@@ -1,10 +1,11 @@
 /*
- * registry.h - every game pilfer knows.
+ * registry.h - every game pilfer knows (the list is in registry.c). A game exports one symbol, its
+ * pf_game description, which only registry.c names.
  */
 #ifndef PF_REGISTRY_H
 #define PF_REGISTRY_H
 
-#include "core/game.h"
+#include "core/record.h"
 
 /* Every registered game, NULL-terminated, in the order `pilfer games` lists them. */
 extern const pf_game *const pf_games[];
@@ -13,16 +14,12 @@ extern const pf_game *const pf_games[];
 const pf_game *pf_game_find(const char *id);
 
 /* Every game as `pilfer games --json` lists it: id, title, players, each option with its type,
- * default and range (the server's `games` message too). Caller owns the result. */
+ * default and range, and "quick": the short whole game it declares, players and options (the
+ * server's `games` message too). Caller owns the result. */
 json_t *pf_games_json(void);
 
-/* Each game exports exactly one symbol: its description. */
-extern const pf_game pf_game_steal_the_pile;
-extern const pf_game pf_game_thief;
-extern const pf_game pf_game_four_card_thief;
-extern const pf_game pf_game_skip_bo_junior;
-extern const pf_game pf_game_piles;
-extern const pf_game pf_game_gharat;
-extern const pf_game pf_game_point_a_pile;
+/* A record read from JSON text or a file (core/record.h: pf_record_read) with the registry's games. */
+int pf_record_parse(const char *text, size_t len, pf_record *rec, pf_error *err);
+int pf_record_load(const char *path, pf_record *rec, pf_error *err);
 
 #endif

@@ -24,12 +24,9 @@
 #ifndef PF_RULES_H
 #define PF_RULES_H
 
-extern const char pf_rules_steal_the_pile[];
-extern const char pf_rules_thief[];
-extern const char pf_rules_four_card_thief[];
-extern const char pf_rules_skip_bo_junior[];
-extern const char pf_rules_piles[];
-extern const char pf_rules_gharat[];
-extern const char pf_rules_point_a_pile[];
+/* A game declares its own text next to its descriptor (registry.c is the one list of games):
+ * PF_RULES_TEXT(pf_rules_thief); from src/games/rules/thief.md. */
+#define PF_RULES_TEXT(name) extern const char name[]
+
 
 #endif

@@ -21,6 +21,7 @@
 #include "core/slots.h"
 #include "games/registry.h"
 #include "games/rules.h"
+PF_RULES_TEXT(pf_rules_skip_bo_junior);
 
 /* ------------------------------------------------------------------------------------------ */
 /* State                                                                                      */
@@ -890,8 +891,17 @@ static void sbj_describe(const void *vs, pf_move m, int viewer, const pf_style *
 /* ------------------------------------------------------------------------------------------ */
 
 
+/* How pilfer bench and scripts/strength exercise the game (core/game.h: pf_measures). */
+static const pf_measures MEASURES = {
+    .playouts = {{2, 40000}, {4, 20000}, {6, 20000}},
+    .searches = {{2, 5000, 2, {0, 20, 40}}},
+    .sims = {{2, 10, "ismcts:iters=300 greedy"}},
+    .strength = {{2, 2000, "ismcts greedy"}, {2, 2000, "greedy random"}},
+    .quick_players = 2,
+    .quick_options = "stock=5",
+};
+
 const pf_game pf_game_skip_bo_junior = {
-    .version = PF_GAME_VERSION,
     .id = "skip-bo-junior",
     .title = "Skip-Bo Junior",
     .min_players = 2,
@@ -900,6 +910,7 @@ const pf_game pf_game_skip_bo_junior = {
     .noptions = sizeof OPTIONS / sizeof OPTIONS[0],
     .state_size = sizeof(sbj_state),
     .rules = pf_rules_skip_bo_junior,
+    .measures = &MEASURES,
     .start = sbj_start,
     .to_move = sbj_to_move,
     .legal = sbj_legal,

@@ -15,6 +15,7 @@
 #include "core/slots.h"
 #include "games/registry.h"
 #include "games/rules.h"
+PF_RULES_TEXT(pf_rules_steal_the_pile);
 
 /* ------------------------------------------------------------------------------------------ */
 /* State                                                                                      */
@@ -760,8 +761,16 @@ static void stp_rate_moves(const void *vs, const pf_move *moves, int n, int64_t 
 /* ------------------------------------------------------------------------------------------ */
 
 
+/* How pilfer bench and scripts/strength exercise the game (core/game.h: pf_measures). */
+static const pf_measures MEASURES = {
+    .playouts = {{1, 50000}, {2, 400000}, {4, 100000}, {7, 50000}, {12, 30000}},
+    .searches = {{2, 20000, 4, {0, 16, 32}}, {4, 5000, 2, {0, 12, 24}}},
+    .sims = {{2, 20, "ismcts:iters=300 greedy"}},
+    .strength = {{2, 2000, "ismcts greedy"}, {2, 2000, "greedy random"}},
+    .quick_players = 2,
+};
+
 const pf_game pf_game_steal_the_pile = {
-    .version = PF_GAME_VERSION,
     .id = "steal-the-pile",
     .title = "Steal the Pile",
     .min_players = 1,
@@ -770,6 +779,7 @@ const pf_game pf_game_steal_the_pile = {
     .noptions = sizeof OPTIONS / sizeof OPTIONS[0],
     .state_size = sizeof(stp_state),
     .rules = pf_rules_steal_the_pile,
+    .measures = &MEASURES,
     .start = stp_start,
     .to_move = stp_to_move,
     .legal = stp_legal,

@@ -29,6 +29,8 @@
 #include "core/slots.h"
 #include "games/registry.h"
 #include "games/rules.h"
+PF_RULES_TEXT(pf_rules_thief);
+PF_RULES_TEXT(pf_rules_four_card_thief);
 
 /* ------------------------------------------------------------------------------------------ */
 /* State                                                                                      */
@@ -1001,7 +1003,7 @@ static void thf_describe(const void *vs, pf_move m, int viewer, const pf_style *
 /* ------------------------------------------------------------------------------------------ */
 
 #define THIEF_METHODS                                                                              \
-  .version = PF_GAME_VERSION, .min_players = 2, .max_players = 6, .options = OPTIONS,            \
+  .min_players = 2, .max_players = 6, .options = OPTIONS,            \
   .noptions = sizeof OPTIONS / sizeof OPTIONS[0], .state_size = sizeof(thf_state),                \
   .to_move = thf_to_move, .legal = thf_legal, .apply = thf_apply, .move_str = thf_move_str,      \
   .move_parse = thf_move_parse, .scores = thf_scores, .winners = thf_winners,                    \
@@ -1009,10 +1011,32 @@ static void thf_describe(const void *vs, pf_move m, int viewer, const pf_style *
   .check = thf_check, .current_deal = thf_current_deal, .describe = thf_describe,             \
   .rate_moves = thf_rate_moves, .move_zones = thf_move_zones
 
+/* How pilfer bench and scripts/strength exercise Thief (core/game.h: pf_measures) ... */
+static const pf_measures MEASURES_THIEF = {
+    .playouts = {{2, 20000}, {4, 50000, "hands=1"}, {6, 5000}},
+    .searches = {{2, 5000, 2, {0, 40, 80}}},
+    .sims = {{2, 6, "ismcts:iters=300 greedy"}},
+    .strength = {{2, 2000, "ismcts greedy"}, {2, 2000, "greedy random"}},
+    .quick_players = 2,
+    .quick_options = "hands=1",
+};
+
+/* ... and Four Card Thief. */
+static const pf_measures MEASURES_FCT = {
+    .playouts = {{2, 50000}, {4, 100000, "hands=1"}, {6, 10000}},
+    .searches = {{2, 5000, 2, {0, 20, 40}}},
+    .sims = {{2, 10, "ismcts:iters=300 greedy"}},
+    .strength = {{2, 2000, "ismcts greedy"}, {2, 2000, "greedy random"}},
+    .quick_players = 2,
+    .quick_options = "hands=1",
+};
+
 const pf_game pf_game_thief = {
-    .id = "thief", .title = "Thief", .rules = pf_rules_thief, .start = thf_start, THIEF_METHODS,
+    .id = "thief", .title = "Thief", .rules = pf_rules_thief, .measures = &MEASURES_THIEF,
+    .start = thf_start, THIEF_METHODS,
 };
 
 const pf_game pf_game_four_card_thief = {
-    .id = "four-card-thief", .title = "Four Card Thief", .rules = pf_rules_four_card_thief, .start = fct_start, THIEF_METHODS,
+    .id = "four-card-thief", .title = "Four Card Thief", .rules = pf_rules_four_card_thief,
+    .measures = &MEASURES_FCT, .start = fct_start, THIEF_METHODS,
 };

@@ -115,17 +115,10 @@ static void log_move(table *t, int who, const pf_move *m, const char *outcome) {
   for (int v = 0; v <= t->players; v++) {
     pf_buf b = {0};
     int viewer = viewer_of_slot(t, v);
-    if (m) {
-      if (t->g->describe) {
-        t->g->describe(t->run.state, *m, viewer, &plain, &b);
-      } else {
-        char s[PF_MOVE_STR];
-        t->g->move_str(t->run.state, *m, s);
-        pf_buf_puts(&b, s);
-      }
-    } else if (t->g->version >= 2 && t->g->describe_chance) {
-      t->g->describe_chance(t->run.state, outcome, viewer, &plain, &b);
-    }
+    if (m)
+      pf_describe(t->g, t->run.state, *m, viewer, &plain, &b);
+    else
+      pf_describe_chance(t->g, t->run.state, outcome, viewer, &plain, &b);
     e->texts[v] = b.len ? b.data : (pf_buf_free(&b), NULL);
   }
 }
@@ -530,7 +523,7 @@ int advance(pf_hall *h, table *t, pf_error *err) {
     if (who == PF_CHANCE) {
       char outcome[PF_MOVE_STR];
       memcpy(h->scratch, t->run.state, t->g->state_size);
-      t->g->chance_sample(h->scratch, outcome);
+      pf_chance_sample(t->g, h->scratch, outcome);
       if (play_and_store(h, t, outcome, err) != 0) return -1;
       continue;
     }
@@ -658,10 +651,7 @@ void run_bot(pf_work *w) {
   j->g->move_str(j->state, m, j->move);
   if (j->hint) {
     pf_style plain = {0};
-    if (j->g->describe)
-      j->g->describe(j->state, m, j->seat, &plain, &j->text);
-    else
-      pf_buf_puts(&j->text, j->move);
+    pf_describe(j->g, j->state, m, j->seat, &plain, &j->text);
   }
   pf_bot_free(&bot);
 }

@@ -93,7 +93,7 @@ static int play_game(worker *w, long long i) {
       if (record)
         pf_run_chance(&run);
       else
-        g->chance_sample(st, NULL);
+        pf_chance_sample(g, st, NULL);
       continue;
     }
     pf_move m = pf_bot_choose(at[who], g, st);
@@ -105,7 +105,7 @@ static int play_game(worker *w, long long i) {
   int scores[PF_MAX_PLAYERS], winners[PF_MAX_PLAYERS], nw = g->winners(st, winners);
   long long share[PF_MAX_PLAYERS] = {0}, bot_share[PF_MAX_PLAYERS] = {0};
   g->scores(st, scores);
-  for (int k = 0; k < nw; k++) share[winners[k]] = PF_SIM_UNIT / nw;
+  for (int k = 0; k < nw; k++) share[winners[k]] = PF_WIN_UNIT / nw;
   pf_sim_sums *s = &w->sums;
   s->games++;
   s->moves += moves;
@@ -248,7 +248,7 @@ static pf_sim_estimate estimate(long long sum, long long sum_sq, long long n, do
  * near them; a shared win makes the spread of a game's share smaller than a win or a loss, so it
  * errs on the wide side. */
 static pf_sim_estimate win_estimate(long long sum, long long sum_sq, long long n) {
-  pf_sim_estimate e = estimate(sum, sum_sq, n, PF_SIM_UNIT);
+  pf_sim_estimate e = estimate(sum, sum_sq, n, PF_WIN_UNIT);
   if (n <= 0) return e;
   double z = 1.96, z2 = z * z, nn = (double)n, p = e.mean;
   double centre = (p + z2 / (2 * nn)) / (1 + z2 / nn);
@@ -313,7 +313,7 @@ json_t *pf_sim_json(const pf_sim_result *r) {
   json_t *wins = json_array(), *rate = json_array(), *ci = json_array(), *mean = json_array(), *sd = json_array();
   for (int p = 0; p < n; p++) {
     pf_sim_estimate w = pf_sim_seat_wins(r, p), sc = pf_sim_seat_score(r, p);
-    json_array_append_new(wins, json_real((double)s->win[p] / PF_SIM_UNIT));
+    json_array_append_new(wins, json_real((double)s->win[p] / PF_WIN_UNIT));
     json_array_append_new(rate, json_real(w.mean));
     json_array_append_new(ci, interval_json(w));
     json_array_append_new(mean, json_real(sc.mean));

@@ -5,7 +5,7 @@
  * come from them, whatever the threads or shards. With `rotate`, games come in groups of one
  * deal per rotation of the seats: game i plays deal i / N with the seat list turned by i mod N.
  *
- * Results are kept as integer sums (wins in 1/27720 of a game, so that a win shared by up to 12
+ * Results are kept as integer sums (wins in 1/PF_WIN_UNIT of a game, so that a win shared by up to 12
  * seats is exact; scores and their squares; moves), so adding the results of threads or shards
  * is exact and does not depend on the order: merging the shards of a run gives, bit for bit, the
  * result of the whole run. Rates, means, deviations and confidence intervals are worked out from
@@ -19,8 +19,6 @@
 
 #include "bots/bot.h"
 #include "core/game.h"
-
-#define PF_SIM_UNIT 27720 /* lcm(1..12): a game's win in these units splits exactly */
 
 /* A run: what to play. */
 typedef struct pf_sim_config {
@@ -38,9 +36,9 @@ typedef struct pf_sim_config {
  * it scores the win shares of the seats it holds. */
 typedef struct pf_sim_sums {
   long long games, moves;
-  long long win[PF_MAX_PLAYERS], win_sq[PF_MAX_PLAYERS];     /* per seat, in PF_SIM_UNIT */
+  long long win[PF_MAX_PLAYERS], win_sq[PF_MAX_PLAYERS];     /* per seat, in PF_WIN_UNIT */
   long long score[PF_MAX_PLAYERS], score_sq[PF_MAX_PLAYERS]; /* per seat */
-  long long bot_win[PF_MAX_PLAYERS], bot_win_sq[PF_MAX_PLAYERS]; /* per bot, in PF_SIM_UNIT */
+  long long bot_win[PF_MAX_PLAYERS], bot_win_sq[PF_MAX_PLAYERS]; /* per bot, in PF_WIN_UNIT */
 } pf_sim_sums;
 
 typedef struct pf_sim_result {
