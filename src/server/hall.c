@@ -160,13 +160,15 @@ static bool job_of_conn(pf_work *w, void *ctx) {
   return j->cancelled = j->hint && j->conn == *(uint64_t *)ctx;
 }
 
+void pf_hall_stopping(pf_hall *h) { h->stopping = true; }
+
 void pf_hall_disconnect(pf_hall *h, pf_conn *c) {
   pf_workers_cancel(h->workers, job_of_conn, &c->id); /* its hints not begun are not searched */
   while (c->nbind) {
     int64_t id = c->bind[0].table;
     unbind_conn(h, id, c, -2);
     table *t = table_in_memory(h, id);
-    if (t && t->status != ST_OVER) broadcast(h, t); /* the others see the seat disconnected */
+    if (t && t->status != ST_OVER && !h->stopping) broadcast(h, t); /* the others see the seat disconnected */
     if (t) note_idle(h, t);
   }
   for (int i = 0; i < h->nout; i++) /* what waited for the commit has nobody to go to */

@@ -62,6 +62,9 @@ pf_hall *pf_hall_open(const pf_hall_config *cfg, const pf_hall_io *io, pf_error 
 /* Commits what is pending, stops the workers (a running search is let finish: limits.search_ms
  * at most) and frees everything. */
 void pf_hall_close(pf_hall *h);
+/* The server is stopping: the connections that go from now on tell nobody (each used to send
+ * its table's others a state, thousands of them to connections about to close too). */
+void pf_hall_stopping(pf_hall *h);
 
 /* A new connection, known to the transport as peer. */
 pf_conn *pf_hall_connect(pf_hall *h, void *peer);

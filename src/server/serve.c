@@ -475,6 +475,7 @@ int pf_serve(const pf_serve_config *cfg) {
   lws_sul_schedule(srv.ctx, 0, &srv.tick, on_tick, LWS_US_PER_SEC);
   pf_hall_poll(srv.hall); /* bots of the tables that came back may have chosen already */
   while (!stopping && lws_service(srv.ctx, 0) >= 0) pf_hall_flush(srv.hall);
+  pf_hall_stopping(srv.hall);
   lws_context_destroy(srv.ctx); /* closes every connection: the hall hears of each */
   srv.ctx = NULL;
   pf_hall_close(srv.hall);

@@ -120,6 +120,7 @@ typedef struct outmsg {
 
 struct pf_hall {
   pf_hall_io io;
+  bool stopping;  /* pf_hall_stopping: disconnections tell nobody */
   pf_hall_limits lim;
   pf_store *store;
   pf_workers *workers;
