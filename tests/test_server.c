@@ -427,6 +427,12 @@ static void on_state(player *p, json_t *m) {
   if (!strcmp(jstr(m, "status"), "over")) {
     p->saw_over = true;
     if (!t->over) t->over = json_incref(m);
+    /* PAP-4: once the game is over every sealed choice is named in the log, to everyone */
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(m, "log"), i, e)
+      if (strstr(jstr(e, "text"), "when everyone has"))
+        fail_msg("table %d: after the game the log still hides a choice: %s", t->id, dump(e));
   }
 }
 

@@ -123,6 +123,38 @@ static void log_move(table *t, int who, const pf_move *m, const char *outcome) {
   }
 }
 
+/* Once the game is over nothing is hidden any more (the record, seed and deals are everyone's):
+ * the kept log is told again as the full state knew it, so that a sealed choice (PAP-4) or a
+ * card only some seats saw is named to all. A seat keeps its own words for its own moves. The
+ * moves are replayed on a copy of the run's start, since each is told at the position before it. */
+static void log_reveal(table *t) {
+  pf_run r;
+  pf_error err;
+  if (pf_run_start(&r, t->g, &t->run.setup, &err) != 0) return; /* the log stays as it was told */
+  int first = t->run.nmoves > LOG_KEEP ? t->run.nmoves - LOG_KEEP : 0;
+  pf_style plain = {0};
+  for (int k = 0; k < t->run.nmoves; k++) {
+    const char *text = t->run.moves[k];
+    log_entry *e = &t->log[k % LOG_KEEP];
+    if (k >= first && e->ply == k) {
+      pf_buf b = {0};
+      pf_move m;
+      if (text[0] == '*')
+        pf_describe_chance(t->g, r.state, text, PF_VIEW_ALL, &plain, &b);
+      else if (t->g->move_parse(r.state, text, &m, &err) == 0)
+        pf_describe(t->g, r.state, m, PF_VIEW_ALL, &plain, &b);
+      for (int v = 0; b.len && v <= t->players; v++) {
+        if (v == e->seat) continue;
+        free(e->texts[v]);
+        e->texts[v] = pf_xstrdup(b.data);
+      }
+      pf_buf_free(&b);
+    }
+    if (pf_run_play_text(&r, text, &err) != 0) break;
+  }
+  pf_run_free(&r);
+}
+
 /* Plays a move given as text (a chance outcome starts with '*') at the table's position, noting
  * what each viewer is told when `logged`. Refuses an illegal one, saying why, changing nothing. */
 static int play_text(table *t, const char *text, bool logged, pf_error *err) {
@@ -195,6 +227,7 @@ int table_from_store(void *ctx, const pf_store_loaded *l) {
     t->seats[s].has_sealed = true;
     snprintf(t->seats[s].sealed, sizeof t->seats[s].sealed, "%s", l->sealed[i].move);
   }
+  if (t->status == ST_OVER) log_reveal(t);
   t->since = pf_clock_seconds();
   note_group(t);
   table_free(table_in_memory(h, t->id));
@@ -513,6 +546,7 @@ int advance(pf_hall *h, table *t, pf_error *err) {
     int who = t->g->to_move(t->run.state);
     if (who == PF_NOBODY) {
       t->status = ST_OVER;
+      log_reveal(t);
       json_t *sum = summary_json(t);
       char *text = json_dumps(sum, JSON_COMPACT | JSON_PRESERVE_ORDER);
       json_decref(sum);
