@@ -1,0 +1,459 @@
+"""Tests of `import pilfer` (python/pilfer.c, docs/python.md) and of the bot protocol
+(bots/exec.c, docs/botproto.md), with Debian's unittest and numpy.
+
+Run by ctest (tests/CMakeLists.txt) as: python3 -m unittest discover -s tests/python, with
+PYTHONPATH at the built module and PILFER_BIN the built pilfer; from the source directory.
+"""
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+import numpy as np
+
+import pilfer
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PILFER = os.path.abspath(os.environ.get("PILFER_BIN", os.path.join(ROOT, "build", "pilfer")))
+# the programs pilfer starts as bots import the same module
+os.environ["PYTHONPATH"] = os.path.dirname(os.path.abspath(pilfer.__file__))
+BOTS = os.path.join("tests", "python", "bots")  # relative to ROOT: bot specs are short
+PY = sys.executable
+sys.path.insert(0, os.path.join(ROOT, "examples"))
+
+
+def configs():
+    """Every game at its fewest and most players (at most 4, to keep the run short)."""
+    for g in pilfer.games():
+        for n in sorted({g["min_players"], min(g["max_players"], 4)}):
+            yield g["id"], n
+
+
+def pilfer_run(*args, timeout=120):
+    return subprocess.run([PILFER, *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+
+
+def random_game(game, seed, check=None):
+    """Plays uniformly random actions to the end, calling check(state) before each one."""
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed)
+    while not state.is_terminal():
+        if check:
+            check(state)
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def advance(game, seed, moves):
+    """A position some random moves into a game (or its end)."""
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed)
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+# The tensor as docs/python.md defines it, from the view, to check the module's against.
+KINDS = ["hand", "pile", "pool", "stock", "captures", "castle", "stockpile", "build", "discard", "row", "deck",
+         "play", "mission", "other"]
+
+
+def card_column(card):
+    """The card's column, or None for Point-a-Pile's cards (columns 76-139 by colour and type),
+    whose notation this test does not read: the rows' sums over those columns are checked."""
+    if card is None:
+        return 141
+    try:
+        return expected_code(card)
+    except KeyError:
+        return None
+
+
+def expected_code(card):
+    ranks = "A23456789TJQK"
+    suits = "SHDC"
+    if card == "JK":
+        return 52
+    if card == "W":
+        return 75
+    if card.isdigit() and 1 <= int(card) <= 10:
+        return 64 + int(card)
+    if len(card) == 2 and card[0] in ranks and card[1] in suits:
+        return ranks.index(card[0]) * 4 + suits.index(card[1])
+    raise KeyError(card)
+
+
+def check_tensor(t, view, seat, players):
+    """Asserts that tensor t is the view's as docs/python.md defines it."""
+    rows, cols = 2 * len(KINDS) * (players + 1) + 1, 142
+    assert t.shape == (rows, cols), t.shape
+    e = np.zeros((rows, cols + 1), dtype=np.float32)  # the last column: Point-a-Pile's cards
+    for z in view.get("zones", []):
+        k = KINDS.index(z["kind"]) if z["kind"] in KINDS else len(KINDS) - 1
+        o = 0 if z["owner"] is None else 1 + (z["owner"] - seat) % players
+        base = 2 * (k * (players + 1) + o)
+        for c in z["cards"]:
+            col = card_column(c)
+            e[base, cols if col is None else col] += 1
+        if z["layout"] == "stack" and z["cards"]:
+            col = card_column(z["cards"][-1])
+            e[base + 1, cols if col is None else col] = 1
+    to_move = view["to_move"]
+    last = e[rows - 1]
+    last[(to_move - seat) % players if isinstance(to_move, int) else players if to_move == "chance" else players + 1] = 1
+    for i, s in enumerate(view["scores"]):
+        if s is not None:
+            last[16 + i] = s
+    np.testing.assert_array_equal(t[:, :76], e[:, :76])
+    np.testing.assert_array_equal(t[:, 140:], e[:, 140:cols])
+    np.testing.assert_array_equal(t[:rows - 1, 76:140].sum(axis=1), e[:rows - 1, cols])
+
+
+class EveryGame(unittest.TestCase):
+    """Random games of every game to the end, checking every method at every position."""
+
+    def check_position(self, game, state):
+        n = game.num_players()
+        p = state.current_player()
+        if state.is_chance_node():
+            self.assertEqual(p, pilfer.CHANCE)
+            self.assertEqual(state.chance_outcomes(), [(0, 1.0)])
+            self.assertEqual(state.legal_actions(), [0])
+            self.assertTrue(state.action_to_string(pilfer.CHANCE, 0).startswith("*"))
+            return
+        self.assertTrue(0 <= p < n)
+        legal = state.legal_actions()
+        self.assertTrue(legal)
+        self.assertEqual(len(set(legal)), len(legal))
+        self.assertEqual(state.legal_actions(p), legal)
+        self.assertEqual(state.legal_actions((p + 1) % n), [] if n > 1 else legal)
+        for a in legal:
+            self.assertTrue(0 <= a < game.num_distinct_actions(), (a, game))
+            text = state.action_to_string(p, a)
+            self.assertEqual(state.string_to_action(text), a)
+            self.assertEqual(state.string_to_action(p, text.lower()), a)  # any accepted form (G-9)
+        with self.assertRaises(pilfer.Error):
+            state.apply_action(game.num_distinct_actions())
+        with self.assertRaisesRegex(pilfer.Error, "not a legal action"):
+            state.apply_action(max(legal) + 1 if max(legal) + 1 not in legal else -1)
+        with self.assertRaises(pilfer.Error):
+            state.string_to_action("no such move")
+        self.assertEqual(state.returns(), [0.0] * n)
+        self.assertEqual(state.rewards(), state.returns())
+        c = state.clone()
+        self.assertEqual(c.information_state_string(p), state.information_state_string(p))
+        self.assertEqual(c.history(), state.history())
+        c.apply_action(legal[0])
+        self.assertEqual(len(c.history()), len(state.history()) + 1)
+
+    def check_views(self, game, state):
+        n = game.num_players()
+        for seat in range(n):
+            view = state.view(seat)
+            self.assertEqual(json.loads(state.information_state_string(seat)), view)
+            self.assertIsInstance(state.observation_string(seat), str)
+            t = state.observation_tensor(seat)
+            self.assertEqual(list(t.shape), game.observation_tensor_shape())
+            self.assertEqual(t.dtype, np.float32)
+            check_tensor(t, view, seat, n)
+
+    def test_every_game(self):
+        for gid, n in configs():
+            with self.subTest(game=gid, players=n):
+                game = pilfer.load_game(gid, {"players": n})
+                self.assertEqual(game.num_players(), n)
+                self.assertEqual(game.get_parameters()["players"], n)
+                moves = [0]
+
+                def check(state):
+                    if moves[0] % 7 == 0:
+                        self.check_views(game, state)
+                    moves[0] += 1
+                    self.check_position(game, state)
+
+                state = random_game(game, 11, check)
+                self.check_views(game, state)
+                self.assertEqual(state.current_player(), pilfer.TERMINAL)
+                self.assertEqual(state.legal_actions(), [])
+                with self.assertRaisesRegex(pilfer.Error, "over"):
+                    state.apply_action(0)
+                r = state.returns()
+                self.assertTrue(all(x in (0.0, 1.0 / max(1, sum(v > 0 for v in r))) for x in r), r)
+                self.assertIn(round(sum(r), 9), (0.0, 1.0))
+                self.assertEqual(state.move_number(), len(state.history()))
+                self.check_record(game, state)
+
+    def check_record(self, game, state):
+        """The record replays in the C engine to the same end, and back into Python."""
+        text = state.to_record()
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            f.write(text)
+        try:
+            out = pilfer_run("replay", f.name, "--json")
+            self.assertEqual(out.returncode, 0, out.stderr)
+            end = json.loads(out.stdout)
+            self.assertEqual(end["scores"], state.scores())
+            self.assertEqual(end["winners"], [p for p, x in enumerate(state.returns()) if x > 0])
+            again = pilfer.load_record(f.name)
+        finally:
+            os.unlink(f.name)
+        self.assertEqual(again.history(), state.history())
+        self.assertEqual(str(again), str(state))
+        self.assertEqual(pilfer.load_record(text).to_record(), text)
+
+
+class Tensors(unittest.TestCase):
+    """What a seat cannot see never changes its tensor; what it sees does."""
+
+    def test_hidden_cards(self):
+        for gid, n in configs():
+            with self.subTest(game=gid, players=n):
+                game = pilfer.load_game(gid, {"players": n})
+                changed = 0
+                for seed in range(1, 6):
+                    state = advance(game, seed, 6 + 5 * seed)
+                    if state.is_terminal():
+                        continue
+                    for seat in range(n):
+                        t = state.observation_tensor(seat)
+                        for k in range(3):
+                            other = state.resample_from_infostate(seat, 100 * seed + k)
+                            # the hidden cards moved, and the seat's tensor did not
+                            changed += str(other) != str(state)
+                            np.testing.assert_array_equal(other.observation_tensor(seat), t)
+                            self.assertEqual(other.information_state_string(seat),
+                                             state.information_state_string(seat))
+                if n > 1:  # a solitaire may hide nothing that str() shows
+                    self.assertGreater(changed, 0, "no resample changed a hidden card: the test saw nothing")
+
+    def test_moves_change_the_tensor(self):
+        game = pilfer.load_game("steal-the-pile", {"players": 2})
+        state = game.new_initial_state(4)
+        rng = random.Random(4)
+        while not state.is_terminal():
+            before = [state.observation_tensor(p) for p in range(2)]
+            state.apply_action(rng.choice(state.legal_actions()))
+            for p in range(2):  # every move of Steal the Pile is seen by both seats
+                self.assertFalse(np.array_equal(before[p], state.observation_tensor(p)))
+
+
+class Resample(unittest.TestCase):
+    def test_canonical(self):
+        """As the C conformance suite asks of determinize: two positions that differ only in what
+        the seat cannot see become the same position, byte for byte, with the same seed."""
+        for gid, n in configs():
+            with self.subTest(game=gid, players=n):
+                game = pilfer.load_game(gid, {"players": n})
+                state = advance(game, 3, 20)
+                seat = 0
+                a = state.resample_from_infostate(seat, 1)
+                b = state.resample_from_infostate(seat, 2)
+                self.assertEqual(a.resample_from_infostate(seat, 9).serialize(),
+                                 b.resample_from_infostate(seat, 9).serialize())
+                again = game.deserialize_state(a.serialize())
+                self.assertEqual(again.serialize(), a.serialize())
+                self.assertEqual(again.legal_actions(), a.legal_actions())
+                with self.assertRaisesRegex(pilfer.Error, "no record"):
+                    a.to_record()
+
+    def test_damaged_serialization(self):
+        game = pilfer.load_game("thief", {"players": 3})
+        text = game.new_initial_state(1).serialize()
+        for bad in ["", "pilfer-state 1", text[:-1], text[:40] + ("0" if text[40] != "0" else "1") + text[41:],
+                    text.replace("thief", "piles", 1)]:
+            with self.assertRaises(pilfer.Error):
+                game.deserialize_state(bad)
+
+
+class Api(unittest.TestCase):
+    def test_load_game_errors(self):
+        with self.assertRaisesRegex(pilfer.Error, "unknown game 'chess'; games are: steal-the-pile"):
+            pilfer.load_game("chess")
+        with self.assertRaisesRegex(pilfer.Error, "thief has no parameter 'colour'"):
+            pilfer.load_game("thief", {"players": 3, "colour": 1})
+        with self.assertRaisesRegex(pilfer.Error, "for 2 to"):
+            pilfer.load_game("gharat", {"players": 9})
+        with self.assertRaises(pilfer.Error):
+            pilfer.load_game("thief", {"players": 3, "hands": "many"})
+        g = pilfer.load_game("thief", {"players": 4, "hands": 1, "seed": 5})
+        self.assertEqual(g.get_parameters()["hands"], 1)
+
+    def test_deals_follow_the_seed(self):
+        g = pilfer.load_game("steal-the-pile", {"players": 2, "seed": 5})
+        h = pilfer.load_game("steal-the-pile", {"players": 2, "seed": 5})
+        self.assertEqual(str(g.new_initial_state()), str(h.new_initial_state()))
+        self.assertNotEqual(str(g.new_initial_state()), str(g.new_initial_state()))
+        self.assertEqual(str(g.new_initial_state(3)), str(h.new_initial_state(3)))
+
+    def test_bad_records(self):
+        with self.assertRaisesRegex(pilfer.Error, "line 1"):
+            pilfer.load_record("{ not json")
+        with self.assertRaises(pilfer.Error):
+            pilfer.load_record("/no/such/record.json")
+        state = advance(pilfer.load_game("steal-the-pile", {"players": 2}), 1, 10)
+        rec = json.loads(state.to_record())
+        rec["moves"][3] = "KS>p9"
+        with self.assertRaisesRegex(pilfer.Error, "move 4"):
+            pilfer.load_record(json.dumps(rec))
+
+    def test_bots(self):
+        game = pilfer.load_game("steal-the-pile", {"players": 2})
+        state = advance(game, 2, 5)
+        seat = state.current_player()
+        a = pilfer.Bot("ismcts:iters=300", seat=seat, seed=3).step(state)
+        self.assertIn(a, state.legal_actions())
+        self.assertEqual(pilfer.Bot("ismcts:iters=300", seat=seat, seed=3).step(state), a)
+        with self.assertRaisesRegex(pilfer.Error, "plays seat"):
+            pilfer.Bot("random", seat=1 - seat).step(state)
+        with self.assertRaisesRegex(pilfer.Error, "unknown bot 'genius'"):
+            pilfer.Bot("genius")
+        with self.assertRaisesRegex(pilfer.Error, "bad value"):
+            pilfer.Bot("ismcts:iters=-4")
+        # a bot's choice depends on nothing its seat cannot see (bot.h)
+        other = state.resample_from_infostate(seat, 77)
+        self.assertEqual(pilfer.Bot("greedy", seat=seat, seed=1).step(other),
+                         pilfer.Bot("greedy", seat=seat, seed=1).step(state))
+
+    def test_sim_is_pilfer_sim(self):
+        game = pilfer.load_game("gharat", {"players": 3, "seed": 0})
+        got = pilfer.sim(game, ["random", "greedy", "random"], games=12, seed=4, threads=2)
+        out = pilfer_run("sim", "gharat", "-p", "3", "--seat", "random", "--seat", "greedy", "--seat", "random",
+                         "--games", "12", "--seed", "4", "--json")
+        self.assertEqual(out.returncode, 0, out.stderr)
+        want = json.loads(out.stdout)
+        self.assertEqual(got["sums"], want["sums"])
+        self.assertEqual(got["played"], 12)
+        with self.assertRaisesRegex(pilfer.Error, "seats must be a list of 3"):
+            pilfer.sim(game, ["random"])
+
+    def test_random_playout(self):
+        game = pilfer.load_game("thief", {"players": 3})
+        a, b = game.new_initial_state(2), game.new_initial_state(2)
+        n = a.random_playout(9)
+        self.assertTrue(a.is_terminal())
+        self.assertEqual(n, len(a.history()))
+        b.random_playout(9)
+        self.assertEqual(a.history(), b.history())
+        self.assertEqual(pilfer.load_record(a.to_record()).scores(), a.scores())
+
+    def test_wrong_calls_never_crash(self):
+        """A fuzz-like loop: every method with arguments of every wrong kind."""
+        game = pilfer.load_game("point-a-pile", {"players": 3})
+        state = game.new_initial_state(1)
+        values = [None, -1, 0, 1, 2 ** 31, 2 ** 64, -2 ** 70, 1.5, "", "x" * 5000, "AS", "*", [], {}, (1,), b"\0",
+                  state, game, object()]
+        rng = random.Random(5)
+        targets = [state, game, pilfer]
+        # to_record(path) writes where it is told: into a scratch directory here
+        here = os.getcwd()
+        scratch = tempfile.TemporaryDirectory()
+        os.chdir(scratch.name)
+        self.addCleanup(scratch.cleanup)
+        self.addCleanup(os.chdir, here)
+        errors = 0
+        for i in range(6000):
+            obj = rng.choice(targets)
+            names = [n for n in dir(obj) if not n.startswith("_") and callable(getattr(obj, n))]
+            name = rng.choice(names)
+            if name in ("random_playout",) and rng.random() < 0.9:
+                continue
+            args = [rng.choice(values) for _ in range(rng.randrange(4))]
+            try:
+                out = getattr(obj, name)(*args)
+                if isinstance(out, pilfer.State) and rng.random() < 0.3:
+                    targets[0] = state = out
+            except (pilfer.Error, TypeError, ValueError, OverflowError):
+                errors += 1
+            if i % 500 == 0:
+                state = game.new_initial_state(i)
+                targets[0] = state
+        self.assertGreater(errors, 1000)
+
+
+class Protocol(unittest.TestCase):
+    maxDiff = None
+    """The example bots over the bot protocol, and bots that crash, hang or cheat."""
+
+    def sim(self, seats, games=6, extra=()):
+        args = ["sim", "steal-the-pile", "-p", "2", "--games", str(games), "--threads", "1", "--json"]
+        for s in seats:
+            args += ["--seat", s]
+        start = time.monotonic()
+        out = pilfer_run(*args, *extra)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        return json.loads(out.stdout), out.stderr, time.monotonic() - start
+
+    def test_example_bots(self):
+        res, err, _ = self.sim([f"exec:{PY} examples/random_bot.py 1", "random"], games=10)
+        self.assertEqual(err, "")
+        self.assertEqual(res["played"], 10)
+        res, err, _ = self.sim([f"exec:{PY} examples/flat_mc_bot.py 4 1", "random"], games=4)
+        self.assertEqual(err, "")
+        self.assertEqual(res["played"], 4)
+        # and from Python, and in `pilfer play`
+        got = pilfer.sim(pilfer.load_game("thief", {"players": 3}), [f"exec:{PY} examples/random_bot.py", "random",
+                                                                   "greedy"], games=3)
+        self.assertEqual(got["played"], 3)
+        out = pilfer_run("play", "skip-bo-junior", "-p", "2", "--seat", f"exec:{PY} examples/random_bot.py 2",
+                         "--seat", "greedy")
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("Winner", out.stdout)
+
+    def test_hanging_bot(self):
+        res, err, took = self.sim([f"exec:ms=300:{PY} {BOTS}/hang_bot.py", "random"], games=3)
+        self.assertEqual(res["played"], 3)
+        self.assertEqual(err.count("did not answer in time; random plays the seat"), 3, err)
+        self.assertLess(took, 30)
+        # one that never reads what it is sent: the writes have a deadline too
+        res, err, took = self.sim([f"exec:ms=300:sleep 100", "random"], games=2)
+        self.assertEqual(err.count("did not answer in time"), 2, err)
+        self.assertLess(took, 30)
+
+    def test_crashing_bot_loses(self):
+        res, err, _ = self.sim([f"exec:fail=lose:{PY} {BOTS}/crash_bot.py", "random"], games=6)
+        self.assertIn("its program has ended; the game counts as lost", err)
+        self.assertEqual(res["sums"]["win"][0], 0)
+        res, err, _ = self.sim([f"exec:fail=greedy:{PY} {BOTS}/crash_bot.py", "random"], games=6)
+        self.assertIn("greedy plays the seat", err)
+
+    def test_illegal_answer(self):
+        res, err, _ = self.sim([f"exec:{PY} {BOTS}/illegal_bot.py", "random"], games=2)
+        self.assertIn("answered 'KS>p9', which is not legal", err)
+        self.assertEqual(res["played"], 2)
+
+    def test_bad_handshake(self):
+        res, err, _ = self.sim(["exec:echo hello; cat", "random"], games=1)
+        self.assertIn("answered the handshake with 'hello'", err)
+
+
+class OpenSpielStyle(unittest.TestCase):
+    def test_mcts(self):
+        """examples/mcts.py, written only against the API, plays every game, and beats random at
+        Steal the Pile."""
+        import mcts
+        for gid in pilfer.registered_names():
+            with self.subTest(game=gid):
+                game = pilfer.load_game(gid, {"players": 2} if gid not in ("piles",) else {"players": 4})
+                n = game.num_players()
+                bots = [mcts.MCTSBot(p, simulations=8, seed=p).step for p in range(n)]
+                self.assertTrue(mcts.play(game, bots, seed=1).is_terminal())
+        game = pilfer.load_game("steal-the-pile", {"players": 2})
+        wins = 0.0
+        for g in range(20):
+            rng = random.Random(g)
+            seat = g % 2
+            bots = [None, None]
+            bots[seat] = mcts.MCTSBot(seat, simulations=60, seed=g).step
+            bots[1 - seat] = lambda s: rng.choice(s.legal_actions())
+            wins += mcts.play(game, bots, seed=g).returns()[seat]
+        self.assertGreater(wins, 11, "MCTS did not beat random")
+
+
+if __name__ == "__main__":
+    unittest.main()
