@@ -1000,11 +1000,13 @@ typedef struct {
   int seat;
   uint64_t seed;
   bool ready; /* bot made, for `players` */
+  bool busy;  /* choosing, without the GIL: another thread may not use it meanwhile */
   int players;
   pf_bot bot;
 } BotObject;
 
 static int bot_init(BotObject *self, PyObject *args, PyObject *kw) {
+  if (self->busy) return PyErr_SetString(Error, "the bot is choosing in another thread"), -1;
   static char *names[] = {"spec", "seat", "seed", NULL};
   const char *spec;
   int seat = 0;
@@ -1035,6 +1037,7 @@ static PyObject *bot_step(BotObject *self, PyObject *arg) {
   if (!PyObject_TypeCheck(arg, &StateType)) return PyErr_SetString(Error, "step: give a pilfer.State"), NULL;
   if (!self->spec[0]) return PyErr_SetString(Error, "the bot was not initialised"), NULL;
   StateObject *s = (StateObject *)arg;
+  if (self->busy) return PyErr_SetString(Error, "step: the bot is choosing in another thread"), NULL;
   int who = s->g->to_move(s->st);
   if (who != self->seat) {
     PyErr_Format(Error, "step: the bot plays seat %d, and %s is to move", self->seat,
@@ -1053,13 +1056,16 @@ static PyObject *bot_step(BotObject *self, PyObject *arg) {
   memcpy(copy, s->st, s->g->state_size);
   const pf_game *g = s->g;
   pf_move m;
+  self->busy = true;
   Py_BEGIN_ALLOW_THREADS m = pf_bot_choose(&self->bot, g, copy);
-  Py_END_ALLOW_THREADS PyMem_Free(copy);
+  Py_END_ALLOW_THREADS self->busy = false;
+  PyMem_Free(copy);
   return PyLong_FromUnsignedLong(m);
 }
 
 static PyObject *bot_restart(BotObject *self, PyObject *unused) {
   (void)unused;
+  if (self->busy) return PyErr_SetString(Error, "restart: the bot is choosing in another thread"), NULL;
   if (self->ready) pf_bot_reseed(&self->bot, self->seed, self->seat);
   Py_RETURN_NONE;
 }
