@@ -737,15 +737,20 @@ static PyObject *st_information_state_string(StateObject *s, PyObject *args) {
   return out;
 }
 
-static PyObject *st_observation_string(StateObject *s, PyObject *args) {
-  int seat;
-  if (view_seat(s, args, &seat) != 0) return NULL;
+/* The table as viewer (a seat, or PF_VIEW_ALL) sees it, in plain text. */
+static PyObject *view_text(StateObject *s, int viewer) {
   pf_buf b = {0};
   pf_style plain = {0};
-  s->g->view_text(s->st, seat, &plain, &b);
+  s->g->view_text(s->st, viewer, &plain, &b);
   PyObject *out = PyUnicode_FromString(pf_buf_str(&b));
   pf_buf_free(&b);
   return out;
+}
+
+static PyObject *st_observation_string(StateObject *s, PyObject *args) {
+  int seat;
+  if (view_seat(s, args, &seat) != 0) return NULL;
+  return view_text(s, seat);
 }
 
 static PyObject *st_view(StateObject *s, PyObject *args) {
@@ -878,14 +883,7 @@ static PyObject *st_get_game(StateObject *s, PyObject *unused) {
   return Py_NewRef((PyObject *)s->game);
 }
 
-static PyObject *st_str(StateObject *s) {
-  pf_buf b = {0};
-  pf_style plain = {0};
-  s->g->view_text(s->st, PF_VIEW_ALL, &plain, &b);
-  PyObject *out = PyUnicode_FromString(pf_buf_str(&b));
-  pf_buf_free(&b);
-  return out;
-}
+static PyObject *st_str(StateObject *s) { return view_text(s, PF_VIEW_ALL); }
 
 static PyMethodDef state_methods[] = {
     {"current_player", (PyCFunction)st_current_player, METH_NOARGS,
