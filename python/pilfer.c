@@ -27,7 +27,6 @@
 #include <string.h>
 
 #include "bots/bot.h"
-#include "bots/sample.h"
 #include "core/papcard.h"
 #include "core/record.h"
 #include "core/run.h"
@@ -334,7 +333,7 @@ static PyMethodDef game_methods[] = {
     {"short_name", (PyCFunction)game_short_name, METH_NOARGS, "the game's id"},
     {"get_parameters", (PyCFunction)game_parameters, METH_NOARGS, "players, seed and every option, as a dict"},
     {"deserialize_state", (PyCFunction)game_deserialize_state, METH_VARARGS,
-     "deserialize_state(text): a position state.serialize() (or the bot protocol's samples) wrote; it has no history"},
+     "deserialize_state(text): the state serialize() wrote (its history), replayed through the game's checks"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -359,18 +358,27 @@ typedef struct step {
   uint32_t code;
 } step;
 
+/* A resample_from_infostate in the history: the game's determinize for `seat`, with a generator
+ * seeded by `seed`, before step `at`. */
+typedef struct resample {
+  int32_t at, seat;
+  uint64_t seed;
+} resample;
+
 struct StateObject {
   PyObject_HEAD GameObject *game;
   const pf_game *g;
   int players;
   pf_setup setup;
-  pf_deal *deals;  /* the setup's explicit deals, owned */
+  PyObject *deals; /* bytes: the setup's explicit deals, shared by clones (the state points into
+                    * them for later deals, so they live as long as any copy), or NULL */
   void *st;        /* g->state_size bytes, owned */
   step *hist;
   int nhist, caphist;
   char (*chance)[PF_MOVE_STR]; /* chance outcomes played, in order */
   int nchance, capchance;
-  bool resampled;  /* made by resample_from_infostate: its history is not a game's */
+  resample *rs;    /* resamples, in the order of the history: its record has none */
+  int nrs;
   int nlegal;      /* -1: not known yet */
   pf_move legal[PF_MAX_MOVES];
 };
@@ -387,7 +395,8 @@ static StateObject *state_alloc(GameObject *game) {
   s->nhist = s->caphist = 0;
   s->chance = NULL;
   s->nchance = s->capchance = 0;
-  s->resampled = false;
+  s->rs = NULL;
+  s->nrs = 0;
   s->nlegal = -1;
   s->st = PyMem_Calloc(1, game->g->state_size);
   if (!s->st) {
@@ -402,14 +411,13 @@ static PyObject *state_start(GameObject *game, const pf_setup *setup) {
   if (!s) return NULL;
   s->setup = *setup;
   if (setup->ndeals) {
-    s->deals = PyMem_Malloc((size_t)setup->ndeals * sizeof *s->deals);
+    s->deals = PyBytes_FromStringAndSize((const char *)setup->deals, (Py_ssize_t)setup->ndeals * (Py_ssize_t)sizeof *setup->deals);
     if (!s->deals) {
       Py_DECREF(s);
-      return PyErr_NoMemory();
+      return NULL;
     }
-    memcpy(s->deals, setup->deals, (size_t)setup->ndeals * sizeof *s->deals);
+    s->setup.deals = (const pf_deal *)PyBytes_AS_STRING(s->deals);
   }
-  s->setup.deals = s->deals;
   pf_error err;
   if (s->g->start(s->st, &s->setup, &err) != 0) {
     Py_DECREF(s);
@@ -420,9 +428,10 @@ static PyObject *state_start(GameObject *game, const pf_setup *setup) {
 
 static void state_dealloc(StateObject *s) {
   PyMem_Free(s->st);
-  PyMem_Free(s->deals);
+  Py_XDECREF(s->deals);
   PyMem_Free(s->hist);
   PyMem_Free(s->chance);
+  PyMem_Free(s->rs);
   Py_XDECREF(s->game);
   PyObject_Del(s);
 }
@@ -683,25 +692,32 @@ static PyObject *st_string_to_action(StateObject *s, PyObject *args) {
   return PyLong_FromUnsignedLong(m);
 }
 
+/* The game's determinize for seat, with a generator seeded by seed: resample_from_infostate's. */
+static void determinize(const pf_game *g, void *st, int seat, uint64_t seed) {
+  pf_rng rng;
+  pf_rng_seed(&rng, seed, 0);
+  g->determinize(st, seat, &rng);
+}
+
 static StateObject *state_copy(StateObject *s) {
   StateObject *c = state_alloc(s->game);
   if (!c) return NULL;
   c->setup = s->setup;
-  c->resampled = s->resampled;
+  c->deals = Py_XNewRef(s->deals);
   memcpy(c->st, s->st, s->g->state_size);
-  c->deals = s->setup.ndeals ? PyMem_Malloc((size_t)s->setup.ndeals * sizeof *c->deals) : NULL;
   c->hist = s->nhist ? PyMem_Malloc((size_t)s->nhist * sizeof *c->hist) : NULL;
   c->chance = s->nchance ? PyMem_Malloc((size_t)s->nchance * sizeof *c->chance) : NULL;
-  if ((s->setup.ndeals && !c->deals) || (s->nhist && !c->hist) || (s->nchance && !c->chance)) {
+  c->rs = PyMem_Malloc((size_t)(s->nrs + 1) * sizeof *c->rs); /* room for one more: st_resample's */
+  if ((s->nhist && !c->hist) || (s->nchance && !c->chance) || !c->rs) {
     Py_DECREF(c);
     return (StateObject *)PyErr_NoMemory();
   }
-  if (s->setup.ndeals) memcpy(c->deals, s->deals, (size_t)s->setup.ndeals * sizeof *c->deals);
   if (s->nhist) memcpy(c->hist, s->hist, (size_t)s->nhist * sizeof *c->hist);
   if (s->nchance) memcpy(c->chance, s->chance, (size_t)s->nchance * sizeof *c->chance);
-  c->setup.deals = c->deals;
+  if (s->nrs) memcpy(c->rs, s->rs, (size_t)s->nrs * sizeof *c->rs);
   c->nhist = c->caphist = s->nhist;
   c->nchance = c->capchance = s->nchance;
+  c->nrs = s->nrs;
   return c;
 }
 
@@ -726,15 +742,6 @@ static int view_seat(StateObject *s, PyObject *args, int *seat) {
     return -1;
   }
   return 0;
-}
-
-static PyObject *st_information_state_string(StateObject *s, PyObject *args) {
-  int seat;
-  if (view_seat(s, args, &seat) != 0) return NULL;
-  char *text = pf_view_json_text(s->g, s->st, s->players, seat);
-  PyObject *out = PyUnicode_FromString(text);
-  free(text);
-  return out;
 }
 
 /* The table as viewer (a seat, or PF_VIEW_ALL) sees it, in plain text. */
@@ -778,10 +785,9 @@ static PyObject *st_resample(StateObject *s, PyObject *args) {
   if (read_seat(s, p, &seat) != 0 || read_uint63(seedobj, "seed", &seed) != 0) return NULL;
   StateObject *c = state_copy(s);
   if (!c) return NULL;
-  pf_rng rng;
-  pf_rng_seed(&rng, seed, 0);
-  s->g->determinize(c->st, seat, &rng);
-  c->resampled = true;
+  determinize(c->g, c->st, seat, seed);
+  c->rs[c->nrs++] = (resample){c->nhist, seat, seed};
+  c->nlegal = -1;
   return (PyObject *)c;
 }
 
@@ -798,24 +804,131 @@ static PyObject *st_move_number(StateObject *s, PyObject *unused) {
   return PyLong_FromLong(s->nhist);
 }
 
-/* The game as a pf_run, replayed from its setup and history; -1 (with a Python error) when it
- * cannot be. */
-static int to_run(StateObject *s, pf_run *run) {
+/* Replays the state's game from its setup in a pf_run, with its resamples at their places; before
+ * each step i of the history, and once more at its end (i == nhist), calls visit(ctx, run, i)
+ * when it is given. -1 (with a Python error) when it cannot be. */
+static int replay(StateObject *s, pf_run *run, void (*visit)(void *ctx, pf_run *run, int i), void *ctx) {
   pf_error err;
-  if (s->resampled) {
-    PyErr_SetString(Error, "a state made by resample_from_infostate has no record: its history is not its game's");
-    return -1;
-  }
   if (pf_run_start(run, s->g, &s->setup, &err) != 0) return fail(&err), -1;
-  for (int i = 0; i < s->nhist; i++) {
+  for (int i = 0, r = 0;; i++) {
+    for (; r < s->nrs && s->rs[r].at == i; r++) determinize(s->g, run->state, s->rs[r].seat, s->rs[r].seed);
+    if (visit) visit(ctx, run, i);
+    if (i == s->nhist) return 0;
     if (s->hist[i].who != PF_CHANCE) {
       pf_run_play(run, s->hist[i].code);
     } else if (pf_run_play_text(run, s->chance[s->hist[i].code], &err) != 0) {
       pf_run_free(run);
-      return fail(&err), -1;
+      return fail(&err), -1; /* cannot be: the same outcome was played in the same position */
     }
   }
-  return 0;
+}
+
+/* The game as a pf_run, for its record: a state with resamples has none (`pilfer replay` cannot
+ * redo them). */
+static int to_run(StateObject *s, pf_run *run) {
+  if (s->nrs) {
+    PyErr_SetString(Error, "a state made by resample_from_infostate has no record (`pilfer replay` cannot redo a "
+                           "resample): serialize() writes its history with the resamples");
+    return -1;
+  }
+  return replay(s, run, NULL, NULL);
+}
+
+/* ---- information_state_string: the seat's view and the history as the seat saw it ---- */
+
+static void put_json(pf_buf *b, json_t *j) {
+  char *t = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
+  pf_buf_puts(b, t);
+  free(t);
+}
+
+static json_t *zone_by_id(json_t *zones, const char *id) {
+  size_t i;
+  json_t *z;
+  json_array_foreach(zones, i, z) {
+    const char *zid = json_string_value(json_object_get(z, "id"));
+    if (id && zid && strcmp(id, zid) == 0) return z;
+  }
+  return NULL;
+}
+
+/* Appends what of view `now` differs from view `prev` (NULL: all of it): each field but the legal
+ * moves (which the rest of the view determines) and each zone, by id, that changed or went. */
+static void view_changes(json_t *prev, json_t *now, pf_buf *b) {
+  const char *key;
+  json_t *v, *z;
+  json_object_foreach(now, key, v) {
+    if (strcmp(key, "zones") == 0 || strcmp(key, "legal") == 0 || strcmp(key, "moves") == 0) continue;
+    if (prev && json_equal(v, json_object_get(prev, key))) continue;
+    pf_buf_printf(b, " | %s ", key);
+    put_json(b, v);
+  }
+  json_t *zones = json_object_get(now, "zones"), *before = prev ? json_object_get(prev, "zones") : NULL;
+  size_t i;
+  json_array_foreach(zones, i, z) {
+    json_t *old = zone_by_id(before, json_string_value(json_object_get(z, "id")));
+    if (old && json_equal(old, z)) continue;
+    pf_buf_puts(b, " | ");
+    put_json(b, z);
+  }
+  json_array_foreach(before, i, z) {
+    const char *id = json_string_value(json_object_get(z, "id"));
+    if (!zone_by_id(zones, id)) pf_buf_printf(b, " | %s gone", id ? id : "?");
+  }
+}
+
+typedef struct infostate {
+  StateObject *s;
+  int seat;
+  json_t *prev; /* the seat's view before the step */
+  pf_buf out;
+} infostate;
+
+/* One line per step: its number, who acted and what the seat was told of it (describe,
+ * describe_chance, as the seat may know it), then what of the seat's view it changed; before the
+ * first, the seat's view of the deal. */
+static void infostate_step(void *ctx, pf_run *run, int i) {
+  infostate *x = ctx;
+  const pf_game *g = x->s->g;
+  json_t *now = pf_view_json(g, run->state, x->s->players, x->seat);
+  view_changes(x->prev, now, &x->out);
+  json_decref(x->prev);
+  x->prev = now;
+  if (i == x->s->nhist) return;
+  step st = x->s->hist[i];
+  pf_style plain = {0};
+  pf_buf_printf(&x->out, "\n%d ", i + 1);
+  if (st.who == PF_CHANCE) {
+    pf_buf_puts(&x->out, "chance:"); /* told to nobody unless the game says what */
+    if (g->describe_chance) pf_buf_putc(&x->out, ' '), g->describe_chance(run->state, x->s->chance[st.code], x->seat, &plain, &x->out);
+  } else if (g->describe) {
+    pf_buf_printf(&x->out, "seat %d: ", st.who);
+    g->describe(run->state, st.code, x->seat, &plain, &x->out);
+  } else {
+    char buf[PF_MOVE_STR];
+    g->move_str(run->state, st.code, buf);
+    pf_buf_printf(&x->out, "seat %d: %s", st.who, buf);
+  }
+}
+
+/* information_state_string(p): with perfect recall, as OpenSpiel defines it: the seat's JSON view
+ * now, then the whole history as the seat saw it, so that two histories the seat can tell apart
+ * give two strings and two it cannot give one. */
+static PyObject *st_information_state_string(StateObject *s, PyObject *args) {
+  int seat;
+  if (view_seat(s, args, &seat) != 0) return NULL;
+  char *text = pf_view_json_text(s->g, s->st, s->players, seat);
+  infostate x = {.s = s, .seat = seat};
+  pf_buf_puts(&x.out, text);
+  free(text);
+  pf_buf_puts(&x.out, "\n0 deal:");
+  pf_run run;
+  int rc = replay(s, &run, infostate_step, &x);
+  if (rc == 0) pf_run_free(&run);
+  json_decref(x.prev);
+  PyObject *out = rc == 0 ? PyUnicode_FromString(pf_buf_str(&x.out)) : NULL;
+  pf_buf_free(&x.out);
+  return out;
 }
 
 /* to_record(path=None): the record as JSON text, or written to path (SPEC §2). */
@@ -859,17 +972,26 @@ static PyObject *st_random_playout(StateObject *s, PyObject *seedobj) {
   return PyLong_FromLong(played);
 }
 
+/* serialize(): the state's history, as OpenSpiel's default: its record (SPEC §2: game, options,
+ * seed, deals, moves), with "resamples" when resample_from_infostate made it. */
 static PyObject *st_serialize(StateObject *s, PyObject *unused) {
   (void)unused;
-  if (s->setup.ndeals && !s->resampled) {
-    PyErr_SetString(Error, "serialize: a game started from explicit deals reads them from outside its state; "
-                           "serialize a resample_from_infostate of it");
-    return NULL;
+  pf_run run;
+  if (replay(s, &run, NULL, NULL) != 0) return NULL;
+  json_t *j = pf_record_json(&run);
+  pf_run_free(&run);
+  if (s->nrs) {
+    json_t *rs = json_array();
+    for (int i = 0; i < s->nrs; i++)
+      json_array_append_new(rs, json_pack("{s:i, s:i, s:I}", "at", s->rs[i].at, "seat", s->rs[i].seat, "seed",
+                                          (json_int_t)s->rs[i].seed));
+    json_object_set_new(j, "resamples", rs);
+    json_object_del(j, "result"); /* the resampled world's; deserialize_state checks none */
   }
-  pf_buf b = {0};
-  pf_sample_write(s->g, s->st, &b);
-  PyObject *out = PyUnicode_FromString(pf_buf_str(&b));
-  pf_buf_free(&b);
+  char *text = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  json_decref(j);
+  PyObject *out = PyUnicode_FromString(text);
+  free(text);
   return out;
 }
 
@@ -909,7 +1031,7 @@ static PyMethodDef state_methods[] = {
     {"clone", (PyCFunction)st_clone, METH_NOARGS, "an independent copy"},
     {"__deepcopy__", (PyCFunction)st_deepcopy, METH_O, "an independent copy"},
     {"information_state_string", (PyCFunction)st_information_state_string, METH_VARARGS,
-     "information_state_string(p=None): the seat's JSON view (docs/views.md)"},
+     "information_state_string(p=None): the seat's JSON view and the history as the seat saw it (perfect recall)"},
     {"observation_string", (PyCFunction)st_observation_string, METH_VARARGS,
      "observation_string(p=None): the table as the seat sees it"},
     {"observation_tensor", (PyCFunction)st_observation_tensor, METH_VARARGS,
@@ -924,7 +1046,7 @@ static PyMethodDef state_methods[] = {
     {"random_playout", (PyCFunction)st_random_playout, METH_O,
      "random_playout(seed): random moves to the end, at engine speed; returns how many"},
     {"serialize", (PyCFunction)st_serialize, METH_NOARGS,
-     "the position as text for game.deserialize_state (in a process of the same build)"},
+     "the state's history as text (its record, with any resamples) for game.deserialize_state"},
     {"num_players", (PyCFunction)st_num_players, METH_NOARGS, "the number of players"},
     {"get_game", (PyCFunction)st_get_game, METH_NOARGS, "the game"},
     {NULL, NULL, 0, NULL},
@@ -940,53 +1062,114 @@ static PyTypeObject StateType = {
     .tp_dealloc = (destructor)state_dealloc,
 };
 
-/* deserialize_state(text): a position as sample.h writes it. */
-static PyObject *game_deserialize_state(GameObject *self, PyObject *args) {
-  const char *text;
-  if (!PyArg_ParseTuple(args, "s", &text)) return NULL;
-  StateObject *s = state_alloc(self);
-  if (!s) return NULL;
+#define MAX_RESAMPLES 1024 /* resamples a serialized state may hold */
+
+/* Reads "resamples" of a serialized state (NULL: none) into rs (MAX_RESAMPLES entries). */
+static int read_resamples(json_t *a, const pf_record *rec, resample *rs, int *n, pf_error *err) {
+  *n = 0;
+  if (!a || json_is_null(a)) return 0;
+  if (!json_is_array(a)) return pf_fail(err, "resamples: expected an array");
+  if (json_array_size(a) > MAX_RESAMPLES) return pf_fail(err, "resamples: %zu of them; at most %d", json_array_size(a), MAX_RESAMPLES);
+  size_t i;
+  json_t *r;
+  json_array_foreach(a, i, r) {
+    json_t *at = json_object_get(r, "at"), *seat = json_object_get(r, "seat"), *seed = json_object_get(r, "seed");
+    int prev = i ? rs[i - 1].at : 0;
+    if (!json_is_integer(at) || json_integer_value(at) < prev || json_integer_value(at) > rec->nmoves)
+      return pf_fail(err, "resamples[%zu].at: expected a move number from %d to %d", i, prev, rec->nmoves);
+    if (!json_is_integer(seat) || json_integer_value(seat) < 0 || json_integer_value(seat) >= rec->setup.players)
+      return pf_fail(err, "resamples[%zu].seat: expected a seat from 0 to %d", i, rec->setup.players - 1);
+    if (!json_is_integer(seed) || json_integer_value(seed) < 0)
+      return pf_fail(err, "resamples[%zu].seed: expected an integer from 0 to 2^63 - 1", i);
+    rs[i] = (resample){(int32_t)json_integer_value(at), (int32_t)json_integer_value(seat), (uint64_t)json_integer_value(seed)};
+  }
+  *n = (int)json_array_size(a);
+  return 0;
+}
+
+/* The state a serialized state or record (its JSON text) describes: its game started from its
+ * setup, and every move played through the game's legality checks (move_parse, chance_apply),
+ * with the resamples at their places; its result, when it has one, checked. Nothing in the text
+ * is trusted: the state is the engine's own. `want`, when given, is the game it must be of. */
+static PyObject *state_from_text(GameObject *want, const char *text, size_t len) {
+  pf_record rec;
   pf_error err;
-  s->setup = (pf_setup){.players = self->players, .options = self->options};
-  s->resampled = true; /* a position without its game's history */
-  if (pf_sample_read(self->g, text, s->st, &err) != 0) {
-    Py_DECREF(s);
+  resample rs[MAX_RESAMPLES];
+  int nrs = 0;
+  if (pf_record_parse(text, len, &rec, &err) != 0) return fail(&err);
+  json_t *root = json_loadb(text, len, 0, NULL);
+  int bad = read_resamples(json_object_get(root, "resamples"), &rec, rs, &nrs, &err);
+  json_decref(root);
+  if (!bad && want &&
+      (rec.game != want->g || rec.setup.players != want->players ||
+       memcmp(rec.setup.options.v, want->options.v, (size_t)want->g->noptions * sizeof want->options.v[0]) != 0))
+    bad = pf_fail(&err, "a state of %s for %d players with its options, not of this game (%s for %d)",
+                  rec.game->id, rec.setup.players, want->g->id, want->players);
+  GameObject *game = bad ? NULL : want ? (GameObject *)Py_NewRef(want)
+                                       : game_new(rec.game, rec.setup.players, &rec.setup.options, rec.setup.seed);
+  StateObject *s = game ? (StateObject *)state_start(game, &rec.setup) : NULL;
+  Py_XDECREF(game);
+  if (s && nrs && !(s->rs = PyMem_Malloc((size_t)nrs * sizeof *s->rs))) {
+    Py_CLEAR(s);
+    PyErr_NoMemory();
+  }
+  for (int i = 0, r = 0; s && !bad; i++) {
+    for (; r < nrs && rs[r].at == i; r++) {
+      determinize(s->g, s->st, rs[r].seat, rs[r].seed);
+      s->rs[s->nrs++] = rs[r];
+      s->nlegal = -1;
+    }
+    if (i == rec.nmoves) break;
+    if (play_text(s, rec.moves[i], &err) != 0) {
+      pf_error_prefix(&err, "move %d (\"%s\")", i + 1, rec.moves[i]);
+      bad = -1;
+    }
+  }
+  if (s && !bad && rec.has_result && !nrs) {
+    pf_run end = {.game = s->g, .setup = s->setup, .state = s->st}; /* read only */
+    bad = pf_record_check_result(&rec, &end, &err);
+  }
+  pf_record_free(&rec);
+  if (bad) {
+    Py_XDECREF(s);
     return fail(&err);
   }
   return (PyObject *)s;
 }
 
-/* load_record(source): a record's JSON text, or the path of a record file; the state after its
- * last move, replayed and checked as `pilfer replay` does. */
+/* deserialize_state(text): the state serialize() (or to_record()) wrote, replayed. */
+static PyObject *game_deserialize_state(GameObject *self, PyObject *args) {
+  const char *text;
+  Py_ssize_t len;
+  if (!PyArg_ParseTuple(args, "s#", &text, &len)) return NULL;
+  return state_from_text(self, text, (size_t)len);
+}
+
+/* load_record(source): a record's JSON text (or a serialized state), or the path of a record
+ * file; the state after its last move, replayed and checked as `pilfer replay` does. */
 static PyObject *load_record(PyObject *mod, PyObject *arg) {
   (void)mod;
-  const char *src = PyUnicode_Check(arg) ? PyUnicode_AsUTF8(arg) : NULL;
+  Py_ssize_t len;
+  const char *src = PyUnicode_Check(arg) ? PyUnicode_AsUTF8AndSize(arg, &len) : NULL;
   if (!src) {
     PyErr_Clear();
     PyErr_SetString(Error, "load_record: give a record's JSON text or a file's path, as a str");
     return NULL;
   }
-  pf_record rec;
+  if (src[strspn(src, " \t\r\n")] == '{') return state_from_text(NULL, src, (size_t)len);
+  pf_buf b = {0};
   pf_error err;
-  if ((src[strspn(src, " \t\r\n")] == '{' ? pf_record_parse(src, strlen(src), &rec, &err) : pf_record_load(src, &rec, &err)) != 0)
-    return fail(&err);
-  pf_run run;
-  int failed;
-  if (pf_record_replay(&rec, -1, &run, &failed, &err) != 0) {
-    pf_record_free(&rec);
-    return fail(&err);
+  PyObject *out = NULL;
+  if (pf_buf_read_file(&b, src, &err) != 0) {
+    fail(&err);
+  } else if (!(out = state_from_text(NULL, pf_buf_str(&b), b.len))) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_Format(Error, "%s: %S", src, value);
+    Py_XDECREF(type), Py_XDECREF(value), Py_XDECREF(tb);
   }
-  int checked = pf_record_check_result(&rec, &run, &err);
-  GameObject *game = checked == 0 ? game_new(rec.game, rec.setup.players, &rec.setup.options, rec.setup.seed) : NULL;
-  StateObject *s = game ? (StateObject *)state_start(game, &rec.setup) : NULL;
-  for (int i = 0; s && i < run.nmoves; i++)
-    if (play_text(s, run.moves[i], &err) != 0) Py_CLEAR(s); /* cannot be: pf_record_replay played them */
-  Py_XDECREF(game);
-  pf_run_free(&run);
-  pf_record_free(&rec);
-  if (checked != 0) return fail(&err);
-  if (!s && !PyErr_Occurred()) return fail(&err);
-  return (PyObject *)s;
+  pf_buf_free(&b);
+  return out;
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -27,13 +27,11 @@
 #include <unistd.h>
 
 #include "bots/bot.h"
-#include "bots/sample.h"
 #include "core/clock.h"
 
 #define EXEC_LINE 4096     /* the longest answer line taken, its newline included */
 #define EXEC_PROTOCOL 1    /* docs/botproto.md */
 #define EXEC_QUIT_MS 200   /* how long a program has to leave once its input is closed */
-#define EXEC_SAMPLES 64    /* the most determinizations a program may ask for each decision */
 
 enum { S_MS, S_FAIL };
 enum { FAIL_RANDOM, FAIL_GREEDY, FAIL_LOSE };
@@ -51,8 +49,6 @@ static const pf_bot_setting EXEC_SETTINGS[] = {
 typedef struct exec_bot {
   char command[PF_BOT_SPEC];
   char name[64];            /* the name the program gave in the handshake */
-  int samples;              /* determinizations it asked for with each decision */
-  void *scratch;            /* a state to determinize in, made at the first sample */
   pid_t pid;                /* 0: not running */
   int fd;                   /* our end of the socket pair */
   char in[EXEC_LINE];
@@ -175,29 +171,8 @@ static int hello(exec_bot *x, const pf_bot *bot, const pf_game *g, pf_error *err
     return pf_fail(err, "answered the handshake with '%.60s', not {\"name\": ..., \"version\": ...}", line);
   }
   snprintf(x->name, sizeof x->name, "%s", json_string_value(name));
-  json_t *samples = json_object_get(j, "samples");
-  json_int_t k = json_is_integer(samples) ? json_integer_value(samples) : samples ? -1 : 0;
   json_decref(j);
-  if (k < 0 || k > EXEC_SAMPLES) return pf_fail(err, "asked for samples that are not a number from 0 to %d", EXEC_SAMPLES);
-  x->samples = (int)k;
   return 0;
-}
-
-/* The determinizations for the seat to move that the program asked for (sample.h), drawn with the
- * bot's generator: since determinize is canonical, they tell nothing the seat cannot see. */
-static json_t *samples_json(exec_bot *x, pf_bot *bot, const pf_game *g, const void *st) {
-  json_t *arr = json_array();
-  if (x->samples && !x->scratch) x->scratch = pf_xmalloc(g->state_size);
-  pf_buf b = {0};
-  for (int k = 0; k < x->samples; k++) {
-    memcpy(x->scratch, st, g->state_size);
-    g->determinize(x->scratch, g->to_move(st), &bot->rng);
-    pf_buf_clear(&b);
-    pf_sample_write(g, x->scratch, &b);
-    json_array_append_new(arr, json_string(pf_buf_str(&b)));
-  }
-  pf_buf_free(&b);
-  return arr;
 }
 
 /* The program's move, or -1 when it failed (saying why). */
@@ -207,7 +182,6 @@ static int program_move(exec_bot *x, pf_bot *bot, const pf_game *g, const void *
   int64_t ms = pf_bot_setting_value(bot, "ms");
   json_t *msg = json_pack("{s:i, s:o, s:I, s:o}", "seat", seat, "legal", pf_legal_json(g, st), "ms", (json_int_t)ms,
                           "view", pf_view_json(g, st, bot->players, seat));
-  if (x->samples) json_object_set_new(msg, "samples", samples_json(x, bot, g, st));
   char line[EXEC_LINE];
   if (ask(x, msg, line, pf_clock_seconds() + (double)ms / 1000, err) != 0) return -1;
   pf_error why;
@@ -255,7 +229,6 @@ static void exec_close(pf_bot *bot) {
   if (!x) return;
   stop_program(x, false);
   if (x->has_fallback) pf_bot_free(&x->fallback);
-  free(x->scratch);
 }
 
 static pf_move exec_choose(pf_bot *bot, const pf_game *g, const void *st) {
