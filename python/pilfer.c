@@ -852,8 +852,19 @@ static json_t *zone_by_id(json_t *zones, const char *id) {
   return NULL;
 }
 
+/* The fields of zone `now` that differ from zone `old`'s (a field it lost as null), with its id. */
+static json_t *fields_changed(json_t *old, json_t *now) {
+  json_t *d = json_object(), *v;
+  const char *key;
+  json_object_set(d, "id", json_object_get(now, "id"));
+  json_object_foreach(now, key, v) if (!json_equal(v, json_object_get(old, key))) json_object_set(d, key, v);
+  json_object_foreach(old, key, v) if (!json_object_get(now, key)) json_object_set_new(d, key, json_null());
+  return d;
+}
+
 /* Appends what of view `now` differs from view `prev` (NULL: all of it): each field but the legal
- * moves (which the rest of the view determines) and each zone, by id, that changed or went. */
+ * moves (which the rest of the view determines) and each zone that changed (the fields that did,
+ * by its id) or went. */
 static void view_changes(json_t *prev, json_t *now, pf_buf *b) {
   const char *key;
   json_t *v, *z;
@@ -869,7 +880,9 @@ static void view_changes(json_t *prev, json_t *now, pf_buf *b) {
     json_t *old = zone_by_id(before, json_string_value(json_object_get(z, "id")));
     if (old && json_equal(old, z)) continue;
     pf_buf_puts(b, " | ");
-    put_json(b, z);
+    json_t *d = old ? fields_changed(old, z) : json_incref(z);
+    put_json(b, d);
+    json_decref(d);
   }
   json_array_foreach(before, i, z) {
     const char *id = json_string_value(json_object_get(z, "id"));
@@ -986,7 +999,6 @@ static PyObject *st_serialize(StateObject *s, PyObject *unused) {
       json_array_append_new(rs, json_pack("{s:i, s:i, s:I}", "at", s->rs[i].at, "seat", s->rs[i].seat, "seed",
                                           (json_int_t)s->rs[i].seed));
     json_object_set_new(j, "resamples", rs);
-    json_object_del(j, "result"); /* the resampled world's; deserialize_state checks none */
   }
   char *text = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
   json_decref(j);
@@ -1125,7 +1137,7 @@ static PyObject *state_from_text(GameObject *want, const char *text, size_t len)
       bad = -1;
     }
   }
-  if (s && !bad && rec.has_result && !nrs) {
+  if (s && !bad && rec.has_result) {
     pf_run end = {.game = s->g, .setup = s->setup, .state = s->st}; /* read only */
     bad = pf_record_check_result(&rec, &end, &err);
   }
