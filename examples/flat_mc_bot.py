@@ -1,51 +1,73 @@
 #!/usr/bin/env python3
-"""A flat Monte Carlo bot for pilfer's bot protocol (docs/botproto.md), written against
-`import pilfer`: it asks pilfer for determinizations of the position for its seat (the
-handshake's "samples"), and rates each legal move by random playouts from each of them, played
-with state.random_playout at engine speed. It sees only what its seat may know: the samples are
-the game's determinizations for the seat, which depend on nothing the seat cannot see.
+"""A flat Monte Carlo bot written against `import pilfer` alone: for each legal action it plays
+random games to the end from worlds its seat cannot tell from the real one
+(state.resample_from_infostate), at engine speed (state.random_playout), and picks the action
+that won most. It sees only what its seat may know: the worlds are the game's determinizations
+for the seat, which depend on nothing the seat cannot see.
 
-    pilfer sim steal-the-pile -p 2 --seat 'exec:python3 examples/flat_mc_bot.py' --seat random
+A move's value is a win rate estimated from worlds * playouts random games, whose spread is
+about 0.5 / sqrt(worlds * playouts): with 8 worlds and 2 playouts (16 games, the first version's
+default) that is 0.12, more than the gaps between most moves, and the bot won 56-70% against
+random at Steal the Pile, little better than a coin. 32 worlds of 8 playouts (256 games) bring
+it to about 0.03: 78-82% over 100 games, above the greedy bot's 76%.
 
-Its arguments: the number of samples (default 8) and of playouts per move and sample (default 2).
+    PYTHONPATH=build/python python3 examples/flat_mc_bot.py [games] [worlds] [playouts]
+
+plays Steal the Pile against random and prints the share of wins.
 """
-import json
 import random
 import sys
 
 import pilfer
 
 
-def choose(game, decision, playouts, rng):
-    seat = decision["seat"]
-    legal = decision["legal"]
-    if len(legal) == 1:
-        return legal[0]
-    totals = [0.0] * len(legal)
-    for text in decision["samples"]:
-        state = game.deserialize_state(text)
-        for i, move in enumerate(legal):
-            after = state.clone()
-            after.apply_action(after.string_to_action(move))
-            for _ in range(playouts):
-                end = after.clone()
-                end.random_playout(rng.getrandbits(62))
-                totals[i] += end.returns()[seat]
-    best = max(totals)
-    return rng.choice([m for m, t in zip(legal, totals) if t == best])
+class FlatMCBot:
+    def __init__(self, seat, worlds=32, playouts=8, seed=0):
+        self.seat = seat
+        self.worlds = worlds
+        self.playouts = playouts
+        self.rng = random.Random(seed)
+
+    def step(self, state):
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        wins = [0.0] * len(legal)
+        for _ in range(self.worlds):
+            world = state.resample_from_infostate(self.seat, self.rng.getrandbits(62))
+            for i, action in enumerate(legal):
+                after = world.clone()
+                after.apply_action(action)
+                for _ in range(self.playouts):
+                    end = after.clone()
+                    end.random_playout(self.rng.getrandbits(62))
+                    wins[i] += end.returns()[self.seat]
+        best = max(wins)
+        return self.rng.choice([a for a, w in zip(legal, wins) if w == best])
+
+
+def against_random(game, games, worlds, playouts):
+    """The bot's share of wins against uniformly random play, seats alternating, seeds fixed."""
+    won = 0.0
+    for g in range(games):
+        seat = g % game.num_players()
+        bot = FlatMCBot(seat, worlds, playouts, seed=g)
+        rng = random.Random(1000 + g)
+        state = game.new_initial_state(g)
+        while not state.is_terminal():
+            if state.current_player() == seat:
+                state.apply_action(bot.step(state))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        won += state.returns()[seat]
+    return won / games
 
 
 def main():
-    samples = int(sys.argv[1]) if len(sys.argv) > 1 else 8
-    playouts = int(sys.argv[2]) if len(sys.argv) > 2 else 2
-    rng = random.Random(7)
-    hello = json.loads(sys.stdin.readline())
-    assert hello["protocol"] == 1, hello
-    # The samples carry the game's options in them: the game needs only its players.
-    game = pilfer.load_game(hello["game"], {"players": hello["players"]})
-    print(json.dumps({"name": "flat_mc.py", "version": "1.0", "samples": samples}), flush=True)
-    for line in sys.stdin:
-        print(choose(game, json.loads(line), playouts, rng), flush=True)
+    games, worlds, playouts = (int(a) for a in (sys.argv[1:] + ["100", "32", "8"][len(sys.argv) - 1:]))
+    game = pilfer.load_game("steal-the-pile", {"players": 2})
+    print(f"flat MC ({worlds} worlds x {playouts} playouts) won {against_random(game, games, worlds, playouts):.1%} "
+          f"of {games} games against random")
 
 
 if __name__ == "__main__":

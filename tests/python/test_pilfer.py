@@ -591,9 +591,6 @@ class Protocol(unittest.TestCase):
         res, err, _ = self.sim([f"exec:{PY} examples/random_bot.py 1", "random"], games=10)
         self.assertEqual(err, "")
         self.assertEqual(res["played"], 10)
-        res, err, _ = self.sim([f"exec:{PY} examples/flat_mc_bot.py 4 1", "random"], games=4)
-        self.assertEqual(err, "")
-        self.assertEqual(res["played"], 4)
         # and from Python, and in `pilfer play`
         got = pilfer.sim(pilfer.load_game("thief", {"players": 3}), [f"exec:{PY} examples/random_bot.py", "random",
                                                                    "greedy"], games=3)
@@ -628,6 +625,16 @@ class Protocol(unittest.TestCase):
     def test_bad_handshake(self):
         res, err, _ = self.sim(["exec:echo hello; cat", "random"], games=1)
         self.assertIn("answered the handshake with 'hello'", err)
+
+
+class FlatMC(unittest.TestCase):
+    def test_beats_random(self):
+        """examples/flat_mc_bot.py, written only against the API, beats random at Steal the Pile
+        by a clear margin: over 100 games with fixed seeds (it won 76% with these settings, and
+        the greedy bot wins 76% in `pilfer sim`; random against random wins half)."""
+        import flat_mc_bot
+        game = pilfer.load_game("steal-the-pile", {"players": 2})
+        self.assertGreaterEqual(flat_mc_bot.against_random(game, 100, 16, 4), 0.65)
 
 
 class OpenSpielStyle(unittest.TestCase):
