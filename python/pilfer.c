@@ -707,8 +707,8 @@ static StateObject *state_copy(StateObject *s) {
   memcpy(c->st, s->st, s->g->state_size);
   c->hist = s->nhist ? PyMem_Malloc((size_t)s->nhist * sizeof *c->hist) : NULL;
   c->chance = s->nchance ? PyMem_Malloc((size_t)s->nchance * sizeof *c->chance) : NULL;
-  c->rs = PyMem_Malloc((size_t)(s->nrs + 1) * sizeof *c->rs); /* room for one more: st_resample's */
-  if ((s->nhist && !c->hist) || (s->nchance && !c->chance) || !c->rs) {
+  c->rs = s->nrs ? PyMem_Malloc((size_t)s->nrs * sizeof *c->rs) : NULL;
+  if ((s->nhist && !c->hist) || (s->nchance && !c->chance) || (s->nrs && !c->rs)) {
     Py_DECREF(c);
     return (StateObject *)PyErr_NoMemory();
   }
@@ -785,7 +785,16 @@ static PyObject *st_resample(StateObject *s, PyObject *args) {
   if (read_seat(s, p, &seat) != 0 || read_uint63(seedobj, "seed", &seed) != 0) return NULL;
   StateObject *c = state_copy(s);
   if (!c) return NULL;
+  resample *rs = PyMem_Realloc(c->rs, (size_t)(c->nrs + 1) * sizeof *rs);
+  if (!rs) {
+    Py_DECREF(c);
+    return PyErr_NoMemory();
+  }
+  c->rs = rs;
   determinize(c->g, c->st, seat, seed);
+  /* determinize is canonical (game.h): after one for this seat at this point, the next one gives
+   * what it alone would, so it takes the earlier one's place. */
+  if (c->nrs && c->rs[c->nrs - 1].at == c->nhist && c->rs[c->nrs - 1].seat == seat) c->nrs--;
   c->rs[c->nrs++] = (resample){c->nhist, seat, seed};
   c->nlegal = -1;
   return (PyObject *)c;

@@ -259,6 +259,10 @@ class Resample(unittest.TestCase):
                 a9, b9 = a.resample_from_infostate(seat, 9), b.resample_from_infostate(seat, 9)
                 self.assertEqual(str(a9), str(b9))  # everything, hidden cards too
                 self.assertEqual(a9.legal_actions(), b9.legal_actions())
+                # so a resample after one for the same seat takes its place in the history
+                self.assertEqual(a9.serialize(), b9.serialize())
+                self.assertEqual(a9.serialize(), state.resample_from_infostate(seat, 9).serialize())
+                self.assertEqual(str(game.deserialize_state(a9.serialize())), str(a9))
                 with self.assertRaisesRegex(pilfer.Error, "no record"):
                     a.to_record()
 
