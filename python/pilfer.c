@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "bots/bot.h"
+#include "bots/sample.h"
 #include "core/papcard.h"
 #include "core/record.h"
 #include "core/run.h"
@@ -379,6 +380,7 @@ struct StateObject {
   int nchance, capchance;
   resample *rs;    /* resamples, in the order of the history: its record has none */
   int nrs;
+  bool sampled;    /* made by State.from_sample: a position without a history */
   int nlegal;      /* -1: not known yet */
   pf_move legal[PF_MAX_MOVES];
 };
@@ -397,6 +399,7 @@ static StateObject *state_alloc(GameObject *game) {
   s->nchance = s->capchance = 0;
   s->rs = NULL;
   s->nrs = 0;
+  s->sampled = false;
   s->nlegal = -1;
   s->st = PyMem_Calloc(1, game->g->state_size);
   if (!s->st) {
@@ -718,6 +721,7 @@ static StateObject *state_copy(StateObject *s) {
   c->nhist = c->caphist = s->nhist;
   c->nchance = c->capchance = s->nchance;
   c->nrs = s->nrs;
+  c->sampled = s->sampled;
   return c;
 }
 
@@ -800,8 +804,16 @@ static PyObject *st_resample(StateObject *s, PyObject *args) {
   return (PyObject *)c;
 }
 
+/* Refuses (-1, with a Python error) a state that has no history: one from a sample. */
+static int has_history(StateObject *s, const char *what) {
+  if (!s->sampled) return 0;
+  PyErr_Format(Error, "%s: a state from a sample is a position without a history", what);
+  return -1;
+}
+
 static PyObject *st_history(StateObject *s, PyObject *unused) {
   (void)unused;
+  if (has_history(s, "history") != 0) return NULL;
   PyObject *list = PyList_New(s->nhist);
   for (int i = 0; list && i < s->nhist; i++)
     PyList_SET_ITEM(list, i, PyLong_FromUnsignedLong(s->hist[i].who == PF_CHANCE ? 0 : s->hist[i].code));
@@ -818,6 +830,7 @@ static PyObject *st_move_number(StateObject *s, PyObject *unused) {
  * when it is given. -1 (with a Python error) when it cannot be. */
 static int replay(StateObject *s, pf_run *run, void (*visit)(void *ctx, pf_run *run, int i), void *ctx) {
   pf_error err;
+  if (has_history(s, "its history, record or information state") != 0) return -1;
   if (pf_run_start(run, s->g, &s->setup, &err) != 0) return fail(&err), -1;
   for (int i = 0, r = 0;; i++) {
     for (; r < s->nrs && s->rs[r].at == i; r++) determinize(s->g, run->state, s->rs[r].seat, s->rs[r].seed);
@@ -1028,6 +1041,8 @@ static PyObject *st_get_game(StateObject *s, PyObject *unused) {
 
 static PyObject *st_str(StateObject *s) { return view_text(s, PF_VIEW_ALL); }
 
+static PyObject *state_from_sample(PyObject *unused, PyObject *args);
+
 static PyMethodDef state_methods[] = {
     {"current_player", (PyCFunction)st_current_player, METH_NOARGS,
      "the seat to move, pilfer.CHANCE or pilfer.TERMINAL"},
@@ -1066,6 +1081,9 @@ static PyMethodDef state_methods[] = {
      "to_record(path=None): the game record (JSON text, or written to path) that `pilfer replay` reads"},
     {"random_playout", (PyCFunction)st_random_playout, METH_O,
      "random_playout(seed): random moves to the end, at engine speed; returns how many"},
+    {"from_sample", (PyCFunction)state_from_sample, METH_VARARGS | METH_STATIC,
+     "State.from_sample(game, text, key): a sample of the bot protocol, refused unless the run's pilfer wrote it "
+     "under key (PILFER_SAMPLE_KEY); a position without a history"},
     {"serialize", (PyCFunction)st_serialize, METH_NOARGS,
      "the state's history as text (its record, with any resamples) for game.deserialize_state"},
     {"num_players", (PyCFunction)st_num_players, METH_NOARGS, "the number of players"},
@@ -1153,6 +1171,28 @@ static PyObject *state_from_text(GameObject *want, const char *text, size_t len)
   pf_record_free(&rec);
   if (bad) {
     Py_XDECREF(s);
+    return fail(&err);
+  }
+  return (PyObject *)s;
+}
+
+/* State.from_sample(game, text, key): a determinization the bot protocol sent (bots/sample.h),
+ * read only once its MAC under key has matched, then checked by the game. */
+static PyObject *state_from_sample(PyObject *unused, PyObject *args) {
+  (void)unused;
+  GameObject *game;
+  const char *text, *keytext;
+  Py_ssize_t len, keylen;
+  if (!PyArg_ParseTuple(args, "O!s#s#:from_sample", &GameType, &game, &text, &len, &keytext, &keylen)) return NULL;
+  pf_error err;
+  uint8_t key[PF_SIPHASH_KEY];
+  if (pf_sample_key_parse(keytext, (size_t)keylen, key, &err) != 0) return fail(&err);
+  StateObject *s = state_alloc(game);
+  if (!s) return NULL;
+  s->setup = (pf_setup){.players = game->players, .options = game->options};
+  s->sampled = true;
+  if (pf_sample_read(game->g, game->players, text, (size_t)len, key, s->st, &err) != 0) {
+    Py_DECREF(s);
     return fail(&err);
   }
   return (PyObject *)s;

@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -27,11 +29,13 @@
 #include <unistd.h>
 
 #include "bots/bot.h"
+#include "bots/sample.h"
 #include "core/clock.h"
 
 #define EXEC_LINE 4096     /* the longest answer line taken, its newline included */
 #define EXEC_PROTOCOL 1    /* docs/botproto.md */
 #define EXEC_QUIT_MS 200   /* how long a program has to leave once its input is closed */
+#define EXEC_SAMPLES 64    /* the most determinizations a program may ask for each decision */
 
 enum { S_MS, S_FAIL };
 enum { FAIL_RANDOM, FAIL_GREEDY, FAIL_LOSE };
@@ -49,6 +53,8 @@ static const pf_bot_setting EXEC_SETTINGS[] = {
 typedef struct exec_bot {
   char command[PF_BOT_SPEC];
   char name[64];            /* the name the program gave in the handshake */
+  int samples;              /* determinizations it asked for with each decision */
+  void *scratch;            /* a state to determinize in, made at the first sample */
   pid_t pid;                /* 0: not running */
   int fd;                   /* our end of the socket pair */
   char in[EXEC_LINE];
@@ -76,11 +82,54 @@ static void stop_program(exec_bot *x, bool kill_now) {
   x->nin = 0;
 }
 
+/* The run's sample key (bots/sample.h): 16 bytes from getrandom, made once per process, the same
+ * for every program it starts; its text is "PILFER_SAMPLE_KEY=" and 32 hexadecimal digits. */
+static pthread_mutex_t key_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint8_t run_key[PF_SIPHASH_KEY];
+static char run_key_env[sizeof PF_SAMPLE_KEY_ENV + 2 * PF_SIPHASH_KEY + 1];
+
+static int make_run_key(pf_error *err) {
+  pthread_mutex_lock(&key_lock);
+  size_t got = run_key_env[0] ? sizeof run_key : 0;
+  while (got < sizeof run_key) {
+    ssize_t n = getrandom(run_key + got, sizeof run_key - got, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      pthread_mutex_unlock(&key_lock);
+      return pf_fail(err, "getrandom: %s", strerror(errno));
+    }
+    got += (size_t)n;
+    if (got == sizeof run_key) {
+      char *p = run_key_env + sprintf(run_key_env, "%s=", PF_SAMPLE_KEY_ENV);
+      for (size_t i = 0; i < sizeof run_key; i++) p += sprintf(p, "%02x", run_key[i]);
+    }
+  }
+  pthread_mutex_unlock(&key_lock);
+  return 0;
+}
+
+/* The environment a program gets: ours, with the run's key in place of any PILFER_SAMPLE_KEY.
+ * Made before fork, since the child may call only async-signal-safe functions. */
+extern char **environ;
+static char **program_environment(void) {
+  size_t n = 0, k = 0;
+  while (environ[n]) n++;
+  char **env = pf_xmalloc((n + 2) * sizeof *env);
+  for (size_t i = 0; i < n; i++)
+    if (strncmp(environ[i], PF_SAMPLE_KEY_ENV "=", sizeof PF_SAMPLE_KEY_ENV) != 0) env[k++] = environ[i];
+  env[k++] = run_key_env;
+  env[k] = NULL;
+  return env;
+}
+
 static int start_program(exec_bot *x, pf_error *err) {
+  if (make_run_key(err) != 0) return -1;
   int sv[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) return pf_fail(err, "socketpair: %s", strerror(errno));
+  char **env = program_environment();
   pid_t pid = fork();
   if (pid < 0) {
+    free(env);
     close(sv[0]);
     close(sv[1]);
     return pf_fail(err, "fork: %s", strerror(errno));
@@ -88,9 +137,10 @@ static int start_program(exec_bot *x, pf_error *err) {
   if (pid == 0) { /* only async-signal-safe calls from here: the parent may have threads */
     setpgid(0, 0);
     if (dup2(sv[1], 0) < 0 || dup2(sv[1], 1) < 0) _exit(127);
-    execl("/bin/sh", "sh", "-c", x->command, (char *)NULL);
+    execve("/bin/sh", (char *[]){"sh", "-c", x->command, NULL}, env);
     _exit(127);
   }
+  free(env);
   setpgid(pid, pid); /* as the child does: whichever runs first */
   close(sv[1]);
   x->pid = pid;
@@ -171,8 +221,30 @@ static int hello(exec_bot *x, const pf_bot *bot, const pf_game *g, pf_error *err
     return pf_fail(err, "answered the handshake with '%.60s', not {\"name\": ..., \"version\": ...}", line);
   }
   snprintf(x->name, sizeof x->name, "%s", json_string_value(name));
+  json_t *samples = json_object_get(j, "samples");
+  json_int_t k = json_is_integer(samples) ? json_integer_value(samples) : samples ? -1 : 0;
   json_decref(j);
+  if (k < 0 || k > EXEC_SAMPLES) return pf_fail(err, "asked for samples that are not a number from 0 to %d", EXEC_SAMPLES);
+  x->samples = (int)k;
   return 0;
+}
+
+/* The determinizations for the seat to move that the program asked for, sealed under the run's
+ * key (bots/sample.h) and drawn with the bot's generator: since determinize is canonical, they
+ * tell nothing the seat cannot see. */
+static json_t *samples_json(exec_bot *x, pf_bot *bot, const pf_game *g, const void *st) {
+  json_t *arr = json_array();
+  if (!x->scratch) x->scratch = pf_xmalloc(g->state_size);
+  pf_buf b = {0};
+  for (int k = 0; k < x->samples; k++) {
+    memcpy(x->scratch, st, g->state_size);
+    g->determinize(x->scratch, g->to_move(st), &bot->rng);
+    pf_buf_clear(&b);
+    pf_sample_write(g, bot->players, x->scratch, run_key, &b);
+    json_array_append_new(arr, json_string(pf_buf_str(&b)));
+  }
+  pf_buf_free(&b);
+  return arr;
 }
 
 /* The program's move, or -1 when it failed (saying why). */
@@ -182,6 +254,7 @@ static int program_move(exec_bot *x, pf_bot *bot, const pf_game *g, const void *
   int64_t ms = pf_bot_setting_value(bot, "ms");
   json_t *msg = json_pack("{s:i, s:o, s:I, s:o}", "seat", seat, "legal", pf_legal_json(g, st), "ms", (json_int_t)ms,
                           "view", pf_view_json(g, st, bot->players, seat));
+  if (x->samples) json_object_set_new(msg, "samples", samples_json(x, bot, g, st));
   char line[EXEC_LINE];
   if (ask(x, msg, line, pf_clock_seconds() + (double)ms / 1000, err) != 0) return -1;
   pf_error why;
@@ -229,6 +302,7 @@ static void exec_close(pf_bot *bot) {
   if (!x) return;
   stop_program(x, false);
   if (x->has_fallback) pf_bot_free(&x->fallback);
+  free(x->scratch);
 }
 
 static pf_move exec_choose(pf_bot *bot, const pf_game *g, const void *st) {

@@ -548,6 +548,12 @@ class Api(unittest.TestCase):
         forged = advance(game, 4, 9).resample_from_infostate(1, 5)
         texts = list(forgeries(game, forged)) + list(mutations(forged.serialize(), random.Random(6), 200))
         values += texts[::10]
+        # samples of the bot protocol: the engine's, forged, cut, and keys that are not theirs
+        decision = engine_samples("point-a-pile", 3)[0]
+        key = decision["key"]
+        samples = decision["samples"] + list(sample_forgeries(decision["samples"][0], random.Random(7), 100))
+        keys = [key, "%032x" % (int(key, 16) ^ 1 << 64), key[:-1], "0" * 32, b"\0" * 16]
+        values += samples[::20] + keys
         rng = random.Random(5)
         targets = [state, game, pilfer]
         # to_record(path) writes where it is told: into a scratch directory here
@@ -566,6 +572,9 @@ class Api(unittest.TestCase):
             args = [rng.choice(values) for _ in range(rng.randrange(4))]
             if name in ("deserialize_state", "load_record") and rng.random() < 0.8:
                 args = [rng.choice(texts)]
+            if name == "from_sample" and rng.random() < 0.8:
+                args = [rng.choice([game, game, pilfer.load_game("point-a-pile", {"players": 2})]), rng.choice(samples),
+                        rng.choice(keys)]
             try:
                 out = getattr(obj, name)(*args)
                 if isinstance(out, pilfer.State) and rng.random() < 0.3:
@@ -576,6 +585,107 @@ class Api(unittest.TestCase):
                 state = game.new_initial_state(i)
                 targets[0] = state
         self.assertGreater(errors, 1000)
+
+
+def engine_samples(game, players, games=1, seed=1, env=None):
+    """The decisions (with their samples and the run's key) that a bot asking for samples gets in
+    `pilfer sim` of game, seat 0, against random."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "decisions.jsonl")
+        out = subprocess.run([PILFER, "sim", game, "-p", str(players), "--games", str(games), "--seed", str(seed),
+                              "--threads", "1", "--seat", f"exec:{PY} {BOTS}/sample_bot.py {path}",
+                              *["--seat", "random"] * (players - 1)],
+                             cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
+        assert out.returncode == 0 and out.stderr == "", out.stderr
+        with open(path) as f:
+            return [json.loads(line) for line in f]
+
+
+def sample_forgeries(sample, rng, count):
+    """Texts made from an engine's sample that it did not write: its bytes, header or MAC changed,
+    cut, or lengthened."""
+    head, _, mac = sample.rpartition(" ")
+    magic, version, game, players, size, hexbytes = head.split(" ")
+    yield sample[:-1]
+    yield sample + "0"
+    yield sample[: len(sample) // 2]
+    yield ""
+    yield head + " " + "0" * 16
+    yield head + " " + mac.upper()
+    yield " ".join([magic, version, game, str(int(players) + 1), size, hexbytes, mac])
+    yield " ".join([magic, version, "thief", players, size, hexbytes, mac])
+    yield " ".join([magic, version, game, players, str(int(size) - 1), hexbytes[:-2], mac])
+    for _ in range(count):
+        i = rng.randrange(len(hexbytes))
+        flipped = hexbytes[:i] + "0123456789abcdef"[("0123456789abcdef".index(hexbytes[i]) + rng.randrange(1, 16)) % 16] \
+            + hexbytes[i + 1:]
+        yield " ".join([magic, version, game, players, size, flipped, mac])
+    yield from mutations(sample, rng, count)
+
+
+class Samples(unittest.TestCase):
+    """The bot protocol's samples (bots/sample.h): the engine's determinizations for the seat,
+    sealed under the run's key, read back by State.from_sample and by nothing else."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.decisions = engine_samples("steal-the-pile", 2, games=2)
+        cls.game = pilfer.load_game("steal-the-pile", {"players": 2})
+
+    def test_engine_samples_read_back(self):
+        key = self.decisions[0]["key"]
+        self.assertRegex(key, "^[0-9a-f]{32}$")
+        for d in self.decisions:
+            self.assertEqual(d["key"], key)  # one key for the run
+            self.assertEqual(len(d["samples"]), 3)
+            for text in d["samples"]:
+                state = pilfer.State.from_sample(self.game, text, key)
+                # a world the seat cannot tell from the real one: its view is the one it was sent,
+                # and its legal moves are the ones it was offered
+                self.assertEqual(state.current_player(), d["seat"])
+                self.assertEqual(state.view(d["seat"]), d["view"])
+                self.assertEqual([state.action_to_string(d["seat"], a) for a in state.legal_actions()], d["legal"])
+                state.random_playout(1)
+                self.assertTrue(state.is_terminal())
+
+    def test_a_sample_has_no_history(self):
+        d = self.decisions[3]
+        state = pilfer.State.from_sample(self.game, d["samples"][0], d["key"])
+        for call in (state.serialize, state.history, state.to_record, lambda: state.information_state_string(0),
+                     lambda: state.clone().serialize()):
+            with self.assertRaisesRegex(pilfer.Error, "without a history"):
+                call()
+
+    def test_forged_truncated_and_other_keys_refused(self):
+        d = self.decisions[5]
+        sample, key = d["samples"][0], d["key"]
+        refused = 0
+        for text in sample_forgeries(sample, random.Random(3), 300):
+            if text == sample:
+                continue
+            with self.assertRaises(pilfer.Error, msg=text[:80]):
+                pilfer.State.from_sample(self.game, text, key)
+            refused += 1
+        self.assertGreater(refused, 500)
+        other = "%032x" % (int(key, 16) ^ 1)
+        for bad_key in (other, "0" * 32, key[:-1], key + "0", key.upper(), "", "g" * 32):
+            with self.assertRaises(pilfer.Error, msg=bad_key):
+                pilfer.State.from_sample(self.game, sample, bad_key)
+        # another game, or another number of players, than the sample's
+        for game in (pilfer.load_game("steal-the-pile", {"players": 3}), pilfer.load_game("thief", {"players": 2})):
+            with self.assertRaisesRegex(pilfer.Error, "not a sample of"):
+                pilfer.State.from_sample(game, sample, key)
+
+    def test_every_run_has_its_own_key(self):
+        """Another run's key (or one set in pilfer's environment) does not read this run's samples."""
+        env = dict(os.environ, PILFER_SAMPLE_KEY="0" * 32)
+        again = engine_samples("steal-the-pile", 2, games=1, env=env)
+        self.assertNotEqual(again[0]["key"], "0" * 32)
+        self.assertNotEqual(again[0]["key"], self.decisions[0]["key"])
+        with self.assertRaisesRegex(pilfer.Error, "MAC does not match"):
+            pilfer.State.from_sample(self.game, again[0]["samples"][0], self.decisions[0]["key"])
+        with self.assertRaisesRegex(pilfer.Error, "MAC does not match"):
+            pilfer.State.from_sample(self.game, again[0]["samples"][0], "0" * 32)
 
 
 class Protocol(unittest.TestCase):
