@@ -111,7 +111,7 @@ expect_fail "unknown option key" 2 "unknown option 'foo'; options are: target" $
 expect_fail "bad option value" 2 "bad value 'lots' for option target; allowed: target: an integer from 0 to 100000" $PILFER play steal-the-pile -o target=lots --seat random --seat random
 expect_fail "too many players" 2 "steal-the-pile is for 1 to 12 players, not 13" $PILFER play steal-the-pile -p 13
 expect_fail "seats and players disagree" 2 "3 players but 2 --seat" $PILFER play steal-the-pile -p 3 --seat random --seat random
-expect_fail "unknown seat kind" 2 "seat 0: unknown bot 'genius'; bots are: random, greedy, ismcts \(or human\)" $PILFER play steal-the-pile --seat genius --seat random
+expect_fail "unknown seat kind" 2 "seat 0: unknown bot 'genius'; bots are: random, greedy, ismcts, exec \(or human\)" $PILFER play steal-the-pile --seat genius --seat random
 expect_fail "target in solitaire" 2 "needs 2 or more players" $PILFER play steal-the-pile -p 1 --seat random -o target=50
 expect_fail "unknown play flag" 2 "unknown or incomplete option '--colour'" $PILFER play steal-the-pile --colour
 

@@ -60,6 +60,8 @@ static void check_move_strings(const pf_game *g, const void *st) {
   assert_true(n > 0);
   assert_true(n <= PF_MAX_MOVES);
   for (int i = 0; i < n; i++) {
+    if (moves[i] >= g->move_bound) /* the bound Python's num_distinct_actions gives */
+      fail_msg("%s: move code %u is not below the game's move_bound %u", g->id, moves[i], g->move_bound);
     g->move_str(st, moves[i], strs[i]);
     pf_move back;
     pf_error err;

@@ -20,10 +20,14 @@ static pf_move random_choose(pf_bot *bot, const pf_game *g, const void *st) {
   return moves[pf_rng_below(&bot->rng, (uint32_t)n)];
 }
 
-const pf_bot_kind pf_bot_random = {"random", "a uniformly random legal move", NULL, 0, random_choose};
+const pf_bot_kind pf_bot_random = {"random", "a uniformly random legal move", NULL, 0, random_choose, NULL, NULL, false};
 
 /* The kinds `--seat` and `sim` accept, in the order help lists them. */
-const pf_bot_kind *const pf_bot_kinds[] = {&pf_bot_random, &pf_bot_greedy, &pf_bot_ismcts, NULL};
+const pf_bot_kind *const pf_bot_kinds[] = {&pf_bot_random, &pf_bot_greedy, &pf_bot_ismcts, &pf_bot_exec, NULL};
+
+static bool programs_allowed;
+
+void pf_bot_allow_programs(bool allow) { programs_allowed = allow; }
 
 /* ------------------------------------------------------------------------------------------ */
 /* Specs and settings                                                                         */
@@ -85,8 +89,7 @@ static int parse_setting_value(const pf_bot_setting *s, const char *text, int64_
   return *out >= s->min && *out <= s->max ? 0 : -1;
 }
 
-/* Reads "key=value,key=value" for a kind into set[]. */
-static int parse_settings(const pf_bot_kind *k, const char *text, int64_t *set, pf_error *err) {
+int pf_bot_parse_settings(const pf_bot_kind *k, const char *text, int64_t *set, pf_error *err) {
   char buf[256];
   if (strlen(text) >= sizeof buf) return pf_fail(err, "bot '%s': the settings are too long", k->name);
   strcpy(buf, text);
@@ -116,14 +119,25 @@ static int parse_settings(const pf_bot_kind *k, const char *text, int64_t *set, 
   return 0;
 }
 
+/* What follows "name:" in a spec ("" when nothing does). */
+static const char *spec_text(const char *spec) {
+  size_t len = strcspn(spec, ":");
+  return spec[len] ? spec + len + 1 : "";
+}
+
 /* The kind a spec names and its settings. */
 static const pf_bot_kind *parse_spec(const char *spec, int64_t *set, pf_error *err) {
   size_t len = strcspn(spec, ":");
   for (int i = 0; pf_bot_kinds[i]; i++) {
     const pf_bot_kind *k = pf_bot_kinds[i];
     if (strlen(k->name) != len || strncmp(k->name, spec, len) != 0) continue;
+    if (k->runs_programs && !programs_allowed) {
+      pf_fail(err, "bot '%s' starts a program on this machine, which this server does not allow", k->name);
+      return NULL;
+    }
     for (int j = 0; j < k->nsettings; j++) set[j] = k->settings[j].def;
-    if (spec[len] == ':' && parse_settings(k, spec + len + 1, set, err) != 0) return NULL;
+    const char *text = spec_text(spec);
+    if (k->open ? k->open(NULL, text, set, err) != 0 : *text && pf_bot_parse_settings(k, text, set, err) != 0) return NULL;
     return k;
   }
   pf_buf b = {0};
@@ -142,14 +156,22 @@ int pf_bot_init(pf_bot *bot, const char *spec, int players, uint64_t seed, int s
   memset(bot, 0, sizeof *bot);
   bot->kind = parse_spec(spec, bot->set, err);
   if (!bot->kind) return -1;
+  if (bot->kind->open && bot->kind->open(bot, spec_text(spec), bot->set, err) != 0) {
+    pf_bot_free(bot);
+    return -1;
+  }
   bot->players = players;
   pf_bot_reseed(bot, seed, seat);
   return 0;
 }
 
-void pf_bot_reseed(pf_bot *bot, uint64_t seed, int seat) { pf_rng_seed(&bot->rng, seed, BOT_STREAM + (uint64_t)seat); }
+void pf_bot_reseed(pf_bot *bot, uint64_t seed, int seat) {
+  pf_rng_seed(&bot->rng, seed, BOT_STREAM + (uint64_t)seat);
+  bot->failure = PF_BOT_OK;
+}
 
 void pf_bot_free(pf_bot *bot) {
+  if (bot->kind && bot->kind->close) bot->kind->close(bot);
   free(bot->mem);
   bot->mem = NULL;
   bot->memsize = 0;

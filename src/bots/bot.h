@@ -39,6 +39,11 @@ typedef struct pf_bot_stats {
   long nodes;      /* tree nodes made */
 } pf_bot_stats;
 
+/* Whether a bot has failed in this game (exec: its program did not answer, ended, or answered a
+ * move that is not legal): since then a fallback bot plays the seat, and with PF_BOT_FORFEIT the
+ * run counts the game as lost for the seat (sim gives it no share of a win). */
+typedef enum { PF_BOT_OK, PF_BOT_FELL_BACK, PF_BOT_FORFEIT } pf_bot_failure;
+
 typedef struct pf_bot {
   const struct pf_bot_kind *kind;
   int players;                        /* of the game it plays */
@@ -47,6 +52,7 @@ typedef struct pf_bot {
   void *mem;                          /* working memory, owned; grown by pf_bot_memory */
   size_t memsize;
   pf_bot_stats stats;
+  pf_bot_failure failure;             /* this game's: reseeding for the next game clears it */
 } pf_bot;
 
 typedef struct pf_bot_kind {
@@ -56,11 +62,24 @@ typedef struct pf_bot_kind {
   int nsettings;
   /* Chooses a legal move of the seat to move. */
   pf_move (*choose)(pf_bot *bot, const pf_game *g, const void *st);
+  /* Optional, for a kind whose spec holds more than settings (exec: a command): reads the text
+   * after "name:" into set[] (defaults already there) and, when bot is not NULL, into the bot's
+   * memory; bot is NULL when the spec is only checked. NULL: the text is "key=value,...". */
+  int (*open)(pf_bot *bot, const char *text, int64_t *set, pf_error *err);
+  /* Optional: releases what the kind holds besides its memory (exec: its program). */
+  void (*close)(pf_bot *bot);
+  /* Whether the kind starts programs on this machine: refused unless pf_bot_allow_programs. */
+  bool runs_programs;
 } pf_bot_kind;
 
 /* Every bot kind, NULL-terminated. */
 extern const pf_bot_kind *const pf_bot_kinds[];
-extern const pf_bot_kind pf_bot_random, pf_bot_greedy, pf_bot_ismcts;
+extern const pf_bot_kind pf_bot_random, pf_bot_greedy, pf_bot_ismcts, pf_bot_exec;
+
+/* Whether specs of kinds that start programs (exec) are accepted in this process. Off unless
+ * turned on: the command line turns it on for every command but `serve`, so that no client of the
+ * server can start a program (docs/botproto.md). */
+void pf_bot_allow_programs(bool allow);
 
 /* Makes a bot for a game of `players` from a spec, seeded from (seed, seat); a bad spec is refused
  * with a message that lists the known bots, or the kind's settings and what each allows. */
@@ -81,6 +100,10 @@ int64_t pf_bot_setting_value(const pf_bot *bot, const char *name);
 void pf_bot_describe_all(pf_buf *out);
 
 /* ---- for bot kinds ---- */
+
+/* Reads "key=value,key=value" for a kind into set[]; the message names a bad key or value and
+ * says what is allowed. */
+int pf_bot_parse_settings(const pf_bot_kind *k, const char *text, int64_t *set, pf_error *err);
 
 /* At least n bytes of the bot's working memory, kept between choices (allocated, zeroed, only
  * when it must grow: once per bot and game). */

@@ -83,5 +83,7 @@ const pf_bot_kind pf_bot_greedy = {
     "one: each move looked at one turn ahead, rated by the seat's score",
     NULL,
     0,
-    greedy_choose,
+    greedy_choose,    NULL,
+    NULL,
+    false,
 };

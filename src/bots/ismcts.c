@@ -355,5 +355,7 @@ const pf_bot_kind pf_bot_ismcts = {
     "Information Set Monte Carlo Tree Search over determinizations for its seat",
     SETTINGS,
     sizeof SETTINGS / sizeof SETTINGS[0],
-    ismcts_choose,
+    ismcts_choose,    NULL,
+    NULL,
+    false,
 };

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bots/bot.h"
 #include "cli/cli.h"
 
 /* The subcommands, one entry each: its name, its handler (given argv from the subcommand's
@@ -42,6 +43,7 @@ int main(int argc, char **argv) {
     usage(stdout);
     return 0;
   }
+  pf_bot_allow_programs(strcmp(argv[1], "serve") != 0); /* exec bots: never at a client's request */
   for (size_t i = 0; i < NCOMMANDS; i++)
     if (strcmp(argv[1], COMMANDS[i].name) == 0) return COMMANDS[i].run(argc - 1, argv + 1);
   pf_buf b = {0};

@@ -176,6 +176,7 @@ typedef struct pf_game {
   int (*choosing)(const void *st, int *seats);
 
   /* ---- notation (G-9) ---- */
+  pf_move move_bound; /* every move code is below it (Python's num_distinct_actions) */
   /* The canonical string of a legal move. */
   void (*move_str)(const void *st, pf_move m, char buf[PF_MOVE_STR]);
   /* Reads a move of the seat to move; refuses one that is not legal, saying why. */

@@ -671,6 +671,7 @@ const pf_game pf_game_gharat = {
     .options = OPTIONS,
     .noptions = sizeof OPTIONS / sizeof OPTIONS[0],
     .state_size = sizeof(gha_state),
+    .move_bound = 1u << 16 /* card | target << 8 */,
     .rules = pf_rules_gharat,
     .measures = &MEASURES,
     .start = gha_start,

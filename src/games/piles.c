@@ -692,6 +692,7 @@ const pf_game pf_game_piles = {
     .options = NULL,
     .noptions = 0,
     .state_size = sizeof(pil_state),
+    .move_bound = 1u << 16 /* card | position << 8; pass 0xFFFF */,
     .rules = pf_rules_piles,
     .measures = &MEASURES,
     .start = pil_start,

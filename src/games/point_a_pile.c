@@ -2724,6 +2724,7 @@ const pf_game pf_game_point_a_pile = {
     .options = OPTIONS,
     .noptions = sizeof OPTIONS / sizeof OPTIONS[0],
     .state_size = sizeof(pap_state),
+    .move_bound = (16u + 16 + 1) << 16 /* kind << 16 | a << 8 | b */,
     .rules = pf_rules_point_a_pile,
     .measures = &MEASURES,
     .start = pap_start,

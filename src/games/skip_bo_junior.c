@@ -909,6 +909,7 @@ const pf_game pf_game_skip_bo_junior = {
     .options = OPTIONS,
     .noptions = sizeof OPTIONS / sizeof OPTIONS[0],
     .state_size = sizeof(sbj_state),
+    .move_bound = 16 /* source * 4 + building pile */,
     .rules = pf_rules_skip_bo_junior,
     .measures = &MEASURES,
     .start = sbj_start,

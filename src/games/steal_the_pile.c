@@ -778,6 +778,7 @@ const pf_game pf_game_steal_the_pile = {
     .options = OPTIONS,
     .noptions = sizeof OPTIONS / sizeof OPTIONS[0],
     .state_size = sizeof(stp_state),
+    .move_bound = 1u << 16 /* card | target << 8 */,
     .rules = pf_rules_steal_the_pile,
     .measures = &MEASURES,
     .start = stp_start,

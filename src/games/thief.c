@@ -1005,6 +1005,7 @@ static void thf_describe(const void *vs, pf_move m, int viewer, const pf_style *
 #define THIEF_METHODS                                                                              \
   .min_players = 2, .max_players = 6, .options = OPTIONS,            \
   .noptions = sizeof OPTIONS / sizeof OPTIONS[0], .state_size = sizeof(thf_state),                \
+  .move_bound = 6u << 16, /* kind << 16 | b << 8 | card */                                      \
   .to_move = thf_to_move, .legal = thf_legal, .apply = thf_apply, .move_str = thf_move_str,      \
   .move_parse = thf_move_parse, .scores = thf_scores, .winners = thf_winners,                    \
   .view_json = thf_view_json, .view_text = thf_view_text, .determinize = thf_determinize,        \

@@ -105,6 +105,11 @@ static int play_game(worker *w, long long i) {
   int scores[PF_MAX_PLAYERS], winners[PF_MAX_PLAYERS], nw = g->winners(st, winners);
   long long share[PF_MAX_PLAYERS] = {0}, bot_share[PF_MAX_PLAYERS] = {0};
   g->scores(st, scores);
+  /* A seat whose bot forfeited (bot.h) does not share the win. */
+  int kept = 0;
+  for (int k = 0; k < nw; k++)
+    if (at[winners[k]]->failure != PF_BOT_FORFEIT) winners[kept++] = winners[k];
+  nw = kept;
   for (int k = 0; k < nw; k++) share[winners[k]] = PF_WIN_UNIT / nw;
   pf_sim_sums *s = &w->sums;
   s->games++;
