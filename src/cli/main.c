@@ -15,7 +15,7 @@ static const struct command {
   const char *summary;
 } COMMANDS[] = {
     {"games", cmd_games, "list the games, their players and options"},
-    {"rules", cmd_rules, "print a game's rules as the engine plays them"},
+    {"rules", cmd_rules, "print a game's rules, to learn it from, citing the rulings"},
     {"play", cmd_play, "play a game in the terminal against bots or people"},
     {"replay", cmd_replay, "check and replay a game record"},
     {"sim", cmd_sim, "play many bot games and report win rates with confidence intervals"},
