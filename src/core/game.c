@@ -70,7 +70,7 @@ static json_t *move_json(const pf_game *g, const void *st, pf_move m, int seat) 
   json_t *o = json_object();
   json_object_set_new(o, "move", json_string(s));
   json_object_set_new(o, "from", z.from[0] ? json_string(z.from) : json_null());
-  json_object_set_new(o, "card", z.card != PF_CARD_NONE ? json_string(pf_card_str(z.card, c)) : json_null());
+  json_object_set_new(o, "card", z.card != PF_CARD_NONE ? json_string(pf_card_str_in(g->cards, z.card, c)) : json_null());
   json_object_set_new(o, "to", z.to[0] ? json_string(z.to) : json_null());
   json_object_set_new(o, "text", json_string(pf_buf_str(&text)));
   pf_buf_free(&text);

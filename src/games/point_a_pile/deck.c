@@ -53,7 +53,7 @@ static int draw_weighted(pf_rng *r, const uint8_t *w, int sum) {
   return i;
 }
 
-/* A placeholder W: +1 with probability 3/4, -1 with 1/4; a as papcard.h stores signs. */
+/* A placeholder W: +1 with probability 3/4, -1 with 1/4; a as cards.h stores signs. */
 static int draw_w(pf_rng *r) { return pf_rng_below(r, 4) == 0; }
 
 /* Two different values of 2-5 (X and Y drawn without replacement). */
@@ -64,7 +64,7 @@ static void draw_xy(pf_rng *r, int *x, int *y) {
 }
 
 /* One regular card without its colour (red): a weighted type, then its placeholders, each drawn
- * in the order the table of papcard.h lists the fields. */
+ * in the order the table of cards.h lists the fields. */
 static pf_card draw_regular(pf_rng *r) {
   int t = draw_weighted(r, TYPE_WEIGHT2, TYPE_WEIGHT2_SUM);
   int a = 0, b = 0, c = 0;
@@ -171,13 +171,13 @@ int pap_deck_check(const pap_state *s, const pf_card *deck, int n, pf_error *err
                    s->actions ? ", 20 Action cards" : "");
   for (int i = 0; i < n; i++) {
     char b[PF_CARD_STR];
-    if (!pf_pap_valid(deck[i])) return pf_fail(err, "card %d, %s, is not a Point-a-Pile card", i + 1, pf_card_str(deck[i], b));
+    if (!pf_pap_valid(deck[i])) return pf_fail(err, "card %d, %s, is not a Point-a-Pile card", i + 1, pap_card_str(deck[i], b));
     int f = pap_family_of(deck[i]);
     if (f == FAM_MISSION)
       return pf_fail(err, "card %d, %s, is a Mission card: missions are a deck of their own, the second deal (PAP-9)",
-                     i + 1, pf_card_str(deck[i], b));
+                     i + 1, pap_card_str(deck[i], b));
     if (pap_family_total(s, f) == 0)
-      return pf_fail(err, "card %d, %s, is a %s card, but the expansion %s is off (PAP-9)", i + 1, pf_card_str(deck[i], b),
+      return pf_fail(err, "card %d, %s, is a %s card, but the expansion %s is off (PAP-9)", i + 1, pap_card_str(deck[i], b),
                      FAMILY_NAMES[f], FAMILY_OPTION[f]);
     count[f]++;
     colours[pf_pap_colour(deck[i])]++;
@@ -200,7 +200,7 @@ int pap_missions_check(const pf_card *m, int n, pf_error *err) {
   for (int i = 0; i < n; i++) {
     char b[PF_CARD_STR];
     if (!pf_pap_valid(m[i]) || pap_family_of(m[i]) != FAM_MISSION)
-      return pf_fail(err, "card %d, %s, is not a Mission card (PAP-9)", i + 1, pf_card_str(m[i], b));
+      return pf_fail(err, "card %d, %s, is not a Mission card (PAP-9)", i + 1, pap_card_str(m[i], b));
   }
   return 0;
 }

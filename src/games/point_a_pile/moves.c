@@ -303,7 +303,7 @@ static int parse_point(const pap_state *s, const char *text, pf_move *m, pf_erro
     char b[PF_CARD_STR];
     pf_card top = drawn(s, pap_top_of(s, l, pile - 1));
     return pf_fail(err, "pile %d has the Shy card %s (%s) on top, which does not let seat %d point at it (PAP-9)", pile,
-                   pf_card_str(top, b), pf_pap_kind_name(top), pap_next_pointer(s));
+                   pap_card_str(top, b), pf_pap_kind_name(top), pap_next_pointer(s));
   }
   *m = MOVE(MV_POINT, 0, pile - 1);
   return 0;

@@ -63,7 +63,7 @@
 #include <stdint.h>
 
 #include "core/game.h"
-#include "core/papcard.h"
+#include "games/point_a_pile/cards.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* State                                                                                      */
@@ -192,6 +192,9 @@ static inline bool is_action(pf_card c, int kind) {
 }
 static inline pf_card row_card(const pap_state *s, int seat, int i) { return s->card[s->row[seat][i]]; }
 static inline int popcount(unsigned x) { return __builtin_popcount(x); }
+/* A card's notation, as the game writes its cards (cards.h): "R:G34"; "#<code>" for a code that is
+ * not one. */
+static inline char *pap_card_str(pf_card c, char *buf) { return pf_card_str_in(&pf_pap_notation, c, buf); }
 
 /* ------------------------------------------------------------------------------------------ */
 /* What the files share                                                                       */
@@ -252,7 +255,7 @@ int pap_to_move(const void *vs);
 int pap_choosing(const void *vs, int *seats);
 
 /* actions.c: the Action cards (PAP-9 actions) */
-/* The actions, by kind (papcard.h):
+/* The actions, by kind (cards.h):
  *   word    the move's word; the canonical move is the word, then ':' and its argument if any
  *   window  the moment of the round it is offered at
  *   arg     its argument, as the move code keeps it:

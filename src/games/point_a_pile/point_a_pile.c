@@ -261,6 +261,7 @@ const pf_game pf_game_point_a_pile = {
     .to_move = pap_to_move,
     .legal = pap_legal,
     .apply = pap_apply,
+    .cards = &pf_pap_notation,
     .move_str = pap_move_str,
     .move_parse = pap_move_parse,
     .scores = pap_scores,

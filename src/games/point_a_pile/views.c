@@ -72,7 +72,7 @@ static json_t *cards_json(const pap_state *s, const uint8_t *ks, int n) {
   json_t *a = json_array();
   for (int i = 0; i < n; i++) {
     char b[PF_CARD_STR];
-    json_array_append_new(a, json_string(pf_card_str(drawn(s, ks[i]), b)));
+    json_array_append_new(a, json_string(pap_card_str(drawn(s, ks[i]), b)));
   }
   return a;
 }
@@ -158,12 +158,12 @@ static json_t *rows_json(const pap_state *s, int seat) {
     int n = s->row_len[p];
     char b[PF_CARD_STR];
     json_object_set_new(o, "size", json_integer(n));
-    json_object_set_new(o, "top", n ? json_string(pf_card_str(row_card(s, p, n - 1), b)) : json_null());
+    json_object_set_new(o, "top", n ? json_string(pap_card_str(row_card(s, p, n - 1), b)) : json_null());
     if (pap_row_visible(s, seat, p)) {
       json_t *cards = json_array(), *values = json_array();
       row_stats st = pap_stats_of(s, p);
       for (int i = 0; i < n; i++) {
-        json_array_append_new(cards, json_string(pf_card_str(row_card(s, p, i), b)));
+        json_array_append_new(cards, json_string(pap_card_str(row_card(s, p, i), b)));
         json_array_append_new(values, json_integer(pap_row_value(s, p, &st, i)));
       }
       json_object_set_new(o, "cards", cards);
@@ -198,7 +198,7 @@ static void expansions_json(const pap_state *s, int seat, json_t *obj) {
   if (s->missions) {
     json_t *m = json_array();
     for (int p = 0; p < s->players; p++)
-      json_array_append_new(m, pap_mission_visible(s, seat, p) ? json_string(pf_card_str(s->mission[p], b)) : json_null());
+      json_array_append_new(m, pap_mission_visible(s, seat, p) ? json_string(pap_card_str(s->mission[p], b)) : json_null());
     json_object_set_new(obj, "missions", m);
     json_object_set_new(obj, "missions_met", seats_json(s->met));
   }
@@ -256,7 +256,7 @@ static json_t *slots_cards(const pap_state *s, const uint8_t *slots, int n, int 
   json_t *a = json_array();
   for (int i = 0; i < n; i++) {
     char b[PF_CARD_STR];
-    json_array_append_new(a, i >= shown ? json_string(pf_card_str(s->card[slots[i]], b)) : json_null());
+    json_array_append_new(a, i >= shown ? json_string(pap_card_str(s->card[slots[i]], b)) : json_null());
   }
   return a;
 }
@@ -299,7 +299,7 @@ static void rows_zones(const pap_state *s, int seat, json_t *obj) {
   for (int p = 0; p < s->players && s->missions; p++) {
     char id[PF_ZONE_ID], label[32], b[PF_CARD_STR];
     json_t *cards = json_array();
-    json_array_append_new(cards, pap_mission_visible(s, seat, p) ? json_string(pf_card_str(s->mission[p], b)) : json_null());
+    json_array_append_new(cards, pap_mission_visible(s, seat, p) ? json_string(pap_card_str(s->mission[p], b)) : json_null());
     snprintf(id, sizeof id, "mission:%d", p);
     snprintf(label, sizeof label, "Seat %d's mission", p);
     pf_zone_add(obj, id, "mission", p, label, cards, PF_STACK);
@@ -308,7 +308,7 @@ static void rows_zones(const pap_state *s, int seat, json_t *obj) {
   json_t *rest = json_array();
   for (int i = s->players; i < MISSION_CARDS; i++) {
     char b[PF_CARD_STR];
-    json_array_append_new(rest, seat == PF_VIEW_ALL ? json_string(pf_card_str(s->mission[i], b)) : json_null());
+    json_array_append_new(rest, seat == PF_VIEW_ALL ? json_string(pap_card_str(s->mission[i], b)) : json_null());
   }
   pf_zone_add(obj, "missions", "deck", -1, "Missions nobody drew", rest, PF_STACK);
 }
@@ -374,7 +374,7 @@ void pap_view_json(const void *vs, int seat, json_t *obj) {
       char b[PF_CARD_STR];
       json_t *o = json_object();
       json_object_set_new(o, "number", json_integer(ks[i] + 1));
-      json_object_set_new(o, "card", json_string(pf_card_str(drawn(s, ks[i]), b)));
+      json_object_set_new(o, "card", json_string(pap_card_str(drawn(s, ks[i]), b)));
       json_array_append_new(u, o);
     }
     json_object_set_new(obj, "unplaced", u);
@@ -395,7 +395,7 @@ void pap_view_json(const void *vs, int seat, json_t *obj) {
 
 static void put_card(pf_buf *out, pf_card c, const pf_style *st) {
   char b[64];
-  pf_buf_puts(out, pf_card_render(c, st, b));
+  pf_buf_puts(out, pf_card_render_in(&pf_pap_notation, c, st, b));
 }
 
 /* Adds c to the legend of card texts shown under the table, once. */
@@ -689,7 +689,7 @@ legend:
   for (int i = 0; i < nlegend; i++) {
     char name[PF_CARD_STR];
     pf_buf entry = {0};
-    pf_buf_printf(&entry, " %s ", pf_card_str(legend[i], name) + 2); /* no colour */
+    pf_buf_printf(&entry, " %s ", pap_card_str(legend[i], name) + 2); /* no colour */
     card_text(legend[i], &entry);
     if (i > 0 && out->len - line + entry.len + 1 > 100) {
       pf_buf_puts(out, "\n ");

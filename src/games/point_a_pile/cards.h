@@ -1,6 +1,8 @@
 /*
- * papcard.h - Point-a-Pile's generated cards: their codes, fields and notation (RULINGS G-8,
- * PAP-1; rules/point-a-pile-cards.md).
+ * cards.h - Point-a-Pile's generated cards: their codes, fields and notation (RULINGS G-8,
+ * PAP-1; rules/point-a-pile-cards.md). The core knows no game's cards: the game gives this
+ * notation to it as its pf_game's `cards` (pf_pap_notation, core/card.h), and records, deals and
+ * views read and write the cards through it.
  *
  * A Point-a-Pile card is a pf_card from PF_PAP_BASE up. Its 16 bits hold
  *     1 . cc tttt ccc bbb aaa       (bit 15 set, bit 14 zero)
@@ -41,8 +43,8 @@
  * colon, the type letter and the parameters (signs + and -, digits, colour letters). Input is
  * read in any case. Codes from PF_PAP_BASE that are not a valid card are written "#<code>".
  */
-#ifndef PF_PAPCARD_H
-#define PF_PAPCARD_H
+#ifndef PF_GAMES_PAP_CARDS_H
+#define PF_GAMES_PAP_CARDS_H
 
 #include <stdbool.h>
 
@@ -147,5 +149,9 @@ const char *pf_pap_kind_name(pf_card c);
 /* The colour's name ("red") and its letter ('R'). */
 const char *pf_pap_colour_name(int colour);
 char pf_pap_colour_letter(int colour);
+
+/* The notation the core reads and writes the cards with (core/card.h): valid cards, pf_pap_str,
+ * pf_pap_scan, and each card in its colour (missions, which have none, in none). */
+extern const pf_card_notation pf_pap_notation;
 
 #endif

@@ -1,7 +1,7 @@
 /*
- * papcard.c - Point-a-Pile card notation (RULINGS G-8; the table is in papcard.h).
+ * cards.c - Point-a-Pile card notation (RULINGS G-8; the table is in cards.h).
  */
-#include "core/papcard.h"
+#include "games/point_a_pile/cards.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -194,3 +194,12 @@ int pf_pap_scan(const char **p, pf_card *out) {
   *p = s + n;
   return 0;
 }
+
+/* A card's colour on a terminal: bold red, green, blue, magenta; none for a mission. */
+static const char *colour_sgr(pf_card c) {
+  static const char *const SGR[PF_PAP_COLOURS] = {"1;31", "1;32", "1;34", "1;35"};
+  bool mission = pf_pap_type(c) == PF_PAP_MISSION || pf_pap_type(c) == PF_PAP_MISSION_HL;
+  return mission ? NULL : SGR[pf_pap_colour(c)];
+}
+
+const pf_card_notation pf_pap_notation = {pf_pap_valid, pf_pap_str, pf_pap_scan, colour_sgr};
