@@ -1876,6 +1876,60 @@ static void test_greedy_rule_of_thumb(void **unused) {
 /* The zones of the JSON view (docs/views.md)                                                 */
 /* ------------------------------------------------------------------------------------------ */
 
+/* Each card of the JSON view carries its name and text as the text view writes them (docs/views.md:
+ * "texts", parallel to a zone's cards, null where the card is unseen; a move's "card_text"), so
+ * that the web page repeats no card text; cards.c is their one home. */
+static void test_views_card_texts(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 2, "P:T7 P R:G23 G:A13", "shy=true actions=true");
+  json_t *v = tu_view(&r, 0), *z;
+  size_t i;
+  bool seen = false;
+  json_array_foreach(json_object_get(v, "zones"), i, z) {
+    json_t *cards = json_object_get(z, "cards"), *texts = json_object_get(z, "texts");
+    assert_int_equal(json_array_size(texts), json_array_size(cards));
+    for (size_t k = 0; k < json_array_size(cards); k++) {
+      const char *card = json_string_value(json_array_get(cards, k));
+      json_t *t = json_array_get(texts, k);
+      if (!card) { /* unseen: nothing told of it */
+        assert_true(json_is_null(t));
+        continue;
+      }
+      pf_card c;
+      assert_int_equal(pap_parse(card, &c), 0);
+      pf_buf want = {0};
+      pf_pap_card_text(c, &want);
+      assert_string_equal(json_string_value(json_object_get(t, "text")), pf_buf_str(&want));
+      assert_string_equal(json_string_value(json_object_get(t, "name")), pf_pap_kind_name(c));
+      pf_buf_free(&want);
+      seen = true;
+    }
+  }
+  assert_true(seen); /* the Headpointer sees its drawn cards */
+  json_t *m = json_array_get(json_object_get(v, "moves"), 0);
+  assert_string_equal(json_string_value(json_object_get(m, "card")), "P:T7");
+  assert_string_equal(json_string_value(json_object_get(json_object_get(m, "card_text"), "name")), "Color Same");
+  assert_string_equal(json_string_value(json_object_get(json_object_get(m, "card_text"), "text")),
+                      "shy Color Same: while on top, its pile is for players who have scored a card of its colour");
+  json_decref(v);
+  /* The other seat does not see the drawn cards (PAP-3): their texts are null too. */
+  v = tu_view(&r, 1);
+  json_array_foreach(json_object_get(v, "zones"), i, z) {
+    if (strcmp(json_string_value(json_object_get(z, "id")), "drawn") != 0) continue;
+    for (size_t k = 0; k < json_array_size(json_object_get(z, "texts")); k++)
+      assert_true(json_is_null(json_array_get(json_object_get(z, "texts"), k)));
+  }
+  json_decref(v);
+  pf_run_free(&r);
+  /* A game whose cards have no texts has no "texts". */
+  tu_start(&r, "steal-the-pile", 2, NULL, NULL);
+  v = tu_view(&r, 0);
+  assert_null(json_object_get(json_array_get(json_object_get(v, "zones"), 0), "texts"));
+  json_decref(v);
+  pf_run_free(&r);
+}
+
 /* The deck, the drawn cards still to place (seen by the Headpointer only, PAP-3), the piles
  * ("pap:0.2": pile 2 of the round's level) with, while placing, the new pile a card may start,
  * the cards discarded this round, the cards out of the game and the score rows. A placing takes
@@ -1996,6 +2050,7 @@ int main(void) {
       cmocka_unit_test(test_actions_not_when_out),
       cmocka_unit_test(test_actions_refusals),
       cmocka_unit_test(test_views_zones_and_moves),
+      cmocka_unit_test(test_views_card_texts),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/buf.h"
+
 typedef uint16_t pf_card;
 
 #define PF_CARD_JOKER 52
@@ -52,6 +54,10 @@ typedef struct pf_card_notation {
   int (*scan)(const char **p, pf_card *out);
   /* Optional: the ANSI colour (SGR parameters, "1;31") a card it owns is shown in, or NULL. */
   const char *(*color)(pf_card c);
+  /* Optional: for cards with texts (Point-a-Pile's), a card's name ("" when it is known by its
+   * text alone) and what it does, as the game's text view writes them; the JSON view carries
+   * them (pf_view_json, docs/views.md). */
+  void (*text)(pf_card c, pf_buf *name, pf_buf *text);
 } pf_card_notation;
 
 /* Writes the canonical notation ("7H", "TD", "JK", "10", "W", a card `own` names: Point-a-Pile's

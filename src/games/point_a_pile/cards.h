@@ -48,6 +48,7 @@
 
 #include <stdbool.h>
 
+#include "core/buf.h"
 #include "core/card.h"
 
 #define PF_PAP_BASE 0x8000
@@ -146,12 +147,18 @@ int pf_pap_scan(const char **p, pf_card *out);
 /* The name of a RULE, SHY or ACTION card's kind ("Not Last", "Head Only", "Swap"); "" for other
  * cards. */
 const char *pf_pap_kind_name(pf_card c);
+/* What a valid card does, for people, as the text view writes it: "+1 per green card", "3 if some
+ * colour has 4+ cards", "rule Not Last: you may not pick ...", "textless green". */
+void pf_pap_card_text(pf_card c, pf_buf *out);
+/* What a rule (its kind, 1..PF_PAP_RULES) forbids or asks, one line; "" for another number. */
+const char *pf_pap_rule_text(int kind);
 /* The colour's name ("red") and its letter ('R'). */
 const char *pf_pap_colour_name(int colour);
 char pf_pap_colour_letter(int colour);
 
 /* The notation the core reads and writes the cards with (core/card.h): valid cards, pf_pap_str,
- * pf_pap_scan, and each card in its colour (missions, which have none, in none). */
+ * pf_pap_scan, each card in its colour (missions, which have none, in none), and each card's
+ * name (pf_pap_kind_name) and text (pf_pap_card_text) for the JSON view. */
 extern const pf_card_notation pf_pap_notation;
 
 #endif

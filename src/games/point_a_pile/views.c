@@ -7,67 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* What the expansions' cards do, one line each (PAP-9), by kind. */
-static const char *const RULE_TEXT[PF_PAP_RULES + 1] = {
-    "",
-    "you may not pick a pile showing the colour of your last card scored",
-    "you must pick a pile showing the colour of your last card scored",
-    "you may not pick the pile your left neighbour (seat - 1) picks",
-    "you must pick a pile a neighbour (seat - 1 or + 1) picks",
-    "the leading player(s) may not pick the largest pile(s)",
-    "the trailing player(s) choose after seeing the others' choices",
-    "if your last card scored has text, you may not pick a pile with text",
-    "if your last card scored is textless, you may not pick a pile with a textless card",
-};
-static const char *const SHY_TEXT[PF_PAP_SHIES + 1] = {
-    "",
-    "the Headpointer only",
-    "anyone but the Headpointer",
-    "players not (jointly) in the lead",
-    "players with fewer than 5 scored cards",
-    "players with more than 5 scored cards",
-    "players who have scored no card of its colour",
-    "players who have scored a card of its colour",
-    "players who have scored no Shy card",
-};
-static const char *const MISSION_TEXT[PF_PAP_MISSIONS] = {
-    "",
-    "5 cards of one colour",
-    "at least 2 cards of every colour",
-    "10 points",
-    "at least 6 cards with text",
-    "at least 5 textless cards",
-    "every colour and at least 6 points",
-    "every colour and at least 6 cards",
-    "at least 12 cards",
-    "at least 8 cards and at least 4 points",
-};
-
-/* What a card does, for people: "+1 per green card", "3 if some colour has 4+ cards". */
-static void card_text(pf_card c, pf_buf *out) {
-  int x = pf_pap_a(c), y = pf_pap_b(c), sign = pf_pap_sign(c), kind = pf_pap_kind(c);
-  const char *colour = pf_pap_colour_name(pf_pap_c(c)), *name = pf_pap_kind_name(c);
-  switch (pf_pap_type(c)) {
-  case PF_PAP_SCORE: pf_buf_printf(out, "%+d", sign); break;
-  case PF_PAP_MATCH: pf_buf_printf(out, "%+d per %s card", sign, colour); break;
-  case PF_PAP_DIFF: pf_buf_printf(out, "%d if all 4 colours", x); break;
-  case PF_PAP_GROUP: pf_buf_printf(out, "%d if some colour has %d+ cards", x, y); break;
-  case PF_PAP_SPECIFIC: pf_buf_printf(out, "%d if %d+ %s cards", x, y, colour); break;
-  case PF_PAP_NUMCARDS: pf_buf_printf(out, "%d if %d+ cards", x, y); break;
-  case PF_PAP_EMPTY: pf_buf_printf(out, "%+d per textless card", sign); break;
-  case PF_PAP_LAST: pf_buf_printf(out, "%+d while your last card", sign); break;
-  case PF_PAP_HEAD: pf_buf_printf(out, "%+d while you are Headpointer", sign); break;
-  case PF_PAP_RULE: pf_buf_printf(out, "rule %s: %s", name, RULE_TEXT[kind]); break;
-  case PF_PAP_SHY: pf_buf_printf(out, "shy %s: while on top, its pile is for %s", name, SHY_TEXT[kind]); break;
-  case PF_PAP_ACTION: pf_buf_printf(out, "action %s, %s: %s", name, PAP_WINDOW_NAMES[PAP_ACTS[kind].window], PAP_ACTS[kind].does); break;
-  case PF_PAP_MISSION: pf_buf_printf(out, "mission: %s", MISSION_TEXT[kind]); break;
-  case PF_PAP_MISSION_HL:
-    pf_buf_printf(out, "mission: at least %d %s and %d %s cards", x, colour, y, pf_pap_colour_name(pf_pap_colour(c)));
-    break;
-  default: pf_buf_printf(out, "textless %s", pf_pap_colour_name(pf_pap_colour(c))); break;
-  }
-}
-
 static json_t *cards_json(const pap_state *s, const uint8_t *ks, int n) {
   json_t *a = json_array();
   for (int i = 0; i < n; i++) {
@@ -560,7 +499,7 @@ static void expansions_text(const pap_state *s, int seat, const pf_style *st, pf
     int rule = rule_shown(s);
     pf_card r = pf_pap_make_kind(0, PF_PAP_RULE, rule);
     if (rule)
-      pf_buf_printf(out, "Rule in force (police): %s: %s.\n", pf_pap_kind_name(r), RULE_TEXT[rule]);
+      pf_buf_printf(out, "Rule in force (police): %s: %s.\n", pf_pap_kind_name(r), pf_pap_rule_text(rule));
     else
       pf_buf_puts(out, "No rule in force (police): the Headpointer's last card scored is not a Rule card.\n");
   }
@@ -572,7 +511,7 @@ static void expansions_text(const pap_state *s, int seat, const pf_style *st, pf
       pf_buf_printf(out, "Mission of %s: ", seat_name(p, seat, b));
     put_card(out, s->mission[p], st);
     pf_buf_puts(out, ", ");
-    card_text(s->mission[p], out);
+    pf_pap_card_text(s->mission[p], out);
     pf_buf_puts(out, (s->met >> p & 1) ? " (met)\n" : "\n");
   }
   if (s->actions && !s->over && (s->acted || s->stopped)) {
@@ -690,7 +629,7 @@ legend:
     char name[PF_CARD_STR];
     pf_buf entry = {0};
     pf_buf_printf(&entry, " %s ", pap_card_str(legend[i], name) + 2); /* no colour */
-    card_text(legend[i], &entry);
+    pf_pap_card_text(legend[i], &entry);
     if (i > 0 && out->len - line + entry.len + 1 > 100) {
       pf_buf_puts(out, "\n ");
       line = out->len;
@@ -775,7 +714,7 @@ void pap_describe(const void *vs, pf_move m, int viewer, const pf_style *st, pf_
     pf_buf_printf(out, "put c%d ", k + 1);
     put_card(out, c, st);
     pf_buf_puts(out, " (");
-    card_text(c, out);
+    pf_pap_card_text(c, out);
     pf_buf_puts(out, ") ");
     pf_buf_printf(out, p == s->npiles[l] ? "on a new pile %d" : "on pile %d", p + 1);
     return;
