@@ -11,12 +11,7 @@
 
 /* ---- cards (G-8) ---- */
 
-static void expect_card(const char *text, const char *canonical) {
-  pf_card c;
-  if (pf_card_parse(text, &c) != 0) fail_msg("'%s' should be a card", text);
-  char buf[PF_CARD_STR];
-  assert_string_equal(pf_card_str(c, buf), canonical);
-}
+static void expect_card(const char *text, const char *canonical) { tu_expect_card(NULL, text, canonical); }
 
 /* G-8: rank then suit; input also accepts 10, lower case and the suit symbols; JK is the joker. */
 static void test_G_8_card_notation(void **unused) {

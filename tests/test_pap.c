@@ -140,12 +140,7 @@ static char *view_text_of(const pf_run *r, int seat) { return pf_view_json_text(
 /* The cards' notation (G-8, PAP-1, PAP-9; cards.h)                                           */
 /* ------------------------------------------------------------------------------------------ */
 
-static void expect_card(const char *text, const char *canonical) {
-  pf_card c;
-  if (pap_parse(text, &c) != 0) fail_msg("'%s' should be a card", text);
-  char buf[PF_CARD_STR];
-  assert_string_equal(pap_str(c, buf), canonical);
-}
+static void expect_card(const char *text, const char *canonical) { tu_expect_card(&pf_pap_notation, text, canonical); }
 
 /* G-8: a Point-a-Pile card names its colour, type and parameters, read in any case; the game gives
  * the core this notation (pf_game.cards), and a standard card still reads in it. */
