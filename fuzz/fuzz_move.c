@@ -104,8 +104,22 @@ static void check_text(const pf_run *r, const char *text) {
   free(upper);
 }
 
-/* G-8: every card's canonical notation reads back as that card (game-defined codes, written
- * "#<code>", included), and a card read from any text writes as notation that reads the same. */
+/* G-8: every card's canonical notation reads back as that card, in the core's notation and in each
+ * game's (game-defined codes a notation does not name, written "#<code>", included), and a card
+ * read from any text writes as notation that reads the same. */
+static void check_card_notation_in(const pf_card_notation *own, const char *text) {
+  char s[PF_CARD_STR];
+  pf_card c, back;
+  const char *p = text;
+  if (pf_card_scan_in(own, &p, &c) == 0) {
+    if (p <= text || p > text + strlen(text)) fuzz_bug("pf_card_scan moved outside '%s'", text);
+    if (pf_card_parse_in(own, pf_card_str_in(own, c, s), &back) != 0 || back != c)
+      fuzz_bug("'%s' reads as card %d, written '%s', which does not read back", text, c, s);
+  } else if (p != text) {
+    fuzz_bug("pf_card_scan failed on '%s' but moved", text);
+  }
+}
+
 static void check_card_notation(const char *text) {
   static int done;
   char s[PF_CARD_STR];
@@ -121,14 +135,9 @@ static void check_card_notation(const char *text) {
     }
     done = 1;
   }
-  const char *p = text;
-  if (pf_card_scan(&p, &c) == 0) {
-    if (p <= text || p > text + strlen(text)) fuzz_bug("pf_card_scan moved outside '%s'", text);
-    if (pf_card_parse(pf_card_str(c, s), &back) != 0 || back != c)
-      fuzz_bug("'%s' reads as card %d, written '%s', which does not read back", text, c, s);
-  } else if (p != text) {
-    fuzz_bug("pf_card_scan failed on '%s' but moved", text);
-  }
+  check_card_notation_in(NULL, text);
+  for (int i = 0; pf_games[i]; i++)
+    if (pf_games[i]->cards) check_card_notation_in(pf_games[i]->cards, text);
 }
 
 /* Starts the game the input chooses; falls back to the default options if the game refuses the

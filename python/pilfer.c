@@ -28,7 +28,6 @@
 
 #include "bots/bot.h"
 #include "bots/sample.h"
-#include "core/papcard.h"
 #include "core/record.h"
 #include "core/run.h"
 #include "games/registry.h"
@@ -72,8 +71,9 @@ static long action_bound(const pf_game *g) { return (long)g->move_bound; }
 static const char *const ZONE_KINDS[] = {"hand",      "pile",  "pool",    "stock", "captures", "castle", "stockpile",
                                          "build",     "discard", "row",   "deck",  "play",     "mission", "other"};
 #define NKINDS ((int)(sizeof ZONE_KINDS / sizeof ZONE_KINDS[0]))
-/* Columns: codes 0-75 (standard cards, the joker, Skip-Bo Junior's), Point-a-Pile's cards by
- * colour and type (64), any other card, and a card the viewer cannot see. */
+/* Columns: codes 0-75 (standard cards, the joker, Skip-Bo Junior's), a game's own cards (codes
+ * from PF_CARD_GAME up, card.h) by bits 8-13 of their code, which Point-a-Pile's codec gives its
+ * colour and type (64), any other card, and a card the viewer cannot see. No game is named here. */
 #define COL_PAP 76
 #define COL_OTHER (COL_PAP + 64)
 #define COL_UNSEEN (COL_OTHER + 1)
@@ -81,12 +81,12 @@ static const char *const ZONE_KINDS[] = {"hand",      "pile",  "pool",    "stock
 
 static int tensor_rows(int players) { return 2 * NKINDS * (players + 1) + 1; }
 
-static int card_column(json_t *c) {
+static int card_column(const pf_game *g, json_t *c) {
   pf_card card;
   if (!json_is_string(c)) return COL_UNSEEN;
-  if (pf_card_parse(json_string_value(c), &card) != 0) return COL_OTHER;
+  if (pf_card_parse_in(g->cards, json_string_value(c), &card) != 0) return COL_OTHER;
   if (card < COL_PAP) return card;
-  if (card >= PF_PAP_BASE) return COL_PAP + pf_pap_colour(card) * 16 + pf_pap_type(card);
+  if (card >= PF_CARD_GAME) return COL_PAP + ((card >> 8) & 63);
   return COL_OTHER;
 }
 
@@ -109,10 +109,10 @@ static void fill_tensor(const pf_game *g, const void *st, int players, int seat,
     float *count = t + (size_t)(2 * (k * (players + 1) + o)) * NCOLS, *top = count + NCOLS;
     json_t *cards = json_object_get(z, "cards"), *c;
     size_t n;
-    json_array_foreach(cards, n, c) count[card_column(c)] += 1;
+    json_array_foreach(cards, n, c) count[card_column(g, c)] += 1;
     const char *layout = json_string_value(json_object_get(z, "layout"));
     size_t len = json_array_size(cards);
-    if (layout && strcmp(layout, "stack") == 0 && len) top[card_column(json_array_get(cards, len - 1))] = 1;
+    if (layout && strcmp(layout, "stack") == 0 && len) top[card_column(g, json_array_get(cards, len - 1))] = 1;
   }
   float *last = t + (size_t)(tensor_rows(players) - 1) * NCOLS;
   int who = g->to_move(st);

@@ -81,7 +81,7 @@ static int fold_game(uint64_t *h, const pf_game *g, int players, const pf_option
   for (int k = 0; k < run.ndeals; k++)
     for (int i = 0; i < run.deals[k].ncards; i++) {
       char c[PF_CARD_STR];
-      *h = fold(*h, pf_card_str(run.deals[k].cards[i], c));
+      *h = fold(*h, pf_card_str_in(g->cards, run.deals[k].cards[i], c));
     }
   for (int i = 0; i < run.nmoves; i++) *h = fold(*h, run.moves[i]);
   int scores[PF_MAX_PLAYERS], winners[PF_MAX_PLAYERS];

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "bots/bot.h"
-#include "core/papcard.h"
+#include "games/point_a_pile/cards.h"
 #include "testutil.h"
 
 #define NCARDS 54
@@ -23,6 +23,10 @@
 /* ------------------------------------------------------------------------------------------ */
 /* Helpers                                                                                    */
 /* ------------------------------------------------------------------------------------------ */
+
+/* A card in the game's notation (cards.h), which the core reads through pf_card_parse_in. */
+static int pap_parse(const char *text, pf_card *c) { return pf_card_parse_in(&pf_pap_notation, text, c); }
+static char *pap_str(pf_card c, char *buf) { return pf_card_str_in(&pf_pap_notation, c, buf); }
 
 /* Is option `name` true in "key=value ..." options? */
 static bool opt_on(const char *options, const char *name) {
@@ -47,7 +51,7 @@ static void exp_deal(pf_deal *d, const char *top, const char *options) {
   d->ncards = 0;
   for (char *save = NULL, *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
     pf_card c;
-    if (pf_card_parse(w, &c) != 0 || !pf_pap_valid(c)) fail_msg("'%s' is not a Point-a-Pile card", w);
+    if (pap_parse(w, &c) != 0 || !pf_pap_valid(c)) fail_msg("'%s' is not a Point-a-Pile card", w);
     if (room[pf_pap_colour(c)]-- == 0) fail_msg("exp_deal: too many %s cards", pf_pap_colour_name(pf_pap_colour(c)));
     int t = pf_pap_type(c), f = t == PF_PAP_RULE ? 1 : t == PF_PAP_SHY ? 2 : t == PF_PAP_ACTION ? 3 : 0;
     if (want[f]-- == 0) fail_msg("exp_deal: too many cards like %s for options %s", w, options ? options : "-");
@@ -58,7 +62,7 @@ static void exp_deal(pf_deal *d, const char *top, const char *options) {
     while (want[f] > 0) {
       while (room[col] == 0) col = (col + 1) % PF_PAP_COLOURS;
       pf_card c = pf_pap_make(col, PF_PAP_COLOR, 0, 0, 0);
-      if (f > 0) pf_card_parse(FILLER[f - 1], &c), c = (pf_card)((c & ~(3 << 12)) | col << 12);
+      if (f > 0) pap_parse(FILLER[f - 1], &c), c = (pf_card)((c & ~(3 << 12)) | col << 12);
       room[col]--;
       want[f]--;
       d->cards[d->ncards++] = c;
@@ -80,8 +84,8 @@ static void start_missions(pf_run *r, int players, const char *top, const char *
   snprintf(buf, sizeof buf, "%s", missions);
   d[1].ncards = 0;
   for (char *save = NULL, *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save))
-    if (pf_card_parse(w, &d[1].cards[d[1].ncards++]) != 0) fail_msg("'%s' is not a card", w);
-  while (d[1].ncards < 12) pf_card_parse("M8", &d[1].cards[d[1].ncards++]);
+    if (pap_parse(w, &d[1].cards[d[1].ncards++]) != 0) fail_msg("'%s' is not a card", w);
+  while (d[1].ncards < 12) pap_parse("M8", &d[1].cards[d[1].ncards++]);
   tu_start_deals(r, "point-a-pile", players, d, 2, options);
 }
 
@@ -131,6 +135,84 @@ static void give_all(pf_run *r, int taker) {
 }
 
 static char *view_text_of(const pf_run *r, int seat) { return pf_view_json_text(r->game, r->state, r->setup.players, seat); }
+
+/* ------------------------------------------------------------------------------------------ */
+/* The cards' notation (G-8, PAP-1, PAP-9; cards.h)                                           */
+/* ------------------------------------------------------------------------------------------ */
+
+static void expect_card(const char *text, const char *canonical) { tu_expect_card(&pf_pap_notation, text, canonical); }
+
+/* G-8: a Point-a-Pile card names its colour, type and parameters, read in any case; the game gives
+ * the core this notation (pf_game.cards), and a standard card still reads in it. */
+static void test_G_8_pap_card_notation(void **unused) {
+  (void)unused;
+  assert_ptr_equal(pf_game_find("point-a-pile")->cards, &pf_pap_notation);
+  expect_card("r", "R");
+  expect_card("p:s-", "P:S-");
+  expect_card("G:m+b", "G:M+B");
+  expect_card("B:D4", "B:D4");
+  expect_card("r:g34", "R:G34");
+  expect_card("P:C25G", "P:C25G");
+  expect_card("G:N46", "G:N46");
+  expect_card("b:e-", "B:E-");
+  expect_card("R:L+", "R:L+");
+  expect_card("G:H-", "G:H-");
+  expect_card("7h", "7H");
+  /* The expansions' cards (PAP-9): rules, shy cards, actions by kind number; missions. */
+  expect_card("r:p1", "R:P1");
+  expect_card("G:P8", "G:P8");
+  expect_card("b:t3", "B:T3");
+  expect_card("P:A16", "P:A16");
+  expect_card("g:a9", "G:A9");
+  expect_card("m3", "M3");
+  expect_card("m10:6p3b", "M10:6P3B");
+  const char *bad[] = {/* unknown type, field out of range, X = Y, colour missing */
+                       "R:Q", "R:D2", "R:D6", "G:G33", "B:C25", "P:N47", "R:S", "R:S*", "RR", "R:", "Y",
+                       /* the expansions: kind out of range or written with a leading zero; a mission
+                        * with a colour, mission 10 with C1 = C2 or H, L out of range */
+                       "R:P0", "R:P9", "R:P01", "G:T9", "B:A17", "B:A", "P:A100", "M0", "M11", "M01", "R:M1", "M10",
+                       "M10:5R3R", "M10:7R3G", "M10:5R2G", "M10:5R", "M1:5R3G"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    pf_card c;
+    if (pap_parse(bad[i], &c) == 0) fail_msg("'%s' should not be a card", bad[i]);
+  }
+  pf_card k;
+  assert_int_equal(pap_parse("B:A16", &k), 0);
+  assert_int_equal(pf_pap_type(k), PF_PAP_ACTION);
+  assert_int_equal(pf_pap_kind(k), PF_PAP_TRADE);
+  assert_string_equal(pf_pap_kind_name(k), "Trade");
+  assert_int_equal(pap_parse("M10:5R3G", &k), 0);
+  assert_int_equal(pf_pap_kind(k), PF_PAP_MISSIONS);
+  pf_card c0;
+  assert_int_equal(pap_parse("P:C25G", &c0), 0);
+  assert_int_equal(pf_pap_colour(c0), PF_PAP_PURPLE);
+  assert_int_equal(pf_pap_type(c0), PF_PAP_SPECIFIC);
+  assert_int_equal(pf_pap_a(c0), 2);
+  assert_int_equal(pf_pap_b(c0), 5);
+  assert_int_equal(pf_pap_c(c0), PF_PAP_GREEN);
+  /* Every code from PF_CARD_GAME up round-trips in the notation; the valid codes are exactly those
+   * with a notation of their own, the rest are written #N. */
+  int pap = 0;
+  for (int i = PF_CARD_GAME; i < PF_CARD_NONE; i++) {
+    char buf[PF_CARD_STR];
+    pf_card back;
+    assert_int_equal(pap_parse(pap_str((pf_card)i, buf), &back), 0);
+    assert_int_equal(back, i);
+    assert_int_equal(buf[0] != '#', pf_pap_valid((pf_card)i));
+    pap += pf_pap_valid((pf_card)i);
+  }
+  /* 4 colours x (1 + 2 + 8 + 3 + 12 + 48 + 8 + 2 + 2 + 2) regular cards (point-a-pile-cards.md),
+   * 4 x (8 rules + 8 shy cards + 16 actions), missions 1-9 and 2 x 3 x 4 x 3 of mission 10 (H, L,
+   * C1, C2 != C1). */
+  assert_int_equal(pap, 4 * 88 + 4 * (8 + 8 + 16) + 9 + 72);
+  /* On a terminal each card is in its colour, a mission in none. */
+  pf_style colour = {.color = true};
+  char buf[32];
+  assert_int_equal(pap_parse("G:S+", &k), 0);
+  assert_string_equal(pf_card_render_in(&pf_pap_notation, k, &colour, buf), "\x1b[1;32mG:S+\x1b[0m");
+  assert_int_equal(pap_parse("M3", &k), 0);
+  assert_string_equal(pf_card_render_in(&pf_pap_notation, k, &colour, buf), "M3");
+}
 
 /* ------------------------------------------------------------------------------------------ */
 /* PAP-1: the deck                                                                            */
@@ -818,9 +900,9 @@ static void test_PAP_9_explicit_decks(void **unused) {
   d[0].ncards = 54;
   tu_refuse_start("point-a-pile", 2, d, 1, NULL, "deal 1: card 1, R:P1, is a Rule card, but the expansion police is off (PAP-9)");
   exp_deal(&d[0], "R:P1", "police=true");
-  pf_card_parse("R", &d[0].cards[0]);
+  pap_parse("R", &d[0].cards[0]);
   tu_refuse_start("point-a-pile", 2, d, 1, "police=true", "deal 1: the deck has 55 regular cards, the game needs 54");
-  pf_card_parse("M3", &d[0].cards[0]);
+  pap_parse("M3", &d[0].cards[0]);
   tu_refuse_start("point-a-pile", 2, d, 1, "police=true",
                   "deal 1: card 1, M3, is a Mission card: missions are a deck of their own, the second deal (PAP-9)");
   exp_deal(&d[0], "", NULL);
@@ -1182,7 +1264,7 @@ static void test_missions_secret(void **unused) {
   assert_int_equal(r.ndeals, 2);
   assert_int_equal(r.deals[1].ncards, 12);
   char b[PF_CARD_STR];
-  assert_string_equal(pf_card_str(r.deals[1].cards[1], b), "M3");
+  assert_string_equal(pap_str(r.deals[1].cards[1], b), "M3");
   while (pf_run_to_move(&r) != PF_NOBODY) give_all(&r, 0); /* seat 0 meets M5 in round 2 */
   tu_expect_winners(&r, "0");
   tu_expect_view_of(&r, 1, "missions", "M5 M3");
@@ -1789,6 +1871,60 @@ static void test_greedy_rule_of_thumb(void **unused) {
 /* The zones of the JSON view (docs/views.md)                                                 */
 /* ------------------------------------------------------------------------------------------ */
 
+/* Each card of the JSON view carries its name and text as the text view writes them (docs/views.md:
+ * "texts", parallel to a zone's cards, null where the card is unseen; a move's "card_text"), so
+ * that the web page repeats no card text; cards.c is their one home. */
+static void test_views_card_texts(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 2, "P:T7 P R:G23 G:A13", "shy=true actions=true");
+  json_t *v = tu_view(&r, 0), *z;
+  size_t i;
+  bool seen = false;
+  json_array_foreach(json_object_get(v, "zones"), i, z) {
+    json_t *cards = json_object_get(z, "cards"), *texts = json_object_get(z, "texts");
+    assert_int_equal(json_array_size(texts), json_array_size(cards));
+    for (size_t k = 0; k < json_array_size(cards); k++) {
+      const char *card = json_string_value(json_array_get(cards, k));
+      json_t *t = json_array_get(texts, k);
+      if (!card) { /* unseen: nothing told of it */
+        assert_true(json_is_null(t));
+        continue;
+      }
+      pf_card c;
+      assert_int_equal(pap_parse(card, &c), 0);
+      pf_buf want = {0};
+      pf_pap_card_text(c, &want);
+      assert_string_equal(json_string_value(json_object_get(t, "text")), pf_buf_str(&want));
+      assert_string_equal(json_string_value(json_object_get(t, "name")), pf_pap_kind_name(c));
+      pf_buf_free(&want);
+      seen = true;
+    }
+  }
+  assert_true(seen); /* the Headpointer sees its drawn cards */
+  json_t *m = json_array_get(json_object_get(v, "moves"), 0);
+  assert_string_equal(json_string_value(json_object_get(m, "card")), "P:T7");
+  assert_string_equal(json_string_value(json_object_get(json_object_get(m, "card_text"), "name")), "Color Same");
+  assert_string_equal(json_string_value(json_object_get(json_object_get(m, "card_text"), "text")),
+                      "shy Color Same: while on top, its pile is for players who have scored a card of its colour");
+  json_decref(v);
+  /* The other seat does not see the drawn cards (PAP-3): their texts are null too. */
+  v = tu_view(&r, 1);
+  json_array_foreach(json_object_get(v, "zones"), i, z) {
+    if (strcmp(json_string_value(json_object_get(z, "id")), "drawn") != 0) continue;
+    for (size_t k = 0; k < json_array_size(json_object_get(z, "texts")); k++)
+      assert_true(json_is_null(json_array_get(json_object_get(z, "texts"), k)));
+  }
+  json_decref(v);
+  pf_run_free(&r);
+  /* A game whose cards have no texts has no "texts". */
+  tu_start(&r, "steal-the-pile", 2, NULL, NULL);
+  v = tu_view(&r, 0);
+  assert_null(json_object_get(json_array_get(json_object_get(v, "zones"), 0), "texts"));
+  json_decref(v);
+  pf_run_free(&r);
+}
+
 /* The deck, the drawn cards still to place (seen by the Headpointer only, PAP-3), the piles
  * ("pap:0.2": pile 2 of the round's level) with, while placing, the new pile a card may start,
  * the cards discarded this round, the cards out of the game and the score rows. A placing takes
@@ -1824,6 +1960,7 @@ static void test_views_zones_and_moves(void **unused) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_greedy_rule_of_thumb),
+      cmocka_unit_test(test_G_8_pap_card_notation),
       cmocka_unit_test(test_PAP_1_deck_reproducible),
       cmocka_unit_test(test_PAP_1_deck_weights),
       cmocka_unit_test(test_PAP_1_explicit_deck),
@@ -1908,6 +2045,7 @@ int main(void) {
       cmocka_unit_test(test_actions_not_when_out),
       cmocka_unit_test(test_actions_refusals),
       cmocka_unit_test(test_views_zones_and_moves),
+      cmocka_unit_test(test_views_card_texts),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+void tu_expect_card(const pf_card_notation *own, const char *text, const char *canonical) {
+  pf_card c;
+  if (pf_card_parse_in(own, text, &c) != 0) fail_msg("'%s' should be a card", text);
+  char buf[PF_CARD_STR];
+  assert_string_equal(pf_card_str_in(own, c, buf), canonical);
+}
+
 void tu_deal_places(pf_deal *d, const pf_card *deck, int n, const char *const *place) {
   bool used[PF_MAX_DEAL] = {false}, given[PF_MAX_DEAL] = {false};
   d->ncards = n;

@@ -24,6 +24,9 @@ void tu_deal(pf_deal *d, int ndecks, int jokers, const char *top);
  * position i (0 is the top); the places left NULL get the rest of the deck in its order, the first
  * place first. */
 void tu_deal_places(pf_deal *d, const pf_card *deck, int n, const char *const *place);
+/* Reads `text` as one card in the notation `own` (NULL: the core's, card.h), which must write it
+ * back as `canonical` (G-8). */
+void tu_expect_card(const pf_card_notation *own, const char *text, const char *canonical);
 /* Starts a game from one explicit deal (NULL: from seed 1) and options "key=value ..." (or
  * NULL). */
 void tu_start(pf_run *r, const char *game, int players, const pf_deal *deal, const char *options);

@@ -49,9 +49,9 @@ typedef struct table {
   bool hint_ready;
 } table;
 
-/* ---- reading deals from --deal ---- */
+/* ---- reading deals from --deal, in the notation of the game's cards (own) ---- */
 
-static int deals_from_json(json_t *root, pf_deal *deals, int *ndeals, pf_error *err) {
+static int deals_from_json(const pf_card_notation *own, json_t *root, pf_deal *deals, int *ndeals, pf_error *err) {
   json_t *list = json_is_object(root) ? json_object_get(root, "deals") : root;
   if (!json_is_array(list)) return pf_fail(err, "expected a record with deals, or an array of cards");
   bool single = json_array_size(list) > 0 && json_is_string(json_array_get(list, 0));
@@ -64,7 +64,7 @@ static int deals_from_json(json_t *root, pf_deal *deals, int *ndeals, pf_error *
     deals[k].ncards = (int)json_array_size(d);
     for (size_t i = 0; i < json_array_size(d); i++) {
       const char *s = json_string_value(json_array_get(d, i));
-      if (!s || pf_card_parse(s, &deals[k].cards[i]) != 0)
+      if (!s || pf_card_parse_in(own, s, &deals[k].cards[i]) != 0)
         return pf_fail(err, "deal %zu, card %zu: not a card", k + 1, i + 1);
     }
   }
@@ -72,7 +72,7 @@ static int deals_from_json(json_t *root, pf_deal *deals, int *ndeals, pf_error *
   return 0;
 }
 
-static int deals_from_text(char *text, pf_deal *deals, int *ndeals, pf_error *err) {
+static int deals_from_text(const pf_card_notation *own, char *text, pf_deal *deals, int *ndeals, pf_error *err) {
   int n = 0, line = 0;
   for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
     line++;
@@ -82,7 +82,7 @@ static int deals_from_text(char *text, pf_deal *deals, int *ndeals, pf_error *er
     d->ncards = 0;
     for (char *s2 = NULL, *w = strtok_r(l, " \t\r,", &s2); w; w = strtok_r(NULL, " \t\r,", &s2)) {
       if (d->ncards == PF_MAX_DEAL) return pf_fail(err, "line %d: too many cards", line);
-      if (pf_card_parse(w, &d->cards[d->ncards++]) != 0)
+      if (pf_card_parse_in(own, w, &d->cards[d->ncards++]) != 0)
         return pf_fail(err, "line %d: '%s' is not a card", line, w);
     }
   }
@@ -90,7 +90,7 @@ static int deals_from_text(char *text, pf_deal *deals, int *ndeals, pf_error *er
   return n ? 0 : pf_fail(err, "no cards in it");
 }
 
-static int load_deals(const char *path, pf_deal *deals, int *ndeals, pf_error *err) {
+static int load_deals(const pf_card_notation *own, const char *path, pf_deal *deals, int *ndeals, pf_error *err) {
   pf_buf b = {0};
   if (pf_buf_read_file(&b, path, err) != 0) {
     pf_buf_free(&b);
@@ -103,11 +103,11 @@ static int load_deals(const char *path, pf_deal *deals, int *ndeals, pf_error *e
   if (*s == '{' || *s == '[') {
     json_error_t je;
     json_t *root = json_loads(s, 0, &je);
-    rc = root ? deals_from_json(root, deals, ndeals, err)
+    rc = root ? deals_from_json(own, root, deals, ndeals, err)
               : pf_fail(err, "line %d column %d: %s", je.line, je.column, je.text);
     json_decref(root);
   } else {
-    rc = deals_from_text(b.data ? b.data : (char *)"", deals, ndeals, err);
+    rc = deals_from_text(own, b.data ? b.data : (char *)"", deals, ndeals, err);
   }
   pf_buf_free(&b);
   if (rc != 0) pf_error_prefix(err, "--deal %s", path);
@@ -459,7 +459,7 @@ static int play_check(const play_args *a, table *t) {
   pf_setup setup = {.players = players, .seed = a->seed};
   if (cli_options("play", g, a->opts, a->nopts, &setup.options) != 0) return EXIT_BAD_INPUT;
   static pf_deal deals[PF_MAX_DEALS];
-  if (a->deal_path && load_deals(a->deal_path, deals, &setup.ndeals, &err) != 0) return cli_bad("play: %s", err.msg);
+  if (a->deal_path && load_deals(g->cards, a->deal_path, deals, &setup.ndeals, &err) != 0) return cli_bad("play: %s", err.msg);
   setup.deals = deals;
   memset(t, 0, sizeof *t);
   t->seed = a->seed;

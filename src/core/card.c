@@ -3,8 +3,6 @@
  */
 #include "core/card.h"
 
-#include "core/papcard.h"
-
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,8 +11,13 @@ static const char RANKS[] = "A23456789TJQK";
 static const char SUITS[] = "SHDC";
 static const char *const SUIT_SYMBOLS[4] = {"\u2660", "\u2665", "\u2666", "\u2663"};
 
-char *pf_card_str(pf_card c, char *buf) {
-  if (pf_card_is_standard(c)) {
+/* Is c a card `own` names? */
+static bool owned(const pf_card_notation *own, pf_card c) { return own && c >= PF_CARD_GAME && own->owns(c); }
+
+char *pf_card_str_in(const pf_card_notation *own, pf_card c, char *buf) {
+  if (owned(own, c)) {
+    own->str(c, buf);
+  } else if (pf_card_is_standard(c)) {
     buf[0] = RANKS[pf_card_rank(c) - 1];
     buf[1] = SUITS[pf_card_suit(c)];
     buf[2] = '\0';
@@ -24,24 +27,23 @@ char *pf_card_str(pf_card c, char *buf) {
     snprintf(buf, PF_CARD_STR, "%d", c - PF_CARD_SBJ(0));
   } else if (c == PF_CARD_SBJ_WILD) {
     strcpy(buf, "W");
-  } else if (pf_pap_valid(c)) {
-    pf_pap_str(c, buf);
   } else {
     snprintf(buf, PF_CARD_STR, "#%d", c);
   }
   return buf;
 }
 
-char *pf_card_render(pf_card c, const pf_style *style, char *buf) {
+char *pf_card_render_in(const pf_card_notation *own, pf_card c, const pf_style *style, char *buf) {
   char plain[PF_CARD_STR];
-  pf_card_str(c, plain);
+  pf_card_str_in(own, c, plain);
   if (!pf_card_is_standard(c) || !style || (!style->unicode && !style->color)) {
-    static const char *const PAP_COLOURS[] = {"31", "32", "34", "35"};
-    bool mission = pf_pap_type(c) == PF_PAP_MISSION || pf_pap_type(c) == PF_PAP_MISSION_HL; /* no colour */
-    if (pf_pap_valid(c) && !mission && style && style->color)
-      sprintf(buf, "\x1b[1;%sm%s\x1b[0m", PAP_COLOURS[pf_pap_colour(c)], plain);
-    else if (c == PF_CARD_JOKER && style && style->color)
-      sprintf(buf, "\x1b[1;35m%s\x1b[0m", plain);
+    const char *sgr = NULL; /* no colour */
+    if (style && style->color && owned(own, c) && own->color)
+      sgr = own->color(c);
+    else if (style && style->color && c == PF_CARD_JOKER)
+      sgr = "1;35";
+    if (sgr)
+      sprintf(buf, "\x1b[%sm%s\x1b[0m", sgr, plain);
     else
       strcpy(buf, plain);
     return buf;
@@ -75,7 +77,7 @@ static int scan_suit(const char *s, int *suit) {
   return 0;
 }
 
-int pf_card_scan(const char **p, pf_card *out) {
+int pf_card_scan_in(const pf_card_notation *own, const char **p, pf_card *out) {
   const char *s = *p;
   int rank = 0, len = 0, suit;
   char c0 = (char)toupper((unsigned char)s[0]);
@@ -87,7 +89,7 @@ int pf_card_scan(const char **p, pf_card *out) {
     *p = s + n;
     return 0;
   }
-  if (pf_pap_scan(p, out) == 0) return 0; /* R, G, B, P: Point-a-Pile */
+  if (own && own->scan(p, out) == 0) return 0; /* the game's own cards first (Point-a-Pile's R, G, B, P, M) */
   if (c0 == 'J' && toupper((unsigned char)s[1]) == 'K') {
     *out = PF_CARD_JOKER;
     *p = s + 2;
@@ -124,9 +126,9 @@ int pf_card_scan(const char **p, pf_card *out) {
   return -1;
 }
 
-int pf_card_parse(const char *s, pf_card *out) {
+int pf_card_parse_in(const pf_card_notation *own, const char *s, pf_card *out) {
   const char *p = s;
-  if (pf_card_scan(&p, out) != 0 || *p != '\0') return -1;
+  if (pf_card_scan_in(own, &p, out) != 0 || *p != '\0') return -1;
   return 0;
 }
 

@@ -57,8 +57,41 @@ json_t *pf_ints_json(const int *v, int n) {
   return a;
 }
 
+/* ---- the cards' texts, for a game whose cards have them (card.h: pf_card_notation's text) ---- */
+
+static bool has_texts(const pf_game *g) { return g->cards && g->cards->text; }
+
+/* {"name", "text"} of the card written `notation` in the game's notation; null for an unseen card
+ * (notation NULL) and for a card that is not the game's own. */
+static json_t *card_text_json(const pf_card_notation *own, const char *notation) {
+  pf_card c;
+  if (!notation || pf_card_parse_in(own, notation, &c) != 0 || c < PF_CARD_GAME || !own->owns(c))
+    return json_null();
+  pf_buf name = {0}, text = {0};
+  own->text(c, &name, &text);
+  json_t *o = json_object();
+  json_object_set_new(o, "name", json_string(pf_buf_str(&name)));
+  json_object_set_new(o, "text", json_string(pf_buf_str(&text)));
+  pf_buf_free(&name);
+  pf_buf_free(&text);
+  return o;
+}
+
+/* Each zone's "texts": its cards' texts, parallel to "cards". */
+static void zones_texts(const pf_card_notation *own, json_t *view) {
+  size_t i, k;
+  json_t *zone, *card;
+  json_array_foreach(json_object_get(view, "zones"), i, zone) {
+    json_t *texts = json_array();
+    json_array_foreach(json_object_get(zone, "cards"), k, card) {
+      json_array_append_new(texts, card_text_json(own, json_string_value(card)));
+    }
+    json_object_set_new(zone, "texts", texts);
+  }
+}
+
 /* One legal move of the view's "moves": its string, where it takes a card from and to, and what
- * describe tells the viewer of it. */
+ * describe tells the viewer of it; with the card's text in a game whose cards have them. */
 static json_t *move_json(const pf_game *g, const void *st, pf_move m, int seat) {
   char s[PF_MOVE_STR], c[PF_CARD_STR];
   pf_move_zones z;
@@ -70,9 +103,10 @@ static json_t *move_json(const pf_game *g, const void *st, pf_move m, int seat) 
   json_t *o = json_object();
   json_object_set_new(o, "move", json_string(s));
   json_object_set_new(o, "from", z.from[0] ? json_string(z.from) : json_null());
-  json_object_set_new(o, "card", z.card != PF_CARD_NONE ? json_string(pf_card_str(z.card, c)) : json_null());
+  json_object_set_new(o, "card", z.card != PF_CARD_NONE ? json_string(pf_card_str_in(g->cards, z.card, c)) : json_null());
   json_object_set_new(o, "to", z.to[0] ? json_string(z.to) : json_null());
   json_object_set_new(o, "text", json_string(pf_buf_str(&text)));
+  if (has_texts(g) && z.card != PF_CARD_NONE) json_object_set_new(o, "card_text", card_text_json(g->cards, c));
   pf_buf_free(&text);
   return o;
 }
@@ -105,6 +139,7 @@ json_t *pf_view_json(const pf_game *g, const void *st, int players, int seat) {
     json_object_set_new(v, "winners", pf_ints_json(seats, g->winners(st, seats)));
   }
   g->view_json(st, seat, v);
+  if (has_texts(g)) zones_texts(g->cards, v);
   json_object_set_new(v, "moves", entitled ? moves_json(g, st, seat) : json_array());
   return v;
 }

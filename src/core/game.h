@@ -175,7 +175,12 @@ typedef struct pf_game {
    * 1: only to_move chooses now. */
   int (*choosing)(const void *st, int *seats);
 
-  /* ---- notation (G-9) ---- */
+  /* ---- notation (G-8, G-9) ---- */
+  /* Optional (pf_card_str_in and the other _in functions of card.h, which take it). The notation
+   * of the game's own cards, codes from PF_CARD_GAME up (Point-a-Pile's generated cards), with
+   * which records, deals and views read and write them. NULL: the game plays only cards the core
+   * names (standard cards, the joker, Skip-Bo Junior's). */
+  const pf_card_notation *cards;
   pf_move move_bound; /* every move code is below it (Python's num_distinct_actions) */
   /* The canonical string of a legal move. */
   void (*move_str)(const void *st, pf_move m, char buf[PF_MOVE_STR]);

@@ -12,7 +12,8 @@
 
 /* ---- reading ---- */
 
-static int read_deal(json_t *arr, int k, pf_deal *d, pf_error *err) {
+/* Deal k of a record, in the notation of the game's cards (own). */
+static int read_deal(const pf_card_notation *own, json_t *arr, int k, pf_deal *d, pf_error *err) {
   if (!json_is_array(arr)) return pf_fail(err, "deals[%d]: expected an array of cards", k);
   size_t n = json_array_size(arr);
   if (n > PF_MAX_DEAL)
@@ -21,7 +22,7 @@ static int read_deal(json_t *arr, int k, pf_deal *d, pf_error *err) {
   for (size_t i = 0; i < n; i++) {
     json_t *c = json_array_get(arr, i);
     if (!json_is_string(c)) return pf_fail(err, "deals[%d][%zu]: expected a card string", k, i);
-    if (pf_card_parse(json_string_value(c), &d->cards[i]) != 0)
+    if (pf_card_parse_in(own, json_string_value(c), &d->cards[i]) != 0)
       return pf_fail(err, "deals[%d][%zu]: '%s' is not a card", k, i, json_string_value(c));
   }
   return 0;
@@ -127,7 +128,7 @@ static int read_record(json_t *root, pf_game_lookup find, pf_record *rec, pf_err
     if (n > PF_MAX_DEALS) return pf_fail(err, "deals: %zu deals; at most %d", n, PF_MAX_DEALS);
     rec->deals = pf_xcalloc(n ? n : 1, sizeof *rec->deals);
     for (size_t k = 0; k < n; k++)
-      if (read_deal(json_array_get(jd, k), (int)k, &rec->deals[k], err) != 0) return -1;
+      if (read_deal(g->cards, json_array_get(jd, k), (int)k, &rec->deals[k], err) != 0) return -1;
     rec->setup.deals = rec->deals;
     rec->setup.ndeals = (int)n;
   }
@@ -259,7 +260,7 @@ json_t *pf_record_json(const pf_run *run) {
     json_t *d = json_array();
     for (int i = 0; i < run->deals[k].ncards; i++) {
       char s[PF_CARD_STR];
-      json_array_append_new(d, json_string(pf_card_str(run->deals[k].cards[i], s)));
+      json_array_append_new(d, json_string(pf_card_str_in(g->cards, run->deals[k].cards[i], s)));
     }
     json_array_append_new(deals, d);
   }

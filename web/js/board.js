@@ -208,7 +208,7 @@ export class Board {
   }
 
   cardNode(z, card, index) {
-    const face = cardEl(card);
+    const face = cardEl(card, z.texts?.[index]);
     if (this.sources?.has(key(z.id, card))) return this.sourceButton(z, card, index, face);
     // The top card of a zone whose moves name no card.
     if (this.sources?.has(key(z.id, null)) && index === z.cards.length - 1) return this.sourceButton(z, null, index, face);
@@ -221,7 +221,7 @@ export class Board {
       type: 'button',
       draggable: 'true',
       'aria-pressed': chosen ? 'true' : 'false',
-      'aria-label': `${card !== null ? cardLabel(card) : this.label(z)}, from ${this.label(z)}`,
+      'aria-label': `${card !== null ? cardLabel(card, z.texts?.[index]) : this.label(z)}, from ${this.label(z)}`,
       dataset: { zone: z.id, card: card ?? '' },
       onclick: (ev) => { ev.stopPropagation(); this.pickSource(z.id, card, index); },
       ondragstart: (ev) => {

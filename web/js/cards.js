@@ -1,6 +1,8 @@
 // cards.js - every card of every game drawn in HTML and CSS from its notation (RULINGS G-8):
 // playing cards (7H, TD, JK), Skip-Bo Junior's 1-10 and W, Point-a-Pile's coloured cards (R, G:N45,
 // P:A12, M3) and, for null, a card face down. No image files: the suits are text, the faces CSS.
+// It only draws: what a card with a text is called and does comes with it from the view (its
+// zone's `texts`, a move's `card_text`: {name, text}, docs/views.md), never from here.
 
 const RANKS = { A: 'A', T: '10', J: 'J', Q: 'Q', K: 'K' };
 const RANK_NAMES = { A: 'ace', T: '10', J: 'jack', Q: 'queen', K: 'king' };
@@ -10,71 +12,7 @@ const SUITS = {
   D: { sym: '♦', name: 'diamonds', red: true },
   C: { sym: '♣', name: 'clubs', red: false },
 };
-const PAP_COLOURS = { R: 'red', G: 'green', B: 'blue', P: 'purple' };
-
-const PAP_RULES = ['Not Last', 'Force Last', 'Not Friends', 'Force Friends', 'Leading Curse',
-  'Trailing Reward', 'Not Text', 'Not Textless'];
-const PAP_RULE_TEXT = [
-  'you may not pick a pile showing the colour of your last card scored',
-  'you must pick a pile showing the colour of your last card scored',
-  'you may not pick the pile your left neighbour picks',
-  'you must pick a pile that a neighbour also picks',
-  'the best scores may not pick the piles with the most cards',
-  'the worst scores choose after the others\u2019 choices are shown',
-  'last card with text: you may not pick a pile with text',
-  'last card textless: you may not pick a pile with a textless card'];
-const PAP_SHY = ['Head Only', 'Head Veto', 'Leader Veto', 'Hand Min', 'Hand Plus', 'Color New',
-  'Color Same', 'Not Shy'];
-const PAP_SHY_TEXT = ['only the Headpointer may pick this pile', 'anyone but the Headpointer',
-  'players not in the lead', 'players with fewer than 5 scored cards',
-  'players with more than 5 scored cards', 'players who have scored no card of this colour',
-  'players who have scored a card of this colour', 'players who have scored no Shy card'];
-const PAP_ACTIONS = ['Swap', 'Steal', 'Headpointer', 'Discard', 'Random', 'Merge', 'Switch',
-  'Reorder', 'Take All', 'Take None', 'Redo', 'Change Mind', 'Draw More', 'Color Stop',
-  'Action Stop', 'Trade'];
-const PAP_MISSIONS = ['5 cards of one colour', 'at least 2 cards of every colour', '10 points',
-  'at least 6 cards with text', 'at least 5 textless cards', 'every colour and at least 6 points',
-  'every colour and at least 6 cards', 'at least 12 cards', 'at least 8 cards and at least 4 points'];
-
-function sign(c) { return c === '-' ? '\u22121' : '+1'; }
-
-// What a Point-a-Pile card's code means, in words (rules: "Cards (colour R red, ...)").
-export function papMeaning(code) {
-  let m;
-  if (!code) return 'textless, worth 0';
-  if ((m = /^S([+-])$/.exec(code))) return `score ${sign(m[1])}`;
-  if ((m = /^M([+-])([RGBP])$/.exec(code))) return `${sign(m[1])} per ${PAP_COLOURS[m[2]]} card`;
-  if ((m = /^D(\d)$/.exec(code))) return `${m[1]} if the row has all 4 colours`;
-  if ((m = /^G(\d)(\d)$/.exec(code))) return `${m[1]} if some colour has at least ${m[2]} cards`;
-  if ((m = /^C(\d)(\d)([RGBP])$/.exec(code))) return `${m[1]} if the row has at least ${m[2]} ${PAP_COLOURS[m[3]]} cards`;
-  if ((m = /^N(\d)(\d)$/.exec(code))) return `${m[1]} if the row has at least ${m[2]} cards`;
-  if ((m = /^E([+-])$/.exec(code))) return `${sign(m[1])} per textless card`;
-  if ((m = /^L([+-])$/.exec(code))) return `${sign(m[1])} while it is the row\u2019s last card`;
-  if ((m = /^H([+-])$/.exec(code))) return `${sign(m[1])} while its owner is the Headpointer`;
-  if ((m = /^P(\d)$/.exec(code)) && PAP_RULES[m[1] - 1]) return `Rule: ${PAP_RULES[m[1] - 1]} (${PAP_RULE_TEXT[m[1] - 1]})`;
-  if ((m = /^T(\d)$/.exec(code)) && PAP_SHY[m[1] - 1]) return `Shy: ${PAP_SHY[m[1] - 1]} (${PAP_SHY_TEXT[m[1] - 1]})`;
-  if ((m = /^A(\d+)$/.exec(code)) && PAP_ACTIONS[m[1] - 1]) return `Action: ${PAP_ACTIONS[m[1] - 1]}`;
-  return code;
-}
-
-// A short second line for a Point-a-Pile card that fits on it.
-function papShort(code) {
-  let m;
-  if (!code) return '';
-  if ((m = /^P(\d)$/.exec(code)) && PAP_RULES[m[1] - 1]) return PAP_RULES[m[1] - 1];
-  if ((m = /^T(\d)$/.exec(code)) && PAP_SHY[m[1] - 1]) return PAP_SHY[m[1] - 1];
-  if ((m = /^A(\d+)$/.exec(code)) && PAP_ACTIONS[m[1] - 1]) return PAP_ACTIONS[m[1] - 1];
-  if ((m = /^M([+-])([RGBP])$/.exec(code))) return `${m[1]}1/${PAP_COLOURS[m[2]]}`;
-  if ((m = /^D(\d)$/.exec(code))) return `${m[1]}: 4 colours`;
-  if ((m = /^G(\d)(\d)$/.exec(code))) return `${m[1]}: ${m[2]} alike`;
-  if ((m = /^C(\d)(\d)([RGBP])$/.exec(code))) return `${m[1]}: ${m[2]} ${PAP_COLOURS[m[3]]}`;
-  if ((m = /^N(\d)(\d)$/.exec(code))) return `${m[1]}: ${m[2]}+ cards`;
-  if ((m = /^E([+-])$/.exec(code))) return `${m[1]}1/plain`;
-  if ((m = /^L([+-])$/.exec(code))) return `${m[1]}1 if last`;
-  if ((m = /^H([+-])$/.exec(code))) return `${m[1]}1 if head`;
-  if ((m = /^S([+-])$/.exec(code))) return `score ${m[1]}1`;
-  return '';
-}
+const PAP_COLOURS = { R: 'red', G: 'green', B: 'blue', P: 'purple' }; // the faces' CSS classes
 
 // Reads a card's notation: {kind, ...} where kind is back, standard, joker, sbj, pap, mission or
 // unknown.
@@ -92,25 +30,18 @@ export function parseCard(s) {
   return { kind: 'unknown', text: s };
 }
 
-// What a screen reader says for a card.
-export function cardLabel(s) {
+// What a screen reader says for a card; `info` is the card's {name, text} from the view, if any.
+export function cardLabel(s, info) {
   const c = parseCard(s);
+  const says = info?.text ? `: ${info.text}` : '';
   switch (c.kind) {
     case 'back': return 'a card face down';
     case 'joker': return 'joker';
     case 'standard': return `${RANK_NAMES[c.rank] || c.rank} of ${SUITS[c.suit].name}`;
     case 'sbj': return c.value === 'W' ? 'wild card' : `card ${c.value}`;
-    case 'pap': return `${PAP_COLOURS[c.colour]} card${c.code ? ' ' + c.code : ''}: ${papMeaning(c.code)}`;
-    case 'mission': return `mission ${c.n}: ${missionText(c)}`;
-    default: return `card ${s}`;
+    case 'pap': return `${PAP_COLOURS[c.colour]} card ${s}${says}`;
+    default: return `card ${s}${says}`;
   }
-}
-
-function missionText(c) {
-  if (c.n >= 1 && c.n <= 9) return PAP_MISSIONS[c.n - 1];
-  const m = /^(\d)([RGBP])(\d)([RGBP])$/.exec(c.detail || '');
-  if (c.n === 10 && m) return `${m[1]} ${PAP_COLOURS[m[2]]} and ${m[3]} ${PAP_COLOURS[m[4]]} cards`;
-  return `mission ${c.n}`;
 }
 
 // A short text for a card, as in a line of text: 7♥, 10♠, Joker, W, G:N45.
@@ -131,14 +62,15 @@ function el(tag, cls, text) {
   return e;
 }
 
-// The element of one card (a span; the caller makes it a button when it is to be chosen).
-export function cardEl(s) {
+// The element of one card (a span; the caller makes it a button when it is to be chosen), with
+// the card's {name, text} from the view, if any: its name on the face, its text in the label.
+export function cardEl(s, info) {
   const c = parseCard(s);
   const e = el('span', 'card');
   e.dataset.card = s === null || s === undefined ? '' : s;
   e.setAttribute('role', 'img');
-  e.setAttribute('aria-label', cardLabel(s));
-  e.title = cardLabel(s);
+  e.setAttribute('aria-label', cardLabel(s, info));
+  e.title = cardLabel(s, info);
   switch (c.kind) {
     case 'back':
       e.classList.add('back');
@@ -171,13 +103,13 @@ export function cardEl(s) {
       const corner = el('span', 'corner');
       corner.append(el('span', 'rank', c.code || '\u2013'), el('span', 'suit', c.colour));
       e.append(corner, el('span', 'code', c.code || '\u2013'));
-      const short = papShort(c.code);
-      if (short) e.append(el('span', 'word', short));
+      if (info?.name) e.append(el('span', 'word', info.name));
       break;
     }
-    case 'mission':
+    case 'mission': // a mission is known by what it asks: its text on the face
       e.classList.add('mission');
-      e.append(el('span', 'corner', 'M' + c.n), el('span', 'word', missionText(c)));
+      e.append(el('span', 'corner', 'M' + c.n));
+      if (info?.text) e.append(el('span', 'word', info.text));
       break;
     default:
       e.classList.add('unknown');

@@ -25,6 +25,7 @@ export class Lobby {
 
   build() {
     this.gamesBox = h('div.game-choices', { role: 'radiogroup', 'aria-labelledby': 'game-legend' });
+    this.gameNames = h('span.game-names'); // the games' titles, from /api/games (the one list: the registry)
     this.playersBox = h('div.players-box');
     this.optionsBox = h('div.options-box');
     this.seatsBox = h('ol.seat-choices');
@@ -56,8 +57,8 @@ export class Lobby {
       this.tablesMsg, this.tablesList);
     this.root.append(h('div.lobby', {},
       h('section.intro', {}, h('h1', {}, 'Pile card games'),
-        h('p', {}, 'Steal the Pile, Thief, Four Card Thief, Skip-Bo Junior, Piles, Gh\u00e2rat and Point-a-Pile, ' +
-          'with friends and bots. Pick a game, press ', h('b', {}, 'Create the table'), ', and play.')),
+        h('p', {}, this.gameNames, 'with friends and bots. Pick a game, press ', h('b', {}, 'Create the table'),
+          ', and play.')),
       this.form, tables));
   }
 
@@ -68,6 +69,9 @@ export class Lobby {
       this.createMsg.textContent = `Cannot read the games: ${e.message}`;
       return;
     }
+    const titles = this.games.map((g) => g.title);
+    const last = titles.pop();
+    this.gameNames.textContent = titles.length ? `${titles.join(', ')} and ${last}, ` : last ? `${last}, ` : '';
     const saved = (() => { try { return JSON.parse(localStorage.getItem('pilfer.lobby')) || {}; } catch { return {}; } })();
     this.games.forEach((g, i) => {
       const id = `game-${g.id}`;

@@ -1,7 +1,12 @@
 /*
- * papcard.c - Point-a-Pile card notation (RULINGS G-8; the table is in papcard.h).
+ * cards.c - Point-a-Pile's cards for people and programs: their notation (RULINGS G-8; the table
+ * is in cards.h), their names and what they do (PAP-1, PAP-9; point-a-pile-cards.md). The one
+ * home of the cards' texts: the text view, move descriptions and the JSON view's "texts" read
+ * them here, and the web page from the JSON view.
  */
-#include "core/papcard.h"
+#include "games/point_a_pile/cards.h"
+
+#include "games/point_a_pile/pap.h" /* the Action cards' table (PAP_ACTS) */
 
 #include <ctype.h>
 #include <stdio.h>
@@ -194,3 +199,80 @@ int pf_pap_scan(const char **p, pf_card *out) {
   *p = s + n;
   return 0;
 }
+
+/* What the expansions' cards do, one line each (PAP-9), by kind. */
+static const char *const RULE_TEXT[PF_PAP_RULES + 1] = {
+    "",
+    "you may not pick a pile showing the colour of your last card scored",
+    "you must pick a pile showing the colour of your last card scored",
+    "you may not pick the pile your left neighbour (seat - 1) picks",
+    "you must pick a pile a neighbour (seat - 1 or + 1) picks",
+    "the leading player(s) may not pick the largest pile(s)",
+    "the trailing player(s) choose after seeing the others' choices",
+    "if your last card scored has text, you may not pick a pile with text",
+    "if your last card scored is textless, you may not pick a pile with a textless card",
+};
+static const char *const SHY_TEXT[PF_PAP_SHIES + 1] = {
+    "",
+    "the Headpointer only",
+    "anyone but the Headpointer",
+    "players not (jointly) in the lead",
+    "players with fewer than 5 scored cards",
+    "players with more than 5 scored cards",
+    "players who have scored no card of its colour",
+    "players who have scored a card of its colour",
+    "players who have scored no Shy card",
+};
+static const char *const MISSION_TEXT[PF_PAP_MISSIONS] = {
+    "",
+    "5 cards of one colour",
+    "at least 2 cards of every colour",
+    "10 points",
+    "at least 6 cards with text",
+    "at least 5 textless cards",
+    "every colour and at least 6 points",
+    "every colour and at least 6 cards",
+    "at least 12 cards",
+    "at least 8 cards and at least 4 points",
+};
+
+void pf_pap_card_text(pf_card c, pf_buf *out) {
+  int x = pf_pap_a(c), y = pf_pap_b(c), sign = pf_pap_sign(c), kind = pf_pap_kind(c);
+  const char *colour = pf_pap_colour_name(pf_pap_c(c)), *name = pf_pap_kind_name(c);
+  switch (pf_pap_type(c)) {
+  case PF_PAP_SCORE: pf_buf_printf(out, "%+d", sign); break;
+  case PF_PAP_MATCH: pf_buf_printf(out, "%+d per %s card", sign, colour); break;
+  case PF_PAP_DIFF: pf_buf_printf(out, "%d if all 4 colours", x); break;
+  case PF_PAP_GROUP: pf_buf_printf(out, "%d if some colour has %d+ cards", x, y); break;
+  case PF_PAP_SPECIFIC: pf_buf_printf(out, "%d if %d+ %s cards", x, y, colour); break;
+  case PF_PAP_NUMCARDS: pf_buf_printf(out, "%d if %d+ cards", x, y); break;
+  case PF_PAP_EMPTY: pf_buf_printf(out, "%+d per textless card", sign); break;
+  case PF_PAP_LAST: pf_buf_printf(out, "%+d while your last card", sign); break;
+  case PF_PAP_HEAD: pf_buf_printf(out, "%+d while you are Headpointer", sign); break;
+  case PF_PAP_RULE: pf_buf_printf(out, "rule %s: %s", name, RULE_TEXT[kind]); break;
+  case PF_PAP_SHY: pf_buf_printf(out, "shy %s: while on top, its pile is for %s", name, SHY_TEXT[kind]); break;
+  case PF_PAP_ACTION: pf_buf_printf(out, "action %s, %s: %s", name, PAP_WINDOW_NAMES[PAP_ACTS[kind].window], PAP_ACTS[kind].does); break;
+  case PF_PAP_MISSION: pf_buf_printf(out, "mission: %s", MISSION_TEXT[kind]); break;
+  case PF_PAP_MISSION_HL:
+    pf_buf_printf(out, "mission: at least %d %s and %d %s cards", x, colour, y, pf_pap_colour_name(pf_pap_colour(c)));
+    break;
+  default: pf_buf_printf(out, "textless %s", pf_pap_colour_name(pf_pap_colour(c))); break;
+  }
+}
+
+const char *pf_pap_rule_text(int kind) { return RULE_TEXT[kind >= 1 && kind <= PF_PAP_RULES ? kind : 0]; }
+
+/* The notation's texts for views: the kind's name, and what the card does. */
+static void card_texts(pf_card c, pf_buf *name, pf_buf *text) {
+  pf_buf_puts(name, pf_pap_kind_name(c));
+  pf_pap_card_text(c, text);
+}
+
+/* A card's colour on a terminal: bold red, green, blue, magenta; none for a mission. */
+static const char *colour_sgr(pf_card c) {
+  static const char *const SGR[PF_PAP_COLOURS] = {"1;31", "1;32", "1;34", "1;35"};
+  bool mission = pf_pap_type(c) == PF_PAP_MISSION || pf_pap_type(c) == PF_PAP_MISSION_HL;
+  return mission ? NULL : SGR[pf_pap_colour(c)];
+}
+
+const pf_card_notation pf_pap_notation = {pf_pap_valid, pf_pap_str, pf_pap_scan, colour_sgr, card_texts};

@@ -1,6 +1,8 @@
 /*
- * papcard.h - Point-a-Pile's generated cards: their codes, fields and notation (RULINGS G-8,
- * PAP-1; rules/point-a-pile-cards.md).
+ * cards.h - Point-a-Pile's generated cards: their codes, fields and notation (RULINGS G-8,
+ * PAP-1; rules/point-a-pile-cards.md). The core knows no game's cards: the game gives this
+ * notation to it as its pf_game's `cards` (pf_pap_notation, core/card.h), and records, deals and
+ * views read and write the cards through it.
  *
  * A Point-a-Pile card is a pf_card from PF_PAP_BASE up. Its 16 bits hold
  *     1 . cc tttt ccc bbb aaa       (bit 15 set, bit 14 zero)
@@ -41,11 +43,12 @@
  * colon, the type letter and the parameters (signs + and -, digits, colour letters). Input is
  * read in any case. Codes from PF_PAP_BASE that are not a valid card are written "#<code>".
  */
-#ifndef PF_PAPCARD_H
-#define PF_PAPCARD_H
+#ifndef PF_GAMES_PAP_CARDS_H
+#define PF_GAMES_PAP_CARDS_H
 
 #include <stdbool.h>
 
+#include "core/buf.h"
 #include "core/card.h"
 
 #define PF_PAP_BASE 0x8000
@@ -144,8 +147,18 @@ int pf_pap_scan(const char **p, pf_card *out);
 /* The name of a RULE, SHY or ACTION card's kind ("Not Last", "Head Only", "Swap"); "" for other
  * cards. */
 const char *pf_pap_kind_name(pf_card c);
+/* What a valid card does, for people, as the text view writes it: "+1 per green card", "3 if some
+ * colour has 4+ cards", "rule Not Last: you may not pick ...", "textless green". */
+void pf_pap_card_text(pf_card c, pf_buf *out);
+/* What a rule (its kind, 1..PF_PAP_RULES) forbids or asks, one line; "" for another number. */
+const char *pf_pap_rule_text(int kind);
 /* The colour's name ("red") and its letter ('R'). */
 const char *pf_pap_colour_name(int colour);
 char pf_pap_colour_letter(int colour);
+
+/* The notation the core reads and writes the cards with (core/card.h): valid cards, pf_pap_str,
+ * pf_pap_scan, each card in its colour (missions, which have none, in none), and each card's
+ * name (pf_pap_kind_name) and text (pf_pap_card_text) for the JSON view. */
+extern const pf_card_notation pf_pap_notation;
 
 #endif
