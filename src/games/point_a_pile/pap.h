@@ -6,6 +6,7 @@
  * src/games/rules/point-a-pile.md): every round the Headpointer makes piles of drawn cards,
  * everyone points at one at once, and the piles go to whoever alone wanted them; four expansions
  * (PAP-9) add rules, missions, shy cards and actions. The game is split by job:
+ *   cards.c, .h     the cards: codes, notation, names and texts (the notation the core is given)
  *   deck.c          the generated deck and mission deck (PAP-1, PAP-9), and their checks
  *   round.c         card values and scores, piles, the rules in force and shy cards (the police
  *                   and shy hooks), the course of a round: drawing, pointing, the reveal, resolving
@@ -268,7 +269,7 @@ int pap_choosing(const void *vs, int *seats);
  *             'r'  a card of the player's own row (b)         reorder:3
  *             's'  a card of a seat's row (seat a, card b)    discard:p2.3
  *             'k'  a colour (b)                               colorstop:R
- *   does    what it does and needs, for refusals (one line) */
+ *   does    what it does and needs, for refusals and the card's text (one line) */
 typedef struct pap_act {
   const char *word;
   uint8_t window;
