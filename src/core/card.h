@@ -81,7 +81,9 @@ static inline char *pf_card_render(pf_card c, const pf_style *style, char *buf) 
 }
 static inline int pf_card_scan(const char **p, pf_card *out) { return pf_card_scan_in(NULL, p, out); }
 static inline int pf_card_parse(const char *s, pf_card *out) { return pf_card_parse_in(NULL, s, out); }
+
 /* Reads a seat's pile "pK" (G-8; any case) at *p, advances past it and returns 0 with the seat in
  * *seat (at most 99: larger numbers read as 99); -1 and *p unchanged when there is none. */
 int pf_pile_scan(const char **p, int *seat);
+
 #endif
