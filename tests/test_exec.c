@@ -75,7 +75,7 @@ static void pilfer_serve_refuses_exec(void **unused) {
   if (!mkdtemp(dir)) fail_msg("mkdtemp");
   snprintf(db, sizeof db, "%s/db", dir);
   snprintf(log, sizeof log, "%s/log", dir);
-  srv s;
+  srv s = {0}; /* srv_start reads s->args */
   if (srv_start(&s, pilfer_bin, db, log, 10000) != 0) fail_msg("pilfer serve: %s", s.error);
   ws_conn *c = ws_connect("127.0.0.1", s.port, "/ws", "pilfer", 10000);
   if (!c) fail_msg("connect: %s", ws_last_error());
