@@ -156,26 +156,11 @@ static void test_hist_bins(void **unused) {
 
 /* ---- whole runs ---- */
 
+/* An analyze run of rotated games. */
 static pf_sim_config config(const char *game, int players, long long games, const char *const *seats) {
-  pf_sim_config c = {.game = pf_game_find(game), .players = players, .games = games, .seed = 11, .rotate = true,
-                     .shard = 1, .nshards = 1, .analyze = true};
-  pf_options_default(c.game->options, c.game->noptions, &c.options);
-  for (int p = 0; p < players; p++) strcpy(c.seats[p], seats[p]);
+  pf_sim_config c = tu_sim_config(game, players, games, true, seats);
+  c.analyze = true;
   return c;
-}
-
-static void run(const pf_sim_config *c, int threads, pf_sim_result *r) {
-  pf_sim_run_opts o = {.threads = threads};
-  pf_error err;
-  if (pf_sim_run(c, &o, r, &err) != 0) fail_msg("analyze: %s", err.msg);
-}
-
-static char *text(const pf_sim_result *r) {
-  json_t *j = pf_sim_json(r);
-  json_object_del(j, "wall_seconds");
-  char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
-  json_decref(j);
-  return s;
 }
 
 /* Three shards, through their JSON text and in another order, merge into the unsharded run. */
@@ -185,22 +170,22 @@ static void test_analyze_shards_merge(void **unused) {
   pf_sim_config c = config("thief", 3, 30, seats);
   pf_sim_result whole, one, parts[3], merged;
   pf_error err;
-  run(&c, 2, &whole);
-  run(&c, 1, &one);
+  tu_sim_run(&c, 2, NULL, &whole);
+  tu_sim_run(&c, 1, NULL, &one);
   assert_memory_equal(&whole.sums, &one.sums, sizeof whole.sums);
   for (int i = 0; i < 3; i++) {
     pf_sim_config sc = c;
     sc.shard = i + 1;
     sc.nshards = 3;
     pf_sim_result part;
-    run(&sc, 1, &part);
+    tu_sim_run(&sc, 1, NULL, &part);
     json_t *j = pf_sim_json(&part);
     if (pf_sim_from_json(j, "part", &parts[2 - i], &err) != 0) fail_msg("%s", err.msg);
     json_decref(j);
     assert_memory_equal(&parts[2 - i].sums, &part.sums, sizeof part.sums);
   }
   assert_int_equal(pf_sim_merge(parts, 3, &merged, &err), 0);
-  char *want = text(&whole), *got = text(&merged);
+  char *want = tu_sim_text(&whole), *got = tu_sim_text(&merged);
   assert_string_equal(want, got);
   assert_non_null(strstr(got, "\"analysis\":"));
   free(want);
@@ -220,7 +205,7 @@ static void test_analyze_json_refused(void **unused) {
   pf_sim_config c = config("steal-the-pile", 2, 4, seats);
   pf_sim_result r, back;
   pf_error err;
-  run(&c, 1, &r);
+  tu_sim_run(&c, 1, NULL, &r);
   json_t *j = pf_sim_json(&r), *an = json_object_get(json_object_get(j, "sums"), "analysis");
   json_t *moves = json_object_get(an, "moves");
   json_object_set_new(moves, "n", json_integer(5));
@@ -260,7 +245,7 @@ static void test_events(void **unused) {
   for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
     pf_sim_config c = config(CASES[i].game, CASES[i].players, 20 * CASES[i].players, seats);
     pf_sim_result r;
-    run(&c, 2, &r);
+    tu_sim_run(&c, 2, NULL, &r);
     int e = 0;
     while (e < pf_nevents(c.game) && strcmp(c.game->events[e], CASES[i].event) != 0) e++;
     assert_true(e < pf_nevents(c.game));

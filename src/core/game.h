@@ -243,6 +243,9 @@ typedef struct pf_game {
   /* Optional (pf_count_events), with events. Adds to counts[k] how often counter k happened as
    * move m (PF_MOVE_CHANCE: a chance outcome) took the game from `before` to `after`. */
   void (*count_events)(const void *before, const void *after, pf_move m, long long *counts);
+  /* With count_events: how many bytes of `before` it reads, a prefix of the state (analyze copies
+   * only these before each move); 0: all of it. */
+  size_t events_before;
 } pf_game;
 
 /* ---- the optional methods, each called through one helper ---- */

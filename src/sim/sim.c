@@ -93,8 +93,8 @@ static int play_game(worker *w, long long i) {
   if (an) pf_an_trace_begin(&w->trace, g, st, n);
   for (int who; (who = g->to_move(st)) != PF_NOBODY; moves++) {
     pf_move m = PF_MOVE_CHANCE, legal[PF_MAX_MOVES];
-    int nlegal = an && who != PF_CHANCE ? g->legal(st, legal) : 0;
-    if (events) memcpy(w->before, st, g->state_size);
+    int nlegal = 0;
+    if (events) memcpy(w->before, st, g->events_before ? g->events_before : g->state_size);
     if (who == PF_CHANCE) {
       if (record)
         pf_run_chance(&run);
@@ -102,6 +102,7 @@ static int play_game(worker *w, long long i) {
         pf_chance_sample(g, st, NULL);
     } else {
       m = pf_bot_choose(at[who], g, st);
+      if (an) nlegal = at[who]->stats.offered ? at[who]->stats.offered : g->legal(st, legal);
       if (record)
         pf_run_play(&run, m);
       else

@@ -5,6 +5,7 @@
  */
 #include "games/point_a_pile/pap.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "games/rules.h"
@@ -265,7 +266,7 @@ static void count_log(const pap_event *log, int from, int to, long long *counts)
 }
 
 static void pap_count_events(const void *before, const void *after, pf_move m, long long *counts) {
-  const pap_state *b = before, *a = after;
+  const pap_state *b = before, *a = after; /* of before, only what lies before its logs */
   counts[0] += MV_KIND(m) == MV_POINT && MV_B(m) == EMPTY;
   if (a->round != b->round || a->over != b->over) { /* a round began (or the game ended) */
     count_log(a->prev, b->nlog, a->nprev, counts);
@@ -307,4 +308,5 @@ const pf_game pf_game_point_a_pile = {
     .move_zones = pap_move_zones,
     .events = EVENTS,
     .count_events = pap_count_events,
+    .events_before = offsetof(pap_state, log), /* round, over and nlog; not the logs */
 };
