@@ -499,6 +499,9 @@ grep -q '"metric": "lead_changes"' "$T/out" && grep -q '"differences": \[' "$T/o
   bad "compare json" "$(head -12 "$T/out")"
 expect_fail "compare: one result" 2 "analyze: --compare needs 2 to 16 analyze --json results, not 1" $PILFER analyze --compare "$T/off.json"
 expect_fail "compare: a sim result" 2 "whole.json: not a 'pilfer analyze --json' result" $PILFER analyze --compare "$T/off.json" "$T/whole.json"
+expect_fail "analyze --html: the libraries missing" 1 "analyze: --html: .*run 'npm ci' in /nonexistent" \
+  env PILFER_REPORT_DIR=/nonexistent $PILFER analyze thief --seat random --games 2 --html "$T/r.html"
+expect_fail "sim --html refused" 2 "sim: unknown or incomplete option '--html'" $PILFER sim thief --seat random --games 2 --html "$T/r.html"
 expect_fail "compare: malformed JSON" 2 "trunc.json: line 2 column 0" $PILFER analyze --compare "$T/off.json" "$T/trunc.json"
 
 echo "$passed passed, $failed failed"

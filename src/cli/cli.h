@@ -52,6 +52,9 @@ void cli_print_rules(const pf_game *g, FILE *f);
 json_t *cli_load_json(const char *cmd, const char *path);
 /* An analyze --json result as tables for people (cli_analyze.c). */
 void cli_analyze_print(json_t *result, FILE *f);
+/* An analyze --json result as one HTML file with a chart per metric (Vega-Lite, copied in so that
+ * it opens offline); 0, or the exit status after saying what is wrong. */
+int cli_analyze_html(json_t *result, const char *path);
 /* `pilfer analyze --compare FILE...`: results side by side, with the differences' intervals. */
 int cli_analyze_compare(int argc, char **argv);
 /* The game named id, or NULL after an error listing the games. */

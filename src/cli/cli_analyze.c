@@ -4,10 +4,12 @@
  * Both read the result's JSON (pf_sim_json), so that what a person reads and what a program reads
  * are the same figures, and --compare works on results made anywhere (a cluster's merge).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli/cli.h"
 
@@ -162,6 +164,77 @@ void cli_analyze_print(json_t *r, FILE *f) {
               (long long)num(v, "total"));
   }
   fprintf(f, "\nWall time: %.1f s\n", num(r, "wall_seconds"));
+}
+
+/* ---- --html ---- */
+
+/* The files a report copies in, under the report folder (report/ of the source tree: its
+ * package.json pins the libraries, `npm ci` there fetches them). */
+static const char *const REPORT_FILES[] = {
+    "node_modules/vega/build/vega.min.js",
+    "node_modules/vega-lite/build/vega-lite.min.js",
+    "node_modules/vega-embed/build/vega-embed.min.js",
+    "report.js",
+};
+
+static const char REPORT_HEAD[] =
+    "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>pilfer analyze</title>\n"
+    "<style>\nbody { font-family: system-ui, sans-serif; margin: 1.5rem auto; max-width: 70rem; padding: 0 1rem; "
+    "color: #222; }\nh1 { font-size: 1.5rem; margin-bottom: 0.2rem; }\n#run { color: #555; }\n"
+    "#charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(30rem, 1fr)); gap: 1.5rem; }\n"
+    ".chart { margin: 0; min-width: 0; }\n</style>\n</head>\n<body>\n<h1 id=\"title\">pilfer analyze</h1>\n"
+    "<p id=\"run\"></p>\n<main id=\"charts\"></main>\n";
+
+/* Writes prefix and text into an HTML script element so that nothing in it closes the element:
+ * "</script" becomes "<\\/script" (in JavaScript source, where "</" alone may be a regular
+ * expression's), or with json every "</" becomes "<\\/" (the same in a JSON string). */
+static void write_script(FILE *f, const char *prefix, const char *text, size_t n, bool json) {
+  fprintf(f, "<script>\n%s", prefix);
+  for (size_t i = 0; i < n; i++) {
+    if (text[i] == '<' && i + 1 < n && text[i + 1] == '/' && (json || (n - i >= 8 && strncasecmp(text + i + 2, "script", 6) == 0)))
+      fputs("<\\", f);
+    else
+      fputc(text[i], f);
+  }
+  fputs("\n</script>\n", f);
+}
+
+int cli_analyze_html(json_t *result, const char *path) {
+  const char *dir = getenv("PILFER_REPORT_DIR") ? getenv("PILFER_REPORT_DIR") : PF_REPORT_DIR;
+  pf_buf files[sizeof REPORT_FILES / sizeof *REPORT_FILES] = {{0}};
+  int rc = 0;
+  size_t n = sizeof REPORT_FILES / sizeof *REPORT_FILES, read = 0;
+  for (; read < n && rc == 0; read++) {
+    char name[4096];
+    pf_error err;
+    snprintf(name, sizeof name, "%s/%s", dir, REPORT_FILES[read]);
+    if (pf_buf_read_file(&files[read], name, &err) != 0) {
+      cli_error("analyze: --html: %s (the report's plotting libraries: run 'npm ci' in %s, or set "
+                "PILFER_REPORT_DIR to a folder that has them)", err.msg, dir);
+      rc = EXIT_OTHER;
+    }
+  }
+  FILE *f = rc == 0 ? fopen(path, "w") : NULL;
+  if (rc == 0 && !f) {
+    cli_error("analyze: --html %s: cannot write it: %s", path, strerror(errno));
+    rc = EXIT_OTHER;
+  }
+  if (f) {
+    fputs(REPORT_HEAD, f);
+    for (size_t i = 0; i + 1 < n; i++) write_script(f, "", files[i].data, files[i].len, false);
+    char *json = json_dumps(result, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    write_script(f, "window.PILFER_RESULT = ", json, strlen(json), true);
+    write_script(f, "", files[n - 1].data, files[n - 1].len, false);
+    fputs("</body>\n</html>\n", f);
+    free(json);
+    if (fclose(f) != 0) {
+      cli_error("analyze: --html %s: cannot write it: %s", path, strerror(errno));
+      rc = EXIT_OTHER;
+    }
+  }
+  for (size_t i = 0; i < read; i++) pf_buf_free(&files[i]);
+  return rc;
 }
 
 /* ---- --compare ---- */

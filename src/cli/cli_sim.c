@@ -40,7 +40,7 @@ static const char SIM_USAGE[] =
 
 static const char ANALYZE_USAGE[] =
     "usage: pilfer analyze GAME -p N --seat BOT... --games K [--threads T] [--seed S] [--rotate]\n"
-    "                      [--shard I/N] [-o KEY=VALUE]... [--json] [--records DIR]\n"
+    "                      [--shard I/N] [-o KEY=VALUE]... [--json] [--html FILE] [--records DIR]\n"
     "       pilfer analyze --compare FILE FILE... [--json]\n"
     "\n"
     "Plays the games pilfer sim plays with the same flags and measures what a game designer asks,\n"
@@ -52,6 +52,8 @@ static const char ANALYZE_USAGE[] =
     RUN_FLAGS
     "  --json            the result as JSON: sim's fields, \"analysis\", and the exact sums\n"
     "                    pilfer merge adds\n"
+    "  --html FILE       also write a report with a chart per metric, one HTML file that opens\n"
+    "                    offline (Vega-Lite in it)\n"
     "  --compare FILE... two or more analyze --json results side by side (see --compare --help)\n"
     RUN_TAIL;
 
@@ -166,7 +168,7 @@ static int parse_shard(const char *s, int *i, int *n) {
 typedef struct sim_args {
   pf_sim_config c;
   const char *cmd; /* "sim" or "analyze" */
-  const char *game, *opts[64], *records;
+  const char *game, *opts[64], *records, *html;
   int nopts, nseats, players, threads, games;
   bool json;
 } sim_args;
@@ -180,7 +182,7 @@ static int sim_parse(const char *cmd, int argc, char **argv, sim_args *a) {
       {"seed", required_argument, 0, 'S'},    {"rotate", no_argument, 0, 'r'},
       {"shard", required_argument, 0, 'x'},   {"option", required_argument, 0, 'o'},
       {"json", no_argument, 0, 'j'},          {"records", required_argument, 0, 'R'},
-      {"help", no_argument, 0, 'h'},          {0}};
+      {"help", no_argument, 0, 'h'},          {"html", required_argument, 0, 'H'}, {0}};
   pf_sim_config *c = &a->c;
   int ch;
   memset(a, 0, sizeof *a);
@@ -226,6 +228,10 @@ static int sim_parse(const char *cmd, int argc, char **argv, sim_args *a) {
       break;
     case 'j': a->json = true; break;
     case 'R': a->records = optarg; break;
+    case 'H':
+      if (!c->analyze) return cli_bad("sim: unknown or incomplete option '--html'; pilfer analyze --html draws charts");
+      a->html = optarg;
+      break;
     case 'h': return cli_usage_with_bots(c->analyze ? ANALYZE_USAGE : SIM_USAGE);
     default: return cli_bad("%s: unknown or incomplete option '%s'; see pilfer %s --help", a->cmd, argv[optind - 1], a->cmd);
     }
@@ -290,6 +296,12 @@ static int sim_run(const sim_args *a) {
     print_json(&r);
   else
     print_table(&r);
+  if (a->html) {
+    json_t *j = pf_sim_json(&r);
+    int rc = cli_analyze_html(j, a->html);
+    json_decref(j);
+    return rc;
+  }
   return 0;
 }
 

@@ -1,0 +1,59 @@
+// report.test.mjs - `pilfer analyze --html`: the report of every game opens offline in Chromium
+// (every network request refused) with every chart drawn as SVG marks and no console error; a
+// screenshot of each goes to web-artifacts/report-GAME.png.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { PILFER, launch, newPage, screenshot } from './lib.mjs';
+
+// Each game with a few options, greedy against random (seats rotated).
+const GAMES = [
+  ['steal-the-pile', '-p 3 --seat greedy --seat random --seat random'],
+  ['thief', '-p 2 --seat greedy --seat random'],
+  ['four-card-thief', '-p 3 --seat greedy --seat random --seat random'],
+  ['skip-bo-junior', '-p 2 --seat greedy --seat random'],
+  ['piles', '-p 4 --seat greedy --seat random --seat greedy --seat random'],
+  ['gharat', '-p 4 --seat greedy --seat random --seat greedy --seat random -o teams=true -o target=300'],
+  ['point-a-pile', '-p 4 --seat greedy --seat random --seat random --seat random -o police=true -o shy=true'],
+];
+const dir = mkdtempSync(join(tmpdir(), 'pilfer-report-'));
+const browser = await launch();
+after(async () => { await browser.close(); rmSync(dir, { recursive: true, force: true }); });
+
+for (const [game, flags] of GAMES) {
+  test(`the ${game} report draws every chart offline`, { timeout: 60000 }, async () => {
+    const file = join(dir, `${game}.html`);
+    const run = spawnSync(PILFER, ['analyze', game, ...flags.split(' '), '--games', '48', '--rotate', '--html', file],
+      { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    const page = await newPage(browser);
+    const requests = [];
+    await page.route('**/*', (route) => {
+      if (route.request().url().startsWith('file:')) return route.continue();
+      requests.push(route.request().url());
+      return route.abort();
+    });
+    await page.goto(pathToFileURL(file).href);
+    await page.waitForFunction(() => {
+      const figs = [...document.querySelectorAll('figure.chart')];
+      return figs.length > 0 && figs.every((f) => f.dataset.drawn);
+    }, null, { timeout: 30000 });
+    const charts = await page.$$eval('figure.chart', (figs) => figs.map((f) => ({
+      drawn: f.dataset.drawn, marks: f.querySelectorAll('svg .mark-rect path, svg .mark-rect, svg .mark-line path, svg .mark-symbol path, svg .mark-area path, svg .mark-rule line').length,
+      title: f.querySelector('svg .role-title-text')?.textContent ?? '',
+    })));
+    assert.ok(charts.length >= 9, `only ${charts.length} charts`);
+    for (const c of charts) {
+      assert.equal(c.drawn, 'yes', `chart '${c.title}' was not drawn`);
+      assert.ok(c.marks > 0, `chart '${c.title}' has no marks`);
+    }
+    assert.deepEqual(page.errors, []);
+    assert.deepEqual(requests, [], 'the report asked the network');
+    await screenshot(page, `report-${game}`);
+    await page.context().close();
+  });
+}
