@@ -5,6 +5,7 @@
 (function () {
   'use strict';
   const r = window.PILFER_RESULT;
+  if (r.metrics) return compare(r);
   const an = r.analysis;
   const pct = (x) => Math.round(1000 * x) / 10;
   const charts = [];
@@ -42,7 +43,7 @@
     const tooltip = [{ field: 'label' }, { field: 'rate', format: '.1%' }, { field: 'lo', format: '.1%' }, { field: 'hi', format: '.1%' }];
     const layers = [
       { mark: 'bar', encoding: { x, tooltip, y: { field: 'rate', type: 'quantitative', axis: { format: '%' }, title: 'win rate (95% interval)' } } },
-      { mark: { type: 'errorbar', ticks: true }, encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'win rate (95% interval)' }, y2: { field: 'hi' } } },
+      { mark: { type: 'errorbar', thickness: 2 }, encoding: { x, y: { field: 'lo', type: 'quantitative', title: 'win rate (95% interval)' }, y2: { field: 'hi' } } },
     ];
     if (fair !== undefined) layers.push({ mark: { type: 'rule', strokeDash: [4, 4] }, encoding: { y: { datum: fair } } });
     return { title, data: { values: rows }, layer: layers };
@@ -87,7 +88,7 @@
       encoding: { y: { field: 'name', type: 'nominal', sort: null, title: null }, tooltip: [{ field: 'name' }, { field: 'mean', format: '.2f' }] },
       layer: [
         { mark: 'bar', encoding: { x: { field: 'mean', type: 'quantitative', title: 'mean per game (95% interval)' } } },
-        { mark: { type: 'errorbar', ticks: true }, encoding: { x: { field: 'lo', type: 'quantitative', title: 'mean per game (95% interval)' }, x2: { field: 'hi' } } },
+        { mark: { type: 'errorbar', thickness: 2 }, encoding: { x: { field: 'lo', type: 'quantitative', title: 'mean per game (95% interval)' }, x2: { field: 'hi' } } },
       ],
     });
 
@@ -95,6 +96,11 @@
   document.getElementById('title').textContent = `${r.game}, ${r.players} players: ${r.played} games`;
   document.getElementById('run').textContent = `seats ${r.seats.join(', ')}${r.rotate ? ' (rotated)' : ''}; ` +
     `options ${opts || 'none'}; seed ${r.seed}. Every figure with its 95% interval; pilfer analyze --json has them all.`;
+  draw(charts);
+}());
+
+// Draws each Vega-Lite spec into a figure of #charts.
+function draw(charts) {
   const root = document.getElementById('charts');
   charts.forEach((spec, i) => {
     const div = document.createElement('figure');
@@ -108,4 +114,31 @@
       .then(() => { div.dataset.drawn = 'yes'; })
       .catch((e) => { div.dataset.drawn = 'error'; console.error(`chart ${i}: ${e}`); });
   });
-}());
+}
+
+// analyze --compare --html: a chart per metric, each result's mean with its 95% interval, and in
+// the title every result's difference from the first with its interval.
+function compare(c) {
+  const sign = (x) => (x >= 0 ? '+' : '') + x.toFixed(2);
+  const charts = c.metrics.map((m) => {
+    const values = m.values.map((v, i) => v && { run: `#${i + 1}`, mean: v.mean, lo: v.ci95[0], hi: v.ci95[1] }).filter(Boolean);
+    const diffs = m.differences.map((d, i) => d && `#${i + 2} − #1: ${sign(d.difference)} [${sign(d.ci95[0])}, ${sign(d.ci95[1])}]`)
+      .filter(Boolean).join('; ');
+    const x = { field: 'run', type: 'nominal', sort: null, title: null, axis: { labelAngle: 0 } };
+    return {
+      title: { text: m.label, subtitle: diffs }, data: { values },
+      layer: [
+        { mark: { type: 'point', filled: true, size: 80 }, encoding: { x, y: { field: 'mean', type: 'quantitative', title: `${m.label} (95% interval)`, scale: { zero: false } }, tooltip: [{ field: 'run' }, { field: 'mean', format: '.3f' }] } },
+        { mark: { type: 'errorbar', thickness: 2 }, encoding: { x, y: { field: 'lo', type: 'quantitative', title: `${m.label} (95% interval)` }, y2: { field: 'hi' } } },
+      ],
+    };
+  });
+  document.getElementById('title').textContent = `pilfer analyze --compare: ${c.configs.length} runs`;
+  const run = document.getElementById('run');
+  c.configs.forEach((k, i) => {
+    const line = document.createElement('div');
+    line.textContent = `#${i + 1} ${k.file}: ${k.run}`;
+    run.appendChild(line);
+  });
+  draw(charts);
+}

@@ -240,13 +240,14 @@ int cli_analyze_html(json_t *result, const char *path) {
 /* ---- --compare ---- */
 
 static const char COMPARE_USAGE[] =
-    "usage: pilfer analyze --compare FILE FILE... [--json]\n"
+    "usage: pilfer analyze --compare FILE FILE... [--json] [--html FILE]\n"
     "\n"
     "Reads two or more 'pilfer analyze --json' results (or 'pilfer merge' of their shards; '-' is\n"
     "standard input) and shows every metric side by side, with the difference of each result from\n"
     "the first and its 95% interval (the runs are independent: the normal interval of a difference\n"
     "of two means). E.g. -o police=false against -o police=true, or 2 players against 4.\n"
-    "  --json   the comparison as JSON (README, \"Analysis\")\n";
+    "  --json       the comparison as JSON (README, \"Analysis\")\n"
+    "  --html FILE  also write a report with a chart per metric (as analyze --html)\n";
 
 /* The metrics compared: a label, the path of the mean and of its interval, and the scale to show
  * them in (100: a percentage). */
@@ -340,14 +341,18 @@ static void describe_run(json_t *r, char *buf, size_t size) {
 
 int cli_analyze_compare(int argc, char **argv) {
   static const struct option LONG[] = {
-      {"compare", no_argument, 0, 'c'}, {"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0}};
+      {"compare", no_argument, 0, 'c'}, {"json", no_argument, 0, 'j'}, {"html", required_argument, 0, 'H'},
+      {"help", no_argument, 0, 'h'},    {0}};
   bool json = false;
+  const char *html = NULL;
   int ch;
   optind = 1;
   opterr = 0;
   while ((ch = getopt_long(argc, argv, "h", LONG, NULL)) != -1) {
     if (ch == 'j') {
       json = true;
+    } else if (ch == 'H') {
+      html = optarg;
     } else if (ch == 'h') {
       fputs(COMPARE_USAGE, stdout);
       return 0;
@@ -377,10 +382,8 @@ int cli_analyze_compare(int argc, char **argv) {
     char what[512];
     for (int i = 0; i < n; i++) {
       describe_run(r[i], what, sizeof what);
-      if (json)
-        json_array_append_new(configs, json_pack("{s:s, s:s}", "file", argv[optind + i], "run", what));
-      else
-        printf("#%d  %s: %s\n", i + 1, argv[optind + i], what);
+      json_array_append_new(configs, json_pack("{s:s, s:s}", "file", argv[optind + i], "run", what));
+      if (!json) printf("#%d  %s: %s\n", i + 1, argv[optind + i], what);
     }
     for (int k = 0; k < nm; k++) {
       double m0, lo0, hi0;
@@ -413,16 +416,15 @@ int cli_analyze_compare(int argc, char **argv) {
       json_array_append_new(metrics, json_pack("{s:s, s:s, s:o, s:o}", "metric", m[k].id, "label", m[k].label, "values", values,
                                                "differences", diffs));
     }
+    json_object_set_new(out, "configs", configs);
+    json_object_set_new(out, "metrics", metrics);
     if (json) {
-      json_object_set_new(out, "configs", configs);
-      json_object_set_new(out, "metrics", metrics);
       json_dumpf(out, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
       putchar('\n');
     } else {
       printf("\n* the interval of the difference excludes 0.\n");
-      json_decref(configs);
-      json_decref(metrics);
     }
+    if (html) rc = cli_analyze_html(out, html);
     json_decref(out);
   }
   for (int i = 0; i < n; i++) json_decref(r[i]);

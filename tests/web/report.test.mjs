@@ -57,3 +57,25 @@ for (const [game, flags] of GAMES) {
     await page.context().close();
   });
 }
+
+test('a comparison report draws a chart per metric offline', { timeout: 60000 }, async () => {
+  const parts = ['police=false', 'police=true'].map((o) => {
+    const file = join(dir, `${o}.json`);
+    const run = spawnSync('sh', ['-c', `"${PILFER}" analyze point-a-pile -p 3 --seat greedy --games 30 --json -o ${o} >"${file}"`]);
+    assert.equal(run.status, 0, String(run.stderr));
+    return file;
+  });
+  const file = join(dir, 'compare.html');
+  const run = spawnSync(PILFER, ['analyze', '--compare', ...parts, '--html', file], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  const page = await newPage(browser);
+  await page.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : route.abort()));
+  await page.goto(pathToFileURL(file).href);
+  await page.waitForFunction(() => [...document.querySelectorAll('figure.chart')].every((f) => f.dataset.drawn), null, { timeout: 30000 });
+  const drawn = await page.$$eval('figure.chart', (figs) => figs.map((f) => f.dataset.drawn));
+  assert.ok(drawn.length >= 13 && drawn.every((d) => d === 'yes'), `charts: ${drawn}`);
+  assert.ok((await page.textContent('#run')).includes('police=true'));
+  assert.deepEqual(page.errors, []);
+  await screenshot(page, 'report-compare');
+  await page.context().close();
+});
