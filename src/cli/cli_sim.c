@@ -1,5 +1,6 @@
 /*
- * cli_sim.c - `pilfer sim` (many bot games, SPEC §4) and `pilfer merge` (shards into one result).
+ * cli_sim.c - `pilfer sim` (many bot games, SPEC §4), `pilfer analyze` (the same games, measured for
+ * designers: cli_analyze.c prints them) and `pilfer merge` (shards into one result).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -61,9 +62,8 @@ static const char MERGE_USAGE[] =
     "usage: pilfer merge FILE... [--table]\n"
     "\n"
     "Adds up the 'pilfer sim --json' (or 'pilfer analyze --json') results of every shard of one\n"
-    "run ('-' reads standard\n"
-    "input) and prints the result of the whole run as JSON: the same, bit for bit, as running it\n"
-    "unsharded, except wall_seconds (here the sum of the shards').\n"
+    "run ('-' reads standard input) and prints the result of the whole run as JSON: the same, bit\n"
+    "for bit, as running it unsharded, except wall_seconds (here the sum of the shards').\n"
     "  --table   print the readable table instead\n";
 
 /* ---- the readable table ---- */

@@ -10,6 +10,9 @@
  * is exact and does not depend on the order: merging the shards of a run gives, bit for bit, the
  * result of the whole run. Rates, means, deviations and confidence intervals are worked out from
  * the sums only when a result is shown.
+ *
+ * With `analyze` the same games are also measured for designers (analyze.h): the loop keeps a
+ * trace of each game and adds its design metrics to the sums, exact in the same way.
  */
 #ifndef PF_SIM_H
 #define PF_SIM_H
