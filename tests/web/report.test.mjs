@@ -10,16 +10,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PILFER, launch, newPage, screenshot } from './lib.mjs';
 
-// Each game with a few options, greedy against random (seats rotated).
-const GAMES = [
-  ['steal-the-pile', '-p 3 --seat greedy --seat random --seat random'],
-  ['thief', '-p 2 --seat greedy --seat random'],
-  ['four-card-thief', '-p 3 --seat greedy --seat random --seat random'],
-  ['skip-bo-junior', '-p 2 --seat greedy --seat random'],
-  ['piles', '-p 4 --seat greedy --seat random --seat greedy --seat random'],
-  ['gharat', '-p 4 --seat greedy --seat random --seat greedy --seat random -o teams=true -o target=300'],
-  ['point-a-pile', '-p 4 --seat greedy --seat random --seat random --seat random -o police=true -o shy=true'],
-];
+// Every game of the registry, with its short game's players and options (pilfer games --json:
+// "quick"), greedy in seat 0 against random (seats rotated).
+const GAMES = JSON.parse(spawnSync(PILFER, ['games', '--json'], { encoding: 'utf8' }).stdout).map((g) => [g.id, [
+  '-p', String(g.quick.players), '--seat', 'greedy', ...Array(g.quick.players - 1).fill(['--seat', 'random']).flat(),
+  ...Object.entries(g.quick.options || {}).flatMap(([k, v]) => ['-o', `${k}=${v}`]),
+]]);
 const dir = mkdtempSync(join(tmpdir(), 'pilfer-report-'));
 const browser = await launch();
 after(async () => { await browser.close(); rmSync(dir, { recursive: true, force: true }); });
@@ -27,7 +23,7 @@ after(async () => { await browser.close(); rmSync(dir, { recursive: true, force:
 for (const [game, flags] of GAMES) {
   test(`the ${game} report draws every chart offline`, { timeout: 60000 }, async () => {
     const file = join(dir, `${game}.html`);
-    const run = spawnSync(PILFER, ['analyze', game, ...flags.split(' '), '--games', '48', '--rotate', '--html', file],
+    const run = spawnSync(PILFER, ['analyze', game, ...flags, '--games', '48', '--rotate', '--html', file],
       { encoding: 'utf8' });
     assert.equal(run.status, 0, run.stderr);
     const page = await newPage(browser);
