@@ -463,5 +463,46 @@ check "sim --records" $PILFER sim piles --seat greedy --games 3 --records "$T/re
 [ "$(ls "$T/recs" | wc -l)" = 3 ] && $PILFER replay "$T/recs/game-000002.json" >/dev/null && ok "sim --records writes every game, replayable" ||
   bad "sim records" "$(ls "$T/recs")"
 
+# ---- analyze: sim's games and flags, design metrics, merge, --compare ----
+check "analyze --help" $PILFER analyze --help
+check "analyze table" $PILFER analyze steal-the-pile -p 2 --seat greedy --seat random --games 40 --rotate --threads 2
+for head in BALANCE LENGTH DECISIVENESS TENSION CHOICE "SKILL AND LUCK" "GAME EVENTS" "greedy > random" "cards_stolen"; do
+  grep -q "$head" "$T/out" || bad "analyze table lacks '$head'" "$(head -20 "$T/out")"
+done
+grep -qE '^  moves +48\.00 ' "$T/out" && ok "analyze prints every group of metrics (2-player Steal the Pile: 48 moves)" ||
+  bad "analyze table" "$(grep moves "$T/out")"
+an_unsharded() { $PILFER analyze piles --seat greedy --seat random --seat greedy --seat random --games 24 --rotate --seed 3 --json "$@"; }
+an_unsharded --threads 2 >"$T/an-whole.json" && for i in 1 2 3 4; do an_unsharded --threads 1 --shard $i/4 >"$T/an-part$i.json" || exit 1; done &&
+  $PILFER merge "$T/an-part4.json" "$T/an-part2.json" "$T/an-part1.json" "$T/an-part3.json" >"$T/an-merged.json"
+cmp -s <(strip "$T/an-whole.json") <(strip "$T/an-merged.json") && ok "analyze: merge of 4 shards equals the unsharded run, bit for bit" ||
+  bad "analyze merge differs" "$(diff <(strip "$T/an-whole.json") <(strip "$T/an-merged.json") | head -10)"
+for key in '"analysis": {' '"length": {' '"tension": {' '"lead_changes": {' '"winner_lead_by_phase": \[' '"by_phase": \[' \
+           '"beats": \[' '"passes": {' '"phase_forced": \['; do
+  grep -q "$key" "$T/an-whole.json" || bad "analyze --json lacks $key"
+done
+ok "analyze --json has the fields README's Analysis lists"
+expect_fail "merge: sim and analyze shards together" 2 "sim or analyze must all agree" \
+  $PILFER merge "$T/an-part1.json" <(an_unsharded --shard 2/4 | sed 's/"analysis"/"x"/g') "$T/an-part3.json" "$T/an-part4.json"
+expect_fail "analyze: unknown bot" 2 "analyze: seat 1: unknown bot 'genius'" $PILFER analyze thief --seat random --seat genius --games 2
+expect_fail "analyze: bad shard" 2 "analyze: --shard takes I/N" $PILFER analyze thief --seat random --games 4 --shard 0/3
+expect_fail "analyze: rotate needs whole rotations" 2 "multiple of 3 \(9 or 12\)" $PILFER analyze thief -p 3 --seat random --games 10 --rotate
+expect_fail "analyze: no --games" 2 "analyze: give the number of games" $PILFER analyze thief --seat random
+expect_fail "analyze: bad option" 2 "analyze: gharat: .*bad value '7' for option teams" $PILFER analyze gharat -p 4 --seat random --games 2 -o teams=7
+expect_fail "analyze: unknown flag" 2 "analyze: unknown or incomplete option '--fast'; see pilfer analyze --help" $PILFER analyze thief --seat random --games 2 --fast
+an_piles() { $PILFER analyze point-a-pile -p 3 --seat greedy --games 30 --json "$@"; }
+an_piles -o police=false >"$T/off.json" && an_piles -o police=true >"$T/on.json"
+check "analyze --compare" $PILFER analyze --compare "$T/off.json" "$T/on.json"
+grep -q "police=true" "$T/out" && grep -qE '#2 - #1: +[-+][0-9.]+ +\[' "$T/out" && grep -q "splits per game" "$T/out" &&
+  ok "analyze --compare shows both runs, each metric's difference with its interval" || bad "compare" "$(head -12 "$T/out")"
+check "analyze --compare --json" $PILFER analyze --compare --json "$T/off.json" "$T/on.json"
+grep -q '"metric": "lead_changes"' "$T/out" && grep -q '"differences": \[' "$T/out" && ok "analyze --compare --json" ||
+  bad "compare json" "$(head -12 "$T/out")"
+expect_fail "compare: one result" 2 "analyze: --compare needs 2 to 16 analyze --json results, not 1" $PILFER analyze --compare "$T/off.json"
+expect_fail "compare: a sim result" 2 "whole.json: not a 'pilfer analyze --json' result" $PILFER analyze --compare "$T/off.json" "$T/whole.json"
+expect_fail "analyze --html: the libraries missing" 1 "analyze: --html: .*run 'npm ci' in /nonexistent" \
+  env PILFER_REPORT_DIR=/nonexistent $PILFER analyze thief --seat random --games 2 --html "$T/r.html"
+expect_fail "sim --html refused" 2 "sim: unknown or incomplete option '--html'" $PILFER sim thief --seat random --games 2 --html "$T/r.html"
+expect_fail "compare: malformed JSON" 2 "trunc.json: line 2 column 0" $PILFER analyze --compare "$T/off.json" "$T/trunc.json"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -12,46 +12,23 @@
 #include "sim/sim.h"
 #include "testutil.h"
 
-static pf_sim_config config(const char *game, int players, long long games, bool rotate, const char *const *seats) {
-  pf_sim_config c = {.game = pf_game_find(game), .players = players, .games = games, .seed = 42, .rotate = rotate,
-                     .shard = 1, .nshards = 1};
-  pf_options_default(c.game->options, c.game->noptions, &c.options);
-  for (int p = 0; p < players; p++) strcpy(c.seats[p], seats[p]);
-  return c;
-}
-
-static void run(const pf_sim_config *c, int threads, const char *records, pf_sim_result *r) {
-  pf_sim_run_opts o = {.threads = threads, .records_dir = records};
-  pf_error err;
-  if (pf_sim_run(c, &o, r, &err) != 0) fail_msg("sim: %s", err.msg);
-}
-
-/* The JSON text of a result without its wall time. */
-static char *text(const pf_sim_result *r) {
-  json_t *j = pf_sim_json(r);
-  json_object_del(j, "wall_seconds");
-  char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
-  json_decref(j);
-  return s;
-}
-
 static const char *const MIXED[] = {"ismcts:iters=20", "greedy", "random"};
 
 static void test_sim_threads(void **unused) {
   (void)unused;
-  pf_sim_config c = config("steal-the-pile", 3, 30, true, MIXED);
+  pf_sim_config c = tu_sim_config("steal-the-pile", 3, 30, true, MIXED);
   pf_sim_result one, two;
-  run(&c, 1, NULL, &one);
-  run(&c, 2, NULL, &two);
+  tu_sim_run(&c, 1, NULL, &one);
+  tu_sim_run(&c, 2, NULL, &two);
   assert_int_equal(one.sums.games, 30);
   assert_memory_equal(&one.sums, &two.sums, sizeof one.sums);
-  char *a = text(&one), *b = text(&two);
+  char *a = tu_sim_text(&one), *b = tu_sim_text(&two);
   assert_string_equal(a, b);
   free(a);
   free(b);
   /* A different seed is a different run. */
   c.seed = 43;
-  run(&c, 2, NULL, &two);
+  tu_sim_run(&c, 2, NULL, &two);
   assert_true(memcmp(&one.sums, &two.sums, sizeof one.sums) != 0);
 }
 
@@ -59,15 +36,15 @@ static void test_sim_threads(void **unused) {
 static void test_sim_shards_merge(void **unused) {
   (void)unused;
   const char *const seats[] = {"greedy", "random"};
-  pf_sim_config c = config("skip-bo-junior", 2, 31, false, seats);
+  pf_sim_config c = tu_sim_config("skip-bo-junior", 2, 31, false, seats);
   pf_sim_result whole, parts[3], reread[3], merged;
   pf_error err;
-  run(&c, 2, NULL, &whole);
+  tu_sim_run(&c, 2, NULL, &whole);
   for (int i = 0; i < 3; i++) {
     pf_sim_config sc = c;
     sc.shard = i + 1;
     sc.nshards = 3;
-    run(&sc, 1 + i % 2, NULL, &parts[i]);
+    tu_sim_run(&sc, 1 + i % 2, NULL, &parts[i]);
     json_t *j = pf_sim_json(&parts[i]);
     char *s = json_dumps(j, 0);
     json_decref(j);
@@ -79,13 +56,13 @@ static void test_sim_shards_merge(void **unused) {
   long long total = 0;
   for (int i = 0; i < 3; i++) total += parts[i].sums.games;
   assert_int_equal(total, 31);
-  char *want = text(&whole);
+  char *want = tu_sim_text(&whole);
   assert_int_equal(pf_sim_merge(parts, 3, &merged, &err), 0);
-  char *got = text(&merged);
+  char *got = tu_sim_text(&merged);
   assert_string_equal(want, got);
   free(got);
   assert_int_equal(pf_sim_merge(reread, 3, &merged, &err), 0); /* shards in another order */
-  got = text(&merged);
+  got = tu_sim_text(&merged);
   assert_string_equal(want, got);
   free(got);
   free(want);
@@ -105,10 +82,10 @@ static void test_sim_shards_merge(void **unused) {
 static void test_sim_json_refused(void **unused) {
   (void)unused;
   const char *const seats[] = {"greedy", "random"};
-  pf_sim_config c = config("steal-the-pile", 2, 4, false, seats);
+  pf_sim_config c = tu_sim_config("steal-the-pile", 2, 4, false, seats);
   pf_sim_result r, back;
   pf_error err;
-  run(&c, 1, NULL, &r);
+  tu_sim_run(&c, 1, NULL, &r);
   json_t *j = pf_sim_json(&r);
   assert_int_equal(pf_sim_from_json(j, "f.json", &back, &err), 0);
   assert_memory_equal(&back.sums, &r.sums, sizeof r.sums);
@@ -131,9 +108,9 @@ static void test_sim_rotate_records(void **unused) {
   char dir[] = "/tmp/pilfer-sim-XXXXXX";
   assert_non_null(mkdtemp(dir));
   const char *const seats[] = {"greedy", "random"};
-  pf_sim_config c = config("thief", 2, 4, true, seats);
+  pf_sim_config c = tu_sim_config("thief", 2, 4, true, seats);
   pf_sim_result r;
-  run(&c, 2, dir, &r);
+  tu_sim_run(&c, 2, dir, &r);
   pf_record rec[4];
   pf_error err;
   for (int i = 0; i < 4; i++) {

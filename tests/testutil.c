@@ -378,3 +378,25 @@ int tu_option_variants(const pf_game *g, int players, pf_options *out) {
   }
   return n;
 }
+
+pf_sim_config tu_sim_config(const char *game, int players, long long games, bool rotate, const char *const *seats) {
+  pf_sim_config c = {.game = pf_game_find(game), .players = players, .games = games, .seed = 42, .rotate = rotate,
+                     .shard = 1, .nshards = 1};
+  pf_options_default(c.game->options, c.game->noptions, &c.options);
+  for (int p = 0; p < players; p++) strcpy(c.seats[p], seats[p]);
+  return c;
+}
+
+void tu_sim_run(const pf_sim_config *c, int threads, const char *records, pf_sim_result *r) {
+  pf_sim_run_opts o = {.threads = threads, .records_dir = records};
+  pf_error err;
+  if (pf_sim_run(c, &o, r, &err) != 0) fail_msg("%s: %s", c->analyze ? "analyze" : "sim", err.msg);
+}
+
+char *tu_sim_text(const pf_sim_result *r) {
+  json_t *j = pf_sim_json(r);
+  json_object_del(j, "wall_seconds");
+  char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  json_decref(j);
+  return s;
+}

@@ -15,6 +15,7 @@
 
 #include "core/record.h"
 #include "games/registry.h"
+#include "sim/sim.h"
 
 /* A full deal of `ndecks` standard decks plus `jokers` jokers: the cards written in `top` (space-
  * separated notation, top card first) come first, then the rest of the deck in its standard
@@ -100,5 +101,12 @@ int tu_resampled(const pf_run *r, int seat, int times, const char *path, pf_rng 
  * the player count accepts. Returns how many; out has room for TU_MAX_VARIANTS. */
 #define TU_MAX_VARIANTS (2 * PF_MAX_OPTIONS + 1)
 int tu_option_variants(const pf_game *g, int players, pf_options *out);
+
+/* A run of sim (or analyze) of `games` games of `players` seats given by `seats`, seed 42, default
+ * options, unsharded; played on `threads` threads, records into `records` if not NULL; and its
+ * JSON text without the wall time (caller frees), which is what merging must reproduce. */
+pf_sim_config tu_sim_config(const char *game, int players, long long games, bool rotate, const char *const *seats);
+void tu_sim_run(const pf_sim_config *c, int threads, const char *records, pf_sim_result *r);
+char *tu_sim_text(const pf_sim_result *r);
 
 #endif

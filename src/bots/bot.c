@@ -16,7 +16,7 @@
 static pf_move random_choose(pf_bot *bot, const pf_game *g, const void *st) {
   pf_move moves[PF_MAX_MOVES];
   int n = g->legal(st, moves);
-  bot->stats = (pf_bot_stats){0};
+  bot->stats = (pf_bot_stats){.offered = n};
   return moves[pf_rng_below(&bot->rng, (uint32_t)n)];
 }
 

@@ -37,6 +37,8 @@ typedef struct pf_bot_stats {
   long iterations; /* search iterations (0 for bots that do not search) */
   long moves;      /* moves and chance outcomes simulated */
   long nodes;      /* tree nodes made */
+  int offered;     /* legal moves the position offered, for kinds that count them (random, greedy;
+                    * 0: not counted), so that `pilfer analyze` need not generate them again */
 } pf_bot_stats;
 
 /* Whether a bot has failed in this game (exec: its program did not answer, ended, or answered a

@@ -66,7 +66,7 @@ static pf_move greedy_choose(pf_bot *bot, const pf_game *g, const void *st) {
   pf_move moves[PF_MAX_MOVES];
   int64_t rating[PF_MAX_MOVES];
   int n = g->legal(st, moves);
-  bot->stats = (pf_bot_stats){0};
+  bot->stats = (pf_bot_stats){.offered = n};
   if (n == 1) return moves[0];
   int seat = g->to_move(st);
   char *mem = pf_bot_memory(bot, 3 * g->state_size);

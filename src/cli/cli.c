@@ -101,3 +101,18 @@ int cli_json_flag(int argc, char **argv, const char *usage, bool *json) {
   if (optind < argc) return cli_bad("%s: unexpected argument '%s'", argv[0], argv[optind]);
   return -1;
 }
+
+json_t *cli_load_json(const char *cmd, const char *path) {
+  pf_buf b = {0};
+  pf_error err;
+  json_t *j = NULL;
+  if (pf_buf_read_file(&b, path, &err) != 0) {
+    cli_error("%s: %s", cmd, err.msg);
+  } else {
+    json_error_t je;
+    j = json_loadb(b.data ? b.data : "", b.len, 0, &je);
+    if (!j) cli_error("%s: %s: line %d column %d: %s", cmd, path, je.line, je.column, je.text);
+  }
+  pf_buf_free(&b);
+  return j;
+}

@@ -6,6 +6,8 @@
 
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "core/game.h"
 
 /* Exit statuses of SPEC §1. */
@@ -19,6 +21,7 @@ int cmd_replay(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 
 /* Prints "pilfer: <message>" to stderr. */
@@ -44,6 +47,16 @@ int cli_usage_with_bots(const char *usage);
 void cli_rules_text(const char *markup, int width, pf_buf *out);
 /* Prints a game's rules so (`pilfer rules`, and `rules` while playing). */
 void cli_print_rules(const pf_game *g, FILE *f);
+/* The JSON text of a file ('-': standard input), or NULL after saying what is wrong, where:
+ * "CMD: FILE: line L column C: ...". */
+json_t *cli_load_json(const char *cmd, const char *path);
+/* An analyze --json result as tables for people (cli_analyze.c). */
+void cli_analyze_print(json_t *result, FILE *f);
+/* An analyze --json result as one HTML file with a chart per metric (Vega-Lite, copied in so that
+ * it opens offline); 0, or the exit status after saying what is wrong. */
+int cli_analyze_html(json_t *result, const char *path);
+/* `pilfer analyze --compare FILE...`: results side by side, with the differences' intervals. */
+int cli_analyze_compare(int argc, char **argv);
 /* The game named id, or NULL after an error listing the games. */
 const pf_game *cli_game(const char *id);
 

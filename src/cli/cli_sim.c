@@ -1,5 +1,6 @@
 /*
- * cli_sim.c - `pilfer sim` (many bot games, SPEC §4) and `pilfer merge` (shards into one result).
+ * cli_sim.c - `pilfer sim` (many bot games, SPEC §4), `pilfer analyze` (the same games, measured for
+ * designers: cli_analyze.c prints them) and `pilfer merge` (shards into one result).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -12,34 +13,57 @@
 #include "core/clock.h"
 #include "sim/sim.h"
 
+/* The flags sim and analyze share. */
+#define RUN_FLAGS                                                                                 \
+  "  -p, --players N   players (default: the number of --seat; with one, 2 or the game's least)\n" \
+  "  --seat BOT        a bot spec per seat, seat 0 first; or one for every seat\n"                  \
+  "  --games K         games to play (with --rotate: a multiple of N)\n"                            \
+  "  --threads T       threads (default: every core)\n"                                             \
+  "  --seed S          the run's seed (default 1)\n"                                                \
+  "  --rotate          play every deal once per rotation of the seats (duplicate deals)\n"          \
+  "  --shard I/N       play only the I-th of N slices of the games (I from 1); merge the\n"         \
+  "                    slices' --json results with pilfer merge\n"                                  \
+  "  -o KEY=VALUE      a game option (see pilfer games)\n"
+#define RUN_TAIL                                                                                  \
+  "  --records DIR     write every game's record to DIR/game-NNNNNN.json\n"                         \
+  "A progress bar with rate and ETA goes to stderr when it is a terminal.\n"                        \
+  "\n"                                                                                              \
+  "Bots (a spec is NAME or NAME:KEY=VALUE,...; e.g. ismcts:iters=5000,playout=greedy):\n"
+
 static const char SIM_USAGE[] =
     "usage: pilfer sim GAME -p N --seat BOT... --games K [--threads T] [--seed S] [--rotate]\n"
     "                  [--shard I/N] [-o KEY=VALUE]... [--json] [--records DIR]\n"
     "\n"
     "Plays K games of bots and prints win rates with 95% confidence intervals, the first seat's\n"
     "advantage, scores and game lengths. Game i is determined by (seed, i) alone, whatever the\n"
-    "threads or shards.\n"
-    "  -p, --players N   players (default: the number of --seat; with one, 2 or the game's least)\n"
-    "  --seat BOT        a bot spec per seat, seat 0 first; or one for every seat\n"
-    "  --games K         games to play (with --rotate: a multiple of N)\n"
-    "  --threads T       threads (default: every core)\n"
-    "  --seed S          the run's seed (default 1)\n"
-    "  --rotate          play every deal once per rotation of the seats (duplicate deals)\n"
-    "  --shard I/N       play only the I-th of N slices of the games (I from 1); merge the\n"
-    "                    slices' --json results with pilfer merge\n"
-    "  -o KEY=VALUE      a game option (see pilfer games)\n"
-    "  --json            the result as JSON (SPEC 4), with the exact sums merge adds\n"
-    "  --records DIR     write every game's record to DIR/game-NNNNNN.json\n"
-    "A progress bar with rate and ETA goes to stderr when it is a terminal.\n"
+    "threads or shards.\n" RUN_FLAGS
+    "  --json            the result as JSON (SPEC 4), with the exact sums merge adds\n" RUN_TAIL;
+
+static const char ANALYZE_USAGE[] =
+    "usage: pilfer analyze GAME -p N --seat BOT... --games K [--threads T] [--seed S] [--rotate]\n"
+    "                      [--shard I/N] [-o KEY=VALUE]... [--json] [--html FILE] [--records DIR]\n"
+    "       pilfer analyze --compare FILE FILE... [--json]\n"
     "\n"
-    "Bots (a spec is NAME or NAME:KEY=VALUE,...; e.g. ismcts:iters=5000,playout=greedy):\n";
+    "Plays the games pilfer sim plays with the same flags and measures what a game designer asks,\n"
+    "each with a 95% interval: balance (win rate by seat and by bot), length (moves, turns, deals:\n"
+    "their distribution), decisiveness (shared wins, the winner's margin), tension (lead changes,\n"
+    "when the winner took the lead for good, how far behind the winner was, comebacks), choice\n"
+    "(legal moves offered, forced moves, by tenth of the game), how often each bot beats each\n"
+    "other (skill and luck) and the game's own counters. README's \"Analysis\" defines each.\n"
+    RUN_FLAGS
+    "  --json            the result as JSON: sim's fields, \"analysis\", and the exact sums\n"
+    "                    pilfer merge adds\n"
+    "  --html FILE       also write a report with a chart per metric, one HTML file that opens\n"
+    "                    offline (Vega-Lite in it)\n"
+    "  --compare FILE... two or more analyze --json results side by side (see --compare --help)\n"
+    RUN_TAIL;
 
 static const char MERGE_USAGE[] =
     "usage: pilfer merge FILE... [--table]\n"
     "\n"
-    "Adds up the 'pilfer sim --json' results of every shard of one run ('-' reads standard\n"
-    "input) and prints the result of the whole run as JSON: the same, bit for bit, as running it\n"
-    "unsharded, except wall_seconds (here the sum of the shards').\n"
+    "Adds up the 'pilfer sim --json' (or 'pilfer analyze --json') results of every shard of one\n"
+    "run ('-' reads standard input) and prints the result of the whole run as JSON: the same, bit\n"
+    "for bit, as running it unsharded, except wall_seconds (here the sum of the shards').\n"
     "  --table   print the readable table instead\n";
 
 /* ---- the readable table ---- */
@@ -49,6 +73,12 @@ static void print_rate(pf_sim_estimate e) {
 }
 
 static void print_table(const pf_sim_result *r) {
+  if (r->config.analyze) {
+    json_t *j = pf_sim_json(r);
+    cli_analyze_print(j, stdout);
+    json_decref(j);
+    return;
+  }
   const pf_sim_config *c = &r->config;
   int n = c->players, seat_bot[PF_MAX_PLAYERS], nbots = pf_sim_bots(c, seat_bot);
   long long first, count;
@@ -137,23 +167,27 @@ static int parse_shard(const char *s, int *i, int *n) {
 /* What `pilfer sim` was asked: the run, and what the command line says beside it. */
 typedef struct sim_args {
   pf_sim_config c;
-  const char *game, *opts[64], *records;
+  const char *cmd; /* "sim" or "analyze" */
+  const char *game, *opts[64], *records, *html;
   int nopts, nseats, players, threads, games;
   bool json;
 } sim_args;
 
-/* Reads the flags into a; returns -1 to go on, or the exit status (help: 0; a bad flag: 2). */
-static int sim_parse(int argc, char **argv, sim_args *a) {
+/* Reads the flags of `pilfer sim` or `pilfer analyze` (cmd) into a; returns -1 to go on, or the
+ * exit status (help: 0; a bad flag: 2). */
+static int sim_parse(const char *cmd, int argc, char **argv, sim_args *a) {
   static const struct option LONG[] = {
       {"players", required_argument, 0, 'p'}, {"seat", required_argument, 0, 's'},
       {"games", required_argument, 0, 'g'},   {"threads", required_argument, 0, 't'},
       {"seed", required_argument, 0, 'S'},    {"rotate", no_argument, 0, 'r'},
       {"shard", required_argument, 0, 'x'},   {"option", required_argument, 0, 'o'},
       {"json", no_argument, 0, 'j'},          {"records", required_argument, 0, 'R'},
-      {"help", no_argument, 0, 'h'},          {0}};
+      {"help", no_argument, 0, 'h'},          {"html", required_argument, 0, 'H'}, {0}};
   pf_sim_config *c = &a->c;
   int ch;
   memset(a, 0, sizeof *a);
+  a->cmd = cmd;
+  c->analyze = strcmp(cmd, "analyze") == 0;
   a->games = -1;
   c->seed = 1;
   c->shard = c->nshards = 1;
@@ -163,42 +197,46 @@ static int sim_parse(int argc, char **argv, sim_args *a) {
     switch (ch) {
     case 'p':
       if (cli_parse_count(optarg, &a->players) != 0 || a->players < 1)
-        return cli_bad("sim: -p needs a number of players, not '%s'", optarg);
+        return cli_bad("%s: -p needs a number of players, not '%s'", a->cmd, optarg);
       break;
     case 's':
-      if (a->nseats == PF_MAX_PLAYERS) return cli_bad("sim: at most %d seats", PF_MAX_PLAYERS);
-      if (strlen(optarg) >= PF_BOT_SPEC) return cli_bad("sim: the bot spec '%.40s...' is too long", optarg);
+      if (a->nseats == PF_MAX_PLAYERS) return cli_bad("%s: at most %d seats", a->cmd, PF_MAX_PLAYERS);
+      if (strlen(optarg) >= PF_BOT_SPEC) return cli_bad("%s: the bot spec '%.40s...' is too long", a->cmd, optarg);
       strcpy(c->seats[a->nseats++], optarg);
       break;
     case 'g':
       if (cli_parse_count(optarg, &a->games) != 0 || a->games < 1)
-        return cli_bad("sim: --games needs a number of games from 1, not '%s'", optarg);
+        return cli_bad("%s: --games needs a number of games from 1, not '%s'", a->cmd, optarg);
       break;
     case 't':
       if (cli_parse_count(optarg, &a->threads) != 0 || a->threads < 1 || a->threads > 1024)
-        return cli_bad("sim: --threads needs a number of threads from 1 to 1024, not '%s'", optarg);
+        return cli_bad("%s: --threads needs a number of threads from 1 to 1024, not '%s'", a->cmd, optarg);
       break;
     case 'S':
       if (cli_parse_seed(optarg, &c->seed) != 0)
-        return cli_bad("sim: --seed needs an integer from 0 to 9223372036854775807, not '%s'", optarg);
+        return cli_bad("%s: --seed needs an integer from 0 to 9223372036854775807, not '%s'", a->cmd, optarg);
       break;
     case 'r': c->rotate = true; break;
     case 'x':
       if (parse_shard(optarg, &c->shard, &c->nshards) != 0)
-        return cli_bad("sim: --shard takes I/N, the I-th of N slices with 1 <= I <= N <= 4096 (e.g. 2/8), not '%s'",
+        return cli_bad("%s: --shard takes I/N, the I-th of N slices with 1 <= I <= N <= 4096 (e.g. 2/8), not '%s'", a->cmd,
                        optarg);
       break;
     case 'o':
-      if (a->nopts == 64) return cli_bad("sim: too many -o options");
+      if (a->nopts == 64) return cli_bad("%s: too many -o options", a->cmd);
       a->opts[a->nopts++] = optarg;
       break;
     case 'j': a->json = true; break;
     case 'R': a->records = optarg; break;
-    case 'h': return cli_usage_with_bots(SIM_USAGE);
-    default: return cli_bad("sim: unknown or incomplete option '%s'; see pilfer sim --help", argv[optind - 1]);
+    case 'H':
+      if (!c->analyze) return cli_bad("sim: unknown or incomplete option '--html'; pilfer analyze --html draws charts");
+      a->html = optarg;
+      break;
+    case 'h': return cli_usage_with_bots(c->analyze ? ANALYZE_USAGE : SIM_USAGE);
+    default: return cli_bad("%s: unknown or incomplete option '%s'; see pilfer %s --help", a->cmd, argv[optind - 1], a->cmd);
     }
   }
-  if (argc - optind != 1) return cli_bad("sim: give exactly one game; see pilfer sim --help");
+  if (argc - optind != 1) return cli_bad("%s: give exactly one game; see pilfer %s --help", a->cmd, a->cmd);
   a->game = argv[optind];
   return -1;
 }
@@ -212,37 +250,38 @@ static int sim_check(sim_args *a) {
   c->game = cli_game(a->game);
   if (!c->game) return EXIT_BAD_INPUT;
   if (!a->nseats)
-    return cli_bad("sim: give a --seat BOT for every seat (or one for all of them); see pilfer sim --help");
-  if (a->games < 0) return cli_bad("sim: give the number of games with --games K");
+    return cli_bad("%s: give a --seat BOT for every seat (or one for all of them); see pilfer %s --help", a->cmd,
+                   a->cmd);
+  if (a->games < 0) return cli_bad("%s: give the number of games with --games K", a->cmd);
   int players = a->players ? a->players : a->nseats > 1 ? a->nseats : c->game->min_players > 2 ? c->game->min_players : 2;
-  if (pf_check_players(c->game, players, &err) != 0) return cli_bad("sim: %s", err.msg);
+  if (pf_check_players(c->game, players, &err) != 0) return cli_bad("%s: %s", a->cmd, err.msg);
   if (a->nseats != players && a->nseats != 1)
-    return cli_bad("sim: %d players but %d --seat given; give one --seat per player, or one for all", players,
+    return cli_bad("%s: %d players but %d --seat given; give one --seat per player, or one for all", a->cmd, players,
                    a->nseats);
   c->players = players;
   for (int p = a->nseats; p < players; p++) strcpy(c->seats[p], c->seats[0]);
   for (int p = 0; p < players; p++)
-    if (pf_bot_check_spec(c->seats[p], &err) != 0) return cli_bad("sim: seat %d: %s", p, err.msg);
+    if (pf_bot_check_spec(c->seats[p], &err) != 0) return cli_bad("%s: seat %d: %s", a->cmd, p, err.msg);
   int games = a->games;
   if (c->rotate && games % players)
-    return cli_bad("sim: --rotate plays each deal once per rotation of the %d seats, so --games must be a multiple of "
-                   "%d (%d or %d)", players, players, games / players * players, (games / players + 1) * players);
-  if (c->nshards > games) return cli_bad("sim: --shard %d/%d: more shards than the %d games", c->shard, c->nshards, games);
+    return cli_bad("%s: --rotate plays each deal once per rotation of the %d seats, so --games must be a multiple of "
+                   "%d (%d or %d)", a->cmd, players, players, games / players * players, (games / players + 1) * players);
+  if (c->nshards > games) return cli_bad("%s: --shard %d/%d: more shards than the %d games", a->cmd, c->shard, c->nshards, games);
   c->games = games;
-  if (cli_options("sim", c->game, a->opts, a->nopts, &c->options) != 0) return EXIT_BAD_INPUT;
+  if (cli_options(a->cmd, c->game, a->opts, a->nopts, &c->options) != 0) return EXIT_BAD_INPUT;
   /* The game must start with these options: try it once, before any thread does. */
   void *probe = pf_xcalloc(1, c->game->state_size);
   pf_setup setup = {.players = players, .options = c->options, .seed = c->seed};
   int started = c->game->start(probe, &setup, &err);
   free(probe);
-  return started != 0 ? cli_bad("sim: %s", err.msg) : 0;
+  return started != 0 ? cli_bad("%s: %s", a->cmd, err.msg) : 0;
 }
 
 /* Plays the run (with a progress bar on a terminal) and prints its result. */
 static int sim_run(const sim_args *a) {
   pf_error err;
   if (a->records && mkdir(a->records, 0777) != 0 && errno != EEXIST) {
-    cli_error("sim: --records %s: cannot make the directory: %s", a->records, strerror(errno));
+    cli_error("%s: --records %s: cannot make the directory: %s", a->cmd, a->records, strerror(errno));
     return EXIT_OTHER;
   }
   progress pr = {.t0 = pf_clock_seconds()};
@@ -250,19 +289,35 @@ static int sim_run(const sim_args *a) {
   if (isatty(STDERR_FILENO)) ro.progress = draw_progress, ro.ctx = &pr;
   static pf_sim_result r;
   if (pf_sim_run(&a->c, &ro, &r, &err) != 0) {
-    cli_error("sim: %s", err.msg);
+    cli_error("%s: %s", a->cmd, err.msg);
     return EXIT_OTHER;
   }
   if (a->json)
     print_json(&r);
   else
     print_table(&r);
+  if (a->html) {
+    json_t *j = pf_sim_json(&r);
+    int rc = cli_analyze_html(j, a->html);
+    json_decref(j);
+    return rc;
+  }
   return 0;
 }
 
 int cmd_sim(int argc, char **argv) {
   static sim_args a; /* large (the config's seats); one per process */
-  int rc = sim_parse(argc, argv, &a);
+  int rc = sim_parse("sim", argc, argv, &a);
+  if (rc >= 0) return rc;
+  rc = sim_check(&a);
+  return rc ? rc : sim_run(&a);
+}
+
+int cmd_analyze(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], "--compare") == 0) return cli_analyze_compare(argc, argv);
+  static sim_args a;
+  int rc = sim_parse("analyze", argc, argv, &a);
   if (rc >= 0) return rc;
   rc = sim_check(&a);
   return rc ? rc : sim_run(&a);
@@ -293,20 +348,12 @@ int cmd_merge(int argc, char **argv) {
   int rc = 0;
   for (int i = 0; i < n && rc == 0; i++) {
     const char *path = argv[optind + i];
-    pf_buf b = {0};
-    if (pf_buf_read_file(&b, path, &err) != 0) {
+    json_t *j = cli_load_json("merge", path);
+    if (!j)
+      rc = EXIT_BAD_INPUT;
+    else if (pf_sim_from_json(j, path, &parts[i], &err) != 0)
       rc = cli_bad("merge: %s", err.msg);
-    } else {
-      json_error_t je;
-      json_t *j = json_loadb(b.data ? b.data : "", b.len, 0, &je);
-      if (!j) {
-        rc = cli_bad("merge: %s: line %d column %d: %s", path, je.line, je.column, je.text);
-      } else if (pf_sim_from_json(j, path, &parts[i], &err) != 0) {
-        rc = cli_bad("merge: %s", err.msg);
-      }
-      json_decref(j);
-    }
-    pf_buf_free(&b);
+    json_decref(j);
   }
   static pf_sim_result whole;
   if (rc == 0 && pf_sim_merge(parts, n, &whole, &err) != 0) {

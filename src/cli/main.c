@@ -19,7 +19,8 @@ static const struct command {
     {"play", cmd_play, "play a game in the terminal against bots or people"},
     {"replay", cmd_replay, "check and replay a game record"},
     {"sim", cmd_sim, "play many bot games and report win rates with confidence intervals"},
-    {"merge", cmd_merge, "add up the sim --json results of a run's shards"},
+    {"analyze", cmd_analyze, "design metrics of many bot games: balance, length, tension, choice, luck"},
+    {"merge", cmd_merge, "add up the sim or analyze --json results of a run's shards"},
     {"bench", cmd_bench, "the fixed benchmark: playouts, searches and a short sim of every game"},
     {"serve", cmd_serve, "the game server and web page: tables, seats, bots, over HTTP and WebSocket"},
 };

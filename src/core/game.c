@@ -185,6 +185,12 @@ int pf_choosing(const pf_game *g, const void *st, int *seats) {
   return 1;
 }
 
+int pf_nevents(const pf_game *g) {
+  int n = 0;
+  while (g->events && n < PF_MAX_EVENTS && g->events[n]) n++;
+  return n;
+}
+
 char *pf_view_json_text(const pf_game *g, const void *st, int players, int seat) {
   json_t *v = pf_view_json(g, st, players, seat);
   char *s = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER);

@@ -20,10 +20,10 @@
  * and refuses a move that is not legal in the position with the reason why.
  *
  * The methods are grouped by concern: rules, notation, views, hidden information, bots'
- * knowledge. Optional ones are NULL when a game has no use for them, and everything calls them
- * through one helper each (pf_describe, pf_rate_moves ...) that says what NULL means, as SQLite
- * checks its optional io_methods. Every game is in this tree, so there is no version field: a
- * method added here is added to every game that needs it in the same change.
+ * knowledge, design metrics. Optional ones are NULL when a game has no use for them, and
+ * everything calls them through one helper each (pf_describe, pf_rate_moves ...) that says what
+ * NULL means, as SQLite checks its optional io_methods. Every game is in this tree, so there is
+ * no version field: a method added here is added to every game that needs it in the same change.
  */
 #ifndef PF_GAME_H
 #define PF_GAME_H
@@ -46,6 +46,8 @@
 #define PF_MOVE_STR 256    /* room for any canonical move string, chance outcomes included (a
                               * Skip-Bo Junior reshuffle lists up to 90 cards: 188 characters) */
 #define PF_MAX_DEALS 1024  /* deals a setup or record may give: a whole long match (GHA-6) */
+#define PF_MAX_EVENTS 8    /* a game's own counters (events) */
+#define PF_MOVE_CHANCE UINT32_MAX /* count_events: the move was a chance outcome */
 
 #define PF_CHANCE (-1) /* to_move: a chance event */
 #define PF_NOBODY (-2) /* to_move: the game is over */
@@ -229,6 +231,21 @@ typedef struct pf_game {
    * it on determinizations for the seat, so it cannot leak a hidden card, but anything hidden it
    * reads there is a guess. NULL: greedy looks one turn ahead by the seat's score instead. */
   void (*rate_moves)(const void *st, const pf_move *moves, int n, int64_t *rating);
+
+  /* ---- design metrics: what `pilfer analyze` measures (sim/analyze.h) ---- */
+  /* Optional (pf_standing). Where each seat stands during play, higher is better, in the units of
+   * its score: the lead, lead changes and how far behind the winner was are read from it. NULL:
+   * the scores (a game whose fewest points win gives their negation). */
+  void (*standing)(const void *st, int *standing);
+  /* Optional (pf_count_events). The names of the game's own counters ("steals", "passes"), at most
+   * PF_MAX_EVENTS, NULL-terminated; NULL: none. */
+  const char *const *events;
+  /* Optional (pf_count_events), with events. Adds to counts[k] how often counter k happened as
+   * move m (PF_MOVE_CHANCE: a chance outcome) took the game from `before` to `after`. */
+  void (*count_events)(const void *before, const void *after, pf_move m, long long *counts);
+  /* With count_events: how many bytes of `before` it reads, a prefix of the state (analyze copies
+   * only these before each move); 0: all of it. */
+  size_t events_before;
 } pf_game;
 
 /* ---- the optional methods, each called through one helper ---- */
@@ -259,6 +276,21 @@ static inline bool pf_rate_moves(const pf_game *g, const void *st, const pf_move
   if (!g->rate_moves) return false;
   g->rate_moves(st, moves, n, rating);
   return true;
+}
+
+/* standing into out: the game's, or its scores. */
+static inline void pf_standing(const pf_game *g, const void *st, int *out) {
+  if (g->standing)
+    g->standing(st, out);
+  else
+    g->scores(st, out);
+}
+/* The number of the game's own counters (events): 0 when it declares none. */
+int pf_nevents(const pf_game *g);
+/* count_events, when the game has counters; nothing otherwise. */
+static inline void pf_count_events(const pf_game *g, const void *before, const void *after, pf_move m,
+                                   long long *counts) {
+  if (g->count_events) g->count_events(before, after, m, counts);
 }
 
 /* ---- what the core offers over any game ---- */

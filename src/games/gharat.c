@@ -663,6 +663,22 @@ static const pf_measures MEASURES = {
     .quick_options = "target=0",
 };
 
+/* Design metrics (`pilfer analyze`): takes from an opponent's capture pile, from the play pile,
+ * and cards put on the play pile (GHA-3). */
+static const char *const EVENTS[] = {"steals", "play_pile_takes", "cards_to_play_pile", NULL};
+
+static void gha_count_events(const void *before, const void *after, pf_move m, long long *counts) {
+  const gha_state *s = before;
+  int t = MOVE_TARGET(m);
+  (void)after;
+  if (t == T_PLAY)
+    counts[2]++;
+  else if (t == T_PP)
+    counts[1]++;
+  else if ((t & 0x7F) != s->turn)
+    counts[0]++;
+}
+
 const pf_game pf_game_gharat = {
     .id = "gharat",
     .title = "Ghârat",
@@ -690,4 +706,6 @@ const pf_game pf_game_gharat = {
     .describe = gha_describe,
     .rate_moves = gha_rate_moves,
     .move_zones = gha_move_zones,
+    .events = EVENTS,
+    .count_events = gha_count_events,
 };

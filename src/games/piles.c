@@ -684,6 +684,17 @@ static const pf_measures MEASURES = {
     .quick_players = 4,
 };
 
+/* Design metrics (`pilfer analyze`): passes (PIL-7) and cards placed on the castle. */
+static const char *const EVENTS[] = {"passes", "placements", NULL};
+
+static void pil_count_events(const void *before, const void *after, pf_move m, long long *counts) {
+  (void)before, (void)after;
+  if (m == MOVE_PASS)
+    counts[0]++;
+  else if (m != PF_MOVE_CHANCE)
+    counts[1]++;
+}
+
 const pf_game pf_game_piles = {
     .id = "piles",
     .title = "Piles",
@@ -714,4 +725,6 @@ const pf_game pf_game_piles = {
     .describe_chance = pil_describe_chance,
     .rate_moves = pil_rate_moves,
     .move_zones = pil_move_zones,
+    .events = EVENTS,
+    .count_events = pil_count_events,
 };

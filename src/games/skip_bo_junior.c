@@ -901,6 +901,22 @@ static const pf_measures MEASURES = {
     .quick_options = "stock=5",
 };
 
+/* Design metrics (`pilfer analyze`). The fewest stockpile cards win (SBJ-6), so a seat stands by
+ * the cards it has played from its stockpile; the counters are the state's own. */
+static void sbj_standing(const void *vs, int *standing) {
+  const sbj_state *s = vs;
+  for (int p = 0; p < s->players; p++) standing[p] = -s->size[P_STOCK(p)];
+}
+
+static const char *const EVENTS[] = {"stock_plays", "completed_piles", "reshuffles", NULL};
+
+static void sbj_count_events(const void *before, const void *after, pf_move m, long long *counts) {
+  const sbj_state *b = before, *a = after;
+  counts[0] += m != PF_MOVE_CHANCE && MOVE_SRC(m) == 0;
+  counts[1] += a->completed - b->completed;
+  counts[2] += a->reshuffles - b->reshuffles;
+}
+
 const pf_game pf_game_skip_bo_junior = {
     .id = "skip-bo-junior",
     .title = "Skip-Bo Junior",
@@ -930,4 +946,7 @@ const pf_game pf_game_skip_bo_junior = {
     .describe = sbj_describe,
     .rate_moves = sbj_rate_moves,
     .move_zones = sbj_move_zones,
+    .standing = sbj_standing,
+    .events = EVENTS,
+    .count_events = sbj_count_events,
 };

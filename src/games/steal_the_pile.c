@@ -770,6 +770,18 @@ static const pf_measures MEASURES = {
     .quick_players = 2,
 };
 
+/* Design metrics (`pilfer analyze`): what a player's move did. */
+static const char *const EVENTS[] = {"steals", "cards_stolen", "open_piles_taken", "new_open_piles", NULL};
+
+static void stp_count_events(const void *before, const void *after, pf_move m, long long *counts) {
+  const stp_state *s = before;
+  int t = MOVE_TARGET(m);
+  (void)after;
+  if (t & 0x80 && (t & 0x7F) != s->turn) counts[0]++, counts[1] += s->size[t & 0x7F]; /* STP-4 */
+  if (t != T_NONE && !(t & 0x80)) counts[2]++;
+  if (t == T_NONE) counts[3]++;
+}
+
 const pf_game pf_game_steal_the_pile = {
     .id = "steal-the-pile",
     .title = "Steal the Pile",
@@ -797,4 +809,6 @@ const pf_game pf_game_steal_the_pile = {
     .describe = stp_describe,
     .rate_moves = stp_rate_moves,
     .move_zones = stp_move_zones,
+    .events = EVENTS,
+    .count_events = stp_count_events,
 };

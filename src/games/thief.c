@@ -1002,6 +1002,26 @@ static void thf_describe(const void *vs, pf_move m, int viewer, const pf_style *
 /* The descriptions                                                                           */
 /* ------------------------------------------------------------------------------------------ */
 
+/* Design metrics (`pilfer analyze`): what a move did. A re-capture is a steal answering a steal
+ * (THF-5); captured cards are those of the capture a steal takes. */
+static const char *const EVENTS[] = {"steals", "recaptures", "cards_stolen", "captures", "passes", NULL};
+
+static void thf_count_events(const void *before, const void *after, pf_move m, long long *counts) {
+  const thf_state *s = before;
+  (void)after;
+  switch (MV_KIND(m)) {
+  case K_STEAL:
+    counts[s->phase == PH_ANSWER ? 1 : 0]++;
+    if (s->pile_top[MV_B(m)] != NONE) counts[2] += s->cap_size[s->pile_top[MV_B(m)]];
+    break;
+  case K_PAIR:
+  case K_DISCARD_CAPTURE:
+  case K_TABLE_CAPTURE: counts[3]++; break;
+  case K_PASS: counts[4]++; break;
+  default: break;
+  }
+}
+
 #define THIEF_METHODS                                                                              \
   .min_players = 2, .max_players = 6, .options = OPTIONS,            \
   .noptions = sizeof OPTIONS / sizeof OPTIONS[0], .state_size = sizeof(thf_state),                \
@@ -1010,7 +1030,8 @@ static void thf_describe(const void *vs, pf_move m, int viewer, const pf_style *
   .move_parse = thf_move_parse, .scores = thf_scores, .winners = thf_winners,                    \
   .view_json = thf_view_json, .view_text = thf_view_text, .determinize = thf_determinize,        \
   .check = thf_check, .current_deal = thf_current_deal, .describe = thf_describe,             \
-  .rate_moves = thf_rate_moves, .move_zones = thf_move_zones
+  .rate_moves = thf_rate_moves, .move_zones = thf_move_zones, .events = EVENTS,                  \
+  .count_events = thf_count_events
 
 /* How pilfer bench and scripts/strength exercise Thief (core/game.h: pf_measures) ... */
 static const pf_measures MEASURES_THIEF = {

@@ -56,9 +56,10 @@ typedef struct worker {
   long long end;
   atomic_llong *next, *done;
   atomic_int *stop;
-  int seat_bot[PF_MAX_PLAYERS];
+  int seat_bot[PF_MAX_PLAYERS], nbots;
   pf_bot bots[PF_MAX_PLAYERS];
-  void *state;
+  void *state, *before;   /* before: the position before a move, for the game's counters */
+  pf_an_trace trace;      /* with analyze */
   pf_sim_sums sums;
   pf_error err;
   int failed;
@@ -88,19 +89,27 @@ static int play_game(worker *w, long long i) {
     return -1;
   }
   long long moves = 0;
+  bool an = c->analyze, events = an && g->count_events;
+  if (an) pf_an_trace_begin(&w->trace, g, st, n);
   for (int who; (who = g->to_move(st)) != PF_NOBODY; moves++) {
+    pf_move m = PF_MOVE_CHANCE, legal[PF_MAX_MOVES];
+    int nlegal = 0;
+    if (events) memcpy(w->before, st, g->events_before ? g->events_before : g->state_size);
     if (who == PF_CHANCE) {
       if (record)
         pf_run_chance(&run);
       else
         pf_chance_sample(g, st, NULL);
-      continue;
+    } else {
+      m = pf_bot_choose(at[who], g, st);
+      if (an) nlegal = at[who]->stats.offered ? at[who]->stats.offered : g->legal(st, legal);
+      if (record)
+        pf_run_play(&run, m);
+      else
+        g->apply(st, m);
     }
-    pf_move m = pf_bot_choose(at[who], g, st);
-    if (record)
-      pf_run_play(&run, m);
-    else
-      g->apply(st, m);
+    if (events) pf_count_events(g, w->before, st, m, w->trace.events);
+    if (an) pf_an_trace_ply(&w->trace, g, st, who, nlegal);
   }
   int scores[PF_MAX_PLAYERS], winners[PF_MAX_PLAYERS], nw = g->winners(st, winners);
   long long share[PF_MAX_PLAYERS] = {0}, bot_share[PF_MAX_PLAYERS] = {0};
@@ -124,6 +133,10 @@ static int play_game(worker *w, long long i) {
   for (int b = 0; b < n; b++) {
     s->bot_win[b] += bot_share[b];
     s->bot_win_sq[b] += bot_share[b] * bot_share[b];
+  }
+  if (an) {
+    pf_deal d;
+    pf_an_add_game(&s->an, &w->trace, g->current_deal(st, &d) + 1, winners, nw, bot_share, w->nbots);
   }
   int rc = 0;
   if (record) {
@@ -161,11 +174,12 @@ static void sums_add(pf_sim_sums *to, const pf_sim_sums *from) {
     to->bot_win[p] += from->bot_win[p];
     to->bot_win_sq[p] += from->bot_win_sq[p];
   }
+  pf_an_sums_add(&to->an, &from->an);
 }
 
 /* Makes a worker's bots and state; fails on a bad spec. */
 static int worker_init(worker *w, const pf_sim_config *c, pf_error *err) {
-  pf_sim_bots(c, w->seat_bot);
+  w->nbots = pf_sim_bots(c, w->seat_bot);
   for (int k = 0; k < c->players; k++)
     if (pf_bot_init(&w->bots[k], c->seats[k], c->players, c->seed, k, err) != 0) {
       pf_error_prefix(err, "seat %d", k);
@@ -173,12 +187,15 @@ static int worker_init(worker *w, const pf_sim_config *c, pf_error *err) {
       return -1;
     }
   w->state = pf_xcalloc(1, c->game->state_size);
+  w->before = pf_xcalloc(1, c->game->state_size);
   return 0;
 }
 
 static void worker_free(worker *w) {
   for (int k = 0; k < w->c->players; k++) pf_bot_free(&w->bots[k]);
   free(w->state);
+  free(w->before);
+  pf_an_trace_free(&w->trace);
 }
 
 int pf_sim_run(const pf_sim_config *c, const pf_sim_run_opts *opts, pf_sim_result *out, pf_error *err) {
@@ -234,9 +251,7 @@ int pf_sim_run(const pf_sim_config *c, const pf_sim_run_opts *opts, pf_sim_resul
 /* Estimates                                                                                  */
 /* ------------------------------------------------------------------------------------------ */
 
-/* The mean of n values given their sum and sum of squares (each value scaled by `scale`), with
- * the sample's standard deviation and the 95% interval of the mean. */
-static pf_sim_estimate estimate(long long sum, long long sum_sq, long long n, double scale) {
+pf_sim_estimate pf_sim_mean(long long sum, long long sum_sq, long long n, double scale) {
   pf_sim_estimate e = {0};
   if (n <= 0) return e;
   double mean = (double)sum / scale / (double)n;
@@ -249,11 +264,11 @@ static pf_sim_estimate estimate(long long sum, long long sum_sq, long long n, do
   return e;
 }
 
-/* A win rate: its interval is Wilson's score interval, which stays within 0..1 and holds at rates
+/* A win rate's interval is Wilson's score interval, which stays within 0..1 and holds at rates
  * near them; a shared win makes the spread of a game's share smaller than a win or a loss, so it
  * errs on the wide side. */
-static pf_sim_estimate win_estimate(long long sum, long long sum_sq, long long n) {
-  pf_sim_estimate e = estimate(sum, sum_sq, n, PF_WIN_UNIT);
+pf_sim_estimate pf_sim_wilson(long long sum, long long sum_sq, long long n) {
+  pf_sim_estimate e = pf_sim_mean(sum, sum_sq, n, PF_WIN_UNIT);
   if (n <= 0) return e;
   double z = 1.96, z2 = z * z, nn = (double)n, p = e.mean;
   double centre = (p + z2 / (2 * nn)) / (1 + z2 / nn);
@@ -264,15 +279,15 @@ static pf_sim_estimate win_estimate(long long sum, long long sum_sq, long long n
 }
 
 pf_sim_estimate pf_sim_seat_wins(const pf_sim_result *r, int p) {
-  return win_estimate(r->sums.win[p], r->sums.win_sq[p], r->sums.games);
+  return pf_sim_wilson(r->sums.win[p], r->sums.win_sq[p], r->sums.games);
 }
 
 pf_sim_estimate pf_sim_bot_wins(const pf_sim_result *r, int b) {
-  return win_estimate(r->sums.bot_win[b], r->sums.bot_win_sq[b], r->sums.games);
+  return pf_sim_wilson(r->sums.bot_win[b], r->sums.bot_win_sq[b], r->sums.games);
 }
 
 pf_sim_estimate pf_sim_seat_score(const pf_sim_result *r, int p) {
-  return estimate(r->sums.score[p], r->sums.score_sq[p], r->sums.games, 1);
+  return pf_sim_mean(r->sums.score[p], r->sums.score_sq[p], r->sums.games, 1);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -351,6 +366,14 @@ json_t *pf_sim_json(const pf_sim_result *r) {
   json_object_set_new(sums, "score_sq", llongs_json(s->score_sq, n));
   json_object_set_new(sums, "bot_win", llongs_json(s->bot_win, nbots));
   json_object_set_new(sums, "bot_win_sq", llongs_json(s->bot_win_sq, nbots));
+  if (c->analyze) {
+    const char *names[PF_MAX_PLAYERS];
+    for (int b = 0; b < nbots; b++)
+      for (int p = n - 1; p >= 0; p--)
+        if (seat_bot[p] == b) names[b] = c->seats[p];
+    json_object_set_new(o, "analysis", pf_an_json(&s->an, s->games, c->game, names, nbots));
+    json_object_set_new(sums, "analysis", pf_an_sums_json(&s->an, c->game, nbots));
+  }
   json_object_set_new(o, "sums", sums);
   json_object_set_new(o, "wall_seconds", json_real(r->seconds));
   return o;
@@ -442,6 +465,12 @@ int pf_sim_from_json(json_t *j, const char *what, pf_sim_result *out, pf_error *
     if (strncmp(err->msg, "sums.", 5) != 0) pf_error_prefix(err, "sums");
     goto bad;
   }
+  json_t *an = json_object_get(sums, "analysis");
+  out->config.analyze = an != NULL;
+  if (an && pf_an_sums_read(an, out->config.game, nbots, &s->an, err) != 0) {
+    pf_error_prefix(err, "sums.analysis");
+    goto bad;
+  }
   json_t *secs = json_object_get(j, "wall_seconds");
   out->seconds = json_is_number(secs) ? json_number_value(secs) : 0;
   return 0;
@@ -453,7 +482,8 @@ bad:
 /* Whether two results are parts of the same run (everything but the shard index). */
 static bool same_run(const pf_sim_config *a, const pf_sim_config *b) {
   if (a->game != b->game || a->players != b->players || a->games != b->games || a->seed != b->seed ||
-      a->rotate != b->rotate || a->nshards != b->nshards || memcmp(&a->options, &b->options, sizeof a->options) != 0)
+      a->rotate != b->rotate || a->nshards != b->nshards || a->analyze != b->analyze ||
+      memcmp(&a->options, &b->options, sizeof a->options) != 0)
     return false;
   for (int p = 0; p < a->players; p++)
     if (strcmp(a->seats[p], b->seats[p]) != 0) return false;
@@ -470,7 +500,7 @@ int pf_sim_merge(const pf_sim_result *parts, int n, pf_sim_result *out, pf_error
     const pf_sim_config *pc = &parts[i].config;
     if (!same_run(c, pc))
       return pf_fail(err, "part %d is not a shard of the same run as part 1 (game, players, options, seats, games, "
-                          "seed, rotate and the number of shards must all agree)", i + 1);
+                          "seed, rotate, the number of shards and sim or analyze must all agree)", i + 1);
     if (seen[pc->shard - 1]) return pf_fail(err, "shard %d/%d is given twice", pc->shard, pc->nshards);
     seen[pc->shard - 1] = true;
   }

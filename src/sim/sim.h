@@ -10,6 +10,9 @@
  * is exact and does not depend on the order: merging the shards of a run gives, bit for bit, the
  * result of the whole run. Rates, means, deviations and confidence intervals are worked out from
  * the sums only when a result is shown.
+ *
+ * With `analyze` the same games are also measured for designers (analyze.h): the loop keeps a
+ * trace of each game and adds its design metrics to the sums, exact in the same way.
  */
 #ifndef PF_SIM_H
 #define PF_SIM_H
@@ -19,6 +22,7 @@
 
 #include "bots/bot.h"
 #include "core/game.h"
+#include "sim/analyze.h"
 
 /* A run: what to play. */
 typedef struct pf_sim_config {
@@ -30,6 +34,7 @@ typedef struct pf_sim_config {
   uint64_t seed;
   bool rotate;
   int shard, nshards;                      /* this run is slice shard (1..nshards) of the games */
+  bool analyze;                            /* also measure the design metrics (analyze.h) */
 } pf_sim_config;
 
 /* The sums of a run, or of a part of it. A bot is a distinct spec of the seat list; in each game
@@ -39,6 +44,7 @@ typedef struct pf_sim_sums {
   long long win[PF_MAX_PLAYERS], win_sq[PF_MAX_PLAYERS];     /* per seat, in PF_WIN_UNIT */
   long long score[PF_MAX_PLAYERS], score_sq[PF_MAX_PLAYERS]; /* per seat */
   long long bot_win[PF_MAX_PLAYERS], bot_win_sq[PF_MAX_PLAYERS]; /* per bot, in PF_WIN_UNIT */
+  pf_an_sums an;                                                 /* with analyze; zero otherwise */
 } pf_sim_sums;
 
 typedef struct pf_sim_result {
@@ -51,6 +57,13 @@ typedef struct pf_sim_result {
 typedef struct pf_sim_estimate {
   double mean, sd, lo, hi;
 } pf_sim_estimate;
+
+/* The mean of n values given their sum and sum of squares (each value scaled by `scale`), with
+ * the sample's standard deviation and the normal 95% interval of the mean. */
+pf_sim_estimate pf_sim_mean(long long sum, long long sum_sq, long long n, double scale);
+/* The same for shares of a win in PF_WIN_UNIT (a count of 0/1 events scaled so), with Wilson's
+ * interval. */
+pf_sim_estimate pf_sim_wilson(long long sum, long long sum_sq, long long n);
 
 /* The distinct bots of a seat list, in the order they first appear: writes the index of each
  * seat's bot to seat_bot and returns how many bots there are. */
@@ -77,7 +90,8 @@ pf_sim_estimate pf_sim_seat_wins(const pf_sim_result *r, int p);
 pf_sim_estimate pf_sim_bot_wins(const pf_sim_result *r, int b);
 pf_sim_estimate pf_sim_seat_score(const pf_sim_result *r, int p);
 
-/* The result as SPEC §4's JSON object, with the sums that merge reads. Caller owns it. */
+/* The result as SPEC §4's JSON object, with the sums that merge reads; with analyze, also the
+ * "analysis" and its sums (README). Caller owns it. */
 json_t *pf_sim_json(const pf_sim_result *r);
 /* Reads a result written by pf_sim_json; `what` names it in messages (a file name). */
 int pf_sim_from_json(json_t *j, const char *what, pf_sim_result *out, pf_error *err);

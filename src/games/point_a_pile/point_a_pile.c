@@ -5,6 +5,7 @@
  */
 #include "games/point_a_pile/pap.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "games/rules.h"
@@ -247,6 +248,34 @@ static const pf_measures MEASURES = {
     .quick_players = 3,
 };
 
+/* Design metrics (`pilfer analyze`): taps of empty space (PAP-6) from the moves, and the round's
+ * log (pap.h) for the rest: the events a move added to it, with those of a round that ended in it
+ * (kept as the previous round's log). */
+static const char *const EVENTS[] = {"empty_taps", "splits", "empty_scores", "rule_breaks", "actions",
+                                     "missions_met", NULL};
+
+static void count_log(const pap_event *log, int from, int to, long long *counts) {
+  for (int i = from; i < to; i++) switch (log[i].kind) {
+    case EV_SPLIT: counts[1]++; break;
+    case EV_EMPTY_SCORES: counts[2]++; break;
+    case EV_BROKE: counts[3]++; break;
+    case EV_ACTION: counts[4]++; break;
+    case EV_MISSION: counts[5]++; break;
+    default: break;
+    }
+}
+
+static void pap_count_events(const void *before, const void *after, pf_move m, long long *counts) {
+  const pap_state *b = before, *a = after; /* of before, only what lies before its logs */
+  counts[0] += MV_KIND(m) == MV_POINT && MV_B(m) == EMPTY;
+  if (a->round != b->round || a->over != b->over) { /* a round began (or the game ended) */
+    count_log(a->prev, b->nlog, a->nprev, counts);
+    count_log(a->log, 0, a->nlog, counts);
+  } else {
+    count_log(a->log, b->nlog, a->nlog, counts);
+  }
+}
+
 const pf_game pf_game_point_a_pile = {
     .id = "point-a-pile",
     .title = "Point-a-Pile",
@@ -277,4 +306,7 @@ const pf_game pf_game_point_a_pile = {
     .rate_moves = pap_rate_moves,
     .choosing = pap_choosing,
     .move_zones = pap_move_zones,
+    .events = EVENTS,
+    .count_events = pap_count_events,
+    .events_before = offsetof(pap_state, log), /* round, over and nlog; not the logs */
 };

@@ -1,0 +1,260 @@
+/*
+ * test_analyze.c - the design metrics of `pilfer analyze` (sim/analyze.h): hand-made games whose
+ * figures are known (no lead change, a comeback, forced moves only, ties for the lead, turns), the
+ * histograms' bins, analyze shards merged into the unsharded run bit for bit (also through their
+ * JSON, in another order), the sums read back refusing what is malformed, and each game's counters.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim.h"
+#include "testutil.h"
+
+/* A hand-made game of `players` seats: `plies` moves by movers[k] (PF_CHANCE for chance) that
+ * offered legal[k] moves, standings[k] after each (standings[0] at the start). */
+static void trace_of(pf_an_trace *t, int players, int plies, const int *standings, const int *movers,
+                     const int *legal) {
+  memset(t, 0, sizeof *t);
+  t->players = players;
+  t->plies = plies;
+  t->cap = plies;
+  t->standing = calloc((size_t)(plies + 1) * (size_t)players, sizeof *t->standing);
+  t->legal = calloc((size_t)plies, sizeof *t->legal);
+  t->mover = calloc((size_t)plies, sizeof *t->mover);
+  memcpy(t->standing, standings, (size_t)(plies + 1) * (size_t)players * sizeof *standings);
+  for (int k = 0; k < plies; k++) {
+    t->legal[k] = legal ? legal[k] : 2;
+    t->mover[k] = (signed char)(movers ? movers[k] : k % players);
+  }
+}
+
+/* One game into fresh sums, with the given winners; bot k holds seat k. */
+static pf_an_sums one_game(const pf_an_trace *t, const int *winners, int nw) {
+  pf_an_sums s;
+  memset(&s, 0, sizeof s);
+  long long share[PF_MAX_PLAYERS] = {0};
+  for (int k = 0; k < nw; k++) share[winners[k]] = PF_WIN_UNIT / nw;
+  pf_an_add_game(&s, t, 1, winners, nw, share, t->players);
+  return s;
+}
+
+/* Seat 0 leads from its first move to the end: no lead change, the lead for good from the start
+ * (a tie at the start does not count against it), never behind, no comeback. */
+static void test_no_lead_change(void **unused) {
+  (void)unused;
+  const int st[] = {0, 0, 1, 0, 2, 0, 3, 1, 5, 1};
+  pf_an_trace t;
+  trace_of(&t, 2, 4, st, NULL, NULL);
+  int w[] = {0};
+  pf_an_sums s = one_game(&t, w, 1);
+  assert_int_equal(s.tension_games, 1);
+  assert_int_equal(s.lead_changes.sum, 0);
+  assert_int_equal(s.lead_for_good.sum, 0);
+  assert_int_equal(s.drama.sum, 0);
+  assert_int_equal(s.comebacks, 0);
+  assert_int_equal(s.margin.sum, 4);
+  assert_int_equal(s.moves.sum, 4);
+  assert_int_equal(s.turns.sum, 4);
+  assert_int_equal(s.beat[0][1], 1);
+  assert_int_equal(s.beat[1][0], 0);
+  /* At the end of each tenth the winner is ahead: 1 (ply 1), 2, 2, 3 ... 4 at the end. */
+  assert_int_equal(s.phase_lead[0], 1);
+  assert_int_equal(s.phase_lead[9], 4);
+  pf_an_trace_free(&t);
+}
+
+/* Seat 1 leads, seat 0 catches up late and wins: one lead change, the lead for good only at the
+ * last position, behind by 2 at worst, and behind in the second half: a comeback. */
+static void test_comeback(void **unused) {
+  (void)unused;
+  const int st[] = {0, 0, 0, 2, 1, 3, 2, 3, 5, 3};
+  pf_an_trace t;
+  trace_of(&t, 2, 4, st, NULL, NULL);
+  int w[] = {0};
+  pf_an_sums s = one_game(&t, w, 1);
+  assert_int_equal(s.lead_changes.sum, 1);
+  assert_int_equal(s.lead_for_good.sum, 1000); /* 4 of 4 plies: at the very end */
+  assert_int_equal(s.drama.sum, 2);
+  assert_int_equal(s.comebacks, 1);
+  assert_int_equal(s.margin.sum, 2);
+  assert_int_equal(s.phase_lead[0], -2); /* after ply 1 */
+  assert_int_equal(s.phase_lead[9], 2);
+  pf_an_trace_free(&t);
+}
+
+/* Ties for the lead: a seat only tied with the leader has not taken the lead; one alone in a lead
+ * the last leader no longer shares has. {0} -> {0,1} -> {1} -> {0,1} -> {0}: two changes. */
+static void test_ties_for_the_lead(void **unused) {
+  (void)unused;
+  const int st[] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 1, 2, 0, 2, 2, 0, 3, 2, 0};
+  pf_an_trace t;
+  trace_of(&t, 3, 5, st, NULL, NULL);
+  int w[] = {0};
+  pf_an_sums s = one_game(&t, w, 1);
+  assert_int_equal(s.lead_changes.sum, 2);
+  assert_int_equal(s.drama.sum, 1);
+  pf_an_trace_free(&t);
+  /* Partners tied together (Piles, Ghârat's teams) lead together: {0,2} -> {1,3} is a change. */
+  const int teams[] = {0, 0, 0, 0, 2, 0, 2, 0, 2, 3, 2, 3, 4, 3, 4, 3};
+  trace_of(&t, 4, 3, teams, NULL, NULL);
+  int tw[] = {0, 2};
+  s = one_game(&t, tw, 2);
+  assert_int_equal(s.lead_changes.sum, 2); /* {0,2}, {1,3}, {0,2} */
+  assert_int_equal(s.shared, 1);
+  assert_int_equal(s.margin.sum, 1);
+  pf_an_trace_free(&t);
+}
+
+/* Forced moves only: every decision had one legal move; chance outcomes are not decisions, and a
+ * seat's moves in a row are one turn. */
+static void test_forced_only(void **unused) {
+  (void)unused;
+  const int st[14] = {0};
+  const int movers[] = {0, 0, PF_CHANCE, 0, 1, 1};
+  const int legal[] = {1, 1, 0, 1, 1, 1};
+  pf_an_trace t;
+  trace_of(&t, 2, 6, st, movers, legal);
+  pf_an_sums s = one_game(&t, NULL, 0);
+  assert_int_equal(s.decisions.sum, 5);
+  assert_int_equal(s.forced.sum, 5);
+  assert_int_equal(s.legal.n, 5);
+  assert_int_equal(s.legal.sum, 5);
+  assert_int_equal(s.turns.sum, 2);
+  assert_int_equal(s.moves.sum, 6);
+  assert_int_equal(s.no_winner, 1);
+  assert_int_equal(s.tension_games, 0); /* no winner: no tension figures */
+  long long d = 0, f = 0;
+  for (int ph = 0; ph < PF_AN_PHASES; ph++) d += s.phase_decisions[ph], f += s.phase_forced[ph];
+  assert_int_equal(d, 5);
+  assert_int_equal(f, 5);
+  assert_int_equal(s.phase_decisions[3], 0); /* ply 2 of 6, the chance outcome, is in tenth 3 */
+  pf_an_trace_free(&t);
+}
+
+/* Every value falls in a bin whose bounds hold it; bins follow one another with no gap. */
+static void test_hist_bins(void **unused) {
+  (void)unused;
+  long long prev_hi = -1;
+  for (int b = 0; b < PF_AN_BINS; b++) {
+    long long lo, hi;
+    pf_hist_bounds(b, &lo, &hi);
+    assert_int_equal(lo, prev_hi + 1);
+    assert_true(hi >= lo);
+    assert_int_equal(pf_hist_bin(lo), b);
+    assert_int_equal(pf_hist_bin(hi), b);
+    prev_hi = hi;
+    if (b == PF_AN_BINS - 1) assert_int_equal(hi, INT64_MAX);
+  }
+  pf_hist h = {0}, a = {0}, c = {0};
+  for (long long v = 0; v < 300000; v += 7) pf_hist_add(&h, v), pf_hist_add(v % 2 ? &a : &c, v);
+  pf_hist_merge(&a, &c);
+  assert_memory_equal(&a, &h, sizeof h);
+  assert_int_equal(h.min, 0);
+  assert_int_equal(h.max, 299999);
+}
+
+/* ---- whole runs ---- */
+
+/* An analyze run of rotated games. */
+static pf_sim_config config(const char *game, int players, long long games, const char *const *seats) {
+  pf_sim_config c = tu_sim_config(game, players, games, true, seats);
+  c.analyze = true;
+  return c;
+}
+
+/* Three shards, through their JSON text and in another order, merge into the unsharded run. */
+static void test_analyze_shards_merge(void **unused) {
+  (void)unused;
+  const char *const seats[] = {"greedy", "random", "ismcts:iters=10"};
+  pf_sim_config c = config("thief", 3, 30, seats);
+  pf_sim_result whole, one, parts[3], merged;
+  pf_error err;
+  tu_sim_run(&c, 2, NULL, &whole);
+  tu_sim_run(&c, 1, NULL, &one);
+  assert_memory_equal(&whole.sums, &one.sums, sizeof whole.sums);
+  for (int i = 0; i < 3; i++) {
+    pf_sim_config sc = c;
+    sc.shard = i + 1;
+    sc.nshards = 3;
+    pf_sim_result part;
+    tu_sim_run(&sc, 1, NULL, &part);
+    json_t *j = pf_sim_json(&part);
+    if (pf_sim_from_json(j, "part", &parts[2 - i], &err) != 0) fail_msg("%s", err.msg);
+    json_decref(j);
+    assert_memory_equal(&parts[2 - i].sums, &part.sums, sizeof part.sums);
+  }
+  assert_int_equal(pf_sim_merge(parts, 3, &merged, &err), 0);
+  char *want = tu_sim_text(&whole), *got = tu_sim_text(&merged);
+  assert_string_equal(want, got);
+  assert_non_null(strstr(got, "\"analysis\":"));
+  free(want);
+  free(got);
+  assert_int_equal(whole.sums.an.moves.n, 30);
+  assert_int_equal(whole.sums.an.moves.sum, whole.sums.moves);
+  /* A sim shard is not a part of an analyze run. */
+  parts[0].config.analyze = false;
+  assert_int_equal(pf_sim_merge(parts, 3, &merged, &err), -1);
+  assert_non_null(strstr(err.msg, "sim or analyze must all agree"));
+}
+
+/* Malformed analysis sums are refused, saying where. */
+static void test_analyze_json_refused(void **unused) {
+  (void)unused;
+  const char *const seats[] = {"greedy", "random"};
+  pf_sim_config c = config("steal-the-pile", 2, 4, seats);
+  pf_sim_result r, back;
+  pf_error err;
+  tu_sim_run(&c, 1, NULL, &r);
+  json_t *j = pf_sim_json(&r), *an = json_object_get(json_object_get(j, "sums"), "analysis");
+  json_t *moves = json_object_get(an, "moves");
+  json_object_set_new(moves, "n", json_integer(5));
+  assert_int_equal(pf_sim_from_json(j, "f.json", &back, &err), -1);
+  assert_string_equal(err.msg, "f.json: sums.analysis: moves: bins: they hold 4 values, not n = 5");
+  json_object_set_new(moves, "n", json_integer(4));
+  json_object_set_new(moves, "bins", json_loads("[[47, 4]]", 0, NULL));
+  assert_int_equal(pf_sim_from_json(j, "f.json", &back, &err), -1);
+  assert_non_null(strstr(err.msg, "moves: bins[0]: 47 is not where a bin begins"));
+  json_object_set_new(moves, "bins", json_loads("[[48, 4]]", 0, NULL));
+  json_object_set_new(an, "beat", json_loads("[[0, 1]]", 0, NULL));
+  assert_int_equal(pf_sim_from_json(j, "f.json", &back, &err), -1);
+  assert_string_equal(err.msg, "f.json: sums.analysis: beat: expected 2 rows, one per bot");
+  json_object_set_new(an, "event", json_string("many"));
+  assert_int_equal(pf_sim_from_json(j, "f.json", &back, &err), -1);
+  assert_non_null(strstr(err.msg, "event: expected an array of 4 integers"));
+  json_decref(j);
+}
+
+/* The counters: every game declares some, within PF_MAX_EVENTS, and random games count some of
+ * them. A re-capture answers a steal in Thief (THF-5) and never in Four Card Thief. */
+static void test_events(void **unused) {
+  (void)unused;
+  const char *const seats[] = {"random", "random", "random", "random", "random", "random"};
+  long long thief_recaptures[2] = {-1, -1};
+  for (int k = 0; pf_games[k]; k++) {
+    const pf_game *g = pf_games[k];
+    int n = pf_nevents(g), players = g->measures->quick_players;
+    assert_true(n > 0 && n <= PF_MAX_EVENTS);
+    pf_sim_config c = config(g->id, players, 20 * players, seats);
+    pf_sim_result r;
+    tu_sim_run(&c, 2, NULL, &r);
+    long long any = 0;
+    for (int e = 0; e < n; e++) {
+      any += r.sums.an.event[e];
+      if (strcmp(g->events[e], "recaptures") == 0) thief_recaptures[strcmp(g->id, "thief") != 0] = r.sums.an.event[e];
+    }
+    if (!any) fail_msg("%s: no counter counted in %lld random games", g->id, r.sums.games);
+  }
+  assert_true(thief_recaptures[0] > 0);   /* Thief */
+  assert_int_equal(thief_recaptures[1], 0); /* Four Card Thief */
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_no_lead_change),  cmocka_unit_test(test_comeback),
+      cmocka_unit_test(test_ties_for_the_lead), cmocka_unit_test(test_forced_only),
+      cmocka_unit_test(test_hist_bins),       cmocka_unit_test(test_analyze_shards_merge),
+      cmocka_unit_test(test_analyze_json_refused), cmocka_unit_test(test_events),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
