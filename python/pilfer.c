@@ -1322,9 +1322,10 @@ static PyTypeObject BotType = {
 /* sim                                                                                        */
 /* ------------------------------------------------------------------------------------------ */
 
-/* sim(game, seats, games=100, seed=1, rotate=False, threads=1): `pilfer sim`'s JSON as a dict. */
-static PyObject *sim(PyObject *mod, PyObject *args, PyObject *kw) {
-  (void)mod;
+/* sim(game, seats, games=100, seed=1, rotate=False, threads=1): `pilfer sim`'s JSON as a dict;
+ * analyze(...) the same games measured as `pilfer analyze --json` gives them. cmd names the one
+ * called, in errors. */
+static PyObject *play_many(PyObject *args, PyObject *kw, const char *cmd) {
   static char *names[] = {"game", "seats", "games", "seed", "rotate", "threads", NULL};
   PyObject *gameobj, *seats, *seedobj = NULL;
   long long games = 100;
@@ -1334,19 +1335,20 @@ static PyObject *sim(PyObject *mod, PyObject *args, PyObject *kw) {
     return NULL;
   GameObject *game = (GameObject *)gameobj;
   pf_sim_config c = {.game = game->g, .players = game->players, .options = game->options, .games = games,
-                     .seed = 1, .rotate = rotate, .shard = 1, .nshards = 1};
+                     .seed = 1, .rotate = rotate, .shard = 1, .nshards = 1, .analyze = strcmp(cmd, "analyze") == 0};
   if (seedobj && read_uint63(seedobj, "seed", &c.seed) != 0) return NULL;
-  if (games < 1) return PyErr_SetString(Error, "sim: games must be 1 or more"), NULL;
-  if (threads < 1 || threads > 1024) return PyErr_SetString(Error, "sim: threads must be from 1 to 1024"), NULL;
+  if (games < 1) return PyErr_Format(Error, "%s: games must be 1 or more", cmd), NULL;
+  if (threads < 1 || threads > 1024) return PyErr_Format(Error, "%s: threads must be from 1 to 1024", cmd), NULL;
   if (!PyList_Check(seats) || PyList_GET_SIZE(seats) != game->players)
-    return PyErr_Format(Error, "sim: seats must be a list of %d bot specs", game->players), NULL;
+    return PyErr_Format(Error, "%s: seats must be a list of %d bot specs", cmd, game->players), NULL;
   pf_error err;
   for (int p = 0; p < game->players; p++) {
     PyObject *v = PyList_GET_ITEM(seats, p);
     const char *spec = PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : NULL;
     if (!spec || strlen(spec) >= PF_BOT_SPEC) {
       PyErr_Clear();
-      return PyErr_Format(Error, "sim: seats[%d] must be a bot spec shorter than %d characters", p, PF_BOT_SPEC), NULL;
+      return PyErr_Format(Error, "%s: seats[%d] must be a bot spec shorter than %d characters", cmd, p, PF_BOT_SPEC),
+             NULL;
     }
     if (pf_bot_check_spec(spec, &err) != 0) {
       pf_error_prefix(&err, "seats[%d]", p);
@@ -1360,6 +1362,16 @@ static PyObject *sim(PyObject *mod, PyObject *args, PyObject *kw) {
   Py_BEGIN_ALLOW_THREADS rc = pf_sim_run(&c, &opts, &res, &err);
   Py_END_ALLOW_THREADS if (rc != 0) return fail(&err);
   return json_to_py(pf_sim_json(&res));
+}
+
+static PyObject *sim(PyObject *mod, PyObject *args, PyObject *kw) {
+  (void)mod;
+  return play_many(args, kw, "sim");
+}
+
+static PyObject *analyze(PyObject *mod, PyObject *args, PyObject *kw) {
+  (void)mod;
+  return play_many(args, kw, "analyze");
 }
 
 static PyObject *registered_names(PyObject *mod, PyObject *unused) {
@@ -1385,6 +1397,8 @@ static PyMethodDef module_methods[] = {
      "load_record(source): the state at the end of a record (its JSON text, or a file's path)"},
     {"sim", (PyCFunction)(void (*)(void))sim, METH_VARARGS | METH_KEYWORDS,
      "sim(game, seats, games=100, seed=1, rotate=False, threads=1): `pilfer sim --json` as a dict"},
+    {"analyze", (PyCFunction)(void (*)(void))analyze, METH_VARARGS | METH_KEYWORDS,
+     "analyze(game, seats, games=100, seed=1, rotate=False, threads=1): `pilfer analyze --json` as a dict"},
     {"registered_names", (PyCFunction)registered_names, METH_NOARGS, "the games' ids"},
     {"games", (PyCFunction)games, METH_NOARGS, "the games, their players and options (`pilfer games --json`)"},
     {NULL, NULL, 0, NULL},

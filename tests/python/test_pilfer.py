@@ -528,6 +528,21 @@ class Api(unittest.TestCase):
         with self.assertRaisesRegex(pilfer.Error, "seats must be a list of 3"):
             pilfer.sim(game, ["random"])
 
+    def test_analyze_is_pilfer_analyze(self):
+        """pilfer.analyze gives `pilfer analyze --json`: the same sums, design metrics included."""
+        game = pilfer.load_game("thief", {"players": 3})
+        got = pilfer.analyze(game, ["greedy", "random", "random"], games=20, seed=7, threads=2)
+        out = pilfer_run("analyze", "thief", "-p", "3", "--seat", "greedy", "--seat", "random", "--seat", "random",
+                         "--games", "20", "--seed", "7", "--json")
+        self.assertEqual(out.returncode, 0, out.stderr)
+        want = json.loads(out.stdout)
+        self.assertEqual(got["sums"], want["sums"])
+        self.assertEqual(got["analysis"], want["analysis"])
+        self.assertIn("analysis", got["sums"])
+        self.assertNotIn("analysis", pilfer.sim(game, ["greedy", "random", "random"], games=2))
+        with self.assertRaisesRegex(pilfer.Error, "analyze: games must be 1 or more"):
+            pilfer.analyze(game, ["random"] * 3, games=0)
+
     def test_random_playout(self):
         game = pilfer.load_game("thief", {"players": 3})
         a, b = game.new_initial_state(2), game.new_initial_state(2)
@@ -713,6 +728,25 @@ class Protocol(unittest.TestCase):
                          f"exec:{PY} examples/random_bot.py 2", "--seat", "greedy")
         self.assertEqual(out.returncode, 0, out.stderr)
         self.assertIn("Game over", out.stdout)  # a random seed once ended in a shared win, without "Winner"
+
+    def test_analyze_takes_a_program(self):
+        """`pilfer analyze --seat exec:...` measures a bot program's games as sim plays them: the
+        same games, every decision of the program's measured, and the program matched against greedy."""
+        args = ["--games", "6", "--threads", "1", "--json", "--seat", f"exec:{PY} examples/random_bot.py 1",
+                "--seat", "greedy"]
+        out = pilfer_run("analyze", "steal-the-pile", "-p", "2", *args)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertEqual(out.stderr, "")
+        got = json.loads(out.stdout)
+        self.assertEqual(got["played"], 6)
+        sim = json.loads(pilfer_run("sim", "steal-the-pile", "-p", "2", *args).stdout)
+        self.assertEqual(got["sums"]["win"], sim["sums"]["win"])
+        self.assertEqual(got["sums"]["moves"], sim["sums"]["moves"])
+        self.assertAlmostEqual(got["analysis"]["length"]["moves"]["mean"], got["mean_moves"])
+        # every decision is measured, the program's too, and the program is matched against greedy
+        self.assertEqual(got["analysis"]["choice"]["legal"]["n"], got["sums"]["moves"])
+        beats = {(b["bot"], b["against"]): b["of"] for b in got["analysis"]["beats"]}
+        self.assertEqual(beats[(f"exec:{PY} examples/random_bot.py 1", "greedy")], 6)
 
     def test_flat_mc_beats_random(self):
         """Both example bots over the protocol: the flat Monte Carlo bot, searching the samples
