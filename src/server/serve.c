@@ -439,7 +439,8 @@ int pf_serve(const pf_serve_config *cfg) {
     return 1;
   }
   pf_hall_io io = {.ctx = &srv, .send = hall_send, .wake = hall_wake};
-  pf_hall_config hc = {.db = cfg->db, .full_sync = cfg->full_sync, .workers = cfg->workers, .limits = cfg->hall};
+  pf_hall_config hc = {.db = cfg->db, .full_sync = cfg->full_sync, .workers = cfg->workers,
+                        .helpers = cfg->helpers, .limits = cfg->hall};
   pf_error err;
   srv.hall = pf_hall_open(&hc, &io, &err);
   if (!srv.hall) {

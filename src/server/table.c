@@ -340,14 +340,14 @@ bool current_for(const table *t, int s, json_int_t ply) {
 /* A state in which seat seats[at] of the choosing group is to move: the seats before it play
  * their first legal move. The seat's view and legal moves there do not depend on what they play
  * (game.h: choosing), and nothing of the real choices is in it: bots may search from it. */
-static void *state_for(pf_hall *h, const table *t, int at) {
-  memcpy(h->scratch, t->run.state, t->g->state_size);
+static void *state_for(const table *t, int at, void *scratch) {
+  memcpy(scratch, t->run.state, t->g->state_size);
   for (int j = 0; j < at; j++) {
     pf_move moves[PF_MAX_MOVES];
-    t->g->legal(h->scratch, moves);
-    t->g->apply(h->scratch, moves[0]);
+    t->g->legal(scratch, moves);
+    t->g->apply(scratch, moves[0]);
   }
-  return h->scratch;
+  return scratch;
 }
 
 bool is_bot_seat(const table *t, int s) { return t->seats[s].kind == SEAT_BOT || t->seats[s].taken_over; }
@@ -414,7 +414,7 @@ static int write_cstr(pf_buf *b, const char *s) { return pf_json_write_string(b,
  * to out as text; -1 when it cannot be written (out is then partial). Written as it goes, not
  * built as a json_t first: every change sends one to each viewer kind, and building and
  * dumping them was most of the server's work. */
-int state_text(pf_hall *h, const table *t, int s, pf_buf *out) {
+int state_text(const table *t, int s, pf_buf *out) {
   int viewer = s < 0 ? PF_VIEW_PUBLIC : s, rc = 0;
   PUT_LITERAL(out, "{\"type\":\"state\",\"table\":");
   pf_json_write_int(out, t->id);
@@ -433,9 +433,11 @@ int state_text(pf_hall *h, const table *t, int s, pf_buf *out) {
   /* The legal moves of this seat, if it may answer now (from the group's stand-in state when it
    * is not first). */
   json_t *legal = NULL, *moves = NULL;
+  void *scratch = NULL; /* the stand-in state: its own, as states are built on several threads */
   int at;
   if (s >= 0 && may_answer(t, s, &at)) {
-    const void *st = at == 0 ? t->run.state : state_for(h, t, at);
+    if (at > 0) scratch = pf_xmalloc(t->g->state_size);
+    const void *st = at == 0 ? t->run.state : state_for(t, at, scratch);
     legal = pf_legal_json(t->g, st);
     /* Their zones (docs/views.md): the seat's view lists them only where the seat is to move, so
      * a seat choosing after another has them from the stand-in state. */
@@ -508,25 +510,38 @@ int state_text(pf_hall *h, const table *t, int s, pf_buf *out) {
     pf_buf_printf(out, ",\"record\":\"/api/tables/%" PRId64 "/record\"", t->id);
   }
   pf_buf_putc(out, '}');
+  free(scratch);
   return rc ? -1 : 0;
 }
 
-/* Sends every connection at the table its own state (one text per viewer kind, built once).
- * Every change to a table ends here, once per pass (pf_hall_flush). */
-void broadcast(pf_hall *h, table *t) {
-  pf_buf texts[PF_MAX_PLAYERS + 1] = {{0}};
-  bool failed[PF_MAX_PLAYERS + 1] = {0};
-  note_group(t);
+/* Builds the state of each viewer kind at t (table_states). It reads the table only, so that
+ * pf_hall_flush builds the states of the tables of a pass on several threads at once. */
+void states_build(const table *t, table_states *ts) {
   for (int i = 0; i < t->nwatch; i++) {
     int slot = viewer_slot(t, t->watch[i].seat);
-    if (!texts[slot].len && !failed[slot]) {
-      pf_buf_reserve(&texts[slot], 8192); /* a state's size: no reallocation on the way */
-      failed[slot] = state_text(h, t, t->watch[i].seat, &texts[slot]) != 0;
-    }
-    if (failed[slot]) continue; /* cannot be built: nothing rather than a crash */
-    hall_send_text(h, t->watch[i].conn, texts[slot].data, false);
+    if (ts->text[slot].len || ts->failed[slot]) continue;
+    pf_buf_reserve(&ts->text[slot], 8192); /* a state's size: no reallocation on the way */
+    ts->failed[slot] = state_text(t, t->watch[i].seat, &ts->text[slot]) != 0;
   }
-  for (int v = 0; v <= PF_MAX_PLAYERS; v++) pf_buf_free(&texts[v]);
+}
+
+/* Sends every connection at t its state from ts (one that cannot be built: nothing rather than a
+ * crash), and frees ts's texts. */
+void states_send(pf_hall *h, const table *t, table_states *ts) {
+  for (int i = 0; i < t->nwatch; i++) {
+    int slot = viewer_slot(t, t->watch[i].seat);
+    if (ts->text[slot].len && !ts->failed[slot])
+      hall_send_text(h, t->watch[i].conn, ts->text[slot].data, ts->text[slot].len, false);
+  }
+  for (int v = 0; v <= PF_MAX_PLAYERS; v++) pf_buf_free(&ts->text[v]);
+}
+
+/* Sends every connection at the table its own state (one text per viewer kind, built once). */
+void broadcast(pf_hall *h, table *t) {
+  table_states ts = {0};
+  note_group(t);
+  states_build(t, &ts);
+  states_send(h, t, &ts);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -623,7 +638,7 @@ int seat_move(pf_hall *h, table *t, int s, const char *text, char canon[PF_MOVE_
     return t->seats[s].has_sealed ? pf_fail(err, "seat %d has already chosen", s)
                                   : pf_fail(err, "seat %d is not asked now", s);
   }
-  void *st = at == 0 ? t->run.state : state_for(h, t, at);
+  void *st = at == 0 ? t->run.state : state_for(t, at, h->scratch);
   pf_move m;
   *code = "illegal_move";
   if (t->g->move_parse(st, text, &m, err) != 0) return -1;
@@ -725,7 +740,7 @@ bot_job *job_new(pf_hall *h, const table *t, int seat, int at, const char *spec)
   j->g = t->g;
   j->players = t->players;
   j->state = pf_xmalloc(t->g->state_size);
-  memcpy(j->state, at == 0 ? t->run.state : state_for(h, t, at), t->g->state_size);
+  memcpy(j->state, at == 0 ? t->run.state : state_for(t, at, h->scratch), t->g->state_size);
   snprintf(j->spec, sizeof j->spec, "%s", spec);
   j->max_ms = h->lim.search_ms;
   j->seed = os_random64();
