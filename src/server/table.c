@@ -103,6 +103,20 @@ void table_put(pf_hall *h, table *t) {
 static int viewer_slot(const table *t, int seat) { return seat < 0 ? t->players : seat; }
 static int viewer_of_slot(const table *t, int slot) { return slot == t->players ? PF_VIEW_PUBLIC : slot; }
 
+/* Sets a log entry's text for viewer slot v from a description (none when empty, or when it is
+ * not UTF-8: never a state that cannot be written). */
+static void log_set(log_entry *e, int v, const pf_buf *text) {
+  free(e->texts[v]);
+  e->texts[v] = NULL, e->lens[v] = 0;
+  if (!text->len) return;
+  pf_buf q = {0};
+  if (pf_json_write_string(&q, text->data, text->len) != 0) {
+    pf_buf_free(&q);
+    return;
+  }
+  e->texts[v] = q.data, e->lens[v] = q.len;
+}
+
 /* Notes what each viewer is told of the move about to be played at t->run's position: `m` for a
  * seat's move, or the chance outcome text. */
 static void log_move(table *t, int who, const pf_move *m, const char *outcome) {
@@ -119,7 +133,8 @@ static void log_move(table *t, int who, const pf_move *m, const char *outcome) {
       pf_describe(t->g, t->run.state, *m, viewer, &plain, &b);
     else
       pf_describe_chance(t->g, t->run.state, outcome, viewer, &plain, &b);
-    e->texts[v] = b.len ? b.data : (pf_buf_free(&b), NULL);
+    log_set(e, v, &b);
+    pf_buf_free(&b);
   }
 }
 
@@ -143,11 +158,8 @@ static void log_reveal(table *t) {
         pf_describe_chance(t->g, r.state, text, PF_VIEW_ALL, &plain, &b);
       else if (t->g->move_parse(r.state, text, &m, &err) == 0)
         pf_describe(t->g, r.state, m, PF_VIEW_ALL, &plain, &b);
-      for (int v = 0; b.len && v <= t->players; v++) {
-        if (v == e->seat) continue;
-        free(e->texts[v]);
-        e->texts[v] = pf_xstrdup(b.data);
-      }
+      for (int v = 0; b.len && v <= t->players; v++)
+        if (v != e->seat) log_set(e, v, &b);
       pf_buf_free(&b);
     }
     if (pf_run_play_text(&r, text, &err) != 0) break;
@@ -423,7 +435,9 @@ int state_text(const table *t, int s, pf_buf *out) {
     PUT_LITERAL(out, "null");
   else
     pf_json_write_int(out, s);
-  pf_buf_printf(out, ",\"status\":\"%s\",\"ply\":", STATUS[t->status]);
+  PUT_LITERAL(out, ",\"status\":\"");
+  pf_buf_puts(out, STATUS[t->status]);
+  PUT_LITERAL(out, "\",\"ply\":");
   pf_json_write_int(out, t->run.nmoves);
   int group[PF_MAX_PLAYERS], n = asked(t, group);
   PUT_LITERAL(out, ",\"to_move\":");
@@ -482,7 +496,8 @@ int state_text(const table *t, int s, pf_buf *out) {
   bool any = false;
   for (int k = first; k < t->run.nmoves; k++) {
     const log_entry *e = &t->log[k % LOG_KEEP];
-    const char *text = e->ply == k ? e->texts[viewer_slot(t, s)] : NULL;
+    int slot = viewer_slot(t, s);
+    const char *text = e->ply == k ? e->texts[slot] : NULL;
     if (!text) continue;
     if (any) pf_buf_putc(out, ',');
     PUT_LITERAL(out, "{\"ply\":");
@@ -494,7 +509,7 @@ int state_text(const table *t, int s, pf_buf *out) {
     else
       pf_json_write_int(out, e->seat);
     PUT_LITERAL(out, ",\"text\":");
-    rc |= write_cstr(out, text);
+    pf_buf_append(out, text, e->lens[slot]);
     /* The move's own string only to the seat that played it, or to everyone once it is over. */
     if ((e->seat >= 0 && e->seat == s) || t->status == ST_OVER) {
       PUT_LITERAL(out, ",\"move\":");

@@ -43,10 +43,12 @@ typedef struct chair {
 } chair;
 
 /* One move as each viewer may know it: texts[0..players-1] for the seats, texts[players] for
- * spectators (NULL: not told to that viewer). */
+ * spectators (NULL: not told to that viewer), each kept as a JSON string, quoted and escaped,
+ * of lens[v] bytes: written once, copied into every state that tells it (up to LOG_KEEP). */
 typedef struct log_entry {
   int ply, seat; /* seat: who moved, -1 for chance */
   char *texts[PF_MAX_PLAYERS + 1];
+  size_t lens[PF_MAX_PLAYERS + 1];
 } log_entry;
 
 typedef struct watcher {
