@@ -13,8 +13,8 @@
 #include "server/serve.h"
 
 static const char USAGE[] =
-    "usage: pilfer serve [--listen ADDRESS:PORT] [--db FILE] [--web DIR] [--workers N] [--sync normal|full]\n"
-    "                    [--limit NAME=N]...\n"
+    "usage: pilfer serve [--listen ADDRESS:PORT] [--db FILE] [--web DIR] [--workers N] [--helpers N]\n"
+    "                    [--sync normal|full] [--limit NAME=N]...\n"
     "\n"
     "Serves the game server and its web page on one port: HTTP, and WebSocket at /ws (the protocol\n"
     "is docs/protocol.md). Everything is kept in an SQLite database; after a restart, even after\n"
@@ -27,6 +27,8 @@ static const char USAGE[] =
     "                         EXEDIR/../web and EXEDIR/web that holds index.html, EXEDIR being the\n"
     "                         folder of the pilfer binary; without one only /api/ and /ws answer)\n"
     "  --workers N            threads for the bots' searches (default: the cores, at least 1)\n"
+    "  --helpers N            threads that build the players' states with the network's thread\n"
+    "                         (default: the cores less one; 0: the network's thread alone)\n"
     "  --sync normal|full     normal: a written move survives the process being killed;\n"
     "                         full: a power cut too, at some cost in speed (default normal)\n"
     "  --limit NAME=N         one of the server's limits (docs/protocol.md, \"Limits\"; repeatable):\n"
@@ -69,10 +71,11 @@ int cmd_serve(int argc, char **argv) {
   static const struct option LONG[] = {{"listen", required_argument, 0, 'l'}, {"db", required_argument, 0, 'd'},
                                        {"web", required_argument, 0, 'w'},    {"workers", required_argument, 0, 'n'},
                                        {"sync", required_argument, 0, 's'},   {"limit", required_argument, 0, 'L'},
-                                       {"help", no_argument, 0, 'h'},         {0}};
+                                       {"helpers", required_argument, 0, 'H'}, {"help", no_argument, 0, 'h'}, {0}};
   char iface[128] = "127.0.0.1";
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  pf_serve_config cfg = {.port = 8080, .db = "pilfer.db", .workers = cores > 0 ? (int)cores : 1};
+  pf_serve_config cfg = {.port = 8080, .db = "pilfer.db", .workers = cores > 0 ? (int)cores : 1,
+                         .helpers = cores > 1 ? (int)cores - 1 : 0};
   pf_serve_defaults(&cfg);
   char web[PATH_MAX];
   pf_error err;
@@ -92,6 +95,12 @@ int cmd_serve(int argc, char **argv) {
     case 'n':
       if (cli_parse_count(optarg, &cfg.workers) != 0 || cfg.workers < 1 || cfg.workers > 256) {
         cli_error("serve: --workers needs a number from 1 to 256, not '%s'", optarg);
+        return EXIT_BAD_INPUT;
+      }
+      break;
+    case 'H':
+      if (cli_parse_count(optarg, &cfg.helpers) != 0 || cfg.helpers > 256) {
+        cli_error("serve: --helpers needs a number from 0 to 256, not '%s'", optarg);
         return EXIT_BAD_INPUT;
       }
       break;

@@ -64,11 +64,11 @@ static char *error_text(json_t *id, const char *code, const char *msg) {
   return text;
 }
 
-void hall_send_text(pf_hall *h, pf_conn *c, const char *text, bool plain) {
+void hall_send_text(pf_hall *h, pf_conn *c, const char *text, size_t len, bool plain) {
   if (pf_store_in_transaction(h->store))
     out_push(h, c, pf_xstrdup(text), NULL, plain);
   else
-    h->io.send(h->io.ctx, c->peer, text, strlen(text));
+    h->io.send(h->io.ctx, c->peer, text, len);
 }
 
 /* Sends a message (taking it): `acked`, it answers a change and waits for the pass's commit
@@ -79,7 +79,7 @@ void hall_send(pf_hall *h, pf_conn *c, json_t *o, json_t *id, bool plain, bool a
   json_decref(o);
   if (!text) {
     char *fixed = error_text(id, "internal", "the reply could not be built");
-    hall_send_text(h, c, fixed ? fixed : INTERNAL, true);
+    hall_send_text(h, c, fixed ? fixed : INTERNAL, strlen(fixed ? fixed : INTERNAL), true);
     free(fixed);
     return;
   }
@@ -479,8 +479,8 @@ static void h_watch(request *r) {
   if (!t || !bind_or_refuse(r, t, -1)) return;
   reply(r, json_pack("{s:s, s:I}", "type", "watching", "table", (json_int_t)t->id));
   pf_buf state = {0};
-  if (state_text(r->h, t, -1, &state) == 0)
-    hall_send_text(r->h, r->c, state.data, false);
+  if (state_text(t, -1, &state) == 0)
+    hall_send_text(r->h, r->c, state.data, state.len, false);
   else
     hall_send(r->h, r->c, NULL, NULL, true, false); /* the fixed internal error */
   pf_buf_free(&state);
@@ -731,6 +731,46 @@ void pf_hall_tick(pf_hall *h) {
   }
 }
 
+/* The states of a pass's tables, built by the crew. */
+typedef struct pass_states {
+  table **t;
+  table_states *ts;
+} pass_states;
+
+static void build_one(void *ctx, int i) {
+  pass_states *p = ctx;
+  if (p->t[i]) states_build(p->t[i], &p->ts[i]);
+}
+
+/* Tells the tables changed in a pass (broadcast for each, their states built by the crew while
+ * nothing changes), then lets their bots play. */
+static void tell_changed(pf_hall *h, const int64_t *dirty, int ndirty) {
+  pass_states p = {pf_xcalloc((size_t)ndirty + 1, sizeof *p.t), pf_xcalloc((size_t)ndirty + 1, sizeof *p.ts)};
+  double now = pf_clock_seconds();
+  for (int i = 0; i < ndirty; i++) { /* marked again: one put back as stored after a failed commit is told too */
+    table *t = table_in_memory(h, dirty[i]);
+    if (t) t->dirty = true;
+  }
+  for (int i = 0; i < ndirty; i++) {
+    table *t = table_in_memory(h, dirty[i]);
+    if (!t || !t->dirty) continue; /* a table twice in the list is told once */
+    t->dirty = false;
+    t->since = now;
+    note_group(t);
+    p.t[i] = t;
+  }
+  pf_crew_run(h->crew, ndirty, build_one, &p);
+  for (int i = 0; i < ndirty; i++) {
+    table *t = p.t[i];
+    if (!t) continue;
+    states_send(h, t, &p.ts[i]);
+    schedule_bot(h, t);
+    note_idle(h, t);
+  }
+  free(p.t);
+  free(p.ts);
+}
+
 /* Commits the pass (table.h), sends what waited, tells the changed tables; again while bots
  * running inline (0 workers) play on. */
 void pf_hall_flush(pf_hall *h) {
@@ -761,16 +801,7 @@ void pf_hall_flush(pf_hall *h) {
       free(m->text), free(m->fail);
     }
     free(out);
-    double now = pf_clock_seconds();
-    for (int i = 0; i < ndirty; i++) {
-      table *t = table_in_memory(h, dirty[i]);
-      if (!t) continue;
-      t->dirty = false;
-      t->since = now;
-      broadcast(h, t);
-      schedule_bot(h, t);
-      note_idle(h, t);
-    }
+    tell_changed(h, dirty, ndirty);
     free(dirty);
   } while (pf_workers_pending(h->workers) && h->io.wake == NULL);
   sweep_idle(h);
@@ -805,6 +836,7 @@ pf_hall *pf_hall_open(const pf_hall_config *cfg, const pf_hall_io *io, pf_error 
     return NULL;
   }
   h->workers = pf_workers_start(cfg->workers, run_bot, io->wake, io->ctx);
+  h->crew = pf_crew_start(cfg->helpers);
   /* The tables that came back: what needs nobody is played, and the bots play their seats. */
   for (int64_t id = 1; id < h->cap; id++) {
     table *t = h->tables[id];
@@ -827,6 +859,7 @@ void pf_hall_close(pf_hall *h) {
   pf_work *w;
   while ((w = pf_workers_done(h->workers))) job_free((bot_job *)w);
   pf_workers_free(h->workers);
+  pf_crew_stop(h->crew);
   while (h->conns) pf_hall_disconnect(h, h->conns);
   for (int64_t id = 1; id < h->cap; id++) table_free(h->tables[id]);
   free(h->tables);

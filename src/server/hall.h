@@ -7,6 +7,8 @@
  * when it closes, and gives the hall a send function. Everything runs on the transport's one
  * thread except the bots' searches, which run on the hall's workers; when one finishes the hall
  * calls io.wake (from the worker's thread), and the transport calls pf_hall_poll from its loop.
+ * The states of a pass's changed tables are built by that thread and the hall's helpers
+ * together, inside pf_hall_flush (nothing else runs meanwhile), and sent by that thread.
  *
  * Every change to a table is written to the store and committed before anyone is told of it:
  * the changes of one pass of the transport's loop are committed together by pf_hall_flush, and
@@ -54,6 +56,7 @@ typedef struct pf_hall_config {
   const char *db;  /* the SQLite file (":memory:" for tests) */
   bool full_sync;  /* synchronous=FULL: survive a power cut too, slower */
   int workers;     /* bot threads; 0 runs bots inline (tests, fuzzing) */
+  int helpers;     /* threads that build the states of a pass with the loop's (0: the loop alone) */
   pf_hall_limits limits;
 } pf_hall_config;
 

@@ -23,6 +23,7 @@
 
 #include <libwebsockets.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <errno.h>
 #include <stddef.h>
@@ -178,9 +179,22 @@ static void hall_send(void *ctx, void *peer, const char *text, size_t len) {
   queue_message(peer, text, len);
 }
 
+/* The context as the bots' workers see it: set once it exists, cleared before it is destroyed,
+ * under a lock, since a worker may finish at any time (ThreadSanitizer saw one read it while
+ * the loop's thread set it). */
+static pthread_mutex_t wake_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void set_context(server *srv, struct lws_context *ctx) {
+  pthread_mutex_lock(&wake_lock);
+  srv->ctx = ctx;
+  pthread_mutex_unlock(&wake_lock);
+}
+
 static void hall_wake(void *ctx) {
   server *srv = ctx;
+  pthread_mutex_lock(&wake_lock);
   if (srv->ctx) lws_cancel_service(srv->ctx);
+  pthread_mutex_unlock(&wake_lock);
 }
 
 /* An error the transport answers itself (too big, flood), as the hall would word it. */
@@ -439,7 +453,8 @@ int pf_serve(const pf_serve_config *cfg) {
     return 1;
   }
   pf_hall_io io = {.ctx = &srv, .send = hall_send, .wake = hall_wake};
-  pf_hall_config hc = {.db = cfg->db, .full_sync = cfg->full_sync, .workers = cfg->workers, .limits = cfg->hall};
+  pf_hall_config hc = {.db = cfg->db, .full_sync = cfg->full_sync, .workers = cfg->workers,
+                        .helpers = cfg->helpers, .limits = cfg->hall};
   pf_error err;
   srv.hall = pf_hall_open(&hc, &io, &err);
   if (!srv.hall) {
@@ -459,7 +474,7 @@ int pf_serve(const pf_serve_config *cfg) {
   lws_retry_bo_t idle = {.secs_since_valid_ping = (uint16_t)(cfg->idle / 2),
                          .secs_since_valid_hangup = (uint16_t)cfg->idle};
   info.retry_and_idle_policy = &idle;
-  srv.ctx = lws_create_context(&info);
+  set_context(&srv, lws_create_context(&info));
   if (!srv.ctx) {
     fprintf(stderr, "pilfer: cannot listen on %s:%d\n", cfg->iface ? cfg->iface : "*", cfg->port);
     pf_hall_close(srv.hall);
@@ -476,8 +491,9 @@ int pf_serve(const pf_serve_config *cfg) {
   pf_hall_poll(srv.hall); /* bots of the tables that came back may have chosen already */
   while (!stopping && lws_service(srv.ctx, 0) >= 0) pf_hall_flush(srv.hall);
   pf_hall_stopping(srv.hall);
-  lws_context_destroy(srv.ctx); /* closes every connection: the hall hears of each */
-  srv.ctx = NULL;
+  struct lws_context *ctx = srv.ctx;
+  set_context(&srv, NULL); /* no worker wakes a context being destroyed */
+  lws_context_destroy(ctx); /* closes every connection: the hall hears of each */
   pf_hall_close(srv.hall);
   free(srv.addrs);
   printf("pilfer serve: stopped\n");

@@ -16,6 +16,7 @@ typedef struct pf_serve_config {
   const char *web;   /* the folder of the web page */
   bool full_sync;    /* SQLite synchronous=FULL */
   int workers;       /* bot threads */
+  int helpers;       /* threads that build states with the loop's (hall.h) */
   pf_hall_limits hall;   /* the hall's limits */
   int conns_per_address; /* WebSockets open at once from one address */
   int idle;              /* seconds: a WebSocket that answers no ping for this long is closed */

@@ -103,6 +103,20 @@ void table_put(pf_hall *h, table *t) {
 static int viewer_slot(const table *t, int seat) { return seat < 0 ? t->players : seat; }
 static int viewer_of_slot(const table *t, int slot) { return slot == t->players ? PF_VIEW_PUBLIC : slot; }
 
+/* Sets a log entry's text for viewer slot v from a description (none when empty, or when it is
+ * not UTF-8: never a state that cannot be written). */
+static void log_set(log_entry *e, int v, const pf_buf *text) {
+  free(e->texts[v]);
+  e->texts[v] = NULL, e->lens[v] = 0;
+  if (!text->len) return;
+  pf_buf q = {0};
+  if (pf_json_write_string(&q, text->data, text->len) != 0) {
+    pf_buf_free(&q);
+    return;
+  }
+  e->texts[v] = q.data, e->lens[v] = q.len;
+}
+
 /* Notes what each viewer is told of the move about to be played at t->run's position: `m` for a
  * seat's move, or the chance outcome text. */
 static void log_move(table *t, int who, const pf_move *m, const char *outcome) {
@@ -119,7 +133,8 @@ static void log_move(table *t, int who, const pf_move *m, const char *outcome) {
       pf_describe(t->g, t->run.state, *m, viewer, &plain, &b);
     else
       pf_describe_chance(t->g, t->run.state, outcome, viewer, &plain, &b);
-    e->texts[v] = b.len ? b.data : (pf_buf_free(&b), NULL);
+    log_set(e, v, &b);
+    pf_buf_free(&b);
   }
 }
 
@@ -143,11 +158,8 @@ static void log_reveal(table *t) {
         pf_describe_chance(t->g, r.state, text, PF_VIEW_ALL, &plain, &b);
       else if (t->g->move_parse(r.state, text, &m, &err) == 0)
         pf_describe(t->g, r.state, m, PF_VIEW_ALL, &plain, &b);
-      for (int v = 0; b.len && v <= t->players; v++) {
-        if (v == e->seat) continue;
-        free(e->texts[v]);
-        e->texts[v] = pf_xstrdup(b.data);
-      }
+      for (int v = 0; b.len && v <= t->players; v++)
+        if (v != e->seat) log_set(e, v, &b);
       pf_buf_free(&b);
     }
     if (pf_run_play_text(&r, text, &err) != 0) break;
@@ -340,14 +352,14 @@ bool current_for(const table *t, int s, json_int_t ply) {
 /* A state in which seat seats[at] of the choosing group is to move: the seats before it play
  * their first legal move. The seat's view and legal moves there do not depend on what they play
  * (game.h: choosing), and nothing of the real choices is in it: bots may search from it. */
-static void *state_for(pf_hall *h, const table *t, int at) {
-  memcpy(h->scratch, t->run.state, t->g->state_size);
+static void *state_for(const table *t, int at, void *scratch) {
+  memcpy(scratch, t->run.state, t->g->state_size);
   for (int j = 0; j < at; j++) {
     pf_move moves[PF_MAX_MOVES];
-    t->g->legal(h->scratch, moves);
-    t->g->apply(h->scratch, moves[0]);
+    t->g->legal(scratch, moves);
+    t->g->apply(scratch, moves[0]);
   }
-  return h->scratch;
+  return scratch;
 }
 
 bool is_bot_seat(const table *t, int s) { return t->seats[s].kind == SEAT_BOT || t->seats[s].taken_over; }
@@ -414,7 +426,7 @@ static int write_cstr(pf_buf *b, const char *s) { return pf_json_write_string(b,
  * to out as text; -1 when it cannot be written (out is then partial). Written as it goes, not
  * built as a json_t first: every change sends one to each viewer kind, and building and
  * dumping them was most of the server's work. */
-int state_text(pf_hall *h, const table *t, int s, pf_buf *out) {
+int state_text(const table *t, int s, pf_buf *out) {
   int viewer = s < 0 ? PF_VIEW_PUBLIC : s, rc = 0;
   PUT_LITERAL(out, "{\"type\":\"state\",\"table\":");
   pf_json_write_int(out, t->id);
@@ -423,7 +435,9 @@ int state_text(pf_hall *h, const table *t, int s, pf_buf *out) {
     PUT_LITERAL(out, "null");
   else
     pf_json_write_int(out, s);
-  pf_buf_printf(out, ",\"status\":\"%s\",\"ply\":", STATUS[t->status]);
+  PUT_LITERAL(out, ",\"status\":\"");
+  pf_buf_puts(out, STATUS[t->status]);
+  PUT_LITERAL(out, "\",\"ply\":");
   pf_json_write_int(out, t->run.nmoves);
   int group[PF_MAX_PLAYERS], n = asked(t, group);
   PUT_LITERAL(out, ",\"to_move\":");
@@ -433,9 +447,11 @@ int state_text(pf_hall *h, const table *t, int s, pf_buf *out) {
   /* The legal moves of this seat, if it may answer now (from the group's stand-in state when it
    * is not first). */
   json_t *legal = NULL, *moves = NULL;
+  void *scratch = NULL; /* the stand-in state: its own, as states are built on several threads */
   int at;
   if (s >= 0 && may_answer(t, s, &at)) {
-    const void *st = at == 0 ? t->run.state : state_for(h, t, at);
+    if (at > 0) scratch = pf_xmalloc(t->g->state_size);
+    const void *st = at == 0 ? t->run.state : state_for(t, at, scratch);
     legal = pf_legal_json(t->g, st);
     /* Their zones (docs/views.md): the seat's view lists them only where the seat is to move, so
      * a seat choosing after another has them from the stand-in state. */
@@ -480,7 +496,8 @@ int state_text(pf_hall *h, const table *t, int s, pf_buf *out) {
   bool any = false;
   for (int k = first; k < t->run.nmoves; k++) {
     const log_entry *e = &t->log[k % LOG_KEEP];
-    const char *text = e->ply == k ? e->texts[viewer_slot(t, s)] : NULL;
+    int slot = viewer_slot(t, s);
+    const char *text = e->ply == k ? e->texts[slot] : NULL;
     if (!text) continue;
     if (any) pf_buf_putc(out, ',');
     PUT_LITERAL(out, "{\"ply\":");
@@ -492,7 +509,7 @@ int state_text(pf_hall *h, const table *t, int s, pf_buf *out) {
     else
       pf_json_write_int(out, e->seat);
     PUT_LITERAL(out, ",\"text\":");
-    rc |= write_cstr(out, text);
+    pf_buf_append(out, text, e->lens[slot]);
     /* The move's own string only to the seat that played it, or to everyone once it is over. */
     if ((e->seat >= 0 && e->seat == s) || t->status == ST_OVER) {
       PUT_LITERAL(out, ",\"move\":");
@@ -508,25 +525,38 @@ int state_text(pf_hall *h, const table *t, int s, pf_buf *out) {
     pf_buf_printf(out, ",\"record\":\"/api/tables/%" PRId64 "/record\"", t->id);
   }
   pf_buf_putc(out, '}');
+  free(scratch);
   return rc ? -1 : 0;
 }
 
-/* Sends every connection at the table its own state (one text per viewer kind, built once).
- * Every change to a table ends here, once per pass (pf_hall_flush). */
-void broadcast(pf_hall *h, table *t) {
-  pf_buf texts[PF_MAX_PLAYERS + 1] = {{0}};
-  bool failed[PF_MAX_PLAYERS + 1] = {0};
-  note_group(t);
+/* Builds the state of each viewer kind at t (table_states). It reads the table only, so that
+ * pf_hall_flush builds the states of the tables of a pass on several threads at once. */
+void states_build(const table *t, table_states *ts) {
   for (int i = 0; i < t->nwatch; i++) {
     int slot = viewer_slot(t, t->watch[i].seat);
-    if (!texts[slot].len && !failed[slot]) {
-      pf_buf_reserve(&texts[slot], 8192); /* a state's size: no reallocation on the way */
-      failed[slot] = state_text(h, t, t->watch[i].seat, &texts[slot]) != 0;
-    }
-    if (failed[slot]) continue; /* cannot be built: nothing rather than a crash */
-    hall_send_text(h, t->watch[i].conn, texts[slot].data, false);
+    if (ts->text[slot].len || ts->failed[slot]) continue;
+    pf_buf_reserve(&ts->text[slot], 8192); /* a state's size: no reallocation on the way */
+    ts->failed[slot] = state_text(t, t->watch[i].seat, &ts->text[slot]) != 0;
   }
-  for (int v = 0; v <= PF_MAX_PLAYERS; v++) pf_buf_free(&texts[v]);
+}
+
+/* Sends every connection at t its state from ts (one that cannot be built: nothing rather than a
+ * crash), and frees ts's texts. */
+void states_send(pf_hall *h, const table *t, table_states *ts) {
+  for (int i = 0; i < t->nwatch; i++) {
+    int slot = viewer_slot(t, t->watch[i].seat);
+    if (ts->text[slot].len && !ts->failed[slot])
+      hall_send_text(h, t->watch[i].conn, ts->text[slot].data, ts->text[slot].len, false);
+  }
+  for (int v = 0; v <= PF_MAX_PLAYERS; v++) pf_buf_free(&ts->text[v]);
+}
+
+/* Sends every connection at the table its own state (one text per viewer kind, built once). */
+void broadcast(pf_hall *h, table *t) {
+  table_states ts = {0};
+  note_group(t);
+  states_build(t, &ts);
+  states_send(h, t, &ts);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -623,7 +653,7 @@ int seat_move(pf_hall *h, table *t, int s, const char *text, char canon[PF_MOVE_
     return t->seats[s].has_sealed ? pf_fail(err, "seat %d has already chosen", s)
                                   : pf_fail(err, "seat %d is not asked now", s);
   }
-  void *st = at == 0 ? t->run.state : state_for(h, t, at);
+  void *st = at == 0 ? t->run.state : state_for(t, at, h->scratch);
   pf_move m;
   *code = "illegal_move";
   if (t->g->move_parse(st, text, &m, err) != 0) return -1;
@@ -725,7 +755,7 @@ bot_job *job_new(pf_hall *h, const table *t, int seat, int at, const char *spec)
   j->g = t->g;
   j->players = t->players;
   j->state = pf_xmalloc(t->g->state_size);
-  memcpy(j->state, at == 0 ? t->run.state : state_for(h, t, at), t->g->state_size);
+  memcpy(j->state, at == 0 ? t->run.state : state_for(t, at, h->scratch), t->g->state_size);
   snprintf(j->spec, sizeof j->spec, "%s", spec);
   j->max_ms = h->lim.search_ms;
   j->seed = os_random64();

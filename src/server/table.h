@@ -43,10 +43,12 @@ typedef struct chair {
 } chair;
 
 /* One move as each viewer may know it: texts[0..players-1] for the seats, texts[players] for
- * spectators (NULL: not told to that viewer). */
+ * spectators (NULL: not told to that viewer), each kept as a JSON string, quoted and escaped,
+ * of lens[v] bytes: written once, copied into every state that tells it (up to LOG_KEEP). */
 typedef struct log_entry {
   int ply, seat; /* seat: who moved, -1 for chance */
   char *texts[PF_MAX_PLAYERS + 1];
+  size_t lens[PF_MAX_PLAYERS + 1];
 } log_entry;
 
 typedef struct watcher {
@@ -124,6 +126,7 @@ struct pf_hall {
   pf_hall_limits lim;
   pf_store *store;
   pf_workers *workers;
+  pf_crew *crew;  /* builds the states of a pass's tables with the loop (pf_hall_flush) */
   table **tables; /* by id; NULL when not in memory */
   int64_t cap;
   int ntables;
@@ -165,9 +168,22 @@ bool current_for(const table *t, int s, json_int_t ply);
 bool is_bot_seat(const table *t, int s);
 
 json_t *summary_json(const table *t);
-/* Appends the state message for seat s (-1: a spectator) to out; -1 when it cannot be written. */
-int state_text(pf_hall *h, const table *t, int s, pf_buf *out);
+/* Appends the state message for seat s (-1: a spectator) to out; -1 when it cannot be written.
+ * Reads t only (any thread, while nothing changes t). */
+int state_text(const table *t, int s, pf_buf *out);
 json_t *tables_json(pf_hall *h);
+
+/* The states of one table, one for each viewer kind at it: text[s] for seat s, text[players]
+ * for spectators (empty: nobody of that kind watches). */
+typedef struct table_states {
+  pf_buf text[PF_MAX_PLAYERS + 1];
+  bool failed[PF_MAX_PLAYERS + 1];
+} table_states;
+
+void states_build(const table *t, table_states *ts);
+void states_send(pf_hall *h, const table *t, table_states *ts);
+/* note_group, then each connection at t is sent its state: every change to a table ends here
+ * or in pf_hall_flush, which does the same for every table of a pass at once. */
 void broadcast(pf_hall *h, table *t);
 
 int change_begin(pf_hall *h, pf_error *err);
@@ -192,7 +208,7 @@ void bot_played(pf_hall *h, bot_job *j);
 /* Sends a message (taking it) to a connection: at once, or after the pass's commit when one is
  * open (`fail`: the storage error sent instead if it fails; plain: sent either way). */
 void hall_send(pf_hall *h, pf_conn *c, json_t *o, json_t *id, bool plain, bool acked);
-void hall_send_text(pf_hall *h, pf_conn *c, const char *text, bool plain);
+void hall_send_text(pf_hall *h, pf_conn *c, const char *text, size_t len, bool plain);
 void unbind_conn(pf_hall *h, int64_t id, pf_conn *c, int s);
 
 #endif

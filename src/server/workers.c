@@ -1,5 +1,6 @@
 /*
- * workers.c - the thread pool of workers.h: one mutex, two queues.
+ * workers.c - the thread pool of workers.h: one mutex, two queues; and the crew: one mutex, one
+ * batch at a time, its items taken one by one under the mutex.
  */
 #include "server/workers.h"
 
@@ -136,4 +137,83 @@ void pf_workers_free(pf_workers *w) {
   pthread_cond_destroy(&w->ready);
   free(w->threads);
   free(w);
+}
+
+/* ---- the crew ---- */
+
+struct pf_crew {
+  pthread_mutex_t lock;
+  pthread_cond_t go, done;
+  unsigned batch;      /* batches begun: a helper joins each one it has not seen */
+  int n, next, inside; /* the batch's items, the next not taken, the helpers working on it */
+  void (*fn)(void *ctx, int i);
+  void *ctx;
+  bool stopping;
+  int nthreads;
+  pthread_t *threads;
+};
+
+/* Takes and runs the batch's items until none is left (called and returning with the lock). */
+static void crew_items(pf_crew *c) {
+  while (c->next < c->n) {
+    int i = c->next++;
+    pthread_mutex_unlock(&c->lock);
+    c->fn(c->ctx, i);
+    pthread_mutex_lock(&c->lock);
+  }
+}
+
+static void *crew_main(void *arg) {
+  pf_crew *c = arg;
+  pthread_mutex_lock(&c->lock);
+  unsigned seen = c->batch;
+  for (;;) {
+    while (c->batch == seen && !c->stopping) pthread_cond_wait(&c->go, &c->lock);
+    if (c->stopping) break;
+    seen = c->batch;
+    c->inside++;
+    crew_items(c); /* none when it comes late: the batch is over or taken */
+    if (--c->inside == 0) pthread_cond_signal(&c->done);
+  }
+  pthread_mutex_unlock(&c->lock);
+  return NULL;
+}
+
+pf_crew *pf_crew_start(int helpers) {
+  pf_crew *c = pf_xcalloc(1, sizeof *c);
+  pthread_mutex_init(&c->lock, NULL);
+  pthread_cond_init(&c->go, NULL);
+  pthread_cond_init(&c->done, NULL);
+  c->threads = pf_xcalloc((size_t)(helpers > 0 ? helpers : 1), sizeof *c->threads);
+  for (int i = 0; i < helpers; i++)
+    if (pthread_create(&c->threads[c->nthreads], NULL, crew_main, c) == 0) c->nthreads++;
+  return c;
+}
+
+void pf_crew_run(pf_crew *c, int n, void (*fn)(void *ctx, int i), void *ctx) {
+  if (!c || !c->nthreads || n < 2) { /* nothing to share */
+    for (int i = 0; i < n; i++) fn(ctx, i);
+    return;
+  }
+  pthread_mutex_lock(&c->lock);
+  c->n = n, c->next = 0, c->fn = fn, c->ctx = ctx;
+  c->batch++;
+  pthread_cond_broadcast(&c->go);
+  crew_items(c);
+  while (c->inside) pthread_cond_wait(&c->done, &c->lock);
+  pthread_mutex_unlock(&c->lock);
+}
+
+void pf_crew_stop(pf_crew *c) {
+  if (!c) return;
+  pthread_mutex_lock(&c->lock);
+  c->stopping = true;
+  pthread_cond_broadcast(&c->go);
+  pthread_mutex_unlock(&c->lock);
+  for (int i = 0; i < c->nthreads; i++) pthread_join(c->threads[i], NULL);
+  pthread_mutex_destroy(&c->lock);
+  pthread_cond_destroy(&c->go);
+  pthread_cond_destroy(&c->done);
+  free(c->threads);
+  free(c);
 }

@@ -6,6 +6,9 @@
  * function on it; the finished job waits in the done queue, and the pool calls `wake` (from the
  * worker's thread) so that the loop collects it with pf_workers_done. Jobs run in any order.
  * A pool of 0 threads runs each job inside pf_workers_submit, for tests and the fuzz target.
+ *
+ * A crew (below) is the other kind of help: a batch of short items shared at once between the
+ * loop's thread and its helpers, which the loop waits for.
  */
 #ifndef PF_WORKERS_H
 #define PF_WORKERS_H
@@ -34,5 +37,17 @@ int pf_workers_pending(pf_workers *w);
  * collects and frees them, then calls pf_workers_free. */
 void pf_workers_stop(pf_workers *w);
 void pf_workers_free(pf_workers *w);
+
+/* A crew: threads that help the loop with one batch of short work at a time (building the states
+ * of the tables a pass changed), so that a second core takes part. pf_crew_run runs fn(ctx, i)
+ * for every i from 0 to n-1, on the calling thread and on every helper that is free, in any
+ * order, and returns once all are done; the caller changes nothing they read meanwhile. A crew
+ * of 0 helpers (or NULL) runs them all on the calling thread. */
+typedef struct pf_crew pf_crew;
+
+pf_crew *pf_crew_start(int helpers);
+void pf_crew_run(pf_crew *c, int n, void (*fn)(void *ctx, int i), void *ctx);
+/* Stops the helpers and frees the crew (NULL: nothing). */
+void pf_crew_stop(pf_crew *c);
 
 #endif
