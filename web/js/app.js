@@ -25,4 +25,12 @@ function route() {
 }
 
 window.addEventListener('hashchange', route);
+// "Skip to the game": the first thing to act on at the table (a card, a target, a button), else
+// the page's content; the address stays as it is.
+document.querySelector('.skip')?.addEventListener('click', (ev) => {
+  ev.preventDefault();
+  const main = document.getElementById('main');
+  const first = main.querySelector('.board .card-btn[tabindex="0"], .board .zone-target[tabindex="0"], .board-actions button');
+  (first || main).focus();
+});
 route();

@@ -25,7 +25,10 @@ function counts(cards) {
 // What moved from the view `before` to `after`: [{from, to, cards, turned, count, fromOwner,
 // toOwner}], one entry a pair of zones; cards are the notations that arrived in `to` (null face
 // down). Cards that only appeared (a deal from nowhere) or went (out of every zone) are left out.
-export function changes(before, after) {
+// `mover`, the seat whose move it was (or null): a card that showed up from a face-down zone
+// that is not that seat's came from its hand, which was filled again (a bot plays a card and
+// draws one: its hand shows as many backs as before).
+export function changes(before, after, mover = null) {
   const a = zonesOf(before), b = zonesOf(after);
   if (!a.size || !b.size) return [];
   const gone = [], came = []; // {zone, key, n}
@@ -50,6 +53,16 @@ export function changes(before, after) {
   }
   for (const c of came) for (const g of gone) {
     if (c.n && g.n && g.zone !== c.zone && (g.key === DOWN || c.key === DOWN)) move(g, c, Math.min(g.n, c.n), g.key !== c.key);
+  }
+  const hand = mover === null ? null : [...b.entries()].find(([id, z]) => z.kind === 'hand' && z.owner === mover && a.has(id))?.[0];
+  if (hand) for (const [k, p] of [...pairs]) {
+    if (!p.turned || p.from === hand || a.get(p.from)?.owner === mover || !p.cards.some((c) => c !== null)) continue;
+    pairs.delete(k);
+    const n = p.cards.length;
+    pairs.set(`${hand}\u0001${p.to}`, { ...p, from: hand });
+    const refill = `${p.from}\u0001${hand}`;
+    if (!pairs.has(refill)) pairs.set(refill, { from: p.from, to: hand, cards: [], turned: false });
+    for (let i = 0; i < n; i++) pairs.get(refill).cards.push(null);
   }
   return [...pairs.values()].map((p) => ({
     ...p, count: p.cards.length, fromOwner: a.get(p.from)?.owner ?? null, toOwner: b.get(p.to)?.owner ?? null,

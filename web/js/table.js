@@ -242,7 +242,8 @@ export class TablePage {
     if (m.seat !== null && m.seat !== undefined) this.seat = m.seat;
     const news = this.newMoves(prev, m);
     const mine = news.some((e) => e.seat === this.seat && this.seat !== null);
-    this.moved = prev && !this.review ? changes(prev.view, m.view) : [];
+    const mover = news.length ? news[news.length - 1].seat ?? null : null;
+    this.moved = prev && !this.review ? changes(prev.view, m.view, mover) : [];
     this.mark(this.moved, mine || first);
     this.tellSteal(this.moved);
     const ms = this.motionMs();
@@ -317,8 +318,8 @@ export class TablePage {
     let k = -1;
     if (this.seat !== null) for (let i = log.length - 1; i >= 0; i--) if (log[i].seat === this.seat) { k = i; break; }
     const since = this.seat !== null && k >= 0 ? log.slice(k + 1) : log.slice(-3);
-    const items = since.slice(-6);
-    const head = this.seat !== null && k >= 0 ? 'Since your turn: ' : 'Last moves: ';
+    const items = since.length ? since.slice(-6) : log.slice(-1);
+    const head = !since.length ? 'Last move: ' : this.seat !== null && k >= 0 ? 'Since your turn: ' : 'Last moves: ';
     this.since.replaceChildren(...(items.length ? [h('strong', {}, head),
       ...items.flatMap((e, i) => [i ? ' · ' : '', richText(this.logText(e))])] : []));
     this.since.hidden = !items.length || m.status === 'waiting';
@@ -697,7 +698,7 @@ export class TablePage {
     const next = this.reviewWords(r);
     this.reviewNext.replaceChildren(...(next ? ['Then: ', richText(next)] : ['The end of the game.']));
     // The marks: what this move changed; the motion: from what was shown to this.
-    const marks = before ? changes(before.view, r.view) : [];
+    const marks = before ? changes(before.view, r.view, before.view?.to_move ?? null) : [];
     this.touched = new Set(marks.flatMap((x) => [x.from, x.to]));
     this.arrived = new Map();
     for (const x of marks) this.arrived.set(x.to, [...(this.arrived.get(x.to) || []), ...x.cards]);
