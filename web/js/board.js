@@ -26,6 +26,9 @@ export class Board {
     this.pending = null; // a move waiting for its confirmation (the option to confirm moves)
     // Arrow keys go from card to card, and from target to target; Enter chooses.
     this.root.addEventListener('keydown', (ev) => this.arrow(ev));
+    // A card's whole text: on hover its title, on a long press (or a right click) a note by it.
+    this.root.addEventListener('contextmenu', (ev) => this.cardTip(ev));
+    document.addEventListener('pointerdown', (ev) => { if (!ev.target.closest?.('.card-tip')) this.tip?.remove(); });
     this.sel = null;
     this.dialog = null;
   }
@@ -194,7 +197,8 @@ export class Board {
       this.dragging = false;
       this.pickTarget(z.id);
     });
-    if (z.value !== undefined && z.value !== null && z.value !== '') head.append(h('span.zone-value', {}, String(z.value)));
+    // The zone's number, with what it counts ("takes 6 next", "value 11") when the view says.
+    if (z.value !== undefined && z.value !== null && z.value !== '') head.append(h('span.zone-value', {}, String(z.value_text || z.value)));
     e.append(head);
     const row = h('div.zone-cards');
     // The cards that came here with the last moves are marked: the last of their notation.
@@ -384,6 +388,18 @@ export class Board {
     this.pending = null;
     this.draw();
     if (e) this.handlers.play(e.i);
+  }
+
+  cardTip(ev) {
+    const card = ev.target.closest?.('.card[data-text]');
+    if (!card) return;
+    ev.preventDefault();
+    this.tip?.remove();
+    const r = card.getBoundingClientRect();
+    this.tip = h('div.card-tip', { role: 'tooltip' }, card.dataset.text);
+    this.tip.style.left = `${Math.max(4, Math.min(window.innerWidth - 260, r.left + window.scrollX))}px`;
+    this.tip.style.top = `${r.bottom + window.scrollY + 4}px`;
+    document.body.append(this.tip);
   }
 
   // Left/up and right/down between the card buttons, or between the target buttons.

@@ -137,6 +137,10 @@ export class TablePage {
   async loadSummary() {
     try {
       this.summary = await api(`/api/tables/${this.table}`);
+      // What the game's score counts, and whether lower wins (`pilfer games --json`).
+      const games = await api('/api/games');
+      this.score = games.find((g) => g.id === this.summary.game)?.score || null;
+      if (this.state) this.render();
       this.title.replaceChildren(`${this.summary.title} `, h('small', {}, `table ${this.table}`));
       document.title = `${this.summary.title}, table ${this.table} \u2014 pilfer`;
     } catch (e) {
@@ -367,7 +371,11 @@ export class TablePage {
   scoreText(m, s) {
     const sc = m.view?.scores;
     if (!Array.isArray(sc) || s >= sc.length) return '';
-    return sc[s] === null ? ': score hidden' : `: ${sc[s]} points`;
+    return sc[s] === null ? ': score hidden' : `: ${sc[s]} ${this.scoreUnit()}`;
+  }
+
+  scoreUnit() {
+    return this.score?.unit || 'points';
   }
 
   renderTurn(m) {
@@ -416,7 +424,7 @@ export class TablePage {
       const score = Array.isArray(scores) && s.seat < scores.length ? (scores[s.seat] === null ? 'hidden' : String(scores[s.seat])) : '';
       return h(`li.seat${s.seat === this.seat ? '.me' : ''}${choosing.includes(s.seat) ? '.asked' : ''}`, { dataset: { seat: s.seat } },
         h('span.seat-name', {}, this.name(s.seat)),
-        score !== '' ? h('span.seat-score', { 'aria-label': `score ${score}` }, score) : null,
+        score !== '' ? h('span.seat-score', { 'aria-label': `${score} ${this.scoreUnit()}`, title: this.scoreUnit() }, score) : null,
         marks.length ? h('span.seat-marks', {}, marks.map((k) => h(`span.badge.badge-${k.replace(' ', '-')}`, {}, k))) : null);
     }));
   }
@@ -458,10 +466,10 @@ export class TablePage {
     const now = lines(view?.log), before = lines(view?.previous_log);
     const list = (id, ls) => h('ul.round-log', { id }, ls.map((l) => h('li', {}, richText(l))));
     this.roundLog.hidden = !Array.isArray(view?.log) && !Array.isArray(view?.previous_log);
-    this.roundLog.replaceChildren(h('h2', { id: 'round-log-title' }, 'This round'),
+    this.roundLog.replaceChildren(...[h('h2', { id: 'round-log-title' }, 'This round'),
       now.length ? list('round-log-now', now) : h('p.help', {}, 'Nothing revealed yet.'),
       before.length ? h('details.round-log-before', {}, h('summary', {}, 'The round before'),
-        list('round-log-before', before)) : null);
+        list('round-log-before', before)) : null].filter(Boolean));
   }
 
   // A line of the log, with who played it (the server's text says what, from the viewer's side).
@@ -493,12 +501,17 @@ export class TablePage {
     const wasHidden = this.result.hidden;
     const scores = m.result?.scores || [];
     const winners = m.result?.winners || [];
-    const order = scores.map((s, i) => i).sort((a, b) => scores[b] - scores[a]);
+    // The best first: the highest score, or the lowest where lower wins (Skip-Bo Junior's cards
+    // left); the winners before the others all the same.
+    const low = !!this.score?.lower_wins;
+    const order = scores.map((s, i) => i).sort((a, b) => (winners.includes(b) - winners.includes(a)) ||
+      (low ? scores[a] - scores[b] : scores[b] - scores[a]));
+    const unit = this.scoreUnit();
     this.result.replaceChildren(
       h('h2', { id: 'result-title' }, 'Game over'),
       h('p.result-words', {}, this.resultWords(m)),
       h('table.scores', {},
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Seat'), h('th', { scope: 'col' }, 'Score'))),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Seat'), h('th', { scope: 'col' }, unit[0].toUpperCase() + unit.slice(1)))),
         h('tbody', {}, order.map((s) => h(`tr${winners.includes(s) ? '.winner' : ''}`, {},
           h('th', { scope: 'row' }, this.name(s), winners.includes(s) ? ' \u2605' : ''), h('td', {}, String(scores[s])))))),
       h('p.result-actions', {},
