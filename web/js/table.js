@@ -248,7 +248,8 @@ export class TablePage {
     const mine = news.some((e) => e.seat === this.seat && this.seat !== null);
     const mover = news.length ? news[news.length - 1].seat ?? null : null;
     this.moved = prev && !this.review ? changes(prev.view, m.view, mover) : [];
-    this.mark(this.moved, mine || first);
+    // A move of this seat's that moved nothing (a pass) keeps the others' marked.
+    this.mark(this.moved, (mine && this.moved.length > 0) || first);
     this.tellSteal(this.moved);
     const ms = this.motionMs();
     this.ms = ms && !this.review ? (mine ? Math.min(ms, 350) : ms) : 0;
@@ -459,6 +460,19 @@ export class TablePage {
     this.logList.replaceChildren(...log.map((e) => h('li', { dataset: { ply: e.ply } },
       h('span.log-ply', { 'aria-hidden': 'true' }, `${e.ply + 1}. `), richText(this.logText(e)))));
     if (!log.length) this.logList.append(h('li.help', {}, 'No moves yet.'));
+    this.logStep();
+  }
+
+  // In review, the log's line of the step shown is picked and scrolled to (in the log only).
+  logStep() {
+    const step = this.review ? this.review.ply - 1 : null;
+    for (const li of this.logList.querySelectorAll('li')) {
+      const cur = step !== null && Number(li.dataset.ply) === step;
+      li.classList.toggle('current', cur);
+      if (cur) li.setAttribute('aria-current', 'step'); else li.removeAttribute('aria-current');
+    }
+    const cur = this.logList.querySelector('li.current');
+    if (cur) this.logList.scrollTop = cur.offsetTop - this.logList.offsetTop - 40;
   }
 
   renderRoundLog(view) {
@@ -494,7 +508,7 @@ export class TablePage {
   }
 
   renderResult(m) {
-    if (m.status !== 'over') {
+    if (m.status !== 'over' || this.review) {
       this.result.hidden = true;
       return;
     }
@@ -724,13 +738,7 @@ export class TablePage {
     rv.height = Math.max(rv.height, this.board.root.getBoundingClientRect().height);
     this.board.root.style.minHeight = `${rv.height}px`;
     this.renderRoundLog(r.view);
-    for (const li of this.logList.querySelectorAll('li')) {
-      const cur = Number(li.dataset.ply) === ply - 1;
-      li.classList.toggle('current', cur);
-      if (cur) li.setAttribute('aria-current', 'step'); else li.removeAttribute('aria-current');
-    }
-    const cur = this.logList.querySelector('li.current');
-    if (cur) this.logList.scrollTop = cur.offsetTop - this.logList.offsetTop - 40;
+    this.logStep();
   }
 }
 
