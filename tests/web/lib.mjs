@@ -80,20 +80,21 @@ export async function newPage(browser, viewport = DESKTOP, { motion = 'reduce' }
   return page;
 }
 
-export async function screenshot(page, name) {
+export async function screenshot(page, name, { full = true } = {}) {
   mkdirSync(ARTIFACTS, { recursive: true });
   // Cards at rest: no motion half played.
   await page.waitForFunction(() => !document.getAnimations().some((a) => a.playState === 'running'), null, { timeout: 5000 }).catch(() => {});
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: full });
 }
 
-// Both widths: desktop, then phone, then back.
-export async function screenshots(page, name) {
+// Both widths: desktop, then phone, then back. {full: false}: only what the screen shows (the
+// docked hand where a person sees it), not the whole page.
+export async function screenshots(page, name, opts = {}) {
   await page.setViewportSize(DESKTOP);
-  await screenshot(page, `${name}-desktop`);
+  await screenshot(page, `${name}-desktop`, opts);
   await page.setViewportSize(PHONE);
   await page.waitForTimeout(100);
-  await screenshot(page, `${name}-phone`);
+  await screenshot(page, `${name}-phone`, opts);
   const wide = await page.evaluate(() => document.documentElement.scrollWidth);
   await page.setViewportSize(DESKTOP);
   return wide; // the page's width at phone size: more than 390 means sideways scrolling

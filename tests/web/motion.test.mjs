@@ -61,16 +61,16 @@ for (const g of GAMES) {
         stolen = true;
         await waitTurn(page);
         await room(false);
-        await screenshots(page, `${game}-after-steal`);
+        await screenshots(page, `${game}-after-steal`, { full: false });
       }
       if (seen && moves >= 4 && !shot) {
         shot = true;
         await waitTurn(page);
         // The last moves are marked and said in words until this seat's next move.
         assert.ok(await page.locator('.board .zone.last-move').count() > 0, 'the zones the last moves touched are outlined');
-        assert.match(await page.locator('#since').textContent(), /^(Since your turn|Last moves): .+/);
+        assert.match(await page.locator('#since').textContent(), /^(Since your turn|Last moves?): .+/);
         await room(false);
-        await screenshots(page, `${game}-mid-game`);
+        await screenshots(page, `${game}-mid-game`, { full: false });
       }
       if (shot && (stolen || !['steal-the-pile', 'thief', 'four-card-thief', 'gharat'].includes(game))) break;
     }
@@ -81,7 +81,7 @@ for (const g of GAMES) {
     if (seen.source) assert.ok(dist(seen.start, seen.source) < dist(seen.start, seen.end), `it started at its zone: ${JSON.stringify(seen)}`);
     assert.ok(inside(seen.end, seen.target), `it ended in the zone it went to: ${JSON.stringify(seen)}`);
     await room(false);
-    if (!stolen) await screenshots(page, `${game}-after-bot`);
+    if (!stolen) await screenshots(page, `${game}-after-bot`, { full: false });
     assert.deepEqual(page.errors, []);
     // The same table at desktop size: the viewer's seat is on the screen too.
     await page.setViewportSize(DESKTOP);
@@ -126,7 +126,7 @@ test('the review: a link to step K shows its words and marks, the log in step; a
   assert.ok(await page.locator('.board .zone.last-move').count() > 0, 'the zones of move K are outlined');
   assert.equal(await page.locator('#log li.current').getAttribute('data-ply'), String(k - 1), 'the log is in step');
   assert.equal(await page.locator('#review-slider').inputValue(), String(k));
-  await screenshots(page, 'steal-the-pile-review-step');
+  await screenshots(page, 'steal-the-pile-review-step', { full: false });
   const height = await page.locator('.board').evaluate((b) => b.getBoundingClientRect().height);
   await page.keyboard.press('ArrowLeft');
   await page.waitForFunction((k) => new RegExp(`^Move ${k - 1} of`).test(document.querySelector('#review-where').textContent), k);
@@ -150,7 +150,7 @@ for (const g of GAMES) {
     await page.goto(`${env.server.url}#review=${table}&ply=${k}`);
     await page.waitForFunction((k) => new RegExp(`^Move ${k} of`).test(document.querySelector('#review-where')?.textContent || ''), k);
     assert.ok(await page.locator('.board .zone.last-move').count() > 0, 'the zones of the move are outlined');
-    const wide = await screenshots(page, `${g.id}-review`);
+    const wide = await screenshots(page, `${g.id}-review`, { full: false });
     assert.ok(wide <= PHONE.width);
     assert.deepEqual(page.errors, []);
     await page.context().close();
@@ -190,4 +190,52 @@ test('the static files come gzip-compressed with an ETag, 304 when unchanged; mo
   }
   const index = (await get(env.server.url + '/')).body.toString();
   for (const m of modules) assert.match(index, new RegExp(`<link rel="modulepreload" href="/js/${m}">`), m);
+});
+
+test('point-a-pile: cards say what they do in words, legibly, the whole text on hover and long press', { timeout: 60000 }, async () => {
+  for (const viewport of [DESKTOP, PHONE]) {
+    const page = await newPage(env.browser, viewport);
+    await createTable(page, env.server.url, { game: 'point-a-pile', players: 3, seats: ['you', 'greedy', 'greedy'] });
+    assert.ok(await waitTurn(page));
+    const cards = await page.evaluate(() => [...document.querySelectorAll('.board .card.pap.has-text')].map((c) => {
+      const t = c.querySelector('.face-text');
+      return { text: c.dataset.text, face: t.textContent, size: parseFloat(getComputedStyle(t).fontSize), title: c.title,
+        spills: c.scrollWidth > c.clientWidth + 1 };
+    }));
+    assert.ok(cards.length > 0, 'cards with their words');
+    // The words are the card's text (from the view: docs/views.md), at 10.5 px or more, inside
+    // the card; the whole text in the title.
+    for (const c of cards) {
+      assert.ok(c.size >= 10.5, `${c.face}: ${c.size} px`);
+      assert.ok(c.text.endsWith(c.face), `${c.face} is the card's text ${c.text}`);
+      assert.ok(c.title.includes(c.face), `the title ${c.title}`);
+      assert.equal(c.spills, false, `${c.face} spills out of its card`);
+    }
+    assert.doesNotMatch(cards.map((c) => c.face).join(' '), /^[A-Z][0-9A-Z+-]*$/, 'words, not codes');
+    // A long press (the context menu of a touch screen) shows the whole text by the card.
+    await page.locator('.board .card.has-text').first().dispatchEvent('contextmenu');
+    assert.equal(await page.locator('.card-tip').textContent(), cards[0].text);
+    await screenshots(page, `point-a-pile-cards-${viewport === PHONE ? 'small' : 'large'}`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+test('skip-bo-junior: building piles say what they take next; scores count cards left, the winner first', { timeout: 120000 }, async () => {
+  const page = await newPage(env.browser);
+  await createTable(page, env.server.url, { game: 'skip-bo-junior', players: 2, options: { stock: 5 }, seats: ['you', 'random'] });
+  assert.ok(await waitTurn(page));
+  const heads = await page.locator('.board .zone[data-kind="build"] .zone-value').allTextContents();
+  assert.equal(heads.length, 4);
+  for (const v of heads) assert.match(v, /^takes \d+ next$/);
+  assert.match(await page.locator('.board .seat-title').first().textContent(), /: \d+ cards left/);
+  while (await waitTurn(page)) await clickMove(page);
+  await page.waitForSelector('#result:not([hidden])');
+  assert.equal(await page.locator('#result table.scores thead th').nth(1).textContent(), 'Cards left');
+  const rows = await page.$$eval('#result table.scores tbody tr', (rs) => rs.map((r) => ({ winner: r.classList.contains('winner'),
+    left: Number(r.querySelector('td').textContent) })));
+  assert.equal(rows[0].winner, true, 'the winner first');
+  assert.ok(rows[0].left <= rows[1].left, `lower first: ${JSON.stringify(rows)}`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });
