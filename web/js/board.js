@@ -204,7 +204,7 @@ export class Board {
     // The cards that came here with the last moves are marked: the last of their notation.
     const arrived = [...(this.opts.arrived?.get(z.id) || [])];
     const mark = (node, card) => {
-      const k = arrived.indexOf(card);
+      const k = card === null ? -1 : arrived.indexOf(card); // a card face down is no news
       if (k < 0) return node;
       arrived.splice(k, 1);
       (node.matches('.card') ? node : node.querySelector('.card'))?.classList.add('moved');

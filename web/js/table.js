@@ -323,10 +323,12 @@ export class TablePage {
     let k = -1;
     if (this.seat !== null) for (let i = log.length - 1; i >= 0; i--) if (log[i].seat === this.seat) { k = i; break; }
     const since = this.seat !== null && k >= 0 ? log.slice(k + 1) : log.slice(-3);
-    const items = since.length ? since.slice(-6) : log.slice(-1);
+    // The last four at most: the others are in the log.
+    const items = since.length ? since.slice(-4) : log.slice(-1);
+    const more = since.length - items.length;
     const head = !since.length ? 'Last move: ' : this.seat !== null && k >= 0 ? 'Since your turn: ' : 'Last moves: ';
-    this.since.replaceChildren(...(items.length ? [h('strong', {}, head),
-      ...items.flatMap((e, i) => [i ? ' · ' : '', richText(this.logText(e))])] : []));
+    this.since.replaceChildren(...(items.length ? [h('strong', {}, head), more > 0 ? `(${more} more in the log) ` : '',
+      ...items.flatMap((e, i) => [i ? ' \u00b7 ' : '', richText(this.logText(e))])] : []));
     this.since.hidden = !items.length || m.status === 'waiting';
   }
 
