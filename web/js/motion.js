@@ -48,11 +48,18 @@ export function changes(before, after, mover = null) {
     c.n -= n;
   };
   // The same card first; then a card that was face down somewhere and shows now, or the reverse.
-  for (const c of came) for (const g of gone) {
-    if (c.n && g.n && g.key === c.key && g.zone !== c.zone) move(g, c, Math.min(g.n, c.n), false);
-  }
-  for (const c of came) for (const g of gone) {
-    if (c.n && g.n && g.zone !== c.zone && (g.key === DOWN || c.key === DOWN)) move(g, c, Math.min(g.n, c.n), g.key !== c.key);
+  // Two cards may share a notation (two decks, Skip-Bo Junior's eight 9s): a card is first looked
+  // for in the mover's zones and the middle's, where a move takes cards from, and only then in
+  // another seat's (a steal).
+  const near = (g) => mover === null || (a.get(g.zone)?.owner ?? null) === null || a.get(g.zone)?.owner === mover;
+  for (const anywhere of [false, true]) {
+    for (const c of came) for (const g of gone) {
+      if (c.n && g.n && g.key === c.key && g.zone !== c.zone && (anywhere || near(g))) move(g, c, Math.min(g.n, c.n), false);
+    }
+    for (const c of came) for (const g of gone) {
+      if (c.n && g.n && g.zone !== c.zone && (g.key === DOWN || c.key === DOWN) && (anywhere || near(g)))
+        move(g, c, Math.min(g.n, c.n), g.key !== c.key);
+    }
   }
   const hand = mover === null ? null : [...b.entries()].find(([id, z]) => z.kind === 'hand' && z.owner === mover && a.has(id))?.[0];
   if (hand) for (const [k, p] of [...pairs]) {

@@ -250,7 +250,7 @@ export class TablePage {
     this.moved = prev && !this.review ? changes(prev.view, m.view, mover) : [];
     // A move of this seat's that moved nothing (a pass) keeps the others' marked.
     this.mark(this.moved, (mine && this.moved.length > 0) || first);
-    this.tellSteal(this.moved);
+    this.tellSteal(this.moved, mover);
     const ms = this.motionMs();
     this.ms = ms && !this.review ? (mine ? Math.min(ms, 350) : ms) : 0;
     if (news.length && !mine && ms) this.holdUntil = performance.now() + ms + 150;
@@ -300,9 +300,9 @@ export class TablePage {
 
   // A short notice when cards go from one seat's pile to another's: "Seat 1 (easy bot) took your
   // 13 cards".
-  tellSteal(moved) {
+  tellSteal(moved, mover) {
     const steal = moved.find((x) => x.fromOwner !== null && x.toOwner !== null && x.fromOwner !== x.toOwner &&
-      x.fromKind !== 'hand' && x.count > 0);
+      x.fromKind !== 'hand' && x.count > 0 && (mover === null || x.toOwner === mover));
     if (!steal) return;
     const n = `${steal.count} ${steal.count === 1 ? 'card' : 'cards'}`;
     const whose = steal.fromOwner === this.seat ? `your ${n}` : `${this.name(steal.fromOwner)}’s ${n}`;
