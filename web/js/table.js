@@ -729,6 +729,9 @@ export class TablePage {
     // The marks: what this move changed; the motion: from what was shown to this.
     const marks = before ? changes(before.view, r.view, before.view?.to_move ?? null) : [];
     this.touched = new Set(marks.flatMap((x) => [x.from, x.to]));
+    // A move that moves no card (pointing at a pile) marks the zones it names (the view's moves).
+    const mv = (before?.view?.moves || []).find((x) => x.move === before.next);
+    for (const z of [mv?.from, mv?.to]) if (z) this.touched.add(z);
     this.arrived = new Map();
     for (const x of marks) this.arrived.set(x.to, [...(this.arrived.get(x.to) || []), ...x.cards]);
     const shown = rv.cache.get(from);
