@@ -360,6 +360,8 @@ static int check_zone(const where *w, const json_t *z) {
     zone_fail(w, "a zone's grid is not [row, col]", id);
   if (json_object_get(z, "value") && !json_is_integer(json_object_get(z, "value"))) zone_fail(w, "a zone's value", id);
   if (json_object_get(z, "note") && !json_is_string(json_object_get(z, "note"))) zone_fail(w, "a zone's note", id);
+  if (!json_object_get(z, "value") != !json_is_string(json_object_get(z, "value_text")))
+    zone_fail(w, "a zone's value without its value_text", id);
   return (int)json_array_size(cards);
 }
 

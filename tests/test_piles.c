@@ -459,6 +459,7 @@ static void test_views_zones_and_moves(void **unused) {
   tu_expect_zone(&r, 1, "castle:c2", "label", "c2");
   tu_expect_zone(&r, 1, "castle:c2", "value", "3"); /* 5H, +1 for b2, -1 for c1, d2 and c3 (PIL-4) */
   tu_expect_zone(&r, 1, "castle:c2", "note", "red");
+  tu_expect_zone(&r, 1, "castle:c2", "value_text", "value 3");
   tu_expect_move_zones(&r, 0, "KS>c2", "hand:0 KS castle:c2");
   tu_expect_move_zones(&r, 0, "pass", "null null null");
   tu_play(&r, "pass");

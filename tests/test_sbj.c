@@ -702,6 +702,7 @@ static void test_views_zones_and_moves(void **unused) {
   tu_play(&r, "s>b1");
   tu_expect_zone(&r, 1, "build:1", "cards", "1");
   tu_expect_zone(&r, 1, "build:1", "value", "2");
+  tu_expect_zone(&r, 1, "build:1", "value_text", "takes 2 next"); /* SBJ-4, in words for people */
   tu_expect_zone(&r, 1, "build:1", "note", "absent");
   tu_expect_move_zones(&r, 0, "h1>b1", "hand:0.1 2 build:1");
   pf_run_free(&r);

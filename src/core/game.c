@@ -239,7 +239,15 @@ void pf_zone_grid(json_t *zone, int row, int col) {
   json_object_set_new(zone, "grid", g);
 }
 
-void pf_zone_value(json_t *zone, long long value) { json_object_set_new(zone, "value", json_integer(value)); }
+void pf_zone_value(json_t *zone, long long value, const char *says) {
+  char text[64];
+  json_object_set_new(zone, "value", json_integer(value));
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  snprintf(text, sizeof text, says, value);
+#pragma GCC diagnostic pop
+  json_object_set_new(zone, "value_text", json_string(text));
+}
 
 void pf_zone_note(json_t *zone, const char *note) { json_object_set_new(zone, "note", json_string(note)); }
 

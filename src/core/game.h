@@ -147,6 +147,10 @@ typedef struct pf_game {
   /* Scores of every seat: running during the game, final when over. These are the full state's:
    * a seat's view may hide some of them (view_json). */
   void (*scores)(const void *st, int *scores);
+  /* Optional. What scores() counts, for people: NULL is "points"; Skip-Bo Junior's "cards left".
+   * score_low_wins: the lower score is the better (`pilfer games --json`: "score"). */
+  const char *score_unit;
+  bool score_low_wins;
   /* When over: the winning seats (G-6); returns how many (0: nobody won). */
   int (*winners)(const void *st, int *seats);
   /* Recomputes what can be recomputed and checks it (card conservation at least). */
@@ -335,8 +339,10 @@ json_t *pf_zone_add(json_t *view, const char *id, const char *kind, int owner, c
                     pf_layout layout);
 /* The zone's place in a grid: row and column, from 0 (Piles' castle). */
 void pf_zone_grid(json_t *zone, int row, int col);
-/* A number the game gives the zone (a Piles castle pile's value). */
-void pf_zone_value(json_t *zone, long long value);
+/* A number the game gives the zone (a Piles castle pile's value), and what it is in words for
+ * people: `says` is a printf format of one %lld, the value ("value %lld", "takes %lld next"), set
+ * as the zone's "value_text" (docs/views.md). */
+void pf_zone_value(json_t *zone, long long value, const char *says);
 /* Short extra text ("locked", "12 points"). */
 void pf_zone_note(json_t *zone, const char *note);
 /* n cards the viewer cannot see, each in its place: n nulls. */

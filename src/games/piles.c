@@ -477,7 +477,7 @@ static void pil_zones(const pil_state *s, int seat, json_t *v) {
     pos_str(pos, ps);
     json_t *z = pf_zone_add(v, id, "castle", -1, ps, pile_json(s, pos), PF_STACK);
     pf_zone_grid(z, pos / 4, pos % 4);
-    pf_zone_value(z, pile_value(s, pos));
+    pf_zone_value(z, pile_value(s, pos), "value %lld");
     pf_zone_note(z, colour_name(is_red(top_card(s, pos))));
   }
   pf_hands h = hands_of(s);

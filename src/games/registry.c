@@ -80,6 +80,8 @@ json_t *pf_games_json(void) {
     json_object_set_new(o, "max_players", json_integer(g->max_players));
     for (int k = 0; k < g->noptions; k++) json_array_append_new(opts, option_json(&g->options[k]));
     json_object_set_new(o, "options", opts);
+    json_object_set_new(o, "score", json_pack("{s:s, s:b}", "unit", g->score_unit ? g->score_unit : "points", "lower_wins",
+                                              g->score_low_wins));
     json_t *quick = quick_json(g);
     if (quick) json_object_set_new(o, "quick", quick);
     json_array_append_new(arr, o);

@@ -700,7 +700,7 @@ static void sbj_zones(const sbj_state *s, int seat, json_t *v) {
     snprintf(id, sizeof id, "build:%d", b + 1);
     snprintf(label, sizeof label, "b%d", b + 1);
     json_t *z = pf_zone_add(v, id, "build", -1, label, pile_seen(s, P_BUILD(b), 0), PF_STACK);
-    pf_zone_value(z, n + 1);
+    pf_zone_value(z, n + 1, "takes %lld next");
     if (!n) pf_zone_note(z, b == lowest_free(s) ? "free: starts with 1 or W" : "free");
   }
   pf_zone_add(v, "done", "discard", -1, "Completed piles", pile_seen(s, P_DONE, 0), PF_STACK);
@@ -935,6 +935,8 @@ const pf_game pf_game_skip_bo_junior = {
     .move_str = sbj_move_str,
     .move_parse = sbj_move_parse,
     .scores = sbj_scores,
+    .score_unit = "cards left", /* in the stockpile: the first to empty it wins (SBJ-6) */
+    .score_low_wins = true,
     .winners = sbj_winners,
     .view_json = sbj_view_json,
     .view_text = sbj_view_text,

@@ -1,11 +1,16 @@
 /*
- * http.c - the hall's answers to HTTP GETs under /api/ (hall.h: pf_hall_http; docs/protocol.md).
+ * http.c - the hall's answers to HTTP GETs under /api/ (hall.h: pf_hall_http; docs/protocol.md),
+ * and the web page's files, compressed and cached (webfile.h: pf_web_file).
  */
 #include "server/table.h"
+#include "server/webfile.h"
 
+#include <strings.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
 
 static int http_json(pf_buf *body, const char **type, int status, json_t *o) {
   char *text = json_dumps(o, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
@@ -43,4 +48,77 @@ int pf_hall_http(pf_hall *h, const char *path, pf_buf *body, const char **type) 
     }
   }
   return http_error(body, type, 404, "no such thing");
+}
+
+/* ---- the web page's files ---- */
+
+/* Whether an Accept-Encoding header takes gzip: a "gzip" item whose q is not 0 ("gzip;q=0"
+ * refuses it). */
+static bool takes_gzip(const char *accept) {
+  for (const char *p = accept; *p;) {
+    while (*p == ' ' || *p == ',') p++;
+    const char *end = p + strcspn(p, ",");
+    size_t n = strcspn(p, ";, ");
+    if (n == 4 && strncasecmp(p, "gzip", 4) == 0) {
+      const char *q = strstr(p, "q=");
+      if (!q || q > end) return true;
+      return strtod(q + 2, NULL) > 0;
+    }
+    p = end;
+  }
+  return false;
+}
+
+/* The file compressed with gzip into out; false when zlib fails. */
+static bool gzip_into(const unsigned char *data, size_t n, pf_buf *out) {
+  z_stream z = {0};
+  if (deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) return false;
+  uLong bound = deflateBound(&z, (uLong)n) + 32;
+  pf_buf_reserve(out, bound);
+  z.next_in = (unsigned char *)data;
+  z.avail_in = (uInt)n;
+  z.next_out = (unsigned char *)out->data + out->len;
+  z.avail_out = (uInt)bound;
+  int r = deflate(&z, Z_FINISH);
+  if (r == Z_STREAM_END) out->len += z.total_out;
+  deflateEnd(&z);
+  return r == Z_STREAM_END;
+}
+
+int pf_web_file(const char *path, const char *accept_encoding, const char *if_none_match, pf_buf *body,
+                pf_web_answer *a) {
+  FILE *f = fopen(path, "rb");
+  struct stat sb;
+  if (!f) return 0;
+  if (fstat(fileno(f), &sb) != 0 || sb.st_size > PF_WEB_FILE_MAX) {
+    fclose(f);
+    return 0;
+  }
+  size_t n = (size_t)sb.st_size;
+  unsigned char *data = malloc(n ? n : 1);
+  bool ok = data && fread(data, 1, n, f) == n;
+  fclose(f);
+  if (!ok) {
+    free(data);
+    return 0;
+  }
+  /* The ETag is the file's bytes (FNV-1a), whatever its date: the same file, the same tag. */
+  unsigned long long hash = 1469598103934665603ULL;
+  for (size_t i = 0; i < n; i++) hash = (hash ^ data[i]) * 1099511628211ULL;
+  a->gzip = takes_gzip(accept_encoding);
+  snprintf(a->etag, sizeof a->etag, "\"%016llx%d\"", hash, a->gzip);
+  pf_buf_clear(body);
+  if (strstr(if_none_match, a->etag)) {
+    a->status = 304;
+  } else {
+    a->status = 200;
+    if (!a->gzip || !gzip_into(data, n, body)) {
+      pf_buf_clear(body);
+      a->gzip = false;
+      snprintf(a->etag, sizeof a->etag, "\"%016llx0\"", hash);
+      pf_buf_append(body, data, n);
+    }
+  }
+  free(data);
+  return 1;
 }

@@ -16,7 +16,9 @@
  * together, then acknowledged.
  *
  * The web folder's files are served to GET and HEAD only, and only files inside it: a path with
- * "..", a directory, or a symbolic link that leads out of the folder is not found.
+ * "..", a directory, or a symbolic link that leads out of the folder is not found. They come
+ * compressed and with an ETag (pf_web_file, http.c); one bigger than PF_WEB_FILE_MAX is streamed
+ * as it is.
  */
 #define _DEFAULT_SOURCE /* realpath */
 #include "server/serve.h"
@@ -36,6 +38,7 @@
 #include "core/clock.h"
 #include "core/jsontext.h"
 #include "server/hall.h"
+#include "server/webfile.h"
 
 #define MAX_MESSAGE (64 * 1024)
 #define RATE 100.0
@@ -316,14 +319,23 @@ static const char *mime_type(const char *path) {
   return "application/octet-stream";
 }
 
-/* Sends the headers of an answer whose body is in s->http; the body follows when writeable. */
-static int http_answer(session *s, int status, const char *type) {
+static int add_header(struct lws *wsi, const char *name, const char *value, unsigned char **p, unsigned char *end) {
+  return lws_add_http_header_by_name(wsi, (const unsigned char *)name, (const unsigned char *)value, (int)strlen(value),
+                                     p, end);
+}
+
+/* Sends the headers of an answer whose body is in s->http; the body follows when writeable. The
+ * API's answers are never kept (no-store); a web file (w) is kept and asked again with its ETag
+ * (no-cache), and says whether it is compressed. */
+static int http_answer(session *s, int status, const char *type, const pf_web_answer *w) {
   unsigned char buf[LWS_PRE + 1024], *start = buf + LWS_PRE, *p = start, *end = buf + sizeof buf - 1;
   if (lws_add_http_common_headers(s->wsi, (unsigned)status, type, s->http.len, &p, end) ||
-      lws_add_http_header_by_name(s->wsi, (const unsigned char *)"cache-control:", (const unsigned char *)"no-store", 8,
-                                  &p, end) ||
+      add_header(s->wsi, "cache-control:", w ? "no-cache" : "no-store", &p, end) ||
+      (w && (add_header(s->wsi, "etag:", w->etag, &p, end) || add_header(s->wsi, "vary:", "accept-encoding", &p, end) ||
+             (w->gzip && add_header(s->wsi, "content-encoding:", "gzip", &p, end)))) ||
       lws_finalize_write_http_header(s->wsi, start, &p, end))
     return 1;
+  if (!s->http.len) return lws_http_transaction_completed(s->wsi) ? -1 : 0; /* a 304: headers only */
   s->http_sent = 0;
   lws_callback_on_writable(s->wsi);
   return 0;
@@ -331,7 +343,7 @@ static int http_answer(session *s, int status, const char *type) {
 
 static int http_text(session *s, int status, const char *text) {
   pf_buf_puts(&s->http, text);
-  return http_answer(s, status, "text/plain; charset=utf-8");
+  return http_answer(s, status, "text/plain; charset=utf-8", NULL);
 }
 
 static int http_request(server *srv, session *s, const char *path) {
@@ -341,7 +353,7 @@ static int http_request(server *srv, session *s, const char *path) {
   if (strncmp(path, "/api/", 5) == 0) {
     const char *type = "application/json";
     int status = pf_hall_http(srv->hall, path, &s->http, &type);
-    return http_answer(s, status, type);
+    return http_answer(s, status, type, NULL);
   }
   /* A file of the web folder: no way out of it, by "..", a link, or anything else. */
   char file[PATH_MAX + 256], real[PATH_MAX];
@@ -352,6 +364,11 @@ static int http_request(server *srv, session *s, const char *path) {
   if (!realpath(file, real) || strncmp(real, srv->web, wl) != 0 || real[wl] != '/' || stat(real, &sb) != 0 ||
       !S_ISREG(sb.st_mode))
     return http_text(s, 404, "not found\n");
+  char accept[256] = "", match[256] = "";
+  pf_web_answer w;
+  if (lws_hdr_copy(s->wsi, accept, sizeof accept, WSI_TOKEN_HTTP_ACCEPT_ENCODING) < 0) accept[0] = '\0';
+  if (lws_hdr_copy(s->wsi, match, sizeof match, WSI_TOKEN_HTTP_IF_NONE_MATCH) < 0) match[0] = '\0';
+  if (pf_web_file(real, accept, match, &s->http, &w)) return http_answer(s, w.status, mime_type(real), &w);
   int n = lws_serve_http_file(s->wsi, real, mime_type(real), NULL, 0);
   if (n < 0) return -1;
   return n > 0 && lws_http_transaction_completed(s->wsi) ? -1 : 0;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import {
   useServerAndBrowser, newPage, createTable, playToEnd, screenshots, tableData, waitTurn, recordBoards,
-  checkBoardsAgainstRecord, writeTemp, PILFER, PHONE,
+  checkBoardsAgainstRecord, writeTemp, mineOnScreen, PILFER, PHONE,
 } from './lib.mjs';
 
 // Every game, as the short whole game it declares next to its code (its measures' quick game:
@@ -57,6 +57,11 @@ for (const [game, t] of Object.entries(TABLES)) {
       drag: game === 'steal-the-pile' || game === 'skip-bo-junior', // every other move dragged
       each: async (n) => {
         zones ||= (await page.locator('.board .zone').count()) > 0;
+        // At 1280x800 the player's own seat is on the screen after every move (Piles too).
+        if (await waitTurn(page)) {
+          const r = await mineOnScreen(page);
+          if (r) assert.ok(r.top >= -1 && r.bottom <= r.height + 1, `${game}, move ${n}: your seat at ${r.top}-${r.bottom} of ${r.height}`);
+        }
         if (n === 3 && !shot && (await tableData(page)).status === 'playing') {
           shot = true;
           await waitTurn(page);
@@ -105,26 +110,27 @@ test('the review steps through a finished game, backwards and forwards, every ca
   await playToEnd(page);
   await page.locator('#review-btn').click();
   await page.waitForSelector('#review:not([hidden])');
-  await page.waitForFunction(() => /After 0 of \d+ moves/.test(document.querySelector('#review-where').textContent));
-  const plies = Number(/of (\d+) moves/.exec(await page.locator('#review-where').textContent())[1]);
+  await page.waitForFunction(() => /^Move 0 of \d+/.test(document.querySelector('#review-where').textContent));
+  const plies = Number(/of (\d+)/.exec(await page.locator('#review-where').textContent())[1]);
   assert.equal(plies, 48);
   // Both hands are shown at the start (everything revealed): four cards each.
   const start = await page.locator('.board').textContent();
   await page.locator('#review-next').click();
-  await page.waitForFunction(() => /After 1 of/.test(document.querySelector('#review-where').textContent));
+  await page.waitForFunction(() => /^Move 1 of/.test(document.querySelector('#review-where').textContent));
   const one = await page.locator('.board').textContent();
   assert.notEqual(one, start);
   await page.keyboard.press('End');
-  await page.waitForFunction(() => /After 48 of 48 moves\. The end/.test(document.querySelector('#review-where').textContent));
+  await page.waitForFunction(() => /^Move 48 of 48: /.test(document.querySelector('#review-where').textContent) &&
+    document.querySelector('#review-next-line').textContent === 'The end of the game.');
   await page.keyboard.press('ArrowLeft');
-  await page.waitForFunction(() => /After 47 of/.test(document.querySelector('#review-where').textContent));
+  await page.waitForFunction(() => /^Move 47 of/.test(document.querySelector('#review-where').textContent));
   await page.locator('#review-first').click();
-  await page.waitForFunction(() => /After 0 of/.test(document.querySelector('#review-where').textContent));
+  await page.waitForFunction(() => /^Move 0 of/.test(document.querySelector('#review-where').textContent));
   assert.equal(await page.locator('.board').textContent(), start);
   // The review's address works on its own.
   assert.match(page.url(), /#review=\d+/);
   await page.reload();
-  await page.waitForFunction(() => /After 0 of 48/.test(document.querySelector('#review-where')?.textContent || ''));
+  await page.waitForFunction(() => /^Move 0 of 48/.test(document.querySelector('#review-where')?.textContent || ''));
   await screenshots(page, 'steal-the-pile-review');
   assert.deepEqual(page.errors, []);
   await page.context().close();

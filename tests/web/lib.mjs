@@ -69,9 +69,10 @@ export async function launch() {
 }
 
 // A new page in its own context (its own localStorage: another person), failing the test on a
-// page error.
-export async function newPage(browser, viewport = DESKTOP) {
-  const ctx = await browser.newContext({ viewport });
+// page error. Cards travel only with {motion: 'no-preference'}: the other tests see every state
+// drawn at once (prefers-reduced-motion), as a person who asked for no motion does.
+export async function newPage(browser, viewport = DESKTOP, { motion = 'reduce' } = {}) {
+  const ctx = await browser.newContext({ viewport, reducedMotion: motion });
   const page = await ctx.newPage();
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
@@ -79,21 +80,71 @@ export async function newPage(browser, viewport = DESKTOP) {
   return page;
 }
 
-export async function screenshot(page, name) {
+export async function screenshot(page, name, { full = true } = {}) {
   mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  // Cards at rest: no motion half played.
+  await page.waitForFunction(() => !document.getAnimations().some((a) => a.playState === 'running'), null, { timeout: 5000 }).catch(() => {});
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: full });
 }
 
-// Both widths: desktop, then phone, then back.
-export async function screenshots(page, name) {
+// Both widths: desktop, then phone, then back. {full: false}: only what the screen shows (the
+// docked hand where a person sees it), not the whole page.
+export async function screenshots(page, name, opts = {}) {
   await page.setViewportSize(DESKTOP);
-  await screenshot(page, `${name}-desktop`);
+  await screenshot(page, `${name}-desktop`, opts);
   await page.setViewportSize(PHONE);
   await page.waitForTimeout(100);
-  await screenshot(page, `${name}-phone`);
+  await screenshot(page, `${name}-phone`, opts);
   const wide = await page.evaluate(() => document.documentElement.scrollWidth);
   await page.setViewportSize(DESKTOP);
   return wide; // the page's width at phone size: more than 390 means sideways scrolling
+}
+
+// Records in the page every card set moving (window.motions: {from, to, fromSeat, start, end,
+// source, target}, rectangles as {x, y, w, h}): where the element showed on the first frame of
+// its animation and where it came to rest, and the rectangles of the zone it left (while it is
+// still drawn) and of the zone it went to. Call before the page is opened.
+export async function watchMotion(page) {
+  await page.addInitScript(() => {
+    window.motions = [];
+    // The least the page could be scrolled since the last reset (it got shorter on the way).
+    window.leastScroll = Infinity;
+    const sample = () => {
+      window.leastScroll = Math.min(window.leastScroll, document.documentElement.scrollHeight - innerHeight);
+      requestAnimationFrame(sample);
+    window.scrolls = [];
+    addEventListener('scroll', () => window.scrolls.push([Math.round(scrollY), document.activeElement?.className, document.querySelector('dialog')?.className]));
+    };
+    requestAnimationFrame(sample);
+    const box = (r) => r && { x: r.left + r.width / 2, y: r.top + r.height / 2, w: r.width, h: r.height };
+    const animate = Element.prototype.animate;
+    Element.prototype.animate = function (...args) {
+      const a = animate.apply(this, args);
+      const zone = this.closest('.zone');
+      if (!zone || !this.dataset.movingFrom && !this.classList.contains('moving')) return a;
+      const from = this.dataset.movingFrom;
+      const src = document.querySelector(`.zone[data-zone="${CSS.escape(from)}"]`);
+      const rec = {
+        from, to: zone.dataset.zone, fromSeat: src?.closest('.seat-area')?.dataset.seat ?? null,
+        source: box(src?.querySelector('.zone-cards')?.getBoundingClientRect()), start: box(this.getBoundingClientRect()),
+      };
+      window.motions.push(rec);
+      a.finished.then(() => {
+        rec.end = box(this.getBoundingClientRect());
+        rec.target = box(zone.getBoundingClientRect());
+      }, () => {});
+      return a;
+    };
+  });
+}
+
+// Where the viewer's own seat (its hand: the dock) is on the screen, and how far the page is
+// scrolled.
+export function mineOnScreen(page) {
+  return page.evaluate(() => {
+    const r = document.querySelector('.board .seat-area.mine')?.getBoundingClientRect();
+    return r && { top: r.top, bottom: r.bottom, height: innerHeight, scrollY, maxScroll: Math.min(window.leastScroll ?? Infinity, document.documentElement.scrollHeight - innerHeight), scrolls: window.scrolls?.slice(-4) };
+  });
 }
 
 // ---- the lobby ----
@@ -136,13 +187,16 @@ export async function waitTurn(page, timeout = 60000) {
 // zones, or a target there (stats.zones counts those, stats.drag the cards dragged), else a button
 // of the board (stats.button: a pass), and the list of legal moves as a last resort (stats.list). `pick` chooses among the candidates (default: at
 // random, from the page's seeded generator). Resolves once the server has answered with a state.
-export async function clickMove(page, stats = {}, pick = null, { drag = false } = {}) {
+// With {still: true} the clicks are dispatched where the elements are, without scrolling to them
+// first, so that any scroll is the page's own.
+export async function clickMove(page, stats = {}, pick = null, { drag = false, still = false } = {}) {
   const before = Number((await tableData(page)).states);
   const choose = async (loc) => {
     const n = await loc.count();
     if (!n) return false;
     const i = pick ? pick(n) : Math.floor(Math.random() * n);
-    await loc.nth(i).click();
+    if (still) await loc.nth(i).dispatchEvent('click', { detail: 1 });
+    else await loc.nth(i).click();
     return true;
   };
   const board = page.locator('.board-area');
@@ -168,6 +222,7 @@ export async function clickMove(page, stats = {}, pick = null, { drag = false } 
     }
   } else if (await board.locator('.card-btn').count()) {
     await choose(board.locator('.card-btn'));
+    if (still) await page.waitForTimeout(30);
     // then a target, a button for the card, or a choice
     if (await page.locator('dialog.choice-dialog .choice').count()) await choose(page.locator('dialog.choice-dialog .choice'));
     else if (await board.locator('.zone-target').count()) await choose(board.locator('.zone-target'));

@@ -248,7 +248,66 @@ test('a game by keyboard alone: every move focusable and played with Enter or Sp
   await p.keyboard.press('Enter');
   await p.waitForSelector('#review:not([hidden])');
   await p.keyboard.press('ArrowRight');
-  await p.waitForFunction(() => /After 1 of/.test(document.querySelector('#review-where').textContent));
+  await p.waitForFunction(() => /^Move 1 of/.test(document.querySelector('#review-where').textContent));
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});
+
+test('keyboard: Tab reaches the board in a few presses, arrows go between cards and targets, moves confirmed on request', { timeout: 60000 }, async () => {
+  const p = await newPage(env.browser);
+  await p.addInitScript(() => localStorage.setItem('pilfer.confirm', '1'));
+  await createTable(p, env.server.url, { game: 'steal-the-pile', players: 2, seats: ['you', 'greedy'] });
+  assert.ok(await waitTurn(p));
+  assert.equal(await p.locator('#opt-confirm').isChecked(), true, 'the option is kept in this browser');
+  // From the top of the page (as loaded): the skip link, then Enter lands on a card.
+  const top = async () => {
+    await p.reload();
+    await p.waitForFunction(() => document.querySelector('.board .card-btn'));
+  };
+  await top();
+  await p.keyboard.press('Tab');
+  assert.equal(await p.evaluate(() => document.activeElement.className), 'skip');
+  await p.keyboard.press('Enter');
+  assert.ok(await p.evaluate(() => document.activeElement.matches('.board .card-btn')), 'the skip link leads to a card');
+  // Without it, a few Tabs: one stop for the tools each, one for all the cards.
+  await top();
+  let tabs = 0;
+  while (!(await p.evaluate(() => document.activeElement.matches('.board .card-btn'))) && tabs < 12) {
+    await p.keyboard.press('Tab');
+    tabs++;
+  }
+  assert.ok(tabs <= 9, `${tabs} Tabs to the first card`);
+  const cards = await p.locator('.board .card-btn').count();
+  assert.ok(cards > 1);
+  const first = await p.evaluate(() => document.activeElement.dataset.card);
+  await p.keyboard.press('ArrowRight');
+  const second = await p.evaluate(() => document.activeElement.dataset.card);
+  assert.notEqual(second, first, 'ArrowRight goes to the next card');
+  await p.keyboard.press('ArrowLeft');
+  assert.equal(await p.evaluate(() => document.activeElement.dataset.card), first);
+  // Enter chooses; where it may go gets the focus (or, for a card that matches nothing, the
+  // confirmation does).
+  const before = Number((await tableData(p)).states);
+  await p.keyboard.press('Enter');
+  if (await p.evaluate(() => document.activeElement.matches('.zone-target'))) {
+    const n = await p.locator('.board .zone-target').count();
+    if (n > 1) {
+      const a = await p.evaluate(() => document.activeElement.closest('[data-zone]').dataset.zone);
+      await p.keyboard.press('ArrowRight');
+      assert.notEqual(await p.evaluate(() => document.activeElement.closest('[data-zone]').dataset.zone), a);
+    }
+    await p.keyboard.press('Enter');
+  }
+  // Nothing is sent before the confirmation.
+  assert.ok(await p.evaluate(() => document.activeElement.matches('.confirm-yes')), 'the confirmation has the focus');
+  assert.equal(Number((await tableData(p)).states), before, 'nothing sent yet');
+  await p.keyboard.press('Escape');
+  assert.equal(await p.locator('.confirm-yes').count(), 0, 'Escape takes it back');
+  await p.locator('.board .card-btn').first().click();
+  if (await p.locator('.board .zone-target').count()) await p.locator('.board .zone-target').first().click();
+  if (await p.locator('dialog.choice-dialog .choice').count()) await p.locator('dialog.choice-dialog .choice').first().click();
+  await p.locator('.confirm-yes').click();
+  await p.waitForFunction((b) => Number(document.querySelector('.table-page').dataset.states) > b, before);
   assert.deepEqual(p.errors, []);
   await p.context().close();
 });

@@ -9,6 +9,7 @@
 // does what the two clicks do. Without zones it shows the table as text (the terminal's view).
 import { cardEl, cardLabel, cardShort, richText } from './cards.js';
 import { h } from './dom.js';
+import { measure, play } from './motion.js';
 
 const key = (zone, card) => `${zone}\u0000${card ?? ''}`;
 
@@ -19,14 +20,27 @@ export class Board {
     this.root = h('div.board');
     this.actions = h('div.board-actions');
     this.prompt = h('p.board-prompt', { role: 'status' });
+    // The viewer's own seat, the prompt and the buttons, docked at the bottom of the screen while
+    // the board is longer than it (style.css: .dock).
+    this.dock = h('div.dock', {});
+    this.pending = null; // a move waiting for its confirmation (the option to confirm moves)
+    // Arrow keys go from card to card, and from target to target; Enter chooses.
+    this.root.addEventListener('keydown', (ev) => this.arrow(ev));
+    // A card's whole text: on hover its title, on a long press (or a right click) a note by it.
+    this.root.addEventListener('contextmenu', (ev) => this.cardTip(ev));
+    document.addEventListener('pointerdown', (ev) => { if (!ev.target.closest?.('.card-tip')) this.tip?.remove(); });
     this.sel = null;
     this.dialog = null;
   }
 
   // Draws the view. opts: {view, text, legal, moves (the state's: legal's zones), seat (the
   // viewer's, or null), names(seat) -> text,
-  // interactive (false in review and for spectators), marks: {seat: 'to move'…}}
+  // interactive (false in review and for spectators), marks: {seat: 'to move'…}, moved: what
+  // moved since the board was last drawn (motion.js changes()) and ms how long it travels (0: no
+  // motion), touched: the zones the last moves touched (outlined), arrived: zone -> the cards that
+  // came there (marked)}
   update(opts) {
+    const first = opts.ms && opts.moved?.length ? measure(this.root) : null;
     this.opts = opts;
     const { view, legal = [] } = opts;
     // The state's moves are parallel to its legal moves (the view's are the view's legal moves',
@@ -38,8 +52,12 @@ export class Board {
     // A state that changes nothing one may play (someone connects) keeps an open choice open.
     const same = legal.join('\n') === this.lastLegal;
     this.lastLegal = legal.join('\n');
-    if (!same) this.closeChoice();
+    if (!same) {
+      this.closeChoice();
+      this.pending = null;
+    }
     this.draw();
+    this.root.dataset.moving = first ? play(this.root, first, opts.moved, opts.ms) : 0;
   }
 
   hasZones() {
@@ -50,6 +68,7 @@ export class Board {
     const { view, text } = this.opts;
     this.root.replaceChildren();
     this.actions.replaceChildren();
+    this.dock.replaceChildren(this.prompt);
     if (this.hasZones()) {
       this.drawZones(view.zones);
       this.drawActions();
@@ -61,12 +80,15 @@ export class Board {
         d.addEventListener('toggle', () => { this.textOpen = d.open; });
         this.root.append(d);
       }
+      this.dock.append(this.actions);
+      this.root.append(this.dock);
     } else if (text) {
       this.root.append(h('pre.textview', { tabindex: 0, 'aria-label': 'The table, as text' }, richText(text)));
     } else {
       this.root.append(h('p.board-empty', {}, 'The cards are dealt when every seat is taken.'));
     }
     this.drawPrompt();
+    this.rove();
   }
 
   // ---- the zones ----
@@ -92,7 +114,7 @@ export class Board {
     const centre = zones.filter((z) => z.owner === null || z.owner === undefined);
     if (others.length) this.root.append(h('div.seat-areas.others', {}, others.map((o) => this.seatArea(o, zones))));
     if (centre.length) this.root.append(this.zoneGroup(centre, 'centre', 'The middle of the table'));
-    if (owners.includes(me)) this.root.append(this.seatArea(me, zones, true));
+    if (owners.includes(me)) this.dock.append(this.seatArea(me, zones, true));
   }
 
   seatArea(owner, zones, mine = false) {
@@ -144,7 +166,8 @@ export class Board {
     const cards = Array.isArray(z.cards) ? z.cards : [];
     const label = this.label(z);
     const target = this.targets?.get(z.id);
-    const e = h(`section.zone.kind-${z.kind || 'other'}.layout-${z.layout || 'fan'}`, {
+    const touched = this.opts.touched?.has(z.id);
+    const e = h(`section.zone.kind-${z.kind || 'other'}.layout-${z.layout || 'fan'}${touched ? '.last-move' : ''}`, {
       dataset: { zone: z.id, kind: z.kind || 'other' },
       'aria-label': `${label}: ${cards.length ? cards.length + (cards.length === 1 ? ' card' : ' cards') : 'empty'}`,
     });
@@ -174,16 +197,26 @@ export class Board {
       this.dragging = false;
       this.pickTarget(z.id);
     });
-    if (z.value !== undefined && z.value !== null && z.value !== '') head.append(h('span.zone-value', {}, String(z.value)));
+    // The zone's number, with what it counts ("takes 6 next", "value 11") when the view says.
+    if (z.value !== undefined && z.value !== null && z.value !== '') head.append(h('span.zone-value', {}, String(z.value_text || z.value)));
     e.append(head);
     const row = h('div.zone-cards');
+    // The cards that came here with the last moves are marked: the last of their notation.
+    const arrived = [...(this.opts.arrived?.get(z.id) || [])];
+    const mark = (node, card) => {
+      const k = card === null ? -1 : arrived.indexOf(card); // a card face down is no news
+      if (k < 0) return node;
+      arrived.splice(k, 1);
+      (node.matches('.card') ? node : node.querySelector('.card'))?.classList.add('moved');
+      return node;
+    };
     if (z.layout === 'stack') {
       if (cards.length) {
         const top = cards.length - 1;
-        row.append(this.cardNode(z, cards[top], top));
+        row.append(mark(this.cardNode(z, cards[top], top), cards[top]));
         if (cards.length > 1) {
           row.classList.add('thick');
-          row.append(h('span.count', { 'aria-hidden': 'true' }, String(cards.length)));
+          row.append(h('span.count', { title: `${cards.length} cards` }, `${cards.length} cards`));
         }
       } else {
         row.append(this.emptySlot(z));
@@ -192,7 +225,9 @@ export class Board {
       if (cards.length > 8) row.classList.add('many');
       if (cards.length > 3 && cards.every((c) => c === null)) row.classList.add('backs'); // only a count to tell
       if (cards.length > 14) row.classList.add('lots');
-      cards.forEach((c, i) => row.append(this.cardNode(z, c, i)));
+      const nodes = cards.map((c, i) => this.cardNode(z, c, i));
+      for (let i = nodes.length - 1; i >= 0; i--) mark(nodes[i], cards[i]);
+      row.append(...nodes);
     } else {
       row.append(this.emptySlot(z));
     }
@@ -223,7 +258,7 @@ export class Board {
       'aria-pressed': chosen ? 'true' : 'false',
       'aria-label': `${card !== null ? cardLabel(card, z.texts?.[index]) : this.label(z)}, from ${this.label(z)}`,
       dataset: { zone: z.id, card: card ?? '' },
-      onclick: (ev) => { ev.stopPropagation(); this.pickSource(z.id, card, index); },
+      onclick: (ev) => { ev.stopPropagation(); this.keyboard = ev.detail === 0; this.pickSource(z.id, card, index); },
       ondragstart: (ev) => {
         ev.dataTransfer.setData('text/plain', card ?? z.id);
         ev.dataTransfer.effectAllowed = 'move';
@@ -290,13 +325,15 @@ export class Board {
     }
     this.draw();
     const what = card !== null ? cardShort(card) : 'it';
-    this.handlers.say?.(targets.length ? `${what} chosen: pick where it goes (Escape to cancel)` : `${what} chosen`);
-    this.focusSource(zone, card, index);
+    this.handlers.say?.(targets.length ? `${what} chosen: pick where it goes with the arrow keys (Escape to cancel)` : `${what} chosen`);
+    const first = this.root.querySelector('.zone-target');
+    if (targets.length && first && this.keyboard) first.focus();
+    else this.focusSource(zone, card, index);
   }
 
   focusSource(zone, card, index) {
     const btns = [...this.root.querySelectorAll('.card-btn')].filter((b) => b.dataset.zone === zone && b.dataset.card === (card ?? ''));
-    (btns.find((b) => b.getAttribute('aria-pressed') === 'true') || btns[0] || btns[index])?.focus();
+    (btns.find((b) => b.getAttribute('aria-pressed') === 'true') || btns[0] || btns[index])?.focus({ preventScroll: !this.keyboard });
   }
 
   pickTarget(zone) {
@@ -336,10 +373,66 @@ export class Board {
 
   play(entry) {
     this.sel = null;
+    if (this.opts.confirm) {
+      this.pending = entry;
+      this.draw();
+      this.actions.querySelector('.confirm-yes')?.focus();
+      this.handlers.say?.(`Play ${entry.text || entry.move}? Confirm or cancel`);
+      return;
+    }
     this.handlers.play(entry.i);
   }
 
+  confirmed() {
+    const e = this.pending;
+    this.pending = null;
+    this.draw();
+    if (e) this.handlers.play(e.i);
+  }
+
+  cardTip(ev) {
+    const card = ev.target.closest?.('.card[data-text]');
+    if (!card) return;
+    ev.preventDefault();
+    this.tip?.remove();
+    const r = card.getBoundingClientRect();
+    this.tip = h('div.card-tip', { role: 'tooltip' }, card.dataset.text);
+    this.tip.style.left = `${Math.max(4, Math.min(window.innerWidth - 260, r.left + window.scrollX))}px`;
+    this.tip.style.top = `${r.bottom + window.scrollY + 4}px`;
+    document.body.append(this.tip);
+  }
+
+  // Left/up and right/down between the card buttons, or between the target buttons.
+  arrow(ev) {
+    const dir = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[ev.key];
+    const t = ev.target;
+    if (!dir || !t.matches?.('.card-btn, .zone-target')) return;
+    const all = [...this.root.querySelectorAll(t.matches('.card-btn') ? '.card-btn' : '.zone-target')];
+    const next = all[(all.indexOf(t) + dir + all.length) % all.length];
+    if (!next) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    for (const b of all) b.tabIndex = b === next ? 0 : -1;
+    next.focus();
+  }
+
+  // One tab stop for the cards and one for the targets: the chosen card (or the first) and the
+  // first target; the arrow keys reach the others.
+  rove() {
+    for (const cls of ['.card-btn', '.zone-target']) {
+      const all = [...this.root.querySelectorAll(cls)];
+      const keep = all.find((b) => b.getAttribute('aria-pressed') === 'true') || all[0];
+      for (const b of all) b.tabIndex = b === keep ? 0 : -1;
+    }
+  }
+
   cancel() {
+    if (this.pending) {
+      this.pending = null;
+      this.draw();
+      this.handlers.say?.('Cancelled');
+      return true;
+    }
     if (!this.sel) return false;
     const { zone, card, index } = this.sel;
     this.sel = null;
@@ -352,6 +445,13 @@ export class Board {
   // The moves that need neither a card nor a target (pass, decline…), and the selection's own.
   drawActions() {
     if (!this.opts.interactive) return;
+    if (this.pending) {
+      const e = this.pending;
+      this.actions.append(h('span.confirm-text', {}, 'Play ', richText(e.text || e.move), '?'),
+        h('button.primary.confirm-yes', { type: 'button', onclick: () => this.confirmed() }, 'Play it'),
+        h('button.cancel', { type: 'button', onclick: () => this.cancel() }, 'Cancel'));
+      return;
+    }
     const plain = this.entries.filter((e) => !e.from && !e.to);
     const mine = this.sel ? this.candidates().filter((e) => !e.to) : [];
     for (const e of [...mine, ...plain])

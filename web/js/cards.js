@@ -98,18 +98,33 @@ export function cardEl(s, info) {
     }
     case 'pap': {
       e.classList.add('pap', 'pap-' + PAP_COLOURS[c.colour]);
-      // The corner holds the code, so that it shows when the cards overlap; the colour's letter
-      // is there too, for whoever tells the colours apart badly.
+      // The corner holds the code and the colour's letter (for whoever tells the colours apart
+      // badly); the face says what the card does, in the view's words (its name, then its text).
       const corner = el('span', 'corner');
       corner.append(el('span', 'rank', c.code || '\u2013'), el('span', 'suit', c.colour));
-      e.append(corner, el('span', 'code', c.code || '\u2013'));
-      if (info?.name) e.append(el('span', 'word', info.name));
+      e.append(corner);
+      if (info?.text) {
+        e.classList.add('has-text');
+        const face = el('span', 'face');
+        if (info.name) face.append(el('span', 'face-name', info.name));
+        face.append(el('span', 'face-text', info.text));
+        e.append(face);
+        e.dataset.text = info.name ? `${info.name}: ${info.text}` : info.text;
+      } else {
+        e.append(el('span', 'code', c.code || '\u2013'));
+      }
       break;
     }
     case 'mission': // a mission is known by what it asks: its text on the face
       e.classList.add('mission');
       e.append(el('span', 'corner', 'M' + c.n));
-      if (info?.text) e.append(el('span', 'word', info.text));
+      if (info?.text) {
+        e.classList.add('has-text');
+        const face = el('span', 'face');
+        face.append(el('span', 'face-text', info.text));
+        e.append(face);
+        e.dataset.text = info.text;
+      }
       break;
     default:
       e.classList.add('unknown');

@@ -46,15 +46,18 @@ export function focusKey(e) {
 
 // Runs draw(), which replaces part of `root`; if the focus was in it, puts it back on the same
 // thing, or else on `fallback` (keyboard users keep their place; nothing is lost to <body>).
+// The page stays where it was scrolled: nothing jumps to the top after a move.
 export function keepFocus(root, draw, fallback) {
   const was = document.activeElement;
   const inside = root.contains(was) && was !== root;
   const key = inside ? focusKey(was) : null;
+  const x = window.scrollX, y = window.scrollY;
   draw();
   if (!inside || (was.isConnected && root.contains(was))) return;
   if (document.activeElement !== was && document.activeElement !== document.body) return; // draw() chose
   const again = key ? root.querySelector(key) : null;
-  (again || fallback)?.focus();
+  (again || fallback)?.focus({ preventScroll: true });
+  if (window.scrollX !== x || window.scrollY !== y) window.scrollTo(x, y);
 }
 
 // ---- the seats this browser holds: localStorage 'pilfer.table.<T>' = {"<seat>": token} ----

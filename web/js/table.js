@@ -6,6 +6,7 @@
 // last moves, the links to send friends, and at the end the result, the review and the record.
 import { Conn, api } from './conn.js';
 import { Board } from './board.js';
+import { changes, reducedMotion } from './motion.js';
 import { richText } from './cards.js';
 import { rulesElements } from './markup.js';
 import { h, announce, keepFocus, seatsHeld, holdSeat, dropSeat, seatName, joinLink, watchLink, copyText } from './dom.js';
@@ -17,6 +18,7 @@ export class TablePage {
     this.table = opts.table;
     this.mode = opts.mode;
     this.wantSeat = opts.seat;
+    this.wantPly = opts.ply ?? 0; // the step a review link asks for
     this.seat = null;
     this.token = null;
     this.state = null;
@@ -24,6 +26,10 @@ export class TablePage {
     this.lastPly = null;
     this.wasMyTurn = false;
     this.review = null;
+    this.queue = []; // states received, not yet drawn (others' moves are shown one by one)
+    this.holdUntil = 0;
+    this.touched = new Set(); // the zones the moves since this seat's last move touched
+    this.arrived = new Map(); // zone -> the cards they brought there
     this.build();
     this.conn = new Conn({
       onstatus: (t) => { document.getElementById('conn-status').textContent = t; },
@@ -37,6 +43,7 @@ export class TablePage {
   }
 
   destroy() {
+    this.destroyed = true;
     document.removeEventListener('keydown', this.onkey);
     this.board.closeChoice();
     this.conn.close();
@@ -69,17 +76,23 @@ export class TablePage {
     this.result = h('section.result', { id: 'result', hidden: true, tabindex: -1, 'aria-labelledby': 'result-title' });
     this.reviewPanel = h('section.review', { id: 'review', hidden: true, 'aria-labelledby': 'review-title' });
     this.mineLine = h('p.sealed-line', { role: 'status' });
+    this.since = h('p.since', { id: 'since' });
+    this.notice = h('p.notice', { id: 'notice', role: 'status', hidden: true });
+    this.drawerBtn = h('button.drawer-btn', { type: 'button', id: 'drawer-btn', 'aria-expanded': 'false',
+      'aria-controls': 'side', onclick: () => this.drawer() }, 'Players & log');
+    this.options = this.buildOptions();
     this.page = h('div.table-page', { dataset: { states: 0, table: this.table } },
       h('div.table-head', {},
         h('div.title-line', {}, this.title,
-          h('nav.tools', { 'aria-label': 'Table tools' }, this.rulesBtn, this.hintBtn, this.leaveBtn,
-            h('a.button', { href: '#' }, 'Lobby'))),
+          h('nav.tools', { 'aria-label': 'Table tools' }, this.rulesBtn, this.hintBtn, this.drawerBtn, this.options,
+            this.leaveBtn, h('a.button', { href: '#' }, 'Lobby'))),
         this.turn, this.mineLine, this.errorLine, this.hintLine),
       this.result,
       this.reviewPanel,
       h('div.table-layout', {},
-        h('section.board-area', { 'aria-label': 'The table' }, this.board.prompt, this.board.root, this.board.actions),
-        h('aside.side', {},
+        h('section.board-area', { 'aria-label': 'The table' }, this.since, this.notice, this.board.root),
+        this.side = h('aside.side', { id: 'side' },
+          h('button.drawer-close', { type: 'button', onclick: () => this.drawer(false) }, 'Close'),
           h('section.seats-panel', { 'aria-labelledby': 'seats-title' }, h('h2', { id: 'seats-title' }, 'Players'), this.seatsList),
           this.sharePanel,
           this.legalPanel,
@@ -88,9 +101,46 @@ export class TablePage {
     this.root.append(this.page);
   }
 
+  // The options this browser keeps: how fast others' moves are shown, and whether a move waits
+  // for a confirmation.
+  buildOptions() {
+    const get = (k, d) => localStorage.getItem(`pilfer.${k}`) ?? d;
+    this.pace = get('pace', 'normal');
+    this.confirmMoves = get('confirm', '0') === '1';
+    const pace = h('select', { id: 'opt-pace', onchange: () => { this.pace = pace.value; localStorage.setItem('pilfer.pace', pace.value); } },
+      [['normal', 'normal'], ['fast', 'fast'], ['instant', 'instant']].map(([v, t]) => h('option', { value: v, selected: v === this.pace }, t)));
+    const confirmBox = h('input', { type: 'checkbox', id: 'opt-confirm', checked: this.confirmMoves, onchange: () => {
+      this.confirmMoves = confirmBox.checked;
+      localStorage.setItem('pilfer.confirm', confirmBox.checked ? '1' : '0');
+    } });
+    return h('details.table-options', {}, h('summary.button', {}, 'Options'),
+      h('div.options-box', {},
+        h('p', {}, h('label', { for: 'opt-pace' }, 'Others’ moves: '), pace),
+        h('p', {}, confirmBox, ' ', h('label', { for: 'opt-confirm' }, 'Confirm each move before it is sent (a move cannot be taken back)'))));
+  }
+
+  // How long a card travels, and the pause after another seat's move (0: no motion).
+  motionMs() {
+    if (reducedMotion() || this.pace === 'instant') return 0;
+    const ms = this.pace === 'fast' || this.queue.length > 4 ? 300 : 600;
+    return ms;
+  }
+
+  // The drawer of the players, the log and the moves (on a narrow screen): open, shut or toggled.
+  drawer(open = !this.page.classList.contains('drawer-open')) {
+    this.page.classList.toggle('drawer-open', open);
+    this.drawerBtn.setAttribute('aria-expanded', String(open));
+    if (open) this.side.querySelector('.drawer-close')?.focus();
+    else if (this.side.contains(document.activeElement)) this.drawerBtn.focus();
+  }
+
   async loadSummary() {
     try {
       this.summary = await api(`/api/tables/${this.table}`);
+      // What the game's score counts, and whether lower wins (`pilfer games --json`).
+      const games = await api('/api/games');
+      this.score = games.find((g) => g.id === this.summary.game)?.score || null;
+      if (this.state) this.render();
       this.title.replaceChildren(`${this.summary.title} `, h('small', {}, `table ${this.table}`));
       document.title = `${this.summary.title}, table ${this.table} \u2014 pilfer`;
     } catch (e) {
@@ -160,14 +210,53 @@ export class TablePage {
 
   // ---- what the server sends ----
 
+  // States are drawn in order, one at a time: after another seat's move the next waits a moment,
+  // so that a bot's three moves are three things seen.
   message(m) {
     if (m.type !== 'state' || m.table !== this.table) return;
+    this.queue.push(m);
+    this.pump();
+  }
+
+  async pump() {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.queue.length) {
+        const wait = this.holdUntil - performance.now();
+        if (wait > 0 && this.motionMs()) await new Promise((ok) => setTimeout(ok, Math.min(wait, 1000)));
+        if (this.destroyed) return;
+        this.show(this.queue.shift());
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  // The moves a new state brings (its log's entries past the state drawn before).
+  newMoves(prev, m) {
+    if (!prev || prev.ply === m.ply) return [];
+    return (m.log || []).filter((e) => e.ply >= prev.ply && e.ply < m.ply);
+  }
+
+  show(m) {
     const first = this.state === null;
     const prev = this.state;
     this.state = m;
     if (m.seat !== null && m.seat !== undefined) this.seat = m.seat;
+    const news = this.newMoves(prev, m);
+    const mine = news.some((e) => e.seat === this.seat && this.seat !== null);
+    const mover = news.length ? news[news.length - 1].seat ?? null : null;
+    this.moved = prev && !this.review ? changes(prev.view, m.view, mover) : [];
+    // A move of this seat's that moved nothing (a pass) keeps the others' marked.
+    this.mark(this.moved, (mine && this.moved.length > 0) || first);
+    this.tellSteal(this.moved, mover);
+    const ms = this.motionMs();
+    this.ms = ms && !this.review ? (mine ? Math.min(ms, 350) : ms) : 0;
+    if (news.length && !mine && ms) this.holdUntil = performance.now() + ms + 150;
     this.tellNews(prev, m, first);
     this.render();
+    this.moved = [];
     if (m.status === 'over' && this.mode === 'review-wanted') {
       this.mode = 'watch';
       // A seat this browser held is still "you" in the names.
@@ -196,12 +285,60 @@ export class TablePage {
     keepFocus(this.page, () => this.draw(), this.turn);
   }
 
+  // What the last moves touched stays marked until this seat's next move: `fresh` starts anew.
+  mark(moved, fresh) {
+    if (fresh) {
+      this.touched = new Set();
+      this.arrived = new Map();
+    }
+    for (const x of moved) {
+      this.touched.add(x.from);
+      this.touched.add(x.to);
+      this.arrived.set(x.to, [...(this.arrived.get(x.to) || []), ...x.cards]);
+    }
+  }
+
+  // A short notice when cards go from one seat's pile to another's: "Seat 1 (easy bot) took your
+  // 13 cards".
+  tellSteal(moved, mover) {
+    const steal = moved.find((x) => x.fromOwner !== null && x.toOwner !== null && x.fromOwner !== x.toOwner &&
+      x.fromKind !== 'hand' && x.count > 0 && (mover === null || x.toOwner === mover));
+    if (!steal) return;
+    const n = `${steal.count} ${steal.count === 1 ? 'card' : 'cards'}`;
+    const whose = steal.fromOwner === this.seat ? `your ${n}` : `${this.name(steal.fromOwner)}’s ${n}`;
+    const who = steal.toOwner === this.seat ? 'You' : this.name(steal.toOwner);
+    const text = `${who} took ${whose}`;
+    this.notice.textContent = text;
+    this.notice.hidden = false;
+    this.notice.classList.toggle('against-me', steal.fromOwner === this.seat);
+    clearTimeout(this.noticeTimer);
+    this.noticeTimer = setTimeout(() => { this.notice.hidden = true; }, 5000);
+    announce(text);
+  }
+
+  // "Since your turn": the moves after this seat's last one, in words (the log's), or for a
+  // spectator the last three.
+  renderSince(m) {
+    const log = m.log || [];
+    let k = -1;
+    if (this.seat !== null) for (let i = log.length - 1; i >= 0; i--) if (log[i].seat === this.seat) { k = i; break; }
+    const since = this.seat !== null && k >= 0 ? log.slice(k + 1) : log.slice(-3);
+    // The last four at most: the others are in the log.
+    const items = since.length ? since.slice(-4) : log.slice(-1);
+    const more = since.length - items.length;
+    const head = !since.length ? 'Last move: ' : this.seat !== null && k >= 0 ? 'Since your turn: ' : 'Last moves: ';
+    this.since.replaceChildren(...(items.length ? [h('strong', {}, head), more > 0 ? `(${more} more in the log) ` : '',
+      ...items.flatMap((e, i) => [i ? ' \u00b7 ' : '', richText(this.logText(e))])] : []));
+    this.since.hidden = !items.length || m.status === 'waiting';
+  }
+
   draw() {
     const m = this.state;
     this.renderTurn(m);
     this.renderSeats(m);
     this.renderShare(m);
     this.renderLog(m);
+    if (!this.review) this.renderSince(m);
     if (!this.review) this.renderRoundLog(m.view);
     this.renderLegal(m);
     this.renderResult(m);
@@ -230,13 +367,18 @@ export class TablePage {
     return {
       view: m.view, text: m.text, legal: m.legal || [], moves: m.moves, seat: this.seat, interactive: this.seat !== null,
       names: (s) => this.name(s) + this.scoreText(m, s), marks,
+      moved: this.moved, ms: this.ms, touched: this.touched, arrived: this.arrived, confirm: this.confirmMoves,
     };
   }
 
   scoreText(m, s) {
     const sc = m.view?.scores;
     if (!Array.isArray(sc) || s >= sc.length) return '';
-    return sc[s] === null ? ': score hidden' : `: ${sc[s]} points`;
+    return sc[s] === null ? ': score hidden' : `: ${sc[s]} ${this.scoreUnit()}`;
+  }
+
+  scoreUnit() {
+    return this.score?.unit || 'points';
   }
 
   renderTurn(m) {
@@ -285,7 +427,7 @@ export class TablePage {
       const score = Array.isArray(scores) && s.seat < scores.length ? (scores[s.seat] === null ? 'hidden' : String(scores[s.seat])) : '';
       return h(`li.seat${s.seat === this.seat ? '.me' : ''}${choosing.includes(s.seat) ? '.asked' : ''}`, { dataset: { seat: s.seat } },
         h('span.seat-name', {}, this.name(s.seat)),
-        score !== '' ? h('span.seat-score', { 'aria-label': `score ${score}` }, score) : null,
+        score !== '' ? h('span.seat-score', { 'aria-label': `${score} ${this.scoreUnit()}`, title: this.scoreUnit() }, score) : null,
         marks.length ? h('span.seat-marks', {}, marks.map((k) => h(`span.badge.badge-${k.replace(' ', '-')}`, {}, k))) : null);
     }));
   }
@@ -320,6 +462,19 @@ export class TablePage {
     this.logList.replaceChildren(...log.map((e) => h('li', { dataset: { ply: e.ply } },
       h('span.log-ply', { 'aria-hidden': 'true' }, `${e.ply + 1}. `), richText(this.logText(e)))));
     if (!log.length) this.logList.append(h('li.help', {}, 'No moves yet.'));
+    this.logStep();
+  }
+
+  // In review, the log's line of the step shown is picked and scrolled to (in the log only).
+  logStep() {
+    const step = this.review ? this.review.ply - 1 : null;
+    for (const li of this.logList.querySelectorAll('li')) {
+      const cur = step !== null && Number(li.dataset.ply) === step;
+      li.classList.toggle('current', cur);
+      if (cur) li.setAttribute('aria-current', 'step'); else li.removeAttribute('aria-current');
+    }
+    const cur = this.logList.querySelector('li.current');
+    if (cur) this.logList.scrollTop = cur.offsetTop - this.logList.offsetTop - 40;
   }
 
   renderRoundLog(view) {
@@ -327,10 +482,10 @@ export class TablePage {
     const now = lines(view?.log), before = lines(view?.previous_log);
     const list = (id, ls) => h('ul.round-log', { id }, ls.map((l) => h('li', {}, richText(l))));
     this.roundLog.hidden = !Array.isArray(view?.log) && !Array.isArray(view?.previous_log);
-    this.roundLog.replaceChildren(h('h2', { id: 'round-log-title' }, 'This round'),
+    this.roundLog.replaceChildren(...[h('h2', { id: 'round-log-title' }, 'This round'),
       now.length ? list('round-log-now', now) : h('p.help', {}, 'Nothing revealed yet.'),
       before.length ? h('details.round-log-before', {}, h('summary', {}, 'The round before'),
-        list('round-log-before', before)) : null);
+        list('round-log-before', before)) : null].filter(Boolean));
   }
 
   // A line of the log, with who played it (the server's text says what, from the viewer's side).
@@ -355,19 +510,24 @@ export class TablePage {
   }
 
   renderResult(m) {
-    if (m.status !== 'over') {
+    if (m.status !== 'over' || this.review) {
       this.result.hidden = true;
       return;
     }
     const wasHidden = this.result.hidden;
     const scores = m.result?.scores || [];
     const winners = m.result?.winners || [];
-    const order = scores.map((s, i) => i).sort((a, b) => scores[b] - scores[a]);
+    // The best first: the highest score, or the lowest where lower wins (Skip-Bo Junior's cards
+    // left); the winners before the others all the same.
+    const low = !!this.score?.lower_wins;
+    const order = scores.map((s, i) => i).sort((a, b) => (winners.includes(b) - winners.includes(a)) ||
+      (low ? scores[a] - scores[b] : scores[b] - scores[a]));
+    const unit = this.scoreUnit();
     this.result.replaceChildren(
       h('h2', { id: 'result-title' }, 'Game over'),
       h('p.result-words', {}, this.resultWords(m)),
       h('table.scores', {},
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Seat'), h('th', { scope: 'col' }, 'Score'))),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Seat'), h('th', { scope: 'col' }, unit[0].toUpperCase() + unit.slice(1)))),
         h('tbody', {}, order.map((s) => h(`tr${winners.includes(s) ? '.winner' : ''}`, {},
           h('th', { scope: 'row' }, this.name(s), winners.includes(s) ? ' \u2605' : ''), h('td', {}, String(scores[s])))))),
       h('p.result-actions', {},
@@ -485,12 +645,12 @@ export class TablePage {
   // ---- review: the finished game ply by ply, everything shown ----
 
   async startReview() {
-    this.review = { ply: 0, plies: this.state?.ply ?? 0, cache: new Map() };
-    history.replaceState(null, '', `#review=${this.table}`);
+    this.review = { ply: -1, plies: this.state?.ply ?? 0, cache: new Map(), height: 0 };
     const btn = (label, id, fn) => h('button', { type: 'button', id, onclick: fn }, label);
     this.reviewSlider = h('input', { type: 'range', min: 0, max: this.review.plies, value: 0, id: 'review-slider',
       'aria-label': 'Move', oninput: () => this.reviewGo(Number(this.reviewSlider.value)) });
     this.reviewWhere = h('p.review-where', { role: 'status', id: 'review-where' });
+    this.reviewNext = h('p.review-next.help', { id: 'review-next-line' });
     this.reviewPanel.replaceChildren(
       h('h2', { id: 'review-title' }, 'The game, move by move (every card shown)'),
       h('div.review-controls', {},
@@ -499,48 +659,91 @@ export class TablePage {
         btn('Forward \u25b6', 'review-next', () => this.reviewGo(this.review.ply + 1)),
         btn('End \u00bb', 'review-last', () => this.reviewGo(this.review.plies)),
         btn('Close', 'review-close', () => this.stopReview())),
-      this.reviewSlider, this.reviewWhere,
+      this.reviewSlider, this.reviewWhere, this.reviewNext,
       h('p.help', {}, 'Keys: \u2190 and \u2192 step, Home and End jump.'));
     this.reviewPanel.hidden = false;
     this.result.hidden = true;
     this.legalPanel.hidden = true;
+    this.since.hidden = true;
     this.hintBtn.disabled = true;
-    await this.reviewGo(0);
+    const ply = this.wantPly;
+    this.wantPly = 0;
+    await this.reviewGo(ply);
     this.reviewPanel.querySelector('#review-next').focus();
   }
 
   stopReview() {
     this.review = null;
     this.reviewPanel.hidden = true;
+    this.board.root.style.minHeight = '';
     history.replaceState(null, '', this.seat !== null ? `#play=${this.table}&seat=${this.seat}` : `#watch=${this.table}`);
     this.render();
     this.result.focus();
   }
 
-  async reviewGo(ply) {
+  // The position after `ply` moves, from the server (kept once asked).
+  async reviewAt(ply) {
     const rv = this.review;
-    if (!rv) return;
-    ply = Math.max(0, Math.min(rv.plies, ply));
-    rv.ply = ply;
     let r = rv.cache.get(ply);
     if (!r) {
-      try {
-        r = await this.conn.request({ type: 'review', table: this.table, ply });
-      } catch (e) {
-        this.error(e.message);
-        return;
-      }
+      r = await this.conn.request({ type: 'review', table: this.table, ply });
       rv.cache.set(ply, r);
       rv.plies = r.plies;
       this.reviewSlider.max = r.plies;
     }
+    return r;
+  }
+
+  // A move played at a reviewed position, in words: who, and what the game says of it (the view
+  // with everything shown lists every legal move with its text).
+  reviewWords(r) {
+    if (!r?.next) return null;
+    const m = (r.view?.moves || []).find((x) => x.move === r.next);
+    const who = Number.isInteger(r.view?.to_move) ? `${this.name(r.view.to_move)}: ` : '';
+    return `${who}${m?.text || r.next}`;
+  }
+
+  // Move `ply` (the position after it): drawn as play drew it, the cards it moved travelling from
+  // the position shown before and marked, the move said in words, the log's line of it picked.
+  async reviewGo(ply) {
+    const rv = this.review;
+    if (!rv) return;
+    ply = Math.max(0, Math.min(rv.plies, ply));
+    const from = rv.ply;
+    rv.ply = ply;
+    let r, before;
+    try {
+      [r, before] = await Promise.all([this.reviewAt(ply), ply > 0 ? this.reviewAt(ply - 1) : null]);
+    } catch (e) {
+      this.error(e.message);
+      return;
+    }
     if (this.review !== rv || rv.ply !== ply) return; // stepped on meanwhile
+    history.replaceState(null, '', `#review=${this.table}&ply=${ply}`);
     this.reviewSlider.value = ply;
-    const next = r.next ? ['Next: ', richText(r.next)] : ['The end.'];
-    this.reviewWhere.replaceChildren(`After ${ply} of ${r.plies} moves. `, ...next);
+    const words = this.reviewWords(before);
+    this.reviewWhere.replaceChildren(ply ? `Move ${ply} of ${r.plies}: ` : `Move 0 of ${r.plies}: the deal, nothing played yet.`,
+      ...(words ? [richText(words)] : []));
+    const next = this.reviewWords(r);
+    this.reviewNext.replaceChildren(...(next ? ['Then: ', richText(next)] : ['The end of the game.']));
+    // The marks: what this move changed; the motion: from what was shown to this.
+    const marks = before ? changes(before.view, r.view, before.view?.to_move ?? null) : [];
+    this.touched = new Set(marks.flatMap((x) => [x.from, x.to]));
+    // A move that moves no card (pointing at a pile) marks the zones it names (the view's moves).
+    const mv = (before?.view?.moves || []).find((x) => x.move === before.next);
+    for (const z of [mv?.from, mv?.to]) if (z) this.touched.add(z);
+    this.arrived = new Map();
+    for (const x of marks) this.arrived.set(x.to, [...(this.arrived.get(x.to) || []), ...x.cards]);
+    const shown = rv.cache.get(from);
+    const ms = Math.abs(ply - from) === 1 ? Math.min(this.motionMs(), 450) : 0;
     this.board.update({ view: r.view, text: r.text, legal: [], seat: null, interactive: false,
-      names: (s) => this.name(s) + this.scoreText({ view: r.view }, s), marks: {} });
+      names: (s) => this.name(s) + this.scoreText({ view: r.view }, s), marks: {},
+      moved: shown ? changes(shown.view, r.view) : [], ms, touched: this.touched, arrived: this.arrived });
+    // The board keeps the tallest height it had, so that nothing jumps from step to step.
+    rv.height = Math.max(rv.height, this.board.root.getBoundingClientRect().height);
+    this.board.root.style.minHeight = `${rv.height}px`;
     this.renderRoundLog(r.view);
+    this.logStep();
   }
 }
 

@@ -233,7 +233,7 @@ static void rows_zones(const pap_state *s, int seat, json_t *obj) {
     row_id(p, id);
     snprintf(label, sizeof label, "Seat %d's row", p);
     json_t *z = pf_zone_add(obj, id, "row", p, label, slots_cards(s, s->row[p], n, whole ? 0 : n - 1), PF_FAN);
-    if (whole) pf_zone_value(z, pap_score_of(s, p));
+    if (whole) pf_zone_value(z, pap_score_of(s, p), "%lld points");
   }
   for (int p = 0; p < s->players && s->missions; p++) {
     char id[PF_ZONE_ID], label[32], b[PF_CARD_STR];

@@ -1,0 +1,241 @@
+// motion.test.mjs - what a person sees happen (issue 19): in every game a bot's move is a card seen
+// travelling from its zone to the zone it goes to, the last moves stay marked and said in words,
+// the hand stays on the screen after every move at phone size, reduced motion draws at once, the
+// review shows step K in words with its marks, and the page's files come compressed and cached.
+// Screenshots of every game at both sizes mid-game, after a bot's steal (or move) and in review.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { request } from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import {
+  useServerAndBrowser, newPage, createTable, clickMove, waitTurn, tableData, screenshots, watchMotion, mineOnScreen,
+  PILFER, PHONE, DESKTOP, ROOT,
+} from './lib.mjs';
+
+const GAMES = JSON.parse(spawnSync(PILFER, ['games', '--json'], { encoding: 'utf8' }).stdout);
+const env = useServerAndBrowser();
+
+const inside = (p, r) => Math.abs(p.x - r.x) <= r.w / 2 + 2 && Math.abs(p.y - r.y) <= r.h / 2 + 2;
+const dist = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);
+
+// Asserts that the viewer's own seat is wholly on the screen and that the move did not scroll.
+async function mineInView(page, what, scrollY) {
+  const r = await mineOnScreen(page);
+  if (!r) return;
+  assert.ok(r.top >= -1 && r.bottom <= r.height + 1, `${what}: your seat is at ${Math.round(r.top)}-${Math.round(r.bottom)} of ${r.height}`);
+  // Where the page got shorter on the way, the browser scrolled no further than its end.
+  if (scrollY !== undefined) assert.equal(r.scrollY, Math.min(scrollY, Math.max(0, r.maxScroll)), `${what}: the page scrolled ${JSON.stringify(r)}`);
+}
+
+for (const g of GAMES) {
+  const game = g.id, t = g.quick;
+  test(`${game}: a bot's move is seen travelling and stays marked; the hand stays in view at phone size`, { timeout: 150000 }, async () => {
+    const page = await newPage(env.browser, PHONE, { motion: 'no-preference' });
+    await watchMotion(page);
+    const seats = ['you', ...Array(t.players - 1).fill('greedy')];
+    const table = await createTable(page, env.server.url, { game, players: t.players, options: t.options, seats });
+    let seen = null, moves = 0, stolen = false, shot = false;
+    // Room below the table, so that the page never gets too short to stay where it was scrolled:
+    // any scroll is then the page's own doing.
+    await page.addStyleTag({ content: '.room main { padding-bottom: 900px; }' });
+    const room = (on) => page.evaluate((on) => document.documentElement.classList.toggle('room', on), on);
+    while (await waitTurn(page) && moves < 40) {
+      await mineInView(page, `${game}, move ${moves}`);
+      // The page is scrolled a little, as a person reading it would; a move must not move it.
+      await room(true);
+      const before = await page.evaluate(() => {
+        window.scrollTo(0, 20);
+        window.leastScroll = Infinity;
+        return scrollY;
+      });
+      await clickMove(page, {}, (n) => n - 1, { still: true });
+      moves++;
+      await page.waitForTimeout(50);
+      await mineInView(page, `${game}, after move ${moves}`, before);
+      const motions = await page.evaluate(() => window.motions);
+      seen ||= motions.find((m) => m.fromSeat !== null && m.fromSeat !== '0' && m.end && m.target);
+      if (!stolen && await page.locator('#notice.against-me:not([hidden])').count()) {
+        stolen = true;
+        await waitTurn(page);
+        await room(false);
+        await screenshots(page, `${game}-after-steal`, { full: false });
+      }
+      if (seen && moves >= 4 && !shot) {
+        shot = true;
+        await waitTurn(page);
+        // The last moves are marked and said in words until this seat's next move.
+        assert.ok(await page.locator('.board .zone.last-move').count() > 0, 'the zones the last moves touched are outlined');
+        assert.match(await page.locator('#since').textContent(), /^(Since your turn|Last moves?): .+/);
+        await room(false);
+        await screenshots(page, `${game}-mid-game`, { full: false });
+      }
+      if (shot && (stolen || !['steal-the-pile', 'thief', 'four-card-thief', 'gharat'].includes(game))) break;
+    }
+    // A card of a bot's seat was seen on its way: on its first frame it showed by the zone it
+    // left, and it came to rest in the zone it went to, somewhere else.
+    assert.ok(seen, `no move of a bot was animated in ${moves} moves`);
+    assert.ok(dist(seen.start, seen.end) > 10, `it moved: ${JSON.stringify(seen)}`);
+    if (seen.source) assert.ok(dist(seen.start, seen.source) < dist(seen.start, seen.end), `it started at its zone: ${JSON.stringify(seen)}`);
+    assert.ok(inside(seen.end, seen.target), `it ended in the zone it went to: ${JSON.stringify(seen)}`);
+    await room(false);
+    if (!stolen) await screenshots(page, `${game}-after-bot`, { full: false });
+    assert.deepEqual(page.errors, []);
+    // The same table at desktop size: the viewer's seat is on the screen too.
+    await page.setViewportSize(DESKTOP);
+    if (await waitTurn(page)) await mineInView(page, `${game} at 1280x800`);
+    console.log(`# ${game}: table ${table}, ${moves} moves; a bot's card went ${seen.from} -> ${seen.to}; steal seen: ${stolen}`);
+    await page.context().close();
+  });
+}
+
+test('prefers-reduced-motion: every state is drawn at once, nothing travels', { timeout: 60000 }, async () => {
+  const page = await newPage(env.browser, DESKTOP, { motion: 'reduce' });
+  await watchMotion(page);
+  await createTable(page, env.server.url, { game: 'steal-the-pile', players: 3, seats: ['you', 'greedy', 'greedy'] });
+  let moves = 0;
+  while (await waitTurn(page) && moves < 6) {
+    await clickMove(page);
+    moves++;
+  }
+  assert.equal((await page.evaluate(() => window.motions)).length, 0, 'no card was set moving');
+  assert.equal(await page.locator('.board').getAttribute('data-moving'), '0');
+  // Still, what happened is marked and said.
+  assert.ok(await page.locator('.board .zone.last-move').count() > 0);
+  assert.match(await page.locator('#since').textContent(), /^Since your turn: .*Seat [12]/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the review: a link to step K shows its words and marks, the log in step; arrows and slider', { timeout: 120000 }, async () => {
+  const page = await newPage(env.browser, DESKTOP);
+  const table = await createTable(page, env.server.url, { game: 'steal-the-pile', players: 3, seats: ['you', 'greedy', 'greedy'] });
+  while (await waitTurn(page)) await clickMove(page);
+  const log = await page.evaluate(() => [...document.querySelectorAll('#log li')].map((l) => ({ ply: Number(l.dataset.ply), text: l.textContent })));
+  const plies = Number((await tableData(page)).ply);
+  const k = plies - 5;
+  await page.goto(`${env.server.url}#review=${table}&ply=${k}`);
+  await page.waitForFunction((k) => new RegExp(`^Move ${k} of`).test(document.querySelector('#review-where')?.textContent || ''), k);
+  const where = await page.locator('#review-where').textContent();
+  // Step K is move K: the log's line of ply K-1, in words, not notation.
+  const line = log.find((l) => l.ply === k - 1).text.replace(/^\d+\.\s*/, '');
+  assert.ok(where.includes(line.replace(/^[^:]*: /, '')), `review says "${where}", the log "${line}"`);
+  assert.doesNotMatch(where, /Next:/);
+  assert.ok(await page.locator('.board .zone.last-move').count() > 0, 'the zones of move K are outlined');
+  assert.equal(await page.locator('#log li.current').getAttribute('data-ply'), String(k - 1), 'the log is in step');
+  assert.equal(await page.locator('#review-slider').inputValue(), String(k));
+  await screenshots(page, 'steal-the-pile-review-step', { full: false });
+  const height = await page.locator('.board').evaluate((b) => b.getBoundingClientRect().height);
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction((k) => new RegExp(`^Move ${k - 1} of`).test(document.querySelector('#review-where').textContent), k);
+  assert.match(page.url(), new RegExp(`#review=${table}&ply=${k - 1}$`));
+  assert.ok(await page.locator('.board').evaluate((b) => b.getBoundingClientRect().height) >= height - 1, 'the layout keeps its height');
+  await page.locator('#review-slider').fill('3');
+  await page.waitForFunction(() => /^Move 3 of/.test(document.querySelector('#review-where').textContent));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// Every game's review, mid-game, at both sizes.
+for (const g of GAMES) {
+  test(`${g.id}: the review, mid-game, at both sizes`, { timeout: 120000 }, async () => {
+    const page = await newPage(env.browser, DESKTOP);
+    const seats = ['you', ...Array(g.quick.players - 1).fill('random')];
+    const table = await createTable(page, env.server.url, { game: g.id, players: g.quick.players, options: g.quick.options, seats });
+    while (await waitTurn(page)) await clickMove(page);
+    const plies = Number((await tableData(page)).ply);
+    const k = Math.max(1, Math.floor(plies / 2));
+    await page.goto(`${env.server.url}#review=${table}&ply=${k}`);
+    await page.waitForFunction((k) => new RegExp(`^Move ${k} of`).test(document.querySelector('#review-where')?.textContent || ''), k);
+    assert.ok(await page.locator('.board .zone.last-move').count() > 0, 'the zones of the move are outlined');
+    const wide = await screenshots(page, `${g.id}-review`, { full: false });
+    assert.ok(wide <= PHONE.width);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}
+
+// One GET with headers; resolves with {status, headers, body}.
+function get(url, headers = {}) {
+  return new Promise((ok, fail) => {
+    request(url, { headers }, (r) => {
+      const parts = [];
+      r.on('data', (d) => parts.push(d));
+      r.on('end', () => ok({ status: r.statusCode, headers: r.headers, body: Buffer.concat(parts) }));
+    }).on('error', fail).end();
+  });
+}
+
+test('the static files come gzip-compressed with an ETag, 304 when unchanged; modules preloaded', async () => {
+  const modules = readdirSync(join(ROOT, 'web/js')).filter((f) => f.endsWith('.js'));
+  for (const path of ['/', '/style.css', ...modules.map((m) => `/js/${m}`)]) {
+    const r = await get(env.server.url + path, { 'accept-encoding': 'gzip, deflate, br' });
+    assert.equal(r.status, 200, path);
+    assert.equal(r.headers['content-encoding'], 'gzip', path);
+    assert.match(r.headers.vary || '', /accept-encoding/i, path);
+    assert.match(r.headers['cache-control'] || '', /no-cache/, path);
+    const etag = r.headers.etag;
+    assert.match(etag || '', /^"[0-9a-f]+"$/, path);
+    const text = gunzipSync(r.body);
+    assert.ok(r.body.length < text.length, `${path}: ${r.body.length} bytes for ${text.length}`);
+    const again = await get(env.server.url + path, { 'accept-encoding': 'gzip', 'if-none-match': etag });
+    assert.equal(again.status, 304, path);
+    assert.equal(again.body.length, 0, path);
+    // Without gzip, the same text as it is.
+    const plain = await get(env.server.url + path);
+    assert.equal(plain.headers['content-encoding'], undefined, path);
+    assert.equal(plain.body.toString(), text.toString(), path);
+  }
+  const index = (await get(env.server.url + '/')).body.toString();
+  for (const m of modules) assert.match(index, new RegExp(`<link rel="modulepreload" href="/js/${m}">`), m);
+});
+
+test('point-a-pile: cards say what they do in words, legibly, the whole text on hover and long press', { timeout: 60000 }, async () => {
+  for (const viewport of [DESKTOP, PHONE]) {
+    const page = await newPage(env.browser, viewport);
+    await createTable(page, env.server.url, { game: 'point-a-pile', players: 3, seats: ['you', 'greedy', 'greedy'] });
+    assert.ok(await waitTurn(page));
+    const cards = await page.evaluate(() => [...document.querySelectorAll('.board .card.pap.has-text')].map((c) => {
+      const t = c.querySelector('.face-text');
+      return { text: c.dataset.text, face: t.textContent, size: parseFloat(getComputedStyle(t).fontSize), title: c.title,
+        spills: c.scrollWidth > c.clientWidth + 1 };
+    }));
+    assert.ok(cards.length > 0, 'cards with their words');
+    // The words are the card's text (from the view: docs/views.md), at 10.5 px or more, inside
+    // the card; the whole text in the title.
+    for (const c of cards) {
+      assert.ok(c.size >= 10.5, `${c.face}: ${c.size} px`);
+      assert.ok(c.text.endsWith(c.face), `${c.face} is the card's text ${c.text}`);
+      assert.ok(c.title.includes(c.face), `the title ${c.title}`);
+      assert.equal(c.spills, false, `${c.face} spills out of its card`);
+    }
+    assert.doesNotMatch(cards.map((c) => c.face).join(' '), /^[A-Z][0-9A-Z+-]*$/, 'words, not codes');
+    // A long press (the context menu of a touch screen) shows the whole text by the card.
+    await page.locator('.board .card.has-text').first().dispatchEvent('contextmenu');
+    assert.equal(await page.locator('.card-tip').textContent(), cards[0].text);
+    await screenshots(page, `point-a-pile-cards-${viewport === PHONE ? 'small' : 'large'}`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+test('skip-bo-junior: building piles say what they take next; scores count cards left, the winner first', { timeout: 120000 }, async () => {
+  const page = await newPage(env.browser);
+  await createTable(page, env.server.url, { game: 'skip-bo-junior', players: 2, options: { stock: 5 }, seats: ['you', 'random'] });
+  assert.ok(await waitTurn(page));
+  const heads = await page.locator('.board .zone[data-kind="build"] .zone-value').allTextContents();
+  assert.equal(heads.length, 4);
+  for (const v of heads) assert.match(v, /^takes \d+ next$/);
+  assert.match(await page.locator('.board .seat-title').first().textContent(), /: \d+ cards left/);
+  while (await waitTurn(page)) await clickMove(page);
+  await page.waitForSelector('#result:not([hidden])');
+  assert.equal(await page.locator('#result table.scores thead th').nth(1).textContent(), 'Cards left');
+  const rows = await page.$$eval('#result table.scores tbody tr', (rs) => rs.map((r) => ({ winner: r.classList.contains('winner'),
+    left: Number(r.querySelector('td').textContent) })));
+  assert.equal(rows[0].winner, true, 'the winner first');
+  assert.ok(rows[0].left <= rows[1].left, `lower first: ${JSON.stringify(rows)}`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
