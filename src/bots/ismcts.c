@@ -32,6 +32,13 @@
  * Everything is integer arithmetic (rewards in 1/PF_WIN_UNIT, the logarithm in fixed point), so the
  * search is the same on every machine and compiler, as `pilfer bench` requires. The tree is
  * preallocated once per bot (iters + 1 nodes): no allocation per move or iteration.
+ *
+ * On several threads (threads=T) the search is root-parallel (Chaslot, Winands and van den Herik,
+ * "Parallel Monte-Carlo Tree Search", 2008): T trees, each grown by one thread over its own
+ * determinizations with its own generator and 1/T of the iterations, the root's visits added up
+ * move by move. Nothing is shared but the position and the settings, read only, so there is no
+ * lock, and a seed and T make one choice. A shared tree with virtual loss was measured against it
+ * (README, "The benchmark") and did no better.
  */
 #include <math.h>
 #include <pthread.h>
@@ -161,7 +168,8 @@ static size_t search_size(const pf_game *g, uint32_t cap) {
 }
 
 /* The working memory of `threads` searches of cap nodes each, allocated once (pf_bot_memory,
- * zeroed: no stamp is set yet): search k is at k * search_size. */
+ * zeroed: no stamp is set yet): search k is at k * search_size. A bot's settings fix threads and
+ * cap, so every choice lays it out alike and each search's stamps carry over to the next. */
 static char *search_memory(pf_bot *bot, const pf_game *g, int threads, uint32_t cap, const task *t) {
   size_t each = search_size(g, cap), head = (sizeof(search) + 63) & ~(size_t)63;
   char *mem = pf_bot_memory(bot, (size_t)threads * each + 63);
