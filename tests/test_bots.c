@@ -46,9 +46,11 @@ void *__wrap_realloc(void *p, size_t n) {
 /* ---- helpers ---- */
 
 /* Small budgets, so that every game at every player count runs quickly (under the sanitizers
- * too); the last spec plays out whole games, past the end of the deal in progress. */
-static const char *const SPECS[] = {"random", "greedy", "ismcts:iters=25", "ismcts:iters=12,playout=greedy,horizon=game"};
-#define NSPECS 4
+ * too); the fourth spec plays out whole games, past the end of the deal in progress; the last
+ * searches on three threads, its 25 iterations shared out 9, 8, 8. */
+static const char *const SPECS[] = {"random", "greedy", "ismcts:iters=25", "ismcts:iters=12,playout=greedy,horizon=game",
+                                    "ismcts:iters=25,threads=3"};
+#define NSPECS 5
 
 static void start(const pf_game *g, int players, uint64_t seed, void *st) {
   pf_setup setup = {.players = players, .seed = seed};
@@ -179,12 +181,13 @@ static void test_bots_see_only_their_seat(void **unused) {
 
 static void test_bots_allocate_once(void **unused) {
   (void)unused;
-  const char *specs[] = {"random", "greedy", "ismcts:iters=300", "ismcts:iters=100,playout=greedy"};
+  const char *specs[] = {"random", "greedy", "ismcts:iters=300", "ismcts:iters=100,playout=greedy",
+                         "ismcts:iters=100,threads=2"};
   for (int gi = 0; pf_games[gi]; gi++) {
     const pf_game *g = pf_games[gi];
     int players = g->min_players > 2 ? g->min_players : 2;
     if (players > g->max_players) players = g->max_players;
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 5; k++) {
       void *st = pf_xcalloc(1, g->state_size);
       pf_bot bots[PF_MAX_PLAYERS];
       start(g, players, 5, st);
@@ -244,6 +247,50 @@ static void test_bot_specs(void **unused) {
   expect_refused("ismcts:c=1.", "bad value '1.' for c");
   expect_refused("ismcts:playout=smart", "bad value 'smart' for playout; allowed: playout: random or greedy");
   expect_refused("ismcts:iters", "'iters' is not of the form key=value");
+  expect_refused("ismcts:threads=0", "bad value '0' for threads; allowed: threads: an integer from 1 to 64");
+  expect_refused("ismcts:threads=65", "bad value '65' for threads");
+}
+
+/* ---- parallel search ---- */
+
+/* ismcts on several threads makes one choice for a seed and a thread count: two bots alike choose
+ * the same move with the same iterations, simulated moves and nodes, and leave their generators
+ * alike, at positions of every game; each makes all its iterations. */
+static void test_ismcts_threads_deterministic(void **unused) {
+  (void)unused;
+  for (int gi = 0; pf_games[gi]; gi++) {
+    const pf_game *g = pf_games[gi];
+    int players = g->min_players > 2 ? g->min_players : 2;
+    void *st = pf_xcalloc(1, g->state_size);
+    pf_rng walk;
+    pf_rng_seed(&walk, 11, 1);
+    start(g, players, 11, st);
+    pf_move moves[PF_MAX_MOVES];
+    int searched = 0;
+    for (int ply = 0, who; (who = g->to_move(st)) != PF_NOBODY && searched < 4; ply++) {
+      if (who == PF_CHANCE) {
+        pf_chance_sample(g, st, NULL);
+        continue;
+      }
+      int n = g->legal(st, moves);
+      if (ply % 7 == 0 && n > 1) {
+        searched++;
+        pf_bot a, b;
+        make_bot(&a, "ismcts:iters=301,threads=2", players, 40 + (uint64_t)ply, who);
+        make_bot(&b, "ismcts:iters=301,threads=2", players, 40 + (uint64_t)ply, who);
+        pf_move ma = pf_bot_choose(&a, g, st), mb = pf_bot_choose(&b, g, st);
+        if (ma != mb || a.stats.iterations != b.stats.iterations || a.stats.moves != b.stats.moves ||
+            a.stats.nodes != b.stats.nodes || memcmp(&a.rng, &b.rng, sizeof a.rng) != 0)
+          fail_msg("%s, ply %d: two searches on 2 threads from one seed differ", g->id, ply);
+        assert_int_equal(a.stats.iterations, 301);
+        pf_bot_free(&a);
+        pf_bot_free(&b);
+      }
+      g->apply(st, moves[pf_rng_below(&walk, (uint32_t)n)]);
+    }
+    assert_true(searched > 0);
+    free(st);
+  }
 }
 
 /* ---- the rules of thumb, as documented ---- */
@@ -428,6 +475,7 @@ int main(void) {
       cmocka_unit_test(test_bots_play_every_game),
       cmocka_unit_test(test_bots_see_only_their_seat),
       cmocka_unit_test(test_bots_allocate_once),
+      cmocka_unit_test(test_ismcts_threads_deterministic),
       cmocka_unit_test(test_greedy_rules),
       cmocka_unit_test(test_THF_6_greedy_keeps_a_wild_to_recapture),
       cmocka_unit_test(test_bots_beat_random),

@@ -407,6 +407,7 @@ static void check_moves(const where *w, const json_t *view, const json_t *zones)
 static int cards_in_play(const pf_game *g, const void *st) {
   pf_deal d;
   int k = g->current_deal(st, &d), n = d.ncards;
+  if (g->current_deal(st, NULL) != k) fail_msg("%s: current_deal's index without a deal differs from with one", g->id);
   for (int j = 0; j < k && pf_deal_at(g, st, j, &d); j++) n += d.ncards;
   return n;
 }

@@ -139,7 +139,7 @@ static int pt_check(const void *vs, pf_error *err) {
 
 static int pt_current_deal(const void *vs, pf_deal *out) {
   (void)vs;
-  out->ncards = 0;
+  if (out) out->ncards = 0;
   return 0;
 }
 

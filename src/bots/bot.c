@@ -208,7 +208,7 @@ void *pf_bot_memory(pf_bot *bot, size_t n) {
   return bot->mem;
 }
 
-int pf_bot_best(pf_bot *bot, const int64_t *rating, int n) {
+int pf_bot_best(pf_rng *rng, const int64_t *rating, int n) {
   int best = 0, ties = 1;
   for (int i = 1; i < n; i++) {
     if (rating[i] > rating[best]) {
@@ -219,7 +219,7 @@ int pf_bot_best(pf_bot *bot, const int64_t *rating, int n) {
     }
   }
   if (ties == 1) return best;
-  int k = (int)pf_rng_below(&bot->rng, (uint32_t)ties);
+  int k = (int)pf_rng_below(rng, (uint32_t)ties);
   for (int i = 0; i < n; i++)
     if (rating[i] == rating[best] && k-- == 0) return i;
   return best;

@@ -19,8 +19,9 @@
 
 #include "core/game.h"
 
-#define PF_BOT_MAX_SETTINGS 6
+#define PF_BOT_MAX_SETTINGS 8
 #define PF_BOT_SPEC 128 /* room for a spec as pf_bot_spec writes it */
+#define PF_BOT_MAX_THREADS 64 /* threads one bot may search with (ismcts's threads) */
 
 /* One setting of a bot kind. A value is an integer, a decimal kept in thousandths (scale 1000:
  * "0.7" is 700), or one of named choices (stored as the choice's index). */
@@ -110,8 +111,9 @@ int pf_bot_parse_settings(const pf_bot_kind *k, const char *text, int64_t *set, 
 /* At least n bytes of the bot's working memory, kept between choices (allocated, zeroed, only
  * when it must grow: once per bot and game). */
 void *pf_bot_memory(pf_bot *bot, size_t n);
-/* The best of n ratings; ties go to a uniformly random one of them (the bot's generator). */
-int pf_bot_best(pf_bot *bot, const int64_t *rating, int n);
+/* The best of n ratings; ties go to a uniformly random one of them (drawn from rng: the bot's
+ * generator, or a search thread's). */
+int pf_bot_best(pf_rng *rng, const int64_t *rating, int n);
 
 
 #endif

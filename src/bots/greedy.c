@@ -74,7 +74,7 @@ static pf_move greedy_choose(pf_bot *bot, const pf_game *g, const void *st) {
   g->determinize(mem, seat, &bot->rng);
   if (!pf_rate_moves(g, mem, moves, n, rating))
     lookahead(g, mem, seat, moves, n, &bot->rng, mem + g->state_size, rating);
-  return moves[pf_bot_best(bot, rating, n)];
+  return moves[pf_bot_best(&bot->rng, rating, n)];
 }
 
 const pf_bot_kind pf_bot_greedy = {

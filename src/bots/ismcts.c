@@ -32,6 +32,13 @@
  * Everything is integer arithmetic (rewards in 1/PF_WIN_UNIT, the logarithm in fixed point), so the
  * search is the same on every machine and compiler, as `pilfer bench` requires. The tree is
  * preallocated once per bot (iters + 1 nodes): no allocation per move or iteration.
+ *
+ * On several threads (threads=T) the search is root-parallel (Chaslot, Winands and van den Herik,
+ * "Parallel Monte-Carlo Tree Search", 2008): T trees, each grown by one thread over its own
+ * determinizations with its own generator and 1/T of the iterations, the root's visits added up
+ * move by move. Nothing is shared but the position and the settings, read only, so there is no
+ * lock, and a seed and T make one choice. A shared tree with virtual loss was measured against it
+ * (README, "The benchmark") and did no better.
  */
 #include <math.h>
 #include <pthread.h>
@@ -51,20 +58,35 @@ typedef struct node {
   int16_t seat;                  /* the seat that made the move (-1 at the root) */
   uint16_t prior;                /* the rule of thumb's opinion of the move, 0..65535 */
   uint32_t visits, avail;        /* visits, and times it was legal when its parent was walked */
+  uint16_t at;                   /* its move's index among its parent's legal moves when last seen */
   uint64_t reward;               /* sum of the seat's rewards, in 1/UNIT */
-} node;
+} node;                          /* 40 bytes */
 
+/* What every thread of one choice shares, read only. */
+typedef struct task {
+  const pf_game *g;
+  const void *root;              /* the position, never written */
+  int seat, players;
+  const int64_t *set;            /* the bot's settings */
+  double deadline;               /* of the time limit; 0: none */
+} task;
+
+/* One thread's search: its tree, its scratch state and generator, what it cost. */
 typedef struct search {
+  const task *t;
   node *nodes;
   uint32_t nnodes, cap;
+  int64_t iters;                 /* its share of the iterations */
+  pf_rng rng;
+  pf_bot_stats stats;
   char *det;                     /* the determinized copy walked in one iteration */
+  uint32_t stamp;                /* of this tree step: marks the hash table's entries and tried[] */
   uint32_t hkey[HASH], hstamp[HASH];
   uint16_t hidx[HASH];
-  uint32_t stamp;
   uint32_t tried[PF_MAX_MOVES];  /* == stamp: the legal move of that index has a child */
 } search;
 
-enum { S_ITERS, S_TIME, S_C, S_PLAYOUT, S_HORIZON, S_BIAS };
+enum { S_ITERS, S_TIME, S_C, S_PLAYOUT, S_HORIZON, S_BIAS, S_THREADS };
 static const char *const PLAYOUTS[] = {"random", "greedy", NULL};
 static const char *const HORIZONS[] = {"deal", "game", NULL};
 static const pf_bot_setting SETTINGS[] = {
@@ -78,6 +100,9 @@ static const pf_bot_setting SETTINGS[] = {
     {"bias", 1000, NULL, 10000, 0, 100000,
      "weight of the game's rule of thumb (greedy's) in the tree: tried first, and worth this much "
      "over 1 + visits (progressive bias); 0: none"},
+    {"threads", 1, NULL, 1, 1, PF_BOT_MAX_THREADS,
+     "threads searching one move, each its own tree over its own determinizations, the iterations "
+     "shared out and the root's visits added up (root parallelism)"},
 };
 
 /* ------------------------------------------------------------------------------------------ */
@@ -135,26 +160,38 @@ static inline uint64_t ucb(const node *n, uint64_t c_milli, uint64_t bias_milli)
 /* The search                                                                                 */
 /* ------------------------------------------------------------------------------------------ */
 
-/* The working memory: the tree and a scratch state, allocated once (pf_bot_memory, zeroed: no
- * stamp is set yet). */
-static search *search_memory(pf_bot *bot, const pf_game *g, uint32_t cap) {
-  size_t head = (sizeof(search) + 63) & ~(size_t)63;
-  size_t states = (g->state_size + 63) & ~(size_t)63;
-  char *mem = pf_bot_memory(bot, head + 2 * states + (size_t)cap * sizeof(node));
-  search *s = (search *)mem;
-  s->det = mem + head;
-  s->nodes = (node *)(mem + head + 2 * states);
-  s->nodes = (node *)(mem + head + 2 * states);
-  s->cap = cap;
-  s->nnodes = 0;
-  return s;
+/* The bytes of one search of cap nodes: its head, scratch state and tree, each on its own cache
+ * lines, so that threads never share one. */
+static size_t search_size(const pf_game *g, uint32_t cap) {
+  size_t head = (sizeof(search) + 63) & ~(size_t)63, states = (g->state_size + 63) & ~(size_t)63;
+  return head + states + (((size_t)cap * sizeof(node) + 63) & ~(size_t)63);
 }
 
-static int32_t add_node(search *s, int32_t parent, pf_move m, int seat, uint16_t prior) {
+/* The working memory of `threads` searches of cap nodes each, allocated once (pf_bot_memory,
+ * zeroed: no stamp is set yet): search k is at k * search_size. A bot's settings fix threads and
+ * cap, so every choice lays it out alike and each search's stamps carry over to the next. */
+static char *search_memory(pf_bot *bot, const pf_game *g, int threads, uint32_t cap, const task *t) {
+  size_t each = search_size(g, cap), head = (sizeof(search) + 63) & ~(size_t)63;
+  char *mem = pf_bot_memory(bot, (size_t)threads * each + 63);
+  mem += (64 - (uintptr_t)mem % 64) % 64;
+  for (int k = 0; k < threads; k++) {
+    search *s = (search *)(mem + (size_t)k * each);
+    s->t = t;
+    s->det = (char *)s + head;
+    s->nodes = (node *)((char *)s + head + ((g->state_size + 63) & ~(size_t)63));
+    s->cap = cap;
+    s->nnodes = 0;
+    s->stats = (pf_bot_stats){0};
+  }
+  return mem;
+}
+
+static int32_t add_node(search *s, int32_t parent, pf_move m, int seat, uint16_t prior, uint16_t at) {
   if (s->nnodes == s->cap) return -1;
   int32_t i = (int32_t)s->nnodes++;
   node *n = &s->nodes[i];
-  *n = (node){.move = m, .parent = parent, .child = -1, .next = -1, .seat = (int16_t)seat, .prior = prior, .avail = 1};
+  *n = (node){.move = m, .parent = parent, .child = -1, .next = -1, .seat = (int16_t)seat, .prior = prior, .avail = 1,
+              .at = at};
   if (parent >= 0) {
     n->next = s->nodes[parent].child;
     s->nodes[parent].child = i;
@@ -162,13 +199,8 @@ static int32_t add_node(search *s, int32_t parent, pf_move m, int seat, uint16_t
   return i;
 }
 
-/* Indexes the n legal moves for lookup by code. */
+/* Indexes the n legal moves for lookup by code (marked with this step's stamp). */
 static void hash_moves(search *s, const pf_move *moves, int n) {
-  if (++s->stamp == 0) { /* wrapped around: forget every old stamp */
-    memset(s->hstamp, 0, sizeof s->hstamp);
-    memset(s->tried, 0, sizeof s->tried);
-    s->stamp = 1;
-  }
   for (int i = 0; i < n; i++) {
     uint32_t h = (moves[i] * 2654435761u) >> 22;
     while (s->hstamp[h] == s->stamp) h = (h + 1) & (HASH - 1);
@@ -187,11 +219,14 @@ static inline int hash_find(const search *s, pf_move m) {
 }
 
 /* A move for a playout: uniformly random, or the game's rule of thumb when asked for and given. */
-static pf_move playout_move(pf_bot *bot, const pf_game *g, const void *st, pf_move *moves, int n, bool greedy) {
+static pf_move playout_move(search *s, const void *st, pf_move *moves, int n, bool greedy) {
   int64_t rating[PF_MAX_MOVES];
-  if (greedy && n > 1 && pf_rate_moves(g, st, moves, n, rating)) return moves[pf_bot_best(bot, rating, n)];
-  return moves[pf_rng_below(&bot->rng, (uint32_t)n)];
+  if (greedy && n > 1 && pf_rate_moves(s->t->g, st, moves, n, rating)) return moves[pf_bot_best(&s->rng, rating, n)];
+  return moves[pf_rng_below(&s->rng, (uint32_t)n)];
 }
+/* ------------------------------------------------------------------------------------------ */
+/* The search                                                                                 */
+/* ------------------------------------------------------------------------------------------ */
 
 /* Each seat's reward, in 1/UNIT: its share of the win when the game is over. At a horizon cut
  * (the deal in progress ended, the game goes on), what counts is the points each seat gained
@@ -224,11 +259,10 @@ static void rewards(const pf_game *g, const void *d, int players, bool cut, cons
 /* The untried move to add (its index among the n legal moves, not marked tried): with a bias, the
  * one the game's rule of thumb likes best, with its prior (its rating scaled between the worst and
  * the best legal move's); else a uniformly random one. */
-static int pick_untried(pf_bot *bot, search *s, const pf_game *g, const void *d, const pf_move *moves, int n,
-                        int ntried, uint16_t *prior) {
+static int pick_untried(search *s, const void *d, const pf_move *moves, int n, int ntried, uint16_t *prior) {
   *prior = 0;
   int64_t rating[PF_MAX_MOVES];
-  if (bot->set[S_BIAS] && pf_rate_moves(g, d, moves, n, rating)) {
+  if (s->t->set[S_BIAS] && pf_rate_moves(s->t->g, d, moves, n, rating)) {
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     for (int i = 0; i < n; i++) {
       if (rating[i] < lo) lo = rating[i];
@@ -236,34 +270,51 @@ static int pick_untried(pf_bot *bot, search *s, const pf_game *g, const void *d,
     }
     for (int i = 0; i < n; i++)
       if (s->tried[i] == s->stamp) rating[i] = INT64_MIN; /* never the best of the untried */
-    int best = pf_bot_best(bot, rating, n);
+    int best = pf_bot_best(&s->rng, rating, n);
     if (hi > lo) *prior = (uint16_t)((uint64_t)(rating[best] - lo) * 65535 / (uint64_t)(hi - lo));
     return best;
   }
-  int k = (int)pf_rng_below(&bot->rng, (uint32_t)(n - ntried)), i = 0;
+  int k = (int)pf_rng_below(&s->rng, (uint32_t)(n - ntried)), i = 0;
   while (s->tried[i] == s->stamp || k-- > 0) i++;
   return i;
 }
 
+/* Whether child cn's move is among the n legal moves: at the index it had last time (a seat's own
+ * nodes see the same moves in every sample), else looked up in the legal moves hashed once for
+ * this step (*hashed). Its index is then cn->at. */
+static inline bool child_legal(search *s, node *cn, const pf_move *moves, int n, bool *hashed) {
+  if (cn->at < n && moves[cn->at] == cn->move) return true;
+  if (!*hashed) hash_moves(s, moves, n), *hashed = true;
+  int k = hash_find(s, cn->move);
+  if (k < 0) return false;
+  cn->at = (uint16_t)k;
+  return true;
+}
+
 /* The children of `at` legal in this sample compete by UCB (each counted available); returns the
- * chosen child, or -1 when a legal move has no child yet, with that move in *untried. */
-static int32_t select_child(pf_bot *bot, search *s, const pf_game *g, const void *d, int32_t at, const pf_move *moves,
-                            int n, pf_move *untried, uint16_t *prior) {
-  hash_moves(s, moves, n);
+ * chosen child, or -1 when a legal move has no child yet, with its index in *untried. */
+static int32_t select_child(search *s, const void *d, int32_t at, const pf_move *moves, int n, int *untried,
+                            uint16_t *prior) {
+  if (++s->stamp == 0) { /* wrapped around: forget every old stamp */
+    memset(s->hstamp, 0, sizeof s->hstamp);
+    memset(s->tried, 0, sizeof s->tried);
+    s->stamp = 1;
+  }
+  bool hashed = false;
   int ntried = 0;
   for (int32_t ch = s->nodes[at].child; ch >= 0; ch = s->nodes[ch].next) {
-    int k = hash_find(s, s->nodes[ch].move);
-    if (k >= 0) s->tried[k] = s->stamp, ntried++;
+    node *cn = &s->nodes[ch];
+    if (child_legal(s, cn, moves, n, &hashed)) s->tried[cn->at] = s->stamp, ntried++;
   }
   if (ntried < n) {
-    *untried = moves[pick_untried(bot, s, g, d, moves, n, ntried, prior)];
+    *untried = pick_untried(s, d, moves, n, ntried, prior);
     return -1;
   }
-  uint64_t c = (uint64_t)bot->set[S_C], bias = (uint64_t)bot->set[S_BIAS], best_ucb = 0;
+  uint64_t c = (uint64_t)s->t->set[S_C], bias = (uint64_t)s->t->set[S_BIAS], best_ucb = 0;
   int32_t best = -1;
   for (int32_t ch = s->nodes[at].child; ch >= 0; ch = s->nodes[ch].next) {
     node *cn = &s->nodes[ch];
-    if (hash_find(s, cn->move) < 0) continue;
+    if (cn->at >= n || moves[cn->at] != cn->move) continue; /* every legal child's index is right now */
     cn->avail++;
     uint64_t u = ucb(cn, c, bias);
     if (best < 0 || u > best_ucb) best = ch, best_ucb = u;
@@ -272,54 +323,68 @@ static int32_t select_child(pf_bot *bot, search *s, const pf_game *g, const void
 }
 
 /* One iteration from the root: determinize, select and expand, play out, back up. */
-static void iterate(pf_bot *bot, search *s, const pf_game *g, const void *root_state, int seat) {
+static void iterate(search *s) {
+  const task *t = s->t;
+  const pf_game *g = t->g;
   void *d = s->det;
   pf_move moves[PF_MAX_MOVES];
-  bool greedy = bot->set[S_PLAYOUT] == 1, horizon = bot->set[S_HORIZON] == 0, expanded = false, cut = false;
-  pf_deal deal;
+  bool greedy = t->set[S_PLAYOUT] == 1, horizon = t->set[S_HORIZON] == 0, expanded = false, cut = false;
   int before[PF_MAX_PLAYERS];
-  memcpy(d, root_state, g->state_size);
-  g->determinize(d, seat, &bot->rng);
-  int deal0 = horizon ? g->current_deal(d, &deal) : 0;
+  memcpy(d, t->root, g->state_size);
+  g->determinize(d, t->seat, &s->rng);
+  int deal0 = horizon ? g->current_deal(d, NULL) : 0;
   if (horizon) g->scores(d, before);
   int32_t at = 0;
   for (int who; (who = g->to_move(d)) != PF_NOBODY;) {
-    bot->stats.moves++;
+    s->stats.moves++;
     if (who == PF_CHANCE) {
       pf_chance_sample(g, d, NULL);
     } else {
       int n = g->legal(d, moves);
       pf_move m = 0;
       if (expanded) { /* the playout */
-        m = playout_move(bot, g, d, moves, n, greedy);
+        m = playout_move(s, d, moves, n, greedy);
       } else {
         uint16_t prior = 0;
-        int32_t child = select_child(bot, s, g, d, at, moves, n, &m, &prior);
+        int k = 0;
+        int32_t child = select_child(s, d, at, moves, n, &k, &prior);
         if (child >= 0) {
           at = child;
           m = s->nodes[child].move;
         } else { /* expand: the first untried move of this walk, then the playout */
-          child = add_node(s, at, m, who, prior);
-          if (child >= 0) at = child, bot->stats.nodes++;
+          m = moves[k];
+          child = add_node(s, at, m, who, prior, (uint16_t)k);
+          if (child >= 0) at = child, s->stats.nodes++;
           expanded = true;
         }
       }
       g->apply(d, m);
     }
-    if (horizon && g->current_deal(d, &deal) != deal0) {
+    if (horizon && g->current_deal(d, NULL) != deal0) {
       cut = true;
       break;
     }
   }
   uint64_t share[PF_MAX_PLAYERS];
-  rewards(g, d, bot->players, cut, before, share);
+  rewards(g, d, t->players, cut, before, share);
   for (; at > 0; at = s->nodes[at].parent) {
     node *n = &s->nodes[at];
     n->visits++;
     n->reward += share[n->seat];
   }
   s->nodes[0].visits++;
-  bot->stats.iterations++;
+  s->stats.iterations++;
+}
+
+/* One thread's search: its share of the iterations, or fewer when the time is up. */
+static void *search_run(void *arg) {
+  search *s = arg;
+  add_node(s, -1, 0, -1, 0, 0);
+  for (int64_t it = 0; it < s->iters; it++) {
+    iterate(s);
+    if (s->t->deadline && (it & 15) == 15 && pf_clock_seconds() >= s->t->deadline) break;
+  }
+  return NULL;
 }
 
 static pf_move ismcts_choose(pf_bot *bot, const pf_game *g, const void *st) {
@@ -328,25 +393,53 @@ static pf_move ismcts_choose(pf_bot *bot, const pf_game *g, const void *st) {
   bot->stats = (pf_bot_stats){0};
   if (n == 1) return moves[0];
   pthread_once(&ln_once, ln_init);
-  int seat = g->to_move(st);
+  int threads = (int)bot->set[S_THREADS];
   int64_t iters = bot->set[S_ITERS], time_ms = bot->set[S_TIME];
-  uint32_t cap = iters + 1 < MAX_NODES ? (uint32_t)iters + 1 : MAX_NODES;
-  search *s = search_memory(bot, g, cap);
-  add_node(s, -1, 0, -1, 0);
-  double deadline = time_ms ? pf_clock_seconds() + (double)time_ms / 1000 : 0;
-  for (int64_t it = 0; it < iters; it++) {
-    iterate(bot, s, g, st, seat);
-    if (time_ms && (it & 15) == 15 && pf_clock_seconds() >= deadline) break;
+  if (threads > iters) threads = (int)iters;
+  int64_t share = iters / threads;
+  uint32_t cap = share + 2 < MAX_NODES / threads ? (uint32_t)share + 2 : MAX_NODES / threads; /* root, iterations */
+  task t = {.g = g, .root = st, .seat = g->to_move(st), .players = bot->players, .set = bot->set,
+            .deadline = time_ms ? pf_clock_seconds() + (double)time_ms / 1000 : 0};
+  char *mem = search_memory(bot, g, threads, cap, &t);
+  size_t each = search_size(g, cap);
+  /* One thread searches with the bot's own generator; several draw theirs from it, one stream each,
+   * so that a seed and a thread count make one choice (without a time limit). */
+  uint64_t seed = threads > 1 ? pf_rng_next(&bot->rng) : 0;
+  pthread_t tid[PF_BOT_MAX_THREADS];
+  int started = 0;
+  for (int k = 0; k < threads; k++) {
+    search *s = (search *)(mem + (size_t)k * each);
+    s->iters = share + (k < iters % threads);
+    if (threads == 1)
+      s->rng = bot->rng;
+    else
+      pf_rng_seed(&s->rng, seed, (uint64_t)k);
   }
-  /* The most visited root child; ties go to the more rewarded, then to the first legal move. */
-  int best = 0;
-  const node *bn = NULL;
-  for (int i = 0; i < n; i++)
+  for (int k = 1; k < threads; k++)
+    if (pthread_create(&tid[k], NULL, search_run, mem + (size_t)k * each) == 0) started = k;
+    else break;
+  for (int k = started + 1; k < threads; k++) search_run(mem + (size_t)k * each); /* no thread: here */
+  search_run(mem);
+  for (int k = 1; k <= started; k++) pthread_join(tid[k], NULL);
+  if (threads == 1) bot->rng = ((search *)mem)->rng;
+  /* The most visited move over every tree; ties go to the more rewarded, then to the first legal. */
+  uint64_t visits[PF_MAX_MOVES] = {0}, reward[PF_MAX_MOVES] = {0};
+  for (int k = 0; k < threads; k++) {
+    search *s = (search *)(mem + (size_t)k * each);
     for (int32_t ch = s->nodes[0].child; ch >= 0; ch = s->nodes[ch].next) {
       const node *cn = &s->nodes[ch];
-      if (cn->move != moves[i]) continue;
-      if (!bn || cn->visits > bn->visits || (cn->visits == bn->visits && cn->reward > bn->reward)) best = i, bn = cn;
+      int i = 0;
+      while (moves[i] != cn->move) i++; /* every sample has the root's legal moves (determinize) */
+      visits[i] += cn->visits;
+      reward[i] += cn->reward;
     }
+    bot->stats.iterations += s->stats.iterations;
+    bot->stats.moves += s->stats.moves;
+    bot->stats.nodes += s->stats.nodes;
+  }
+  int best = -1;
+  for (int i = 0; i < n; i++)
+    if (best < 0 || visits[i] > visits[best] || (visits[i] == visits[best] && reward[i] > reward[best])) best = i;
   return moves[best];
 }
 

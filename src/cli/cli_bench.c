@@ -7,10 +7,11 @@
  * moves offered at every seat's turn (a perft-like count), the searches' iterations, simulated
  * moves and nodes, and the sims' moves and wins. N depends only on the engine's behaviour: the
  * same on every machine and run, and different as soon as a rule, the move order, the generator
- * or a bot changes.
+ * or a bot changes. One part is timed and so left out of N: parallel ismcts (bench_parallel).
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "bots/bot.h"
@@ -207,6 +208,58 @@ static int bench_searches(bool json, json_t *out, long *total) {
   return 0;
 }
 
+/* Parallel ismcts (ismcts's threads): time-limited searches on the first search position of the
+ * first game, one thread and every core (at least 2) in turn, ROUNDS each; prints the iterations
+ * each made in the same time and their ratio. Timed, so not in Bench's N. */
+#define PAR_MS 200
+#define PAR_ROUNDS 3
+static int bench_parallel(bool json, json_t *out) {
+  const pf_game *g = pf_games[0];
+  const pf_search_case *sc = &g->measures->searches[0];
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  int threads[2] = {1, cores > 2 ? (int)(cores < PF_BOT_MAX_THREADS ? cores : PF_BOT_MAX_THREADS) : 2};
+  long iters[2] = {0, 0};
+  void *st = pf_xmalloc(g->state_size);
+  pf_setup setup = {.players = sc->players, .seed = BENCH_SEED};
+  pf_options_default(g->options, g->noptions, &setup.options);
+  pf_error err;
+  for (int r = 0; r < PAR_ROUNDS; r++)
+    for (int k = 0; k < 2; k++) {
+      char spec[64];
+      pf_bot bot;
+      snprintf(spec, sizeof spec, "ismcts:iters=100000000,time=%d,threads=%d", PAR_MS, threads[k]);
+      if (g->start(st, &setup, &err) != 0 || pf_bot_init(&bot, spec, sc->players, BENCH_SEED, 0, &err) != 0) {
+        cli_error("bench: parallel %s: %s", g->id, err.msg);
+        free(st);
+        return -1;
+      }
+      while (g->to_move(st) == PF_CHANCE) pf_chance_sample(g, st, NULL);
+      pf_bot_choose(&bot, g, st);
+      iters[k] += bot.stats.iterations;
+      pf_bot_free(&bot);
+    }
+  free(st);
+  double ratio = iters[0] ? (double)iters[1] / (double)iters[0] : 0;
+  if (json) {
+    json_t *o = row_json(g->id, sc->players, (const char *)1);
+    json_object_set_new(o, "threads", json_integer(threads[1]));
+    json_object_set_new(o, "milliseconds", json_integer(PAR_MS * PAR_ROUNDS));
+    json_object_set_new(o, "iterations_one_thread", json_integer(iters[0]));
+    json_object_set_new(o, "iterations", json_integer(iters[1]));
+    json_object_set_new(o, "ratio", json_real(ratio));
+    json_array_append_new(out, o);
+  } else {
+    printf("\nParallel ismcts (threads; timed, so not in Bench): %s, %d players, %d x %d ms a side, interleaved\n"
+           "%-16s %7s %12s %12s %6s\n",
+           g->id, sc->players, PAR_ROUNDS, PAR_MS, "game", "threads", "iterations", "iterations/s", "ratio");
+    for (int k = 0; k < 2; k++)
+      printf("%-16s %7d %12ld %12.0f %6.2f\n", g->id, threads[k], iters[k], iters[k] / (PAR_ROUNDS * PAR_MS / 1000.0),
+             k ? ratio : 1.0);
+    fflush(stdout);
+  }
+  return 0;
+}
+
 /* The short sim: ismcts against greedy; adds moves and the first bot's wins to *total. */
 static int bench_sims(bool json, json_t *out, long *total) {
   const pf_sim_case *c;
@@ -241,17 +294,20 @@ int cmd_bench(int argc, char **argv) {
   int rc = cli_json_flag(argc, argv,
                          "usage: pilfer bench [--json]\n\nOn one thread, with fixed seeds: random playouts of every "
                          "game (games/s,\nmoves/s), ismcts searches on fixed positions of every game "
-                         "(iterations/s),\nand a short sim of ismcts against greedy. Last, 'Bench: N': the "
-                         "moves played,\nlegal moves offered, search iterations, simulated moves and tree nodes, "
-                         "and\nwins, added up: the same on every machine, changed by any change of behaviour.\n",
+                         "(iterations/s),\nand a short sim of ismcts against greedy. Between the last two, timed "
+                         "and\noutside N: the iterations of ismcts on one thread and on every core (at least 2)\nin the "
+                         "same time. Last, 'Bench: N': the moves played,\nlegal moves offered, search iterations, "
+                         "simulated moves and tree nodes, and\nwins, added up: the same on every machine, changed by "
+                         "any change of behaviour.\n",
                          &json);
   if (rc >= 0) return rc;
   long total = 0;
-  json_t *playouts = json_array(), *searches = json_array(), *sims = json_array();
+  json_t *playouts = json_array(), *searches = json_array(), *parallel = json_array(), *sims = json_array();
   if (bench_playouts(json, playouts, &total) != 0 || bench_searches(json, searches, &total) != 0 ||
-      bench_sims(json, sims, &total) != 0) {
+      bench_parallel(json, parallel) != 0 || bench_sims(json, sims, &total) != 0) {
     json_decref(playouts);
     json_decref(searches);
+    json_decref(parallel);
     json_decref(sims);
     return EXIT_OTHER;
   }
@@ -259,6 +315,7 @@ int cmd_bench(int argc, char **argv) {
     json_t *o = json_object();
     json_object_set_new(o, "playouts", playouts);
     json_object_set_new(o, "searches", searches);
+    json_object_set_new(o, "parallel", parallel);
     json_object_set_new(o, "sims", sims);
     json_object_set_new(o, "bench", json_integer(total));
     json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -267,6 +324,7 @@ int cmd_bench(int argc, char **argv) {
   } else {
     json_decref(playouts);
     json_decref(searches);
+    json_decref(parallel);
     json_decref(sims);
   }
   printf("Bench: %ld\n", total);

@@ -155,7 +155,8 @@ typedef struct pf_game {
   int (*winners)(const void *st, int *seats);
   /* Recomputes what can be recomputed and checks it (card conservation at least). */
   int (*check)(const void *st, pf_error *err);
-  /* The deck order of the deal in progress; returns its index (0 for the first deal). A game that
+  /* The deck order of the deal in progress into *out, unless out is NULL (the index alone, which
+   * ismcts asks after every simulated move); returns its index (0 for the first deal). A game that
    * uses several deals at once (Point-a-Pile's deck and its missions) returns the last of them and
    * gives the others with deal_at. */
   int (*current_deal)(const void *st, pf_deal *out);

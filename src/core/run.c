@@ -9,12 +9,11 @@
 /* Notes the deal in progress if the game has started a new one since the last call, and the
  * deals before it that a game using several at once gives with deal_at. */
 static void note_deal(pf_run *r) {
-  pf_deal d;
-  int k = r->game->current_deal(r->state, &d);
+  int k = r->game->current_deal(r->state, NULL);
   if (k < r->ndeals) return;
   r->deals = pf_xrealloc(r->deals, (size_t)(k + 1) * sizeof *r->deals);
   for (int j = r->ndeals; j < k && pf_deal_at(r->game, r->state, j, &r->deals[j]); j++) continue;
-  r->deals[k] = d;
+  r->game->current_deal(r->state, &r->deals[k]);
   r->ndeals = k + 1;
 }
 

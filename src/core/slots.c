@@ -20,13 +20,37 @@ void pf_slots_load_deal(pf_card *card, const pf_card *deck, int ndeck, const pf_
   pf_shuffle16(&rng, card, (size_t)ndeck);
 }
 
-void pf_cards_resample(pf_card *cards, int n, pf_rng *rng) {
-  for (int i = 1; i < n; i++) { /* insertion sort: n is at most a deal */
+/* Sorts n cards by code: counted, when every code is below 256 (a bit per code present, then the
+ * codes in order); else by insertion (n is at most a deal). */
+static void cards_sort(pf_card *cards, int n) {
+  uint64_t present[4] = {0};
+  uint8_t count[256];
+  int i = 0;
+  for (; i < n && cards[i] < 256; i++) {
+    pf_card c = cards[i];
+    uint64_t bit = 1ull << (c & 63);
+    if (!(present[c >> 6] & bit)) present[c >> 6] |= bit, count[c] = 0;
+    count[c]++;
+  }
+  if (i == n) {
+    int k = 0;
+    for (int w = 0; w < 4; w++)
+      for (uint64_t m = present[w]; m; m &= m - 1) {
+        pf_card c = (pf_card)(w * 64 + __builtin_ctzll(m));
+        for (int j = count[c]; j > 0; j--) cards[k++] = c;
+      }
+    return;
+  }
+  for (i = 1; i < n; i++) {
     pf_card c = cards[i];
     int j = i;
     for (; j > 0 && cards[j - 1] > c; j--) cards[j] = cards[j - 1];
     cards[j] = c;
   }
+}
+
+void pf_cards_resample(pf_card *cards, int n, pf_rng *rng) {
+  cards_sort(cards, n);
   pf_shuffle16(rng, cards, (size_t)n);
 }
 

@@ -408,8 +408,7 @@ static int gha_winners(const void *vs, int *seats) {
 
 static int gha_current_deal(const void *vs, pf_deal *out) {
   const gha_state *s = vs;
-  out->ncards = NCARDS;
-  memcpy(out->cards, s->card, sizeof s->card);
+  if (out) out->ncards = NCARDS, memcpy(out->cards, s->card, sizeof s->card);
   return s->hand_no;
 }
 

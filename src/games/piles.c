@@ -381,8 +381,7 @@ static int pil_winners(const void *vs, int *seats) {
 
 static int pil_current_deal(const void *vs, pf_deal *out) {
   const pil_state *s = vs;
-  out->ncards = NCARDS;
-  memcpy(out->cards, s->card, sizeof s->card);
+  if (out) out->ncards = NCARDS, memcpy(out->cards, s->card, sizeof s->card);
   return 0;
 }
 

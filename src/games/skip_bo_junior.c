@@ -526,8 +526,7 @@ static int sbj_winners(const void *vs, int *seats) {
 
 static int sbj_current_deal(const void *vs, pf_deal *out) {
   const sbj_state *s = vs;
-  out->ncards = NCARDS;
-  memcpy(out->cards, s->card, sizeof s->card);
+  if (out) out->ncards = NCARDS, memcpy(out->cards, s->card, sizeof s->card);
   return 0;
 }
 

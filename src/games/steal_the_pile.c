@@ -458,8 +458,7 @@ static int stp_winners(const void *vs, int *seats) {
 
 static int stp_current_deal(const void *vs, pf_deal *out) {
   const stp_state *s = vs;
-  out->ncards = s->ncards;
-  memcpy(out->cards, s->card, s->ncards * sizeof s->card[0]);
+  if (out) out->ncards = s->ncards, memcpy(out->cards, s->card, s->ncards * sizeof s->card[0]);
   return s->deal_no;
 }
 

@@ -702,8 +702,7 @@ static int thf_winners(const void *vs, int *seats) {
 
 static int thf_current_deal(const void *vs, pf_deal *out) {
   const thf_state *s = vs;
-  out->ncards = s->ncards;
-  memcpy(out->cards, s->card, s->ncards * sizeof s->card[0]);
+  if (out) out->ncards = s->ncards, memcpy(out->cards, s->card, s->ncards * sizeof s->card[0]);
   return s->phase == PH_OVER ? s->hand_no - 1 : s->hand_no;
 }
 

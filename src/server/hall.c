@@ -18,7 +18,7 @@
 #include "core/clock.h"
 #include "core/jsontext.h"
 
-#define DEFAULT_HINT_BOT "ismcts:iters=1000"
+#define DEFAULT_HINT_BOT "ismcts:iters=2000,threads=2"
 #define DEFAULT_TAKEOVER_BOT "greedy"
 
 void pf_hall_default_limits(pf_hall_limits *lim) {

@@ -708,9 +708,12 @@ void run_bot(pf_work *w) {
     j->failed = true;
     return;
   }
-  for (int i = 0; i < bot.kind->nsettings; i++) /* no search runs longer than the server allows */
+  for (int i = 0; i < bot.kind->nsettings; i++) { /* no search runs longer, or on more threads, than allowed */
     if (strcmp(bot.kind->settings[i].name, "time") == 0 && (bot.set[i] == 0 || bot.set[i] > j->max_ms))
       bot.set[i] = j->max_ms;
+    if (strcmp(bot.kind->settings[i].name, "threads") == 0 && bot.set[i] > j->max_threads)
+      bot.set[i] = j->max_threads;
+  }
   pf_move m = pf_bot_choose(&bot, j->g, j->state);
   j->g->move_str(j->state, m, j->move);
   if (j->hint) {
@@ -758,6 +761,7 @@ bot_job *job_new(pf_hall *h, const table *t, int seat, int at, const char *spec)
   memcpy(j->state, at == 0 ? t->run.state : state_for(t, at, h->scratch), t->g->state_size);
   snprintf(j->spec, sizeof j->spec, "%s", spec);
   j->max_ms = h->lim.search_ms;
+  j->max_threads = pf_workers_threads(h->workers) > 1 ? pf_workers_threads(h->workers) : 1;
   j->seed = os_random64();
   return j;
 }

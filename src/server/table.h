@@ -105,6 +105,7 @@ typedef struct bot_job {
   void *state;     /* a copy, owned */
   char spec[PF_BOT_SPEC];
   int max_ms;      /* the search's time cap (limits.search_ms) */
+  int max_threads; /* the search's threads cap: the workers' (at least 1) */
   uint64_t seed;
   bool failed;
   char move[PF_MOVE_STR];

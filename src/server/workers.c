@@ -108,6 +108,8 @@ void pf_workers_cancel(pf_workers *w, bool (*match)(pf_work *job, void *ctx), vo
   pthread_mutex_unlock(&w->lock);
 }
 
+int pf_workers_threads(const pf_workers *w) { return w->nthreads; }
+
 int pf_workers_pending(pf_workers *w) {
   pthread_mutex_lock(&w->lock);
   int n = w->pending;

@@ -30,6 +30,8 @@ pf_work *pf_workers_done(pf_workers *w);
 /* Hands back through the done queue, unrun, every job not begun for which match says true
  * (match may mark it so). */
 void pf_workers_cancel(pf_workers *w, bool (*match)(pf_work *job, void *ctx), void *ctx);
+/* The pool's threads (0: jobs run inline): what one job may search with at most (ismcts's threads). */
+int pf_workers_threads(const pf_workers *w);
 /* Jobs submitted and not yet collected. */
 int pf_workers_pending(pf_workers *w);
 /* Lets the running jobs finish, stops the threads, and gives every job not collected to drop

@@ -89,7 +89,7 @@ export function dropSeat(table, seat) {
 export const BOTS = [
   { spec: 'random', name: 'easy', help: 'plays a random legal move' },
   { spec: 'greedy', name: 'medium', help: 'greedy: the game\u2019s rule of thumb' },
-  { spec: 'ismcts:iters=2000', name: 'strong', help: 'ismcts: 2000 searches of the possible deals a move' },
+  { spec: 'ismcts:iters=4000,threads=2', name: 'strong', help: 'ismcts: 4000 searches of the possible deals a move, on 2 threads' },
 ];
 
 export function botName(spec) {

@@ -77,7 +77,7 @@ static void pap_deal_at(const void *vs, int k, pf_deal *out) {
 
 static int pap_current_deal(const void *vs, pf_deal *out) {
   const pap_state *s = vs;
-  pap_deal_at(s, s->missions, out);
+  if (out) pap_deal_at(s, s->missions, out);
   return s->missions;
 }
 
