@@ -193,6 +193,12 @@ char *pf_view_json_text(const pf_game *g, const void *st, int players, int seat)
   return s;
 }
 
+pf_move pf_random_move_listed(const pf_game *g, const void *st, pf_rng *rng, int *n) {
+  pf_move moves[PF_MAX_MOVES];
+  *n = g->legal(st, moves);
+  return moves[pf_rng_below(rng, (uint32_t)*n)];
+}
+
 long pf_random_playout(const pf_game *g, void *st, pf_rng *rng, long *branching) {
   long n = 0, b = 0;
   for (int who; (who = g->to_move(st)) != PF_NOBODY; n++) {

@@ -246,11 +246,9 @@ static inline bool pf_deal_at(const pf_game *g, const void *st, int k, pf_deal *
 }
 /* random_move: a uniformly random legal move of the seat to move, moves[pf_rng_below(rng, n)] of
  * the n moves legal() lists; *n gets n. */
+pf_move pf_random_move_listed(const pf_game *g, const void *st, pf_rng *rng, int *n); /* without it */
 static inline pf_move pf_random_move(const pf_game *g, const void *st, pf_rng *rng, int *n) {
-  if (g->random_move) return g->random_move(st, rng, n);
-  pf_move moves[PF_MAX_MOVES];
-  *n = g->legal(st, moves);
-  return moves[pf_rng_below(rng, (uint32_t)*n)];
+  return g->random_move ? g->random_move(st, rng, n) : pf_random_move_listed(g, st, rng, n);
 }
 /* chance_sample, at a chance node (a game that has them gives it). */
 static inline void pf_chance_sample(const pf_game *g, void *st, char *buf) { g->chance_sample(st, buf); }

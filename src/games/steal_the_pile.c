@@ -122,15 +122,17 @@ static void pile_move(stp_state *s, int to, int from) {
 }
 
 static void open_add(stp_state *s, uint8_t slot) {
+  int r = rank_of_slot(s, slot);
   s->open[s->nopen++] = slot;
-  s->open_n[rank_of_slot(s, slot)]++;
-  s->rank_n[rank_of_slot(s, slot)]++;
+  s->open_n[r]++;
+  s->rank_n[r]++;
 }
 
 /* Takes away open pile k, keeping the order laid (a few bytes: no memmove call). */
 static void open_remove(stp_state *s, int k) {
-  s->open_n[rank_of_slot(s, s->open[k])]--;
-  s->rank_n[rank_of_slot(s, s->open[k])]--;
+  int r = rank_of_slot(s, s->open[k]);
+  s->open_n[r]--;
+  s->rank_n[r]--;
   s->nopen--;
   for (int j = k; j < s->nopen; j++) s->open[j] = s->open[j + 1];
 }
@@ -325,8 +327,20 @@ static int stp_legal(const void *vs, pf_move *out) {
 static pf_move stp_random_move(const void *vs, pf_rng *rng, int *count) {
   const stp_state *s = vs;
   pf_card cards[HAND_MAX];
-  int per[HAND_MAX], n = 0, ncards = distinct_hand(s, cards);
-  for (int i = 0; i < ncards; i++) n += per[i] = count_of_card(s, cards[i]);
+  int per[HAND_MAX] = {0}, n = 0, ncards;
+  if (s->ncards == 52) { /* one deck: no two cards of a hand are equal */
+    const uint8_t *hand = s->hand[s->turn];
+    ncards = s->hand_len[s->turn];
+    for (int i = 0; i < ncards; i++) {
+      pf_card c = cards[i] = s->card[hand[i]];
+      int r = c >> 2, k = s->rank_n[r];
+      if (s->open_n[r] > 1) k = count_of_card(s, c);
+      n += per[i] = k + !k;
+    }
+  } else {
+    ncards = distinct_hand(s, cards);
+    for (int i = 0; i < ncards; i++) n += per[i] = count_of_card(s, cards[i]);
+  }
   *count = n;
   int k = (int)pf_rng_below(rng, (uint32_t)n), i = 0;
   while (k >= per[i]) k -= per[i++];
@@ -344,7 +358,7 @@ static pf_move stp_random_move(const void *vs, pf_rng *rng, int *count) {
   }
   unsigned m = s->top_mask[rank];
   if (!m) return MOVE(c, T_NONE);
-  for (k -= nopen; k; k--) m &= m - 1;
+  for (k -= nopen; k; k--) m &= m - 1; /* rare: two piles topped by the rank */
   return MOVE(c, T_PILE(__builtin_ctz(m)));
 }
 
@@ -377,8 +391,11 @@ static void stp_apply(void *vs, pf_move m) {
   int p = s->turn;
   pf_card c = MOVE_CARD(m);
   uint8_t *hand = s->hand[p];
-  int i = 0;
-  while (s->card[hand[i]] != c) i++;
+  /* The first of the hand's cards equal to c, without a branch per card (slots past the hand's
+   * length are stale but in range). */
+  unsigned eq = 0;
+  for (int j = 0; j < HAND_MAX; j++) eq |= (unsigned)(s->card[hand[j]] == c) << j;
+  int i = __builtin_ctz(eq & ((1u << s->hand_len[p]) - 1));
   uint8_t slot = hand[i];
   s->hand_len[p]--;
   for (; i < s->hand_len[p]; i++) hand[i] = hand[i + 1]; /* at most 3 bytes: no memmove call */
