@@ -326,15 +326,16 @@ static int done_cards(const sbj_state *s, pf_card *out) {
  * interchangeable (G-5): each card listed takes the first unused slot of its value in the
  * completed piles, so an outcome gives one state however it was reached. Then the deal goes on. */
 static void reshuffle(sbj_state *s, const pf_card *cards, int n) {
-  uint8_t slots[NCARDS], order[NCARDS];
-  bool used[NCARDS] = {false};
-  int ns = pile_slots(s, P_DONE, slots);
-  for (int i = 0; i < n; i++) {
-    int j = 0;
-    while (j < ns && (used[j] || s->card[slots[j]] != cards[i])) j++;
-    used[j] = true;
-    order[i] = slots[j];
-  }
+  /* Each card takes the first slot of the completed piles holding that card not yet taken: the
+   * slots grouped by card (values 1-10, W as 11), each group in pile order, taken in turn. */
+  uint8_t slots[NCARDS], order[NCARDS], grouped[NCARDS];
+  int ns = pile_slots(s, P_DONE, slots), next[13] = {0};
+  for (int j = 0; j < ns; j++) next[value_of(s->card[slots[j]]) + 1]++;
+  for (int v = 1; v < 13; v++) next[v] += next[v - 1];
+  for (int j = 0; j < ns; j++) grouped[next[value_of(s->card[slots[j]])]++] = slots[j];
+  for (int v = 12; v > 0; v--) next[v] = next[v - 1]; /* back to each group's start */
+  next[0] = 0;
+  for (int i = 0; i < n; i++) order[i] = grouped[next[value_of(cards[i])]++];
   pile_clear(s, P_DONE);
   pile_set(s, P_DRAW, order, n);
   s->reshuffles++;
