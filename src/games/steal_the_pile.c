@@ -327,20 +327,8 @@ static int stp_legal(const void *vs, pf_move *out) {
 static pf_move stp_random_move(const void *vs, pf_rng *rng, int *count) {
   const stp_state *s = vs;
   pf_card cards[HAND_MAX];
-  int per[HAND_MAX] = {0}, n = 0, ncards;
-  if (s->ncards == 52) { /* one deck: no two cards of a hand are equal */
-    const uint8_t *hand = s->hand[s->turn];
-    ncards = s->hand_len[s->turn];
-    for (int i = 0; i < ncards; i++) {
-      pf_card c = cards[i] = s->card[hand[i]];
-      int r = c >> 2, k = s->rank_n[r];
-      if (s->open_n[r] > 1) k = count_of_card(s, c);
-      n += per[i] = k + !k;
-    }
-  } else {
-    ncards = distinct_hand(s, cards);
-    for (int i = 0; i < ncards; i++) n += per[i] = count_of_card(s, cards[i]);
-  }
+  int per[HAND_MAX], n = 0, ncards = distinct_hand(s, cards);
+  for (int i = 0; i < ncards; i++) n += per[i] = count_of_card(s, cards[i]);
   *count = n;
   int k = (int)pf_rng_below(rng, (uint32_t)n), i = 0;
   while (k >= per[i]) k -= per[i++];
