@@ -572,6 +572,19 @@ static void check_choosing(const pf_game *g, const void *st, int players, pf_rng
   free(b);
 }
 
+/* random_move draws as "list the legal moves, draw an index" does: the same count, the same move,
+ * the generator left in the same place. A copy of rng draws, so the game goes on as without it. */
+static void check_random_move(const pf_game *g, const void *st, const pf_rng *rng, uint64_t seed, int ply) {
+  if (!g->random_move) return;
+  pf_move moves[PF_MAX_MOVES];
+  pf_rng listed = *rng, drawn = *rng;
+  int n = g->legal(st, moves), k;
+  pf_move want = moves[pf_rng_below(&listed, (uint32_t)n)], got = g->random_move(st, &drawn, &k);
+  if (k != n || got != want || memcmp(&listed, &drawn, sizeof listed) != 0)
+    fail_msg("%s, seed %llu, ply %d: random_move drew move %u of %d moves, not %u of %d as legal() and a draw would",
+             g->id, (unsigned long long)seed, ply, got, k, want, n);
+}
+
 /* Scores and winners at the end: winners are distinct seats. */
 static void check_result(const pf_run *run) {
   int w[PF_MAX_PLAYERS];
@@ -618,6 +631,7 @@ static int conform_one(const pf_game *g, int players, const pf_options *opts, ui
       check_move_strings(g, run.state);
       check_choosing(g, run.state, players, &drng, seed, ply);
       check_public_told(g, run.state, players, seed, ply);
+      check_random_move(g, run.state, &rng, seed, ply);
       pf_move moves[PF_MAX_MOVES];
       int n = g->legal(run.state, moves);
       pf_move m = moves[pf_rng_below(&rng, (uint32_t)n)];

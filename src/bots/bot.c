@@ -14,10 +14,10 @@
 
 /* random: a uniformly random legal move; it looks at nothing but the legal moves. */
 static pf_move random_choose(pf_bot *bot, const pf_game *g, const void *st) {
-  pf_move moves[PF_MAX_MOVES];
-  int n = g->legal(st, moves);
+  int n;
+  pf_move m = pf_random_move(g, st, &bot->rng, &n);
   bot->stats = (pf_bot_stats){.offered = n};
-  return moves[pf_rng_below(&bot->rng, (uint32_t)n)];
+  return m;
 }
 
 const pf_bot_kind pf_bot_random = {"random", "a uniformly random legal move", NULL, 0, random_choose, NULL, NULL, false};

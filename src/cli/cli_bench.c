@@ -2,8 +2,8 @@
  * cli_bench.c - `pilfer bench` (SPEC §5): the fixed benchmark.
  *
  * On one thread with fixed seeds, the cases every registered game declares in its measures
- * (core/game.h): random playouts, ismcts searches on fixed positions, and a short sim of ismcts
- * against greedy. The last line is `Bench: N`, where N adds up the moves played and the legal
+ * (core/game.h): random playouts (and each game's speed over all its cases), ismcts searches on
+ * fixed positions, and a short sim of ismcts against greedy. The last line is `Bench: N`, where N adds up the moves played and the legal
  * moves offered at every seat's turn (a perft-like count), the searches' iterations, simulated
  * moves and nodes, and the sims' moves and wins. N depends only on the engine's behaviour: the
  * same on every machine and run, and different as soon as a rule, the move order, the generator
@@ -141,8 +141,29 @@ static json_t *row_json(const char *game, int players, const char *options) {
   return o;
 }
 
-/* Random playouts of every game; adds moves and legal moves offered to *total. */
-static int bench_playouts(bool json, json_t *out, long *total) {
+/* Each game's speed over all its random playout cases: moves over seconds, a line per game (in
+ * JSON, "speeds"). The figure scripts/bench-compare sets against another build's. */
+static void bench_speeds(bool json, json_t *out, const bench_row *by_game) {
+  if (!json) printf("\nSpeed of random playouts by game, over all its cases\n%-16s %12s\n", "game", "moves/s");
+  for (int gi = 0; pf_games[gi]; gi++) {
+    const bench_row *r = &by_game[gi];
+    double v = r->moves / (r->seconds > 0 ? r->seconds : 1e-9);
+    if (json) {
+      json_t *o = row_json(pf_games[gi]->id, 0, (const char *)1);
+      json_object_del(o, "players");
+      json_object_set_new(o, "moves", json_integer(r->moves));
+      json_object_set_new(o, "seconds", json_real(r->seconds));
+      json_object_set_new(o, "moves_per_second", json_real(v));
+      json_array_append_new(out, o);
+    } else {
+      printf("%-16s %12.0f\n", pf_games[gi]->id, v);
+    }
+  }
+}
+
+/* Random playouts of every game; adds moves and legal moves offered to *total, and each game's
+ * moves and seconds to by_game (indexed as pf_games). */
+static int bench_playouts(bool json, json_t *out, long *total, bench_row *by_game) {
   const pf_playout_case *c;
   int width = 8; /* of the options column: its longest entry */
   for (int gi = 0; pf_games[gi]; gi++)
@@ -158,6 +179,8 @@ static int bench_playouts(bool json, json_t *out, long *total) {
       if (run_case(g, c, &r) != 0) return -1;
       double secs = r.seconds > 0 ? r.seconds : 1e-9;
       *total += r.moves + r.branching;
+      by_game[gi].moves += r.moves;
+      by_game[gi].seconds += r.seconds;
       if (json) {
         json_t *o = row_json(g->id, c->players, c->options);
         json_object_set_new(o, "games", json_integer(r.games));
@@ -292,20 +315,30 @@ static int bench_sims(bool json, json_t *out, long *total) {
 int cmd_bench(int argc, char **argv) {
   bool json;
   int rc = cli_json_flag(argc, argv,
-                         "usage: pilfer bench [--json]\n\nOn one thread, with fixed seeds: random playouts of every "
-                         "game (games/s,\nmoves/s), ismcts searches on fixed positions of every game "
-                         "(iterations/s),\nand a short sim of ismcts against greedy. Between the last two, timed "
-                         "and\noutside N: the iterations of ismcts on one thread and on every core (at least 2)\nin the "
-                         "same time. Last, 'Bench: N': the moves played,\nlegal moves offered, search iterations, "
-                         "simulated moves and tree nodes, and\nwins, added up: the same on every machine, changed by "
-                         "any change of behaviour.\n",
+                         "usage: pilfer bench [--json]\n\n"
+                         "On one thread, with fixed seeds: random playouts of every game (games/s,\n"
+                         "moves/s, and each game's moves/s over all its cases), ismcts searches on fixed\n"
+                         "positions of every game (iterations/s), and a short sim of ismcts against greedy.\n"
+                         "Between the last two, timed and outside N: the iterations of ismcts on one\n"
+                         "thread and on every core (at least 2) in the same time. Last, 'Bench: N': the\n"
+                         "moves played, legal moves offered, search iterations, simulated moves and tree\n"
+                         "nodes, and wins, added up: the same on every machine, changed by any change of\n"
+                         "behaviour.\n",
                          &json);
   if (rc >= 0) return rc;
   long total = 0;
-  json_t *playouts = json_array(), *searches = json_array(), *parallel = json_array(), *sims = json_array();
-  if (bench_playouts(json, playouts, &total) != 0 || bench_searches(json, searches, &total) != 0 ||
-      bench_parallel(json, parallel) != 0 || bench_sims(json, sims, &total) != 0) {
+  int ngames = 0;
+  while (pf_games[ngames]) ngames++;
+  bench_row *by_game = pf_xcalloc((size_t)ngames, sizeof *by_game);
+  json_t *playouts = json_array(), *speeds = json_array(), *searches = json_array(), *parallel = json_array(),
+         *sims = json_array();
+  rc = bench_playouts(json, playouts, &total, by_game);
+  if (rc == 0) bench_speeds(json, speeds, by_game);
+  free(by_game);
+  if (rc != 0 || bench_searches(json, searches, &total) != 0 || bench_parallel(json, parallel) != 0 ||
+      bench_sims(json, sims, &total) != 0) {
     json_decref(playouts);
+    json_decref(speeds);
     json_decref(searches);
     json_decref(parallel);
     json_decref(sims);
@@ -314,6 +347,7 @@ int cmd_bench(int argc, char **argv) {
   if (json) {
     json_t *o = json_object();
     json_object_set_new(o, "playouts", playouts);
+    json_object_set_new(o, "speeds", speeds);
     json_object_set_new(o, "searches", searches);
     json_object_set_new(o, "parallel", parallel);
     json_object_set_new(o, "sims", sims);
@@ -323,6 +357,7 @@ int cmd_bench(int argc, char **argv) {
     json_decref(o);
   } else {
     json_decref(playouts);
+    json_decref(speeds);
     json_decref(searches);
     json_decref(parallel);
     json_decref(sims);

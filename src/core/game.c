@@ -199,17 +199,23 @@ char *pf_view_json_text(const pf_game *g, const void *st, int players, int seat)
   return s;
 }
 
-long pf_random_playout(const pf_game *g, void *st, pf_rng *rng, long *branching) {
+pf_move pf_random_move_listed(const pf_game *g, const void *st, pf_rng *rng, int *n) {
   pf_move moves[PF_MAX_MOVES];
+  *n = g->legal(st, moves);
+  return moves[pf_rng_below(rng, (uint32_t)*n)];
+}
+
+long pf_random_playout(const pf_game *g, void *st, pf_rng *rng, long *branching) {
   long n = 0, b = 0;
   for (int who; (who = g->to_move(st)) != PF_NOBODY; n++) {
     if (who == PF_CHANCE) {
       pf_chance_sample(g, st, NULL);
       continue;
     }
-    int k = g->legal(st, moves);
+    int k;
+    pf_move m = pf_random_move(g, st, rng, &k);
     b += k;
-    g->apply(st, moves[pf_rng_below(rng, (uint32_t)k)]);
+    g->apply(st, m);
   }
   if (branching) *branching += b;
   return n;

@@ -142,6 +142,10 @@ typedef struct pf_game {
   /* The legal moves of the seat to move, in a fixed order; returns their number (> 0 whenever a
    * seat is to move). */
   int (*legal)(const void *st, pf_move *moves);
+  /* Optional (pf_random_move). The move legal() would list at index pf_rng_below(rng, n), n being
+   * the number of legal moves, which it writes to *n: the same draw from rng and the same move,
+   * found without listing them all (random playouts, the random bot). NULL: legal() and the draw. */
+  pf_move (*random_move)(const void *st, pf_rng *rng, int *n);
   /* Plays a legal move of the seat to move. */
   void (*apply)(void *st, pf_move m);
   /* Scores of every seat: running during the game, final when over. These are the full state's:
@@ -261,6 +265,12 @@ static inline bool pf_deal_at(const pf_game *g, const void *st, int k, pf_deal *
   if (!g->deal_at) return false;
   g->deal_at(st, k, out);
   return true;
+}
+/* random_move: a uniformly random legal move of the seat to move, moves[pf_rng_below(rng, n)] of
+ * the n moves legal() lists; *n gets n. */
+pf_move pf_random_move_listed(const pf_game *g, const void *st, pf_rng *rng, int *n); /* without it */
+static inline pf_move pf_random_move(const pf_game *g, const void *st, pf_rng *rng, int *n) {
+  return g->random_move ? g->random_move(st, rng, n) : pf_random_move_listed(g, st, rng, n);
 }
 /* chance_sample, at a chance node (a game that has them gives it). */
 static inline void pf_chance_sample(const pf_game *g, void *st, char *buf) { g->chance_sample(st, buf); }

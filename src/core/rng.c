@@ -1,5 +1,6 @@
 /*
- * rng.c - xoshiro256** seeded by SplitMix64; see rng.h for the specified stream.
+ * rng.c - xoshiro256** seeded by SplitMix64 (the generator itself is inline in rng.h); see rng.h for
+ * the specified stream.
  */
 #include "core/rng.h"
 
@@ -13,34 +14,6 @@ uint64_t pf_splitmix64(uint64_t *x) {
 void pf_rng_seed(pf_rng *r, uint64_t seed, uint64_t stream) {
   uint64_t x = seed ^ (stream * 0xD1B54A32D192ED03u);
   for (int i = 0; i < 4; i++) r->s[i] = pf_splitmix64(&x);
-}
-
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-uint64_t pf_rng_next(pf_rng *r) {
-  uint64_t *s = r->s;
-  uint64_t result = rotl(s[1] * 5, 7) * 9;
-  uint64_t t = s[1] << 17;
-  s[2] ^= s[0];
-  s[3] ^= s[1];
-  s[1] ^= s[2];
-  s[0] ^= s[3];
-  s[2] ^= t;
-  s[3] = rotl(s[3], 45);
-  return result;
-}
-
-uint32_t pf_rng_below(pf_rng *r, uint32_t n) {
-  uint64_t m = (pf_rng_next(r) >> 32) * (uint64_t)n;
-  uint32_t low = (uint32_t)m;
-  if (low < n) {
-    uint32_t threshold = (uint32_t)(-n) % n; /* 2^32 mod n */
-    while (low < threshold) {
-      m = (pf_rng_next(r) >> 32) * (uint64_t)n;
-      low = (uint32_t)m;
-    }
-  }
-  return (uint32_t)(m >> 32);
 }
 
 void pf_shuffle(pf_rng *r, uint8_t *a, size_t n) {

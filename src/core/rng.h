@@ -22,9 +22,36 @@ typedef struct pf_rng {
 } pf_rng;
 
 void pf_rng_seed(pf_rng *r, uint64_t seed, uint64_t stream);
-uint64_t pf_rng_next(pf_rng *r);
+
+/* Inline: every random move and shuffle draws here, a call each time would cost more than it. */
+static inline uint64_t pf_rng_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static inline uint64_t pf_rng_next(pf_rng *r) {
+  uint64_t *s = r->s;
+  uint64_t result = pf_rng_rotl(s[1] * 5, 7) * 9;
+  uint64_t t = s[1] << 17;
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = pf_rng_rotl(s[3], 45);
+  return result;
+}
+
 /* A uniform integer in [0, n), 1 <= n <= 2^32. */
-uint32_t pf_rng_below(pf_rng *r, uint32_t n);
+static inline uint32_t pf_rng_below(pf_rng *r, uint32_t n) {
+  uint64_t m = (pf_rng_next(r) >> 32) * (uint64_t)n;
+  uint32_t low = (uint32_t)m;
+  if (low < n) {
+    uint32_t threshold = (uint32_t)(-n) % n; /* 2^32 mod n */
+    while (low < threshold) {
+      m = (pf_rng_next(r) >> 32) * (uint64_t)n;
+      low = (uint32_t)m;
+    }
+  }
+  return (uint32_t)(m >> 32);
+}
 /* Shuffles n bytes (slot numbers) in place. */
 void pf_shuffle(pf_rng *r, uint8_t *a, size_t n);
 /* Shuffles n 16-bit values (cards) in place: the same draws and swaps as pf_shuffle. */

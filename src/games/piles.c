@@ -137,26 +137,55 @@ static int team_points(const pil_state *s, int team, bool takes) {
 
 /* PIL-6 for a whole hand at once: a card of the other colour than a pile's top raises the value
  * iff its own value beats the top's value plus twice the top's neighbour bonus (each neighbour
- * that counted +1 for the top counts -1 for the card, and the other way round). */
-static int pil_legal(const void *vs, pf_move *out) {
-  const pil_state *s = vs;
-  int n = 0, beat[NPOS];
-  bool red[NPOS];
+ * that counted +1 for the top counts -1 for the card, and the other way round). Writes, for each
+ * card of the hand of the seat to move, the castle positions it may go to as a mask (bit pos),
+ * and returns how many placements there are in all. */
+static int placements(const pil_state *s, unsigned *where) {
+  /* colour[r]: the positions topped by colour r (1 red); beaten[v]: those a card of value v beats
+   * (its beat below v), made from the positions whose beat is exactly b, then or-ed up. */
+  unsigned colour[2] = {0, 0}, beaten[14] = {0};
   for (int pos = 0; pos < NPOS; pos++) {
     pf_card t = top_card(s, pos);
-    int bonus = value_with(s, pos, t) - pf_card_rank(t);
-    red[pos] = is_red(t);
-    beat[pos] = pf_card_rank(t) + 2 * bonus;
+    int bonus = value_with(s, pos, t) - pf_card_rank(t), beat = pf_card_rank(t) + 2 * bonus;
+    colour[is_red(t)] |= 1u << pos;
+    if (beat < 13) beaten[beat < 0 ? 0 : beat + 1] |= 1u << pos;
   }
+  for (int v = 1; v < 14; v++) beaten[v] |= beaten[v - 1];
+  int n = 0;
+  for (int i = 0; i < s->hand_len[s->turn]; i++) {
+    unsigned m = colour[is_red(s->card[s->hand[s->turn][i]])] | beaten[pf_card_rank(s->card[s->hand[s->turn][i]])];
+    where[i] = m;
+    m = m - ((m >> 1) & 0x555); /* its bits counted: 12 at most */
+    m = (m & 0x333) + ((m >> 2) & 0x333);
+    n += (int)((m + (m >> 4) + (m >> 8)) & 0xF);
+  }
+  return n;
+}
+
+static int pil_legal(const void *vs, pf_move *out) {
+  const pil_state *s = vs;
+  unsigned where[HAND];
+  int n = 0;
+  placements(s, where);
   for (int i = 0; i < s->hand_len[s->turn]; i++) {
     pf_card c = s->card[s->hand[s->turn][i]];
-    int v = pf_card_rank(c);
-    bool r = is_red(c);
-    for (int pos = 0; pos < NPOS; pos++)
-      if (r == red[pos] || v > beat[pos]) out[n++] = MOVE(c, pos);
+    for (unsigned m = where[i]; m; m &= m - 1) out[n++] = MOVE(c, __builtin_ctz(m));
   }
   out[n++] = MOVE_PASS; /* PIL-7: always allowed */
   return n;
+}
+
+/* The move pil_legal would list at an index drawn from its count, found from the masks. */
+static pf_move pil_random_move(const void *vs, pf_rng *rng, int *count) {
+  const pil_state *s = vs;
+  unsigned where[HAND];
+  int n = placements(s, where) + 1;
+  *count = n;
+  int k = (int)pf_rng_below(rng, (uint32_t)n);
+  for (int i = 0; i < s->hand_len[s->turn]; i++)
+    for (unsigned m = where[i]; m; m &= m - 1)
+      if (k-- == 0) return MOVE(s->card[s->hand[s->turn][i]], __builtin_ctz(m));
+  return MOVE_PASS;
 }
 
 /* PIL-8: after 10 turns each the game is over; otherwise the next seat plays (G-1). */
@@ -175,8 +204,8 @@ static int hand_index(const pil_state *s, int seat, pf_card c) {
 
 static uint8_t hand_remove(pil_state *s, int seat, int i) {
   uint8_t *hand = s->hand[seat], slot = hand[i];
-  memmove(&hand[i], &hand[i + 1], (size_t)(s->hand_len[seat] - i - 1));
   s->hand_len[seat]--;
+  for (; i < s->hand_len[seat]; i++) hand[i] = hand[i + 1]; /* a few bytes: no memmove call */
   return slot;
 }
 
@@ -708,6 +737,7 @@ const pf_game pf_game_piles = {
     .start = pil_start,
     .to_move = pil_to_move,
     .legal = pil_legal,
+    .random_move = pil_random_move,
     .apply = pil_apply,
     .move_str = pil_move_str,
     .move_parse = pil_move_parse,

@@ -154,22 +154,50 @@ static bool accepts(const sbj_state *s, int b, int free_b, pf_card c) {
   return c == WILD || value_of(c) == n + 1;
 }
 
-static int sbj_legal(const void *vs, pf_move *out) {
-  const sbj_state *s = vs;
-  int n = 0, free_b = lowest_free(s);
+/* accepts() for every source at once: for each source (the stockpile, the hand stacks), the
+ * building piles its top card may go on, as a mask (bit b); 0 for an empty source. Returns the
+ * number of plays in all. */
+static int plays(const sbj_state *s, unsigned *where) {
+  static const uint8_t BITS[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+  unsigned takes[COMPLETE + 2] = {0}, any = 0; /* takes[v]: the piles a card of value v goes on */
+  int free_b = lowest_free(s), n = 0;
+  for (int b = 0; b < BUILDS; b++) {
+    int count = s->size[P_BUILD(b)];
+    if (count || b == free_b) takes[count + 1] |= 1u << b, any |= 1u << b;
+  }
   for (int src = 0; src <= STACKS; src++) {
     int pile = source_pile(s, src);
-    if (!s->size[pile]) continue;
-    pf_card c = top_card(s, pile);
-    for (int b = 0; b < BUILDS; b++)
-      if (accepts(s, b, free_b, c)) out[n++] = MOVE(src, b);
+    pf_card c = s->size[pile] ? top_card(s, pile) : PF_CARD_NONE;
+    where[src] = c == PF_CARD_NONE ? 0 : c == WILD ? any : takes[value_of(c)];
+    n += BITS[where[src]];
   }
   return n;
 }
 
+static int sbj_legal(const void *vs, pf_move *out) {
+  const sbj_state *s = vs;
+  unsigned where[1 + STACKS];
+  int n = 0;
+  plays(s, where);
+  for (int src = 0; src <= STACKS; src++)
+    for (unsigned m = where[src]; m; m &= m - 1) out[n++] = MOVE(src, __builtin_ctz(m));
+  return n;
+}
+
+/* The move sbj_legal would list at an index drawn from its count, found from the masks. */
+static pf_move sbj_random_move(const void *vs, pf_rng *rng, int *count) {
+  const sbj_state *s = vs;
+  unsigned where[1 + STACKS];
+  *count = plays(s, where);
+  int k = (int)pf_rng_below(rng, (uint32_t)*count);
+  for (int src = 0;; src++)
+    for (unsigned m = where[src]; m; m &= m - 1)
+      if (k-- == 0) return MOVE(src, __builtin_ctz(m));
+}
+
 static bool has_play(const sbj_state *s) {
-  pf_move moves[(1 + STACKS) * BUILDS];
-  return sbj_legal(s, moves) > 0;
+  unsigned where[1 + STACKS];
+  return plays(s, where) > 0;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -298,15 +326,16 @@ static int done_cards(const sbj_state *s, pf_card *out) {
  * interchangeable (G-5): each card listed takes the first unused slot of its value in the
  * completed piles, so an outcome gives one state however it was reached. Then the deal goes on. */
 static void reshuffle(sbj_state *s, const pf_card *cards, int n) {
-  uint8_t slots[NCARDS], order[NCARDS];
-  bool used[NCARDS] = {false};
-  int ns = pile_slots(s, P_DONE, slots);
-  for (int i = 0; i < n; i++) {
-    int j = 0;
-    while (j < ns && (used[j] || s->card[slots[j]] != cards[i])) j++;
-    used[j] = true;
-    order[i] = slots[j];
-  }
+  /* Each card takes the first slot of the completed piles holding that card not yet taken: the
+   * slots grouped by card (values 1-10, W as 11), each group in pile order, taken in turn. */
+  uint8_t slots[NCARDS], order[NCARDS], grouped[NCARDS];
+  int ns = pile_slots(s, P_DONE, slots), next[13] = {0};
+  for (int j = 0; j < ns; j++) next[value_of(s->card[slots[j]]) + 1]++;
+  for (int v = 1; v < 13; v++) next[v] += next[v - 1];
+  for (int j = 0; j < ns; j++) grouped[next[value_of(s->card[slots[j]])]++] = slots[j];
+  for (int v = 12; v > 0; v--) next[v] = next[v - 1]; /* back to each group's start */
+  next[0] = 0;
+  for (int i = 0; i < n; i++) order[i] = grouped[next[value_of(cards[i])]++];
   pile_clear(s, P_DONE);
   pile_set(s, P_DRAW, order, n);
   s->reshuffles++;
@@ -930,6 +959,7 @@ const pf_game pf_game_skip_bo_junior = {
     .start = sbj_start,
     .to_move = sbj_to_move,
     .legal = sbj_legal,
+    .random_move = sbj_random_move,
     .apply = sbj_apply,
     .move_str = sbj_move_str,
     .move_parse = sbj_move_parse,

@@ -6,6 +6,11 @@
  * (a linked stack through below[], so that taking a whole pile is O(1)), set aside, or still in
  * the stock (slots from next_slot on). Determinizing only rewrites card[] of the slots a seat
  * cannot see.
+ *
+ * For the move generator the state also keeps, by rank, the piles whose top card is of that rank
+ * (top_mask), the open piles of that rank (open_n) and the piles of both kinds (rank_n), updated
+ * wherever a card is laid or taken. They depend only on cards lying face up, which determinizing
+ * never rewrites.
  */
 #include <stdio.h>
 #include <string.h>
@@ -44,6 +49,9 @@ typedef struct stp_state {
   uint8_t open[MAX_OPEN];  /* slots of the open piles, in the order laid */
   uint8_t aside[MAX_OPEN]; /* the remainder of STP-6, set aside */
   uint8_t top[NPILES], bottom[NPILES], size[NPILES];
+  uint16_t top_mask[13]; /* by rank: the piles q (bit q) whose top card is of that rank */
+  uint8_t open_n[13];    /* by rank: the open piles of that rank */
+  uint8_t rank_n[13];    /* by rank: open_n and the piles in top_mask */
   uint8_t players, ncards, next_slot, nopen, naside;
   uint8_t dealer, turn, round, rounds, per_round, final_round, first_open;
   uint8_t over, solitaire;
@@ -78,26 +86,55 @@ static inline int npiles_in_play(const stp_state *s) { return s->solitaire ? 1 :
 /* ------------------------------------------------------------------------------------------ */
 
 static void pile_push(stp_state *s, int pile, uint8_t slot) {
-  s->below[slot] = s->size[pile] ? s->top[pile] : NONE;
-  if (!s->size[pile]) s->bottom[pile] = slot;
+  if (s->size[pile]) {
+    int r = rank_of_slot(s, s->top[pile]);
+    s->below[slot] = s->top[pile];
+    s->top_mask[r] &= (uint16_t)~(1u << pile);
+    s->rank_n[r]--;
+  } else {
+    s->below[slot] = NONE;
+    s->bottom[pile] = slot;
+  }
   s->top[pile] = slot;
+  s->top_mask[rank_of_slot(s, slot)] |= (uint16_t)(1u << pile);
+  s->rank_n[rank_of_slot(s, slot)]++;
   s->size[pile]++;
 }
 
 /* Puts the whole pile `from` on top of pile `to` (STP-4: a whole pile, never part of it). */
 static void pile_move(stp_state *s, int to, int from) {
   if (!s->size[from] || from == to) return;
-  s->below[s->bottom[from]] = s->size[to] ? s->top[to] : NONE;
-  if (!s->size[to]) s->bottom[to] = s->bottom[from];
+  if (s->size[to]) {
+    int r = rank_of_slot(s, s->top[to]);
+    s->below[s->bottom[from]] = s->top[to];
+    s->top_mask[r] &= (uint16_t)~(1u << to);
+    s->rank_n[r]--;
+  } else {
+    s->below[s->bottom[from]] = NONE;
+    s->bottom[to] = s->bottom[from];
+  }
+  uint16_t *mask = &s->top_mask[rank_of_slot(s, s->top[from])];
+  *mask = (uint16_t)((*mask & ~(1u << from)) | 1u << to);
   s->top[to] = s->top[from];
   s->size[to] = (uint8_t)(s->size[to] + s->size[from]);
   s->size[from] = 0;
   s->top[from] = s->bottom[from] = NONE;
 }
 
+static void open_add(stp_state *s, uint8_t slot) {
+  int r = rank_of_slot(s, slot);
+  s->open[s->nopen++] = slot;
+  s->open_n[r]++;
+  s->rank_n[r]++;
+}
+
+/* Takes away open pile k, keeping the order laid (a few bytes: no memmove call). */
 static void open_remove(stp_state *s, int k) {
-  memmove(&s->open[k], &s->open[k + 1], (size_t)(s->nopen - k - 1));
+  int r = rank_of_slot(s, s->open[k]);
+  s->open_n[r]--;
+  s->rank_n[r]--;
   s->nopen--;
+  for (int j = k; j < s->nopen; j++) s->open[j] = s->open[j + 1];
 }
 
 /* Index of the first open pile holding this card, or -1. */
@@ -110,7 +147,7 @@ static int open_find(const stp_state *s, pf_card c) {
 /* STP-4: `taker` (a seat or DECK_PILE) plays `slot` onto `target`. */
 static void play_slot(stp_state *s, int taker, uint8_t slot, int target) {
   if (target == T_NONE) {
-    s->open[s->nopen++] = slot;
+    open_add(s, slot);
     return;
   }
   if (target & 0x80) {
@@ -142,15 +179,15 @@ static pf_hands hands_of(const stp_state *s) {
  * piles. STP-8: in solitaire the open piles come first. */
 static void deal_round(stp_state *s) {
   if (s->solitaire && s->round == 0)
-    for (int k = 0; k < s->first_open; k++) s->open[s->nopen++] = s->next_slot++;
+    for (int k = 0; k < s->first_open; k++) open_add(s, s->next_slot++);
   int n = s->round == s->rounds - 1 ? s->final_round : s->per_round;
   for (int j = 0; j < n; j++)
-    for (int i = 1; i <= s->players; i++) {
-      int seat = (s->dealer + i) % s->players;
+    for (int i = 0, seat = s->dealer; i < s->players; i++) {
+      seat = seat + 1 == s->players ? 0 : seat + 1;
       s->hand[seat][s->hand_len[seat]++] = s->next_slot++;
     }
   if (!s->solitaire && s->round == 0)
-    for (int k = 0; k < s->first_open; k++) s->open[s->nopen++] = s->next_slot++;
+    for (int k = 0; k < s->first_open; k++) open_add(s, s->next_slot++);
   s->turn = (uint8_t)((s->dealer + 1) % s->players); /* STP-5 */
 }
 
@@ -160,6 +197,9 @@ static void start_game(stp_state *s) {
   memset(s->top, NONE, sizeof s->top);
   memset(s->bottom, NONE, sizeof s->bottom);
   memset(s->below, NONE, sizeof s->below);
+  memset(s->top_mask, 0, sizeof s->top_mask);
+  memset(s->open_n, 0, sizeof s->open_n);
+  memset(s->rank_n, 0, sizeof s->rank_n);
   s->nopen = s->naside = s->next_slot = s->round = 0;
   s->deck_last_n = 0;
   s->end_seats = 0;
@@ -184,6 +224,8 @@ static void distribute_open(stp_state *s) {
     for (int j = 0; j < share; j++) pile_push(s, tied[t], s->open[k++]);
   while (k < s->nopen) s->aside[s->naside++] = s->open[k++];
   s->nopen = 0;
+  for (int r = 0; r < 13; r++) s->rank_n[r] = (uint8_t)(s->rank_n[r] - s->open_n[r]);
+  memset(s->open_n, 0, sizeof s->open_n);
 }
 
 /* STP-7: after each game the totals grow; the match ends after a game in which a total reaches
@@ -213,7 +255,7 @@ static void end_game(stp_state *s) {
 
 /* STP-5: when every hand is empty the round ends and the deal moves on. */
 static void next_turn(stp_state *s) {
-  s->turn = (uint8_t)((s->turn + 1) % s->players);
+  s->turn = s->turn + 1 == s->players ? 0 : (uint8_t)(s->turn + 1);
   if (s->hand_len[s->turn] > 0) return;
   if (s->round + 1 < s->rounds) {
     s->round++;
@@ -232,30 +274,80 @@ static void next_turn(stp_state *s) {
  * pile when nothing matches (STP-4). Equal cards are one move (G-5). */
 static int moves_of_card(const stp_state *s, pf_card c, pf_move *out) {
   int n = 0, rank = c >> 2;
-  for (int k = 0; k < s->nopen; k++) {
-    pf_card o = s->card[s->open[k]];
-    if ((o >> 2) != rank || open_find(s, o) != k) continue;
-    out[n++] = MOVE(c, T_OPEN(o));
-  }
-  for (int q = 0; q < npiles_in_play(s); q++)
-    if (s->size[q] && rank_of_slot(s, s->top[q]) == rank) out[n++] = MOVE(c, T_PILE(q));
-  if (s->solitaire && s->size[DECK_PILE] && rank_of_slot(s, s->top[DECK_PILE]) == rank)
-    out[n++] = MOVE(c, T_PILE(DECK_PILE));
+  if (s->open_n[rank]) /* the open piles of its rank, in the order laid, one move per card */
+    for (int k = 0; k < s->nopen; k++) {
+      pf_card o = s->card[s->open[k]];
+      if ((o >> 2) == rank && open_find(s, o) == k) out[n++] = MOVE(c, T_OPEN(o));
+    }
+  /* The piles whose top matches, in seat order, the deck's (DECK_PILE, the highest bit) last. */
+  for (unsigned m = s->top_mask[rank]; m; m &= m - 1) out[n++] = MOVE(c, T_PILE(__builtin_ctz(m)));
   if (n == 0) out[n++] = MOVE(c, T_NONE);
+  return n;
+}
+
+/* How many moves moves_of_card gives for c, without listing them when no rank has two open
+ * piles (only the first deal's duplicates can). */
+static int count_of_card(const stp_state *s, pf_card c) {
+  int rank = c >> 2;
+  if (s->open_n[rank] > 1) {
+    pf_move ms[MAX_OPEN + NPILES];
+    return moves_of_card(s, c, ms);
+  }
+  int n = s->rank_n[rank];
+  return n + !n;
+}
+
+/* The cards of the hand of the seat to move that give moves: each card but a repeat of an earlier
+ * one (G-5). Returns how many. */
+static int distinct_hand(const stp_state *s, pf_card *cards) {
+  const uint8_t *hand = s->hand[s->turn];
+  int n = 0, len = s->hand_len[s->turn];
+  if (s->ncards == 52) { /* one deck: no two cards are equal */
+    for (int i = 0; i < len; i++) cards[i] = s->card[hand[i]];
+    return len;
+  }
+  for (int i = 0; i < len; i++) {
+    pf_card c = s->card[hand[i]];
+    bool seen = false;
+    for (int j = 0; j < n; j++) seen |= cards[j] == c;
+    if (!seen) cards[n++] = c;
+  }
   return n;
 }
 
 static int stp_legal(const void *vs, pf_move *out) {
   const stp_state *s = vs;
-  const uint8_t *hand = s->hand[s->turn];
-  int n = 0, len = s->hand_len[s->turn];
-  for (int i = 0; i < len; i++) {
-    pf_card c = s->card[hand[i]];
-    bool seen = false;
-    for (int j = 0; j < i; j++) seen |= s->card[hand[j]] == c;
-    if (!seen) n += moves_of_card(s, c, out + n);
-  }
+  pf_card cards[HAND_MAX];
+  int n = 0, ncards = distinct_hand(s, cards);
+  for (int i = 0; i < ncards; i++) n += moves_of_card(s, cards[i], out + n);
   return n;
+}
+
+/* The move stp_legal would list at an index drawn from its count, counting card by card. */
+static pf_move stp_random_move(const void *vs, pf_rng *rng, int *count) {
+  const stp_state *s = vs;
+  pf_card cards[HAND_MAX];
+  int per[HAND_MAX], n = 0, ncards = distinct_hand(s, cards);
+  for (int i = 0; i < ncards; i++) n += per[i] = count_of_card(s, cards[i]);
+  *count = n;
+  int k = (int)pf_rng_below(rng, (uint32_t)n), i = 0;
+  while (k >= per[i]) k -= per[i++];
+  pf_card c = cards[i];
+  int rank = c >> 2, nopen = s->open_n[rank];
+  if (nopen > 1) { /* rare: two open piles of a rank (the first deal's) */
+    pf_move ms[MAX_OPEN + NPILES];
+    moves_of_card(s, c, ms);
+    return ms[k];
+  }
+  if (k < nopen) { /* the one open pile of its rank */
+    int j = 0;
+    while (rank_of_slot(s, s->open[j]) != rank) j++;
+    return MOVE(c, T_OPEN(s->card[s->open[j]]));
+  }
+  unsigned m = s->top_mask[rank];
+  if (!m) return MOVE(c, T_NONE);
+  for (k -= nopen; k; k--) m &= m - 1; /* rare: two piles topped by the rank */
+  return MOVE(c, T_PILE(__builtin_ctz(m)));
 }
 
 /* STP-8: the deck plays a card: it takes the matching pile with the most cards, ties going to the
@@ -287,11 +379,14 @@ static void stp_apply(void *vs, pf_move m) {
   int p = s->turn;
   pf_card c = MOVE_CARD(m);
   uint8_t *hand = s->hand[p];
-  int i = 0;
-  while (s->card[hand[i]] != c) i++;
+  /* The first of the hand's cards equal to c, without a branch per card (slots past the hand's
+   * length are stale but in range). */
+  unsigned eq = 0;
+  for (int j = 0; j < HAND_MAX; j++) eq |= (unsigned)(s->card[hand[j]] == c) << j;
+  int i = __builtin_ctz(eq & ((1u << s->hand_len[p]) - 1));
   uint8_t slot = hand[i];
-  memmove(&hand[i], &hand[i + 1], (size_t)(s->hand_len[p] - i - 1));
   s->hand_len[p]--;
+  for (; i < s->hand_len[p]; i++) hand[i] = hand[i + 1]; /* at most 3 bytes: no memmove call */
   play_slot(s, p, slot, MOVE_TARGET(m));
   if (s->solitaire) deck_plays(s);
   next_turn(s);
@@ -501,6 +596,14 @@ static int stp_check(const void *vs, pf_error *err) {
   }
   for (int k = 0; k < s->ncards; k++)
     if (seen[k] != 1) return pf_fail(err, "card slot %d is in %d places", k, seen[k]);
+  uint16_t top_mask[13] = {0};
+  uint8_t open_n[13] = {0}, rank_n[13] = {0};
+  for (int q = 0; q < NPILES; q++)
+    if (s->size[q]) top_mask[rank_of_slot(s, s->top[q])] |= (uint16_t)(1u << q), rank_n[rank_of_slot(s, s->top[q])]++;
+  for (int k = 0; k < s->nopen; k++) open_n[rank_of_slot(s, s->open[k])]++, rank_n[rank_of_slot(s, s->open[k])]++;
+  for (int r = 0; r < 13; r++)
+    if (top_mask[r] != s->top_mask[r] || open_n[r] != s->open_n[r] || rank_n[r] != s->rank_n[r])
+      return pf_fail(err, "rank %d: the piles' tops or the open piles are counted wrong", r + 1);
   if (pf_cards_are_decks(s->card, s->ncards, s->ncards / 52, 0, err) != 0) return -1;
   if (s->over && s->next_slot != s->ncards) return pf_fail(err, "over with cards in the stock");
   if (!s->over && s->hand_len[s->turn] == 0) return pf_fail(err, "seat %d to move with no card", s->turn);
@@ -795,6 +898,7 @@ const pf_game pf_game_steal_the_pile = {
     .start = stp_start,
     .to_move = stp_to_move,
     .legal = stp_legal,
+    .random_move = stp_random_move,
     .apply = stp_apply,
     .move_str = stp_move_str,
     .move_parse = stp_move_parse,
