@@ -14,7 +14,7 @@
 
 static const char USAGE[] =
     "usage: pilfer serve [--listen ADDRESS:PORT] [--db FILE] [--web DIR] [--workers N] [--sync normal|full]\n"
-    "                    [--limit NAME=N]...\n"
+    "                    [--reports DIR] [--limit NAME=N]...\n"
     "\n"
     "Serves the game server and its web page on one port: HTTP, and WebSocket at /ws (the protocol\n"
     "is docs/protocol.md). Everything is kept in an SQLite database; after a restart, even after\n"
@@ -26,6 +26,9 @@ static const char USAGE[] =
     "  --web DIR              the web page's folder (default: the first of EXEDIR/../share/pilfer/web,\n"
     "                         EXEDIR/../web and EXEDIR/web that holds index.html, EXEDIR being the\n"
     "                         folder of the pilfer binary; without one only /api/ and /ws answer)\n"
+    "  --reports DIR          serve the reports of pilfer analyze --html in DIR at /reports/NAME.html\n"
+    "                         and list them at /api/reports (the lobby links each game to its report:\n"
+    "                         a name that begins with the game's id, as thief.html or thief-4p.html)\n"
     "  --workers N            threads for the bots' searches (default: the cores, at least 1)\n"
     "  --sync normal|full     normal: a written move survives the process being killed;\n"
     "                         full: a power cut too, at some cost in speed (default normal)\n"
@@ -69,7 +72,8 @@ int cmd_serve(int argc, char **argv) {
   static const struct option LONG[] = {{"listen", required_argument, 0, 'l'}, {"db", required_argument, 0, 'd'},
                                        {"web", required_argument, 0, 'w'},    {"workers", required_argument, 0, 'n'},
                                        {"sync", required_argument, 0, 's'},   {"limit", required_argument, 0, 'L'},
-                                       {"help", no_argument, 0, 'h'},         {0}};
+                                       {"reports", required_argument, 0, 'r'}, {"help", no_argument, 0, 'h'},
+                                       {0}};
   char iface[128] = "127.0.0.1";
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   pf_serve_config cfg = {.port = 8080, .db = "pilfer.db", .workers = cores > 0 ? (int)cores : 1};
@@ -89,6 +93,7 @@ int cmd_serve(int argc, char **argv) {
       break;
     case 'd': cfg.db = optarg; break;
     case 'w': cfg.web = optarg; break;
+    case 'r': cfg.reports = optarg; break;
     case 'n':
       if (cli_parse_count(optarg, &cfg.workers) != 0 || cfg.workers < 1 || cfg.workers > 256) {
         cli_error("serve: --workers needs a number from 1 to 256, not '%s'", optarg);
