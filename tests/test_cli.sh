@@ -501,6 +501,15 @@ expect_fail "compare: one result" 2 "analyze: --compare needs 2 to 16 analyze --
 expect_fail "compare: a sim result" 2 "whole.json: not a 'pilfer analyze --json' result" $PILFER analyze --compare "$T/off.json" "$T/whole.json"
 expect_fail "analyze --html: the libraries missing" 1 "analyze: --html: .*run 'npm ci' in /nonexistent" \
   env PILFER_REPORT_DIR=/nonexistent $PILFER analyze thief --seat random --games 2 --html "$T/r.html"
+# cmake --install puts the report's files next to the binary, where analyze finds them as serve
+# finds the web page; a binary with none says so.
+cmake --install "$(dirname "$PILFER")" --prefix "$T/inst" >/dev/null
+check "analyze --html, installed" env -u PILFER_REPORT_DIR "$T/inst/bin/pilfer" analyze thief --seat random --games 2 --html "$T/inst.html"
+grep -q "window.PILFER_RESULT = " "$T/inst.html" && grep -q "vega-lite" "$T/inst.html" &&
+  ok "the installed binary writes reports with the installed libraries" || bad "installed report" "$(head -c 300 "$T/inst.html")"
+mkdir -p "$T/lone" && cp "$PILFER" "$T/lone/pilfer"
+expect_fail "analyze --html: no report folder" 1 "analyze: --html: no report folder next to the binary" \
+  env -u PILFER_REPORT_DIR "$T/lone/pilfer" analyze thief --seat random --games 2 --html "$T/r.html"
 expect_fail "sim --html refused" 2 "sim: unknown or incomplete option '--html'" $PILFER sim thief --seat random --games 2 --html "$T/r.html"
 expect_fail "compare: malformed JSON" 2 "trunc.json: line 2 column 0" $PILFER analyze --compare "$T/off.json" "$T/trunc.json"
 

@@ -24,6 +24,11 @@ int cmd_merge(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 
+/* A folder of pilfer's files next to the binary (EXEDIR, its folder): the first of
+ * EXEDIR/../share/pilfer/NAME (installed), EXEDIR/../NAME (the source tree that holds the build
+ * folder) and EXEDIR/NAME that holds `file`, written into out; NULL when none does. The web page
+ * ("web", index.html) and analyze's report files ("report", report.js) are found so. */
+const char *cli_find_beside(const char *name, const char *file, char *out, size_t n);
 /* Prints "pilfer: <message>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The same for bad input, and returns its status: `return cli_bad("sim: ...", ...)`. */

@@ -168,8 +168,9 @@ void cli_analyze_print(json_t *r, FILE *f) {
 
 /* ---- --html ---- */
 
-/* The files a report copies in, under the report folder (report/ of the source tree: its
- * package.json pins the libraries, `npm ci` there fetches them). */
+/* The files a report copies in, under the report folder: $PILFER_REPORT_DIR, else report/ next to
+ * the binary (cli_find_beside: installed in share/pilfer/report, or the source tree's, where
+ * package.json pins the libraries and `npm ci` fetches them). */
 static const char *const REPORT_FILES[] = {
     "node_modules/vega/build/vega.min.js",
     "node_modules/vega-lite/build/vega-lite.min.js",
@@ -201,7 +202,13 @@ static void write_script(FILE *f, const char *prefix, const char *text, size_t n
 }
 
 int cli_analyze_html(json_t *result, const char *path) {
-  const char *dir = getenv("PILFER_REPORT_DIR") ? getenv("PILFER_REPORT_DIR") : PF_REPORT_DIR;
+  char found[4096];
+  const char *dir = getenv("PILFER_REPORT_DIR");
+  if (!dir && !(dir = cli_find_beside("report", "report.js", found, sizeof found))) {
+    cli_error("analyze: --html: no report folder next to the binary (share/pilfer/report, or the source tree's "
+              "report/; or set PILFER_REPORT_DIR)");
+    return EXIT_OTHER;
+  }
   pf_buf files[sizeof REPORT_FILES / sizeof *REPORT_FILES] = {{0}};
   int rc = 0;
   size_t n = sizeof REPORT_FILES / sizeof *REPORT_FILES, read = 0;

@@ -2,7 +2,6 @@
  * cli_serve.c - `pilfer serve`: reads the command line and hands over to server/serve.c.
  */
 #include <getopt.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,24 +47,6 @@ static int parse_listen(const char *text, char *iface, size_t n, int *port) {
   iface[len] = 0;
   if (strcmp(iface, "*") == 0) iface[0] = 0;
   return 0;
-}
-
-/* The web folder next to the binary: installed (share/pilfer/web), or in the source tree that
- * holds the build folder; NULL when none holds index.html. */
-static const char *find_web(char *out, size_t n) {
-  char exe[PATH_MAX];
-  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (len <= 0) return NULL;
-  exe[len] = 0;
-  const char *dir = dirname(exe);
-  static const char *const PLACES[] = {"%s/../share/pilfer/web", "%s/../web", "%s/web"};
-  for (size_t i = 0; i < sizeof PLACES / sizeof *PLACES; i++) {
-    char index[PATH_MAX + 64];
-    snprintf(out, n, PLACES[i], dir);
-    snprintf(index, sizeof index, "%s/index.html", out);
-    if (access(index, R_OK) == 0) return out;
-  }
-  return NULL;
 }
 
 int cmd_serve(int argc, char **argv) {
@@ -124,7 +105,7 @@ int cmd_serve(int argc, char **argv) {
     return EXIT_BAD_INPUT;
   }
   cfg.iface = iface[0] ? iface : NULL;
-  if (!cfg.web && !(cfg.web = find_web(web, sizeof web)))
+  if (!cfg.web && !(cfg.web = cli_find_beside("web", "index.html", web, sizeof web)))
     fprintf(stderr, "pilfer serve: no web folder next to the binary (see --help): only /api/ and /ws answer\n");
   return pf_serve(&cfg);
 }
