@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PILFER, launch, newPage, screenshot } from './lib.mjs';
+import { PILFER, launch, newPage, screenshot, startServer } from './lib.mjs';
 
 // Every game of the registry, with its short game's players and options (pilfer games --json:
 // "quick"), greedy in seat 0 against random (seats rotated).
@@ -74,4 +74,30 @@ test('a comparison report draws a chart per metric offline', { timeout: 60000 },
   assert.deepEqual(page.errors, []);
   await screenshot(page, 'report-compare');
   await page.context().close();
+});
+
+// pilfer serve --reports: the lobby links every game to its report (those written above), and
+// the report opens from the server with its charts drawn.
+test('the lobby links each game to its report, served by pilfer serve --reports', { timeout: 60000 }, async () => {
+  const server = await startServer({ args: ['--reports', dir] });
+  try {
+    const page = await newPage(browser);
+    await page.goto(server.url);
+    await page.waitForFunction((n) => document.querySelectorAll('a.game-report').length === n, GAMES.length, { timeout: 10000 });
+    const links = await page.$$eval('a.game-report', (as) => as.map((a) => [a.closest('label').htmlFor, a.getAttribute('href')]));
+    assert.deepEqual(links.sort(), GAMES.map(([g]) => [`game-${g}`, `/reports/${g}.html`]).sort());
+    const [report] = await Promise.all([page.context().waitForEvent('page'), page.click('label[for="game-thief"] a.game-report')]);
+    report.errors = [];
+    report.on('pageerror', (e) => report.errors.push(String(e)));
+    await report.waitForFunction(() => {
+      const figs = [...document.querySelectorAll('figure.chart')];
+      return figs.length > 0 && figs.every((f) => f.dataset.drawn === 'yes');
+    }, null, { timeout: 30000 });
+    assert.deepEqual(report.errors, []);
+    assert.deepEqual(page.errors, []);
+    await screenshot(page, 'lobby-reports');
+    await page.context().close();
+  } finally {
+    await server.stop();
+  }
 });
