@@ -62,6 +62,11 @@ void cli_analyze_print(json_t *result, FILE *f);
 int cli_analyze_html(json_t *result, const char *path);
 /* `pilfer analyze --compare FILE...`: results side by side, with the differences' intervals. */
 int cli_analyze_compare(int argc, char **argv);
+/* Shows n analyze results side by side (as a table, --json, and --html when html is not NULL),
+ * each named names[i] under `key` ("file", or "bot" for --skill) in the comparison's configs;
+ * 0, or the exit status. */
+int cli_analyze_compare_results(json_t *const *r, const char *const *names, int n, const char *key, bool json,
+                                const char *html);
 /* The game named id, or NULL after an error listing the games. */
 const pf_game *cli_game(const char *id);
 

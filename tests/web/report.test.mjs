@@ -76,6 +76,24 @@ test('a comparison report draws a chart per metric offline', { timeout: 60000 },
   await page.context().close();
 });
 
+test('a --skill report draws the gradient offline', { timeout: 60000 }, async () => {
+  const file = join(dir, 'skill.html');
+  const run = spawnSync(PILFER, ['analyze', 'thief', '-p', '2', '--seat', 'greedy', '--games', '30', '--skill', 'random',
+    '--skill', 'greedy', '--html', file], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  const page = await newPage(browser);
+  await page.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : route.abort()));
+  await page.goto(pathToFileURL(file).href);
+  await page.waitForFunction(() => [...document.querySelectorAll('figure.chart')].every((f) => f.dataset.drawn), null, { timeout: 30000 });
+  const drawn = await page.$$eval('figure.chart', (figs) => figs.map((f) => f.dataset.drawn));
+  assert.ok(drawn.length >= 13 && drawn.every((d) => d === 'yes'), `charts: ${drawn}`);
+  assert.match(await page.textContent('#title'), /--skill: 2 bots in seat 0/);
+  assert.ok((await page.textContent('#run')).includes('#2 greedy: thief, 2 players'));
+  assert.deepEqual(page.errors, []);
+  await screenshot(page, 'report-skill');
+  await page.context().close();
+});
+
 // pilfer serve --reports: the lobby links every game to its report (those written above), and
 // the report opens from the server with its charts drawn.
 test('the lobby links each game to its report, served by pilfer serve --reports', { timeout: 60000 }, async () => {
