@@ -1812,6 +1812,7 @@ static void reports(void **st) {
   write_file(dir, "mine.html", "<p>no game</p>\n");
   write_file(dir, "notes.txt", "not a report\n");
   write_file(dir, ".hidden.html", "hidden\n");
+  write_file(dir, "dots..html", "two dots\n");
   snprintf(sub, sizeof sub, "%s/sub.html", dir);
   mkdir(sub, 0755);
   write_file(sub, "in.html", "in a folder\n");
@@ -1851,7 +1852,7 @@ static void reports(void **st) {
   free(body);
   const char *refused[] = {"/reports/notes.txt", "/reports/.hidden.html", "/reports/sub.html", "/reports/sub.html/in.html",
                            "/reports/out.html", "/reports/../../../etc/passwd", "/reports/%2e%2e/reports.db",
-                           "/reports/", "/reports/nothere.html", "/reports.db"};
+                           "/reports/", "/reports/nothere.html", "/reports.db", "/reports/dots..html"};
   for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
     char req[300];
     snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", refused[i]);

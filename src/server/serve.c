@@ -351,10 +351,12 @@ static int http_file(session *s, const char *dir, const char *path) {
   return n > 0 && lws_http_transaction_completed(s->wsi) ? -1 : 0;
 }
 
-/* A report's file name: letters, digits, '.', '-' and '_', not first a '.', ending in .html. */
+/* A report's file name: letters, digits, '.', '-' and '_', not first a '.', no "..", ending in
+ * .html. */
 static bool report_name(const char *name) {
   size_t n = strlen(name);
-  if (n < 6 || n > REPORT_NAME_MAX || name[0] == '.' || strcmp(name + n - 5, ".html") != 0) return false;
+  if (n < 6 || n > REPORT_NAME_MAX || name[0] == '.' || strstr(name, "..") || strcmp(name + n - 5, ".html") != 0)
+    return false;
   for (size_t i = 0; i < n; i++)
     if (!(isalnum((unsigned char)name[i]) || strchr(".-_", name[i]))) return false;
   return true;
