@@ -54,6 +54,23 @@ for (const [game, flags] of GAMES) {
   });
 }
 
+// Writes the report of `pilfer analyze ARGS --html NAME.html` and opens it offline: every chart
+// drawn (a chart per metric), no error; screenshot report-NAME.png. Resolves with the page.
+async function comparisonReport(name, args) {
+  const file = join(dir, `${name}.html`);
+  const run = spawnSync(PILFER, ['analyze', ...args, '--html', file], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  const page = await newPage(browser);
+  await page.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : route.abort()));
+  await page.goto(pathToFileURL(file).href);
+  await page.waitForFunction(() => [...document.querySelectorAll('figure.chart')].every((f) => f.dataset.drawn), null, { timeout: 30000 });
+  const drawn = await page.$$eval('figure.chart', (figs) => figs.map((f) => f.dataset.drawn));
+  assert.ok(drawn.length >= 13 && drawn.every((d) => d === 'yes'), `charts: ${drawn}`);
+  assert.deepEqual(page.errors, []);
+  await screenshot(page, `report-${name}`);
+  return page;
+}
+
 test('a comparison report draws a chart per metric offline', { timeout: 60000 }, async () => {
   const parts = ['police=false', 'police=true'].map((o) => {
     const file = join(dir, `${o}.json`);
@@ -61,36 +78,16 @@ test('a comparison report draws a chart per metric offline', { timeout: 60000 },
     assert.equal(run.status, 0, String(run.stderr));
     return file;
   });
-  const file = join(dir, 'compare.html');
-  const run = spawnSync(PILFER, ['analyze', '--compare', ...parts, '--html', file], { encoding: 'utf8' });
-  assert.equal(run.status, 0, run.stderr);
-  const page = await newPage(browser);
-  await page.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : route.abort()));
-  await page.goto(pathToFileURL(file).href);
-  await page.waitForFunction(() => [...document.querySelectorAll('figure.chart')].every((f) => f.dataset.drawn), null, { timeout: 30000 });
-  const drawn = await page.$$eval('figure.chart', (figs) => figs.map((f) => f.dataset.drawn));
-  assert.ok(drawn.length >= 13 && drawn.every((d) => d === 'yes'), `charts: ${drawn}`);
+  const page = await comparisonReport('compare', ['--compare', ...parts]);
   assert.ok((await page.textContent('#run')).includes('police=true'));
-  assert.deepEqual(page.errors, []);
-  await screenshot(page, 'report-compare');
   await page.context().close();
 });
 
 test('a --skill report draws the gradient offline', { timeout: 60000 }, async () => {
-  const file = join(dir, 'skill.html');
-  const run = spawnSync(PILFER, ['analyze', 'thief', '-p', '2', '--seat', 'greedy', '--games', '30', '--skill', 'random',
-    '--skill', 'greedy', '--html', file], { encoding: 'utf8' });
-  assert.equal(run.status, 0, run.stderr);
-  const page = await newPage(browser);
-  await page.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : route.abort()));
-  await page.goto(pathToFileURL(file).href);
-  await page.waitForFunction(() => [...document.querySelectorAll('figure.chart')].every((f) => f.dataset.drawn), null, { timeout: 30000 });
-  const drawn = await page.$$eval('figure.chart', (figs) => figs.map((f) => f.dataset.drawn));
-  assert.ok(drawn.length >= 13 && drawn.every((d) => d === 'yes'), `charts: ${drawn}`);
+  const page = await comparisonReport('skill', ['thief', '-p', '2', '--seat', 'greedy', '--games', '30', '--skill', 'random',
+    '--skill', 'greedy']);
   assert.match(await page.textContent('#title'), /--skill: 2 bots in seat 0/);
   assert.ok((await page.textContent('#run')).includes('#2 greedy: thief, 2 players'));
-  assert.deepEqual(page.errors, []);
-  await screenshot(page, 'report-skill');
   await page.context().close();
 });
 
