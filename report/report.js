@@ -133,11 +133,12 @@ function compare(c) {
       ],
     };
   });
-  document.getElementById('title').textContent = `pilfer analyze --compare: ${c.configs.length} runs`;
+  document.getElementById('title').textContent = c.configs[0].bot !== undefined
+    ? `pilfer analyze --skill: ${c.configs.length} bots in seat 0` : `pilfer analyze --compare: ${c.configs.length} runs`;
   const run = document.getElementById('run');
   c.configs.forEach((k, i) => {
     const line = document.createElement('div');
-    line.textContent = `#${i + 1} ${k.file}: ${k.run}`;
+    line.textContent = `#${i + 1} ${k.file ?? k.bot}: ${k.run}`;
     run.appendChild(line);
   });
   draw(charts);

@@ -16,17 +16,9 @@
 static void trace_of(pf_an_trace *t, int players, int plies, const int *standings, const int *movers,
                      const int *legal) {
   memset(t, 0, sizeof *t);
-  t->players = players;
-  t->plies = plies;
-  t->cap = plies;
-  t->standing = calloc((size_t)(plies + 1) * (size_t)players, sizeof *t->standing);
-  t->legal = calloc((size_t)plies, sizeof *t->legal);
-  t->mover = calloc((size_t)plies, sizeof *t->mover);
-  memcpy(t->standing, standings, (size_t)(plies + 1) * (size_t)players * sizeof *standings);
-  for (int k = 0; k < plies; k++) {
-    t->legal[k] = legal ? legal[k] : 2;
-    t->mover[k] = (signed char)(movers ? movers[k] : k % players);
-  }
+  pf_an_trace_begin(t, players, standings);
+  for (int k = 0; k < plies; k++)
+    pf_an_trace_ply(t, movers ? movers[k] : k % players, legal ? legal[k] : 2, standings + (k + 1) * players);
 }
 
 /* One game into fresh sums, with the given winners; bot k holds seat k. */
@@ -249,12 +241,77 @@ static void test_events(void **unused) {
   assert_int_equal(thief_recaptures[1], 0); /* Four Card Thief */
 }
 
+/* Random games of g with n players, every boolean option off or on (those the game refuses
+ * skipped), checking after every move: when the standing key did not change, the standing did not
+ * either (analyze reads it only when the key changes); and the counters counted from the prefix of
+ * the position before the move (events_before), the rest of it garbage, are those counted from all
+ * of it. Returns the moves that left the key unchanged. */
+static long long check_keys(const pf_game *g, int n, bool bools, int games) {
+  void *st = calloc(1, g->state_size), *full = calloc(1, g->state_size), *part = calloc(1, g->state_size);
+  long long kept = 0;
+  pf_rng rng;
+  pf_rng_seed(&rng, 11, (uint64_t)n);
+  for (int i = 0; i < games; i++) {
+    pf_setup setup = {.players = n, .seed = (uint64_t)i + 1};
+    pf_options_default(g->options, g->noptions, &setup.options);
+    for (int o = 0; o < g->noptions && bools; o++)
+      if (g->options[o].type == PF_OPT_BOOL) setup.options.v[o] = 1;
+    pf_error err;
+    if (g->start(st, &setup, &err) != 0) break;
+    int was[PF_MAX_PLAYERS], now[PF_MAX_PLAYERS];
+    pf_standing(g, st, was);
+    uint64_t key = pf_standing_key(g, st);
+    for (int who; (who = g->to_move(st)) != PF_NOBODY;) {
+      pf_move m = PF_MOVE_CHANCE, legal[PF_MAX_MOVES];
+      memcpy(full, st, g->state_size);
+      memset(part, 0xA5, g->state_size);
+      memcpy(part, st, g->events_before ? g->events_before : g->state_size);
+      if (who == PF_CHANCE) {
+        pf_chance_sample(g, st, NULL);
+      } else {
+        m = legal[pf_rng_below(&rng, (uint32_t)g->legal(st, legal))];
+        g->apply(st, m);
+      }
+      long long by_full[PF_MAX_EVENTS] = {0}, by_part[PF_MAX_EVENTS] = {0};
+      pf_count_events(g, full, st, m, by_full);
+      pf_count_events(g, part, st, m, by_part);
+      assert_memory_equal(by_full, by_part, sizeof by_full);
+      pf_standing(g, st, now);
+      uint64_t k = pf_standing_key(g, st);
+      if (g->standing_key && k == key) {
+        kept++;
+        if (memcmp(was, now, (size_t)n * sizeof *now) != 0)
+          fail_msg("%s -p %d: a move changed the standing but not the standing key", g->id, n);
+      }
+      key = k;
+      memcpy(was, now, sizeof was);
+    }
+  }
+  free(st);
+  free(full);
+  free(part);
+  return kept;
+}
+
+static void test_standing_keys(void **unused) {
+  (void)unused;
+  for (int k = 0; pf_games[k]; k++) {
+    const pf_game *g = pf_games[k];
+    long long kept = 0;
+    for (int n = g->min_players; n <= g->max_players && n <= 6; n++)
+      kept += check_keys(g, n, false, 12) + check_keys(g, n, true, 12);
+    /* A key that never stays the same saves nothing. */
+    if (g->standing_key && kept == 0) fail_msg("%s: the standing key changed with every move", g->id);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_no_lead_change),  cmocka_unit_test(test_comeback),
       cmocka_unit_test(test_ties_for_the_lead), cmocka_unit_test(test_forced_only),
       cmocka_unit_test(test_hist_bins),       cmocka_unit_test(test_analyze_shards_merge),
       cmocka_unit_test(test_analyze_json_refused), cmocka_unit_test(test_events),
+      cmocka_unit_test(test_standing_keys),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -503,8 +503,33 @@ grep -q '"metric": "lead_changes"' "$T/out" && grep -q '"differences": \[' "$T/o
   bad "compare json" "$(head -12 "$T/out")"
 expect_fail "compare: one result" 2 "analyze: --compare needs 2 to 16 analyze --json results, not 1" $PILFER analyze --compare "$T/off.json"
 expect_fail "compare: a sim result" 2 "whole.json: not a 'pilfer analyze --json' result" $PILFER analyze --compare "$T/off.json" "$T/whole.json"
+# --skill: one run per bot in seat 0 on the same deals, each equal to the run made alone.
+check "analyze --skill" $PILFER analyze thief -p 2 --seat greedy --games 30 --skill random --skill greedy --json
+$PILFER analyze thief -p 2 --seat greedy --games 30 --json >"$T/alone.json"
+python3 - "$T/out" "$T/alone.json" <<'PY' && ok "analyze --skill: each bot's run in seat 0 is the run made alone" || bad "skill" "$(head -c 400 "$T/out")"
+import json, sys
+skill, alone = (json.load(open(f)) for f in sys.argv[1:])
+rate = next(m for m in skill["metrics"] if m["metric"] == "seat0_win_rate")["values"][1]["mean"]
+assert skill["configs"][0]["bot"] == "random" and "seats greedy greedy" in skill["configs"][1]["run"]
+assert abs(rate - 100 * alone["win_rate"][0]) < 1e-9, (rate, alone["win_rate"][0])
+PY
+expect_fail "skill: one bot" 2 "analyze: --skill needs 2 to 8 bots to compare, weakest first, not 1" \
+  $PILFER analyze thief -p 2 --seat greedy --games 4 --skill random
+expect_fail "skill: --rotate" 2 "analyze: --skill keeps the bot it measures in seat 0" \
+  $PILFER analyze thief -p 2 --seat greedy --games 4 --rotate --skill random --skill greedy
+expect_fail "skill: a bad bot" 2 "analyze: --skill nobody: " $PILFER analyze thief -p 2 --seat greedy --games 4 --skill random --skill nobody
+expect_fail "sim --skill refused" 2 "sim: unknown or incomplete option '--skill'" $PILFER sim thief --seat random --games 2 --skill random
 expect_fail "analyze --html: the libraries missing" 1 "analyze: --html: .*run 'npm ci' in /nonexistent" \
   env PILFER_REPORT_DIR=/nonexistent $PILFER analyze thief --seat random --games 2 --html "$T/r.html"
+# cmake --install puts the report's files next to the binary, where analyze finds them as serve
+# finds the web page; a binary with none says so.
+cmake --install "$(dirname "$PILFER")" --prefix "$T/inst" >/dev/null
+check "analyze --html, installed" env -u PILFER_REPORT_DIR "$T/inst/bin/pilfer" analyze thief --seat random --games 2 --html "$T/inst.html"
+grep -q "window.PILFER_RESULT = " "$T/inst.html" && grep -q "vega-lite" "$T/inst.html" &&
+  ok "the installed binary writes reports with the installed libraries" || bad "installed report" "$(head -c 300 "$T/inst.html")"
+mkdir -p "$T/lone" && cp "$PILFER" "$T/lone/pilfer"
+expect_fail "analyze --html: no report folder" 1 "analyze: --html: no report folder next to the binary" \
+  env -u PILFER_REPORT_DIR "$T/lone/pilfer" analyze thief --seat random --games 2 --html "$T/r.html"
 expect_fail "sim --html refused" 2 "sim: unknown or incomplete option '--html'" $PILFER sim thief --seat random --games 2 --html "$T/r.html"
 expect_fail "compare: malformed JSON" 2 "trunc.json: line 2 column 0" $PILFER analyze --compare "$T/off.json" "$T/trunc.json"
 

@@ -1701,17 +1701,23 @@ static void hints(void **st) {
 }
 
 /* Sends one raw HTTP request; the status of the answer. */
-static int http_raw(int port, const char *req) {
+/* Sends a raw request; returns the answer's status, its first bytes in buf (when not NULL). */
+static int http_raw_reply(int port, const char *req, char *buf, size_t n) {
   int fd = socket(AF_INET, SOCK_STREAM, 0);
   struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port), .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
   if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) fail_msg("connect: %s", strerror(errno));
   send(fd, req, strlen(req), MSG_NOSIGNAL);
-  char buf[512] = "";
+  memset(buf, 0, n);
   struct pollfd pfd = {fd, POLLIN, 0};
   int status = -1;
-  if (poll(&pfd, 1, WAIT_MS) == 1 && recv(fd, buf, sizeof buf - 1, 0) > 0) sscanf(buf, "HTTP/1.%*d %d", &status);
+  if (poll(&pfd, 1, WAIT_MS) == 1 && recv(fd, buf, n - 1, 0) > 0) sscanf(buf, "HTTP/1.%*d %d", &status);
   close(fd);
   return status;
+}
+
+static int http_raw(int port, const char *req) {
+  char buf[512];
+  return http_raw_reply(port, req, buf, sizeof buf);
 }
 
 /* Reads c for ms, answering pings: false when it was closed meanwhile. */
@@ -1781,6 +1787,89 @@ static void http_files(void **st) {
   assert_int_equal(http_raw(s.port, "GET /out.txt HTTP/1.1\r\nHost: x\r\n\r\n"), 404);
   assert_int_equal(http_raw(s.port, "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"), 405);
   stop_own(&s);
+}
+
+static void write_file(const char *dir, const char *name, const char *text) {
+  char file[600];
+  snprintf(file, sizeof file, "%s/%s", dir, name);
+  FILE *f = fopen(file, "w");
+  if (!f) fail_msg("%s: %s", file, strerror(errno));
+  fputs(text, f);
+  fclose(f);
+}
+
+/* --reports DIR: /api/reports lists the HTML files in the folder with a plain name, each with the
+ * game its name begins with; /reports/NAME serves them as text/html, and nothing else: no other
+ * kind of file, no hidden one, none in a folder of it, no link out of it, no way up. Without the
+ * option the list is empty; a folder that is not there is refused at the start. */
+static void reports(void **st) {
+  (void)st;
+  char dir[400], sub[500], link[500], *body = NULL;
+  snprintf(dir, sizeof dir, "%s/reports", tmpdir);
+  mkdir(dir, 0755);
+  write_file(dir, "thief.html", "<p>thief report</p>\n");
+  write_file(dir, "four-card-thief-4p.html", "<p>4</p>\n");
+  write_file(dir, "mine.html", "<p>no game</p>\n");
+  write_file(dir, "notes.txt", "not a report\n");
+  write_file(dir, ".hidden.html", "hidden\n");
+  write_file(dir, "dots..html", "two dots\n");
+  snprintf(sub, sizeof sub, "%s/sub.html", dir);
+  mkdir(sub, 0755);
+  write_file(sub, "in.html", "in a folder\n");
+  snprintf(link, sizeof link, "%s/out.html", dir);
+  if (symlink("/etc/passwd", link) != 0 && errno != EEXIST) fail_msg("symlink: %s", strerror(errno));
+  assert_int_equal(http_get(HOST, server.port, "/api/reports", WAIT_MS, &body, NULL), 200);
+  json_t *j = json_loads(body, 0, NULL);
+  assert_non_null(j);
+  assert_int_equal(json_array_size(json_object_get(j, "reports")), 0);
+  json_decref(j);
+  free(body);
+  const char *args[] = {"--reports", dir, NULL};
+  srv s;
+  own_server(&s, "reports", args);
+  assert_int_equal(http_get(HOST, s.port, "/api/reports", WAIT_MS, &body, NULL), 200);
+  j = json_loads(body, 0, NULL);
+  free(body);
+  json_t *list = json_object_get(j, "reports");
+  const char *want[][3] = {{"four-card-thief-4p.html", "/reports/four-card-thief-4p.html", "four-card-thief"},
+                           {"mine.html", "/reports/mine.html", NULL},
+                           {"thief.html", "/reports/thief.html", "thief"}};
+  assert_int_equal(json_array_size(list), 3);
+  for (size_t i = 0; i < 3; i++) {
+    json_t *r = json_array_get(list, i);
+    assert_string_equal(json_string_value(json_object_get(r, "file")), want[i][0]);
+    assert_string_equal(json_string_value(json_object_get(r, "url")), want[i][1]);
+    json_t *game = json_object_get(r, "game");
+    if (want[i][2]) assert_string_equal(json_string_value(game), want[i][2]);
+    else assert_true(json_is_null(game));
+  }
+  json_decref(j);
+  char reply[512];
+  assert_int_equal(http_raw_reply(s.port, "GET /reports/thief.html HTTP/1.1\r\nHost: x\r\n\r\n", reply, sizeof reply), 200);
+  if (!strcasestr(reply, "content-type: text/html")) fail_msg("a report is not served as HTML: %s", reply);
+  assert_int_equal(http_get(HOST, s.port, "/reports/thief.html", WAIT_MS, &body, NULL), 200);
+  assert_string_equal(body, "<p>thief report</p>\n");
+  free(body);
+  const char *refused[] = {"/reports/notes.txt", "/reports/.hidden.html", "/reports/sub.html", "/reports/sub.html/in.html",
+                           "/reports/out.html", "/reports/../../../etc/passwd", "/reports/%2e%2e/reports.db",
+                           "/reports/", "/reports/nothere.html", "/reports.db", "/reports/dots..html"};
+  for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+    char req[300];
+    snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", refused[i]);
+    if (http_raw(s.port, req) != 404) fail_msg("%s was not refused", refused[i]);
+  }
+  stop_own(&s);
+  char missing[500];
+  snprintf(missing, sizeof missing, "%s/no-such-folder", tmpdir);
+  const char *bad[] = {"--reports", missing, NULL};
+  char db[500], log[500];
+  snprintf(db, sizeof db, "%s/reports-bad.db", tmpdir);
+  snprintf(log, sizeof log, "%s/reports-bad.log", tmpdir);
+  s = (srv){.args = bad};
+  if (srv_start(&s, pilfer, db, log, 3000) == 0) {
+    srv_stop(&s, SIGTERM, 5000);
+    fail_msg("the server started with a reports folder that is not there");
+  }
 }
 
 /* Finding 8, the database deleted (and its -wal) under the server: nothing is acknowledged that a
@@ -2183,7 +2272,8 @@ int main(int argc, char **argv) {
       TEST(games_and_http), TEST(every_game), TEST(bad_clients),      TEST(reconnect),
       TEST(leave),          TEST(takeover),   TEST(recovery),         TEST(idle_connections),
       TEST(bindings),       TEST(bad_utf8),   TEST(long_bot),         TEST(stale_ply),
-      TEST(hints),          TEST(http_files), TEST(deleted_db),       TEST(connections),
+      TEST(hints),          TEST(http_files), TEST(reports),          TEST(deleted_db),
+      TEST(connections),
       TEST(waiting_tables), TEST(queues),     TEST(random_messages),  TEST(sigterm),
   };
   struct CMUnitTest chosen[sizeof all / sizeof *all];

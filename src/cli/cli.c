@@ -3,7 +3,10 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,6 +19,22 @@ static void verror(const char *fmt, va_list ap) {
   fputs("pilfer: ", stderr);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
+}
+
+const char *cli_find_beside(const char *name, const char *file, char *out, size_t n) {
+  char exe[PATH_MAX];
+  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (len <= 0) return NULL;
+  exe[len] = 0;
+  const char *dir = dirname(exe);
+  static const char *const PLACES[] = {"%s/../share/pilfer/%s", "%s/../%s", "%s/%s"};
+  for (size_t i = 0; i < sizeof PLACES / sizeof *PLACES; i++) {
+    char path[PATH_MAX + 256];
+    snprintf(out, n, PLACES[i], dir, name);
+    snprintf(path, sizeof path, "%s/%s", out, file);
+    if (access(path, R_OK) == 0) return out;
+  }
+  return NULL;
 }
 
 void cli_error(const char *fmt, ...) {

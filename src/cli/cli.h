@@ -24,6 +24,11 @@ int cmd_merge(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 
+/* A folder of pilfer's files next to the binary (EXEDIR, its folder): the first of
+ * EXEDIR/../share/pilfer/NAME (installed), EXEDIR/../NAME (the source tree that holds the build
+ * folder) and EXEDIR/NAME that holds `file`, written into out; NULL when none does. The web page
+ * ("web", index.html) and analyze's report files ("report", report.js) are found so. */
+const char *cli_find_beside(const char *name, const char *file, char *out, size_t n);
 /* Prints "pilfer: <message>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The same for bad input, and returns its status: `return cli_bad("sim: ...", ...)`. */
@@ -57,6 +62,11 @@ void cli_analyze_print(json_t *result, FILE *f);
 int cli_analyze_html(json_t *result, const char *path);
 /* `pilfer analyze --compare FILE...`: results side by side, with the differences' intervals. */
 int cli_analyze_compare(int argc, char **argv);
+/* Shows n analyze results side by side (as a table, --json, and --html when html is not NULL),
+ * each named names[i] under `key` ("file", or "bot" for --skill) in the comparison's configs;
+ * 0, or the exit status. */
+int cli_analyze_compare_results(json_t *const *r, const char *const *names, int n, const char *key, bool json,
+                                const char *html);
 /* The game named id, or NULL after an error listing the games. */
 const pf_game *cli_game(const char *id);
 

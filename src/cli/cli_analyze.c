@@ -168,8 +168,9 @@ void cli_analyze_print(json_t *r, FILE *f) {
 
 /* ---- --html ---- */
 
-/* The files a report copies in, under the report folder (report/ of the source tree: its
- * package.json pins the libraries, `npm ci` there fetches them). */
+/* The files a report copies in, under the report folder: $PILFER_REPORT_DIR, else report/ next to
+ * the binary (cli_find_beside: installed in share/pilfer/report, or the source tree's, where
+ * package.json pins the libraries and `npm ci` fetches them). */
 static const char *const REPORT_FILES[] = {
     "node_modules/vega/build/vega.min.js",
     "node_modules/vega-lite/build/vega-lite.min.js",
@@ -201,7 +202,13 @@ static void write_script(FILE *f, const char *prefix, const char *text, size_t n
 }
 
 int cli_analyze_html(json_t *result, const char *path) {
-  const char *dir = getenv("PILFER_REPORT_DIR") ? getenv("PILFER_REPORT_DIR") : PF_REPORT_DIR;
+  char found[4096];
+  const char *dir = getenv("PILFER_REPORT_DIR");
+  if (!dir && !(dir = cli_find_beside("report", "report.js", found, sizeof found))) {
+    cli_error("analyze: --html: no report folder next to the binary (share/pilfer/report, or the source tree's "
+              "report/; or set PILFER_REPORT_DIR)");
+    return EXIT_OTHER;
+  }
   pf_buf files[sizeof REPORT_FILES / sizeof *REPORT_FILES] = {{0}};
   int rc = 0;
   size_t n = sizeof REPORT_FILES / sizeof *REPORT_FILES, read = 0;
@@ -339,6 +346,64 @@ static void describe_run(json_t *r, char *buf, size_t size) {
   if (len < (int)size) snprintf(buf + len, size - (size_t)len, ", %lld games", (long long)num(r, "played"));
 }
 
+int cli_analyze_compare_results(json_t *const *r, const char *const *names, int n, const char *key, bool json,
+                                const char *html) {
+  int rc = 0;
+  metric m[sizeof METRICS / sizeof *METRICS + 2 * PF_MAX_EVENTS + PF_MAX_PLAYERS];
+  int nm = (int)(sizeof METRICS / sizeof *METRICS);
+  memcpy(m, METRICS, sizeof METRICS);
+  nm += extra_metrics(r[0], m + nm, (int)(sizeof m / sizeof *m) - nm);
+  json_t *out = json_object(), *configs = json_array(), *metrics = json_array();
+  char what[512];
+  for (int i = 0; i < n; i++) {
+    describe_run(r[i], what, sizeof what);
+    json_array_append_new(configs, json_pack("{s:s, s:s}", key, names[i], "run", what));
+    if (!json) printf("#%d  %s: %s\n", i + 1, names[i], what);
+  }
+  for (int k = 0; k < nm; k++) {
+    double m0, lo0, hi0;
+    metric_of(r[0], &m[k], &m0, &lo0, &hi0);
+    json_t *values = json_array(), *diffs = json_array();
+    if (!json) printf("\n%s\n", m[k].label);
+    for (int i = 0; i < n; i++) {
+      double mi, lo, hi;
+      metric_of(r[i], &m[k], &mi, &lo, &hi);
+      /* The difference from the first, and the normal interval of a difference of independent
+       * estimates, each one's standard error read back from its interval's half-width. */
+      double se0 = (hi0 - lo0) / (2 * 1.96), se = (hi - lo) / (2 * 1.96), d = mi - m0;
+      double half = 1.96 * sqrt(se0 * se0 + se * se);
+      json_array_append_new(values, isnan(mi) ? json_null() : json_pack("{s:f, s:[f, f]}", "mean", mi, "ci95", lo, hi));
+      if (i > 0)
+        json_array_append_new(diffs, isnan(d) || isnan(half) ? json_null()
+                                                            : json_pack("{s:f, s:[f, f]}", "difference", d, "ci95",
+                                                                        d - half, d + half));
+      if (json) continue;
+      if (isnan(mi)) {
+        printf("  #%-2d %10s\n", i + 1, "-");
+        continue;
+      }
+      printf("  #%-2d %10.2f  [%9.2f, %9.2f]", i + 1, mi, lo, hi);
+      if (i > 0 && !isnan(half))
+        printf("    #%d - #1: %+9.2f  [%+9.2f, %+9.2f]%s", i + 1, d, d - half, d + half,
+               d - half > 0 || d + half < 0 ? "  *" : "");
+      printf("\n");
+    }
+    json_array_append_new(metrics, json_pack("{s:s, s:s, s:o, s:o}", "metric", m[k].id, "label", m[k].label, "values", values,
+                                             "differences", diffs));
+  }
+  json_object_set_new(out, "configs", configs);
+  json_object_set_new(out, "metrics", metrics);
+  if (json) {
+    json_dumpf(out, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    putchar('\n');
+  } else {
+    printf("\n* the interval of the difference excludes 0.\n");
+  }
+  if (html) rc = cli_analyze_html(out, html);
+  json_decref(out);
+  return rc;
+}
+
 int cli_analyze_compare(int argc, char **argv) {
   static const struct option LONG[] = {
       {"compare", no_argument, 0, 'c'}, {"json", no_argument, 0, 'j'}, {"html", required_argument, 0, 'H'},
@@ -373,60 +438,7 @@ int cli_analyze_compare(int argc, char **argv) {
     else if (!json_is_object(json_object_get(r[i], "analysis")) || !json_is_array(json_object_get(r[i], "bots")))
       rc = cli_bad("analyze: %s: not a 'pilfer analyze --json' result (it has no \"analysis\")", path);
   }
-  if (rc == 0) {
-    metric m[sizeof METRICS / sizeof *METRICS + 2 * PF_MAX_EVENTS + PF_MAX_PLAYERS];
-    int nm = (int)(sizeof METRICS / sizeof *METRICS);
-    memcpy(m, METRICS, sizeof METRICS);
-    nm += extra_metrics(r[0], m + nm, (int)(sizeof m / sizeof *m) - nm);
-    json_t *out = json_object(), *configs = json_array(), *metrics = json_array();
-    char what[512];
-    for (int i = 0; i < n; i++) {
-      describe_run(r[i], what, sizeof what);
-      json_array_append_new(configs, json_pack("{s:s, s:s}", "file", argv[optind + i], "run", what));
-      if (!json) printf("#%d  %s: %s\n", i + 1, argv[optind + i], what);
-    }
-    for (int k = 0; k < nm; k++) {
-      double m0, lo0, hi0;
-      metric_of(r[0], &m[k], &m0, &lo0, &hi0);
-      json_t *values = json_array(), *diffs = json_array();
-      if (!json) printf("\n%s\n", m[k].label);
-      for (int i = 0; i < n; i++) {
-        double mi, lo, hi;
-        metric_of(r[i], &m[k], &mi, &lo, &hi);
-        /* The difference from the first, and the normal interval of a difference of independent
-         * estimates, each one's standard error read back from its interval's half-width. */
-        double se0 = (hi0 - lo0) / (2 * 1.96), se = (hi - lo) / (2 * 1.96), d = mi - m0;
-        double half = 1.96 * sqrt(se0 * se0 + se * se);
-        json_array_append_new(values, isnan(mi) ? json_null() : json_pack("{s:f, s:[f, f]}", "mean", mi, "ci95", lo, hi));
-        if (i > 0)
-          json_array_append_new(diffs, isnan(d) || isnan(half) ? json_null()
-                                                              : json_pack("{s:f, s:[f, f]}", "difference", d, "ci95",
-                                                                          d - half, d + half));
-        if (json) continue;
-        if (isnan(mi)) {
-          printf("  #%-2d %10s\n", i + 1, "-");
-          continue;
-        }
-        printf("  #%-2d %10.2f  [%9.2f, %9.2f]", i + 1, mi, lo, hi);
-        if (i > 0 && !isnan(half))
-          printf("    #%d - #1: %+9.2f  [%+9.2f, %+9.2f]%s", i + 1, d, d - half, d + half,
-                 d - half > 0 || d + half < 0 ? "  *" : "");
-        printf("\n");
-      }
-      json_array_append_new(metrics, json_pack("{s:s, s:s, s:o, s:o}", "metric", m[k].id, "label", m[k].label, "values", values,
-                                               "differences", diffs));
-    }
-    json_object_set_new(out, "configs", configs);
-    json_object_set_new(out, "metrics", metrics);
-    if (json) {
-      json_dumpf(out, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
-      putchar('\n');
-    } else {
-      printf("\n* the interval of the difference excludes 0.\n");
-    }
-    if (html) rc = cli_analyze_html(out, html);
-    json_decref(out);
-  }
+  if (rc == 0) rc = cli_analyze_compare_results(r, (const char *const *)argv + optind, n, "file", json, html);
   for (int i = 0; i < n; i++) json_decref(r[i]);
   return rc;
 }

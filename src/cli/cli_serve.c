@@ -2,7 +2,6 @@
  * cli_serve.c - `pilfer serve`: reads the command line and hands over to server/serve.c.
  */
 #include <getopt.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +13,7 @@
 
 static const char USAGE[] =
     "usage: pilfer serve [--listen ADDRESS:PORT] [--db FILE] [--web DIR] [--workers N] [--helpers N]\n"
-    "                    [--sync normal|full] [--limit NAME=N]...\n"
+    "                    [--sync normal|full] [--reports DIR] [--limit NAME=N]...\n"
     "\n"
     "Serves the game server and its web page on one port: HTTP, and WebSocket at /ws (the protocol\n"
     "is docs/protocol.md). Everything is kept in an SQLite database; after a restart, even after\n"
@@ -26,6 +25,9 @@ static const char USAGE[] =
     "  --web DIR              the web page's folder (default: the first of EXEDIR/../share/pilfer/web,\n"
     "                         EXEDIR/../web and EXEDIR/web that holds index.html, EXEDIR being the\n"
     "                         folder of the pilfer binary; without one only /api/ and /ws answer)\n"
+    "  --reports DIR          serve the reports of pilfer analyze --html in DIR at /reports/NAME.html\n"
+    "                         and list them at /api/reports (the lobby links each game to its report:\n"
+    "                         a name that begins with the game's id, as thief.html or thief-4p.html)\n"
     "  --workers N            threads for the bots' searches (default: the cores, at least 1)\n"
     "  --helpers N            threads that build the players' states with the network's thread\n"
     "                         (default: the cores less one; 0: the network's thread alone)\n"
@@ -49,29 +51,12 @@ static int parse_listen(const char *text, char *iface, size_t n, int *port) {
   return 0;
 }
 
-/* The web folder next to the binary: installed (share/pilfer/web), or in the source tree that
- * holds the build folder; NULL when none holds index.html. */
-static const char *find_web(char *out, size_t n) {
-  char exe[PATH_MAX];
-  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (len <= 0) return NULL;
-  exe[len] = 0;
-  const char *dir = dirname(exe);
-  static const char *const PLACES[] = {"%s/../share/pilfer/web", "%s/../web", "%s/web"};
-  for (size_t i = 0; i < sizeof PLACES / sizeof *PLACES; i++) {
-    char index[PATH_MAX + 64];
-    snprintf(out, n, PLACES[i], dir);
-    snprintf(index, sizeof index, "%s/index.html", out);
-    if (access(index, R_OK) == 0) return out;
-  }
-  return NULL;
-}
-
 int cmd_serve(int argc, char **argv) {
   static const struct option LONG[] = {{"listen", required_argument, 0, 'l'}, {"db", required_argument, 0, 'd'},
                                        {"web", required_argument, 0, 'w'},    {"workers", required_argument, 0, 'n'},
                                        {"sync", required_argument, 0, 's'},   {"limit", required_argument, 0, 'L'},
-                                       {"helpers", required_argument, 0, 'H'}, {"help", no_argument, 0, 'h'}, {0}};
+                                       {"helpers", required_argument, 0, 'H'}, {"reports", required_argument, 0, 'r'},
+                                       {"help", no_argument, 0, 'h'},         {0}};
   char iface[128] = "127.0.0.1";
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   pf_serve_config cfg = {.port = 8080, .db = "pilfer.db", .workers = cores > 0 ? (int)cores : 1,
@@ -92,6 +77,7 @@ int cmd_serve(int argc, char **argv) {
       break;
     case 'd': cfg.db = optarg; break;
     case 'w': cfg.web = optarg; break;
+    case 'r': cfg.reports = optarg; break;
     case 'n':
       if (cli_parse_count(optarg, &cfg.workers) != 0 || cfg.workers < 1 || cfg.workers > 256) {
         cli_error("serve: --workers needs a number from 1 to 256, not '%s'", optarg);
@@ -128,7 +114,7 @@ int cmd_serve(int argc, char **argv) {
     return EXIT_BAD_INPUT;
   }
   cfg.iface = iface[0] ? iface : NULL;
-  if (!cfg.web && !(cfg.web = find_web(web, sizeof web)))
+  if (!cfg.web && !(cfg.web = cli_find_beside("web", "index.html", web, sizeof web)))
     fprintf(stderr, "pilfer serve: no web folder next to the binary (see --help): only /api/ and /ws answer\n");
   return pf_serve(&cfg);
 }

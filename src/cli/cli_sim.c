@@ -42,6 +42,7 @@ static const char SIM_USAGE[] =
 static const char ANALYZE_USAGE[] =
     "usage: pilfer analyze GAME -p N --seat BOT... --games K [--threads T] [--seed S] [--rotate]\n"
     "                      [--shard I/N] [-o KEY=VALUE]... [--json] [--html FILE] [--records DIR]\n"
+    "       pilfer analyze GAME -p N --seat BOT... --games K --skill BOT --skill BOT... [...]\n"
     "       pilfer analyze --compare FILE FILE... [--json]\n"
     "\n"
     "Plays the games pilfer sim plays with the same flags and measures what a game designer asks,\n"
@@ -56,6 +57,11 @@ static const char ANALYZE_USAGE[] =
     "  --html FILE       also write a report with a chart per metric, one HTML file that opens\n"
     "                    offline (Vega-Lite in it)\n"
     "  --compare FILE... two or more analyze --json results side by side (see --compare --help)\n"
+    "  --skill BOT       the skill gradient (2 to 8 times, weakest first: --skill random --skill\n"
+    "                    greedy --skill ismcts): one run for each BOT in seat 0 against the other\n"
+    "                    seats as given, on the same deals, shown as --compare shows runs (seat 0's\n"
+    "                    win rate less the first BOT's is how much better it does); not with\n"
+    "                    --rotate, --shard or --records\n"
     RUN_TAIL;
 
 static const char MERGE_USAGE[] =
@@ -169,7 +175,8 @@ typedef struct sim_args {
   pf_sim_config c;
   const char *cmd; /* "sim" or "analyze" */
   const char *game, *opts[64], *records, *html;
-  int nopts, nseats, players, threads, games;
+  char skill[8][PF_BOT_SPEC]; /* --skill: the bots seat 0 is played by, one run each */
+  int nopts, nseats, players, threads, games, nskill;
   bool json;
 } sim_args;
 
@@ -182,7 +189,8 @@ static int sim_parse(const char *cmd, int argc, char **argv, sim_args *a) {
       {"seed", required_argument, 0, 'S'},    {"rotate", no_argument, 0, 'r'},
       {"shard", required_argument, 0, 'x'},   {"option", required_argument, 0, 'o'},
       {"json", no_argument, 0, 'j'},          {"records", required_argument, 0, 'R'},
-      {"help", no_argument, 0, 'h'},          {"html", required_argument, 0, 'H'}, {0}};
+      {"help", no_argument, 0, 'h'},          {"html", required_argument, 0, 'H'},
+      {"skill", required_argument, 0, 'K'},   {0}};
   pf_sim_config *c = &a->c;
   int ch;
   memset(a, 0, sizeof *a);
@@ -232,6 +240,12 @@ static int sim_parse(const char *cmd, int argc, char **argv, sim_args *a) {
       if (!c->analyze) return cli_bad("sim: unknown or incomplete option '--html'; pilfer analyze --html draws charts");
       a->html = optarg;
       break;
+    case 'K':
+      if (!c->analyze) return cli_bad("sim: unknown or incomplete option '--skill'; pilfer analyze --skill compares bots");
+      if (a->nskill == 8) return cli_bad("analyze: at most 8 --skill bots");
+      if (strlen(optarg) >= PF_BOT_SPEC) return cli_bad("analyze: the bot spec '%.40s...' is too long", optarg);
+      strcpy(a->skill[a->nskill++], optarg);
+      break;
     case 'h': return cli_usage_with_bots(c->analyze ? ANALYZE_USAGE : SIM_USAGE);
     default: return cli_bad("%s: unknown or incomplete option '%s'; see pilfer %s --help", a->cmd, argv[optind - 1], a->cmd);
     }
@@ -262,6 +276,12 @@ static int sim_check(sim_args *a) {
   for (int p = a->nseats; p < players; p++) strcpy(c->seats[p], c->seats[0]);
   for (int p = 0; p < players; p++)
     if (pf_bot_check_spec(c->seats[p], &err) != 0) return cli_bad("%s: seat %d: %s", a->cmd, p, err.msg);
+  for (int k = 0; k < a->nskill; k++)
+    if (pf_bot_check_spec(a->skill[k], &err) != 0) return cli_bad("%s: --skill %s: %s", a->cmd, a->skill[k], err.msg);
+  if (a->nskill == 1) return cli_bad("analyze: --skill needs 2 to 8 bots to compare, weakest first, not 1");
+  if (a->nskill && (c->rotate || c->nshards > 1 || a->records))
+    return cli_bad("analyze: --skill keeps the bot it measures in seat 0 and plays every run here: not with --rotate, "
+                   "--shard or --records");
   int games = a->games;
   if (c->rotate && games % players)
     return cli_bad("%s: --rotate plays each deal once per rotation of the %d seats, so --games must be a multiple of "
@@ -277,32 +297,57 @@ static int sim_check(sim_args *a) {
   return started != 0 ? cli_bad("%s: %s", a->cmd, err.msg) : 0;
 }
 
-/* Plays the run (with a progress bar on a terminal) and prints its result. */
-static int sim_run(const sim_args *a) {
+/* Plays the run of config c (with a progress bar on a terminal) into r; 0, or the exit status. */
+static int play_run(const sim_args *a, const pf_sim_config *c, pf_sim_result *r) {
   pf_error err;
+  progress pr = {.t0 = pf_clock_seconds()};
+  pf_sim_run_opts ro = {.threads = a->threads, .records_dir = a->records};
+  if (isatty(STDERR_FILENO)) ro.progress = draw_progress, ro.ctx = &pr;
+  if (pf_sim_run(c, &ro, r, &err) != 0) {
+    cli_error("%s: %s", a->cmd, err.msg);
+    return EXIT_OTHER;
+  }
+  return 0;
+}
+
+/* --skill: one run for each bot in seat 0, the other seats as given, the same seed (so the same
+ * deals and the same bots' seeds), compared as --compare compares results. */
+static int skill_run(const sim_args *a) {
+  static pf_sim_result res;
+  json_t *r[8] = {NULL};
+  const char *names[8];
+  int rc = 0;
+  for (int k = 0; k < a->nskill && rc == 0; k++) {
+    pf_sim_config c = a->c;
+    strcpy(c.seats[0], a->skill[k]);
+    names[k] = a->skill[k];
+    if ((rc = play_run(a, &c, &res)) == 0) r[k] = pf_sim_json(&res);
+  }
+  if (rc == 0) rc = cli_analyze_compare_results(r, names, a->nskill, "bot", a->json, a->html);
+  for (int k = 0; k < a->nskill; k++) json_decref(r[k]);
+  return rc;
+}
+
+/* Plays the run and prints its result. */
+static int sim_run(const sim_args *a) {
+  if (a->nskill) return skill_run(a);
   if (a->records && mkdir(a->records, 0777) != 0 && errno != EEXIST) {
     cli_error("%s: --records %s: cannot make the directory: %s", a->cmd, a->records, strerror(errno));
     return EXIT_OTHER;
   }
-  progress pr = {.t0 = pf_clock_seconds()};
-  pf_sim_run_opts ro = {.threads = a->threads, .records_dir = a->records};
-  if (isatty(STDERR_FILENO)) ro.progress = draw_progress, ro.ctx = &pr;
   static pf_sim_result r;
-  if (pf_sim_run(&a->c, &ro, &r, &err) != 0) {
-    cli_error("%s: %s", a->cmd, err.msg);
-    return EXIT_OTHER;
-  }
+  int rc = play_run(a, &a->c, &r);
+  if (rc) return rc;
   if (a->json)
     print_json(&r);
   else
     print_table(&r);
   if (a->html) {
     json_t *j = pf_sim_json(&r);
-    int rc = cli_analyze_html(j, a->html);
+    rc = cli_analyze_html(j, a->html);
     json_decref(j);
-    return rc;
   }
-  return 0;
+  return rc;
 }
 
 int cmd_sim(int argc, char **argv) {

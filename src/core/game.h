@@ -246,6 +246,11 @@ typedef struct pf_game {
    * its score: the lead, lead changes and how far behind the winner was are read from it. NULL:
    * the scores (a game whose fewest points win gives their negation). */
   void (*standing)(const void *st, int *standing);
+  /* Optional (pf_standing_key). A summary of what the standing is made of, cheap to read: when a
+   * move leaves it unchanged, the move left the standing unchanged too (analyze reads the
+   * standing only after the moves that change it; tests/test_analyze.c checks every game's on
+   * random games). NULL: analyze reads the standing after every move. */
+  uint64_t (*standing_key)(const void *st);
   /* Optional (pf_count_events). The names of the game's own counters ("steals", "passes"), at most
    * PF_MAX_EVENTS, NULL-terminated; NULL: none. */
   const char *const *events;
@@ -299,6 +304,10 @@ static inline void pf_standing(const pf_game *g, const void *st, int *out) {
     g->standing(st, out);
   else
     g->scores(st, out);
+}
+/* standing_key at st; 0 for a game without one. */
+static inline uint64_t pf_standing_key(const pf_game *g, const void *st) {
+  return g->standing_key ? g->standing_key(st) : 0;
 }
 /* The number of the game's own counters (events): 0 when it declares none. */
 int pf_nevents(const pf_game *g);

@@ -12,6 +12,7 @@
  * seen, and determinize resamples the unseen ones with the other hands and the stock.
  */
 #include <stdio.h>
+#include <stddef.h>
 #include <string.h>
 #include <strings.h>
 
@@ -41,13 +42,15 @@ PF_RULES_TEXT(pf_rules_gharat);
 #define MOVE_TARGET(m) ((int)(((m) >> 8) & 0xFF))
 
 typedef struct gha_state {
+  /* First, before the cards: what gha_count_events reads of the position before a move (turn;
+   * events_before). */
+  uint8_t players, teams, next_slot, dealer, turn, over;
   pf_card card[NCARDS];          /* the card of each slot */
   uint8_t pile[NPILES][NCARDS];  /* slots of each pile, bottom first */
   uint8_t size[NPILES];
   uint8_t hand[MAXP][HAND];
   uint8_t hand_len[MAXP];
   uint64_t seen; /* slots everyone has seen face up on the table (GHA-2) */
-  uint8_t players, teams, next_slot, dealer, turn, over;
   int32_t target, hand_no, ndeals_given;
   int32_t total[MAXP];       /* GHA-6: each seat's points of the hands finished */
   int32_t last_points[MAXP]; /* each seat's points in the last hand finished (for the view) */
@@ -666,6 +669,16 @@ static const pf_measures MEASURES = {
  * and cards put on the play pile (GHA-3). */
 static const char *const EVENTS[] = {"steals", "play_pile_takes", "cards_to_play_pile", NULL};
 
+/* The standing is the scores, made of the capture piles and the totals: a move that changes
+ * neither a capture pile's size (cards only go on or come off a pile's top), nor the hand, nor
+ * whether the match is over leaves it as it was. */
+static uint64_t gha_standing_key(const void *vs) {
+  const gha_state *s = vs;
+  uint64_t key = (uint64_t)(uint32_t)s->hand_no << 32 | (uint64_t)s->over << 63;
+  for (int p = 0; p < s->players; p++) key |= (uint64_t)s->size[p] << 8 * p;
+  return key;
+}
+
 static void gha_count_events(const void *before, const void *after, pf_move m, long long *counts) {
   const gha_state *s = before;
   int t = MOVE_TARGET(m);
@@ -707,4 +720,6 @@ const pf_game pf_game_gharat = {
     .move_zones = gha_move_zones,
     .events = EVENTS,
     .count_events = gha_count_events,
+    .events_before = offsetof(gha_state, card), /* turn */
+    .standing_key = gha_standing_key,
 };

@@ -13,6 +13,7 @@
  * never rewrites.
  */
 #include <stdio.h>
+#include <stddef.h>
 #include <string.h>
 #include <strings.h>
 
@@ -42,18 +43,20 @@ PF_RULES_TEXT(pf_rules_steal_the_pile);
 #define MOVE_TARGET(m) ((int)(((m) >> 8) & 0xFF))
 
 typedef struct stp_state {
+  /* First, before the cards: what stp_count_events reads of the position before a move (turn,
+   * size; events_before). */
+  uint8_t top[NPILES], bottom[NPILES], size[NPILES];
+  uint8_t players, ncards, next_slot, nopen, naside;
+  uint8_t dealer, turn, round, rounds, per_round, final_round, first_open;
   pf_card card[MAX_CARDS];  /* the card of each slot */
   uint8_t below[MAX_CARDS]; /* the slot beneath, in a pile; NONE at the bottom */
   uint8_t hand[PF_MAX_PLAYERS][HAND_MAX];
   uint8_t hand_len[PF_MAX_PLAYERS];
   uint8_t open[MAX_OPEN];  /* slots of the open piles, in the order laid */
   uint8_t aside[MAX_OPEN]; /* the remainder of STP-6, set aside */
-  uint8_t top[NPILES], bottom[NPILES], size[NPILES];
   uint16_t top_mask[13]; /* by rank: the piles q (bit q) whose top card is of that rank */
   uint8_t open_n[13];    /* by rank: the open piles of that rank */
   uint8_t rank_n[13];    /* by rank: open_n and the piles in top_mask */
-  uint8_t players, ncards, next_slot, nopen, naside;
-  uint8_t dealer, turn, round, rounds, per_round, final_round, first_open;
   uint8_t over, solitaire;
   uint8_t end_share;           /* STP-6: cards each seat of end_seats got from the open piles */
   uint16_t end_seats;          /* STP-6: the seats with the fewest cards, as a bit mask */
@@ -914,4 +917,5 @@ const pf_game pf_game_steal_the_pile = {
     .move_zones = stp_move_zones,
     .events = EVENTS,
     .count_events = stp_count_events,
+    .events_before = offsetof(stp_state, card), /* turn, size */
 };

@@ -18,11 +18,15 @@
  * The web folder's files are served to GET and HEAD only, and only files inside it: a path with
  * "..", a directory, or a symbolic link that leads out of the folder is not found. They come
  * compressed and with an ETag (pf_web_file, http.c); one bigger than PF_WEB_FILE_MAX is streamed
- * as it is.
+ * as it is. The reports folder (--reports) is served the same way under /reports/, and only its
+ * HTML files that lie in it (not in a folder of it) with a plain name (report_name); /api/reports
+ * lists them, at most MAX_REPORTS, each with the game its name begins with.
  */
 #define _DEFAULT_SOURCE /* realpath */
 #include "server/serve.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <libwebsockets.h>
 #include <limits.h>
 #include <pthread.h>
@@ -37,6 +41,8 @@
 
 #include "core/clock.h"
 #include "core/jsontext.h"
+#include "core/mem.h"
+#include "games/registry.h"
 #include "server/hall.h"
 #include "server/webfile.h"
 
@@ -45,6 +51,8 @@
 #define BURST 200.0
 #define DROPS_MAX 200
 #define HTTP_CHUNK 16384
+#define MAX_REPORTS 1000   /* reports /api/reports lists (the first in name order) */
+#define REPORT_NAME_MAX 128 /* characters of a report's file name */
 
 /* The limits `--limit NAME=N` sets, with their ranges (docs/protocol.md lists each). */
 static const struct {
@@ -125,6 +133,7 @@ typedef struct server {
   pf_hall *hall;
   const pf_serve_config *cfg;
   char web[PATH_MAX];     /* the web folder, resolved ("" when there is none) */
+  char reports[PATH_MAX]; /* the reports folder, resolved ("" when there is none) */
   size_t queued;          /* bytes waiting for every connection */
   address *addrs;
   int naddrs;
@@ -346,24 +355,22 @@ static int http_text(session *s, int status, const char *text) {
   return http_answer(s, status, "text/plain; charset=utf-8", NULL);
 }
 
-static int http_request(server *srv, session *s, const char *path) {
-  pf_buf_clear(&s->http);
-  if (!lws_hdr_total_length(s->wsi, WSI_TOKEN_GET_URI) && !lws_hdr_total_length(s->wsi, WSI_TOKEN_HEAD_URI))
-    return http_text(s, 405, "only GET and HEAD are answered here\n");
-  if (strncmp(path, "/api/", 5) == 0) {
-    const char *type = "application/json";
-    int status = pf_hall_http(srv->hall, path, &s->http, &type);
-    return http_answer(s, status, type, NULL);
-  }
-  /* A file of the web folder: no way out of it, by "..", a link, or anything else. */
-  char file[PATH_MAX + 256], real[PATH_MAX];
+/* Whether `file` is a file (not a folder) inside the resolved folder `dir`, where it really is
+ * (real, PATH_MAX bytes), after every link. */
+static bool file_inside(const char *dir, const char *file, char *real) {
   struct stat sb;
-  size_t wl = strlen(srv->web);
-  if (!srv->web[0] || strstr(path, "..") || strlen(path) > 200) return http_text(s, 404, "not found\n");
-  snprintf(file, sizeof file, "%s%s%s", srv->web, path, path[strlen(path) - 1] == '/' ? "index.html" : "");
-  if (!realpath(file, real) || strncmp(real, srv->web, wl) != 0 || real[wl] != '/' || stat(real, &sb) != 0 ||
-      !S_ISREG(sb.st_mode))
-    return http_text(s, 404, "not found\n");
+  size_t dl = strlen(dir);
+  return realpath(file, real) && strncmp(real, dir, dl) == 0 && real[dl] == '/' && stat(real, &sb) == 0 &&
+         S_ISREG(sb.st_mode);
+}
+
+/* A file of `dir` ("" when there is none) at `path` ("/..."): no way out of it, by "..", a link,
+ * or anything else. */
+static int http_file(session *s, const char *dir, const char *path) {
+  char file[PATH_MAX + 256], real[PATH_MAX];
+  if (!dir[0] || strstr(path, "..") || strlen(path) > 200) return http_text(s, 404, "not found\n");
+  snprintf(file, sizeof file, "%s%s%s", dir, path, path[strlen(path) - 1] == '/' ? "index.html" : "");
+  if (!file_inside(dir, file, real)) return http_text(s, 404, "not found\n");
   char accept[256] = "", match[256] = "";
   pf_web_answer w;
   if (lws_hdr_copy(s->wsi, accept, sizeof accept, WSI_TOKEN_HTTP_ACCEPT_ENCODING) < 0) accept[0] = '\0';
@@ -372,6 +379,88 @@ static int http_request(server *srv, session *s, const char *path) {
   int n = lws_serve_http_file(s->wsi, real, mime_type(real), NULL, 0);
   if (n < 0) return -1;
   return n > 0 && lws_http_transaction_completed(s->wsi) ? -1 : 0;
+}
+
+/* A report's file name: letters, digits, '.', '-' and '_', not first a '.', no "..", ending in
+ * .html. */
+static bool report_name(const char *name) {
+  size_t n = strlen(name);
+  if (n < 6 || n > REPORT_NAME_MAX || name[0] == '.' || strstr(name, "..") || strcmp(name + n - 5, ".html") != 0)
+    return false;
+  for (size_t i = 0; i < n; i++)
+    if (!(isalnum((unsigned char)name[i]) || strchr(".-_", name[i]))) return false;
+  return true;
+}
+
+/* The game a report's name begins with (its id followed by '.', '-' or '_'; the longest such id),
+ * or NULL. */
+static const pf_game *report_game(const char *name) {
+  const pf_game *best = NULL;
+  for (int k = 0; pf_games[k]; k++) {
+    size_t n = strlen(pf_games[k]->id);
+    if (strncmp(name, pf_games[k]->id, n) == 0 && strchr(".-_", name[n]) && (!best || n > strlen(best->id)))
+      best = pf_games[k];
+  }
+  return best;
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* /api/reports: {"reports": [{"file", "url", "game"}...]}, in name order; empty without a reports
+ * folder. */
+static int http_reports(server *srv, session *s) {
+  char *names[MAX_REPORTS];
+  int n = 0;
+  DIR *d = srv->reports[0] ? opendir(srv->reports) : NULL;
+  for (struct dirent *e; d && (e = readdir(d));) {
+    char file[PATH_MAX + sizeof e->d_name + 2], real[PATH_MAX];
+    if (!report_name(e->d_name)) continue;
+    snprintf(file, sizeof file, "%s/%s", srv->reports, e->d_name);
+    if (!file_inside(srv->reports, file, real)) continue; /* what /reports/ would not serve */
+    if (n < MAX_REPORTS) {
+      names[n++] = pf_xstrdup(e->d_name);
+      continue;
+    }
+    int last = 0; /* more than MAX_REPORTS: the first in name order are kept */
+    for (int i = 1; i < n; i++)
+      if (strcmp(names[i], names[last]) > 0) last = i;
+    if (strcmp(e->d_name, names[last]) < 0) free(names[last]), names[last] = pf_xstrdup(e->d_name);
+  }
+  if (d) closedir(d);
+  qsort(names, (size_t)n, sizeof *names, by_name);
+  json_t *list = json_array();
+  for (int i = 0; i < n; i++) {
+    const pf_game *g = report_game(names[i]);
+    char url[REPORT_NAME_MAX + 16];
+    snprintf(url, sizeof url, "/reports/%s", names[i]);
+    json_array_append_new(list, json_pack("{s:s, s:s, s:o}", "file", names[i], "url", url, "game",
+                                          g ? json_string(g->id) : json_null()));
+    free(names[i]);
+  }
+  json_t *o = json_pack("{s:o}", "reports", list);
+  char *text = json_dumps(o, JSON_INDENT(1));
+  json_decref(o);
+  pf_buf_puts(&s->http, text);
+  pf_buf_putc(&s->http, '\n');
+  free(text);
+  return http_answer(s, 200, "application/json", NULL);
+}
+
+static int http_request(server *srv, session *s, const char *path) {
+  pf_buf_clear(&s->http);
+  if (!lws_hdr_total_length(s->wsi, WSI_TOKEN_GET_URI) && !lws_hdr_total_length(s->wsi, WSI_TOKEN_HEAD_URI))
+    return http_text(s, 405, "only GET and HEAD are answered here\n");
+  if (strcmp(path, "/api/reports") == 0) return http_reports(srv, s);
+  if (strncmp(path, "/api/", 5) == 0) {
+    const char *type = "application/json";
+    int status = pf_hall_http(srv->hall, path, &s->http, &type);
+    return http_answer(s, status, type, NULL);
+  }
+  if (strncmp(path, "/reports/", 9) == 0) {
+    if (!report_name(path + 9)) return http_text(s, 404, "not found\n");
+    return http_file(s, srv->reports, path + 8);
+  }
+  return http_file(s, srv->web, path);
 }
 
 static int http_writeable(session *s) {
@@ -467,6 +556,12 @@ int pf_serve(const pf_serve_config *cfg) {
   the_server = &srv;
   if (cfg->web && !realpath(cfg->web, srv.web)) {
     fprintf(stderr, "pilfer: the web folder %s: %s\n", cfg->web, strerror(errno));
+    return 1;
+  }
+  struct stat sb;
+  errno = 0;
+  if (cfg->reports && (!realpath(cfg->reports, srv.reports) || stat(srv.reports, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
+    fprintf(stderr, "pilfer: the reports folder %s: %s\n", cfg->reports, errno ? strerror(errno) : "not a folder");
     return 1;
   }
   pf_hall_io io = {.ctx = &srv, .send = hall_send, .wake = hall_wake};

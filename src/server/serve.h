@@ -14,6 +14,7 @@ typedef struct pf_serve_config {
   int port;          /* 0: any free port (printed when listening) */
   const char *db;    /* the SQLite file */
   const char *web;   /* the folder of the web page */
+  const char *reports; /* the folder of analyze's reports (served at /reports/), or NULL */
   bool full_sync;    /* SQLite synchronous=FULL */
   int workers;       /* bot threads */
   int helpers;       /* threads that build states with the loop's (hall.h) */

@@ -79,29 +79,43 @@ void pf_hist_merge(pf_hist *to, const pf_hist *from) {
 static void trace_room(pf_an_trace *t) {
   if (t->plies < t->cap) return;
   t->cap = t->cap ? 2 * t->cap : 1024;
-  t->standing = pf_xrealloc(t->standing, (size_t)(t->cap + 1) * PF_MAX_PLAYERS * sizeof *t->standing);
   t->legal = pf_xrealloc(t->legal, (size_t)t->cap * sizeof *t->legal);
   t->mover = pf_xrealloc(t->mover, (size_t)t->cap * sizeof *t->mover);
 }
 
-void pf_an_trace_begin(pf_an_trace *t, const pf_game *g, const void *st, int players) {
-  t->players = players;
-  t->plies = 0;
-  memset(t->events, 0, sizeof t->events);
-  trace_room(t);
-  pf_standing(g, st, t->standing);
+/* A row of standings from position `at` on, unless it is the last row's. */
+static void trace_row(pf_an_trace *t, long long at, const int *standing) {
+  int n = t->players, p = 0;
+  if (t->rows)
+    for (const int *last = t->standing + (t->rows - 1) * n; p < n && last[p] == standing[p];) p++;
+  if (t->rows && p == n) return;
+  if (t->rows == t->rows_cap) {
+    t->rows_cap = t->rows_cap ? 2 * t->rows_cap : 256;
+    t->standing = pf_xrealloc(t->standing, (size_t)t->rows_cap * PF_MAX_PLAYERS * sizeof *t->standing);
+    t->since = pf_xrealloc(t->since, (size_t)t->rows_cap * sizeof *t->since);
+  }
+  for (p = 0; p < n; p++) t->standing[t->rows * n + p] = standing[p];
+  t->since[t->rows++] = at;
 }
 
-void pf_an_trace_ply(pf_an_trace *t, const pf_game *g, const void *st, int mover, int legal) {
+void pf_an_trace_begin(pf_an_trace *t, int players, const int *standing) {
+  t->players = players;
+  t->plies = t->rows = 0;
+  memset(t->events, 0, sizeof t->events);
+  trace_row(t, 0, standing);
+}
+
+void pf_an_trace_ply(pf_an_trace *t, int mover, int legal, const int *standing) {
   trace_room(t);
   t->legal[t->plies] = legal;
   t->mover[t->plies] = (signed char)mover;
   t->plies++;
-  pf_standing(g, st, t->standing + t->plies * t->players);
+  if (standing) trace_row(t, t->plies, standing);
 }
 
 void pf_an_trace_free(pf_an_trace *t) {
   free(t->standing);
+  free(t->since);
   free(t->legal);
   free(t->mover);
   memset(t, 0, sizeof *t);
@@ -131,13 +145,18 @@ static int best_of(const int *at, int n, unsigned among) {
   return best;
 }
 
+/* The tension figures of a game, row by row of its standings: a row holds from position since[r]
+ * to `last`, the position before the next row's (the lead changes only where the standings do;
+ * the winner was last behind at the end of a row, and behind in the second half when that end is
+ * in it). */
 static void add_tension(pf_an_sums *s, const pf_an_trace *t, int w, unsigned others) {
-  int n = t->players;
+  int n = t->players, ph = 0;
   long long plies = t->plies, changes = 0, last_off = -1, drama = 0;
   bool comeback = false;
   unsigned last = 0;
-  for (long long k = 0; k <= plies; k++) {
-    const int *at = t->standing + k * n;
+  for (long long r = 0; r < t->rows; r++) {
+    const int *at = t->standing + r * n;
+    long long end = r + 1 < t->rows ? t->since[r + 1] - 1 : plies;
     unsigned m = leaders(at, n);
     if (m) {
       if (last && !(m & last)) changes++, last = m;
@@ -145,9 +164,15 @@ static void add_tension(pf_an_sums *s, const pf_an_trace *t, int w, unsigned oth
     }
     int top = best_of(at, n, (1u << n) - 1);
     if (at[w] < top) {
-      last_off = k;
-      if (2 * k >= plies) comeback = true;
+      last_off = end;
+      if (2 * end >= plies) comeback = true;
       if (top - at[w] > drama) drama = top - at[w];
+    }
+    /* The winner's lead at the end of each tenth that ends in this row. */
+    for (; ph < PF_AN_PHASES && (plies * (ph + 1) + PF_AN_PHASES - 1) / PF_AN_PHASES <= end; ph++) {
+      long long lead = at[w] - best_of(at, n, others);
+      s->phase_lead[ph] += lead;
+      s->phase_lead_sq[ph] += lead * lead;
     }
   }
   s->tension_games++;
@@ -156,27 +181,21 @@ static void add_tension(pf_an_sums *s, const pf_an_trace *t, int w, unsigned oth
   pf_hist_add(&s->drama, drama);
   long long good = plies ? (last_off + 1) * 1000 / plies : 0;
   pf_hist_add(&s->lead_for_good, good > 1000 ? 1000 : good);
-  for (int ph = 0; ph < PF_AN_PHASES; ph++) {
-    long long k = (plies * (ph + 1) + PF_AN_PHASES - 1) / PF_AN_PHASES;
-    const int *at = t->standing + k * n;
-    long long lead = at[w] - best_of(at, n, others);
-    s->phase_lead[ph] += lead;
-    s->phase_lead_sq[ph] += lead * lead;
-  }
-  const int *end = t->standing + plies * n;
+  const int *end = t->standing + (t->rows - 1) * n;
   pf_hist_add(&s->margin, end[w] - best_of(end, n, others));
 }
 
 void pf_an_add_game(pf_an_sums *s, const pf_an_trace *t, int deals, const int *winners, int nw,
                     const long long *bot_share, int nbots) {
   long long plies = t->plies, turns = 0, decisions = 0, forced = 0;
-  int prev = PF_NOBODY;
+  int prev = PF_NOBODY, ph = 0;
   for (long long k = 0; k < plies; k++) {
     int who = t->mover[k];
     if (who == PF_CHANCE) continue;
     if (who != prev) turns++;
     prev = who;
-    int ph = (int)(k * PF_AN_PHASES / plies), legal = t->legal[k];
+    while (k * PF_AN_PHASES >= (ph + 1) * plies) ph++; /* ph = k * PF_AN_PHASES / plies */
+    int legal = t->legal[k];
     decisions++;
     forced += legal == 1;
     s->phase_decisions[ph]++;

@@ -56,22 +56,25 @@ typedef struct pf_an_sums {
   long long event[PF_MAX_EVENTS], event_sq[PF_MAX_EVENTS]; /* the game's counters, per game */
 } pf_an_sums;
 
-/* One game as it is played: the standing of every seat at the start and after every ply, the
- * legal moves at each ply (0 for a chance outcome), who played it, and the game's counters. Its
- * arrays grow as needed and are kept from game to game. */
+/* One game as it is played: the legal moves at each ply (0 for a chance outcome) and who played
+ * it, and the standing of every seat at the start and after every ply, kept only when it changed:
+ * row r of `standing` holds from position since[r] (0 the start, k after ply k) to the next row's;
+ * and the game's counters. Its arrays grow as needed and are kept from game to game. */
 typedef struct pf_an_trace {
   int players;
-  long long plies, cap;
-  int *standing;      /* (plies + 1) x players */
+  long long plies, cap, rows, rows_cap;
   int *legal;         /* plies */
   signed char *mover; /* plies: a seat, or PF_CHANCE */
+  int *standing;      /* rows x players */
+  long long *since;   /* rows */
   long long events[PF_MAX_EVENTS];
 } pf_an_trace;
 
-/* Starts a trace at a game's first position. */
-void pf_an_trace_begin(pf_an_trace *t, const pf_game *g, const void *st, int players);
-/* Notes a ply played by `mover` (a seat or PF_CHANCE) that offered `legal` moves and led to st. */
-void pf_an_trace_ply(pf_an_trace *t, const pf_game *g, const void *st, int mover, int legal);
+/* Starts a trace at a game's first position, where the seats stand as `standing` says. */
+void pf_an_trace_begin(pf_an_trace *t, int players, const int *standing);
+/* Notes a ply played by `mover` (a seat or PF_CHANCE) that offered `legal` moves, after which the
+ * seats stand as `standing` says; NULL: as before it. */
+void pf_an_trace_ply(pf_an_trace *t, int mover, int legal, const int *standing);
 void pf_an_trace_free(pf_an_trace *t);
 
 /* Adds a finished game: its trace, its deals, its winners, and how much of the win each of the

@@ -90,7 +90,13 @@ static int play_game(worker *w, long long i) {
   }
   long long moves = 0;
   bool an = c->analyze, events = an && g->count_events;
-  if (an) pf_an_trace_begin(&w->trace, g, st, n);
+  int standing[PF_MAX_PLAYERS];
+  uint64_t key = 0;
+  if (an) {
+    pf_standing(g, st, standing);
+    pf_an_trace_begin(&w->trace, n, standing);
+    key = pf_standing_key(g, st);
+  }
   for (int who; (who = g->to_move(st)) != PF_NOBODY; moves++) {
     pf_move m = PF_MOVE_CHANCE, legal[PF_MAX_MOVES];
     int nlegal = 0;
@@ -109,7 +115,14 @@ static int play_game(worker *w, long long i) {
         g->apply(st, m);
     }
     if (events) pf_count_events(g, w->before, st, m, w->trace.events);
-    if (an) pf_an_trace_ply(&w->trace, g, st, who, nlegal);
+    if (an) {
+      /* The standing is read only when the game's key says it may have changed. */
+      uint64_t now = pf_standing_key(g, st);
+      bool read = !g->standing_key || now != key;
+      if (read) pf_standing(g, st, standing);
+      pf_an_trace_ply(&w->trace, who, nlegal, read ? standing : NULL);
+      key = now;
+    }
   }
   int scores[PF_MAX_PLAYERS], winners[PF_MAX_PLAYERS], nw = g->winners(st, winners);
   long long share[PF_MAX_PLAYERS] = {0}, bot_share[PF_MAX_PLAYERS] = {0};

@@ -22,10 +22,11 @@ export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
 // Starts `pilfer serve` on a free port with a fresh database; resolves with {url, port, dir,
-// stop()}. With {dir, port}: on that port with the database of that folder (a restart).
-export async function startServer({ dir = null, port = 0 } = {}) {
+// stop()}. With {dir, port}: on that port with the database of that folder (a restart); args:
+// more arguments of pilfer serve.
+export async function startServer({ dir = null, port = 0, args = [] } = {}) {
   dir ??= mkdtempSync(join(tmpdir(), 'pilfer-web-'));
-  const proc = spawn(PILFER, ['serve', '--listen', `127.0.0.1:${port}`, '--db', join(dir, 'test.db'), '--web', join(ROOT, 'web')],
+  const proc = spawn(PILFER, ['serve', '--listen', `127.0.0.1:${port}`, '--db', join(dir, 'test.db'), '--web', join(ROOT, 'web'), ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   proc.stderr.on('data', (d) => { err += d; });

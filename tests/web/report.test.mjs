@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PILFER, launch, newPage, screenshot } from './lib.mjs';
+import { PILFER, launch, newPage, screenshot, startServer } from './lib.mjs';
 
 // Every game of the registry, with its short game's players and options (pilfer games --json:
 // "quick"), greedy in seat 0 against random (seats rotated).
@@ -54,15 +54,11 @@ for (const [game, flags] of GAMES) {
   });
 }
 
-test('a comparison report draws a chart per metric offline', { timeout: 60000 }, async () => {
-  const parts = ['police=false', 'police=true'].map((o) => {
-    const file = join(dir, `${o}.json`);
-    const run = spawnSync('sh', ['-c', `"${PILFER}" analyze point-a-pile -p 3 --seat greedy --games 30 --json -o ${o} >"${file}"`]);
-    assert.equal(run.status, 0, String(run.stderr));
-    return file;
-  });
-  const file = join(dir, 'compare.html');
-  const run = spawnSync(PILFER, ['analyze', '--compare', ...parts, '--html', file], { encoding: 'utf8' });
+// Writes the report of `pilfer analyze ARGS --html NAME.html` and opens it offline: every chart
+// drawn (a chart per metric), no error; screenshot report-NAME.png. Resolves with the page.
+async function comparisonReport(name, args) {
+  const file = join(dir, `${name}.html`);
+  const run = spawnSync(PILFER, ['analyze', ...args, '--html', file], { encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
   const page = await newPage(browser);
   await page.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : route.abort()));
@@ -70,8 +66,53 @@ test('a comparison report draws a chart per metric offline', { timeout: 60000 },
   await page.waitForFunction(() => [...document.querySelectorAll('figure.chart')].every((f) => f.dataset.drawn), null, { timeout: 30000 });
   const drawn = await page.$$eval('figure.chart', (figs) => figs.map((f) => f.dataset.drawn));
   assert.ok(drawn.length >= 13 && drawn.every((d) => d === 'yes'), `charts: ${drawn}`);
-  assert.ok((await page.textContent('#run')).includes('police=true'));
   assert.deepEqual(page.errors, []);
-  await screenshot(page, 'report-compare');
+  await screenshot(page, `report-${name}`);
+  return page;
+}
+
+test('a comparison report draws a chart per metric offline', { timeout: 60000 }, async () => {
+  const parts = ['police=false', 'police=true'].map((o) => {
+    const file = join(dir, `${o}.json`);
+    const run = spawnSync('sh', ['-c', `"${PILFER}" analyze point-a-pile -p 3 --seat greedy --games 30 --json -o ${o} >"${file}"`]);
+    assert.equal(run.status, 0, String(run.stderr));
+    return file;
+  });
+  const page = await comparisonReport('compare', ['--compare', ...parts]);
+  assert.ok((await page.textContent('#run')).includes('police=true'));
   await page.context().close();
+});
+
+test('a --skill report draws the gradient offline', { timeout: 60000 }, async () => {
+  const page = await comparisonReport('skill', ['thief', '-p', '2', '--seat', 'greedy', '--games', '30', '--skill', 'random',
+    '--skill', 'greedy']);
+  assert.match(await page.textContent('#title'), /--skill: 2 bots in seat 0/);
+  assert.ok((await page.textContent('#run')).includes('#2 greedy: thief, 2 players'));
+  await page.context().close();
+});
+
+// pilfer serve --reports: the lobby links every game to its report (those written above), and
+// the report opens from the server with its charts drawn.
+test('the lobby links each game to its report, served by pilfer serve --reports', { timeout: 60000 }, async () => {
+  const server = await startServer({ args: ['--reports', dir] });
+  try {
+    const page = await newPage(browser);
+    await page.goto(server.url);
+    await page.waitForFunction((n) => document.querySelectorAll('a.game-report').length === n, GAMES.length, { timeout: 10000 });
+    const links = await page.$$eval('a.game-report', (as) => as.map((a) => [a.closest('label').htmlFor, a.getAttribute('href')]));
+    assert.deepEqual(links.sort(), GAMES.map(([g]) => [`game-${g}`, `/reports/${g}.html`]).sort());
+    const [report] = await Promise.all([page.context().waitForEvent('page'), page.click('label[for="game-thief"] a.game-report')]);
+    report.errors = [];
+    report.on('pageerror', (e) => report.errors.push(String(e)));
+    await report.waitForFunction(() => {
+      const figs = [...document.querySelectorAll('figure.chart')];
+      return figs.length > 0 && figs.every((f) => f.dataset.drawn === 'yes');
+    }, null, { timeout: 30000 });
+    assert.deepEqual(report.errors, []);
+    assert.deepEqual(page.errors, []);
+    await screenshot(page, 'lobby-reports');
+    await page.context().close();
+  } finally {
+    await server.stop();
+  }
 });

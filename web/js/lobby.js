@@ -87,6 +87,23 @@ export class Lobby {
       this.gamesBox.querySelector('input').checked = true;
       this.pickGame(this.games[0]);
     }
+    this.linkReports();
+  }
+
+  // Each game's design report, when the server keeps one (pilfer serve --reports): a link after
+  // its name. A server without reports lists none; one that cannot list them is left unsaid.
+  async linkReports() {
+    let reports;
+    try {
+      reports = (await api('/api/reports')).reports || [];
+    } catch {
+      return;
+    }
+    for (const g of this.games) {
+      const r = reports.find((x) => x.game === g.id);
+      const label = this.gamesBox.querySelector(`label[for="game-${g.id}"]`);
+      if (r && label) label.append(h('a.game-report', { href: r.url, target: '_blank', rel: 'noopener' }, 'design report'));
+    }
   }
 
   pickGame(g) {

@@ -134,18 +134,23 @@ typedef struct pap_event {
 } pap_event;
 
 typedef struct pap_state {
-  pf_card card[MAX_CARDS];         /* the deck order; slot 0 was the top card */
-  pf_card mission[MISSION_CARDS];  /* the mission deck (deal 2); seat p drew mission[p] */
-  uint8_t row[MAXP][MAX_CARDS];    /* each seat's score row, slots, first scored first */
-  uint8_t row_len[MAXP];
-  uint8_t out[MAX_CARDS];          /* slots of the cards that left the game (PAP-6, used actions) */
-  uint8_t nout;
+  /* First, before the cards: what pap_count_events reads of the position before a move (round,
+   * over, nlog; point_a_pile.c: events_before). */
   uint8_t players, ncards, next_slot, pile_variant;
   uint8_t police, missions, shy, actions; /* the expansions (PAP-9) */
   uint8_t head;  /* the Headpointer of the round in progress (or of the last round) */
   uint8_t over;
   uint8_t met;   /* missions: the seats whose mission was met at the end of the last round */
   uint16_t round; /* rounds begun */
+  uint8_t nlog, nprev; /* events in log and prev */
+  uint16_t changes; /* one more at every change to a score row or of the Headpointer (the scores
+                     * change only with one): the standing key */
+  pf_card card[MAX_CARDS];         /* the deck order; slot 0 was the top card */
+  pf_card mission[MISSION_CARDS];  /* the mission deck (deal 2); seat p drew mission[p] */
+  uint8_t row[MAXP][MAX_CARDS];    /* each seat's score row, slots, first scored first */
+  uint8_t row_len[MAXP];
+  uint8_t out[MAX_CARDS];          /* slots of the cards that left the game (PAP-6, used actions) */
+  uint8_t nout;
   /* The round in progress. */
   uint8_t first, ndrawn;
   uint8_t lvl[MAX_DRAW];  /* the level of each drawn card; GONE once scored or discarded */
@@ -178,7 +183,6 @@ typedef struct pap_state {
   uint8_t rps_left, rps_throws;
   uint8_t rps[MAXP]; /* the throws of the current throw, UNCHOSEN until made */
   uint8_t pend, pend_seat, pend_to, pend_pos; /* Trade or Switch: who gives, to whom, what */
-  uint8_t nlog, nprev;
   pap_event log[MAX_LOG];  /* this round */
   pap_event prev[MAX_LOG]; /* the round before */
 } pap_state;

@@ -265,6 +265,8 @@ static void count_log(const pap_event *log, int from, int to, long long *counts)
     }
 }
 
+static uint64_t pap_standing_key(const void *vs) { return ((const pap_state *)vs)->changes; }
+
 static void pap_count_events(const void *before, const void *after, pf_move m, long long *counts) {
   const pap_state *b = before, *a = after; /* of before, only what lies before its logs */
   counts[0] += MV_KIND(m) == MV_POINT && MV_B(m) == EMPTY;
@@ -308,5 +310,6 @@ const pf_game pf_game_point_a_pile = {
     .move_zones = pap_move_zones,
     .events = EVENTS,
     .count_events = pap_count_events,
-    .events_before = offsetof(pap_state, log), /* round, over and nlog; not the logs */
+    .events_before = offsetof(pap_state, card), /* round, over and nlog */
+    .standing_key = pap_standing_key,
 };

@@ -285,7 +285,7 @@ void pap_begin_round(pap_state *s) {
     s->over = 1;
     return;
   }
-  if (s->round++) s->head = (uint8_t)((s->head + 1) % s->players);
+  if (s->round++) s->head = (uint8_t)((s->head + 1) % s->players), s->changes++;
   s->ndrawn = 0;
   s->tapped = 0;
   s->ndisc = 0;
@@ -334,6 +334,7 @@ void pap_piles_made(pap_state *s) {
 void pap_add_to_row(pap_state *s, int seat, int k) {
   s->row[seat][s->row_len[seat]++] = (uint8_t)slot_of(s, k);
   s->lvl[k] = GONE;
+  s->changes++;
 }
 
 /* Takes the i-th card out of a seat's row; returns its slot. */
@@ -341,6 +342,7 @@ int pap_take_from_row(pap_state *s, int seat, int i) {
   int slot = s->row[seat][i];
   memmove(&s->row[seat][i], &s->row[seat][i + 1], (size_t)(s->row_len[seat] - i - 1));
   s->row_len[seat]--;
+  s->changes++;
   return slot;
 }
 
@@ -369,6 +371,7 @@ static void end_round(pap_state *s) {
   if (popcount(s->tapped) == 1) {
     int seat = __builtin_ctz(s->tapped);
     for (int i = 0; i < s->ndisc; i++) s->row[seat][s->row_len[seat]++] = (uint8_t)slot_of(s, s->disc[i]);
+    s->changes++;
     pap_log_event(s, (pap_event){.kind = EV_EMPTY_SCORES, .seat = (uint8_t)seat, .ncards = s->ndisc});
   } else {
     for (int i = 0; i < s->ndisc; i++) s->out[s->nout++] = (uint8_t)slot_of(s, s->disc[i]);
