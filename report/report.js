@@ -117,13 +117,14 @@ function draw(charts) {
 }
 
 // analyze --compare --html: a chart per metric, each result's mean with its 95% interval, and in
-// the title every result's difference from the first with its interval.
+// the title every result's difference from the first with its interval, one a line (on one line,
+// seven runs' differences were wider than the chart, and Vega shrank the plot to a sliver).
 function compare(c) {
   const sign = (x) => (x >= 0 ? '+' : '') + x.toFixed(2);
   const charts = c.metrics.map((m) => {
     const values = m.values.map((v, i) => v && { run: `#${i + 1}`, mean: v.mean, lo: v.ci95[0], hi: v.ci95[1] }).filter(Boolean);
     const diffs = m.differences.map((d, i) => d && `#${i + 2} − #1: ${sign(d.difference)} [${sign(d.ci95[0])}, ${sign(d.ci95[1])}]`)
-      .filter(Boolean).join('; ');
+      .filter(Boolean);
     const x = { field: 'run', type: 'nominal', sort: null, title: null, axis: { labelAngle: 0 } };
     return {
       title: { text: m.label, subtitle: diffs }, data: { values },
