@@ -878,6 +878,19 @@ static const pf_measures MEASURES = {
 /* Design metrics (`pilfer analyze`): what a player's move did. */
 static const char *const EVENTS[] = {"steals", "cards_stolen", "open_piles_taken", "new_open_piles", NULL};
 
+/* The standing is the scores: the seats' pile sizes, and with a target the totals of the games
+ * finished. Within a game a move that changes a seat's pile adds to the seats' piles all told (a
+ * capture or a steal lays the played card on the taker's pile with what it takes; STP-6 hands out
+ * what is left), except the deck's steal in solitaire (STP-8), which takes from seat 0's pile
+ * alone; either way the sum of the seats' piles changes. A new game or the match's end changes
+ * deal_no or over. */
+static uint64_t stp_standing_key(const void *vs) {
+  const stp_state *s = vs;
+  uint64_t sum = 0;
+  for (int p = 0; p < s->players; p++) sum += s->size[p];
+  return sum | (uint64_t)(uint32_t)s->deal_no << 16 | (uint64_t)s->over << 63;
+}
+
 static void stp_count_events(const void *before, const void *after, pf_move m, long long *counts) {
   const stp_state *s = before;
   int t = MOVE_TARGET(m);
@@ -915,6 +928,7 @@ const pf_game pf_game_steal_the_pile = {
     .describe = stp_describe,
     .rate_moves = stp_rate_moves,
     .move_zones = stp_move_zones,
+    .standing_key = stp_standing_key,
     .events = EVENTS,
     .count_events = stp_count_events,
     .events_before = offsetof(stp_state, card), /* turn, size */
