@@ -38,6 +38,7 @@ for (const g of GAMES) {
     const seats = ['you', ...Array(t.players - 1).fill('greedy')];
     const table = await createTable(page, env.server.url, { game, players: t.players, options: t.options, seats });
     let seen = null, moves = 0, stolen = false, shot = false;
+    const stats = { hidden: [] }; // the targets of a chosen card that were off the screen
     // Room below the table, so that the page never gets too short to stay where it was scrolled:
     // any scroll is then the page's own doing.
     await page.addStyleTag({ content: '.room main { padding-bottom: 900px; }' });
@@ -47,14 +48,15 @@ for (const g of GAMES) {
       // The page is scrolled a little, as a person reading it would; a move must not move it.
       await room(true);
       const before = await page.evaluate(() => {
-        window.scrollTo(0, 20);
+        window.scrollTo(0, Math.max(scrollY, 20));
         window.leastScroll = Infinity;
         return scrollY;
       });
-      await clickMove(page, {}, (n) => n - 1, { still: true });
+      stats.chosenScroll = undefined;
+      await clickMove(page, stats, (n) => n - 1, { still: true });
       moves++;
       await page.waitForTimeout(50);
-      await mineInView(page, `${game}, after move ${moves}`, before);
+      await mineInView(page, `${game}, after move ${moves}`, stats.chosenScroll ?? before);
       const motions = await page.evaluate(() => window.motions);
       seen ||= motions.find((m) => m.fromSeat !== null && m.fromSeat !== '0' && m.end && m.target);
       if (!stolen && await page.locator('#notice.against-me:not([hidden])').count()) {
@@ -77,6 +79,7 @@ for (const g of GAMES) {
     // A card of a bot's seat was seen on its way: on its first frame it showed by the zone it
     // left, and it came to rest in the zone it went to, somewhere else.
     assert.ok(seen, `no move of a bot was animated in ${moves} moves`);
+    assert.deepEqual(stats.hidden, [], `${game}: where a chosen card could go was off the screen`);
     assert.ok(dist(seen.start, seen.end) > 10, `it moved: ${JSON.stringify(seen)}`);
     if (seen.source) assert.ok(dist(seen.start, seen.source) < dist(seen.start, seen.end), `it started at its zone: ${JSON.stringify(seen)}`);
     assert.ok(inside(seen.end, seen.target), `it ended in the zone it went to: ${JSON.stringify(seen)}`);
