@@ -699,7 +699,32 @@ typedef struct truth {
   json_t **legal;    /* [n + 1]: the legal moves of the seat to move */
   int (*choosing)[PF_MAX_PLAYERS];
   int *nchoosing;
+  json_t **said;     /* [n]: each move told with everything shown, with its zones (a review's log) */
 } truth;
+
+/* Move `text` at the run's position as a review's "log" tells it: its words with everything shown,
+ * and where it takes a card from and to. */
+static json_t *said_json(const pf_run *run, const char *text) {
+  pf_buf b = {0};
+  pf_style plain = {0};
+  pf_move m;
+  pf_error err;
+  pf_move_zones z = {.card = PF_CARD_NONE};
+  int who = pf_run_to_move(run);
+  if (text[0] == '*' || who < 0)
+    pf_describe_chance(run->game, run->state, text, PF_VIEW_ALL, &plain, &b);
+  else if (run->game->move_parse(run->state, text, &m, &err) == 0) {
+    pf_describe(run->game, run->state, m, PF_VIEW_ALL, &plain, &b);
+    pf_move_zones_of(run->game, run->state, m, &z);
+  }
+  char c[PF_CARD_STR];
+  json_t *o = json_pack("{s:s%}", "text", b.len ? b.data : text, b.len ? b.len : strlen(text));
+  if (z.from[0]) json_object_set_new(o, "from", json_string(z.from));
+  if (z.to[0]) json_object_set_new(o, "to", json_string(z.to));
+  if (z.card != PF_CARD_NONE) json_object_set_new(o, "card", json_string(pf_card_str_in(run->game->cards, z.card, c)));
+  pf_buf_free(&b);
+  return o;
+}
 
 static int cmp_state_ply(const void *a, const void *b) {
   long long pa = jint(json_object_get(*(json_t *const *)a, "state"), "ply");
@@ -786,6 +811,17 @@ static void check_state_at(const table *t, const truth *tr, const pf_run *run, j
                mv, tr->rec.moves[lp]);
     if (tr->to_move[lp] >= 0 && json_integer_value(json_object_get(e, "seat")) != tr->to_move[lp])
       fail_msg("table %d: the log at ply %d gives move %lld to the wrong seat: %s", t->id, ply, lp, dump(e));
+    /* where the move went, when the entry says it: as the engine has it, and never with a choice
+     * the receiver was not told (PAP-4) */
+    for (int f = 0; f < 3; f++) {
+      const char *key = (const char *[]){"from", "to", "card"}[f];
+      const char *got = jstr(e, key), *want = jstr(tr->said[lp], key);
+      if (got && (!want || strcmp(got, want)))
+        fail_msg("table %d: the log at ply %d says move %lld's %s is %s; the engine: %s", t->id, ply, lp, key, got,
+                 want ? want : "none");
+      if (got && strstr(jstr(e, "text"), "when everyone has"))
+        fail_msg("table %d: the log at ply %d tells where a hidden choice went: %s", t->id, ply, dump(e));
+    }
   }
   if (json_array_size(json_object_get(st, "log")) > 20)
     fail_msg("table %d: a log of more than 20 moves", t->id);
@@ -803,6 +839,7 @@ static void truth_build(const table *t, const char *text, truth *tr) {
   tr->legal = calloc((size_t)n + 1, sizeof *tr->legal);
   tr->choosing = calloc((size_t)n + 1, sizeof *tr->choosing);
   tr->nchoosing = calloc((size_t)n + 1, sizeof *tr->nchoosing);
+  tr->said = calloc((size_t)n + 1, sizeof *tr->said);
   /* first pass: who moves and what is legal at every ply */
   pf_run run;
   if (pf_record_replay(&tr->rec, 0, &run, NULL, &err) != 0) fail_msg("start: %s", err.msg);
@@ -810,6 +847,7 @@ static void truth_build(const table *t, const char *text, truth *tr) {
     tr->to_move[k] = pf_run_to_move(&run);
     tr->legal[k] = pf_legal_json(run.game, run.state);
     tr->nchoosing[k] = pf_choosing(run.game, run.state, tr->choosing[k]);
+    if (k < n) tr->said[k] = said_json(&run, tr->rec.moves[k]);
     if (k < n && pf_run_play_text(&run, tr->rec.moves[k], &err) != 0)
       fail_msg("table %d: move %d (%s): %s", t->id, k + 1, tr->rec.moves[k], err.msg);
   }
@@ -833,7 +871,8 @@ static void truth_build(const table *t, const char *text, truth *tr) {
 }
 
 static void truth_free(truth *tr) {
-  for (int k = 0; k <= tr->n; k++) json_decref(tr->legal[k]);
+  for (int k = 0; k <= tr->n; k++) json_decref(tr->legal[k]), json_decref(tr->said[k]);
+  free(tr->said);
   free(tr->to_move);
   free(tr->legal);
   free(tr->choosing);
@@ -959,6 +998,30 @@ static void check_game(const table *t) {
   pf_run_free(&run);
   r = request(lobby, NULL, json_pack("{s:s, s:i, s:i}", "type", "review", "table", t->id, "ply", tr.n), "review");
   if (json_object_get(r, "next")) fail_msg("table %d: review at the end has a next: %s", t->id, dump(r));
+  json_decref(r);
+  /* review's "log": every move in words (up to 1000 around the ply asked), as the engine tells it */
+  r = request(lobby, NULL, json_pack("{s:s, s:i, s:i, s:b}", "type", "review", "table", t->id, "ply", tr.n, "log", 1),
+              "review");
+  json_t *log = json_object_get(r, "log");
+  int from = tr.n > 1000 ? tr.n - 1000 : 0;
+  if ((int)json_array_size(log) != tr.n - from)
+    fail_msg("table %d: review's log has %zu moves, not %d: %s", t->id, json_array_size(log), tr.n - from, dump(r));
+  size_t i;
+  json_t *le;
+  json_array_foreach(log, i, le) {
+    int k = from + (int)i;
+    if (jint(le, "ply") != k || !jstr(le, "move") || strcmp(jstr(le, "move"), tr.rec.moves[k]))
+      fail_msg("table %d: review's log entry %zu is not move %d (%s): %s", t->id, i, k, tr.rec.moves[k], dump(le));
+    if (tr.to_move[k] >= 0 && json_integer_value(json_object_get(le, "seat")) != tr.to_move[k])
+      fail_msg("table %d: review's log gives move %d to the wrong seat: %s", t->id, k, dump(le));
+    for (int q = 0; q < 4; q++) {
+      const char *key = (const char *[]){"text", "from", "to", "card"}[q];
+      const char *got = jstr(le, key), *engine = jstr(tr.said[k], key);
+      if ((got == NULL) != (engine == NULL) || (got && strcmp(got, engine)))
+        fail_msg("table %d: review's log says move %d's %s is %s; the engine: %s", t->id, k, key, got ? got : "none",
+                 engine ? engine : "none");
+    }
+  }
   json_decref(r);
   truth_free(&tr);
   free(text);

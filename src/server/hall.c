@@ -20,6 +20,7 @@
 
 #define DEFAULT_HINT_BOT "ismcts:iters=2000,threads=2"
 #define DEFAULT_TAKEOVER_BOT "greedy"
+#define REVIEW_LOG 1000 /* the moves a review's "log" tells at most (docs/protocol.md) */
 
 void pf_hall_default_limits(pf_hall_limits *lim) {
   *lim = (pf_hall_limits){.waiting_per_conn = 4, .waiting_max = 10000, .waiting_expiry = 3600,
@@ -569,27 +570,73 @@ static void h_hint(request *r) {
   pf_workers_submit(h->workers, &j->work);
 }
 
+/* One move of a finished game in words, with everything shown: a review's "log" entry. */
+static json_t *review_entry(const table *t, const void *st, int k) {
+  const char *text = t->run.moves[k];
+  int who = t->g->to_move(st);
+  pf_buf b = {0};
+  pf_style plain = {0};
+  pf_move m;
+  pf_move_zones z = {.card = PF_CARD_NONE};
+  pf_error err;
+  if (text[0] == '*' || who < 0) {
+    pf_describe_chance(t->g, st, text, PF_VIEW_ALL, &plain, &b);
+    who = -1;
+  } else if (t->g->move_parse(st, text, &m, &err) == 0) {
+    pf_describe(t->g, st, m, PF_VIEW_ALL, &plain, &b);
+    pf_move_zones_of(t->g, st, m, &z);
+  }
+  json_t *o = json_pack("{s:i, s:o, s:s%, s:s}", "ply", k, "seat", who >= 0 ? json_integer(who) : json_null(), "text",
+                        b.len ? b.data : text, b.len ? b.len : strlen(text), "move", text);
+  char c[PF_CARD_STR];
+  if (o && z.from[0]) json_object_set_new(o, "from", json_string(z.from));
+  if (o && z.to[0]) json_object_set_new(o, "to", json_string(z.to));
+  if (o && z.card != PF_CARD_NONE) json_object_set_new(o, "card", json_string(pf_card_str_in(t->g->cards, z.card, c)));
+  pf_buf_free(&b);
+  return o;
+}
+
 static void h_review(request *r) {
   table *t = field_table(r);
   if (!t) return;
   if (t->status != ST_OVER) return bad(r, "not_over", "table %" PRId64 " is still being played", t->id);
   json_int_t ply;
   if (field_int(r, "ply", false, 0, 0, t->run.nmoves, &ply) != 0) return;
+  json_t *want = json_object_get(r->msg, "log");
+  if (want && !json_is_boolean(want)) return bad(r, "bad_message", "review: \"log\" must be true or false");
+  /* With "log": REVIEW_LOG moves around ply (the whole game when it is no longer), each told at
+   * the position before it, on the way to ply or past it. */
+  int first = (int)ply - REVIEW_LOG / 2;
+  if (first > t->run.nmoves - REVIEW_LOG) first = t->run.nmoves - REVIEW_LOG;
+  if (first < 0) first = 0;
+  int end = first + REVIEW_LOG < t->run.nmoves ? first + REVIEW_LOG : t->run.nmoves;
+  json_t *log = json_is_true(want) ? json_array() : NULL;
   pf_run run;
   pf_error err;
   if (pf_run_start(&run, t->g, &t->run.setup, &err) != 0) return bad(r, "storage", "%s", err.msg);
-  for (int k = 0; k < ply; k++)
-    if (pf_run_play_text(&run, t->run.moves[k], &err) != 0) {
-      pf_run_free(&run);
-      return bad(r, "storage", "move %d: %s", k + 1, err.msg);
-    }
   pf_buf text = {0};
   pf_style plain = {0};
-  t->g->view_text(run.state, PF_VIEW_ALL, &plain, &text);
+  json_t *view = NULL;
+  for (int k = 0; k <= t->run.nmoves; k++) {
+    if (k == ply) {
+      t->g->view_text(run.state, PF_VIEW_ALL, &plain, &text);
+      view = pf_view_json(t->g, run.state, t->players, PF_VIEW_ALL);
+    }
+    if (k >= (log ? end : (int)ply)) break;
+    if (log && k >= first) json_array_append_new(log, review_entry(t, run.state, k));
+    if (pf_run_play_text(&run, t->run.moves[k], &err) != 0) {
+      pf_run_free(&run);
+      pf_buf_free(&text);
+      json_decref(view);
+      json_decref(log);
+      return bad(r, "storage", "move %d: %s", k + 1, err.msg);
+    }
+  }
   json_t *o = json_pack("{s:s, s:I, s:i, s:i, s:o, s:s}", "type", "review", "table", (json_int_t)t->id, "ply",
-                        (int)ply, "plies", t->run.nmoves, "view", pf_view_json(t->g, run.state, t->players, PF_VIEW_ALL),
-                        "text", pf_buf_str(&text));
+                        (int)ply, "plies", t->run.nmoves, "view", view, "text", pf_buf_str(&text));
   if (o && ply < t->run.nmoves) json_object_set_new(o, "next", json_string(t->run.moves[ply]));
+  if (o && log) json_object_set_new(o, "log", log);
+  else json_decref(log);
   pf_buf_free(&text);
   pf_run_free(&run);
   reply(r, o);

@@ -125,6 +125,9 @@ static void log_move(table *t, int who, const pf_move *m, const char *outcome) {
   log_free(e);
   e->ply = ply;
   e->seat = who;
+  e->whole = 0;
+  e->zones = (pf_move_zones){.card = PF_CARD_NONE};
+  if (m) pf_move_zones_of(t->g, t->run.state, *m, &e->zones);
   pf_style plain = {0};
   for (int v = 0; v <= t->players; v++) {
     pf_buf b = {0};
@@ -136,6 +139,12 @@ static void log_move(table *t, int who, const pf_move *m, const char *outcome) {
     log_set(e, v, &b);
     pf_buf_free(&b);
   }
+  /* A viewer told the move in the mover's own words may know where it went: not one told less
+   * (a sealed choice, a card drawn unseen), whose entry would give away through its zones. */
+  const int mover = viewer_slot(t, who);
+  for (int v = 0; m && v <= t->players; v++)
+    if (e->texts[v] && e->lens[v] == e->lens[mover] && memcmp(e->texts[v], e->texts[mover], e->lens[v]) == 0)
+      e->whole |= 1u << v;
 }
 
 /* Once the game is over nothing is hidden any more (the record, seed and deals are everyone's):
@@ -160,6 +169,7 @@ static void log_reveal(table *t) {
         pf_describe(t->g, r.state, m, PF_VIEW_ALL, &plain, &b);
       for (int v = 0; b.len && v <= t->players; v++)
         if (v != e->seat) log_set(e, v, &b);
+      if (b.len) e->whole = (1u << (t->players + 1)) - 1;
       pf_buf_free(&b);
     }
     if (pf_run_play_text(&r, text, &err) != 0) break;
@@ -422,6 +432,20 @@ static void write_ints(pf_buf *b, const int *v, int n) {
 
 static int write_cstr(pf_buf *b, const char *s) { return pf_json_write_string(b, s, strlen(s)); }
 
+/* A log entry's "from", "to" and "card" (docs/protocol.md), for a viewer slot told them. */
+static int write_zones(pf_buf *out, const table *t, const log_entry *e, int slot) {
+  int rc = 0;
+  if (!(e->whole >> slot & 1u)) return 0;
+  if (e->zones.from[0]) PUT_LITERAL(out, ",\"from\":"), rc |= write_cstr(out, e->zones.from);
+  if (e->zones.to[0]) PUT_LITERAL(out, ",\"to\":"), rc |= write_cstr(out, e->zones.to);
+  if (e->zones.card != PF_CARD_NONE) {
+    char c[PF_CARD_STR];
+    PUT_LITERAL(out, ",\"card\":");
+    rc |= write_cstr(out, pf_card_str_in(t->g->cards, e->zones.card, c));
+  }
+  return rc;
+}
+
 /* The state message for one viewer, seat s or -1 for a spectator (docs/protocol.md), appended
  * to out as text; -1 when it cannot be written (out is then partial). Written as it goes, not
  * built as a json_t first: every change sends one to each viewer kind, and building and
@@ -510,6 +534,7 @@ int state_text(const table *t, int s, pf_buf *out) {
       pf_json_write_int(out, e->seat);
     PUT_LITERAL(out, ",\"text\":");
     pf_buf_append(out, text, e->lens[slot]);
+    rc |= write_zones(out, t, e, slot);
     /* The move's own string only to the seat that played it, or to everyone once it is over. */
     if ((e->seat >= 0 && e->seat == s) || t->status == ST_OVER) {
       PUT_LITERAL(out, ",\"move\":");

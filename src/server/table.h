@@ -47,6 +47,8 @@ typedef struct chair {
  * of lens[v] bytes: written once, copied into every state that tells it (up to LOG_KEEP). */
 typedef struct log_entry {
   int ply, seat; /* seat: who moved, -1 for chance */
+  pf_move_zones zones; /* where the move took its card from and to (pf_move_zones_of) */
+  unsigned whole;      /* the viewer slots told the move as its mover knows it: they get zones */
   char *texts[PF_MAX_PLAYERS + 1];
   size_t lens[PF_MAX_PLAYERS + 1];
 } log_entry;

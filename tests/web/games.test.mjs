@@ -50,7 +50,7 @@ for (const [game, t] of Object.entries(TABLES)) {
     await watcher.waitForFunction(() => document.querySelector('.table-page')?.dataset.states > 0);
     await recordBoards(watcher);
     await recordBoards(page);
-    const stats = {};
+    const stats = { hidden: [] }; // hidden: the targets of a chosen card that were off the screen
     let shot = false, zones = false;
     const moves = await playToEnd(page, {
       stats,
@@ -75,6 +75,8 @@ for (const [game, t] of Object.entries(TABLES)) {
     // (clicked or dragged), a target, or a button there; never from the list of moves.
     assert.ok(zones, 'the board shows zones');
     assert.equal(stats.list || 0, 0, `moves made from the list: ${JSON.stringify(stats)}`);
+    // At 1280x800 where a chosen card may go is on the screen above the hand (Piles' castle too).
+    assert.deepEqual(stats.hidden, [], `${game}: where a chosen card could go was off the screen`);
     if (game === 'steal-the-pile') assert.ok(stats.drag > 0, 'cards were dragged');
     // The end screen: result, winners, the record and the review.
     await page.waitForSelector('#result:not([hidden])');

@@ -224,6 +224,16 @@ export async function clickMove(page, stats = {}, pick = null, { drag = false, s
   } else if (await board.locator('.card-btn').count()) {
     await choose(board.locator('.card-btn'));
     if (still) await page.waitForTimeout(30);
+    // stats.hidden: where the chosen card may go that was not on the screen above the docked hand.
+    // stats.chosenScroll: where the page was then (choosing a card may scroll to its targets).
+    if (stats.hidden) stats.chosenScroll = await page.evaluate(() => scrollY);
+    if (stats.hidden) stats.hidden.push(...await page.evaluate(() => {
+      const dock = document.querySelector('.board .dock')?.getBoundingClientRect();
+      const bottom = dock && dock.height ? dock.top : innerHeight;
+      return [...document.querySelectorAll('.board .zone.target')].filter((z) => !z.closest('.dock'))
+        .map((z) => [z.dataset.zone, z.getBoundingClientRect()]).filter(([, r]) => r.top < -1 || r.bottom > bottom + 1)
+        .map(([id, r]) => `${id} at ${Math.round(r.top)}-${Math.round(r.bottom)} (the dock at ${Math.round(bottom)})`);
+    }));
     // then a target, a button for the card, or a choice
     if (await page.locator('dialog.choice-dialog .choice').count()) await choose(page.locator('dialog.choice-dialog .choice'));
     else if (await board.locator('.zone-target').count()) await choose(board.locator('.zone-target'));

@@ -324,11 +324,26 @@ export class Board {
       return;
     }
     this.draw();
+    this.showTargets();
     const what = card !== null ? cardShort(card) : 'it';
     this.handlers.say?.(targets.length ? `${what} chosen: pick where it goes with the arrow keys (Escape to cancel)` : `${what} chosen`);
     const first = this.root.querySelector('.zone-target');
     if (targets.length && first && this.keyboard) first.focus();
     else this.focusSource(zone, card, index);
+  }
+
+  // Where the chosen card may go is brought into view above the docked hand (Piles' castle, an
+  // open pile on a phone): the page scrolls the least that shows every target, or to the first
+  // when they do not all fit. Only on choosing a card: a move never scrolls the page.
+  showTargets() {
+    const dock = this.dock.getBoundingClientRect();
+    const bottom = this.root.contains(this.dock) && dock.height ? dock.top : innerHeight;
+    const rects = [...this.root.querySelectorAll('.zone.target')].filter((z) => !this.dock.contains(z))
+      .map((z) => z.getBoundingClientRect());
+    if (!rects.length) return;
+    const top = Math.min(...rects.map((r) => r.top)), end = Math.max(...rects.map((r) => r.bottom));
+    if (top >= 0 && end <= bottom) return;
+    window.scrollBy({ top: end - top > bottom - 8 || top < 0 ? top - 8 : end - bottom + 8, behavior: 'instant' });
   }
 
   focusSource(zone, card, index) {

@@ -28,7 +28,11 @@ function counts(cards) {
 // `mover`, the seat whose move it was (or null): a card that showed up from a face-down zone
 // that is not that seat's came from its hand, which was filled again (a bot plays a card and
 // draws one: its hand shows as many backs as before).
-export function changes(before, after, mover = null) {
+//
+// `said`: the log entries of the moves between the two views; one that names where its card came
+// from (`from`, `card`; docs/protocol.md) is followed first, so that of two cards of one notation
+// the one that moved is the one seen moving. What they do not say is inferred as above.
+export function changes(before, after, mover = null, said = []) {
   const a = zonesOf(before), b = zonesOf(after);
   if (!a.size || !b.size) return [];
   const gone = [], came = []; // {zone, key, n}
@@ -51,6 +55,21 @@ export function changes(before, after, mover = null) {
   // Two cards may share a notation (two decks, Skip-Bo Junior's eight 9s): a card is first looked
   // for in the mover's zones and the middle's, where a move takes cards from, and only then in
   // another seat's (a steal).
+  for (const e of Array.isArray(said) ? said : []) {
+    if (typeof e?.from !== 'string' || typeof e?.card !== 'string' || !a.has(e.from)) continue;
+    let g = gone.find((x) => x.n && x.zone === e.from && (x.key === e.card || x.key === DOWN));
+    if (!g) {
+      // The zone has as many of it as before: the card left and another of its name came (a card
+      // played from the hand and one drawn): it passed through.
+      const key = a.get(e.from).cards.includes(e.card) ? e.card : DOWN;
+      if (!(counts(b.get(e.from)?.cards || []).get(key) > 0)) continue;
+      gone.push(g = { zone: e.from, key, n: 1 });
+      came.push({ zone: e.from, key, n: 1 });
+    }
+    const fits = (x) => x.n && x.zone !== e.from && (x.key === e.card || x.key === DOWN);
+    const c = came.find((x) => fits(x) && x.zone === e.to) || came.find(fits);
+    if (g && c) move(g, c, 1, g.key !== c.key);
+  }
   const near = (g) => mover === null || (a.get(g.zone)?.owner ?? null) === null || a.get(g.zone)?.owner === mover;
   for (const anywhere of [false, true]) {
     for (const c of came) for (const g of gone) {

@@ -247,7 +247,7 @@ export class TablePage {
     const news = this.newMoves(prev, m);
     const mine = news.some((e) => e.seat === this.seat && this.seat !== null);
     const mover = news.length ? news[news.length - 1].seat ?? null : null;
-    this.moved = prev && !this.review ? changes(prev.view, m.view, mover) : [];
+    this.moved = prev && !this.review ? changes(prev.view, m.view, mover, news) : [];
     // A move of this seat's that moved nothing (a pass) keeps the others' marked.
     this.mark(this.moved, (mine && this.moved.length > 0) || first);
     this.tellSteal(this.moved, mover);
@@ -458,7 +458,9 @@ export class TablePage {
   }
 
   renderLog(m) {
-    const log = [...(m.log || [])].reverse();
+    // In review, the whole game's moves (the review's log), else the state's last ones.
+    const all = this.review?.log.size ? [...this.review.log.values()].sort((a, b) => a.ply - b.ply) : m.log || [];
+    const log = [...all].reverse();
     this.logList.replaceChildren(...log.map((e) => h('li', { dataset: { ply: e.ply } },
       h('span.log-ply', { 'aria-hidden': 'true' }, `${e.ply + 1}. `), richText(this.logText(e)))));
     if (!log.length) this.logList.append(h('li.help', {}, 'No moves yet.'));
@@ -645,7 +647,7 @@ export class TablePage {
   // ---- review: the finished game ply by ply, everything shown ----
 
   async startReview() {
-    this.review = { ply: -1, plies: this.state?.ply ?? 0, cache: new Map(), height: 0 };
+    this.review = { ply: -1, plies: this.state?.ply ?? 0, cache: new Map(), height: 0, log: new Map() };
     const btn = (label, id, fn) => h('button', { type: 'button', id, onclick: fn }, label);
     this.reviewSlider = h('input', { type: 'range', min: 0, max: this.review.plies, value: 0, id: 'review-slider',
       'aria-label': 'Move', oninput: () => this.reviewGo(Number(this.reviewSlider.value)) });
@@ -685,8 +687,13 @@ export class TablePage {
   async reviewAt(ply) {
     const rv = this.review;
     let r = rv.cache.get(ply);
-    if (!r) {
-      r = await this.conn.request({ type: 'review', table: this.table, ply });
+    // The game's moves in words come with it when the step before is not told yet (the server
+    // tells at most 1000 around the step asked: docs/protocol.md).
+    const log = ply > 0 && !rv.log.has(ply - 1);
+    if (!r || log) {
+      r = await this.conn.request({ type: 'review', table: this.table, ply, log });
+      for (const e of Array.isArray(r.log) ? r.log : []) if (Number.isInteger(e?.ply)) rv.log.set(e.ply, e);
+      delete r.log;
       rv.cache.set(ply, r);
       rv.plies = r.plies;
       this.reviewSlider.max = r.plies;
@@ -698,6 +705,8 @@ export class TablePage {
   // with everything shown lists every legal move with its text).
   reviewWords(r) {
     if (!r?.next) return null;
+    const said = this.review?.log.get(r.ply);
+    if (said?.text) return this.logText(said);
     const m = (r.view?.moves || []).find((x) => x.move === r.next);
     const who = Number.isInteger(r.view?.to_move) ? `${this.name(r.view.to_move)}: ` : '';
     return `${who}${m?.text || r.next}`;
@@ -727,7 +736,8 @@ export class TablePage {
     const next = this.reviewWords(r);
     this.reviewNext.replaceChildren(...(next ? ['Then: ', richText(next)] : ['The end of the game.']));
     // The marks: what this move changed; the motion: from what was shown to this.
-    const marks = before ? changes(before.view, r.view, before.view?.to_move ?? null) : [];
+    const said = before ? [rv.log.get(ply - 1)].filter(Boolean) : [];
+    const marks = before ? changes(before.view, r.view, before.view?.to_move ?? null, said) : [];
     this.touched = new Set(marks.flatMap((x) => [x.from, x.to]));
     // A move that moves no card (pointing at a pile) marks the zones it names (the view's moves).
     const mv = (before?.view?.moves || []).find((x) => x.move === before.next);
@@ -743,7 +753,7 @@ export class TablePage {
     rv.height = Math.max(rv.height, this.board.root.getBoundingClientRect().height);
     this.board.root.style.minHeight = `${rv.height}px`;
     this.renderRoundLog(r.view);
-    this.logStep();
+    this.renderLog(this.state);
   }
 }
 
