@@ -79,9 +79,7 @@ for (const g of GAMES) {
     // A card of a bot's seat was seen on its way: on its first frame it showed by the zone it
     // left, and it came to rest in the zone it went to, somewhere else.
     assert.ok(seen, `no move of a bot was animated in ${moves} moves`);
-    // Not Skip-Bo Junior: its own seat (hand, stockpile, four discard piles) docks up to ~600 px
-    // tall at 390x844 and its building piles are off the screen in about one run in three: open.
-    if (game !== 'skip-bo-junior') assert.deepEqual(stats.hidden, [], `${game}: where a chosen card could go was off the screen`);
+    assert.deepEqual(stats.hidden, [], `${game}: where a chosen card could go was off the screen`);
     assert.ok(dist(seen.start, seen.end) > 10, `it moved: ${JSON.stringify(seen)}`);
     if (seen.source) assert.ok(dist(seen.start, seen.source) < dist(seen.start, seen.end), `it started at its zone: ${JSON.stringify(seen)}`);
     assert.ok(inside(seen.end, seen.target), `it ended in the zone it went to: ${JSON.stringify(seen)}`);
@@ -193,10 +191,16 @@ for (const g of GAMES) {
     const table = await createTable(page, env.server.url, { game: g.id, players: g.quick.players, options: g.quick.options, seats });
     while (await waitTurn(page)) await clickMove(page);
     const plies = Number((await tableData(page)).ply);
-    const k = Math.max(1, Math.floor(plies / 2));
-    await page.goto(`${env.server.url}#review=${table}&ply=${k}`);
-    await page.waitForFunction((k) => new RegExp(`^Move ${k} of`).test(document.querySelector('#review-where')?.textContent || ''), k);
-    assert.ok(await page.locator('.board .zone.last-move').count() > 0, 'the zones of the move are outlined');
+    // Mid-game; a step whose move names no zone (a pass in Thief) outlines nothing, so the next
+    // steps are tried too: some step among six must outline the zones of its move.
+    let outlined = false;
+    for (let k = Math.max(1, Math.floor(plies / 2)); k <= plies && k < Math.floor(plies / 2) + 6 && !outlined; k++) {
+      await page.goto(`${env.server.url}#review=${table}&ply=${k}`);
+      await page.waitForFunction((k) => new RegExp(`^Move ${k} of`).test(document.querySelector('#review-where')?.textContent || ''), k);
+      outlined = await page.waitForFunction(() => document.querySelectorAll('.board .zone.last-move').length > 0, null, { timeout: 3000 })
+        .then(() => true, () => false);
+    }
+    assert.ok(outlined, 'the zones of the move are outlined');
     const wide = await screenshots(page, `${g.id}-review`, { full: false });
     assert.ok(wide <= PHONE.width);
     assert.deepEqual(page.errors, []);
