@@ -575,17 +575,8 @@ static json_t *review_entry(const table *t, const void *st, int k) {
   const char *text = t->run.moves[k];
   int who = t->g->to_move(st);
   pf_buf b = {0};
-  pf_style plain = {0};
-  pf_move m;
   pf_move_zones z = {.card = PF_CARD_NONE};
-  pf_error err;
-  if (text[0] == '*' || who < 0) {
-    pf_describe_chance(t->g, st, text, PF_VIEW_ALL, &plain, &b);
-    who = -1;
-  } else if (t->g->move_parse(st, text, &m, &err) == 0) {
-    pf_describe(t->g, st, m, PF_VIEW_ALL, &plain, &b);
-    pf_move_zones_of(t->g, st, m, &z);
-  }
+  if (describe_shown(t->g, st, text, &b, &z)) who = -1;
   json_t *o = json_pack("{s:i, s:o, s:s%, s:s}", "ply", k, "seat", who >= 0 ? json_integer(who) : json_null(), "text",
                         b.len ? b.data : text, b.len ? b.len : strlen(text), "move", text);
   char c[PF_CARD_STR];

@@ -147,6 +147,24 @@ static void log_move(table *t, int who, const pf_move *m, const char *outcome) {
       e->whole |= 1u << v;
 }
 
+/* A recorded move (its text; a chance outcome's starts with '*') at st, in words with everything
+ * shown, into b; a seat's move also gives its zones into z when z is given. Returns whether it was
+ * a chance outcome. The review's log (hall.c) and the log told again at the end use it. */
+bool describe_shown(const pf_game *g, const void *st, const char *text, pf_buf *b, pf_move_zones *z) {
+  pf_style plain = {0};
+  pf_move m;
+  pf_error err;
+  if (text[0] == '*' || g->to_move(st) < 0) {
+    pf_describe_chance(g, st, text, PF_VIEW_ALL, &plain, b);
+    return true;
+  }
+  if (g->move_parse(st, text, &m, &err) == 0) {
+    pf_describe(g, st, m, PF_VIEW_ALL, &plain, b);
+    if (z) pf_move_zones_of(g, st, m, z);
+  }
+  return false;
+}
+
 /* Once the game is over nothing is hidden any more (the record, seed and deals are everyone's):
  * the kept log is told again as the full state knew it, so that a sealed choice (PAP-4) or a
  * card only some seats saw is named to all. A seat keeps its own words for its own moves. The
@@ -156,17 +174,12 @@ static void log_reveal(table *t) {
   pf_error err;
   if (pf_run_start(&r, t->g, &t->run.setup, &err) != 0) return; /* the log stays as it was told */
   int first = t->run.nmoves > LOG_KEEP ? t->run.nmoves - LOG_KEEP : 0;
-  pf_style plain = {0};
   for (int k = 0; k < t->run.nmoves; k++) {
     const char *text = t->run.moves[k];
     log_entry *e = &t->log[k % LOG_KEEP];
     if (k >= first && e->ply == k) {
       pf_buf b = {0};
-      pf_move m;
-      if (text[0] == '*')
-        pf_describe_chance(t->g, r.state, text, PF_VIEW_ALL, &plain, &b);
-      else if (t->g->move_parse(r.state, text, &m, &err) == 0)
-        pf_describe(t->g, r.state, m, PF_VIEW_ALL, &plain, &b);
+      describe_shown(t->g, r.state, text, &b, NULL);
       for (int v = 0; b.len && v <= t->players; v++)
         if (v != e->seat) log_set(e, v, &b);
       if (b.len) e->whole = (1u << (t->players + 1)) - 1;

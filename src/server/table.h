@@ -171,6 +171,8 @@ bool current_for(const table *t, int s, json_int_t ply);
 bool is_bot_seat(const table *t, int s);
 
 json_t *summary_json(const table *t);
+/* A recorded move in words with everything shown (table.c says how). */
+bool describe_shown(const pf_game *g, const void *st, const char *text, pf_buf *b, pf_move_zones *z);
 /* Appends the state message for seat s (-1: a spectator) to out; -1 when it cannot be written.
  * Reads t only (any thread, while nothing changes t). */
 int state_text(const table *t, int s, pf_buf *out);
