@@ -1,6 +1,7 @@
 /*
  * cli_serve.c - `pilfer serve`: reads the command line and hands over to server/serve.c.
  */
+#include <arpa/inet.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -13,7 +14,8 @@
 
 static const char USAGE[] =
     "usage: pilfer serve [--listen ADDRESS:PORT] [--db FILE] [--web DIR] [--workers N] [--helpers N]\n"
-    "                    [--sync normal|full] [--reports DIR] [--limit NAME=N]...\n"
+    "                    [--sync normal|full] [--reports DIR] [--limit NAME=N]... [--origin URL]...\n"
+    "                    [--trust-proxy ADDRESS]...\n"
     "\n"
     "Serves the game server and its web page on one port: HTTP, and WebSocket at /ws (the protocol\n"
     "is docs/protocol.md). Everything is kept in an SQLite database; after a restart, even after\n"
@@ -36,6 +38,12 @@ static const char USAGE[] =
     "  --limit NAME=N         one of the server's limits (docs/protocol.md, \"Limits\"; repeatable):\n"
     "                         conns_per_address, idle, queue_kib, queue_total_mib, waiting_per_conn,\n"
     "                         waiting_max, waiting_expiry, search_iters, search_ms\n"
+    "  --origin URL           a page's origin whose WebSockets are taken besides the server's own\n"
+    "                         (\"https://pilfer.example.org\"; repeatable, at most 16): a browser's\n"
+    "                         upgrade from any other site is refused\n"
+    "  --trust-proxy ADDRESS  a reverse proxy in front of the server (\"127.0.0.1\"; repeatable, at\n"
+    "                         most 16): from it, the last address of X-Forwarded-For is the client's,\n"
+    "                         for the per-address limits (docs/operations.md)\n"
     "Stops on Ctrl-C (SIGINT) or SIGTERM.\n";
 
 /* "127.0.0.1:8080", ":8080", "*:8080" or "8080". */
@@ -56,6 +64,7 @@ int cmd_serve(int argc, char **argv) {
                                        {"web", required_argument, 0, 'w'},    {"workers", required_argument, 0, 'n'},
                                        {"sync", required_argument, 0, 's'},   {"limit", required_argument, 0, 'L'},
                                        {"helpers", required_argument, 0, 'H'}, {"reports", required_argument, 0, 'r'},
+                                       {"origin", required_argument, 0, 'o'}, {"trust-proxy", required_argument, 0, 'p'},
                                        {"help", no_argument, 0, 'h'},         {0}};
   char iface[128] = "127.0.0.1";
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -103,6 +112,26 @@ int cmd_serve(int argc, char **argv) {
         return EXIT_BAD_INPUT;
       }
       break;
+    case 'o': {
+      const char *host = strncmp(optarg, "http://", 7) == 0 ? optarg + 7 : strncmp(optarg, "https://", 8) == 0 ? optarg + 8 : NULL;
+      if (cfg.norigins == PF_SERVE_MAX_LIST || !host || !*host || strlen(optarg) > 200 || strchr(host, '/')) {
+        cli_error("serve: --origin needs an origin such as https://pilfer.example.org (scheme, host, port if not the "
+                  "scheme's, no path; at most %d of them), not '%s'", PF_SERVE_MAX_LIST, optarg);
+        return EXIT_BAD_INPUT;
+      }
+      cfg.origins[cfg.norigins++] = optarg;
+      break;
+    }
+    case 'p': {
+      unsigned char bin[16];
+      if (cfg.nproxies == PF_SERVE_MAX_LIST || (inet_pton(AF_INET, optarg, bin) != 1 && inet_pton(AF_INET6, optarg, bin) != 1)) {
+        cli_error("serve: --trust-proxy needs an IPv4 or IPv6 address (at most %d of them), not '%s'", PF_SERVE_MAX_LIST,
+                  optarg);
+        return EXIT_BAD_INPUT;
+      }
+      cfg.proxies[cfg.nproxies++] = optarg;
+      break;
+    }
     case 'h': fputs(USAGE, stdout); return 0;
     default:
       cli_error("serve: unknown or incomplete option '%s'; see pilfer serve --help", argv[optind - 1]);

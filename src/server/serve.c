@@ -27,6 +27,7 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <arpa/inet.h>
 #include <libwebsockets.h>
 #include <limits.h>
 #include <pthread.h>
@@ -36,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 
@@ -121,6 +123,7 @@ typedef struct session {
   int addr;           /* its index in the server's addresses (-1: none) */
   pf_buf http;        /* an HTTP answer's body, sent from http_sent on */
   size_t http_sent;
+  bool report;        /* the answer is a report's (its own Content-Security-Policy) */
 } session;
 
 /* The WebSockets open from one address. */
@@ -229,10 +232,54 @@ static void drop_queue(session *s) {
 
 /* ---- WebSocket ---- */
 
-/* The index of a peer's address, added when new; -1 when it cannot be told. */
+/* An address in one form: IPv4 as itself (also when lws gives it IPv4-mapped, "::ffff:1.2.3.4"),
+ * IPv6 as inet_ntop writes it; false when `text` is no address. */
+static bool canonical_address(const char *text, char *out, size_t n) {
+  unsigned char bin[16];
+  if (strncasecmp(text, "::ffff:", 7) == 0 && inet_pton(AF_INET, text + 7, bin) == 1) text += 7;
+  if (inet_pton(AF_INET, text, bin) == 1) return inet_ntop(AF_INET, bin, out, (socklen_t)n) != NULL;
+  return inet_pton(AF_INET6, text, bin) == 1 && inet_ntop(AF_INET6, bin, out, (socklen_t)n) != NULL;
+}
+
+/* The client's address: the peer's, or, when the peer is a trusted proxy, the last address of
+ * its X-Forwarded-For (the one that proxy saw) when that is an address. */
+static bool client_address(server *srv, struct lws *wsi, char *ip, size_t n) {
+  char peer[64], xff[512], cand[64], proxy[64];
+  if (!lws_get_peer_simple(wsi, peer, sizeof peer)) return false;
+  if (!canonical_address(peer, ip, n)) snprintf(ip, n, "%s", peer);
+  bool trusted = false;
+  for (int i = 0; i < srv->cfg->nproxies && !trusted; i++)
+    trusted = canonical_address(srv->cfg->proxies[i], proxy, sizeof proxy) && strcmp(ip, proxy) == 0;
+  if (!trusted || lws_hdr_copy(wsi, xff, sizeof xff, WSI_TOKEN_X_FORWARDED_FOR) <= 0) return true;
+  const char *last = strrchr(xff, ',');
+  last = last ? last + 1 : xff;
+  last += strspn(last, " \t");
+  size_t len = strcspn(last, " \t");
+  if (len == 0 || len >= sizeof cand) return true;
+  snprintf(cand, sizeof cand, "%.*s", (int)len, last);
+  canonical_address(cand, ip, n); /* not an address: the proxy's own stays */
+  return true;
+}
+
+/* Whether a WebSocket upgrade may come from its Origin: none (not a browser: no page of another
+ * site can be behind it), the server's own (the Origin's host[:port] is the Host header), or one
+ * of --origin. Anything else, "null" too, is another site's page: cross-site WebSocket hijacking. */
+static bool origin_allowed(server *srv, struct lws *wsi) {
+  if (lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) <= 0) return true;
+  char origin[256], host[256];
+  if (lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN) <= 0) return false;
+  for (int i = 0; i < srv->cfg->norigins; i++)
+    if (strcasecmp(origin, srv->cfg->origins[i]) == 0) return true;
+  const char *authority = strncasecmp(origin, "http://", 7) == 0    ? origin + 7
+                          : strncasecmp(origin, "https://", 8) == 0 ? origin + 8
+                                                                     : NULL;
+  return authority && lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) > 0 && strcasecmp(authority, host) == 0;
+}
+
+/* The index of a client's address, added when new; -1 when it cannot be told. */
 static int address_of(server *srv, struct lws *wsi) {
   char ip[64];
-  if (!lws_get_peer_simple(wsi, ip, sizeof ip)) return -1;
+  if (!client_address(srv, wsi, ip, sizeof ip)) return -1;
   int free_slot = -1;
   for (int i = 0; i < srv->naddrs; i++) {
     if (strcmp(srv->addrs[i].ip, ip) == 0) return i;
@@ -333,13 +380,31 @@ static int add_header(struct lws *wsi, const char *name, const char *value, unsi
                                      p, end);
 }
 
+/* What every answer tells the browser (docs/operations.md, "Browser security"): the page and
+ * the API run only the site's own scripts and styles, talk only to the site, and are framed by
+ * nobody. A report of analyze --html is one file with its scripts inside (Vega, which compiles
+ * its expressions): it may run them, sandboxed in an origin of its own, with nothing from outside. */
+static const char CSP_PAGE[] = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                               "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; "
+                               "frame-ancestors 'none'";
+static const char CSP_REPORT[] = "sandbox allow-scripts allow-downloads; default-src 'none'; script-src 'unsafe-inline' "
+                                 "'unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; frame-ancestors 'self'";
+
+static int security_headers(struct lws *wsi, bool report, unsigned char **p, unsigned char *end) {
+  return add_header(wsi, "content-security-policy:", report ? CSP_REPORT : CSP_PAGE, p, end) ||
+         add_header(wsi, "x-content-type-options:", "nosniff", p, end) ||
+         add_header(wsi, "referrer-policy:", "no-referrer", p, end) ||
+         add_header(wsi, "x-frame-options:", report ? "SAMEORIGIN" : "DENY", p, end);
+}
+
 /* Sends the headers of an answer whose body is in s->http; the body follows when writeable. The
  * API's answers are never kept (no-store); a web file (w) is kept and asked again with its ETag
  * (no-cache), and says whether it is compressed. */
 static int http_answer(session *s, int status, const char *type, const pf_web_answer *w) {
-  unsigned char buf[LWS_PRE + 1024], *start = buf + LWS_PRE, *p = start, *end = buf + sizeof buf - 1;
+  unsigned char buf[LWS_PRE + 2048], *start = buf + LWS_PRE, *p = start, *end = buf + sizeof buf - 1;
   if (lws_add_http_common_headers(s->wsi, (unsigned)status, type, s->http.len, &p, end) ||
       add_header(s->wsi, "cache-control:", w ? "no-cache" : "no-store", &p, end) ||
+      security_headers(s->wsi, s->report, &p, end) ||
       (w && (add_header(s->wsi, "etag:", w->etag, &p, end) || add_header(s->wsi, "vary:", "accept-encoding", &p, end) ||
              (w->gzip && add_header(s->wsi, "content-encoding:", "gzip", &p, end)))) ||
       lws_finalize_write_http_header(s->wsi, start, &p, end))
@@ -376,7 +441,9 @@ static int http_file(session *s, const char *dir, const char *path) {
   if (lws_hdr_copy(s->wsi, accept, sizeof accept, WSI_TOKEN_HTTP_ACCEPT_ENCODING) < 0) accept[0] = '\0';
   if (lws_hdr_copy(s->wsi, match, sizeof match, WSI_TOKEN_HTTP_IF_NONE_MATCH) < 0) match[0] = '\0';
   if (pf_web_file(real, accept, match, &s->http, &w)) return http_answer(s, w.status, mime_type(real), &w);
-  int n = lws_serve_http_file(s->wsi, real, mime_type(real), NULL, 0);
+  unsigned char extra[1024], *p = extra;
+  if (security_headers(s->wsi, s->report, &p, extra + sizeof extra)) return -1;
+  int n = lws_serve_http_file(s->wsi, real, mime_type(real), (const char *)extra, (int)(p - extra));
   if (n < 0) return -1;
   return n > 0 && lws_http_transaction_completed(s->wsi) ? -1 : 0;
 }
@@ -457,6 +524,7 @@ static int http_request(server *srv, session *s, const char *path) {
     return http_answer(s, status, type, NULL);
   }
   if (strncmp(path, "/reports/", 9) == 0) {
+    s->report = true;
     if (!report_name(path + 9)) return http_text(s, 404, "not found\n");
     return http_file(s, srv->reports, path + 8);
   }
@@ -485,7 +553,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
   server *srv = ctx ? lws_context_user(ctx) : NULL;
   session *s = user;
   switch (reason) {
-  case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: { /* before the upgrade: refused past the address's limit */
+  case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: { /* before the upgrade: another site's page, or past the address's limit */
+    if (!origin_allowed(srv, wsi)) return 1;
     int a = address_of(srv, wsi);
     return a >= 0 && srv->addrs[a].conns >= srv->cfg->conns_per_address;
   }

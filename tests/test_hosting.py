@@ -1,0 +1,332 @@
+#!/usr/bin/env python3
+"""test_hosting.py PILFER REPO - pilfer serve as a host runs it (docs/operations.md):
+
+- every answer carries the browser-security headers (CSP without inline scripts or outside
+  resources, nosniff, Referrer-Policy, frame-ancestors); a report gets its own sandboxed policy;
+- a WebSocket upgrade from another site's page (its Origin) is refused, from the server's own
+  origin, from an --origin, and from a client that sends none (not a browser) it is taken;
+- the per-address limit counts X-Forwarded-For's address only from a --trust-proxy peer;
+- nginx (Debian's), with contrib/nginx-pilfer.conf and a self-signed certificate on loopback, in
+  front of the server: the page and the API over HTTPS, and a whole game played over wss://.
+
+Each check prints "ok" or "FAIL" with what went wrong; the exit status is 1 when one failed.
+"""
+import base64
+import json
+import os
+import random
+import re
+import shutil
+import socket
+import ssl
+import subprocess
+import sys
+import tempfile
+import time
+
+PILFER, REPO = sys.argv[1], sys.argv[2]
+failed = 0
+
+
+def check(name, cond, detail=""):
+    global failed
+    if cond:
+        print("ok   " + name)
+    else:
+        failed += 1
+        print("FAIL " + name + ("\n     " + str(detail)[:800] if detail else ""))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(tmp, name, *args):
+    log = open(os.path.join(tmp, name + ".log"), "w")
+    p = subprocess.Popen([PILFER, "serve", "--listen", "127.0.0.1:0", "--db", os.path.join(tmp, name + ".db"), *args],
+                         stdout=subprocess.PIPE, stderr=log, text=True)
+    line = p.stdout.readline()
+    m = re.search(r"listening on http://127\.0\.0\.1:(\d+)/", line)
+    if not m:
+        p.kill()
+        raise SystemExit("FAIL %s did not start: %r" % (name, line))
+    return p, int(m.group(1))
+
+
+def connect(port, tls=False):
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    if tls:
+        ctx = ssl.create_default_context()
+        ctx.check_hostname = False
+        ctx.verify_mode = ssl.CERT_NONE  # the test's own self-signed certificate
+        ctx.set_alpn_protocols(["http/1.1"])
+        s = ctx.wrap_socket(s, server_hostname="localhost")
+    return s
+
+
+def read_head(s):
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = s.recv(4096)
+        if not chunk:
+            break
+        data += chunk
+    head, _, rest = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1]) if len(lines[0].split()) > 1 else 0
+    headers = {}
+    for l in lines[1:]:
+        k, _, v = l.partition(":")
+        headers[k.strip().lower()] = v.strip()
+    return status, headers, rest
+
+
+def http_get(port, path, tls=False):
+    s = connect(port, tls)
+    s.sendall(("GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n\r\n" % (path, port)).encode())
+    status, headers, body = read_head(s)
+    while True:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        body += chunk
+    s.close()
+    return status, headers, body
+
+
+class WS:
+    """A minimal WebSocket client (RFC 6455): text messages, pings answered."""
+
+    def __init__(self, port, tls=False, origin=None, host=None, xff=None):
+        self.s = connect(port, tls)
+        key = base64.b64encode(os.urandom(16)).decode()
+        req = ("GET /ws HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: pilfer\r\n"
+               % (host or "127.0.0.1:%d" % port, key))
+        if origin:
+            req += "Origin: %s\r\n" % origin
+        if xff:
+            req += "X-Forwarded-For: %s\r\n" % xff
+        self.s.sendall((req + "\r\n").encode())
+        self.status, self.headers, self.buf = read_head(self.s)
+        self.next_id = 1
+
+    def send(self, obj):
+        data = json.dumps(obj).encode()
+        mask = os.urandom(4)
+        n = len(data)
+        head = bytes([0x81]) + (bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + n.to_bytes(2, "big"))
+        self.s.sendall(head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
+
+    def _need(self, n):
+        while len(self.buf) < n:
+            chunk = self.s.recv(65536)
+            if not chunk:
+                raise EOFError("closed")
+            self.buf += chunk
+
+    def recv(self):
+        message = b""
+        while True:
+            self._need(2)
+            op, n = self.buf[0] & 0x0F, self.buf[1] & 0x7F
+            at = 2
+            if n == 126:
+                self._need(4)
+                n, at = int.from_bytes(self.buf[2:4], "big"), 4
+            elif n == 127:
+                self._need(10)
+                n, at = int.from_bytes(self.buf[2:10], "big"), 10
+            self._need(at + n)
+            payload, fin = self.buf[at:at + n], self.buf[0] & 0x80
+            self.buf = self.buf[at + n:]
+            if op == 9:  # ping
+                mask = os.urandom(4)
+                self.s.sendall(bytes([0x8A, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+                continue
+            if op == 8:
+                raise EOFError("closed by the server")
+            message += payload
+            if fin:
+                return json.loads(message)
+
+    def request(self, obj, want):
+        obj["id"] = self.next_id
+        self.next_id += 1
+        self.send(obj)
+        while True:
+            m = self.recv()
+            if m.get("id") == obj["id"]:
+                if m.get("type") != want:
+                    raise AssertionError("%s: wanted %s, got %s" % (obj, want, m))
+                return m
+
+    def close(self):
+        self.s.close()
+
+
+def play_game(port, tls, origin):
+    """A whole game of Thief against a random bot: returns the final state."""
+    ws = WS(port, tls, origin=origin)
+    if ws.status != 101:
+        raise AssertionError("upgrade: %d %s" % (ws.status, ws.headers))
+    created = ws.request({"type": "create", "game": "thief", "players": 2, "options": {"hands": 1},
+                          "seats": ["open", "random"]}, "created")
+    table = created["table"]
+    joined = ws.request({"type": "join", "table": table, "seat": 0}, "joined")
+    token, rng, sent, deadline = joined["token"], random.Random(7), -1, time.time() + 60
+    while time.time() < deadline:
+        m = ws.recv()
+        if m.get("type") == "error":
+            raise AssertionError("error: %s" % m)
+        if m.get("type") != "state" or m.get("table") != table:
+            continue
+        if m["status"] == "over":
+            ws.close()
+            return m
+        if m["legal"] and m["ply"] != sent:
+            sent = m["ply"]
+            ws.send({"type": "move", "id": 1000 + sent, "table": table, "token": token,
+                     "move": rng.choice(m["legal"]), "ply": m["ply"]})
+    raise AssertionError("the game did not end in 60 s")
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="pilfer-hosting-")
+    procs = []
+    try:
+        reports = os.path.join(tmp, "reports")
+        os.mkdir(reports)
+        with open(os.path.join(reports, "thief.html"), "w") as f:
+            f.write("<!doctype html><title>r</title><script>document.title='ran'</script>")
+        srv, port = start_server(tmp, "main", "--trust-proxy", "127.0.0.1", "--origin", "https://friends.example",
+                                 "--limit", "conns_per_address=3", "--reports", reports)
+        procs.append(srv)
+
+        # ---- browser security headers ----
+        for path in ["/", "/js/app.js", "/api/games", "/api/tables/999", "/nothing-here"]:
+            status, h, _ = http_get(port, path)
+            csp = h.get("content-security-policy", "")
+            check("%s (%d): CSP forbids inline scripts and outside resources" % (path, status),
+                  "script-src 'self'" in csp and "default-src 'self'" in csp and "unsafe-inline" not in csp
+                  and "frame-ancestors 'none'" in csp and "connect-src 'self'" in csp, h)
+            check("%s: nosniff, Referrer-Policy, X-Frame-Options" % path,
+                  h.get("x-content-type-options") == "nosniff" and h.get("referrer-policy") == "no-referrer"
+                  and h.get("x-frame-options") == "DENY", h)
+        status, h, body = http_get(port, "/reports/thief.html")
+        csp = h.get("content-security-policy", "")
+        check("a report: its scripts run sandboxed, nothing from outside",
+              status == 200 and csp.startswith("sandbox allow-scripts") and "default-src 'none'" in csp
+              and "'self'" not in csp.split("frame-ancestors")[0], (status, h))
+
+        # ---- the Origin of WebSocket upgrades ----
+        for origin, want in [(None, 101), ("http://127.0.0.1:%d" % port, 101), ("https://friends.example", 101),
+                             ("HTTP://127.0.0.1:%d" % port, 101), ("http://evil.example", 403),
+                             ("http://127.0.0.1:%d.evil.example" % port, 403), ("null", 403),
+                             ("https://friends.example.evil.example", 403), ("http://127.0.0.1:1", 403)]:
+            ws = WS(port, origin=origin)
+            ok = ws.status == 101 if want == 101 else ws.status != 101
+            check("upgrade with Origin %s: %s" % (origin, "taken" if want == 101 else "refused"), ok,
+                  "status %d" % ws.status)
+            if ws.status == 101:  # and it works
+                r = ws.request({"type": "games"}, "games")
+                check("  ... and it is served", len(r["games"]) >= 7, r)
+            ws.close()
+
+        # ---- X-Forwarded-For from a trusted proxy only ----
+        held = [WS(port, xff="10.0.0.1") for _ in range(3)]
+        check("3 WebSockets for 10.0.0.1 through a trusted proxy", all(w.status == 101 for w in held),
+              [w.status for w in held])
+        fourth = WS(port, xff="203.0.113.9, 10.0.0.1")  # the last address is the one the proxy saw
+        check("a 4th for 10.0.0.1 is refused (conns_per_address=3)", fourth.status != 101, fourth.status)
+        other = WS(port, xff="10.0.0.2")
+        check("another client's address behind the same proxy is taken", other.status == 101, other.status)
+        for w in held + [fourth, other]:
+            w.close()
+        srv2, port2 = start_server(tmp, "untrusting", "--limit", "conns_per_address=3")
+        procs.append(srv2)
+        held = [WS(port2, xff="10.0.0.%d" % i) for i in range(1, 4)]
+        fourth = WS(port2, xff="10.0.0.4")
+        check("without --trust-proxy, X-Forwarded-For is ignored (the 4th from 127.0.0.1 is refused)",
+              all(w.status == 101 for w in held) and fourth.status != 101,
+              [w.status for w in held] + [fourth.status])
+        for w in held + [fourth]:
+            w.close()
+
+        # ---- nginx with TLS in front ----
+        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+        if not os.path.exists(nginx):
+            check("nginx is installed (scripts/deps)", False)
+            return
+        key, cert = os.path.join(tmp, "key.pem"), os.path.join(tmp, "cert.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+                        "/CN=localhost", "-keyout", key, "-out", cert], check=True, capture_output=True)
+        tls_port, http_port = free_port(), free_port()
+        site = open(os.path.join(REPO, "contrib", "nginx-pilfer.conf")).read()
+        site = site.replace("server 127.0.0.1:8080;", "server 127.0.0.1:%d;" % port)
+        site = site.replace("    listen 443 ssl http2;\n", "    listen 127.0.0.1:%d ssl http2;\n" % tls_port)
+        site = site.replace("    listen 80;\n", "    listen 127.0.0.1:%d;\n" % http_port)
+        site = re.sub(r"    listen \[::\]:\d+.*\n", "", site)
+        site = site.replace("/etc/letsencrypt/live/pilfer.example.org/fullchain.pem", cert)
+        site = site.replace("/etc/letsencrypt/live/pilfer.example.org/privkey.pem", key)
+        check("the test changed only addresses and paths in contrib/nginx-pilfer.conf",
+              str(tls_port) in site and cert in site and "[::]" not in site)
+        for d in ["body", "proxy", "fastcgi", "uwsgi", "scgi"]:
+            os.mkdir(os.path.join(tmp, d))
+        with open(os.path.join(tmp, "site.conf"), "w") as f:
+            f.write(site)
+        conf = os.path.join(tmp, "nginx.conf")
+        with open(conf, "w") as f:
+            f.write("daemon off; worker_processes 1; pid %(t)s/nginx.pid; error_log %(t)s/nginx.log;\n%(user)s"
+                    "events { worker_connections 256; }\n"
+                    "http { access_log off; client_body_temp_path %(t)s/body; proxy_temp_path %(t)s/proxy;"
+                    " fastcgi_temp_path %(t)s/fastcgi; uwsgi_temp_path %(t)s/uwsgi; scgi_temp_path %(t)s/scgi;"
+                    " include %(t)s/site.conf; }\n" % {"t": tmp, "user": "user root;\n" if os.getuid() == 0 else ""})
+        t = subprocess.run([nginx, "-t", "-c", conf, "-p", tmp], capture_output=True, text=True)
+        check("nginx -t accepts the configuration", t.returncode == 0, t.stderr)
+        ngx = subprocess.Popen([nginx, "-c", conf, "-p", tmp], stderr=subprocess.PIPE, text=True)
+        procs.append(ngx)
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", tls_port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        status, h, body = http_get(tls_port, "/", tls=True)
+        check("GET / over HTTPS through nginx", status == 200 and b"<script type=\"module\"" in body, (status, h))
+        check("  ... with the server's CSP and nginx's HSTS",
+              "script-src 'self'" in h.get("content-security-policy", "") and "max-age" in h.get("strict-transport-security", ""), h)
+        status, h, body = http_get(http_port, "/")
+        check("plain HTTP is sent to HTTPS", status == 301 and h.get("location", "").startswith("https://"), (status, h))
+        status, _, body = http_get(tls_port, "/api/games", tls=True)
+        check("GET /api/games over HTTPS", status == 200 and len(json.loads(body)) >= 7, status)
+        evil = WS(tls_port, tls=True, origin="https://evil.example", host="127.0.0.1:%d" % tls_port)
+        check("wss:// upgrade from another site is refused through the proxy", evil.status != 101, evil.status)
+        evil.close()
+        try:
+            final = play_game(tls_port, True, "https://127.0.0.1:%d" % tls_port)
+            check("a whole game of Thief over wss:// through nginx",
+                  final["status"] == "over" and "winners" in final.get("result", {}), final.get("result"))
+        except (AssertionError, EOFError, OSError) as e:
+            check("a whole game of Thief over wss:// through nginx", False, e)
+        status, _, body = http_get(port, "/api/tables")
+        check("the server saw the game end", status == 200 and any(t.get("status") == "over" for t in json.loads(body)), body[:300])
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(5)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        if failed:
+            print("files kept in " + tmp)
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+main()
+print("%s" % ("all passed" if not failed else "%d failed" % failed))
+sys.exit(1 if failed else 0)
