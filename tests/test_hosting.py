@@ -6,6 +6,8 @@
 - a WebSocket upgrade from another site's page (its Origin) is refused, from the server's own
   origin, from an --origin, and from a client that sends none (not a browser) it is taken;
 - the per-address limit counts X-Forwarded-For's address only from a --trust-proxy peer;
+- GET /metrics: 404 without --metrics-token-file, 401 without its token, and with it Prometheus's
+  text format, whose figures follow a game played, an error sent and an upgrade refused;
 - nginx (Debian's), with contrib/nginx-pilfer.conf and a self-signed certificate on loopback, in
   front of the server: the page and the API over HTTPS, and a whole game played over wss://.
 
@@ -193,6 +195,84 @@ def play_game(port, tls, origin):
     raise AssertionError("the game did not end in 60 s")
 
 
+def scrape(port, token):
+    s = connect(port)
+    auth = "Authorization: Bearer %s\r\n" % token if token is not None else ""
+    s.sendall(("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n%sConnection: close\r\n\r\n" % (port, auth)).encode())
+    status, headers, body = read_head(s)
+    while True:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        body += chunk
+    s.close()
+    return status, headers, body.decode()
+
+
+def parse_metrics(text):
+    """Prometheus's text format, checked line by line: {(name, labels): value}, {name: type}."""
+    types, samples, bad = {}, {}, []
+    for line in text.splitlines():
+        m = re.match(r"# TYPE ([a-z_]+) (counter|gauge|histogram)$", line)
+        if m:
+            types[m.group(1)] = m.group(2)
+            continue
+        if re.match(r"# HELP [a-z_]+ \S", line):
+            continue
+        m = re.match(r'([a-z_]+)(\{[a-z_]+="[^"\\\n]*"\})? (-?[0-9.e+]+)$', line)
+        base = m and re.sub(r"_(bucket|sum|count)$", "", m.group(1))
+        if not m or (m.group(1) not in types and base not in types):
+            bad.append(line)
+            continue
+        samples[(m.group(1), m.group(2) or "")] = float(m.group(3))
+    return samples, types, bad
+
+
+def check_metrics(port, token, tmp):
+    plain, plain_port = start_server(tmp, "no-metrics")
+    try:
+        check("/metrics is 404 without --metrics-token-file", scrape(plain_port, None)[0] == 404)
+    finally:
+        plain.terminate()
+    check("/metrics without the token is 401", scrape(port, None)[0] == 401)
+    check("/metrics with another token is 401", scrape(port, token[:-1] + ("A" if token[-1] != "A" else "B"))[0] == 401)
+    status, _, before = scrape(port, token)
+    s0, _, _ = parse_metrics(before)
+    final = play_game(port, False, None)  # a whole game ...
+    ws = WS(port)
+    ws.send({"type": "nonsense"})  # ... an error ...
+    err = ws.recv()
+    WS(port, origin="http://evil.example").close()  # ... an upgrade refused ...
+    ws.request({"type": "create", "game": "thief", "players": 2}, "created")  # ... a table waiting
+    time.sleep(0.3)
+    status, h, text = scrape(port, token)
+    ws.close()
+    samples, types, bad = parse_metrics(text)
+    check("/metrics with the token: 200, Prometheus's text format",
+          status == 200 and h.get("content-type", "").startswith("text/plain; version=0.0.4") and not bad and len(samples) > 30,
+          (status, h, bad[:5]))
+    want = ["pilfer_tables", "pilfer_connections", "pilfer_bot_jobs", "pilfer_hint_jobs", "pilfer_errors_total",
+            "pilfer_message_seconds", "pilfer_moves_total", "pilfer_commits_total", "pilfer_commit_seconds",
+            "pilfer_database_bytes", "pilfer_limits_total", "pilfer_queued_bytes", "pilfer_start_time_seconds"]
+    check("every documented series is there", all(w in types for w in want), [w for w in want if w not in types])
+    doc = open(os.path.join(REPO, "docs", "operations.md")).read()
+    check("docs/operations.md lists every series", all("`%s`" % w in doc for w in types),
+          [w for w in types if "`%s`" % w not in doc])
+    g = lambda name, label="": samples.get((name, label), 0) - s0.get((name, label), 0)
+    plies = final["ply"]
+    check("pilfer_moves_total counted the game's %d moves" % plies, g("pilfer_moves_total") >= plies,
+          (g("pilfer_moves_total"), plies))
+    check("pilfer_commit_seconds counts every commit",
+          samples[("pilfer_commit_seconds_count", "")] == samples[("pilfer_commits_total", "")] > 0)
+    check("pilfer_message_seconds counted the messages", g("pilfer_message_seconds_count") >= 3)
+    check("pilfer_errors_total counted the bad message by its code (%s)" % err.get("code"),
+          err.get("type") == "error" and g("pilfer_errors_total", '{code="%s"}' % err.get("code")) == 1, err)
+    check("pilfer_limits_total counted the refused upgrade", g("pilfer_limits_total", '{limit="origin"}') >= 1)
+    check("pilfer_database_bytes is the database's size", samples[("pilfer_database_bytes", "")] > 4096)
+    check("pilfer_tables counts the waiting table", samples.get(("pilfer_tables", '{status="waiting"}'), 0) >= 1)
+    check("pilfer_connections counts the open WebSocket", samples.get(("pilfer_connections", ""), 0) >= 1)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="pilfer-hosting-")
     procs = []
@@ -201,8 +281,12 @@ def main():
         os.mkdir(reports)
         with open(os.path.join(reports, "thief.html"), "w") as f:
             f.write("<!doctype html><title>r</title><script>document.title='ran'</script>")
+        token = base64.b64encode(os.urandom(24)).decode()
+        with open(os.path.join(tmp, "metrics.token"), "w") as f:
+            f.write(token + "\n")
         srv, port = start_server(tmp, "main", "--trust-proxy", "127.0.0.1", "--origin", "https://friends.example",
-                                 "--limit", "conns_per_address=3", "--reports", reports)
+                                 "--limit", "conns_per_address=3", "--reports", reports,
+                                 "--metrics-token-file", os.path.join(tmp, "metrics.token"))
         procs.append(srv)
 
         # ---- browser security headers ----
@@ -254,6 +338,9 @@ def main():
               [w.status for w in held] + [fourth.status])
         for w in held + [fourth]:
             w.close()
+
+        # ---- /metrics ----
+        check_metrics(port, token, tmp)
 
         # ---- nginx with TLS in front ----
         nginx = shutil.which("nginx") or "/usr/sbin/nginx"

@@ -2,6 +2,7 @@
  * cli_serve.c - `pilfer serve`: reads the command line and hands over to server/serve.c.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@
 static const char USAGE[] =
     "usage: pilfer serve [--listen ADDRESS:PORT] [--db FILE] [--web DIR] [--workers N] [--helpers N]\n"
     "                    [--sync normal|full] [--reports DIR] [--limit NAME=N]... [--origin URL]...\n"
-    "                    [--trust-proxy ADDRESS]...\n"
+    "                    [--trust-proxy ADDRESS]... [--metrics-token-file FILE]\n"
     "\n"
     "Serves the game server and its web page on one port: HTTP, and WebSocket at /ws (the protocol\n"
     "is docs/protocol.md). Everything is kept in an SQLite database; after a restart, even after\n"
@@ -44,6 +45,9 @@ static const char USAGE[] =
     "  --trust-proxy ADDRESS  a reverse proxy in front of the server (\"127.0.0.1\"; repeatable, at\n"
     "                         most 16): from it, the last address of X-Forwarded-For is the client's,\n"
     "                         for the per-address limits (docs/operations.md)\n"
+    "  --metrics-token-file FILE  serve GET /metrics (Prometheus's text format) to requests with\n"
+    "                         \"Authorization: Bearer TOKEN\", TOKEN being FILE's first line (16 to 200\n"
+    "                         letters, digits and -._~+/=); without it /metrics is 404\n"
     "Stops on Ctrl-C (SIGINT) or SIGTERM.\n";
 
 /* "127.0.0.1:8080", ":8080", "*:8080" or "8080". */
@@ -59,12 +63,35 @@ static int parse_listen(const char *text, char *iface, size_t n, int *port) {
   return 0;
 }
 
+/* The token of --metrics-token-file: the file's first line, 16 to 200 characters of a bearer
+ * token (RFC 6750: letters, digits, -._~+/ and = at the end). */
+static int read_token(const char *path, char *out, size_t n) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    cli_error("serve: --metrics-token-file %s: %s", path, strerror(errno));
+    return -1;
+  }
+  if (!fgets(out, (int)n, f)) out[0] = 0;
+  fclose(f);
+  out[strcspn(out, "\r\n")] = 0;
+  size_t len = strlen(out), ok = strspn(out, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/=");
+  if (len < 16 || len > 200 || ok != len) {
+    cli_error("serve: --metrics-token-file %s: its first line must be a token of 16 to 200 letters, digits and "
+              "-._~+/= (e.g. from: head -c 24 /dev/urandom | base64)",
+              path);
+    return -1;
+  }
+  return 0;
+}
+
 int cmd_serve(int argc, char **argv) {
+  static char metrics_token[256];
   static const struct option LONG[] = {{"listen", required_argument, 0, 'l'}, {"db", required_argument, 0, 'd'},
                                        {"web", required_argument, 0, 'w'},    {"workers", required_argument, 0, 'n'},
                                        {"sync", required_argument, 0, 's'},   {"limit", required_argument, 0, 'L'},
                                        {"helpers", required_argument, 0, 'H'}, {"reports", required_argument, 0, 'r'},
                                        {"origin", required_argument, 0, 'o'}, {"trust-proxy", required_argument, 0, 'p'},
+                                       {"metrics-token-file", required_argument, 0, 'm'},
                                        {"help", no_argument, 0, 'h'},         {0}};
   char iface[128] = "127.0.0.1";
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -132,6 +159,10 @@ int cmd_serve(int argc, char **argv) {
       cfg.proxies[cfg.nproxies++] = optarg;
       break;
     }
+    case 'm':
+      if (read_token(optarg, metrics_token, sizeof metrics_token) != 0) return EXIT_BAD_INPUT;
+      cfg.metrics_token = metrics_token;
+      break;
     case 'h': fputs(USAGE, stdout); return 0;
     default:
       cli_error("serve: unknown or incomplete option '%s'; see pilfer serve --help", argv[optind - 1]);

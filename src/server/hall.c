@@ -102,6 +102,7 @@ static void send_error(pf_hall *h, pf_conn *c, json_t *id, const char *code, con
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   utf8_clean(msg);
+  pf_counts_add(&h->errors, code);
   hall_send(h, c, json_pack("{s:s, s:s, s:s}", "type", "error", "code", code, "message", msg), id, true, false);
 }
 
@@ -644,6 +645,7 @@ static const struct {
 };
 
 void pf_hall_message(pf_hall *h, pf_conn *c, const char *text, size_t len) {
+  if (!h->pass_messages++) h->pass_start = pf_clock_seconds();
   json_error_t jerr;
   json_t *msg = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
   request r = {h, c, msg, NULL, "message"};
@@ -842,6 +844,8 @@ void pf_hall_flush(pf_hall *h) {
     tell_changed(h, dirty, ndirty);
     free(dirty);
   } while (pf_workers_pending(h->workers) && h->io.wake == NULL);
+  if (h->pass_messages) pf_histogram_observe(&h->pass_seconds, pf_clock_seconds() - h->pass_start, h->pass_messages);
+  h->pass_messages = 0;
   sweep_idle(h);
 }
 

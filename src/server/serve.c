@@ -24,6 +24,7 @@
  */
 #define _DEFAULT_SOURCE /* realpath */
 #include "server/serve.h"
+#include "server/metrics.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -40,6 +41,7 @@
 #include <strings.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "core/clock.h"
 #include "core/jsontext.h"
@@ -142,6 +144,8 @@ typedef struct server {
   int naddrs;
   lws_sorted_usec_list_t tick;
   struct lws_context *ctx;
+  pf_counts limits;       /* /metrics: connections refused or closed by a limit, by its name */
+  double started;         /* unix seconds */
 } server;
 
 static volatile sig_atomic_t stopping;
@@ -168,6 +172,7 @@ static void queue_message(session *s, const char *text, size_t len) {
     lws_get_peer_simple(s->wsi, ip, sizeof ip);
     fprintf(stderr, "pilfer serve: closed a connection from %s that does not read: %zu KiB unsent (%s; %zu KiB for all)\n",
             ip, s->queued / 1024, own ? "queue_kib" : "queue_total_mib", srv->queued / 1024);
+    pf_counts_add(&srv->limits, own ? "queue_kib" : "queue_total_mib");
     drop_queue(s);
     s->close_code = LWS_CLOSE_STATUS_POLICY_VIOLATION;
     lws_set_timeout(s->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
@@ -214,6 +219,7 @@ static void hall_wake(void *ctx) {
 
 /* An error the transport answers itself (too big, flood), as the hall would word it. */
 static void transport_error(session *s, const char *code, const char *message) {
+  pf_counts_add(&the_server->limits, code);
   char text[256];
   int n = snprintf(text, sizeof text, "{\"type\":\"error\",\"code\":\"%s\",\"message\":\"%s\"}", code, message);
   queue_message(s, text, (size_t)n);
@@ -513,10 +519,39 @@ static int http_reports(server *srv, session *s) {
   return http_answer(s, 200, "application/json", NULL);
 }
 
+/* Whether two strings are equal, in a time that does not tell where they differ. */
+static bool same_secret(const char *a, const char *b) {
+  size_t na = strlen(a), nb = strlen(b);
+  unsigned char diff = na != nb;
+  for (size_t i = 0; i < na; i++) diff |= (unsigned char)(a[i] ^ b[i % (nb ? nb : 1)]);
+  return diff == 0;
+}
+
+/* GET /metrics (docs/operations.md, "Metrics"): Prometheus's text format, to whoever shows the
+ * --metrics-token-file's token as "Authorization: Bearer TOKEN"; 404 without that option. */
+static int http_metrics(server *srv, session *s) {
+  if (!srv->cfg->metrics_token) return http_text(s, 404, "not found\n");
+  char auth[256];
+  if (lws_hdr_copy(s->wsi, auth, sizeof auth, WSI_TOKEN_HTTP_AUTHORIZATION) <= 0 || strncmp(auth, "Bearer ", 7) != 0 ||
+      !same_secret(auth + 7, srv->cfg->metrics_token)) {
+    pf_counts_add(&srv->limits, "metrics_token");
+    return http_text(s, 401, "/metrics needs \"Authorization: Bearer TOKEN\" (pilfer serve --metrics-token-file)\n");
+  }
+  pf_hall_metrics(srv->hall, &s->http);
+  pf_counts_write(&s->http, "pilfer_limits_total", "limit",
+                  "connections refused, closed or messages refused by a limit of the transport, by its name "
+                  "(docs/protocol.md, Limits; origin: another site's page)",
+                  &srv->limits);
+  pf_metric(&s->http, "pilfer_queued_bytes", "gauge", "bytes waiting to be written to the connections", (double)srv->queued);
+  pf_metric(&s->http, "pilfer_start_time_seconds", "gauge", "when the server started (unix time)", srv->started);
+  return http_answer(s, 200, "text/plain; version=0.0.4; charset=utf-8", NULL);
+}
+
 static int http_request(server *srv, session *s, const char *path) {
   pf_buf_clear(&s->http);
   if (!lws_hdr_total_length(s->wsi, WSI_TOKEN_GET_URI) && !lws_hdr_total_length(s->wsi, WSI_TOKEN_HEAD_URI))
     return http_text(s, 405, "only GET and HEAD are answered here\n");
+  if (strcmp(path, "/metrics") == 0) return http_metrics(srv, s);
   if (strcmp(path, "/api/reports") == 0) return http_reports(srv, s);
   if (strncmp(path, "/api/", 5) == 0) {
     const char *type = "application/json";
@@ -554,9 +589,14 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
   session *s = user;
   switch (reason) {
   case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: { /* before the upgrade: another site's page, or past the address's limit */
-    if (!origin_allowed(srv, wsi)) return 1;
+    if (!origin_allowed(srv, wsi)) {
+      pf_counts_add(&srv->limits, "origin");
+      return 1;
+    }
     int a = address_of(srv, wsi);
-    return a >= 0 && srv->addrs[a].conns >= srv->cfg->conns_per_address;
+    bool full = a >= 0 && srv->addrs[a].conns >= srv->cfg->conns_per_address;
+    if (full) pf_counts_add(&srv->limits, "conns_per_address");
+    return full;
   }
   case LWS_CALLBACK_ESTABLISHED:
     memset(s, 0, sizeof *s);
@@ -621,7 +661,7 @@ static void raise_file_limit(void) {
 
 int pf_serve(const pf_serve_config *cfg) {
   pf_json_cache_blocks(); /* before the workers start */
-  server srv = {.cfg = cfg};
+  server srv = {.cfg = cfg, .started = (double)time(NULL)};
   the_server = &srv;
   if (cfg->web && !realpath(cfg->web, srv.web)) {
     fprintf(stderr, "pilfer: the web folder %s: %s\n", cfg->web, strerror(errno));

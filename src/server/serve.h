@@ -33,6 +33,7 @@ typedef struct pf_serve_config {
    * per-address limits; from any other peer the header is ignored. */
   const char *proxies[PF_SERVE_MAX_LIST];
   int nproxies;
+  const char *metrics_token; /* GET /metrics answers whoever shows it (NULL: /metrics is 404) */
 } pf_serve_config;
 
 /* Every limit at its default (docs/protocol.md, "Limits"), the rest zero. */

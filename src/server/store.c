@@ -2,6 +2,9 @@
  * store.c - the server's database in SQLite (store.h says what is kept and why).
  */
 #include "server/store.h"
+#include "server/metrics.h"
+#include "core/clock.h"
+#include "core/mem.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -53,6 +56,12 @@ struct pf_store {
   sqlite3 *db;
   sqlite3_stmt *st[ST_N];
   int lock_fd; /* the database file, flock()ed: one server per database (-1: none) */
+  char *path;
+  /* For /metrics: the moves written in the open transaction (and at its savepoint), those
+   * committed, the commits and how long each took. */
+  uint64_t pending_moves, saved_moves;
+  _Atomic uint64_t moves, commits;
+  pf_histogram commit_seconds;
 };
 
 #define IN_USE "another process (a pilfer serve?) is using this database"
@@ -87,6 +96,7 @@ int pf_store_open(pf_store **out, const char *path, bool full_sync, pf_error *er
   pf_store *s = calloc(1, sizeof *s);
   if (!s) abort();
   *out = NULL;
+  s->path = pf_xstrdup(path);
   if (lock_database(s, path, err) != 0) {
     pf_store_close(s);
     return -1;
@@ -125,6 +135,7 @@ void pf_store_close(pf_store *s) {
   for (int i = 0; i < ST_N; i++) sqlite3_finalize(s->st[i]);
   sqlite3_close(s->db);
   if (s->lock_fd >= 0) close(s->lock_fd);
+  free(s->path);
   free(s);
 }
 
@@ -135,12 +146,36 @@ int pf_store_commit(pf_store *s, pf_error *err) {
   int moved = 0;
   if (sqlite3_file_control(s->db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved)
     return pf_fail(err, "database: its file was deleted or moved while the server ran: nothing more is written");
-  return step_done(s, s->st[ST_COMMIT], err, "commit");
+  double t0 = pf_clock_seconds();
+  if (step_done(s, s->st[ST_COMMIT], err, "commit") != 0) return -1;
+  pf_histogram_observe(&s->commit_seconds, pf_clock_seconds() - t0, 1);
+  atomic_fetch_add_explicit(&s->commits, 1, memory_order_relaxed);
+  atomic_fetch_add_explicit(&s->moves, s->pending_moves, memory_order_relaxed);
+  s->pending_moves = s->saved_moves = 0;
+  return 0;
 }
-int pf_store_change(pf_store *s, pf_error *err) { return step_done(s, s->st[ST_SAVE], err, "savepoint"); }
+int pf_store_change(pf_store *s, pf_error *err) {
+  s->saved_moves = s->pending_moves;
+  return step_done(s, s->st[ST_SAVE], err, "savepoint");
+}
 int pf_store_change_end(pf_store *s, bool keep, pf_error *err) {
   if (!keep && step_done(s, s->st[ST_UNDO], err, "rollback to savepoint") != 0) return -1;
+  if (!keep) s->pending_moves = s->saved_moves;
   return step_done(s, s->st[ST_RELEASE], err, "release savepoint");
+}
+
+void pf_store_metrics(pf_store *s, pf_buf *out) {
+  pf_metric(out, "pilfer_moves_total", "counter", "moves committed to the database (rate(): moves a second)",
+            (double)atomic_load_explicit(&s->moves, memory_order_relaxed));
+  pf_metric(out, "pilfer_commits_total", "counter", "database transactions committed (one a pass of the event loop)",
+            (double)atomic_load_explicit(&s->commits, memory_order_relaxed));
+  pf_histogram_write(out, "pilfer_commit_seconds", "how long each commit took", &s->commit_seconds);
+  struct stat st;
+  char wal[4200];
+  double bytes = stat(s->path, &st) == 0 ? (double)st.st_size : 0;
+  snprintf(wal, sizeof wal, "%s-wal", s->path);
+  if (stat(wal, &st) == 0) bytes += (double)st.st_size;
+  pf_metric(out, "pilfer_database_bytes", "gauge", "the database's file and its write-ahead log", bytes);
 }
 bool pf_store_in_transaction(pf_store *s) { return !sqlite3_get_autocommit(s->db); }
 
@@ -158,6 +193,7 @@ int pf_store_drop_table(pf_store *s, int64_t table, pf_error *err) {
   return 0;
 }
 void pf_store_rollback(pf_store *s) {
+  s->pending_moves = s->saved_moves = 0;
   if (!sqlite3_get_autocommit(s->db)) step_done(s, s->st[ST_ROLLBACK], NULL, "rollback");
 }
 
@@ -216,7 +252,9 @@ int pf_store_add_move(pf_store *s, int64_t table, int ply, const char *move, pf_
   sqlite3_bind_int64(q, 1, table);
   sqlite3_bind_int(q, 2, ply);
   bind_text(q, 3, move);
-  return step_done(s, q, err, "move");
+  if (step_done(s, q, err, "move") != 0) return -1;
+  s->pending_moves++;
+  return 0;
 }
 
 int pf_store_add_sealed(pf_store *s, int64_t table, int seat, int ply, const char *move, pf_error *err) {

@@ -70,6 +70,9 @@ int pf_store_add_move(pf_store *s, int64_t table, int ply, const char *move, pf_
 int pf_store_add_sealed(pf_store *s, int64_t table, int seat, int ply, const char *move, pf_error *err);
 int pf_store_drop_sealed(pf_store *s, int64_t table, int seat, pf_error *err);
 
+/* Its series for /metrics (metrics.h): moves and commits, commit latency, the database's size. */
+void pf_store_metrics(pf_store *s, pf_buf *out);
+
 /* `pilfer backup`: copies the database at `from` to the file `to` while a server may be writing
  * to it (SQLite's online backup, every page in one read transaction: one consistent snapshot; the
  * server's writes go on). The copy is written beside `to` (`to`.part-PID), switched to a rollback
