@@ -6,6 +6,8 @@
 - a WebSocket upgrade from another site's page (its Origin) is refused, from the server's own
   origin, from an --origin, and from a client that sends none (not a browser) it is taken;
 - the per-address limit counts X-Forwarded-For's address only from a --trust-proxy peer;
+- the log (--log json): one JSON object a line for the start, the limits hit and the stop, and
+  no seat's token anywhere in it;
 - GET /metrics: 404 without --metrics-token-file, 401 without its token, and with it Prometheus's
   text format, whose figures follow a game played, an error sent and an upgrade refused;
 - nginx (Debian's), with contrib/nginx-pilfer.conf and a self-signed certificate on loopback, in
@@ -50,6 +52,7 @@ def start_server(tmp, name, *args):
     p = subprocess.Popen([PILFER, "serve", "--listen", "127.0.0.1:0", "--db", os.path.join(tmp, name + ".db"), *args],
                          stdout=subprocess.PIPE, stderr=log, text=True)
     line = p.stdout.readline()
+    p.first_line = line
     m = re.search(r"listening on http://127\.0\.0\.1:(\d+)/", line)
     if not m:
         p.kill()
@@ -169,6 +172,9 @@ class WS:
         self.s.close()
 
 
+TOKENS = []  # every seat's token this test was given: none may be in the log
+
+
 def play_game(port, tls, origin):
     """A whole game of Thief against a random bot: returns the final state."""
     ws = WS(port, tls, origin=origin)
@@ -179,6 +185,7 @@ def play_game(port, tls, origin):
     table = created["table"]
     joined = ws.request({"type": "join", "table": table, "seat": 0}, "joined")
     token, rng, sent, deadline = joined["token"], random.Random(7), -1, time.time() + 60
+    TOKENS.append(token)
     while time.time() < deadline:
         m = ws.recv()
         if m.get("type") == "error":
@@ -286,7 +293,7 @@ def main():
             f.write(token + "\n")
         srv, port = start_server(tmp, "main", "--trust-proxy", "127.0.0.1", "--origin", "https://friends.example",
                                  "--limit", "conns_per_address=3", "--reports", reports,
-                                 "--metrics-token-file", os.path.join(tmp, "metrics.token"))
+                                 "--metrics-token-file", os.path.join(tmp, "metrics.token"), "--log", "json")
         procs.append(srv)
 
         # ---- browser security headers ----
@@ -400,6 +407,26 @@ def main():
             check("a whole game of Thief over wss:// through nginx", False, e)
         status, _, body = http_get(port, "/api/tables")
         check("the server saw the game end", status == 200 and any(t.get("status") == "over" for t in json.loads(body)), body[:300])
+
+        # ---- the log ----
+        srv.terminate()
+        rest = srv.stdout.read()
+        srv.wait(5)
+        out_lines = [srv.first_line] + rest.splitlines()
+        err_lines = open(os.path.join(tmp, "main.log")).read().splitlines()
+        try:
+            events = [json.loads(l) for l in out_lines + err_lines if l.strip()]
+            parsed = all(set(e) >= {"time", "event", "message"} for e in events)
+        except ValueError as e:
+            events, parsed = [], False
+            print("     " + str(e))
+        check("--log json: every line is one JSON object with time, event and message", parsed and events,
+              (out_lines + err_lines)[:5])
+        kinds = {(e["event"], e.get("limit")) for e in events}
+        check("the log tells the start, the stop and the limits hit (origin, conns_per_address)",
+              {("start", None), ("stop", None), ("limit", "origin"), ("limit", "conns_per_address")} <= kinds, kinds)
+        text = "\n".join(out_lines + err_lines)
+        check("no seat's token is in the log (%d tokens)" % len(TOKENS), TOKENS and not any(t in text for t in TOKENS))
     finally:
         for p in procs:
             p.terminate()

@@ -11,12 +11,13 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "server/log.h"
 #include "server/serve.h"
 
 static const char USAGE[] =
     "usage: pilfer serve [--listen ADDRESS:PORT] [--db FILE] [--web DIR] [--workers N] [--helpers N]\n"
     "                    [--sync normal|full] [--reports DIR] [--limit NAME=N]... [--origin URL]...\n"
-    "                    [--trust-proxy ADDRESS]... [--metrics-token-file FILE]\n"
+    "                    [--trust-proxy ADDRESS]... [--metrics-token-file FILE] [--log text|json]\n"
     "\n"
     "Serves the game server and its web page on one port: HTTP, and WebSocket at /ws (the protocol\n"
     "is docs/protocol.md). Everything is kept in an SQLite database; after a restart, even after\n"
@@ -48,6 +49,8 @@ static const char USAGE[] =
     "  --metrics-token-file FILE  serve GET /metrics (Prometheus's text format) to requests with\n"
     "                         \"Authorization: Bearer TOKEN\", TOKEN being FILE's first line (16 to 200\n"
     "                         letters, digits and -._~+/=); without it /metrics is 404\n"
+    "  --log text|json        its log: a line per event (start, stop, errors, limits hit), as text\n"
+    "                         or as one JSON object a line (docs/operations.md, \"Logs\"; default text)\n"
     "Stops on Ctrl-C (SIGINT) or SIGTERM.\n";
 
 /* "127.0.0.1:8080", ":8080", "*:8080" or "8080". */
@@ -91,7 +94,7 @@ int cmd_serve(int argc, char **argv) {
                                        {"sync", required_argument, 0, 's'},   {"limit", required_argument, 0, 'L'},
                                        {"helpers", required_argument, 0, 'H'}, {"reports", required_argument, 0, 'r'},
                                        {"origin", required_argument, 0, 'o'}, {"trust-proxy", required_argument, 0, 'p'},
-                                       {"metrics-token-file", required_argument, 0, 'm'},
+                                       {"metrics-token-file", required_argument, 0, 'm'}, {"log", required_argument, 0, 'g'},
                                        {"help", no_argument, 0, 'h'},         {0}};
   char iface[128] = "127.0.0.1";
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -163,6 +166,13 @@ int cmd_serve(int argc, char **argv) {
       if (read_token(optarg, metrics_token, sizeof metrics_token) != 0) return EXIT_BAD_INPUT;
       cfg.metrics_token = metrics_token;
       break;
+    case 'g':
+      if (strcmp(optarg, "text") != 0 && strcmp(optarg, "json") != 0) {
+        cli_error("serve: --log is text or json, not '%s'", optarg);
+        return EXIT_BAD_INPUT;
+      }
+      pf_log_json(strcmp(optarg, "json") == 0);
+      break;
     case 'h': fputs(USAGE, stdout); return 0;
     default:
       cli_error("serve: unknown or incomplete option '%s'; see pilfer serve --help", argv[optind - 1]);
@@ -175,6 +185,6 @@ int cmd_serve(int argc, char **argv) {
   }
   cfg.iface = iface[0] ? iface : NULL;
   if (!cfg.web && !(cfg.web = cli_find_beside("web", "index.html", web, sizeof web)))
-    fprintf(stderr, "pilfer serve: no web folder next to the binary (see --help): only /api/ and /ws answer\n");
+    pf_log("config", "no web folder next to the binary (see --help): only /api/ and /ws answer");
   return pf_serve(&cfg);
 }

@@ -24,6 +24,7 @@
  */
 #define _DEFAULT_SOURCE /* realpath */
 #include "server/serve.h"
+#include "server/log.h"
 #include "server/metrics.h"
 
 #include <ctype.h>
@@ -170,8 +171,9 @@ static void queue_message(session *s, const char *text, size_t len) {
      * so the queue goes now and the connection at the next pass. */
     char ip[64] = "?";
     lws_get_peer_simple(s->wsi, ip, sizeof ip);
-    fprintf(stderr, "pilfer serve: closed a connection from %s that does not read: %zu KiB unsent (%s; %zu KiB for all)\n",
-            ip, s->queued / 1024, own ? "queue_kib" : "queue_total_mib", srv->queued / 1024);
+    pf_log_limit(own ? "queue_kib" : "queue_total_mib",
+                 "closed a connection from %s that does not read: %zu KiB unsent (%s; %zu KiB for all)", ip,
+                 s->queued / 1024, own ? "queue_kib" : "queue_total_mib", srv->queued / 1024);
     pf_counts_add(&srv->limits, own ? "queue_kib" : "queue_total_mib");
     drop_queue(s);
     s->close_code = LWS_CLOSE_STATUS_POLICY_VIOLATION;
@@ -220,6 +222,9 @@ static void hall_wake(void *ctx) {
 /* An error the transport answers itself (too big, flood), as the hall would word it. */
 static void transport_error(session *s, const char *code, const char *message) {
   pf_counts_add(&the_server->limits, code);
+  char ip[64] = "?";
+  lws_get_peer_simple(s->wsi, ip, sizeof ip);
+  pf_log_limit(code, "%s: %s", ip, message);
   char text[256];
   int n = snprintf(text, sizeof text, "{\"type\":\"error\",\"code\":\"%s\",\"message\":\"%s\"}", code, message);
   queue_message(s, text, (size_t)n);
@@ -590,12 +595,19 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
   switch (reason) {
   case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: { /* before the upgrade: another site's page, or past the address's limit */
     if (!origin_allowed(srv, wsi)) {
+      char origin[128] = "?";
+      lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN);
       pf_counts_add(&srv->limits, "origin");
+      pf_log_limit("origin", "refused a WebSocket from another site's page (Origin %s)", origin);
       return 1;
     }
     int a = address_of(srv, wsi);
     bool full = a >= 0 && srv->addrs[a].conns >= srv->cfg->conns_per_address;
-    if (full) pf_counts_add(&srv->limits, "conns_per_address");
+    if (full) {
+      pf_counts_add(&srv->limits, "conns_per_address");
+      pf_log_limit("conns_per_address", "refused a WebSocket from %s: it has %d open (conns_per_address)", srv->addrs[a].ip,
+                   srv->addrs[a].conns);
+    }
     return full;
   }
   case LWS_CALLBACK_ESTABLISHED:
@@ -664,13 +676,13 @@ int pf_serve(const pf_serve_config *cfg) {
   server srv = {.cfg = cfg, .started = (double)time(NULL)};
   the_server = &srv;
   if (cfg->web && !realpath(cfg->web, srv.web)) {
-    fprintf(stderr, "pilfer: the web folder %s: %s\n", cfg->web, strerror(errno));
+    pf_log_fail("the web folder %s: %s", cfg->web, strerror(errno));
     return 1;
   }
   struct stat sb;
   errno = 0;
   if (cfg->reports && (!realpath(cfg->reports, srv.reports) || stat(srv.reports, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
-    fprintf(stderr, "pilfer: the reports folder %s: %s\n", cfg->reports, errno ? strerror(errno) : "not a folder");
+    pf_log_fail("the reports folder %s: %s", cfg->reports, errno ? strerror(errno) : "not a folder");
     return 1;
   }
   pf_hall_io io = {.ctx = &srv, .send = hall_send, .wake = hall_wake};
@@ -679,7 +691,7 @@ int pf_serve(const pf_serve_config *cfg) {
   pf_error err;
   srv.hall = pf_hall_open(&hc, &io, &err);
   if (!srv.hall) {
-    fprintf(stderr, "pilfer: %s\n", err.msg);
+    pf_log_fail("%s", err.msg);
     return 1;
   }
   raise_file_limit();
@@ -697,7 +709,7 @@ int pf_serve(const pf_serve_config *cfg) {
   info.retry_and_idle_policy = &idle;
   set_context(&srv, lws_create_context(&info));
   if (!srv.ctx) {
-    fprintf(stderr, "pilfer: cannot listen on %s:%d\n", cfg->iface ? cfg->iface : "*", cfg->port);
+    pf_log_fail("cannot listen on %s:%d", cfg->iface ? cfg->iface : "*", cfg->port);
     pf_hall_close(srv.hall);
     return 1;
   }
@@ -705,9 +717,8 @@ int pf_serve(const pf_serve_config *cfg) {
   signal(SIGTERM, on_signal);
   signal(SIGPIPE, SIG_IGN);
   int port = lws_get_vhost_listen_port(lws_get_vhost_by_name(srv.ctx, "default"));
-  printf("pilfer serve: listening on http://%s:%d/ (database %s, %d tables in play)\n",
-         cfg->iface ? cfg->iface : "localhost", port, cfg->db, pf_hall_tables(srv.hall));
-  fflush(stdout);
+  pf_log_out("start", "listening on http://%s:%d/ (database %s, %d tables in play)", cfg->iface ? cfg->iface : "localhost",
+             port, cfg->db, pf_hall_tables(srv.hall));
   lws_sul_schedule(srv.ctx, 0, &srv.tick, on_tick, LWS_US_PER_SEC);
   pf_hall_poll(srv.hall); /* bots of the tables that came back may have chosen already */
   while (!stopping && lws_service(srv.ctx, 0) >= 0) pf_hall_flush(srv.hall);
@@ -717,6 +728,6 @@ int pf_serve(const pf_serve_config *cfg) {
   lws_context_destroy(ctx); /* closes every connection: the hall hears of each */
   pf_hall_close(srv.hall);
   free(srv.addrs);
-  printf("pilfer serve: stopped\n");
+  pf_log_out("stop", "stopped");
   return 0;
 }
