@@ -88,9 +88,9 @@ def read_head(s):
     return status, headers, rest
 
 
-def http_get(port, path, tls=False):
+def http_get(port, path, tls=False, extra=""):
     s = connect(port, tls)
-    s.sendall(("GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n\r\n" % (path, port)).encode())
+    s.sendall(("GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n%sConnection: close\r\n\r\n" % (path, port, extra)).encode())
     status, headers, body = read_head(s)
     while True:
         chunk = s.recv(65536)
@@ -203,16 +203,7 @@ def play_game(port, tls, origin):
 
 
 def scrape(port, token):
-    s = connect(port)
-    auth = "Authorization: Bearer %s\r\n" % token if token is not None else ""
-    s.sendall(("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n%sConnection: close\r\n\r\n" % (port, auth)).encode())
-    status, headers, body = read_head(s)
-    while True:
-        chunk = s.recv(65536)
-        if not chunk:
-            break
-        body += chunk
-    s.close()
+    status, headers, body = http_get(port, "/metrics", extra="Authorization: Bearer %s\r\n" % token if token is not None else "")
     return status, headers, body.decode()
 
 

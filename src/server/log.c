@@ -43,31 +43,31 @@ static void emit(FILE *f, const char *event, const char *limit, char *msg) {
   fflush(f);
 }
 
-void pf_log(const char *event, const char *fmt, ...) {
+static void vemit(FILE *f, const char *event, const char *fmt, va_list ap) {
   char msg[1024];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  emit(f, event, NULL, msg);
+}
+
+void pf_log(const char *event, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  vemit(stderr, event, fmt, ap);
   va_end(ap);
-  emit(stderr, event, NULL, msg);
 }
 
 void pf_log_fail(const char *fmt, ...) {
-  char msg[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  vemit(stderr, "fail", fmt, ap);
   va_end(ap);
-  emit(stderr, "fail", NULL, msg);
 }
 
 void pf_log_out(const char *event, const char *fmt, ...) {
-  char msg[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  vemit(stdout, event, fmt, ap);
   va_end(ap);
-  emit(stdout, event, NULL, msg);
 }
 
 /* Each limit's lines in the current second, and those left out. */
