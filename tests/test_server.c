@@ -1533,6 +1533,9 @@ static void online_backup(void **st) {
   free(out);
   free(err);
   if (!srv_alive(&server)) fail_msg("the server died during the backup");
+  struct stat sb;
+  if (stat(copy, &sb) != 0 || (sb.st_mode & 0777) != 0600)
+    fail_msg("the backup holds every seat's token, yet its mode is %o, not 600", (unsigned)(sb.st_mode & 0777));
   /* the server plays on */
   acks_seen += 6;
   play(ts, 3, 60000, enough_acks);

@@ -53,7 +53,7 @@ static const char USAGE[] =
     "                         or as one JSON object a line (docs/operations.md, \"Logs\"; default text)\n"
     "Stops on Ctrl-C (SIGINT) or SIGTERM.\n";
 
-/* "127.0.0.1:8080", ":8080", "*:8080" or "8080". */
+/* "127.0.0.1:8080", "[::1]:8080", ":8080", "*:8080" or "8080". */
 static int parse_listen(const char *text, char *iface, size_t n, int *port) {
   const char *colon = strrchr(text, ':');
   const char *p = colon ? colon + 1 : text;
@@ -63,6 +63,10 @@ static int parse_listen(const char *text, char *iface, size_t n, int *port) {
   memcpy(iface, text, len);
   iface[len] = 0;
   if (strcmp(iface, "*") == 0) iface[0] = 0;
+  if (len >= 2 && iface[0] == '[' && iface[len - 1] == ']') { /* [::1]:8080, as in a URL */
+    memmove(iface, iface + 1, len - 2);
+    iface[len - 2] = 0;
+  }
   return 0;
 }
 

@@ -30,6 +30,8 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <libwebsockets.h>
 #include <limits.h>
 #include <pthread.h>
@@ -588,6 +590,13 @@ static int http_writeable(session *s) {
 
 /* ---- the one protocol ---- */
 
+/* An upgrade refused before it happens: an HTTP 403 with the reason, then the connection closes
+ * (a browser, or a proxy in front, is told rather than left with a connection cut short). */
+static int refuse_upgrade(struct lws *wsi, const char *why) {
+  lws_return_http_status(wsi, HTTP_STATUS_FORBIDDEN, why);
+  return 1;
+}
+
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len) {
   struct lws_context *ctx = lws_get_context(wsi);
   server *srv = ctx ? lws_context_user(ctx) : NULL;
@@ -599,16 +608,16 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
       lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN);
       pf_counts_add(&srv->limits, "origin");
       pf_log_limit("origin", "refused a WebSocket from another site's page (Origin %s)", origin);
-      return 1;
+      return refuse_upgrade(wsi, "another site's page may not open a WebSocket here");
     }
     int a = address_of(srv, wsi);
-    bool full = a >= 0 && srv->addrs[a].conns >= srv->cfg->conns_per_address;
-    if (full) {
+    if (a >= 0 && srv->addrs[a].conns >= srv->cfg->conns_per_address) {
       pf_counts_add(&srv->limits, "conns_per_address");
       pf_log_limit("conns_per_address", "refused a WebSocket from %s: it has %d open (conns_per_address)", srv->addrs[a].ip,
                    srv->addrs[a].conns);
+      return refuse_upgrade(wsi, "too many WebSockets from your address (conns_per_address)");
     }
-    return full;
+    return 0;
   }
   case LWS_CALLBACK_ESTABLISHED:
     memset(s, 0, sizeof *s);
@@ -671,6 +680,43 @@ static void raise_file_limit(void) {
   }
 }
 
+/* Whether this process listens on TCP `port`, and only on `iface` when that is an address (a name
+ * or every interface is libwebsockets' to resolve); `got` says what it found otherwise. Debian's libwebsockets 4.1, given an IPv4 address on a vhost that may serve IPv6,
+ * listens on every interface (its issue 2290, fixed in later releases): pf_serve turns IPv6 off
+ * for an IPv4 address, and checks here that it worked before serving anyone. */
+static bool bound_as_asked(const char *iface, int port, char *got, size_t n) {
+  char want[64];
+  bool check = iface && canonical_address(iface, want, sizeof want), found = false;
+  for (int fd = 0; fd < 1024; fd++) {
+    int listening = 0;
+    socklen_t len = sizeof listening;
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof ss;
+    if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &len) != 0 || !listening ||
+        getsockname(fd, (struct sockaddr *)&ss, &sl) != 0)
+      continue;
+    char text[64] = "";
+    int p = -1;
+    if (ss.ss_family == AF_INET) {
+      const struct sockaddr_in *a = (const struct sockaddr_in *)&ss;
+      inet_ntop(AF_INET, &a->sin_addr, text, sizeof text);
+      p = ntohs(a->sin_port);
+    } else if (ss.ss_family == AF_INET6) {
+      const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)&ss;
+      inet_ntop(AF_INET6, &a->sin6_addr, text, sizeof text);
+      p = ntohs(a->sin6_port);
+    }
+    if (p != port) continue;
+    found = true;
+    if (check && (!canonical_address(text, got, n) || strcmp(got, want) != 0)) {
+      snprintf(got, n, "%s", text);
+      return false;
+    }
+  }
+  if (!found) snprintf(got, n, "no socket");
+  return found;
+}
+
 int pf_serve(const pf_serve_config *cfg) {
   pf_json_cache_blocks(); /* before the workers start */
   server srv = {.cfg = cfg, .started = (double)time(NULL)};
@@ -703,6 +749,8 @@ int pf_serve(const pf_serve_config *cfg) {
   info.protocols = PROTOCOLS;
   info.user = &srv;
   info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
+  unsigned char v4[4];
+  if (cfg->iface && inet_pton(AF_INET, cfg->iface, v4) == 1) info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
   /* A WebSocket is pinged after half the idle time without a sign of life, closed after all. */
   lws_retry_bo_t idle = {.secs_since_valid_ping = (uint16_t)(cfg->idle / 2),
                          .secs_since_valid_hangup = (uint16_t)cfg->idle};
@@ -717,8 +765,20 @@ int pf_serve(const pf_serve_config *cfg) {
   signal(SIGTERM, on_signal);
   signal(SIGPIPE, SIG_IGN);
   int port = lws_get_vhost_listen_port(lws_get_vhost_by_name(srv.ctx, "default"));
-  pf_log_out("start", "listening on http://%s:%d/ (database %s, %d tables in play)", cfg->iface ? cfg->iface : "localhost",
-             port, cfg->db, pf_hall_tables(srv.hall));
+  char bound[64];
+  if (!bound_as_asked(cfg->iface, port, bound, sizeof bound)) {
+    pf_log_fail("asked to listen on %s port %d, but found %s: not serving other than was asked",
+                cfg->iface ? cfg->iface : "every interface", port, bound);
+    struct lws_context *ctx = srv.ctx;
+    set_context(&srv, NULL);
+    lws_context_destroy(ctx);
+    pf_hall_close(srv.hall);
+    return 1;
+  }
+  bool v6 = cfg->iface && strchr(cfg->iface, ':');
+  int ntables = pf_hall_tables(srv.hall);
+  pf_log_out("start", "listening on http://%s%s%s:%d/ (database %s, %d %s in play)", v6 ? "[" : "",
+             cfg->iface ? cfg->iface : "localhost", v6 ? "]" : "", port, cfg->db, ntables, ntables == 1 ? "table" : "tables");
   lws_sul_schedule(srv.ctx, 0, &srv.tick, on_tick, LWS_US_PER_SEC);
   pf_hall_poll(srv.hall); /* bots of the tables that came back may have chosen already */
   while (!stopping && lws_service(srv.ctx, 0) >= 0) pf_hall_flush(srv.hall);

@@ -470,7 +470,15 @@ int pf_store_backup(const char *from, const char *to, pf_store_backup_info *info
     rc = PF_BACKUP_BAD_INPUT;
     goto done;
   }
+  /* The copy holds every seat's token: readable by its owner only (SQLite keeps the mode of a
+   * file it finds). */
   unlink(part);
+  int fd = open(part, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    pf_fail(err, "%s: %s", part, strerror(errno));
+    goto done;
+  }
+  close(fd);
   if (sqlite3_open_v2(part, &dst, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
     pf_fail(err, "%s: %s", part, dst ? sqlite3_errmsg(dst) : "cannot create");
     goto done;
