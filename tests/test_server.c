@@ -1494,6 +1494,73 @@ static void recovery(void **st) {
   expect_no_problems();
 }
 
+/* ---- online backup ---- */
+
+/* The highest ply an acknowledged move (not a sealed choice) of table t reached. */
+static int acked_ply(const table *t) {
+  int max_ply = 0;
+  size_t k;
+  json_t *a;
+  json_array_foreach(t->acks, k, a) if (!json_is_true(json_object_get(a, "sealed")) && jint(a, "ply") > max_ply) max_ply = (int)jint(a, "ply");
+  return max_ply;
+}
+
+/* `pilfer backup` in the middle of several games (issue 25): the server plays on while the copy
+ * is taken and after it, and a second server started on the copy holds every table at or past
+ * every move acknowledged before the backup began. */
+static void online_backup(void **st) {
+  (void)st;
+  const char *g[] = {"steal-the-pile", "thief", "skip-bo-junior"};
+  table *ts[3];
+  for (int i = 0; i < 3; i++) {
+    const char *seats[] = {NULL, NULL, "random"};
+    ts[i] = table_new(g[i], 3, srv_short_options(g[i]), seats, NULL, false);
+  }
+  int acks = 0;
+  for (int i = 0; i < 3; i++) acks += (int)json_array_size(ts[i]->acks);
+  acks_seen = acks + 12;
+  play(ts, 3, 60000, enough_acks);
+  int before[3];
+  for (int i = 0; i < 3; i++) before[i] = acked_ply(ts[i]);
+  char copy[600], log2[600];
+  snprintf(copy, sizeof copy, "%s/backup.db", tmpdir);
+  snprintf(log2, sizeof log2, "%s/restored.log", tmpdir);
+  char *argv[] = {(char *)pilfer, "backup", "--db", server.db, copy, NULL};
+  char *out = NULL, *err = NULL;
+  int status = proc_run(argv, &out, &err);
+  if (status != 0 || !strstr(out, "pilfer backup: ")) fail_msg("pilfer backup: status %d: %s%s", status, out, err);
+  print_message("%s", out);
+  free(out);
+  free(err);
+  if (!srv_alive(&server)) fail_msg("the server died during the backup");
+  struct stat sb;
+  if (stat(copy, &sb) != 0 || (sb.st_mode & 0777) != 0600)
+    fail_msg("the backup holds every seat's token, yet its mode is %o, not 600", (unsigned)(sb.st_mode & 0777));
+  /* the server plays on */
+  acks_seen += 6;
+  play(ts, 3, 60000, enough_acks);
+  /* the copy, served by a server of its own */
+  srv restored = {0};
+  if (srv_start(&restored, pilfer, copy, log2, WAIT_MS) != 0) fail_msg("a server on the backup: %s", restored.error);
+  for (int i = 0; i < 3; i++) {
+    char path[64];
+    snprintf(path, sizeof path, "/api/tables/%d", ts[i]->id);
+    json_t *summary = http_json(&restored, path, 200);
+    int ply = (int)jint(summary, "ply");
+    if (ply < before[i])
+      fail_msg("table %d (%s): ply %d in the backup; %d was acknowledged before it: %s", ts[i]->id, g[i], ply,
+               before[i], dump(summary));
+    json_decref(summary);
+  }
+  srv_stop(&restored, SIGTERM, 5000);
+  play(ts, 3, 120000, NULL);
+  for (int i = 0; i < 3; i++) {
+    check_game(ts[i]);
+    table_free(ts[i]);
+  }
+  expect_no_problems();
+}
+
 /* Connections that close without a request, or in the middle of one, or of an upgrade: the
  * server must live on (port scanners and health checks do this). Last, as it may kill it. */
 static void idle_connections(void **st) {
@@ -2333,7 +2400,7 @@ int main(int argc, char **argv) {
 #define TEST(f) cmocka_unit_test_setup(f, forget_problems)
   const struct CMUnitTest all[] = {
       TEST(games_and_http), TEST(every_game), TEST(bad_clients),      TEST(reconnect),
-      TEST(leave),          TEST(takeover),   TEST(recovery),         TEST(idle_connections),
+      TEST(leave),          TEST(takeover),   TEST(recovery),         TEST(online_backup), TEST(idle_connections),
       TEST(bindings),       TEST(bad_utf8),   TEST(long_bot),         TEST(stale_ply),
       TEST(hints),          TEST(http_files), TEST(reports),          TEST(deleted_db),
       TEST(connections),

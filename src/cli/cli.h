@@ -23,6 +23,7 @@ int cmd_sim(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_backup(int argc, char **argv);
 
 /* A folder of pilfer's files next to the binary (EXEDIR, its folder): the first of
  * EXEDIR/../share/pilfer/NAME (installed), EXEDIR/../NAME (the source tree that holds the build

@@ -23,6 +23,7 @@ static const struct command {
     {"merge", cmd_merge, "add up the sim or analyze --json results of a run's shards"},
     {"bench", cmd_bench, "the fixed benchmark: playouts, searches and a short sim of every game"},
     {"serve", cmd_serve, "the game server and web page: tables, seats, bots, over HTTP and WebSocket"},
+    {"backup", cmd_backup, "copy the server's database while it serves (an online backup)"},
 };
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 

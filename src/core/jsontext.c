@@ -225,3 +225,17 @@ void pf_json_cache_blocks(void) {
   json_set_alloc_funcs(cached_malloc, cached_free);
 }
 #endif
+
+void pf_utf8_clean(char *s) {
+  unsigned char *p = (unsigned char *)s;
+  while (*p) {
+    int n = *p < 0x80 ? 1 : (*p & 0xE0) == 0xC0 && *p >= 0xC2 ? 2 : (*p & 0xF0) == 0xE0 ? 3
+            : (*p & 0xF8) == 0xF0 && *p <= 0xF4 ? 4 : 0;
+    bool ok = n > 0;
+    for (int k = 1; ok && k < n; k++) ok = (p[k] & 0xC0) == 0x80;
+    if (ok && n == 3) ok = !(p[0] == 0xE0 && p[1] < 0xA0) && !(p[0] == 0xED && p[1] >= 0xA0);
+    if (ok && n == 4) ok = !(p[0] == 0xF0 && p[1] < 0x90) && !(p[0] == 0xF4 && p[1] >= 0x90);
+    if (!ok) *p++ = '?';
+    else p += n;
+  }
+}

@@ -21,6 +21,10 @@ int pf_json_write_string(pf_buf *b, const char *s, size_t n);
 void pf_json_write_int(pf_buf *b, long long v);
 int pf_json_write_new(pf_buf *b, json_t *v);
 
+/* Makes s valid UTF-8 in place: every byte that does not begin a well-formed character (a cut
+ * one, an overlong form, a surrogate) becomes '?'. For text copied from a client, cut to fit. */
+void pf_utf8_clean(char *s);
+
 /* Gives jansson a per-thread cache of the small blocks it frees, in front of malloc: building a
  * view allocates and frees hundreds of them, and malloc's own per-thread cache holds only 7 of
  * a size. The blocks are malloc's (free() may take any of them). Call before any thread but the

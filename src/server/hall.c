@@ -7,6 +7,7 @@
  * character boundary and its invalid UTF-8 replaced, so that no client text can stop a reply.
  */
 #include "server/table.h"
+#include "server/log.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -32,22 +33,6 @@ void pf_hall_default_limits(pf_hall_limits *lim) {
 /* ------------------------------------------------------------------------------------------ */
 
 static const char INTERNAL[] = "{\"type\":\"error\",\"code\":\"internal\",\"message\":\"the reply could not be built\"}";
-
-/* Replaces in place every byte that does not belong to a well-formed UTF-8 character by '?'
- * (a character cut by a fixed buffer, or a client's invalid bytes). */
-static void utf8_clean(char *s) {
-  unsigned char *p = (unsigned char *)s;
-  while (*p) {
-    int n = *p < 0x80 ? 1 : (*p & 0xE0) == 0xC0 && *p >= 0xC2 ? 2 : (*p & 0xF0) == 0xE0 ? 3
-            : (*p & 0xF8) == 0xF0 && *p <= 0xF4 ? 4 : 0;
-    bool ok = n > 0;
-    for (int k = 1; ok && k < n; k++) ok = (p[k] & 0xC0) == 0x80;
-    if (ok && n == 3) ok = !(p[0] == 0xE0 && p[1] < 0xA0) && !(p[0] == 0xED && p[1] >= 0xA0);
-    if (ok && n == 4) ok = !(p[0] == 0xF0 && p[1] < 0x90) && !(p[0] == 0xF4 && p[1] >= 0x90);
-    if (!ok) *p++ = '?';
-    else p += n;
-  }
-}
 
 static void out_push(pf_hall *h, pf_conn *c, char *text, char *fail, bool plain) {
   if (h->nout == h->capout) {
@@ -101,7 +86,8 @@ static void send_error(pf_hall *h, pf_conn *c, json_t *id, const char *code, con
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  utf8_clean(msg);
+  pf_utf8_clean(msg);
+  pf_counts_add(&h->errors, code);
   hall_send(h, c, json_pack("{s:s, s:s, s:s}", "type", "error", "code", code, "message", msg), id, true, false);
 }
 
@@ -644,6 +630,7 @@ static const struct {
 };
 
 void pf_hall_message(pf_hall *h, pf_conn *c, const char *text, size_t len) {
+  if (!h->pass_messages++) h->pass_start = pf_clock_seconds();
   json_error_t jerr;
   json_t *msg = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
   request r = {h, c, msg, NULL, "message"};
@@ -717,7 +704,7 @@ static bool job_of_table(pf_work *w, void *ctx) {
 static void expire(pf_hall *h, table *t) {
   pf_error err;
   if (change_begin(h, &err) != 0 || pf_store_drop_table(h->store, t->id, &err) != 0) {
-    fprintf(stderr, "pilfer serve: table %" PRId64 " expires: %s\n", t->id, err.msg);
+    pf_log("error", "table %" PRId64 " expires: %s", t->id, err.msg);
     return change_undo(h, t);
   }
   pf_store_change_end(h->store, true, &err);
@@ -756,7 +743,7 @@ void pf_hall_tick(pf_hall *h) {
       changed++;
     }
     if (rc != 0) {
-      fprintf(stderr, "pilfer serve: table %" PRId64 ": takeover: %s\n", t->id, err.msg);
+      pf_log("error", "table %" PRId64 ": takeover: %s", t->id, err.msg);
       change_undo(h, t);
       continue;
     }
@@ -818,7 +805,7 @@ void pf_hall_flush(pf_hall *h) {
     pf_error err = {0};
     bool ok = !pf_store_in_transaction(h->store) || pf_store_commit(h->store, &err) == 0;
     if (!ok) {
-      fprintf(stderr, "pilfer serve: %s\n", err.msg);
+      pf_log("error", "%s", err.msg);
       pf_store_rollback(h->store);
     }
     /* Taken first: what follows may start the next pass's changes (inline bots). */
@@ -842,6 +829,8 @@ void pf_hall_flush(pf_hall *h) {
     tell_changed(h, dirty, ndirty);
     free(dirty);
   } while (pf_workers_pending(h->workers) && h->io.wake == NULL);
+  if (h->pass_messages) pf_histogram_observe(&h->pass_seconds, pf_clock_seconds() - h->pass_start, h->pass_messages);
+  h->pass_messages = 0;
   sweep_idle(h);
 }
 
@@ -880,7 +869,7 @@ pf_hall *pf_hall_open(const pf_hall_config *cfg, const pf_hall_io *io, pf_error 
     table *t = h->tables[id];
     if (!t || t->status != ST_PLAYING) continue;
     if (change_begin(h, err) != 0 || advance(h, t, err) != 0) {
-      fprintf(stderr, "pilfer serve: table %" PRId64 ": %s\n", id, err->msg);
+      pf_log("error", "table %" PRId64 ": %s", id, err->msg);
       change_undo(h, t);
       continue;
     }

@@ -91,6 +91,10 @@ void pf_hall_flush(pf_hall *h);
  * status. body gets the answer (JSON, or text for the rules). */
 int pf_hall_http(pf_hall *h, const char *path, pf_buf *body, const char **type);
 
+/* Its series for /metrics (metrics.c; docs/operations.md): tables by status, connections, bot
+ * and hint jobs out, errors by code, the passes' latency, and the store's. */
+void pf_hall_metrics(pf_hall *h, pf_buf *out);
+
 /* Tables in memory (for the load benchmark's figures and tests). */
 int pf_hall_tables(const pf_hall *h);
 

@@ -24,9 +24,14 @@
  */
 #define _DEFAULT_SOURCE /* realpath */
 #include "server/serve.h"
+#include "server/log.h"
+#include "server/metrics.h"
 
 #include <ctype.h>
 #include <dirent.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <libwebsockets.h>
 #include <limits.h>
 #include <pthread.h>
@@ -36,8 +41,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "core/clock.h"
 #include "core/jsontext.h"
@@ -121,6 +128,7 @@ typedef struct session {
   int addr;           /* its index in the server's addresses (-1: none) */
   pf_buf http;        /* an HTTP answer's body, sent from http_sent on */
   size_t http_sent;
+  bool report;        /* the answer is a report's (its own Content-Security-Policy) */
 } session;
 
 /* The WebSockets open from one address. */
@@ -139,6 +147,8 @@ typedef struct server {
   int naddrs;
   lws_sorted_usec_list_t tick;
   struct lws_context *ctx;
+  pf_counts limits;       /* /metrics: connections refused or closed by a limit, by its name */
+  double started;         /* unix seconds */
 } server;
 
 static volatile sig_atomic_t stopping;
@@ -163,8 +173,10 @@ static void queue_message(session *s, const char *text, size_t len) {
      * so the queue goes now and the connection at the next pass. */
     char ip[64] = "?";
     lws_get_peer_simple(s->wsi, ip, sizeof ip);
-    fprintf(stderr, "pilfer serve: closed a connection from %s that does not read: %zu KiB unsent (%s; %zu KiB for all)\n",
-            ip, s->queued / 1024, own ? "queue_kib" : "queue_total_mib", srv->queued / 1024);
+    pf_log_limit(own ? "queue_kib" : "queue_total_mib",
+                 "closed a connection from %s that does not read: %zu KiB unsent (%s; %zu KiB for all)", ip,
+                 s->queued / 1024, own ? "queue_kib" : "queue_total_mib", srv->queued / 1024);
+    pf_counts_add(&srv->limits, own ? "queue_kib" : "queue_total_mib");
     drop_queue(s);
     s->close_code = LWS_CLOSE_STATUS_POLICY_VIOLATION;
     lws_set_timeout(s->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
@@ -211,6 +223,10 @@ static void hall_wake(void *ctx) {
 
 /* An error the transport answers itself (too big, flood), as the hall would word it. */
 static void transport_error(session *s, const char *code, const char *message) {
+  pf_counts_add(&the_server->limits, code);
+  char ip[64] = "?";
+  lws_get_peer_simple(s->wsi, ip, sizeof ip);
+  pf_log_limit(code, "%s: %s", ip, message);
   char text[256];
   int n = snprintf(text, sizeof text, "{\"type\":\"error\",\"code\":\"%s\",\"message\":\"%s\"}", code, message);
   queue_message(s, text, (size_t)n);
@@ -229,10 +245,54 @@ static void drop_queue(session *s) {
 
 /* ---- WebSocket ---- */
 
-/* The index of a peer's address, added when new; -1 when it cannot be told. */
+/* An address in one form: IPv4 as itself (also when lws gives it IPv4-mapped, "::ffff:1.2.3.4"),
+ * IPv6 as inet_ntop writes it; false when `text` is no address. */
+static bool canonical_address(const char *text, char *out, size_t n) {
+  unsigned char bin[16];
+  if (strncasecmp(text, "::ffff:", 7) == 0 && inet_pton(AF_INET, text + 7, bin) == 1) text += 7;
+  if (inet_pton(AF_INET, text, bin) == 1) return inet_ntop(AF_INET, bin, out, (socklen_t)n) != NULL;
+  return inet_pton(AF_INET6, text, bin) == 1 && inet_ntop(AF_INET6, bin, out, (socklen_t)n) != NULL;
+}
+
+/* The client's address: the peer's, or, when the peer is a trusted proxy, the last address of
+ * its X-Forwarded-For (the one that proxy saw) when that is an address. */
+static bool client_address(server *srv, struct lws *wsi, char *ip, size_t n) {
+  char peer[64], xff[512], cand[64], proxy[64];
+  if (!lws_get_peer_simple(wsi, peer, sizeof peer)) return false;
+  if (!canonical_address(peer, ip, n)) snprintf(ip, n, "%s", peer);
+  bool trusted = false;
+  for (int i = 0; i < srv->cfg->nproxies && !trusted; i++)
+    trusted = canonical_address(srv->cfg->proxies[i], proxy, sizeof proxy) && strcmp(ip, proxy) == 0;
+  if (!trusted || lws_hdr_copy(wsi, xff, sizeof xff, WSI_TOKEN_X_FORWARDED_FOR) <= 0) return true;
+  const char *last = strrchr(xff, ',');
+  last = last ? last + 1 : xff;
+  last += strspn(last, " \t");
+  size_t len = strcspn(last, " \t");
+  if (len == 0 || len >= sizeof cand) return true;
+  snprintf(cand, sizeof cand, "%.*s", (int)len, last);
+  canonical_address(cand, ip, n); /* not an address: the proxy's own stays */
+  return true;
+}
+
+/* Whether a WebSocket upgrade may come from its Origin: none (not a browser: no page of another
+ * site can be behind it), the server's own (the Origin's host[:port] is the Host header), or one
+ * of --origin. Anything else, "null" too, is another site's page: cross-site WebSocket hijacking. */
+static bool origin_allowed(server *srv, struct lws *wsi) {
+  if (lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) <= 0) return true;
+  char origin[256], host[256];
+  if (lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN) <= 0) return false;
+  for (int i = 0; i < srv->cfg->norigins; i++)
+    if (strcasecmp(origin, srv->cfg->origins[i]) == 0) return true;
+  const char *authority = strncasecmp(origin, "http://", 7) == 0    ? origin + 7
+                          : strncasecmp(origin, "https://", 8) == 0 ? origin + 8
+                                                                     : NULL;
+  return authority && lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) > 0 && strcasecmp(authority, host) == 0;
+}
+
+/* The index of a client's address, added when new; -1 when it cannot be told. */
 static int address_of(server *srv, struct lws *wsi) {
   char ip[64];
-  if (!lws_get_peer_simple(wsi, ip, sizeof ip)) return -1;
+  if (!client_address(srv, wsi, ip, sizeof ip)) return -1;
   int free_slot = -1;
   for (int i = 0; i < srv->naddrs; i++) {
     if (strcmp(srv->addrs[i].ip, ip) == 0) return i;
@@ -333,13 +393,31 @@ static int add_header(struct lws *wsi, const char *name, const char *value, unsi
                                      p, end);
 }
 
+/* What every answer tells the browser (docs/operations.md, "Browser security"): the page and
+ * the API run only the site's own scripts and styles, talk only to the site, and are framed by
+ * nobody. A report of analyze --html is one file with its scripts inside (Vega, which compiles
+ * its expressions): it may run them, sandboxed in an origin of its own, with nothing from outside. */
+static const char CSP_PAGE[] = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                               "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; "
+                               "frame-ancestors 'none'";
+static const char CSP_REPORT[] = "sandbox allow-scripts allow-downloads; default-src 'none'; script-src 'unsafe-inline' "
+                                 "'unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; frame-ancestors 'self'";
+
+static int security_headers(struct lws *wsi, bool report, unsigned char **p, unsigned char *end) {
+  return add_header(wsi, "content-security-policy:", report ? CSP_REPORT : CSP_PAGE, p, end) ||
+         add_header(wsi, "x-content-type-options:", "nosniff", p, end) ||
+         add_header(wsi, "referrer-policy:", "no-referrer", p, end) ||
+         add_header(wsi, "x-frame-options:", report ? "SAMEORIGIN" : "DENY", p, end);
+}
+
 /* Sends the headers of an answer whose body is in s->http; the body follows when writeable. The
  * API's answers are never kept (no-store); a web file (w) is kept and asked again with its ETag
  * (no-cache), and says whether it is compressed. */
 static int http_answer(session *s, int status, const char *type, const pf_web_answer *w) {
-  unsigned char buf[LWS_PRE + 1024], *start = buf + LWS_PRE, *p = start, *end = buf + sizeof buf - 1;
+  unsigned char buf[LWS_PRE + 2048], *start = buf + LWS_PRE, *p = start, *end = buf + sizeof buf - 1;
   if (lws_add_http_common_headers(s->wsi, (unsigned)status, type, s->http.len, &p, end) ||
       add_header(s->wsi, "cache-control:", w ? "no-cache" : "no-store", &p, end) ||
+      security_headers(s->wsi, s->report, &p, end) ||
       (w && (add_header(s->wsi, "etag:", w->etag, &p, end) || add_header(s->wsi, "vary:", "accept-encoding", &p, end) ||
              (w->gzip && add_header(s->wsi, "content-encoding:", "gzip", &p, end)))) ||
       lws_finalize_write_http_header(s->wsi, start, &p, end))
@@ -376,7 +454,9 @@ static int http_file(session *s, const char *dir, const char *path) {
   if (lws_hdr_copy(s->wsi, accept, sizeof accept, WSI_TOKEN_HTTP_ACCEPT_ENCODING) < 0) accept[0] = '\0';
   if (lws_hdr_copy(s->wsi, match, sizeof match, WSI_TOKEN_HTTP_IF_NONE_MATCH) < 0) match[0] = '\0';
   if (pf_web_file(real, accept, match, &s->http, &w)) return http_answer(s, w.status, mime_type(real), &w);
-  int n = lws_serve_http_file(s->wsi, real, mime_type(real), NULL, 0);
+  unsigned char extra[1024], *p = extra;
+  if (security_headers(s->wsi, s->report, &p, extra + sizeof extra)) return -1;
+  int n = lws_serve_http_file(s->wsi, real, mime_type(real), (const char *)extra, (int)(p - extra));
   if (n < 0) return -1;
   return n > 0 && lws_http_transaction_completed(s->wsi) ? -1 : 0;
 }
@@ -446,10 +526,39 @@ static int http_reports(server *srv, session *s) {
   return http_answer(s, 200, "application/json", NULL);
 }
 
+/* Whether two strings are equal, in a time that does not tell where they differ. */
+static bool same_secret(const char *a, const char *b) {
+  size_t na = strlen(a), nb = strlen(b);
+  unsigned char diff = na != nb;
+  for (size_t i = 0; i < na; i++) diff |= (unsigned char)(a[i] ^ b[i % (nb ? nb : 1)]);
+  return diff == 0;
+}
+
+/* GET /metrics (docs/operations.md, "Metrics"): Prometheus's text format, to whoever shows the
+ * --metrics-token-file's token as "Authorization: Bearer TOKEN"; 404 without that option. */
+static int http_metrics(server *srv, session *s) {
+  if (!srv->cfg->metrics_token) return http_text(s, 404, "not found\n");
+  char auth[256];
+  if (lws_hdr_copy(s->wsi, auth, sizeof auth, WSI_TOKEN_HTTP_AUTHORIZATION) <= 0 || strncmp(auth, "Bearer ", 7) != 0 ||
+      !same_secret(auth + 7, srv->cfg->metrics_token)) {
+    pf_counts_add(&srv->limits, "metrics_token");
+    return http_text(s, 401, "/metrics needs \"Authorization: Bearer TOKEN\" (pilfer serve --metrics-token-file)\n");
+  }
+  pf_hall_metrics(srv->hall, &s->http);
+  pf_counts_write(&s->http, "pilfer_limits_total", "limit",
+                  "connections refused, closed or messages refused by a limit of the transport, by its name "
+                  "(docs/protocol.md, Limits; origin: another site's page)",
+                  &srv->limits);
+  pf_metric(&s->http, "pilfer_queued_bytes", "gauge", "bytes waiting to be written to the connections", (double)srv->queued);
+  pf_metric(&s->http, "pilfer_start_time_seconds", "gauge", "when the server started (unix time)", srv->started);
+  return http_answer(s, 200, "text/plain; version=0.0.4; charset=utf-8", NULL);
+}
+
 static int http_request(server *srv, session *s, const char *path) {
   pf_buf_clear(&s->http);
   if (!lws_hdr_total_length(s->wsi, WSI_TOKEN_GET_URI) && !lws_hdr_total_length(s->wsi, WSI_TOKEN_HEAD_URI))
     return http_text(s, 405, "only GET and HEAD are answered here\n");
+  if (strcmp(path, "/metrics") == 0) return http_metrics(srv, s);
   if (strcmp(path, "/api/reports") == 0) return http_reports(srv, s);
   if (strncmp(path, "/api/", 5) == 0) {
     const char *type = "application/json";
@@ -457,6 +566,7 @@ static int http_request(server *srv, session *s, const char *path) {
     return http_answer(s, status, type, NULL);
   }
   if (strncmp(path, "/reports/", 9) == 0) {
+    s->report = true;
     if (!report_name(path + 9)) return http_text(s, 404, "not found\n");
     return http_file(s, srv->reports, path + 8);
   }
@@ -480,14 +590,34 @@ static int http_writeable(session *s) {
 
 /* ---- the one protocol ---- */
 
+/* An upgrade refused before it happens: an HTTP 403 with the reason, then the connection closes
+ * (a browser, or a proxy in front, is told rather than left with a connection cut short). */
+static int refuse_upgrade(struct lws *wsi, const char *why) {
+  lws_return_http_status(wsi, HTTP_STATUS_FORBIDDEN, why);
+  return 1;
+}
+
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len) {
   struct lws_context *ctx = lws_get_context(wsi);
   server *srv = ctx ? lws_context_user(ctx) : NULL;
   session *s = user;
   switch (reason) {
-  case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: { /* before the upgrade: refused past the address's limit */
+  case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: { /* before the upgrade: another site's page, or past the address's limit */
+    if (!origin_allowed(srv, wsi)) {
+      char origin[128] = "?";
+      lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN);
+      pf_counts_add(&srv->limits, "origin");
+      pf_log_limit("origin", "refused a WebSocket from another site's page (Origin %s)", origin);
+      return refuse_upgrade(wsi, "another site's page may not open a WebSocket here");
+    }
     int a = address_of(srv, wsi);
-    return a >= 0 && srv->addrs[a].conns >= srv->cfg->conns_per_address;
+    if (a >= 0 && srv->addrs[a].conns >= srv->cfg->conns_per_address) {
+      pf_counts_add(&srv->limits, "conns_per_address");
+      pf_log_limit("conns_per_address", "refused a WebSocket from %s: it has %d open (conns_per_address)", srv->addrs[a].ip,
+                   srv->addrs[a].conns);
+      return refuse_upgrade(wsi, "too many WebSockets from your address (conns_per_address)");
+    }
+    return 0;
   }
   case LWS_CALLBACK_ESTABLISHED:
     memset(s, 0, sizeof *s);
@@ -550,18 +680,55 @@ static void raise_file_limit(void) {
   }
 }
 
+/* Whether this process listens on TCP `port`, and only on `iface` when that is an address (a name
+ * or every interface is libwebsockets' to resolve); `got` says what it found otherwise. Debian's libwebsockets 4.1, given an IPv4 address on a vhost that may serve IPv6,
+ * listens on every interface (its issue 2290, fixed in later releases): pf_serve turns IPv6 off
+ * for an IPv4 address, and checks here that it worked before serving anyone. */
+static bool bound_as_asked(const char *iface, int port, char *got, size_t n) {
+  char want[64];
+  bool check = iface && canonical_address(iface, want, sizeof want), found = false;
+  for (int fd = 0; fd < 1024; fd++) {
+    int listening = 0;
+    socklen_t len = sizeof listening;
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof ss;
+    if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &len) != 0 || !listening ||
+        getsockname(fd, (struct sockaddr *)&ss, &sl) != 0)
+      continue;
+    char text[64] = "";
+    int p = -1;
+    if (ss.ss_family == AF_INET) {
+      const struct sockaddr_in *a = (const struct sockaddr_in *)&ss;
+      inet_ntop(AF_INET, &a->sin_addr, text, sizeof text);
+      p = ntohs(a->sin_port);
+    } else if (ss.ss_family == AF_INET6) {
+      const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)&ss;
+      inet_ntop(AF_INET6, &a->sin6_addr, text, sizeof text);
+      p = ntohs(a->sin6_port);
+    }
+    if (p != port) continue;
+    found = true;
+    if (check && (!canonical_address(text, got, n) || strcmp(got, want) != 0)) {
+      snprintf(got, n, "%s", text);
+      return false;
+    }
+  }
+  if (!found) snprintf(got, n, "no socket");
+  return found;
+}
+
 int pf_serve(const pf_serve_config *cfg) {
   pf_json_cache_blocks(); /* before the workers start */
-  server srv = {.cfg = cfg};
+  server srv = {.cfg = cfg, .started = (double)time(NULL)};
   the_server = &srv;
   if (cfg->web && !realpath(cfg->web, srv.web)) {
-    fprintf(stderr, "pilfer: the web folder %s: %s\n", cfg->web, strerror(errno));
+    pf_log_fail("the web folder %s: %s", cfg->web, strerror(errno));
     return 1;
   }
   struct stat sb;
   errno = 0;
   if (cfg->reports && (!realpath(cfg->reports, srv.reports) || stat(srv.reports, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
-    fprintf(stderr, "pilfer: the reports folder %s: %s\n", cfg->reports, errno ? strerror(errno) : "not a folder");
+    pf_log_fail("the reports folder %s: %s", cfg->reports, errno ? strerror(errno) : "not a folder");
     return 1;
   }
   pf_hall_io io = {.ctx = &srv, .send = hall_send, .wake = hall_wake};
@@ -570,7 +737,7 @@ int pf_serve(const pf_serve_config *cfg) {
   pf_error err;
   srv.hall = pf_hall_open(&hc, &io, &err);
   if (!srv.hall) {
-    fprintf(stderr, "pilfer: %s\n", err.msg);
+    pf_log_fail("%s", err.msg);
     return 1;
   }
   raise_file_limit();
@@ -582,13 +749,15 @@ int pf_serve(const pf_serve_config *cfg) {
   info.protocols = PROTOCOLS;
   info.user = &srv;
   info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
+  unsigned char v4[4];
+  if (cfg->iface && inet_pton(AF_INET, cfg->iface, v4) == 1) info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
   /* A WebSocket is pinged after half the idle time without a sign of life, closed after all. */
   lws_retry_bo_t idle = {.secs_since_valid_ping = (uint16_t)(cfg->idle / 2),
                          .secs_since_valid_hangup = (uint16_t)cfg->idle};
   info.retry_and_idle_policy = &idle;
   set_context(&srv, lws_create_context(&info));
   if (!srv.ctx) {
-    fprintf(stderr, "pilfer: cannot listen on %s:%d\n", cfg->iface ? cfg->iface : "*", cfg->port);
+    pf_log_fail("cannot listen on %s:%d", cfg->iface ? cfg->iface : "*", cfg->port);
     pf_hall_close(srv.hall);
     return 1;
   }
@@ -596,9 +765,20 @@ int pf_serve(const pf_serve_config *cfg) {
   signal(SIGTERM, on_signal);
   signal(SIGPIPE, SIG_IGN);
   int port = lws_get_vhost_listen_port(lws_get_vhost_by_name(srv.ctx, "default"));
-  printf("pilfer serve: listening on http://%s:%d/ (database %s, %d tables in play)\n",
-         cfg->iface ? cfg->iface : "localhost", port, cfg->db, pf_hall_tables(srv.hall));
-  fflush(stdout);
+  char bound[64];
+  if (!bound_as_asked(cfg->iface, port, bound, sizeof bound)) {
+    pf_log_fail("asked to listen on %s port %d, but found %s: not serving other than was asked",
+                cfg->iface ? cfg->iface : "every interface", port, bound);
+    struct lws_context *ctx = srv.ctx;
+    set_context(&srv, NULL);
+    lws_context_destroy(ctx);
+    pf_hall_close(srv.hall);
+    return 1;
+  }
+  bool v6 = cfg->iface && strchr(cfg->iface, ':');
+  int ntables = pf_hall_tables(srv.hall);
+  pf_log_out("start", "listening on http://%s%s%s:%d/ (database %s, %d %s in play)", v6 ? "[" : "",
+             cfg->iface ? cfg->iface : "localhost", v6 ? "]" : "", port, cfg->db, ntables, ntables == 1 ? "table" : "tables");
   lws_sul_schedule(srv.ctx, 0, &srv.tick, on_tick, LWS_US_PER_SEC);
   pf_hall_poll(srv.hall); /* bots of the tables that came back may have chosen already */
   while (!stopping && lws_service(srv.ctx, 0) >= 0) pf_hall_flush(srv.hall);
@@ -608,6 +788,6 @@ int pf_serve(const pf_serve_config *cfg) {
   lws_context_destroy(ctx); /* closes every connection: the hall hears of each */
   pf_hall_close(srv.hall);
   free(srv.addrs);
-  printf("pilfer serve: stopped\n");
+  pf_log_out("stop", "stopped");
   return 0;
 }

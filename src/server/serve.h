@@ -9,6 +9,8 @@
 #include "core/buf.h"
 #include "server/hall.h"
 
+#define PF_SERVE_MAX_LIST 16 /* --origin and --trust-proxy, each */
+
 typedef struct pf_serve_config {
   const char *iface; /* the address to listen on ("127.0.0.1"); NULL: every interface */
   int port;          /* 0: any free port (printed when listening) */
@@ -23,6 +25,15 @@ typedef struct pf_serve_config {
   int idle;              /* seconds: a WebSocket that answers no ping for this long is closed */
   int queue_kib;         /* KiB waiting to be written to one connection before it is closed */
   int queue_total_mib;   /* MiB waiting for all connections together */
+  /* Browsers' WebSocket upgrades are taken from the server's own origin (the Origin's host and
+   * port are the Host header's) and from these ("https://pilfer.example.org"), nothing else. */
+  const char *origins[PF_SERVE_MAX_LIST];
+  int norigins;
+  /* Reverse proxies whose X-Forwarded-For (its last address) is the client's address, for the
+   * per-address limits; from any other peer the header is ignored. */
+  const char *proxies[PF_SERVE_MAX_LIST];
+  int nproxies;
+  const char *metrics_token; /* GET /metrics answers whoever shows it (NULL: /metrics is 404) */
 } pf_serve_config;
 
 /* Every limit at its default (docs/protocol.md, "Limits"), the rest zero. */

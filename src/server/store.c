@@ -2,11 +2,20 @@
  * store.c - the server's database in SQLite (store.h says what is kept and why).
  */
 #include "server/store.h"
+#include "server/metrics.h"
+#include "core/clock.h"
+#include "core/mem.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 /* The statements used on every move are prepared once. */
 enum { ST_BEGIN, ST_COMMIT, ST_ROLLBACK, ST_SAVE, ST_RELEASE, ST_UNDO, ST_MOVE, ST_SEALED, ST_UNSEAL, ST_STATUS, ST_SEAT, ST_N };
@@ -46,7 +55,30 @@ static const char SCHEMA[] =
 struct pf_store {
   sqlite3 *db;
   sqlite3_stmt *st[ST_N];
+  int lock_fd; /* the database file, flock()ed: one server per database (-1: none) */
+  char *path;
+  /* For /metrics: the moves written in the open transaction (and at its savepoint), those
+   * committed, the commits and how long each took. */
+  uint64_t pending_moves, saved_moves;
+  _Atomic uint64_t moves, commits;
+  pf_histogram commit_seconds;
 };
+
+#define IN_USE "another process (a pilfer serve?) is using this database"
+
+/* One server owns a database (a second would hold other tables in memory): an exclusive flock()
+ * on the file, which SQLite's own (fcntl) locks leave alone, so that `pilfer backup` can still
+ * read it while the server runs. Closed only after SQLite is (closing it releases nothing of
+ * SQLite's: flock and fcntl locks are apart on Linux). */
+static int lock_database(pf_store *s, const char *path, pf_error *err) {
+  s->lock_fd = -1;
+  if (strcmp(path, ":memory:") == 0) return 0;
+  s->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (s->lock_fd < 0) return pf_fail(err, "%s: %s", path, strerror(errno));
+  if (flock(s->lock_fd, LOCK_EX | LOCK_NB) != 0)
+    return pf_fail(err, "%s: %s", path, errno == EWOULDBLOCK ? IN_USE : strerror(errno));
+  return 0;
+}
 
 static int db_fail(pf_store *s, pf_error *err, const char *what) {
   return pf_fail(err, "database: %s: %s", what, sqlite3_errmsg(s->db));
@@ -64,6 +96,11 @@ int pf_store_open(pf_store **out, const char *path, bool full_sync, pf_error *er
   pf_store *s = calloc(1, sizeof *s);
   if (!s) abort();
   *out = NULL;
+  s->path = pf_xstrdup(path);
+  if (lock_database(s, path, err) != 0) {
+    pf_store_close(s);
+    return -1;
+  }
   if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
       SQLITE_OK) {
     pf_fail(err, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open");
@@ -72,15 +109,13 @@ int pf_store_open(pf_store **out, const char *path, bool full_sync, pf_error *er
   }
   sqlite3_busy_timeout(s->db, 2000);
   char pragmas[160];
-  /* Exclusive: one server owns the database (a second would hold other tables in memory). */
-  snprintf(pragmas, sizeof pragmas,
-           "PRAGMA locking_mode=EXCLUSIVE; PRAGMA journal_mode=WAL; PRAGMA synchronous=%s; PRAGMA foreign_keys=ON;",
+  snprintf(pragmas, sizeof pragmas, "PRAGMA journal_mode=WAL; PRAGMA synchronous=%s; PRAGMA foreign_keys=ON;",
            full_sync ? "FULL" : "NORMAL");
   char *msg = NULL;
   if (sqlite3_exec(s->db, pragmas, NULL, NULL, &msg) != SQLITE_OK ||
       sqlite3_exec(s->db, SCHEMA, NULL, NULL, &msg) != SQLITE_OK) {
     bool locked = sqlite3_errcode(s->db) == SQLITE_BUSY || sqlite3_errcode(s->db) == SQLITE_LOCKED;
-    pf_fail(err, "%s: %s", path, locked ? "another process (a pilfer serve?) is using this database" : msg ? msg : sqlite3_errmsg(s->db));
+    pf_fail(err, "%s: %s", path, locked ? IN_USE : msg ? msg : sqlite3_errmsg(s->db));
     sqlite3_free(msg);
     pf_store_close(s);
     return -1;
@@ -99,6 +134,8 @@ void pf_store_close(pf_store *s) {
   if (!s) return;
   for (int i = 0; i < ST_N; i++) sqlite3_finalize(s->st[i]);
   sqlite3_close(s->db);
+  if (s->lock_fd >= 0) close(s->lock_fd);
+  free(s->path);
   free(s);
 }
 
@@ -109,12 +146,36 @@ int pf_store_commit(pf_store *s, pf_error *err) {
   int moved = 0;
   if (sqlite3_file_control(s->db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved)
     return pf_fail(err, "database: its file was deleted or moved while the server ran: nothing more is written");
-  return step_done(s, s->st[ST_COMMIT], err, "commit");
+  double t0 = pf_clock_seconds();
+  if (step_done(s, s->st[ST_COMMIT], err, "commit") != 0) return -1;
+  pf_histogram_observe(&s->commit_seconds, pf_clock_seconds() - t0, 1);
+  atomic_fetch_add_explicit(&s->commits, 1, memory_order_relaxed);
+  atomic_fetch_add_explicit(&s->moves, s->pending_moves, memory_order_relaxed);
+  s->pending_moves = s->saved_moves = 0;
+  return 0;
 }
-int pf_store_change(pf_store *s, pf_error *err) { return step_done(s, s->st[ST_SAVE], err, "savepoint"); }
+int pf_store_change(pf_store *s, pf_error *err) {
+  s->saved_moves = s->pending_moves;
+  return step_done(s, s->st[ST_SAVE], err, "savepoint");
+}
 int pf_store_change_end(pf_store *s, bool keep, pf_error *err) {
   if (!keep && step_done(s, s->st[ST_UNDO], err, "rollback to savepoint") != 0) return -1;
+  if (!keep) s->pending_moves = s->saved_moves;
   return step_done(s, s->st[ST_RELEASE], err, "release savepoint");
+}
+
+void pf_store_metrics(pf_store *s, pf_buf *out) {
+  pf_metric(out, "pilfer_moves_total", "counter", "moves committed to the database (rate(): moves a second)",
+            (double)atomic_load_explicit(&s->moves, memory_order_relaxed));
+  pf_metric(out, "pilfer_commits_total", "counter", "database transactions committed (one a pass of the event loop)",
+            (double)atomic_load_explicit(&s->commits, memory_order_relaxed));
+  pf_histogram_write(out, "pilfer_commit_seconds", "how long each commit took", &s->commit_seconds);
+  struct stat st;
+  char wal[4200];
+  double bytes = stat(s->path, &st) == 0 ? (double)st.st_size : 0;
+  snprintf(wal, sizeof wal, "%s-wal", s->path);
+  if (stat(wal, &st) == 0) bytes += (double)st.st_size;
+  pf_metric(out, "pilfer_database_bytes", "gauge", "the database's file and its write-ahead log", bytes);
 }
 bool pf_store_in_transaction(pf_store *s) { return !sqlite3_get_autocommit(s->db); }
 
@@ -132,6 +193,7 @@ int pf_store_drop_table(pf_store *s, int64_t table, pf_error *err) {
   return 0;
 }
 void pf_store_rollback(pf_store *s) {
+  s->pending_moves = s->saved_moves = 0;
   if (!sqlite3_get_autocommit(s->db)) step_done(s, s->st[ST_ROLLBACK], NULL, "rollback");
 }
 
@@ -190,7 +252,9 @@ int pf_store_add_move(pf_store *s, int64_t table, int ply, const char *move, pf_
   sqlite3_bind_int64(q, 1, table);
   sqlite3_bind_int(q, 2, ply);
   bind_text(q, 3, move);
-  return step_done(s, q, err, "move");
+  if (step_done(s, q, err, "move") != 0) return -1;
+  s->pending_moves++;
+  return 0;
 }
 
 int pf_store_add_sealed(pf_store *s, int64_t table, int seat, int ply, const char *move, pf_error *err) {
@@ -340,4 +404,125 @@ int pf_store_finished(pf_store *s, int max, void (*fn)(void *ctx, const char *su
   }
   sqlite3_finalize(q);
   return n;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Online backup                                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Writes a file's data and then its folder's entry to the disk. */
+static int sync_path(const char *path, bool folder) {
+  int fd = open(path, (folder ? O_RDONLY | O_DIRECTORY : O_RDWR) | O_CLOEXEC);
+  if (fd < 0) return -1;
+  int rc = fsync(fd);
+  close(fd);
+  return rc;
+}
+
+/* The copy's contents, counted from the copy itself. */
+static int backup_count(sqlite3 *db, pf_store_backup_info *info, pf_error *err, const char *to) {
+  static const char SQL_COUNT[] = "SELECT (SELECT count(*) FROM tables WHERE status = 'waiting'),"
+                                  " (SELECT count(*) FROM tables WHERE status = 'playing'),"
+                                  " (SELECT count(*) FROM tables WHERE status = 'over'), (SELECT count(*) FROM moves)";
+  sqlite3_stmt *q;
+  if (sqlite3_prepare_v2(db, SQL_COUNT, -1, &q, NULL) != SQLITE_OK || sqlite3_step(q) != SQLITE_ROW) {
+    pf_fail(err, "%s: the copy cannot be read: %s", to, sqlite3_errmsg(db));
+    sqlite3_finalize(q);
+    return -1;
+  }
+  for (int i = 0; i < 3; i++) info->tables[i] = sqlite3_column_int64(q, i);
+  info->moves = sqlite3_column_int64(q, 3);
+  sqlite3_finalize(q);
+  return 0;
+}
+
+/* Runs one statement that returns one text row, and whether it is `want`. */
+static bool pragma_says(sqlite3 *db, const char *sql, const char *want) {
+  sqlite3_stmt *q;
+  bool ok = sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW &&
+            sqlite3_column_text(q, 0) && strcmp((const char *)sqlite3_column_text(q, 0), want) == 0;
+  sqlite3_finalize(q);
+  return ok;
+}
+
+int pf_store_backup(const char *from, const char *to, pf_store_backup_info *info, pf_error *err) {
+  memset(info, 0, sizeof *info);
+  struct stat sf, st;
+  if (stat(from, &sf) != 0) return pf_fail(err, "%s: %s", from, strerror(errno)), PF_BACKUP_BAD_INPUT;
+  if (stat(to, &st) == 0 && st.st_dev == sf.st_dev && st.st_ino == sf.st_ino)
+    return pf_fail(err, "%s: is the database itself", to), PF_BACKUP_BAD_INPUT;
+  sqlite3 *src = NULL, *dst = NULL;
+  char part[4096];
+  if (snprintf(part, sizeof part, "%s.part-%ld", to, (long)getpid()) >= (int)sizeof part)
+    return pf_fail(err, "%s: the name is too long", to), PF_BACKUP_BAD_INPUT;
+  int rc = -1;
+  /* The source, as any reader of a WAL database: the server writes on meanwhile. */
+  if (sqlite3_open_v2(from, &src, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+    pf_fail(err, "%s: %s", from, src ? sqlite3_errmsg(src) : "cannot open");
+    rc = PF_BACKUP_BAD_INPUT;
+    goto done;
+  }
+  sqlite3_busy_timeout(src, 5000);
+  if (!pragma_says(src, "SELECT group_concat(name) FROM (SELECT name FROM sqlite_schema WHERE type = 'table' AND "
+                        "name IN ('tables', 'seats', 'moves', 'sealed') ORDER BY name)",
+                   "moves,sealed,seats,tables")) {
+    pf_fail(err, "%s: not a pilfer serve database (%s)", from, sqlite3_errmsg(src));
+    rc = PF_BACKUP_BAD_INPUT;
+    goto done;
+  }
+  /* The copy holds every seat's token: readable by its owner only (SQLite keeps the mode of a
+   * file it finds). */
+  unlink(part);
+  int fd = open(part, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    pf_fail(err, "%s: %s", part, strerror(errno));
+    goto done;
+  }
+  close(fd);
+  if (sqlite3_open_v2(part, &dst, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+    pf_fail(err, "%s: %s", part, dst ? sqlite3_errmsg(dst) : "cannot create");
+    goto done;
+  }
+  /* Every page in one step: one read transaction, so one consistent snapshot, which the server's
+   * writes (to the WAL) do not disturb. Busy only while a checkpoint or recovery runs: retried. */
+  sqlite3_backup *b = sqlite3_backup_init(dst, "main", src, "main");
+  if (!b) {
+    pf_fail(err, "%s: %s", part, sqlite3_errmsg(dst));
+    goto done;
+  }
+  int step;
+  for (int tries = 0; (step = sqlite3_backup_step(b, -1)) == SQLITE_BUSY || step == SQLITE_LOCKED; tries++) {
+    if (tries == 500) break;
+    sqlite3_sleep(20);
+  }
+  info->pages = sqlite3_backup_pagecount(b);
+  sqlite3_backup_finish(b);
+  if (step != SQLITE_DONE) {
+    pf_fail(err, "%s: the copy failed: %s", from, sqlite3_errstr(step));
+    goto done;
+  }
+  /* One self-contained file (no -wal beside it), checked, then counted. */
+  if (!pragma_says(dst, "PRAGMA journal_mode=DELETE", "delete") || !pragma_says(dst, "PRAGMA quick_check", "ok")) {
+    pf_fail(err, "%s: the copy does not check out: %s", part, sqlite3_errmsg(dst));
+    goto done;
+  }
+  if (backup_count(dst, info, err, part) != 0) goto done;
+  rc = 0;
+done:
+  sqlite3_close(src);
+  if (dst && sqlite3_close(dst) != SQLITE_OK && rc == 0) rc = pf_fail(err, "%s: cannot close", part);
+  if (rc == 0) {
+    struct stat sp;
+    if (stat(part, &sp) == 0) info->bytes = (int64_t)sp.st_size;
+    char folder[4096];
+    snprintf(folder, sizeof folder, "%s", to);
+    char *slash = strrchr(folder, '/');
+    if (slash == folder) slash[1] = 0;
+    else if (slash) *slash = 0;
+    else snprintf(folder, sizeof folder, ".");
+    if (sync_path(part, false) != 0 || rename(part, to) != 0 || sync_path(folder, true) != 0)
+      rc = pf_fail(err, "%s: %s", to, strerror(errno));
+  }
+  if (rc != 0) unlink(part);
+  return rc;
 }

@@ -70,6 +70,25 @@ int pf_store_add_move(pf_store *s, int64_t table, int ply, const char *move, pf_
 int pf_store_add_sealed(pf_store *s, int64_t table, int seat, int ply, const char *move, pf_error *err);
 int pf_store_drop_sealed(pf_store *s, int64_t table, int seat, pf_error *err);
 
+/* Its series for /metrics (metrics.h): moves and commits, commit latency, the database's size. */
+void pf_store_metrics(pf_store *s, pf_buf *out);
+
+/* `pilfer backup`: copies the database at `from` to the file `to` while a server may be writing
+ * to it (SQLite's online backup, every page in one read transaction: one consistent snapshot; the
+ * server's writes go on). The copy is written beside `to` (`to`.part-PID), switched to a rollback
+ * journal so that it is one file, checked (quick_check), synced and renamed over `to`: `to` is
+ * either the old file or the whole new copy. 0, with what the copy holds in info; -1 when the copy
+ * could not be made; PF_BACKUP_BAD_INPUT when `from` is missing or no pilfer database, or `to` is
+ * `from` itself. */
+#define PF_BACKUP_BAD_INPUT (-2)
+typedef struct pf_store_backup_info {
+  int pages;
+  int64_t bytes;
+  int64_t tables[3]; /* waiting, playing, over */
+  int64_t moves;
+} pf_store_backup_info;
+int pf_store_backup(const char *from, const char *to, pf_store_backup_info *info, pf_error *err);
+
 /* What the loader hands over for one table; every string is valid during the call only. */
 typedef struct pf_store_loaded {
   pf_store_table table;

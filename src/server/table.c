@@ -4,6 +4,7 @@
  * the bots' jobs.
  */
 #include "server/table.h"
+#include "server/log.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -233,7 +234,7 @@ int table_from_store(void *ctx, const pf_store_loaded *l) {
   pf_setup setup = {.players = t->players, .seed = l->table.seed};
   if (!g || !opts || pf_record_options_read(opts, g, &setup.options, &err) != 0 ||
       pf_run_start(&t->run, g, &setup, &err) != 0) {
-    fprintf(stderr, "pilfer serve: table %" PRId64 " (%s) cannot be restored: %s\n", t->id, l->table.game,
+    pf_log("restore", "table %" PRId64 " (%s) cannot be restored: %s", t->id, l->table.game,
             g ? err.msg : "unknown game");
     json_decref(opts);
     free(t);
@@ -251,7 +252,7 @@ int table_from_store(void *ctx, const pf_store_loaded *l) {
   }
   for (int k = 0; k < l->nmoves; k++)
     if (play_text(t, l->moves[k], k >= l->nmoves - LOG_KEEP, &err) != 0) {
-      fprintf(stderr, "pilfer serve: table %" PRId64 ": move %d (\"%s\") does not replay: %s\n", t->id, k + 1,
+      pf_log("restore", "table %" PRId64 ": move %d (\"%s\") does not replay: %s", t->id, k + 1,
               l->moves[k], err.msg);
       table_free(t);
       return 0;
@@ -278,7 +279,7 @@ table *table_get(pf_hall *h, int64_t id) {
   if (t || id <= 0) return t;
   pf_error err;
   if (pf_store_load(h->store, id, table_from_store, h, &err) < 0)
-    fprintf(stderr, "pilfer serve: %s\n", err.msg);
+    pf_log("error", "%s", err.msg);
   t = table_in_memory(h, id);
   if (t) note_idle(h, t);
   return t;
@@ -636,7 +637,7 @@ int advance(pf_hall *h, table *t, pf_error *err) {
     pf_error perr;
     if (play_text(t, st->sealed, true, &perr) != 0) {
       /* Cannot happen when the game keeps game.h's promise for choosing; the seat is asked anew. */
-      fprintf(stderr, "pilfer serve: table %" PRId64 ": seat %d's sealed \"%s\" is refused: %s\n", t->id, who,
+      pf_log("error", "table %" PRId64 ": seat %d's sealed \"%s\" is refused: %s", t->id, who,
               st->sealed, perr.msg);
       continue;
     }
@@ -822,13 +823,13 @@ void bot_played(pf_hall *h, bot_job *j) {
   pf_error err;
   if (j->cancelled) return;
   if (j->failed) {
-    fprintf(stderr, "pilfer serve: table %" PRId64 ": bot \"%s\": %s\n", t->id, j->spec, j->err.msg);
+    pf_log("bot", "table %" PRId64 ": bot \"%s\": %s", t->id, j->spec, j->err.msg);
     return;
   }
   if (t->status == ST_PLAYING && t->run.nmoves == j->ply && t->g->to_move(t->run.state) == j->seat &&
       is_bot_seat(t, j->seat)) {
     if (change_begin(h, &err) != 0 || play_and_store(h, t, j->move, &err) != 0 || advance(h, t, &err) != 0) {
-      fprintf(stderr, "pilfer serve: table %" PRId64 ": bot move \"%s\": %s\n", t->id, j->move, err.msg);
+      pf_log("bot", "table %" PRId64 ": bot move \"%s\": %s", t->id, j->move, err.msg);
       change_undo(h, t);
       return;
     }
@@ -857,7 +858,7 @@ json_t *tables_json(pf_hall *h) {
     if (h->tables[id] && h->tables[id]->status != ST_OVER) json_array_append_new(a, summary_json(h->tables[id]));
   pf_error err;
   if (pf_store_finished(h->store, LIST_MAX - (int)json_array_size(a), add_summary, a, &err) < 0)
-    fprintf(stderr, "pilfer serve: %s\n", err.msg);
+    pf_log("error", "%s", err.msg);
   return a;
 }
 

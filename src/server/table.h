@@ -21,6 +21,7 @@
 #include "core/record.h"
 #include "games/registry.h"
 #include "server/hall.h"
+#include "server/metrics.h"
 #include "server/store.h"
 #include "server/workers.h"
 
@@ -142,6 +143,12 @@ struct pf_hall {
   int ndirty, capdirty;
   outmsg *out;    /* messages of this pass, in order, sent at pf_hall_flush */
   int nout, capout;
+  /* For /metrics (metrics.c): errors sent by code, and each message's wait from its arrival (the
+   * pass's first: an upper bound) to the replies and states of its pass being handed over. */
+  pf_counts errors;
+  pf_histogram pass_seconds;
+  double pass_start;
+  uint64_t pass_messages;
 };
 
 /* ---- table.c ---- */

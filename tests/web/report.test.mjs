@@ -104,6 +104,8 @@ test('the lobby links each game to its report, served by pilfer serve --reports'
     const [report] = await Promise.all([page.context().waitForEvent('page'), page.click('label[for="game-thief"] a.game-report')]);
     report.errors = [];
     report.on('pageerror', (e) => report.errors.push(String(e)));
+    // a Content-Security-Policy violation is a console error (the report's own policy: sandboxed)
+    report.on('console', (m) => { if (m.type() === 'error') report.errors.push(m.text()); });
     await report.waitForFunction(() => {
       const figs = [...document.querySelectorAll('figure.chart')];
       return figs.length > 0 && figs.every((f) => f.dataset.drawn === 'yes');
