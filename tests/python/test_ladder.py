@@ -1,0 +1,84 @@
+"""Tests of scripts/ladder (docs/strength.md): its Bradley-Terry fit against known strengths, and
+a small ladder run through pilfer sim whose every pairing its own command reproduces."""
+import importlib.machinery
+import importlib.util
+import json
+import math
+import os
+import subprocess
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PILFER = os.path.abspath(os.environ.get("PILFER_BIN", os.path.join(ROOT, "build", "pilfer")))
+_loader = importlib.machinery.SourceFileLoader("ladder", os.path.join(ROOT, "scripts", "ladder"))
+_spec = importlib.util.spec_from_loader("ladder", _loader)
+ladder = importlib.util.module_from_spec(_spec)
+_loader.exec_module(ladder)
+
+
+def expected(elo_a, elo_b):
+    return 1.0 / (1.0 + 10 ** ((elo_b - elo_a) / 400.0))
+
+
+class BradleyTerry(unittest.TestCase):
+    TRUE = {"random": -250.0, "greedy": 0.0, "a": 60.0, "b": 110.0, "c": 130.0}
+
+    def results(self, games):
+        names = list(self.TRUE)
+        return [(a, b, games * expected(self.TRUE[a], self.TRUE[b]), games) for a, b in ladder.pairings(names)]
+
+    def test_recovers_known_strengths(self):
+        fit = ladder.bradley_terry(list(self.TRUE), self.results(100000), "greedy")
+        for name, elo in self.TRUE.items():
+            self.assertAlmostEqual(fit[name][0], elo, delta=1.0, msg=name)
+        self.assertEqual(fit["greedy"], (0.0, 0.0))
+
+    def test_intervals_shrink_with_games(self):
+        few = ladder.bradley_terry(list(self.TRUE), self.results(400), "greedy")
+        many = ladder.bradley_terry(list(self.TRUE), self.results(1600), "greedy")
+        for name in ("random", "a", "b", "c"):
+            # four times the games, half the interval (within the prior's small pull)
+            self.assertAlmostEqual(many[name][1] / few[name][1], 0.5, delta=0.02, msg=name)
+            self.assertGreater(few[name][1], 10)
+
+    def test_interval_of_one_pairing_is_the_binomial_one(self):
+        # one pairing of n games at score s: the Elo's 95% half-width is about
+        # 1.96 * sqrt(s(1-s)/n) * d(Elo)/ds
+        n, s = 1000, 0.64
+        fit = ladder.bradley_terry(["greedy", "x"], [("greedy", "x", n * (1 - s), n)], "greedy")
+        slope = 400.0 / math.log(10.0) / (s * (1 - s))
+        self.assertAlmostEqual(fit["x"][0], ladder.score_to_elo(s), delta=1.5)
+        self.assertAlmostEqual(fit["x"][1], 1.959964 * math.sqrt(s * (1 - s) / n) * slope, delta=1.0)
+
+    def test_a_disconnected_ladder_is_refused(self):
+        with self.assertRaises(ValueError):
+            ladder.invert([[1.0, 1.0], [1.0, 1.0]])
+
+
+class Run(unittest.TestCase):
+    def test_small_ladder_reproduces(self):
+        with tempfile.TemporaryDirectory() as d:
+            env = dict(os.environ, PILFER=PILFER, THREADS="2")
+            run = subprocess.run([os.path.join(ROOT, "scripts", "ladder"), "--game", "thief", "--entrants",
+                                  "random,greedy,ismcts:iters=50", "--games", "16", "--cache", os.path.join(d, "c.json"),
+                                  "--json", os.path.join(d, "l.json")], capture_output=True, text=True, env=env, timeout=600)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertIn("| ismcts 50 iters |", run.stdout)
+            out = json.load(open(os.path.join(d, "l.json")))
+            lad = out["ladders"]["thief"]
+            self.assertEqual(len(lad["pairings"]), 3)  # random-greedy, random-ismcts, greedy-ismcts
+            self.assertEqual([r["spec"] for r in lad["ratings"]], ["random", "greedy", "ismcts:iters=50"])
+            for p in lad["pairings"]:
+                cmd = p["command"].split()
+                again = subprocess.run([PILFER] + cmd[1:] + ["--json"], capture_output=True, text=True, timeout=300)
+                r = json.loads(again.stdout)
+                wins = {x["bot"]: x["win_rate"] * r["played"] for x in r["bots"]}
+                self.assertEqual(wins[p["a"]], p["wins_a"], p["command"])
+            # the cache: the same run again plays nothing and says the same
+            again = subprocess.run(run.args, capture_output=True, text=True, env=env, timeout=60)
+            self.assertEqual(again.stdout, run.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
