@@ -2263,6 +2263,267 @@ static void sigterm(void **st) {
 
 /* ======================================== setup ======================================== */
 
+/* ======================================= issue 20: people ======================================= */
+
+/* The first message of this type (and table, when tid > 0) within ms; NULL if none. */
+static json_t *wait_type(ws_conn *c, const char *type, long long tid, int ms) {
+  for (int64_t end = ws_now_ms() + ms; ws_now_ms() < end;) {
+    json_t *m = ws_recv_json(c, 100);
+    if (!m) continue;
+    if (jstr(m, "type") && !strcmp(jstr(m, "type"), type) && !json_object_get(m, "id") &&
+        (tid <= 0 || jint(m, "table") == tid))
+      return m;
+    json_decref(m);
+  }
+  return NULL;
+}
+
+/* The name a seat has in a message's "seats" (NULL: none). */
+static const char *seat_name(const json_t *m, int seat) {
+  return jstr(json_array_get(json_object_get(m, "seats"), (size_t)seat), "name");
+}
+
+/* Names (docs/protocol.md, "Names and chat text"): checked at join, resume and name, stored with
+ * the seat, shown in states and lists, and never more than text: markup is kept as written. */
+static void names(void **st) {
+  (void)st;
+  ws_conn *a = connect_or_fail(&server), *b = connect_or_fail(&server);
+  json_t *r = ask(a, "\"type\": \"create\", \"game\": \"thief\", \"players\": 2");
+  long long tid = jint(r, "table");
+  json_decref(r);
+  char long_name[200];
+  memset(long_name, 'n', 25);
+  long_name[25] = 0;
+  want_code(ask(a, "\"type\": \"join\", \"table\": %lld, \"name\": \"%s\"", tid, long_name), "bad_name", "25 characters");
+  want_code(ask(a, "\"type\": \"join\", \"table\": %lld, \"name\": \"   \"", tid), "bad_name", "white space only");
+  want_code(ask(a, "\"type\": \"join\", \"table\": %lld, \"name\": \"a\\u0007b\"", tid), "bad_name", "a bell");
+  want_code(ask(a, "\"type\": \"join\", \"table\": %lld, \"name\": \"evil\\u202egnp\"", tid), "bad_name", "a bidi override");
+  want_code(ask(a, "\"type\": \"join\", \"table\": %lld, \"name\": 7", tid), "bad_message", "a number for a name");
+  /* 24 characters of two bytes each are a name; invalid UTF-8 is no message at all */
+  char e24[100] = "";
+  for (int i = 0; i < 24; i++) strcat(e24, "\xc3\xa9");
+  ws_conn *x = connect_or_fail(&server); /* a text frame that is not UTF-8: closed (1007), nothing else */
+  char bad_text[120];
+  snprintf(bad_text, sizeof bad_text, "{\"type\": \"join\", \"table\": %lld, \"name\": \"\xff\xfe\"}", tid);
+  ws_send_text(x, bad_text, strlen(bad_text));
+  keep_reading(x, 500);
+  ws_drop(x);
+  r = ask(a, "\"type\": \"join\", \"table\": %lld, \"seat\": 0, \"name\": \"  <img src=x onerror=alert(1)>\"", tid);
+  want_code(r, "bad_name", "28 characters of markup");
+  r = ask(a, "\"type\": \"join\", \"table\": %lld, \"seat\": 0, \"name\": \"  <b>Ann</b> \"", tid);
+  want_type(r, "joined", "a join with a name");
+  char tok_a[40];
+  snprintf(tok_a, sizeof tok_a, "%s", jstr(r, "token"));
+  json_decref(r);
+  r = ask(b, "\"type\": \"join\", \"table\": %lld, \"seat\": 1, \"name\": \"%s\"", tid, e24);
+  want_type(r, "joined", "a join with 24 é");
+  char tok_b[40];
+  snprintf(tok_b, sizeof tok_b, "%s", jstr(r, "token"));
+  json_decref(r);
+  json_t *m = wait_type(a, "state", tid, WAIT_MS);
+  while (m && seat_name(m, 1) == NULL) json_decref(m), m = wait_type(a, "state", tid, WAIT_MS);
+  if (!m || !seat_name(m, 0) || strcmp(seat_name(m, 0), "<b>Ann</b>") || strcmp(seat_name(m, 1), e24))
+    fail_msg("the seats' names, trimmed and kept as written: %s", dump(m));
+  json_decref(m);
+  /* renamed: everyone's state shows it, and the list; a bad name changes nothing */
+  want_code(ask(b, "\"type\": \"name\", \"table\": %lld, \"token\": \"%s\", \"name\": \"\"", tid, tok_b), "bad_name", "an empty name");
+  want_code(ask(b, "\"type\": \"name\", \"table\": %lld, \"token\": \"%s\", \"name\": \"x\"", tid, tok_a + 1), "bad_token", "another's token");
+  r = ask(b, "\"type\": \"name\", \"table\": %lld, \"token\": \"%s\", \"name\": \"Bea\"", tid, tok_b);
+  want_type(r, "named", "name");
+  json_decref(r);
+  m = wait_type(a, "state", tid, WAIT_MS);
+  while (m && (!seat_name(m, 1) || strcmp(seat_name(m, 1), "Bea"))) json_decref(m), m = wait_type(a, "state", tid, WAIT_MS);
+  if (!m) fail_msg("seat 0 never saw seat 1 renamed Bea");
+  json_decref(m);
+  char path[64];
+  snprintf(path, sizeof path, "/api/tables/%lld", tid);
+  json_t *sum = http_json(&server, path, 200);
+  if (strcmp(seat_name(sum, 0), "<b>Ann</b>") || strcmp(seat_name(sum, 1), "Bea")) fail_msg("the summary's names: %s", dump(sum));
+  json_decref(sum);
+  /* a resume keeps the name, or renames */
+  ws_close(b, WS_CLOSE_NORMAL);
+  b = connect_or_fail(&server);
+  r = ask(b, "\"type\": \"resume\", \"table\": %lld, \"token\": \"%s\", \"name\": \"Bea again\"", tid, tok_b);
+  want_type(r, "joined", "a resume with a name");
+  json_decref(r);
+  m = wait_type(b, "state", tid, WAIT_MS);
+  if (!m || strcmp(seat_name(m, 1), "Bea again")) fail_msg("resume's name: %s", dump(m));
+  json_decref(m);
+  ws_close(a, WS_CLOSE_NORMAL);
+  ws_close(b, WS_CLOSE_NORMAL);
+  alive_or_fail(&server, "names");
+}
+
+/* Chat (docs/protocol.md, "chat"): each channel to its people, stored (told again on resume),
+ * checked, rate limited, and markup kept as mere text. */
+static void chat(void **st) {
+  (void)st;
+  ws_conn *a = connect_or_fail(&server), *b = connect_or_fail(&server), *w = connect_or_fail(&server),
+          *w2 = connect_or_fail(&server);
+  json_t *r = ask(a, "\"type\": \"create\", \"game\": \"thief\", \"players\": 2, \"spectator_chat\": true");
+  long long tid = jint(r, "table");
+  json_decref(r);
+  r = ask(a, "\"type\": \"create\", \"game\": \"thief\", \"players\": 2");
+  long long closed = jint(r, "table");
+  json_decref(r);
+  want_code(ask(a, "\"type\": \"create\", \"game\": \"thief\", \"spectator_chat\": 1"), "bad_message", "spectator_chat 1");
+  char tok_a[40], tok_b[40];
+  r = ask(a, "\"type\": \"join\", \"table\": %lld, \"seat\": 0, \"name\": \"Ann\"", tid);
+  snprintf(tok_a, sizeof tok_a, "%s", jstr(r, "token"));
+  json_decref(r);
+  r = ask(b, "\"type\": \"join\", \"table\": %lld, \"seat\": 1", tid);
+  snprintf(tok_b, sizeof tok_b, "%s", jstr(r, "token"));
+  json_decref(r);
+  json_decref(ask(w, "\"type\": \"watch\", \"table\": %lld", tid));
+  json_decref(ask(w2, "\"type\": \"watch\", \"table\": %lld", closed));
+  const char *markup = "<img src=x onerror=alert(1)>";
+  r = ask(a, "\"type\": \"chat\", \"table\": %lld, \"token\": \"%s\", \"text\": \" %s \"", tid, tok_a, markup);
+  want_type(r, "said", "a player's chat");
+  json_decref(r);
+  json_t *m = wait_type(b, "chat", tid, WAIT_MS);
+  if (!m || strcmp(jstr(m, "channel"), "players") || jint(m, "seat") != 0 || strcmp(jstr(m, "name"), "Ann") ||
+      strcmp(jstr(m, "text"), markup))
+    fail_msg("seat 1 is told seat 0's message as written: %s", dump(m));
+  json_decref(m);
+  r = ask(w, "\"type\": \"chat\", \"table\": %lld, \"text\": \"from the stands\", \"name\": \"Cy\"", tid);
+  want_type(r, "said", "a spectator's chat");
+  json_decref(r);
+  /* the spectator never hears the players, the players never the spectators, while it plays */
+  for (json_t *x; (x = ws_recv_json(w, 300));) {
+    if (jstr(x, "type") && !strcmp(jstr(x, "type"), "chat") && !strcmp(jstr(x, "channel"), "players"))
+      fail_msg("a spectator was sent the players' chat: %s", dump(x));
+    json_decref(x);
+  }
+  for (json_t *x; (x = ws_recv_json(b, 300));) {
+    if (jstr(x, "type") && !strcmp(jstr(x, "type"), "chat") && !strcmp(jstr(x, "channel"), "spectators"))
+      fail_msg("a player was sent the spectators' chat: %s", dump(x));
+    json_decref(x);
+  }
+  want_code(ask(w2, "\"type\": \"chat\", \"table\": %lld, \"text\": \"hi\"", closed), "chat_closed", "no spectators' chat");
+  want_code(ask(b, "\"type\": \"chat\", \"table\": %lld, \"text\": \"hi\"", closed), "not_watching", "no token, not watching");
+  char nul[160]; /* a NUL in a name: not a message jansson reads (no id to answer) */
+  snprintf(nul, sizeof nul, "{\"type\": \"chat\", \"table\": %lld, \"text\": \"hi\", \"name\": \"x\\u0000y\"}", tid);
+  ws_send_text(w, nul, strlen(nul));
+  json_t *e = wait_type(w, "error", 0, WAIT_MS);
+  if (!e || strcmp(jstr(e, "code"), "bad_json")) fail_msg("a NUL in a name: %s", dump(e));
+  json_decref(e);
+  /* over-long, empty, control characters, not a string */
+  static char big[11000];
+  memset(big, 'm', 10000);
+  big[10000] = 0;
+  want_code(ask(b, "\"type\": \"chat\", \"table\": %lld, \"token\": \"%s\", \"text\": \"%s\"", tid, tok_b, big), "bad_chat", "10000 characters");
+  memset(big, 'm', 301);
+  big[301] = 0;
+  want_code(ask(b, "\"type\": \"chat\", \"table\": %lld, \"token\": \"%s\", \"text\": \"%s\"", tid, tok_b, big), "bad_chat", "301 characters");
+  want_code(ask(b, "\"type\": \"chat\", \"table\": %lld, \"token\": \"%s\", \"text\": \" \\n \"", tid, tok_b), "bad_chat", "white space");
+  want_code(ask(b, "\"type\": \"chat\", \"table\": %lld, \"token\": \"%s\", \"text\": \"a\\nb\"", tid, tok_b), "bad_chat", "a new line");
+  want_code(ask(b, "\"type\": \"chat\", \"table\": %lld, \"token\": \"%s\"", tid, tok_b), "bad_message", "no text");
+  /* a flood: 5 at once, then chat_flood, and the server serves on */
+  int said = 0, flooded = 0;
+  for (int i = 0; i < 12; i++) {
+    r = ask(b, "\"type\": \"chat\", \"table\": %lld, \"token\": \"%s\", \"text\": \"spam %d\"", tid, tok_b, i);
+    said += jstr(r, "type") && !strcmp(jstr(r, "type"), "said");
+    flooded += jstr(r, "code") && !strcmp(jstr(r, "code"), "chat_flood");
+    json_decref(r);
+  }
+  if (said < 5 || said > 6 || flooded != 12 - said) fail_msg("a chat flood: %d said, %d refused chat_flood", said, flooded);
+  /* stored: a new connection of seat 0 is told the players' channel, markup and all */
+  ws_close(a, WS_CLOSE_NORMAL);
+  a = connect_or_fail(&server);
+  r = ask(a, "\"type\": \"resume\", \"table\": %lld, \"token\": \"%s\"", tid, tok_a);
+  json_decref(r);
+  m = wait_type(a, "chat_log", tid, WAIT_MS);
+  json_t *msgs = json_object_get(m, "messages");
+  if (!m || json_array_size(msgs) != (size_t)(1 + said) || strcmp(jstr(json_array_get(msgs, 0), "text"), markup))
+    fail_msg("the chat told again on resume (%d messages of the players): %s", 1 + said, dump(m));
+  for (size_t i = 0; i < json_array_size(msgs); i++)
+    if (strcmp(jstr(json_array_get(msgs, i), "channel"), "players")) fail_msg("a seat was told the spectators' chat: %s", dump(m));
+  json_decref(m);
+  ws_close(a, WS_CLOSE_NORMAL);
+  ws_close(b, WS_CLOSE_NORMAL);
+  ws_close(w, WS_CLOSE_NORMAL);
+  ws_close(w2, WS_CLOSE_NORMAL);
+  alive_or_fail(&server, "chat");
+}
+
+/* The lobby's list, pushed (docs/protocol.md, "subscribe"): filtered, paged, and sent again as
+ * tables change, with no request. */
+static void lobby_list(void **st) {
+  (void)st;
+  ws_conn *sub = connect_or_fail(&server), *c = connect_or_fail(&server);
+  want_code(ask(sub, "\"type\": \"subscribe\", \"filter\": \"nope\""), "bad_message", "an unknown filter");
+  want_code(ask(sub, "\"type\": \"subscribe\", \"page\": -1"), "bad_message", "a negative page");
+  want_code(ask(sub, "\"type\": \"subscribe\", \"mine\": [\"7\"]"), "bad_message", "mine of strings");
+  json_t *r = ask(sub, "\"type\": \"subscribe\", \"filter\": \"open\"");
+  want_type(r, "tables", "subscribe");
+  if (jint(r, "page_size") != 20 || (long long)json_array_size(json_object_get(r, "tables")) > 20) fail_msg("a page: %s", dump(r));
+  json_decref(r);
+  r = ask(c, "\"type\": \"create\", \"game\": \"steal-the-pile\", \"players\": 2, \"seats\": [\"open\", \"random\"]");
+  long long tid = jint(r, "table");
+  json_decref(r);
+  /* pushed: the new table is first among the open ones */
+  json_t *m = NULL;
+  for (int64_t end = ws_now_ms() + 5000; ws_now_ms() < end && !m;) {
+    m = wait_type(sub, "tables", 0, 1000);
+    json_t *first = m ? json_array_get(json_object_get(m, "tables"), 0) : NULL;
+    if (m && (!first || jint(first, "table") != tid)) json_decref(m), m = NULL;
+  }
+  if (!m) fail_msg("no pushed page with table %lld first among the open tables", tid);
+  if (strcmp(jstr(m, "filter"), "open")) fail_msg("the push's filter: %s", dump(m));
+  json_decref(m);
+  /* seated, it leaves the open ones (pushed again), and shows in "playing" */
+  r = ask(c, "\"type\": \"join\", \"table\": %lld, \"seat\": 0", tid);
+  json_decref(r);
+  bool gone = false;
+  for (int64_t end = ws_now_ms() + 5000; ws_now_ms() < end && !gone;) {
+    m = wait_type(sub, "tables", 0, 1000);
+    if (!m) continue;
+    gone = true;
+    size_t i;
+    json_t *x;
+    json_array_foreach(json_object_get(m, "tables"), i, x) gone &= jint(x, "table") != tid && !strcmp(jstr(x, "status"), "waiting");
+    json_decref(m);
+  }
+  if (!gone) fail_msg("table %lld, seated, is still pushed among the open ones", tid);
+  r = ask(sub, "\"type\": \"subscribe\", \"filter\": \"mine\", \"mine\": [%lld, 999999]", tid);
+  if (json_array_size(json_object_get(r, "tables")) != 1 || jint(json_array_get(json_object_get(r, "tables"), 0), "table") != tid)
+    fail_msg("mine: %s", dump(r));
+  json_decref(r);
+  /* pages: the second page of all is the tables after the first 20 */
+  r = ask(sub, "\"type\": \"subscribe\", \"filter\": \"all\", \"page\": 0");
+  json_t *r1 = ask(sub, "\"type\": \"subscribe\", \"filter\": \"all\", \"page\": 1");
+  if (jint(r, "total") > 20 && (!json_array_size(json_object_get(r1, "tables")) ||
+                                jint(json_array_get(json_object_get(r1, "tables"), 0), "table") ==
+                                    jint(json_array_get(json_object_get(r, "tables"), 0), "table")))
+    fail_msg("page 1 of %lld tables: %s", jint(r, "total"), dump(r1));
+  if (jint(r, "pages") != (jint(r, "total") + 19) / 20) fail_msg("pages: %s", dump(r));
+  json_decref(r);
+  json_decref(r1);
+  ws_close(sub, WS_CLOSE_NORMAL);
+  ws_close(c, WS_CLOSE_NORMAL);
+  alive_or_fail(&server, "the lobby's list");
+}
+
+/* Expired waiting tables leave a subscriber's list, pushed. */
+static void lobby_expiry(void **st) {
+  (void)st;
+  const char *args[] = {"--limit", "waiting_expiry=2", NULL};
+  srv s;
+  own_server(&s, "expiry", args);
+  ws_conn *sub = connect_or_fail(&s), *c = connect_or_fail(&s);
+  json_t *r = ask(c, "\"type\": \"create\", \"game\": \"thief\", \"players\": 2");
+  json_decref(r);
+  r = ask(sub, "\"type\": \"subscribe\", \"filter\": \"open\"");
+  if (jint(r, "total") != 1) fail_msg("one open table: %s", dump(r));
+  json_decref(r);
+  json_t *m = wait_type(sub, "tables", 0, 6000);
+  if (!m || jint(m, "total") != 0) fail_msg("the expired table is still listed: %s", dump(m));
+  json_decref(m);
+  ws_close(sub, WS_CLOSE_NORMAL);
+  ws_close(c, WS_CLOSE_NORMAL);
+  stop_own(&s);
+}
+
 static int start_server(void **st) {
   (void)st;
   char db[400], log[400];
@@ -2336,7 +2597,8 @@ int main(int argc, char **argv) {
       TEST(leave),          TEST(takeover),   TEST(recovery),         TEST(idle_connections),
       TEST(bindings),       TEST(bad_utf8),   TEST(long_bot),         TEST(stale_ply),
       TEST(hints),          TEST(http_files), TEST(reports),          TEST(deleted_db),
-      TEST(connections),
+      TEST(connections),    TEST(names),      TEST(chat),             TEST(lobby_list),
+      TEST(lobby_expiry),
       TEST(waiting_tables), TEST(queues),     TEST(random_messages),  TEST(sigterm),
   };
   struct CMUnitTest chosen[sizeof all / sizeof *all];

@@ -22,8 +22,8 @@ static const char *const SQL[ST_N] = {
     [ST_SEALED] = "INSERT OR REPLACE INTO sealed(table_id, seat, ply, move) VALUES (?1, ?2, ?3, ?4)",
     [ST_UNSEAL] = "DELETE FROM sealed WHERE table_id = ?1 AND seat = ?2",
     [ST_STATUS] = "UPDATE tables SET status = ?2, summary = ?3 WHERE id = ?1",
-    [ST_SEAT] = "INSERT OR REPLACE INTO seats(table_id, seat, kind, bot, token, taken_over) "
-                "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    [ST_SEAT] = "INSERT OR REPLACE INTO seats(table_id, seat, kind, bot, token, taken_over, name) "
+                "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 };
 
 static const char SCHEMA[] =
@@ -41,7 +41,18 @@ static const char SCHEMA[] =
     "CREATE TABLE IF NOT EXISTS sealed("
     "  table_id INTEGER NOT NULL REFERENCES tables(id), seat INTEGER NOT NULL, ply INTEGER NOT NULL,"
     "  move TEXT NOT NULL, PRIMARY KEY(table_id, seat)) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS chat("
+    "  id INTEGER PRIMARY KEY AUTOINCREMENT, table_id INTEGER NOT NULL REFERENCES tables(id),"
+    "  channel TEXT NOT NULL, seat INTEGER, name TEXT, text TEXT NOT NULL, at INTEGER NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS chat_table ON chat(table_id, id);"
     "CREATE INDEX IF NOT EXISTS tables_status ON tables(status, id);";
+
+/* Columns added since the first schema: added to an older database when it opens (an error
+ * saying the column is there already is no error). */
+static const char *const ADDED_COLUMNS[] = {
+    "ALTER TABLE seats ADD COLUMN name TEXT",
+    "ALTER TABLE tables ADD COLUMN spectator_chat INTEGER NOT NULL DEFAULT 0",
+};
 
 struct pf_store {
   sqlite3 *db;
@@ -85,6 +96,13 @@ int pf_store_open(pf_store **out, const char *path, bool full_sync, pf_error *er
     pf_store_close(s);
     return -1;
   }
+  for (size_t i = 0; i < sizeof ADDED_COLUMNS / sizeof *ADDED_COLUMNS; i++)
+    if (sqlite3_exec(s->db, ADDED_COLUMNS[i], NULL, NULL, NULL) != SQLITE_OK &&
+        !strstr(sqlite3_errmsg(s->db), "duplicate column")) {
+      db_fail(s, err, ADDED_COLUMNS[i]);
+      pf_store_close(s);
+      return -1;
+    }
   for (int i = 0; i < ST_N; i++)
     if (sqlite3_prepare_v3(s->db, SQL[i], -1, SQLITE_PREPARE_PERSISTENT, &s->st[i], NULL) != SQLITE_OK) {
       db_fail(s, err, SQL[i]);
@@ -119,7 +137,7 @@ int pf_store_change_end(pf_store *s, bool keep, pf_error *err) {
 bool pf_store_in_transaction(pf_store *s) { return !sqlite3_get_autocommit(s->db); }
 
 int pf_store_drop_table(pf_store *s, int64_t table, pf_error *err) {
-  static const char *const SQL_DROP[] = {"DELETE FROM sealed WHERE table_id = ?1", "DELETE FROM moves WHERE table_id = ?1",
+  static const char *const SQL_DROP[] = {"DELETE FROM chat WHERE table_id = ?1", "DELETE FROM sealed WHERE table_id = ?1", "DELETE FROM moves WHERE table_id = ?1",
                                          "DELETE FROM seats WHERE table_id = ?1", "DELETE FROM tables WHERE id = ?1"};
   for (size_t i = 0; i < sizeof SQL_DROP / sizeof *SQL_DROP; i++) {
     sqlite3_stmt *q;
@@ -150,6 +168,7 @@ int pf_store_set_seat(pf_store *s, int64_t table, const pf_store_seat *seat, pf_
   bind_text(q, 4, seat->bot);
   bind_text(q, 5, seat->token);
   sqlite3_bind_int(q, 6, seat->taken_over);
+  bind_text(q, 7, seat->name);
   return step_done(s, q, err, "seat");
 }
 
@@ -157,7 +176,7 @@ int pf_store_add_table(pf_store *s, pf_store_table *t, const pf_store_seat *seat
   sqlite3_stmt *q;
   if (sqlite3_prepare_v2(s->db,
                          "INSERT INTO tables(game, players, options, seed, status, takeover_after, takeover_bot, "
-                         "created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                         "created, spectator_chat) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
                          -1, &q, NULL) != SQLITE_OK)
     return db_fail(s, err, "add table");
   bind_text(q, 1, t->game);
@@ -168,6 +187,7 @@ int pf_store_add_table(pf_store *s, pf_store_table *t, const pf_store_seat *seat
   sqlite3_bind_int(q, 6, t->takeover_after);
   bind_text(q, 7, t->takeover_bot);
   sqlite3_bind_int64(q, 8, t->created);
+  sqlite3_bind_int(q, 9, t->spectator_chat);
   int rc = sqlite3_step(q);
   sqlite3_finalize(q);
   if (rc != SQLITE_DONE) return db_fail(s, err, "add table");
@@ -219,7 +239,7 @@ static int load_rest(pf_store *s, pf_store_loaded *l, int (*fn)(void *, const pf
   sqlite3_stmt *qs = NULL, *qm = NULL, *qx = NULL;
   int rc = -1;
   char **moves = NULL;
-  if (sqlite3_prepare_v2(s->db, "SELECT seat, kind, bot, token, taken_over FROM seats WHERE table_id = ?1 ORDER BY seat",
+  if (sqlite3_prepare_v2(s->db, "SELECT seat, kind, bot, token, taken_over, name FROM seats WHERE table_id = ?1 ORDER BY seat",
                          -1, &qs, NULL) != SQLITE_OK ||
       sqlite3_prepare_v2(s->db, "SELECT ply, move FROM moves WHERE table_id = ?1 ORDER BY ply", -1, &qm, NULL) !=
           SQLITE_OK ||
@@ -232,7 +252,7 @@ static int load_rest(pf_store *s, pf_store_loaded *l, int (*fn)(void *, const pf
   sqlite3_bind_int64(qm, 1, l->table.id);
   sqlite3_bind_int64(qx, 1, l->table.id);
   /* Seats and sealed choices stay in their statements' rows: each is read to its end into copies. */
-  char *strs[12 * 3 + 12] = {0};
+  char *strs[12 * 4 + 12] = {0};
   int nstr = 0;
   l->nseats = 0;
   while (sqlite3_step(qs) == SQLITE_ROW && l->nseats < 12) {
@@ -242,6 +262,7 @@ static int load_rest(pf_store *s, pf_store_loaded *l, int (*fn)(void *, const pf
     st->bot = col_text(qs, 2) ? (strs[nstr++] = pf_xstrdup(col_text(qs, 2))) : NULL;
     st->token = col_text(qs, 3) ? (strs[nstr++] = pf_xstrdup(col_text(qs, 3))) : NULL;
     st->taken_over = sqlite3_column_int(qs, 4) != 0;
+    st->name = col_text(qs, 5) ? (strs[nstr++] = pf_xstrdup(col_text(qs, 5))) : NULL;
   }
   l->nsealed = 0;
   while (sqlite3_step(qx) == SQLITE_ROW && l->nsealed < 12) {
@@ -274,7 +295,7 @@ out:
 }
 
 static const char TABLE_COLS[] =
-    "SELECT id, game, players, options, seed, status, takeover_after, takeover_bot, created FROM tables ";
+    "SELECT id, game, players, options, seed, status, takeover_after, takeover_bot, created, spectator_chat FROM tables ";
 
 static void read_table(sqlite3_stmt *q, pf_store_table *t) {
   t->id = sqlite3_column_int64(q, 0);
@@ -286,6 +307,7 @@ static void read_table(sqlite3_stmt *q, pf_store_table *t) {
   t->takeover_after = sqlite3_column_int(q, 6);
   t->takeover_bot = col_text(q, 7);
   t->created = sqlite3_column_int64(q, 8);
+  t->spectator_chat = sqlite3_column_int(q, 9) != 0;
 }
 
 /* Loads every row of a table query (bound by bind) and hands each to fn; returns fn's first
@@ -340,4 +362,55 @@ int pf_store_finished(pf_store *s, int max, void (*fn)(void *ctx, const char *su
   }
   sqlite3_finalize(q);
   return n;
+}
+
+/* ---- chat ---- */
+
+int pf_store_add_chat(pf_store *s, int64_t table, const pf_store_chat *m, pf_error *err) {
+  static const char *const SQL_CHAT[] = {
+      "INSERT INTO chat(table_id, channel, seat, name, text, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+      "DELETE FROM chat WHERE table_id = ?1 AND id <= (SELECT id FROM chat WHERE table_id = ?1 ORDER BY id DESC "
+      "LIMIT 1 OFFSET ?2)"};
+  for (int i = 0; i < 2; i++) {
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(s->db, SQL_CHAT[i], -1, &q, NULL) != SQLITE_OK) return db_fail(s, err, "chat");
+    sqlite3_bind_int64(q, 1, table);
+    if (i == 0) {
+      bind_text(q, 2, m->channel);
+      if (m->seat >= 0) sqlite3_bind_int(q, 3, m->seat);
+      else sqlite3_bind_null(q, 3);
+      bind_text(q, 4, m->name);
+      bind_text(q, 5, m->text);
+      sqlite3_bind_int64(q, 6, m->at);
+    } else {
+      sqlite3_bind_int(q, 2, PF_STORE_CHAT_KEEP);
+    }
+    int rc = sqlite3_step(q);
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE) return db_fail(s, err, "chat");
+  }
+  return 0;
+}
+
+int pf_store_chat_log(pf_store *s, int64_t table, const char *channel, int max,
+                      void (*fn)(void *ctx, const pf_store_chat *m), void *ctx, pf_error *err) {
+  sqlite3_stmt *q;
+  if (sqlite3_prepare_v2(s->db,
+                         "SELECT channel, seat, name, text, at FROM (SELECT * FROM chat WHERE table_id = ?1 AND "
+                         "(?2 IS NULL OR channel = ?2) ORDER BY id DESC LIMIT ?3) ORDER BY id",
+                         -1, &q, NULL) != SQLITE_OK)
+    return db_fail(s, err, "chat");
+  sqlite3_bind_int64(q, 1, table);
+  bind_text(q, 2, channel);
+  sqlite3_bind_int(q, 3, max);
+  int n = 0, rc;
+  while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+    pf_store_chat m = {col_text(q, 0) ? col_text(q, 0) : "players",
+                       sqlite3_column_type(q, 1) == SQLITE_NULL ? -1 : sqlite3_column_int(q, 1), col_text(q, 2),
+                       col_text(q, 3) ? col_text(q, 3) : "", sqlite3_column_int64(q, 4)};
+    fn(ctx, &m);
+    n++;
+  }
+  sqlite3_finalize(q);
+  return rc == SQLITE_DONE ? n : db_fail(s, err, "chat");
 }

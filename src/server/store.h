@@ -31,6 +31,7 @@ typedef struct pf_store_table {
   int takeover_after;  /* seconds; 0: no takeover */
   const char *takeover_bot;
   int64_t created;     /* unix seconds */
+  bool spectator_chat; /* the spectators have a chat of their own */
 } pf_store_table;
 
 /* One seat as stored. kind: "open", "human" or "bot". */
@@ -40,6 +41,7 @@ typedef struct pf_store_seat {
   const char *bot;   /* the bot spec of a bot seat, NULL otherwise */
   const char *token; /* a human seat's token (32 hex digits), NULL otherwise */
   bool taken_over;   /* a human seat a bot plays for now (takeover) */
+  const char *name;  /* a human seat's display name (checked by the hall), NULL when none */
 } pf_store_seat;
 
 /* Opens or creates the database at path (":memory:" for tests and the fuzz target). */
@@ -69,6 +71,25 @@ int pf_store_add_move(pf_store *s, int64_t table, int ply, const char *move, pf_
 /* A sealed choice of a seat, made while the table was at `ply`; and forgetting it once played. */
 int pf_store_add_sealed(pf_store *s, int64_t table, int seat, int ply, const char *move, pf_error *err);
 int pf_store_drop_sealed(pf_store *s, int64_t table, int seat, pf_error *err);
+
+/* One chat message of a table (docs/protocol.md, "chat"). channel: "players" or "spectators";
+ * seat: the writer's seat, -1 for a spectator; name may be NULL. */
+typedef struct pf_store_chat {
+  const char *channel;
+  int seat;
+  const char *name;
+  const char *text;
+  int64_t at; /* unix seconds */
+} pf_store_chat;
+
+#define PF_STORE_CHAT_KEEP 200 /* the messages a table keeps: older ones are dropped */
+
+/* Adds a message to a table's chat, dropping the oldest past PF_STORE_CHAT_KEEP. */
+int pf_store_add_chat(pf_store *s, int64_t table, const pf_store_chat *m, pf_error *err);
+/* The last `max` messages of a table's chat (of the channel, or of both when channel is NULL),
+ * oldest first: fn gets each (valid during the call). Returns how many, or -1. */
+int pf_store_chat_log(pf_store *s, int64_t table, const char *channel, int max,
+                      void (*fn)(void *ctx, const pf_store_chat *m), void *ctx, pf_error *err);
 
 /* What the loader hands over for one table; every string is valid during the call only. */
 typedef struct pf_store_loaded {

@@ -225,6 +225,7 @@ int table_from_store(void *ctx, const pf_store_loaded *l) {
   t->id = l->table.id;
   t->created = l->table.created;
   t->takeover_after = l->table.takeover_after;
+  t->spectator_chat = l->table.spectator_chat;
   snprintf(t->takeover_bot, sizeof t->takeover_bot, "%s", l->table.takeover_bot ? l->table.takeover_bot : "");
   t->status = strcmp(l->table.status, "over") == 0 ? ST_OVER : strcmp(l->table.status, "playing") == 0 ? ST_PLAYING
                                                                                                       : ST_WAITING;
@@ -248,6 +249,7 @@ int table_from_store(void *ctx, const pf_store_loaded *l) {
     st->taken_over = s->taken_over;
     snprintf(st->bot, sizeof st->bot, "%s", s->bot ? s->bot : "");
     snprintf(st->token, sizeof st->token, "%s", s->token ? s->token : "");
+    snprintf(st->name, sizeof st->name, "%s", s->name && st->kind == SEAT_HUMAN ? s->name : "");
   }
   for (int k = 0; k < l->nmoves; k++)
     if (play_text(t, l->moves[k], k >= l->nmoves - LOG_KEEP, &err) != 0) {
@@ -405,6 +407,7 @@ static json_t *seats_json(const table *t) {
     if (st->kind == SEAT_BOT) json_object_set_new(o, "bot", json_string(st->bot));
     if (st->kind == SEAT_HUMAN) {
       json_object_set_new(o, "connected", json_boolean(seat_connected(t, s)));
+      if (st->name[0]) json_object_set_new(o, "name", json_string(st->name));
       if (st->taken_over) json_object_set_new(o, "bot", json_string(t->takeover_bot));
     }
     json_array_append_new(a, o);
@@ -421,6 +424,7 @@ json_t *summary_json(const table *t) {
                         "seats", seats_json(t));
   if (t->takeover_after)
     json_object_set_new(o, "takeover", json_pack("{s:i, s:s}", "after", t->takeover_after, "bot", t->takeover_bot));
+  if (t->spectator_chat) json_object_set_new(o, "spectator_chat", json_true());
   return o;
 }
 
@@ -592,6 +596,7 @@ void states_send(pf_hall *h, const table *t, table_states *ts) {
 /* Sends every connection at the table its own state (one text per viewer kind, built once). */
 void broadcast(pf_hall *h, table *t) {
   table_states ts = {0};
+  h->lobby_dirty = true; /* a seat (dis)connected: the lists show it */
   note_group(t);
   states_build(t, &ts);
   states_send(h, t, &ts);
@@ -655,6 +660,7 @@ int change_begin(pf_hall *h, pf_error *err) {
 static void mark_dirty(pf_hall *h, table *t) {
   if (t->dirty) return;
   t->dirty = true;
+  h->lobby_dirty = true;
   if (h->ndirty == h->capdirty) {
     h->capdirty = h->capdirty ? 2 * h->capdirty : 64;
     h->dirty = pf_xrealloc(h->dirty, (size_t)h->capdirty * sizeof *h->dirty);
@@ -711,7 +717,7 @@ int seat_move(pf_hall *h, table *t, int s, const char *text, char canon[PF_MOVE_
   }
   if (rc == 0 && t->seats[s].taken_over) { /* a player back at the table takes the seat again */
     t->seats[s].taken_over = false;
-    pf_store_seat ss = {s, "human", NULL, t->seats[s].token, false};
+    pf_store_seat ss = {s, "human", NULL, t->seats[s].token, false, t->seats[s].name};
     rc = pf_store_set_seat(h->store, t->id, &ss, err);
   }
   if (rc == 0) rc = advance(h, t, err);
@@ -843,7 +849,7 @@ void bot_played(pf_hall *h, bot_job *j) {
 /* Lists                                                                                      */
 /* ------------------------------------------------------------------------------------------ */
 
-static void add_summary(void *ctx, const char *text) {
+void add_summary(void *ctx, const char *text) {
   json_t *o = json_loads(text ? text : "", 0, NULL);
   if (json_is_object(o)) json_array_append(ctx, o);
   json_decref(o);

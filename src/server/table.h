@@ -27,6 +27,15 @@
 #define LOG_KEEP 20        /* moves told in each state message */
 #define MAX_BINDINGS 32    /* tables a connection may sit at or watch at once */
 #define LIST_MAX 200       /* tables in a list */
+#define NAME_CHARS 24      /* a display name's characters at most (docs/protocol.md, "Names") */
+#define NAME_BYTES (4 * NAME_CHARS + 1)
+#define CHAT_CHARS 300     /* a chat message's characters at most */
+#define CHAT_BURST 5       /* chat messages a connection may send at once ... */
+#define CHAT_EVERY 2.0     /* ... and then one every this many seconds (`chat_flood`) */
+#define CHAT_LOG 50        /* the messages told to a connection as it sits down or watches */
+#define LOBBY_PAGE 20      /* tables in one page of a `subscribe` */
+#define LOBBY_MINE 100     /* table ids a `subscribe` may name as its own */
+#define LOBBY_SUBSCRIBERS 1000 /* connections subscribed at once (`full`) */
 
 enum { SEAT_OPEN, SEAT_HUMAN, SEAT_BOT };
 extern const char *const SEAT_KIND[];
@@ -40,6 +49,7 @@ typedef struct chair {
   char token[33];              /* a human seat's secret, 32 hex digits */
   char bot[PF_BOT_SPEC];       /* a bot seat's spec */
   char sealed[PF_MOVE_STR];    /* the sealed choice, canonical */
+  char name[NAME_BYTES];       /* a human seat's display name, checked (check_text); "" when none */
 } chair;
 
 /* One move as each viewer may know it: texts[0..players-1] for the seats, texts[players] for
@@ -65,6 +75,7 @@ typedef struct table {
   int players, status;
   int64_t created;
   int takeover_after; /* seconds; 0: none */
+  bool spectator_chat; /* the spectators have a chat channel of their own */
   char takeover_bot[PF_BOT_SPEC];
   chair seats[PF_MAX_PLAYERS];
   log_entry log[LOG_KEEP]; /* a ring: move k is at k % LOG_KEEP */
@@ -91,6 +102,14 @@ struct pf_conn {
   int64_t *made; /* the tables it created that may still be waiting (pruned at each create) */
   int nmade;
   bool hint_busy; /* its hint job is out */
+  double chat_tokens, chat_at; /* its chat's rate: messages it may send now, as of when */
+  /* The lobby's list it subscribed to (`subscribe`): a filter, a page, the tables it calls its
+   * own, and a hash of the last page it was sent (a page is sent again only when it changed). */
+  bool subscribed;
+  int sub_filter, sub_page;
+  int64_t sub_mine[LOBBY_MINE];
+  int nsub_mine;
+  uint64_t sub_hash;
   pf_conn *prev, *next;
 };
 
@@ -142,6 +161,8 @@ struct pf_hall {
   int ndirty, capdirty;
   outmsg *out;    /* messages of this pass, in order, sent at pf_hall_flush */
   int nout, capout;
+  int nsubs;        /* connections subscribed to the lobby's list */
+  bool lobby_dirty; /* a table changed since the subscribers were last sent their pages */
 };
 
 /* ---- table.c ---- */
@@ -177,6 +198,8 @@ bool describe_shown(const pf_game *g, const void *st, const char *text, pf_buf *
  * Reads t only (any thread, while nothing changes t). */
 int state_text(const table *t, int s, pf_buf *out);
 json_t *tables_json(pf_hall *h);
+/* Appends a stored summary (JSON text) to the array ctx (pf_store_finished's callback). */
+void add_summary(void *ctx, const char *text);
 
 /* The states of one table, one for each viewer kind at it: text[s] for seat s, text[players]
  * for spectators (empty: nobody of that kind watches). */
