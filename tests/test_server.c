@@ -2524,6 +2524,110 @@ static void lobby_expiry(void **st) {
   stop_own(&s);
 }
 
+/* Plays random legal moves for the n connections (seats) of table tid until it is over. */
+static void play_out(ws_conn **c, char (*tok)[40], int n, long long tid) {
+  for (int i = 0; i < n; i++) { /* a state to start from: the ones before may have been read by ask */
+    json_t *res = json_pack("{s:s, s:I, s:s}", "type", "resume", "table", (json_int_t)tid, "token", tok[i]);
+    ws_send_json(c[i], res);
+    json_decref(res);
+  }
+  for (int64_t end = ws_now_ms() + 60000; ws_now_ms() < end;) {
+    bool over = false;
+    for (int i = 0; i < n; i++) {
+      json_t *m = ws_recv_json(c[i], 20);
+      if (!m) continue;
+      if (jstr(m, "type") && !strcmp(jstr(m, "type"), "state") && jint(m, "table") == tid) {
+        over |= !strcmp(jstr(m, "status"), "over");
+        json_t *legal = json_object_get(m, "legal");
+        if (json_array_size(legal)) {
+          json_t *mv = json_pack("{s:s, s:I, s:s, s:O, s:O, s:i}", "type", "move", "table", (json_int_t)tid, "token", tok[i],
+                                 "move", json_array_get(legal, rnd((uint32_t)json_array_size(legal))), "ply",
+                                 json_object_get(m, "ply"), "id", next_id++);
+          ws_send_json(c[i], mv);
+          json_decref(mv);
+        }
+      }
+      json_decref(m);
+    }
+    if (over) return;
+  }
+  fail_msg("table %lld: not over within 60 s", tid);
+}
+
+/* Rematch (docs/protocol.md, "rematch"): offered, declined, offered again and accepted by every
+ * person (the bot at once): a new table with the same people one seat on, told to everyone. */
+static void rematch(void **st) {
+  (void)st;
+  ws_conn *c[2] = {connect_or_fail(&server), connect_or_fail(&server)}, *w = connect_or_fail(&server);
+  char tok[2][40];
+  json_t *r = ask(c[0], "\"type\": \"create\", \"game\": \"steal-the-pile\", \"players\": 3, \"seats\": [\"open\", \"open\", \"random\"], "
+                        "\"takeover\": {\"after\": 600, \"bot\": \"greedy\"}, \"spectator_chat\": true");
+  long long tid = jint(r, "table");
+  json_decref(r);
+  const char *names[2] = {"Ann", "Bea"};
+  for (int i = 0; i < 2; i++) {
+    r = ask(c[i], "\"type\": \"join\", \"table\": %lld, \"seat\": %d, \"name\": \"%s\"", tid, i, names[i]);
+    snprintf(tok[i], sizeof tok[i], "%s", jstr(r, "token"));
+    json_decref(r);
+  }
+  want_code(ask(c[0], "\"type\": \"rematch\", \"table\": %lld, \"token\": \"%s\"", tid, tok[0]), "not_over", "a rematch mid-game");
+  json_decref(ask(w, "\"type\": \"watch\", \"table\": %lld", tid));
+  play_out(c, tok, 2, tid);
+  want_code(ask(c[0], "\"type\": \"rematch\", \"table\": %lld, \"token\": \"%s\", \"accept\": \"yes\"", tid, tok[0]), "bad_message", "accept: a string");
+  want_code(ask(c[0], "\"type\": \"rematch\", \"table\": %lld, \"token\": \"%s\", \"accept\": false", tid, tok[0]), "no_offer", "a decline of nothing");
+  r = ask(c[0], "\"type\": \"rematch\", \"table\": %lld, \"token\": \"%s\"", tid, tok[0]);
+  if (strcmp(jstr(r, "status"), "offered") || strcmp(dump(json_object_get(r, "accepted")), "[0,2]") ||
+      strcmp(dump(json_object_get(r, "waiting")), "[1]"))
+    fail_msg("an offer, the bot accepting at once: %s", dump(r));
+  json_decref(r);
+  json_t *m = wait_type(c[1], "rematch", tid, WAIT_MS);
+  if (!m || strcmp(jstr(m, "status"), "offered") || jint(m, "from") != 0) fail_msg("seat 1 is told the offer: %s", dump(m));
+  json_decref(m);
+  r = ask(c[1], "\"type\": \"rematch\", \"table\": %lld, \"token\": \"%s\", \"accept\": false", tid, tok[1]);
+  json_decref(r);
+  m = wait_type(c[0], "rematch", tid, WAIT_MS);
+  if (!m || strcmp(jstr(m, "status"), "declined") || jint(m, "by") != 1) fail_msg("seat 0 is told the decline: %s", dump(m));
+  json_decref(m);
+  json_decref(ask(c[0], "\"type\": \"rematch\", \"table\": %lld, \"token\": \"%s\"", tid, tok[0]));
+  r = ask(c[1], "\"type\": \"rematch\", \"table\": %lld, \"token\": \"%s\", \"accept\": true", tid, tok[1]);
+  if (strcmp(jstr(r, "status"), "made") || jint(r, "seat") != 0) fail_msg("all accepted: %s", dump(r));
+  long long nt = jint(r, "new_table");
+  json_decref(r);
+  m = wait_type(c[0], "rematch", tid, WAIT_MS);
+  if (!m || strcmp(jstr(m, "status"), "made") || jint(m, "new_table") != nt || jint(m, "seat") != 2) fail_msg("seat 0 is moved: %s", dump(m));
+  json_decref(m);
+  m = wait_type(w, "rematch", tid, WAIT_MS); /* offered, declined, offered, then made */
+  while (m && strcmp(jstr(m, "status"), "made")) json_decref(m), m = wait_type(w, "rematch", tid, WAIT_MS);
+  if (!m || jint(m, "new_table") != nt || json_object_get(m, "seat")) fail_msg("the spectator is told the new table: %s", dump(m));
+  json_decref(m);
+  /* the new table: same options, takeover and chat, the people one seat on, already playing */
+  char path[64];
+  snprintf(path, sizeof path, "/api/tables/%lld", nt);
+  json_t *sum = http_json(&server, path, 200);
+  if (strcmp(jstr(sum, "status"), "playing") || !seat_name(sum, 0) || strcmp(seat_name(sum, 0), "Bea") ||
+      !seat_name(sum, 2) || strcmp(seat_name(sum, 2), "Ann") || strcmp(jstr(json_array_get(json_object_get(sum, "seats"), 1), "bot"), "random") ||
+      jint(json_object_get(sum, "takeover"), "after") != 600 || !json_is_true(json_object_get(sum, "spectator_chat")))
+    fail_msg("the rematch's table: %s", dump(sum));
+  json_decref(sum);
+  r = ask(c[0], "\"type\": \"rematch\", \"table\": %lld, \"token\": \"%s\", \"accept\": false", tid, tok[0]);
+  if (strcmp(jstr(r, "status"), "made") || jint(r, "new_table") != nt) fail_msg("a rematch once made is that table: %s", dump(r));
+  json_decref(r);
+  /* each plays its new seat with its token */
+  r = ask(c[0], "\"type\": \"resume\", \"table\": %lld, \"token\": \"%s\"", nt, tok[0]);
+  if (jint(r, "seat") != 2) fail_msg("resume of the rematch: %s", dump(r));
+  json_decref(r);
+  r = ask(c[1], "\"type\": \"resume\", \"table\": %lld, \"token\": \"%s\"", nt, tok[1]);
+  if (jint(r, "seat") != 0) fail_msg("resume of the rematch: %s", dump(r));
+  json_decref(r);
+  char ntok[2][40];
+  memcpy(ntok[0], tok[1], 40), memcpy(ntok[1], tok[0], 40);
+  ws_conn *nc[2] = {c[1], c[0]};
+  play_out(nc, ntok, 2, nt);
+  for (int i = 0; i < 2; i++) ws_close(c[i], WS_CLOSE_NORMAL);
+  ws_close(w, WS_CLOSE_NORMAL);
+  alive_or_fail(&server, "rematch");
+}
+
 static int start_server(void **st) {
   (void)st;
   char db[400], log[400];
@@ -2598,7 +2702,7 @@ int main(int argc, char **argv) {
       TEST(bindings),       TEST(bad_utf8),   TEST(long_bot),         TEST(stale_ply),
       TEST(hints),          TEST(http_files), TEST(reports),          TEST(deleted_db),
       TEST(connections),    TEST(names),      TEST(chat),             TEST(lobby_list),
-      TEST(lobby_expiry),
+      TEST(lobby_expiry),   TEST(rematch),
       TEST(waiting_tables), TEST(queues),     TEST(random_messages),  TEST(sigterm),
   };
   struct CMUnitTest chosen[sizeof all / sizeof *all];

@@ -379,9 +379,13 @@ static void chat_log_add(void *ctx, const pf_store_chat *m) {
   json_array_append_new(x->a, o);
 }
 
+static json_t *rematch_json(const table *t, int s);
+
 /* Tells a connection that has just sat at seat s of t (or watches it: -1) the last CHAT_LOG
  * messages it may read: `{"type": "chat_log", ...}`, sent only when there is one. */
 static void send_chat_log(pf_hall *h, pf_conn *c, const table *t, int seat) {
+  json_t *news = rematch_json(t, seat); /* and a finished table's rematch, offered or made */
+  if (news) hall_send(h, c, news, NULL, false, false);
   chat_log_ctx x = {t, seat, json_array()};
   pf_error err;
   const char *only = t->status == ST_OVER ? NULL : seat < 0 ? "spectators" : "players";
@@ -412,6 +416,8 @@ typedef struct create_req {
   int takeover_after;
   const char *takeover_bot;
   bool spectator_chat;
+  const char *token[PF_MAX_PLAYERS]; /* a rematch's seats already taken: their tokens and names */
+  const char *name[PF_MAX_PLAYERS];
 } create_req;
 
 /* Reads a create request; -1 after the error reply. */
@@ -514,7 +520,9 @@ static table *create_table(pf_hall *h, const create_req *q, pf_error *err) {
   for (int s = 0; s < t->players; s++) {
     t->seats[s].kind = q->seat_kind[s];
     snprintf(t->seats[s].bot, sizeof t->seats[s].bot, "%s", q->bot[s] ? q->bot[s] : "");
-    rows[s] = (pf_store_seat){s, SEAT_KIND[t->seats[s].kind], q->bot[s], NULL, false, NULL};
+    snprintf(t->seats[s].token, sizeof t->seats[s].token, "%s", q->token[s] ? q->token[s] : "");
+    snprintf(t->seats[s].name, sizeof t->seats[s].name, "%s", q->name[s] ? q->name[s] : "");
+    rows[s] = (pf_store_seat){s, SEAT_KIND[t->seats[s].kind], q->bot[s], q->token[s], false, q->name[s]};
   }
   t->created = (int64_t)time(NULL);
   t->since = pf_clock_seconds();
@@ -528,7 +536,7 @@ static table *create_table(pf_hall *h, const create_req *q, pf_error *err) {
   }
   bool in_change = rc == 0;
   pf_store_table row = {0, q->g->id, t->players, opts_text, q->setup.seed, "waiting", t->takeover_after,
-                        t->takeover_after ? t->takeover_bot : NULL, t->created, t->spectator_chat};
+                        t->takeover_after ? t->takeover_bot : NULL, t->created, t->spectator_chat, 0};
   if (rc == 0) rc = pf_store_add_table(h->store, &row, rows, err);
   if (rc == 0) {
     t->id = row.id;
@@ -849,6 +857,104 @@ static void h_chat(request *r) {
   reply_acked(r, json_pack("{s:s, s:I, s:s}", "type", "said", "table", (json_int_t)t->id, "channel", m.channel));
 }
 
+/* ---- rematch ---- */
+
+/* The seat of the rematch that seat s of a table of n takes: one on, so that the first to play
+ * is another. */
+static int rematch_seat(int s, int n) { return (s + n - 1) % n; }
+
+static json_t *seat_list(unsigned bits, int n, bool in) {
+  json_t *a = json_array();
+  for (int s = 0; s < n; s++)
+    if (((bits >> s) & 1u) == in) json_array_append_new(a, json_integer(s));
+  return a;
+}
+
+/* The rematch's news for one viewer of t (seat s, or -1): the open offer, or the table it made
+ * with the viewer's seat there; NULL when there is neither. */
+static json_t *rematch_json(const table *t, int s) {
+  if (t->rematch) {
+    json_t *o = json_pack("{s:s, s:I, s:s, s:I}", "type", "rematch", "table", (json_int_t)t->id, "status", "made",
+                          "new_table", (json_int_t)t->rematch);
+    if (o && s >= 0) json_object_set_new(o, "seat", json_integer(rematch_seat(s, t->players)));
+    return o;
+  }
+  if (!t->offer_open) return NULL;
+  return json_pack("{s:s, s:I, s:s, s:i, s:o, s:o}", "type", "rematch", "table", (json_int_t)t->id, "status", "offered",
+                   "from", t->offer_from, "accepted", seat_list(t->offer_yes, t->players, true), "waiting",
+                   seat_list(t->offer_yes, t->players, false));
+}
+
+/* Tells everyone at t but the asker the rematch's news (each its own seat in the new table). */
+static void rematch_tell(pf_hall *h, const table *t, json_t *news, const pf_conn *asker) {
+  for (int i = 0; i < t->nwatch; i++) {
+    if (t->watch[i].conn == asker) continue; /* answered */
+    json_t *o = news ? json_deep_copy(news) : rematch_json(t, t->watch[i].seat);
+    if (o && news && t->rematch && t->watch[i].seat >= 0)
+      json_object_set_new(o, "seat", json_integer(rematch_seat(t->watch[i].seat, t->players)));
+    if (o) hall_send(h, t->watch[i].conn, o, NULL, false, false);
+  }
+}
+
+/* The rematch of a finished table, every seat having accepted: the same game, options, bots,
+ * takeover and chat, the same people (their tokens and names) one seat on, a new deal. */
+static table *rematch_make(pf_hall *h, table *old, pf_error *err) {
+  create_req q = {.g = old->g, .takeover_after = old->takeover_after, .spectator_chat = old->spectator_chat,
+                  .takeover_bot = old->takeover_bot[0] ? old->takeover_bot : DEFAULT_TAKEOVER_BOT};
+  q.setup = (pf_setup){.players = old->players, .options = old->run.setup.options, .seed = os_random64() >> 1};
+  for (int s = 0; s < old->players; s++) {
+    int k = rematch_seat(s, old->players);
+    const chair *c = &old->seats[s];
+    q.seat_kind[k] = c->kind;
+    if (c->kind == SEAT_BOT) q.bot[k] = c->bot;
+    if (c->kind == SEAT_HUMAN) q.token[k] = c->token, q.name[k] = c->name[0] ? c->name : NULL;
+  }
+  return create_table(h, &q, err);
+}
+
+/* Offers a rematch, accepts or declines one (docs/protocol.md, "rematch"). */
+static void h_rematch(request *r) {
+  pf_hall *h = r->h;
+  table *t;
+  int s = field_seat(r, &t);
+  if (s < 0) return;
+  json_t *acc = json_object_get(r->msg, "accept");
+  if (acc && !json_is_boolean(acc)) return bad(r, "bad_message", "rematch: \"accept\" must be true or false");
+  if (t->status != ST_OVER) return bad(r, "not_over", "table %" PRId64 " is still being played", t->id);
+  if (t->rematch) return reply(r, rematch_json(t, s));
+  unsigned all = (1u << t->players) - 1, bots = 0;
+  for (int k = 0; k < t->players; k++) bots |= (unsigned)(t->seats[k].kind != SEAT_HUMAN) << k;
+  if (json_is_false(acc)) {
+    if (!t->offer_open) return bad(r, "no_offer", "table %" PRId64 " has no rematch offered", t->id);
+    t->offer_open = false;
+    json_t *news = json_pack("{s:s, s:I, s:s, s:i}", "type", "rematch", "table", (json_int_t)t->id, "status",
+                             "declined", "by", s);
+    reply(r, json_deep_copy(news));
+    rematch_tell(h, t, news, r->c);
+    return json_decref(news);
+  }
+  if (!t->offer_open) t->offer_open = true, t->offer_from = s, t->offer_yes = bots;
+  t->offer_yes |= 1u << s;
+  if ((t->offer_yes & all) != all) {
+    reply(r, rematch_json(t, s));
+    return rematch_tell(h, t, NULL, r->c);
+  }
+  pf_error err;
+  int64_t id = t->id;
+  table *n = rematch_make(h, t, &err);
+  t = table_in_memory(h, id);
+  if (!n || !t) return bad(r, "storage", "%s", n ? "the table could not be read back" : err.msg);
+  if (change_begin(h, &err) != 0 || pf_store_set_rematch(h->store, t->id, n->id, &err) != 0) {
+    change_undo(h, t);
+    return bad(r, "storage", "%s", err.msg);
+  }
+  t->offer_open = false;
+  t->rematch = n->id;
+  change_keep(h, t); /* told again if the pass's commit fails: then put back as stored */
+  reply_acked(r, rematch_json(t, s));
+  rematch_tell(h, t, NULL, r->c);
+}
+
 /* ---- the lobby's list, pushed (subscribe) ---- */
 
 enum { F_ALL, F_OPEN, F_MINE, F_PLAYING, F_OVER };
@@ -977,7 +1083,7 @@ static const struct {
 } HANDLERS[] = {
     {"games", h_games}, {"list", h_list},   {"create", h_create}, {"join", h_join},   {"resume", h_resume},
     {"watch", h_watch}, {"move", h_move},   {"leave", h_leave},   {"hint", h_hint},   {"review", h_review},
-    {"name", h_name},   {"chat", h_chat},   {"subscribe", h_subscribe},
+    {"name", h_name},   {"chat", h_chat},   {"subscribe", h_subscribe}, {"rematch", h_rematch},
 };
 
 void pf_hall_message(pf_hall *h, pf_conn *c, const char *text, size_t len) {

@@ -52,6 +52,7 @@ static const char SCHEMA[] =
 static const char *const ADDED_COLUMNS[] = {
     "ALTER TABLE seats ADD COLUMN name TEXT",
     "ALTER TABLE tables ADD COLUMN spectator_chat INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE tables ADD COLUMN rematch INTEGER NOT NULL DEFAULT 0",
 };
 
 struct pf_store {
@@ -295,7 +296,7 @@ out:
 }
 
 static const char TABLE_COLS[] =
-    "SELECT id, game, players, options, seed, status, takeover_after, takeover_bot, created, spectator_chat FROM tables ";
+    "SELECT id, game, players, options, seed, status, takeover_after, takeover_bot, created, spectator_chat, rematch FROM tables ";
 
 static void read_table(sqlite3_stmt *q, pf_store_table *t) {
   t->id = sqlite3_column_int64(q, 0);
@@ -308,6 +309,18 @@ static void read_table(sqlite3_stmt *q, pf_store_table *t) {
   t->takeover_bot = col_text(q, 7);
   t->created = sqlite3_column_int64(q, 8);
   t->spectator_chat = sqlite3_column_int(q, 9) != 0;
+  t->rematch = sqlite3_column_int64(q, 10);
+}
+
+int pf_store_set_rematch(pf_store *s, int64_t table, int64_t rematch, pf_error *err) {
+  sqlite3_stmt *q;
+  if (sqlite3_prepare_v2(s->db, "UPDATE tables SET rematch = ?2 WHERE id = ?1", -1, &q, NULL) != SQLITE_OK)
+    return db_fail(s, err, "rematch");
+  sqlite3_bind_int64(q, 1, table);
+  sqlite3_bind_int64(q, 2, rematch);
+  int rc = sqlite3_step(q);
+  sqlite3_finalize(q);
+  return rc == SQLITE_DONE ? 0 : db_fail(s, err, "rematch");
 }
 
 /* Loads every row of a table query (bound by bind) and hands each to fn; returns fn's first

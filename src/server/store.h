@@ -32,6 +32,7 @@ typedef struct pf_store_table {
   const char *takeover_bot;
   int64_t created;     /* unix seconds */
   bool spectator_chat; /* the spectators have a chat of their own */
+  int64_t rematch;     /* the table its rematch made (0: none yet) */
 } pf_store_table;
 
 /* One seat as stored. kind: "open", "human" or "bot". */
@@ -60,6 +61,8 @@ int pf_store_change_end(pf_store *s, bool keep, pf_error *err);
 /* Removes a table with its seats, moves and sealed choices (an expired waiting table). */
 int pf_store_drop_table(pf_store *s, int64_t table, pf_error *err);
 
+/* Notes the table a finished table's rematch made. */
+int pf_store_set_rematch(pf_store *s, int64_t table, int64_t rematch, pf_error *err);
 /* Adds a table with its seats; sets t->id. */
 int pf_store_add_table(pf_store *s, pf_store_table *t, const pf_store_seat *seats, pf_error *err);
 int pf_store_set_seat(pf_store *s, int64_t table, const pf_store_seat *seat, pf_error *err);

@@ -226,6 +226,7 @@ int table_from_store(void *ctx, const pf_store_loaded *l) {
   t->created = l->table.created;
   t->takeover_after = l->table.takeover_after;
   t->spectator_chat = l->table.spectator_chat;
+  t->rematch = l->table.rematch;
   snprintf(t->takeover_bot, sizeof t->takeover_bot, "%s", l->table.takeover_bot ? l->table.takeover_bot : "");
   t->status = strcmp(l->table.status, "over") == 0 ? ST_OVER : strcmp(l->table.status, "playing") == 0 ? ST_PLAYING
                                                                                                       : ST_WAITING;

@@ -76,6 +76,12 @@ typedef struct table {
   int64_t created;
   int takeover_after; /* seconds; 0: none */
   bool spectator_chat; /* the spectators have a chat channel of their own */
+  /* The rematch (docs/protocol.md, "rematch"): an offer open, the seats that accepted it (bits),
+   * and the table it made (0: none yet; then no other offer). The offer lives in memory only. */
+  bool offer_open;
+  unsigned offer_yes;
+  int offer_from;
+  int64_t rematch;
   char takeover_bot[PF_BOT_SPEC];
   chair seats[PF_MAX_PLAYERS];
   log_entry log[LOG_KEEP]; /* a ring: move k is at k % LOG_KEEP */
