@@ -88,6 +88,26 @@ test('two named people chat, play to the end; a spectator reads the spectators\'
   assert.deepEqual([...rows].sort(), [HOSTILE_NAME, 'Ann (you)'].sort());
   assert.ok((await a.$$eval('#log li', (ls) => ls.map((l) => l.textContent))).some((t) => t.includes(`${HOSTILE_NAME}: `)));
   await screenshots(a, 'people2-end');
+  // Rematch: Ann offers, Bo's page shows the offer, accepts; both move to the new table, one seat on.
+  await a.locator('#rematch-btn').click();
+  await b.waitForSelector('#rematch-accept');
+  await screenshots(b, 'people2-rematch-offer');
+  await b.locator('#rematch-accept').click();
+  for (const p of [a, b]) await p.waitForFunction((t) => { const m = /#play=(\d+)/.exec(location.hash); return m && Number(m[1]) !== t; }, table);
+  const table2 = Number(/#play=(\d+)/.exec(a.url())[1]);
+  assert.equal(Number(/#play=(\d+)/.exec(b.url())[1]), table2);
+  await a.waitForFunction(() => document.querySelector('.table-page')?.dataset.status === 'playing');
+  assert.equal((await tableData(a)).seat, '1');
+  assert.equal((await tableData(b)).seat, '0');
+  await a.waitForFunction(() => document.querySelector('.seat[data-seat="1"] .seat-name')?.textContent === 'Ann (you)');
+  assert.equal(await a.locator('.seat[data-seat="0"] .seat-name').textContent(), HOSTILE_NAME);
+  for (;;) { // the second game, to the end
+    const [x, y] = await Promise.all([tableData(a), tableData(b)]);
+    if (x.status === 'over' && y.status === 'over') break;
+    if (x.myturn === '1' && !x.busy) await clickMove(a);
+    else if (y.myturn === '1' && !y.busy) await clickMove(b);
+    else await sleep(20);
+  }
   const r = await named('Dee');
   await r.goto(`${env.server.url}#review=${table}`);
   await r.waitForFunction(() => document.querySelectorAll('#chat-log li').length === 4);

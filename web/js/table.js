@@ -102,6 +102,7 @@ export class TablePage {
     this.chatPanel = h('section.chat-panel', { id: 'chat', 'aria-labelledby': 'chat-title' },
       this.chatTitle, this.chatList, this.chatForm, this.chatMsg);
     this.takenLine = h('p.taken-line', { id: 'taken-line', role: 'status', hidden: true });
+    this.rematchLine = h('div.rematch-line', { id: 'rematch-line', role: 'status' });
     // A view's own log of the round (`log`, and `previous_log`: docs/views.md), for any game that
     // gives one: what everyone chose, told once it is revealed.
     this.roundLog = h('section.round-log-panel', { id: 'round-log', hidden: true, 'aria-labelledby': 'round-log-title' });
@@ -258,6 +259,7 @@ export class TablePage {
   message(m) {
     if (m.table !== this.table) return;
     if (m.type === 'chat') return this.addChat(m);
+    if (m.type === 'rematch') return this.rematchNews(m);
     if (m.type === 'chat_log') {
       this.chatList.replaceChildren();
       for (const x of Array.isArray(m.messages) ? m.messages : []) this.addChat(x, true);
@@ -588,8 +590,10 @@ export class TablePage {
       h('p.result-actions', {},
         h('button.primary', { type: 'button', id: 'review-btn', onclick: () => this.startReview() }, 'Step through the game'),
         h('a.button', { href: m.record || `/api/tables/${this.table}/record`, download: `pilfer-${this.summary?.game || 'game'}-${this.table}.json`, id: 'record-link' }, 'Download the record'),
-        h('button', { type: 'button', onclick: () => this.again() }, 'Play again'),
-        h('a.button', { href: '#' }, 'Lobby')));
+        this.seat !== null && this.token ? h('button', { type: 'button', id: 'rematch-btn', onclick: () => this.rematch(true) }, 'Rematch') : null,
+        h('button', { type: 'button', onclick: () => this.again() }, 'New table like this'),
+        h('a.button', { href: '#' }, 'Lobby')),
+      this.rematchLine);
     this.result.hidden = false;
     if (wasHidden && !this.review) this.result.focus();
   }
@@ -688,6 +692,45 @@ export class TablePage {
       const li = this.seatsList.querySelector(`.seat[data-seat="${s}"]`);
       (li?.querySelector('.seat-marks') || li)?.append(h('span.countdown.badge', { title: 'Before a bot plays this seat' },
         left > 0 ? `bot in ${left} s` : 'bot takes over'));
+    }
+  }
+
+  // ---- rematch: the same people, one seat on (docs/protocol.md, "rematch") ----
+
+  async rematch(accept) {
+    this.rematchAsked = true;
+    try {
+      const r = await this.conn.request({ type: 'rematch', table: this.table, token: this.token, accept });
+      this.rematchNews(r);
+    } catch (e) {
+      this.error(e.message);
+    }
+  }
+
+  rematchNews(m) {
+    const line = this.rematchLine;
+    const btn = (label, id, accept) => h('button', { type: 'button', id, onclick: () => this.rematch(accept) }, label);
+    if (m.status === 'offered') {
+      this.rematchAsked = true; // a rematch followed from here: when made, this page moves to it
+      const waiting = (m.waiting || []).filter(Number.isInteger);
+      const mine = this.seat !== null && waiting.includes(this.seat);
+      line.replaceChildren(h('p', {}, m.from === this.seat ? 'You offer a rematch. ' : `${this.name(m.from)} offers a rematch (seats move one on). `,
+        waiting.length ? `Waiting for ${waiting.map((s) => (s === this.seat ? 'you' : this.name(s))).join(', ')}.` : ''),
+      mine && this.token ? h('p', {}, btn('Accept the rematch', 'rematch-accept', true), ' ', btn('Decline', 'rematch-decline', false)) : null);
+      if (mine) announce(`${this.name(m.from)} offers a rematch`);
+    } else if (m.status === 'declined') {
+      line.replaceChildren(h('p', {}, `${m.by === this.seat ? 'You' : this.name(m.by)} declined the rematch.`));
+      announce(line.textContent);
+    } else if (m.status === 'made' && Number.isInteger(m.new_table)) {
+      const seat = Number.isInteger(m.seat) ? m.seat : null;
+      const go = seat !== null && this.token ? `#play=${m.new_table}&seat=${seat}` : `#watch=${m.new_table}`;
+      if (seat !== null && this.token) holdSeat(m.new_table, seat, this.token); // the same token plays the new seat
+      if (this.rematchAsked) {
+        announce(`The rematch begins at table ${m.new_table}`);
+        location.hash = go;
+        return;
+      }
+      line.replaceChildren(h('p', {}, 'The rematch was played at ', h('a', { href: go, id: 'rematch-link' }, `table ${m.new_table}`), '.'));
     }
   }
 
