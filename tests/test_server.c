@@ -2628,6 +2628,92 @@ static void rematch(void **st) {
   alive_or_fail(&server, "rematch");
 }
 
+/* Clocks (docs/protocol.md, "create"): a seat's time runs while it is asked; out of it, the table
+ * chose a loss (the game stops, the others win, the record has no result but why it stopped) or
+ * the takeover bot for the rest of the game (the player cannot take the seat back). */
+static void clocks(void **st) {
+  (void)st;
+  ws_conn *a = connect_or_fail(&server), *b = connect_or_fail(&server);
+  const char *bad_clocks[] = {"{\"minutes\": 0}", "{\"minutes\": 601}", "{\"seconds\": 9}", "{\"minutes\": 1, \"seconds\": 60}",
+                              "{\"minutes\": 1, \"on_time\": \"draw\"}", "5", "{}"};
+  for (size_t i = 0; i < sizeof bad_clocks / sizeof *bad_clocks; i++)
+    want_code(ask(a, "\"type\": \"create\", \"game\": \"thief\", \"clock\": %s", bad_clocks[i]), "bad_message", bad_clocks[i]);
+  long long tid[2];
+  char tok[2][2][40];
+  const char *how[2] = {"loss", "bot"};
+  for (int k = 0; k < 2; k++) {
+    json_t *r = ask(a, "\"type\": \"create\", \"game\": \"steal-the-pile\", \"players\": 2, \"clock\": {\"seconds\": 10, \"on_time\": \"%s\"}", how[k]);
+    tid[k] = jint(r, "table");
+    json_t *ck = json_object_get(json_object_get(r, "summary"), "clock");
+    if (jint(ck, "seconds") != 10 || strcmp(jstr(ck, "on_time"), how[k])) fail_msg("the clock in the summary: %s", dump(r));
+    json_decref(r);
+    ws_conn *c[2] = {a, b};
+    for (int i = 0; i < 2; i++) {
+      r = ask(c[i], "\"type\": \"join\", \"table\": %lld, \"seat\": %d", tid[k], i);
+      snprintf(tok[k][i], 40, "%s", jstr(r, "token"));
+      json_decref(r);
+    }
+  }
+  /* seat 0 is asked at both and stays silent: its clock runs, seat 1's does not */
+  json_decref(ask(b, "\"type\": \"resume\", \"table\": %lld, \"token\": \"%s\"", tid[0], tok[0][1])); /* then a state */
+  json_t *m = wait_type(b, "state", tid[0], WAIT_MS);
+  while (m && strcmp(jstr(m, "status"), "playing")) json_decref(m), m = wait_type(b, "state", tid[0], WAIT_MS);
+  json_t *s0 = json_array_get(json_object_get(m, "seats"), 0), *s1 = json_array_get(json_object_get(m, "seats"), 1);
+  if (!json_is_true(json_object_get(s0, "clock_running")) || !json_is_false(json_object_get(s1, "clock_running")) ||
+      jint(s0, "clock_ms") > 10000 || jint(s1, "clock_ms") != 10000)
+    fail_msg("the clocks as seat 0 is asked: %s", dump(json_object_get(m, "seats")));
+  json_decref(m);
+  json_t *lost = NULL;
+  for (int64_t end = ws_now_ms() + 20000; ws_now_ms() < end && !lost;) {
+    m = wait_type(b, "state", tid[0], 1000);
+    if (m && !strcmp(jstr(m, "status"), "over")) lost = m;
+    else json_decref(m);
+  }
+  if (!lost) fail_msg("table %lld: seat 0 never lost on time", tid[0]);
+  json_t *res = json_object_get(lost, "result");
+  if (jint(res, "lost_on_time") != 0 || strcmp(dump(json_object_get(res, "winners")), "[1]"))
+    fail_msg("a loss on time: %s", dump(res));
+  json_decref(lost);
+  char path[64];
+  snprintf(path, sizeof path, "/api/tables/%lld/record", tid[0]);
+  json_t *rec = http_json(&server, path, 200);
+  if (json_object_get(rec, "result") || jint(json_object_get(rec, "stopped"), "seat") != 0 ||
+      strcmp(jstr(json_object_get(rec, "stopped"), "reason"), "time"))
+    fail_msg("the record of a game lost on time: %s", dump(rec));
+  char file[300];
+  snprintf(file, sizeof file, "%s/lost-on-time.json", tmpdir);
+  FILE *f = fopen(file, "w");
+  fputs(dump(rec), f);
+  fclose(f);
+  json_decref(rec);
+  char *out = NULL, *err = NULL;
+  if (run_pilfer(&out, &err, "replay", file, NULL, NULL, NULL) != 0) fail_msg("pilfer replay of a game lost on time: %s", err);
+  free(out), free(err);
+  /* the other table gave seat 0 to its bot, for good */
+  for (int64_t end = ws_now_ms() + 10000;; ) {
+    snprintf(path, sizeof path, "/api/tables/%lld", tid[1]);
+    json_t *sum = http_json(&server, path, 200);
+    json_t *seat0 = json_array_get(json_object_get(sum, "seats"), 0);
+    bool taken = jstr(seat0, "bot") != NULL && jint(sum, "ply") > 0;
+    json_decref(sum);
+    if (taken) break;
+    if (ws_now_ms() > end) fail_msg("table %lld: seat 0 out of time, no bot plays it", tid[1]);
+    usleep(200000);
+  }
+  json_t *r = ask(a, "\"type\": \"resume\", \"table\": %lld, \"token\": \"%s\"", tid[1], tok[1][0]);
+  json_decref(r);
+  m = wait_type(a, "state", tid[1], WAIT_MS);
+  if (!m || !jstr(json_array_get(json_object_get(m, "seats"), 0), "bot")) fail_msg("out of time, resume gave the seat back: %s", dump(m));
+  json_decref(m);
+  r = ask(a, "\"type\": \"move\", \"table\": %lld, \"token\": \"%s\", \"move\": \"x\", \"ply\": 0", tid[1], tok[1][0]);
+  if (!jstr(r, "code") || (strcmp(jstr(r, "code"), "time_out") && strcmp(jstr(r, "code"), "stale")))
+    fail_msg("a move of a seat out of time: %s", dump(r));
+  json_decref(r);
+  ws_close(a, WS_CLOSE_NORMAL);
+  ws_close(b, WS_CLOSE_NORMAL);
+  alive_or_fail(&server, "clocks");
+}
+
 static int start_server(void **st) {
   (void)st;
   char db[400], log[400];
@@ -2702,7 +2788,7 @@ int main(int argc, char **argv) {
       TEST(bindings),       TEST(bad_utf8),   TEST(long_bot),         TEST(stale_ply),
       TEST(hints),          TEST(http_files), TEST(reports),          TEST(deleted_db),
       TEST(connections),    TEST(names),      TEST(chat),             TEST(lobby_list),
-      TEST(lobby_expiry),   TEST(rematch),
+      TEST(lobby_expiry),   TEST(rematch),    TEST(clocks),
       TEST(waiting_tables), TEST(queues),     TEST(random_messages),  TEST(sigterm),
   };
   struct CMUnitTest chosen[sizeof all / sizeof *all];

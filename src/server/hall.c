@@ -416,6 +416,8 @@ typedef struct create_req {
   int takeover_after;
   const char *takeover_bot;
   bool spectator_chat;
+  int clock_s;
+  bool clock_loss;
   const char *token[PF_MAX_PLAYERS]; /* a rematch's seats already taken: their tokens and names */
   const char *name[PF_MAX_PLAYERS];
 } create_req;
@@ -484,6 +486,19 @@ static int read_create(request *r, create_req *q) {
     return -1;
   }
   q->spectator_chat = json_is_true(sc);
+  json_t *ck = json_object_get(r->msg, "clock");
+  if (ck) {
+    json_t *min = json_object_get(ck, "minutes"), *sec = json_object_get(ck, "seconds"), *on = json_object_get(ck, "on_time");
+    const char *how = on ? json_string_value(on) : "bot";
+    json_int_t secs = json_is_integer(min) ? 60 * json_integer_value(min) : json_is_integer(sec) ? json_integer_value(sec) : 0;
+    if (!json_is_object(ck) || !min == !sec || secs < 10 || secs > 36000 || !how || (strcmp(how, "bot") && strcmp(how, "loss"))) {
+      bad(r, "bad_message", "create: \"clock\" must be {\"minutes\": 1 to 600 (or \"seconds\": 10 to 36000), "
+                            "\"on_time\": \"bot\" or \"loss\"}");
+      return -1;
+    }
+    q->clock_s = (int)secs;
+    q->clock_loss = !strcmp(how, "loss");
+  }
   return 0;
 }
 
@@ -515,6 +530,9 @@ static table *create_table(pf_hall *h, const create_req *q, pf_error *err) {
   table *t = table_new(q->g, q->setup.players);
   t->takeover_after = q->takeover_after;
   t->spectator_chat = q->spectator_chat;
+  t->clock_s = q->clock_s;
+  t->clock_loss = q->clock_loss;
+  for (int s = 0; s < t->players; s++) t->clock_ms[s] = (int64_t)q->clock_s * 1000;
   snprintf(t->takeover_bot, sizeof t->takeover_bot, "%s", q->takeover_bot);
   pf_store_seat rows[PF_MAX_PLAYERS];
   for (int s = 0; s < t->players; s++) {
@@ -536,7 +554,8 @@ static table *create_table(pf_hall *h, const create_req *q, pf_error *err) {
   }
   bool in_change = rc == 0;
   pf_store_table row = {0, q->g->id, t->players, opts_text, q->setup.seed, "waiting", t->takeover_after,
-                        t->takeover_after ? t->takeover_bot : NULL, t->created, t->spectator_chat, 0};
+                        t->takeover_after ? t->takeover_bot : NULL, t->created, t->spectator_chat, 0,
+                        t->clock_s, t->clock_loss, -1};
   if (rc == 0) rc = pf_store_add_table(h->store, &row, rows, err);
   if (rc == 0) {
     t->id = row.id;
@@ -610,14 +629,15 @@ static void h_resume(request *r) {
   pf_error err;
   chair *st = &t->seats[s];
   bool renamed = name[0] && strcmp(name, st->name) != 0;
-  if (st->taken_over || renamed) {
-    pf_store_seat row = {s, "human", NULL, st->token, false, name[0] ? name : st->name[0] ? st->name : NULL};
+  bool back = st->taken_over && clock_left(t, s, pf_clock_seconds()) != 0; /* not a seat out of time */
+  if (back || renamed) {
+    pf_store_seat row = {s, "human", NULL, st->token, st->taken_over && !back, name[0] ? name : st->name[0] ? st->name : NULL};
     if (change_begin(h, &err) != 0 || pf_store_set_seat(h->store, t->id, &row, &err) != 0) {
       change_undo(h, t);
       unbind_conn(h, t->id, r->c, s);
       return bad(r, "storage", "%s", err.msg);
     }
-    st->taken_over = false;
+    st->taken_over = row.taken_over;
     if (renamed) memcpy(st->name, name, sizeof st->name);
     change_keep(h, t);
   }
@@ -650,6 +670,8 @@ static void h_move(request *r) {
   if (field_int(r, "ply", false, 0, 0, INT32_MAX, &ply) != 0) return;
   if (t->status != ST_PLAYING)
     return bad(r, "not_your_turn", "table %" PRId64 " is %s", t->id, t->status == ST_OVER ? "over" : "waiting for players");
+  if (!clock_left(t, s, pf_clock_seconds()))
+    return bad(r, "time_out", "seat %d has no time left on its clock: the bot plays it", s);
   if (!current_for(t, s, ply))
     return bad(r, "stale", "the table is at ply %d, not %lld (seat %d's choice is asked since ply %d)", t->run.nmoves,
                (long long)ply, s, t->group_since[s] >= 0 ? t->group_since[s] : t->run.nmoves);
@@ -900,6 +922,7 @@ static void rematch_tell(pf_hall *h, const table *t, json_t *news, const pf_conn
  * takeover and chat, the same people (their tokens and names) one seat on, a new deal. */
 static table *rematch_make(pf_hall *h, table *old, pf_error *err) {
   create_req q = {.g = old->g, .takeover_after = old->takeover_after, .spectator_chat = old->spectator_chat,
+                  .clock_s = old->clock_s, .clock_loss = old->clock_loss,
                   .takeover_bot = old->takeover_bot[0] ? old->takeover_bot : DEFAULT_TAKEOVER_BOT};
   q.setup = (pf_setup){.players = old->players, .options = old->run.setup.options, .seed = os_random64() >> 1};
   for (int s = 0; s < old->players; s++) {
@@ -1180,10 +1203,37 @@ static bool nobody_seated(const table *t) {
   return true;
 }
 
+/* The seats of a table with a clock that are out of time: the game lost, or the seat given to the
+ * takeover bot for the rest of it (as one change each). */
+static void clock_check(pf_hall *h, table *t, double now) {
+  int seats[PF_MAX_PLAYERS], n = asked(t, seats);
+  for (int i = 0; i < n && t->status == ST_PLAYING; i++) {
+    int s = seats[i];
+    chair *st = &t->seats[s];
+    if (st->kind != SEAT_HUMAN || st->taken_over || st->has_sealed || clock_left(t, s, now) != 0) continue;
+    pf_error err;
+    int rc = change_begin(h, &err);
+    if (rc == 0 && t->clock_loss) {
+      rc = lose_on_time(h, t, s, &err);
+    } else if (rc == 0) {
+      pf_store_seat row = {s, "human", NULL, st->token, true, st->name[0] ? st->name : NULL};
+      rc = pf_store_set_seat(h->store, t->id, &row, &err);
+      if (rc == 0) rc = pf_store_set_clock(h->store, t->id, s, 0, &err);
+      if (rc == 0) st->taken_over = true, t->clock_ms[s] = 0;
+    }
+    if (rc != 0) {
+      fprintf(stderr, "pilfer serve: table %" PRId64 ": seat %d out of time: %s\n", t->id, s, err.msg);
+      return change_undo(h, t);
+    }
+    change_keep(h, t);
+  }
+}
+
 void pf_hall_tick(pf_hall *h) {
   double now = pf_clock_seconds();
   pf_error err;
   for (int64_t id = 1; id < h->cap; id++) {
+    if (h->tables[id] && h->tables[id]->status == ST_PLAYING && h->tables[id]->clock_s) clock_check(h, h->tables[id], now);
     table *t = h->tables[id];
     if (t && t->status == ST_WAITING && nobody_seated(t) && now - t->since >= h->lim.waiting_expiry) {
       expire(h, t);

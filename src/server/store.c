@@ -53,6 +53,10 @@ static const char *const ADDED_COLUMNS[] = {
     "ALTER TABLE seats ADD COLUMN name TEXT",
     "ALTER TABLE tables ADD COLUMN spectator_chat INTEGER NOT NULL DEFAULT 0",
     "ALTER TABLE tables ADD COLUMN rematch INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE tables ADD COLUMN clock_s INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE tables ADD COLUMN clock_loss INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE tables ADD COLUMN lost_on_time INTEGER NOT NULL DEFAULT -1",
+    "ALTER TABLE seats ADD COLUMN clock_ms INTEGER",
 };
 
 struct pf_store {
@@ -177,7 +181,8 @@ int pf_store_add_table(pf_store *s, pf_store_table *t, const pf_store_seat *seat
   sqlite3_stmt *q;
   if (sqlite3_prepare_v2(s->db,
                          "INSERT INTO tables(game, players, options, seed, status, takeover_after, takeover_bot, "
-                         "created, spectator_chat) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                         "created, spectator_chat, clock_s, clock_loss) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+                         "?10, ?11)",
                          -1, &q, NULL) != SQLITE_OK)
     return db_fail(s, err, "add table");
   bind_text(q, 1, t->game);
@@ -189,6 +194,8 @@ int pf_store_add_table(pf_store *s, pf_store_table *t, const pf_store_seat *seat
   bind_text(q, 7, t->takeover_bot);
   sqlite3_bind_int64(q, 8, t->created);
   sqlite3_bind_int(q, 9, t->spectator_chat);
+  sqlite3_bind_int(q, 10, t->clock_s);
+  sqlite3_bind_int(q, 11, t->clock_loss);
   int rc = sqlite3_step(q);
   sqlite3_finalize(q);
   if (rc != SQLITE_DONE) return db_fail(s, err, "add table");
@@ -240,7 +247,7 @@ static int load_rest(pf_store *s, pf_store_loaded *l, int (*fn)(void *, const pf
   sqlite3_stmt *qs = NULL, *qm = NULL, *qx = NULL;
   int rc = -1;
   char **moves = NULL;
-  if (sqlite3_prepare_v2(s->db, "SELECT seat, kind, bot, token, taken_over, name FROM seats WHERE table_id = ?1 ORDER BY seat",
+  if (sqlite3_prepare_v2(s->db, "SELECT seat, kind, bot, token, taken_over, name, clock_ms FROM seats WHERE table_id = ?1 ORDER BY seat",
                          -1, &qs, NULL) != SQLITE_OK ||
       sqlite3_prepare_v2(s->db, "SELECT ply, move FROM moves WHERE table_id = ?1 ORDER BY ply", -1, &qm, NULL) !=
           SQLITE_OK ||
@@ -256,6 +263,7 @@ static int load_rest(pf_store *s, pf_store_loaded *l, int (*fn)(void *, const pf
   char *strs[12 * 4 + 12] = {0};
   int nstr = 0;
   l->nseats = 0;
+  for (int i = 0; i < 12; i++) l->clock_ms[i] = -1;
   while (sqlite3_step(qs) == SQLITE_ROW && l->nseats < 12) {
     pf_store_seat *st = &l->seats[l->nseats++];
     st->seat = sqlite3_column_int(qs, 0);
@@ -264,6 +272,8 @@ static int load_rest(pf_store *s, pf_store_loaded *l, int (*fn)(void *, const pf
     st->token = col_text(qs, 3) ? (strs[nstr++] = pf_xstrdup(col_text(qs, 3))) : NULL;
     st->taken_over = sqlite3_column_int(qs, 4) != 0;
     st->name = col_text(qs, 5) ? (strs[nstr++] = pf_xstrdup(col_text(qs, 5))) : NULL;
+    if (st->seat >= 0 && st->seat < 12)
+      l->clock_ms[st->seat] = sqlite3_column_type(qs, 6) == SQLITE_NULL ? -1 : sqlite3_column_int64(qs, 6);
   }
   l->nsealed = 0;
   while (sqlite3_step(qx) == SQLITE_ROW && l->nsealed < 12) {
@@ -296,7 +306,8 @@ out:
 }
 
 static const char TABLE_COLS[] =
-    "SELECT id, game, players, options, seed, status, takeover_after, takeover_bot, created, spectator_chat, rematch FROM tables ";
+    "SELECT id, game, players, options, seed, status, takeover_after, takeover_bot, created, spectator_chat, rematch, "
+    "clock_s, clock_loss, lost_on_time FROM tables ";
 
 static void read_table(sqlite3_stmt *q, pf_store_table *t) {
   t->id = sqlite3_column_int64(q, 0);
@@ -310,17 +321,33 @@ static void read_table(sqlite3_stmt *q, pf_store_table *t) {
   t->created = sqlite3_column_int64(q, 8);
   t->spectator_chat = sqlite3_column_int(q, 9) != 0;
   t->rematch = sqlite3_column_int64(q, 10);
+  t->clock_s = sqlite3_column_int(q, 11);
+  t->clock_loss = sqlite3_column_int(q, 12) != 0;
+  t->lost_on_time = sqlite3_column_int(q, 13);
+}
+
+/* One UPDATE of a table's row or of a seat's (seat < 0: the table's), setting an integer. */
+static int set_int(pf_store *s, const char *sql, int64_t table, int seat, int64_t v, pf_error *err) {
+  sqlite3_stmt *q;
+  if (sqlite3_prepare_v2(s->db, sql, -1, &q, NULL) != SQLITE_OK) return db_fail(s, err, sql);
+  sqlite3_bind_int64(q, 1, table);
+  sqlite3_bind_int64(q, 2, v);
+  if (seat >= 0) sqlite3_bind_int(q, 3, seat);
+  int rc = sqlite3_step(q);
+  sqlite3_finalize(q);
+  return rc == SQLITE_DONE ? 0 : db_fail(s, err, sql);
+}
+
+int pf_store_set_clock(pf_store *s, int64_t table, int seat, int64_t ms, pf_error *err) {
+  return set_int(s, "UPDATE seats SET clock_ms = ?2 WHERE table_id = ?1 AND seat = ?3", table, seat, ms, err);
+}
+
+int pf_store_set_lost(pf_store *s, int64_t table, int seat, pf_error *err) {
+  return set_int(s, "UPDATE tables SET lost_on_time = ?2 WHERE id = ?1", table, -1, seat, err);
 }
 
 int pf_store_set_rematch(pf_store *s, int64_t table, int64_t rematch, pf_error *err) {
-  sqlite3_stmt *q;
-  if (sqlite3_prepare_v2(s->db, "UPDATE tables SET rematch = ?2 WHERE id = ?1", -1, &q, NULL) != SQLITE_OK)
-    return db_fail(s, err, "rematch");
-  sqlite3_bind_int64(q, 1, table);
-  sqlite3_bind_int64(q, 2, rematch);
-  int rc = sqlite3_step(q);
-  sqlite3_finalize(q);
-  return rc == SQLITE_DONE ? 0 : db_fail(s, err, "rematch");
+  return set_int(s, "UPDATE tables SET rematch = ?2 WHERE id = ?1", table, -1, rematch, err);
 }
 
 /* Loads every row of a table query (bound by bind) and hands each to fn; returns fn's first

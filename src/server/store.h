@@ -33,6 +33,9 @@ typedef struct pf_store_table {
   int64_t created;     /* unix seconds */
   bool spectator_chat; /* the spectators have a chat of their own */
   int64_t rematch;     /* the table its rematch made (0: none yet) */
+  int clock_s;         /* seconds on each player's clock; 0: no clock */
+  bool clock_loss;     /* a player out of time loses (else the takeover bot plays the seat) */
+  int lost_on_time;    /* the seat that lost on time, -1 */
 } pf_store_table;
 
 /* One seat as stored. kind: "open", "human" or "bot". */
@@ -61,6 +64,10 @@ int pf_store_change_end(pf_store *s, bool keep, pf_error *err);
 /* Removes a table with its seats, moves and sealed choices (an expired waiting table). */
 int pf_store_drop_table(pf_store *s, int64_t table, pf_error *err);
 
+/* A seat's time left on its clock, in ms. */
+int pf_store_set_clock(pf_store *s, int64_t table, int seat, int64_t ms, pf_error *err);
+/* Notes the seat that lost on time (the table's status is set apart). */
+int pf_store_set_lost(pf_store *s, int64_t table, int seat, pf_error *err);
 /* Notes the table a finished table's rematch made. */
 int pf_store_set_rematch(pf_store *s, int64_t table, int64_t rematch, pf_error *err);
 /* Adds a table with its seats; sets t->id. */
@@ -99,6 +106,7 @@ typedef struct pf_store_loaded {
   pf_store_table table;
   pf_store_seat seats[12];
   int nseats;
+  int64_t clock_ms[12]; /* each seat's time left, by seat (-1: its full time) */
   const char **moves; /* in ply order */
   int nmoves;
   struct {

@@ -76,6 +76,7 @@ void table_free(table *t) {
 table *table_new(const pf_game *g, int players) {
   table *t = pf_xcalloc(1, sizeof *t);
   for (int s = 0; s < PF_MAX_PLAYERS; s++) t->group_since[s] = -1;
+  t->lost_on_time = -1;
   t->g = g;
   t->players = players;
   return t;
@@ -227,6 +228,11 @@ int table_from_store(void *ctx, const pf_store_loaded *l) {
   t->takeover_after = l->table.takeover_after;
   t->spectator_chat = l->table.spectator_chat;
   t->rematch = l->table.rematch;
+  t->clock_s = l->table.clock_s;
+  t->clock_loss = l->table.clock_loss;
+  t->lost_on_time = l->table.lost_on_time;
+  for (int s = 0; s < t->players && s < 12; s++)
+    t->clock_ms[s] = l->clock_ms[s] >= 0 ? l->clock_ms[s] : (int64_t)t->clock_s * 1000;
   snprintf(t->takeover_bot, sizeof t->takeover_bot, "%s", l->table.takeover_bot ? l->table.takeover_bot : "");
   t->status = strcmp(l->table.status, "over") == 0 ? ST_OVER : strcmp(l->table.status, "playing") == 0 ? ST_PLAYING
                                                                                                       : ST_WAITING;
@@ -363,11 +369,19 @@ void note_group(table *t) {
   int seats[PF_MAX_PLAYERS], n = asked(t, seats);
   bool in[PF_MAX_PLAYERS] = {0};
   for (int i = 0; i < n; i++) in[seats[i]] = true;
+  double now = pf_clock_seconds();
   for (int s = 0; s < t->players; s++)
     if (!in[s] || t->seats[s].has_sealed)
-      t->group_since[s] = -1;
+      t->group_since[s] = -1, t->asked_at[s] = 0;
     else if (t->group_since[s] < 0)
-      t->group_since[s] = t->run.nmoves;
+      t->group_since[s] = t->run.nmoves, t->asked_at[s] = now; /* its clock runs from here */
+}
+
+int64_t clock_left(const table *t, int s, double now) {
+  if (!t->clock_s || t->seats[s].kind != SEAT_HUMAN) return -1;
+  int64_t left = t->clock_ms[s];
+  if (t->status == ST_PLAYING && t->asked_at[s] > 0) left -= (int64_t)((now - t->asked_at[s]) * 1000);
+  return left > 0 ? left : 0;
 }
 
 /* Whether a move of seat s sent at `ply` was sent for the position it would be played in. */
@@ -409,6 +423,10 @@ static json_t *seats_json(const table *t) {
     if (st->kind == SEAT_HUMAN) {
       json_object_set_new(o, "connected", json_boolean(seat_connected(t, s)));
       if (st->name[0]) json_object_set_new(o, "name", json_string(st->name));
+      if (t->clock_s) {
+        json_object_set_new(o, "clock_ms", json_integer(clock_left(t, s, pf_clock_seconds())));
+        json_object_set_new(o, "clock_running", json_boolean(t->status == ST_PLAYING && t->asked_at[s] > 0));
+      }
       if (st->taken_over) json_object_set_new(o, "bot", json_string(t->takeover_bot));
     }
     json_array_append_new(a, o);
@@ -426,12 +444,22 @@ json_t *summary_json(const table *t) {
   if (t->takeover_after)
     json_object_set_new(o, "takeover", json_pack("{s:i, s:s}", "after", t->takeover_after, "bot", t->takeover_bot));
   if (t->spectator_chat) json_object_set_new(o, "spectator_chat", json_true());
+  if (t->clock_s)
+    json_object_set_new(o, "clock", json_pack("{s:i, s:s}", "seconds", t->clock_s, "on_time", t->clock_loss ? "loss" : "bot"));
+  if (t->lost_on_time >= 0) json_object_set_new(o, "lost_on_time", json_integer(t->lost_on_time));
   return o;
 }
 
 static json_t *result_json(const table *t) {
   int scores[PF_MAX_PLAYERS], winners[PF_MAX_PLAYERS];
   t->g->scores(t->run.state, scores);
+  if (t->lost_on_time >= 0) { /* the game stopped there: everyone else wins (docs/protocol.md, "create") */
+    int nw = 0;
+    for (int s = 0; s < t->players; s++)
+      if (s != t->lost_on_time) winners[nw++] = s;
+    return json_pack("{s:o, s:o, s:i}", "scores", pf_ints_json(scores, t->players), "winners", pf_ints_json(winners, nw),
+                     "lost_on_time", t->lost_on_time);
+  }
   int nw = t->g->winners(t->run.state, winners);
   return json_pack("{s:o, s:o}", "scores", pf_ints_json(scores, t->players), "winners", pf_ints_json(winners, nw));
 }
@@ -652,6 +680,23 @@ int advance(pf_hall *h, table *t, pf_error *err) {
 }
 
 
+/* Seat s is out of time on a table whose clock loses (inside a change): the game stops there, over,
+ * everyone else winning (result_json). Its record is the moves played: no engine result. */
+int lose_on_time(pf_hall *h, table *t, int s, pf_error *err) {
+  t->status = ST_OVER;
+  t->lost_on_time = s;
+  t->clock_ms[s] = 0;
+  log_reveal(t);
+  json_t *sum = summary_json(t);
+  char *text = json_dumps(sum, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  json_decref(sum);
+  int rc = pf_store_set_clock(h->store, t->id, s, 0, err);
+  if (rc == 0) rc = pf_store_set_lost(h->store, t->id, s, err);
+  if (rc == 0) rc = pf_store_set_status(h->store, t->id, "over", text, err);
+  free(text);
+  return rc;
+}
+
 /* Opens a change: a savepoint in the pass's transaction (begun here if need be). */
 int change_begin(pf_hall *h, pf_error *err) {
   if (!pf_store_in_transaction(h->store) && pf_store_begin(h->store, err) != 0) return -1;
@@ -705,6 +750,7 @@ int seat_move(pf_hall *h, table *t, int s, const char *text, char canon[PF_MOVE_
   t->g->move_str(st, m, canon);
   *code = "storage";
   *sealed = at > 0;
+  int64_t left = clock_left(t, s, pf_clock_seconds()); /* its clock stops at its move */
   if (change_begin(h, err) != 0) return -1;
   int rc;
   if (at > 0) {
@@ -721,6 +767,7 @@ int seat_move(pf_hall *h, table *t, int s, const char *text, char canon[PF_MOVE_
     pf_store_seat ss = {s, "human", NULL, t->seats[s].token, false, t->seats[s].name};
     rc = pf_store_set_seat(h->store, t->id, &ss, err);
   }
+  if (rc == 0 && left >= 0 && (rc = pf_store_set_clock(h->store, t->id, s, left, err)) == 0) t->clock_ms[s] = left;
   if (rc == 0) rc = advance(h, t, err);
   if (rc != 0) {
     change_undo(h, t);

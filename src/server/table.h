@@ -76,6 +76,14 @@ typedef struct table {
   int64_t created;
   int takeover_after; /* seconds; 0: none */
   bool spectator_chat; /* the spectators have a chat channel of their own */
+  /* The clock (docs/protocol.md, "create"): seconds for each player (0: none), what running out
+   * does, each seat's time left (ms) as of when it was last asked (asked_at, clock seconds; 0:
+   * not asked), and the seat that lost on time (-1). */
+  int clock_s;
+  bool clock_loss;
+  int64_t clock_ms[PF_MAX_PLAYERS];
+  double asked_at[PF_MAX_PLAYERS];
+  int lost_on_time;
   /* The rematch (docs/protocol.md, "rematch"): an offer open, the seats that accepted it (bits),
    * and the table it made (0: none yet; then no other offer). The offer lives in memory only. */
   bool offer_open;
@@ -196,6 +204,8 @@ bool may_answer(const table *t, int s, int *at);
 void note_group(table *t);
 bool current_for(const table *t, int s, json_int_t ply);
 bool is_bot_seat(const table *t, int s);
+/* A human seat's time left now, in ms (its clock running while it is asked); -1 without a clock. */
+int64_t clock_left(const table *t, int s, double now);
 
 json_t *summary_json(const table *t);
 /* A recorded move in words with everything shown (table.c says how). */
@@ -224,6 +234,7 @@ int change_begin(pf_hall *h, pf_error *err);
 void change_keep(pf_hall *h, table *t);
 void change_undo(pf_hall *h, table *t);
 int advance(pf_hall *h, table *t, pf_error *err);
+int lose_on_time(pf_hall *h, table *t, int s, pf_error *err);
 int start_if_full(pf_hall *h, table *t, pf_error *err);
 int seat_move(pf_hall *h, table *t, int s, const char *text, char canon[PF_MOVE_STR], bool *sealed,
               const char **code, pf_error *err);

@@ -19,13 +19,17 @@ async function named(name, viewport = DESKTOP) {
 }
 
 // The lobby's form filled (as lib's createTable) with the spectators' chat or a takeover.
-async function create(page, { game, seats, spectatorChat = false, takeover = 0 }) {
+async function create(page, { game, seats, spectatorChat = false, takeover = 0, clock = 0 }) {
   await page.goto(env.server.url);
   await page.locator(`#game-${game}`).check();
   await page.locator('#players').fill(String(seats.length));
   await page.locator('#players').dispatchEvent('change');
   for (let s = 0; s < seats.length; s++) await page.locator(`#seat-${s}`).selectOption(seats[s]);
   if (spectatorChat) await page.locator('#spectator-chat').check();
+  if (clock) {
+    await page.locator('#clock').check();
+    await page.locator('#clock-minutes').fill(String(clock));
+  }
   if (takeover) {
     await page.locator('#takeover').check();
     await page.locator('#takeover-after').fill(String(takeover));
@@ -121,12 +125,17 @@ test('two named people chat, play to the end; a spectator reads the spectators\'
 
 test('a silent seat: its countdown and the bot taking over are seen by both', { timeout: 120000 }, async () => {
   const a = await named('Ann');
-  const table = await create(a, { game: 'steal-the-pile', seats: ['you', 'open'], takeover: 10 });
+  const table = await create(a, { game: 'steal-the-pile', seats: ['you', 'open'], takeover: 10, clock: 5 });
   const b = await named('Bo');
   await b.goto(`${env.server.url}#join=${table}&seat=1`);
   await a.waitForFunction(() => document.querySelector('.table-page')?.dataset.status === 'playing');
   // Seat 0 (Ann) is asked first and stays silent: both see its countdown, then the bot play.
   for (const p of [a, b]) await p.waitForFunction(() => /bot in \d+ s/.test(document.querySelector('.seat[data-seat="0"] .countdown')?.textContent || ''));
+  // Its clock runs (5 minutes each), the other's stands.
+  for (const p of [a, b]) {
+    await p.waitForFunction(() => /^4:5\d$/.test(document.querySelector('.seat[data-seat="0"] .clock.running')?.textContent || ''));
+    assert.equal(await p.locator('.seat[data-seat="1"] .clock').textContent(), '5:00');
+  }
   await screenshots(b, 'people2-countdown');
   await b.waitForFunction(() => /away, Medium bot plays/.test(document.querySelector('.seat[data-seat="0"] .seat-name')?.textContent || ''), null, { timeout: 30000 });
   await a.waitForFunction(() => !document.querySelector('#taken-line').hidden, null, { timeout: 30000 });

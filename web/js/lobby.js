@@ -66,6 +66,12 @@ export class Lobby {
       h('p.takeover-line', {}, this.takeover,
         h('label', { for: 'takeover' }, ' When a player is silent for '), this.takeoverAfter,
         h('label', { for: 'takeover-after' }, ' seconds, the medium bot plays their seat until they come back')),
+      h('p.clock-line', {}, h('input', { type: 'checkbox', id: 'clock' }),
+        h('label', { for: 'clock' }, ' A clock: '),
+        h('input', { type: 'number', id: 'clock-minutes', min: 1, max: 600, value: 10, 'aria-label': 'minutes for each player' }),
+        h('label', { for: 'clock-minutes' }, ' minutes for each player; out of time, '),
+        h('select', { id: 'clock-on-time', 'aria-label': 'out of time' },
+          h('option', { value: 'bot' }, 'the medium bot plays on'), h('option', { value: 'loss' }, 'the player loses'))),
       h('p.spectator-chat-line', {}, h('input', { type: 'checkbox', id: 'spectator-chat' }),
         h('label', { for: 'spectator-chat' }, ' Spectators may chat among themselves')),
       // Kept in view however long the form is (issue 20: it sat at the fold).
@@ -222,6 +228,14 @@ export class Lobby {
       seats: choice.map((c) => (c === SEAT_YOU ? 'open' : c)) };
     if (this.takeover.checked) msg.takeover = { after: Number(this.takeoverAfter.value) || 60, bot: 'greedy' };
     if (this.root.querySelector('#spectator-chat')?.checked) msg.spectator_chat = true;
+    if (this.root.querySelector('#clock')?.checked) {
+      const min = Number(this.root.querySelector('#clock-minutes').value);
+      if (!Number.isInteger(min) || min < 1 || min > 600) {
+        this.createMsg.textContent = 'The clock takes a whole number of minutes from 1 to 600.';
+        return;
+      }
+      msg.clock = { minutes: min, on_time: this.root.querySelector('#clock-on-time').value };
+    }
     localStorage.setItem('pilfer.lobby', JSON.stringify({ game: g.id }));
     this.createMsg.textContent = 'Creating…';
     try {

@@ -330,6 +330,7 @@ export class TablePage {
     if (myTurn && (!this.wasMyTurn || first || prev?.ply !== m.ply)) announce('Your turn');
     if (myTurn && !this.wasMyTurn && !first && this.sound) beep();
     if (!prev || prev.ply !== m.ply || JSON.stringify(prev.choosing) !== JSON.stringify(m.choosing)) this.askedAt = performance.now();
+    this.stateAt = performance.now(); // the clocks in it are as of now
     this.wasMyTurn = myTurn;
     if (m.status === 'over' && prev?.status !== 'over' && !first) announce(`Game over. ${this.resultWords(m)}`);
     if (m.status === 'playing' && prev?.status === 'waiting') announce('Everyone is seated: the game begins');
@@ -464,6 +465,12 @@ export class TablePage {
   }
 
   resultWords(m) {
+    const lost = m.result?.lost_on_time;
+    if (Number.isInteger(lost)) return `${lost === this.seat ? 'You' : this.name(lost)} ran out of time: ${this.winWords(m)}`;
+    return this.winWords(m);
+  }
+
+  winWords(m) {
     const w = m.result?.winners || [];
     if (!w.length) return 'Nobody wins.';
     if (this.seat !== null && w.includes(this.seat)) return w.length === 1 ? 'You win!' : `You share the win with ${w.filter((s) => s !== this.seat).map((s) => this.name(s)).join(', ')}.`;
@@ -680,10 +687,20 @@ export class TablePage {
     document.title = mine ? `(Your turn) ${base}` : base;
   }
 
-  // Each second: the countdown of a silent seat before the takeover bot plays it.
+  // Each second: the players' clocks, and the countdown of a silent seat before the takeover bot
+  // plays it.
   tick() {
     const m = this.state, tk = this.summary?.takeover;
-    for (const e of this.seatsList.querySelectorAll('.countdown')) e.remove();
+    for (const e of this.seatsList.querySelectorAll('.countdown, .clock')) e.remove();
+    for (const seat of m?.seats || []) {
+      if (!Number.isInteger(seat.clock_ms)) continue;
+      const run = seat.clock_running && m.status === 'playing' && !this.review;
+      const ms = Math.max(0, seat.clock_ms - (run ? performance.now() - this.stateAt : 0));
+      const s = Math.ceil(ms / 1000);
+      const li = this.seatsList.querySelector(`.seat[data-seat="${seat.seat}"]`);
+      li?.querySelector('.seat-name')?.after(h(`span.clock.badge${run ? '.running' : ''}${s <= 10 ? '.low' : ''}`,
+        { title: 'Time left on the clock' }, `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`));
+    }
     if (!m || !tk || m.status !== 'playing' || this.review) return;
     const left = Math.max(0, Math.ceil(tk.after - (performance.now() - this.askedAt) / 1000));
     for (const s of m.choosing || []) {
