@@ -675,7 +675,9 @@ export class TablePage {
     // A bot plays this seat while its player is away (takeover): said on the player's own page.
     const mine = this.seat !== null ? (m.seats || [])[this.seat] : null;
     this.takenLine.hidden = !(mine?.bot && m.status === 'playing');
-    if (mine?.bot) this.takenLine.textContent = `A bot (${botName(mine.bot)}) played for you while you were away: make a move to take your seat back.`;
+    if (mine?.bot) this.takenLine.textContent = mine.clock_ms === 0
+      ? `You ran out of time: a bot (${botName(mine.bot)}) plays your seat to the end.`
+      : `A bot (${botName(mine.bot)}) played for you while you were away: make a move to take your seat back.`;
     this.titleTurn();
     this.tick();
   }
