@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "games/registry.h"
 #include "sim/sim.h"
 #include "testutil.h"
 
@@ -134,12 +135,32 @@ static void test_sim_rotate_records(void **unused) {
   assert_int_equal(r.sums.bot_win[0] + r.sums.bot_win[1], r.sums.win[0] + r.sums.win[1]);
 }
 
+/* The length each game states (`pilfer games --json`: "length") is what sim measures: the mean
+ * moves of a game of greedy bots at its default options, within 15% of a fresh run. */
+static void test_sim_lengths(void **unused) {
+  (void)unused;
+  static const char *const GREEDY[] = {"greedy", "greedy", "greedy", "greedy", "greedy", "greedy"};
+  for (int i = 0; pf_games[i]; i++) {
+    const pf_game *g = pf_games[i];
+    assert_true(g->description && strlen(g->description) > 80);
+    assert_true(g->length_players >= g->min_players && g->length_players <= g->max_players);
+    pf_sim_config c = tu_sim_config(g->id, g->length_players, 60 * g->length_players, true, GREEDY);
+    pf_sim_result r;
+    tu_sim_run(&c, 2, NULL, &r);
+    double mean = (double)r.sums.moves / (double)r.sums.games;
+    if (mean < 0.85 * g->length_moves || mean > 1.15 * g->length_moves)
+      fail_msg("%s: length_moves is %d, but %d greedy bots play %.1f moves a game", g->id, g->length_moves,
+               g->length_players, mean);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sim_threads),
       cmocka_unit_test(test_sim_shards_merge),
       cmocka_unit_test(test_sim_json_refused),
       cmocka_unit_test(test_sim_rotate_records),
+      cmocka_unit_test(test_sim_lengths),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -132,6 +132,12 @@ typedef struct pf_game {
   size_t state_size;
   const char *rules;            /* the rules as a person learns them, in the markup of games/rules.h */
   const pf_measures *measures;  /* how bench and strength exercise it (above) */
+  /* For newcomers (`pilfer games --json`, the lobby): one paragraph saying what the game is, and
+   * how long a game is: the mean moves of a game (chance events counted) of `length_players`
+   * greedy bots at the default options, as `pilfer sim` measured it (tests/test_sim.c checks the
+   * figure against a fresh sim, so that it cannot drift from the engine). */
+  const char *description;
+  int length_players, length_moves;
 
   /* ---- rules: the course of a game ---- */
   /* Starts a game from the setup: deals explicitly given or shuffled from the seed. Refuses bad

@@ -694,6 +694,11 @@ static void gha_count_events(const void *before, const void *after, pf_move m, l
 const pf_game pf_game_gharat = {
     .id = "gharat",
     .title = "Ghârat",
+    .description = "A capturing game for 2 to 4 players, or two teams of two. Play a card: if its rank matches "
+    "the top card of the play pile or of a player's capture pile, you take it, with every card of "
+    "the same rank right beneath it. Captured cards score 5, 10 or 20 points, and a match is "
+    "played over several hands to 1000 points.",
+    .length_players = 2, .length_moves = 622,
     .min_players = 2,
     .max_players = 4,
     .options = OPTIONS,

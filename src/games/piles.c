@@ -726,6 +726,13 @@ static void pil_count_events(const void *before, const void *after, pf_move m, l
 const pf_game pf_game_piles = {
     .id = "piles",
     .title = "Piles",
+    .description = "A game for 4 players in two teams; the first card placed gives its team its colour, red or "
+    "black. In turn you lay a card on one of the 12 piles of the castle in the middle: on a pile "
+    "of your colour always, on the other "
+    "colour only if the pile's value goes up. Or pass, and the next player takes a card from your "
+    "hand for their team. At the end each team collects the piles topped by its colour and scores "
+    "the other colour's cards among them.",
+    .length_players = 4, .length_moves = 41,
     .min_players = 4,
     .max_players = 4,
     .options = NULL,

@@ -76,12 +76,15 @@ json_t *pf_games_json(void) {
     json_t *o = json_object(), *opts = json_array();
     json_object_set_new(o, "id", json_string(g->id));
     json_object_set_new(o, "title", json_string(g->title));
+    json_object_set_new(o, "description", json_string(g->description));
     json_object_set_new(o, "min_players", json_integer(g->min_players));
     json_object_set_new(o, "max_players", json_integer(g->max_players));
     for (int k = 0; k < g->noptions; k++) json_array_append_new(opts, option_json(&g->options[k]));
     json_object_set_new(o, "options", opts);
     json_object_set_new(o, "score", json_pack("{s:s, s:b}", "unit", g->score_unit ? g->score_unit : "points", "lower_wins",
                                               g->score_low_wins));
+    json_object_set_new(o, "length", json_pack("{s:i, s:i, s:s}", "players", g->length_players, "moves", g->length_moves,
+                                               "measured", "pilfer sim with greedy bots, default options"));
     json_t *quick = quick_json(g);
     if (quick) json_object_set_new(o, "quick", quick);
     json_array_append_new(arr, o);

@@ -948,6 +948,11 @@ static void sbj_count_events(const void *before, const void *after, pf_move m, l
 const pf_game pf_game_skip_bo_junior = {
     .id = "skip-bo-junior",
     .title = "Skip-Bo Junior",
+    .description = "A race for 2 to 6 players. Everyone builds on the same piles in the middle, in order from "
+    "1 to 10, with wild cards filling any gap. Each turn you get three cards on your hand stacks "
+    "and must keep playing while you can, from your stacks or your stockpile. The first to empty "
+    "their stockpile wins, so the score is the cards left in it: fewer is better.",
+    .length_players = 2, .length_moves = 47,
     .min_players = 2,
     .max_players = MAX_SEATS,
     .options = OPTIONS,

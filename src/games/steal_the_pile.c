@@ -903,6 +903,12 @@ static void stp_count_events(const void *before, const void *after, pf_move m, l
 const pf_game pf_game_steal_the_pile = {
     .id = "steal-the-pile",
     .title = "Steal the Pile",
+    .description = "A matching game for 1 to 12 players. On your turn you play one card from your hand: if its "
+    "rank matches the top card of an open pile or of any player's pile, you take that whole pile "
+    "onto yours; if nothing matches, your card starts a new open pile. Whoever holds the rank on top "
+    "of your pile can take all of it, so mind what you leave showing. The most cards when the deck "
+    "runs out wins.",
+    .length_players = 2, .length_moves = 48,
     .min_players = 1,
     .max_players = 12,
     .options = OPTIONS,

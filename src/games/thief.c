@@ -1053,11 +1053,22 @@ static const pf_measures MEASURES_FCT = {
 };
 
 const pf_game pf_game_thief = {
-    .id = "thief", .title = "Thief", .rules = pf_rules_thief, .measures = &MEASURES_THIEF,
+    .id = "thief", .title = "Thief",
+    .description = "A capturing game for 2 to 6 players with two decks and jokers. Capture pairs from your "
+    "hand, take the discard pile's top card with one of its rank, or steal another player's top "
+    "capture with a card of its rank or a wild (2s and jokers), and they may steal it straight "
+    "back. You must capture when you can; otherwise you discard and draw. The most points in your "
+    "captures after a few hands wins.",
+    .length_players = 2, .length_moves = 322, .rules = pf_rules_thief, .measures = &MEASURES_THIEF,
     .start = thf_start, THIEF_METHODS,
 };
 
 const pf_game pf_game_four_card_thief = {
-    .id = "four-card-thief", .title = "Four Card Thief", .rules = pf_rules_four_card_thief,
+    .id = "four-card-thief", .title = "Four Card Thief",
+    .description = "Thief with one deck, three jokers and four cards in hand, for 2 to 6 players. Capture "
+    "pairs and the cards laid face up on the table, and steal the other players' top captures, "
+    "but nobody can steal them back. Jokers count 25, court cards and aces 10, the rest 1: the "
+    "most points in your captures wins.",
+    .length_players = 2, .length_moves = 70, .rules = pf_rules_four_card_thief,
     .measures = &MEASURES_FCT, .start = fct_start, THIEF_METHODS,
 };

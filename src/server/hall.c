@@ -18,6 +18,7 @@
 
 #include "core/clock.h"
 #include "core/jsontext.h"
+#include "core/siphash.h"
 
 #define DEFAULT_HINT_BOT "ismcts:iters=2000,threads=2"
 #define DEFAULT_TAKEOVER_BOT "greedy"
@@ -163,6 +164,7 @@ void pf_hall_disconnect(pf_hall *h, pf_conn *c) {
       free(h->out[i].text), free(h->out[i].fail);
       h->out[i] = (outmsg){0};
     }
+  if (c->subscribed) h->nsubs--;
   if (c->prev) c->prev->next = c->next;
   else h->conns = c->next;
   if (c->next) c->next->prev = c->prev;
@@ -253,6 +255,133 @@ static int field_seat(request *r, table **t) {
 }
 
 
+/* ---- text people write: names and chat (docs/protocol.md, "Names" and "chat") ---- */
+
+/* The code point at p (valid UTF-8 of n bytes, as jansson hands over), its length in *len; -1
+ * for bytes that are not one. */
+static long utf8_next(const unsigned char *p, size_t n, int *len) {
+  int k = p[0] < 0x80 ? 1 : (p[0] & 0xE0) == 0xC0 ? 2 : (p[0] & 0xF0) == 0xE0 ? 3 : (p[0] & 0xF8) == 0xF0 ? 4 : 0;
+  if (!k || (size_t)k > n) return -1;
+  long c = k == 1 ? p[0] : p[0] & (0x3F >> (k - 1));
+  for (int i = 1; i < k; i++) {
+    if ((p[i] & 0xC0) != 0x80) return -1;
+    c = c << 6 | (p[i] & 0x3F);
+  }
+  static const long least[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (c < least[k] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return -1;
+  *len = k;
+  return c;
+}
+
+static bool is_space(long c) {
+  return c == ' ' || (c >= 0x09 && c <= 0x0D) || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
+         c == 0x202F || c == 0x205F || c == 0x3000;
+}
+
+/* Characters no name or message may hold: controls, and the invisible ones that reorder or hide
+ * text (bidirectional overrides and isolates, zero widths, line separators, tags). */
+static bool is_control(long c) {
+  return c < 0x20 || (c >= 0x7F && c <= 0x9F) || (c >= 0x200B && c <= 0x200F) || (c >= 0x2028 && c <= 0x202E) ||
+         (c >= 0x2060 && c <= 0x206F) || c == 0xFEFF || (c >= 0xFFF9 && c <= 0xFFFB) || (c >= 0xE0000 && c <= 0xE007F);
+}
+
+/* Checks text a person wrote (a name, a chat message) and copies it into out, trimmed of white
+ * space at both ends: 1 to max characters, valid UTF-8, no control character. -1 with why. */
+static int check_text(const char *in, size_t n, int max, char *out, size_t outsz, char *why, size_t whysz) {
+  const unsigned char *p = (const unsigned char *)in, *end = p + n;
+  int len;
+  long c;
+  while (p < end && (c = utf8_next(p, (size_t)(end - p), &len)) >= 0 && is_space(c)) p += len;
+  const unsigned char *start = p, *last = p;
+  int chars = 0;
+  for (; p < end; p += len) {
+    if ((c = utf8_next(p, (size_t)(end - p), &len)) < 0)
+      return snprintf(why, whysz, "byte %d is not UTF-8", (int)(p - (const unsigned char *)in)), -1;
+    if (is_control(c))
+      return snprintf(why, whysz, "character %d is a control character (U+%04lX)", chars + 1, c), -1;
+    chars++;
+    if (!is_space(c)) last = p + len;
+  }
+  chars = 0;
+  for (p = start; p < last; p += len) utf8_next(p, (size_t)(last - p), &len), chars++;
+  if (!chars) return snprintf(why, whysz, "it is empty (white space only)"), -1;
+  if (chars > max || (size_t)(last - start) >= outsz)
+    return snprintf(why, whysz, "it has %d characters; the most is %d", chars, max), -1;
+  memcpy(out, start, (size_t)(last - start));
+  out[last - start] = 0;
+  return 0;
+}
+
+/* A text field checked by check_text into out: 0 when absent (out ""), 1 when given, -1 after the
+ * error reply (`code`). */
+static int field_text(request *r, const char *key, int max, char *out, size_t outsz, const char *code) {
+  json_t *f = json_object_get(r->msg, key);
+  out[0] = 0;
+  if (!f) return 0;
+  if (!json_is_string(f)) {
+    bad(r, "bad_message", "%s: \"%s\" must be a string", r->type, key);
+    return -1;
+  }
+  char why[120];
+  if (check_text(json_string_value(f), json_string_length(f), max, out, outsz, why, sizeof why) != 0) {
+    bad(r, code, "%s: \"%s\" is refused: %s", r->type, key, why);
+    return -1;
+  }
+  return 1;
+}
+
+static int field_name(request *r, char out[NAME_BYTES]) { return field_text(r, "name", NAME_CHARS, out, NAME_BYTES, "bad_name"); }
+
+/* ---- chat ---- */
+
+static const char *const CHANNEL[] = {"players", "spectators"};
+
+/* Whether a viewer (seat >= 0, or a spectator) is told a channel's messages: each channel its
+ * own people; once the game is over, everyone both. */
+static bool hears(const table *t, int seat, bool spectators) {
+  return t->status == ST_OVER || (seat < 0) == spectators;
+}
+
+static json_t *chat_json(const table *t, const pf_store_chat *m) {
+  json_t *o = json_pack("{s:s, s:I, s:s, s:o, s:s, s:I}", "type", "chat", "table", (json_int_t)t->id, "channel",
+                        m->channel, "seat", m->seat >= 0 ? json_integer(m->seat) : json_null(), "text", m->text,
+                        "at", (json_int_t)m->at);
+  if (o && m->name) json_object_set_new(o, "name", json_string(m->name));
+  return o;
+}
+
+typedef struct chat_log_ctx {
+  const table *t;
+  int seat;
+  json_t *a;
+} chat_log_ctx;
+
+static void chat_log_add(void *ctx, const pf_store_chat *m) {
+  chat_log_ctx *x = ctx;
+  if (!hears(x->t, x->seat, strcmp(m->channel, "spectators") == 0)) return;
+  json_t *o = chat_json(x->t, m);
+  json_object_del(o, "type");
+  json_object_del(o, "table");
+  json_array_append_new(x->a, o);
+}
+
+static json_t *rematch_json(const table *t, int s);
+
+/* Tells a connection that has just sat at seat s of t (or watches it: -1) the last CHAT_LOG
+ * messages it may read: `{"type": "chat_log", ...}`, sent only when there is one. */
+static void send_chat_log(pf_hall *h, pf_conn *c, const table *t, int seat) {
+  json_t *news = rematch_json(t, seat); /* and a finished table's rematch, offered or made */
+  if (news) hall_send(h, c, news, NULL, false, false);
+  chat_log_ctx x = {t, seat, json_array()};
+  pf_error err;
+  const char *only = t->status == ST_OVER ? NULL : seat < 0 ? "spectators" : "players";
+  if (pf_store_chat_log(h->store, t->id, only, CHAT_LOG, chat_log_add, &x, &err) < 0)
+    pf_log("error", "table %" PRId64 ": %s", t->id, err.msg);
+  if (!json_array_size(x.a)) return json_decref(x.a);
+  hall_send(h, c, json_pack("{s:s, s:I, s:o}", "type", "chat_log", "table", (json_int_t)t->id, "messages", x.a), NULL,
+            false, false);
+}
+
 /* Binds the requester, or refuses: false after the error reply. */
 static bool bind_or_refuse(request *r, table *t, int s) {
   if (bind_conn(t, r->c, s)) return true;
@@ -272,6 +401,11 @@ typedef struct create_req {
   const char *bot[PF_MAX_PLAYERS];
   int takeover_after;
   const char *takeover_bot;
+  bool spectator_chat;
+  int clock_s;
+  bool clock_loss;
+  const char *token[PF_MAX_PLAYERS]; /* a rematch's seats already taken: their tokens and names */
+  const char *name[PF_MAX_PLAYERS];
 } create_req;
 
 /* Reads a create request; -1 after the error reply. */
@@ -332,6 +466,25 @@ static int read_create(request *r, create_req *q) {
     q->takeover_after = (int)json_integer_value(after);
     if (bot) q->takeover_bot = json_string_value(bot);
   }
+  json_t *sc = json_object_get(r->msg, "spectator_chat");
+  if (sc && !json_is_boolean(sc)) {
+    bad(r, "bad_message", "create: \"spectator_chat\" must be true or false");
+    return -1;
+  }
+  q->spectator_chat = json_is_true(sc);
+  json_t *ck = json_object_get(r->msg, "clock");
+  if (ck) {
+    json_t *min = json_object_get(ck, "minutes"), *sec = json_object_get(ck, "seconds"), *on = json_object_get(ck, "on_time");
+    const char *how = on ? json_string_value(on) : "bot";
+    json_int_t secs = json_is_integer(min) ? 60 * json_integer_value(min) : json_is_integer(sec) ? json_integer_value(sec) : 0;
+    if (!json_is_object(ck) || !min == !sec || secs < 10 || secs > 36000 || !how || (strcmp(how, "bot") && strcmp(how, "loss"))) {
+      bad(r, "bad_message", "create: \"clock\" must be {\"minutes\": 1 to 600 (or \"seconds\": 10 to 36000), "
+                            "\"on_time\": \"bot\" or \"loss\"}");
+      return -1;
+    }
+    q->clock_s = (int)secs;
+    q->clock_loss = !strcmp(how, "loss");
+  }
   return 0;
 }
 
@@ -362,12 +515,18 @@ static bool may_create(request *r) {
 static table *create_table(pf_hall *h, const create_req *q, pf_error *err) {
   table *t = table_new(q->g, q->setup.players);
   t->takeover_after = q->takeover_after;
+  t->spectator_chat = q->spectator_chat;
+  t->clock_s = q->clock_s;
+  t->clock_loss = q->clock_loss;
+  for (int s = 0; s < t->players; s++) t->clock_ms[s] = (int64_t)q->clock_s * 1000;
   snprintf(t->takeover_bot, sizeof t->takeover_bot, "%s", q->takeover_bot);
   pf_store_seat rows[PF_MAX_PLAYERS];
   for (int s = 0; s < t->players; s++) {
     t->seats[s].kind = q->seat_kind[s];
     snprintf(t->seats[s].bot, sizeof t->seats[s].bot, "%s", q->bot[s] ? q->bot[s] : "");
-    rows[s] = (pf_store_seat){s, SEAT_KIND[t->seats[s].kind], q->bot[s], NULL, false};
+    snprintf(t->seats[s].token, sizeof t->seats[s].token, "%s", q->token[s] ? q->token[s] : "");
+    snprintf(t->seats[s].name, sizeof t->seats[s].name, "%s", q->name[s] ? q->name[s] : "");
+    rows[s] = (pf_store_seat){s, SEAT_KIND[t->seats[s].kind], q->bot[s], q->token[s], false, q->name[s]};
   }
   t->created = (int64_t)time(NULL);
   t->since = pf_clock_seconds();
@@ -381,7 +540,8 @@ static table *create_table(pf_hall *h, const create_req *q, pf_error *err) {
   }
   bool in_change = rc == 0;
   pf_store_table row = {0, q->g->id, t->players, opts_text, q->setup.seed, "waiting", t->takeover_after,
-                        t->takeover_after ? t->takeover_bot : NULL, t->created};
+                        t->takeover_after ? t->takeover_bot : NULL, t->created, t->spectator_chat, 0,
+                        t->clock_s, t->clock_loss, -1};
   if (rc == 0) rc = pf_store_add_table(h->store, &row, rows, err);
   if (rc == 0) {
     t->id = row.id;
@@ -425,12 +585,15 @@ static void h_join(request *r) {
   if (s < 0) return bad(r, "seat_taken", "table %" PRId64 " has no open seat", t->id);
   if (t->seats[s].kind != SEAT_OPEN) return bad(r, "seat_taken", "seat %lld of table %" PRId64 " is taken", (long long)s, t->id);
   if (r->c->nbind == MAX_BINDINGS) return (void)bind_or_refuse(r, t, (int)s);
+  char name[NAME_BYTES];
+  if (field_name(r, name) < 0) return;
   pf_error err;
   chair *st = &t->seats[s];
-  pf_store_seat row = {(int)s, "human", NULL, NULL, false};
+  pf_store_seat row = {(int)s, "human", NULL, NULL, false, name[0] ? name : NULL};
   if (change_begin(h, &err) != 0) return bad(r, "storage", "%s", err.msg);
   new_token(st->token);
   st->kind = SEAT_HUMAN;
+  memcpy(st->name, name, sizeof st->name);
   row.token = st->token;
   if (pf_store_set_seat(h->store, t->id, &row, &err) != 0 || start_if_full(h, t, &err) != 0) {
     change_undo(h, t);
@@ -440,24 +603,32 @@ static void h_join(request *r) {
   bind_conn(t, r->c, (int)s);
   reply_acked(r, json_pack("{s:s, s:I, s:i, s:s}", "type", "joined", "table", (json_int_t)t->id, "seat", (int)s,
                            "token", st->token));
+  send_chat_log(h, r->c, t, (int)s);
 }
 
 static void h_resume(request *r) {
   pf_hall *h = r->h;
   table *t;
   int s = field_seat(r, &t);
-  if (s < 0 || !bind_or_refuse(r, t, s)) return;
+  char name[NAME_BYTES];
+  if (s < 0 || field_name(r, name) < 0 || !bind_or_refuse(r, t, s)) return;
   pf_error err;
-  if (t->seats[s].taken_over) {
-    pf_store_seat row = {s, "human", NULL, t->seats[s].token, false};
+  chair *st = &t->seats[s];
+  bool renamed = name[0] && strcmp(name, st->name) != 0;
+  bool back = st->taken_over && clock_left(t, s, pf_clock_seconds()) != 0; /* not a seat out of time */
+  if (back || renamed) {
+    pf_store_seat row = {s, "human", NULL, st->token, st->taken_over && !back, name[0] ? name : st->name[0] ? st->name : NULL};
     if (change_begin(h, &err) != 0 || pf_store_set_seat(h->store, t->id, &row, &err) != 0) {
       change_undo(h, t);
+      unbind_conn(h, t->id, r->c, s);
       return bad(r, "storage", "%s", err.msg);
     }
-    t->seats[s].taken_over = false;
+    st->taken_over = row.taken_over;
+    if (renamed) memcpy(st->name, name, sizeof st->name);
     change_keep(h, t);
   }
   reply_acked(r, json_pack("{s:s, s:I, s:i}", "type", "joined", "table", (json_int_t)t->id, "seat", s));
+  send_chat_log(h, r->c, t, s);
   if (!t->dirty) broadcast(h, t); /* its state, and the others see the seat connected (else at the flush) */
 }
 
@@ -471,6 +642,7 @@ static void h_watch(request *r) {
   else
     hall_send(r->h, r->c, NULL, NULL, true, false); /* the fixed internal error */
   pf_buf_free(&state);
+  send_chat_log(r->h, r->c, t, -1);
 }
 
 static void h_move(request *r) {
@@ -484,6 +656,8 @@ static void h_move(request *r) {
   if (field_int(r, "ply", false, 0, 0, INT32_MAX, &ply) != 0) return;
   if (t->status != ST_PLAYING)
     return bad(r, "not_your_turn", "table %" PRId64 " is %s", t->id, t->status == ST_OVER ? "over" : "waiting for players");
+  if (!clock_left(t, s, pf_clock_seconds()))
+    return bad(r, "time_out", "seat %d has no time left on its clock: the bot plays it", s);
   if (!current_for(t, s, ply))
     return bad(r, "stale", "the table is at ply %d, not %lld (seat %d's choice is asked since ply %d)", t->run.nmoves,
                (long long)ply, s, t->group_since[s] >= 0 ? t->group_since[s] : t->run.nmoves);
@@ -509,8 +683,8 @@ static void h_leave(request *r) {
   if (s < 0) return;
   pf_error err;
   chair *st = &t->seats[s];
-  pf_store_seat row = {s, "open", NULL, NULL, false};
-  if (t->status == ST_PLAYING) row = (pf_store_seat){s, "bot", t->takeover_bot, NULL, false};
+  pf_store_seat row = {s, "open", NULL, NULL, false, NULL};
+  if (t->status == ST_PLAYING) row = (pf_store_seat){s, "bot", t->takeover_bot, NULL, false, NULL};
   if (t->status != ST_OVER) {
     if (change_begin(h, &err) != 0 || pf_store_set_seat(h->store, t->id, &row, &err) != 0) {
       change_undo(h, t);
@@ -519,6 +693,7 @@ static void h_leave(request *r) {
     st->kind = parse_kind(row.kind);
     st->taken_over = false;
     memset(st->token, 0, sizeof st->token);
+    memset(st->name, 0, sizeof st->name);
     snprintf(st->bot, sizeof st->bot, "%s", row.bot ? row.bot : "");
     if (t->status == ST_WAITING) t->since = pf_clock_seconds(); /* expiry counts from the last to leave */
     change_keep(h, t);
@@ -619,6 +794,296 @@ static void h_review(request *r) {
   reply(r, o);
 }
 
+/* A seat's new display name. */
+static void h_name(request *r) {
+  pf_hall *h = r->h;
+  table *t;
+  int s = field_seat(r, &t);
+  char name[NAME_BYTES];
+  if (s < 0 || field_name(r, name) < 0) return;
+  if (!name[0]) return bad(r, "bad_message", "name: \"name\" is missing");
+  chair *st = &t->seats[s];
+  pf_error err;
+  pf_store_seat row = {s, "human", NULL, st->token, st->taken_over, name};
+  if (change_begin(h, &err) != 0 || pf_store_set_seat(h->store, t->id, &row, &err) != 0) {
+    change_undo(h, t);
+    return bad(r, "storage", "%s", err.msg);
+  }
+  memcpy(st->name, name, sizeof st->name);
+  change_keep(h, t); /* everyone at the table is sent the new name in its state */
+  reply_acked(r, json_pack("{s:s, s:I, s:i, s:s}", "type", "named", "table", (json_int_t)t->id, "seat", s, "name", name));
+}
+
+/* Whether the connection may send one more chat message now (CHAT_BURST, then one every
+ * CHAT_EVERY seconds); takes it if so. */
+static bool chat_allowed(pf_conn *c) {
+  double now = pf_clock_seconds();
+  if (c->chat_at == 0) c->chat_tokens = CHAT_BURST;
+  else c->chat_tokens += (now - c->chat_at) / CHAT_EVERY;
+  if (c->chat_tokens > CHAT_BURST) c->chat_tokens = CHAT_BURST;
+  c->chat_at = now;
+  if (c->chat_tokens < 1) return false;
+  c->chat_tokens -= 1;
+  return true;
+}
+
+static bool watches(const pf_conn *c, const table *t) {
+  for (int i = 0; i < c->nbind; i++)
+    if (c->bind[i].table == t->id && c->bind[i].seat == -1) return true;
+  return false;
+}
+
+/* A message to a table's chat: from a seat (its token) to the players, or from a spectator of
+ * the table (no token) to the spectators, when the table has their channel. */
+static void h_chat(request *r) {
+  pf_hall *h = r->h;
+  table *t = field_table(r);
+  if (!t) return;
+  int s = -1;
+  if (json_object_get(r->msg, "token") && (s = field_token(r, t)) < 0) return;
+  char text[4 * CHAT_CHARS + 1], name[NAME_BYTES];
+  int has_text = field_text(r, "text", CHAT_CHARS, text, sizeof text, "bad_chat");
+  if (has_text < 0) return;
+  if (!has_text) return bad(r, "bad_message", "chat: \"text\" is missing");
+  if (s < 0) {
+    if (!watches(r->c, t)) return bad(r, "not_watching", "chat: without a token, only a spectator of table %" PRId64 " may write", t->id);
+    if (!t->spectator_chat) return bad(r, "chat_closed", "table %" PRId64 " has no spectators' chat", t->id);
+    if (field_name(r, name) < 0) return;
+  }
+  if (!chat_allowed(r->c))
+    return bad(r, "chat_flood", "chat: at most %d messages at once, then one every %g seconds", CHAT_BURST, CHAT_EVERY);
+  pf_store_chat m = {CHANNEL[s < 0], s, s >= 0 ? (t->seats[s].name[0] ? t->seats[s].name : NULL) : name[0] ? name : NULL,
+                     text, (int64_t)time(NULL)};
+  pf_error err;
+  if (change_begin(h, &err) != 0 || pf_store_add_chat(h->store, t->id, &m, &err) != 0) {
+    change_undo(h, NULL);
+    return bad(r, "storage", "%s", err.msg);
+  }
+  pf_store_change_end(h->store, true, &err);
+  for (int i = 0; i < t->nwatch; i++) /* once committed (hall_send waits for it) */
+    if (hears(t, t->watch[i].seat, s < 0)) hall_send(h, t->watch[i].conn, chat_json(t, &m), NULL, false, false);
+  reply_acked(r, json_pack("{s:s, s:I, s:s}", "type", "said", "table", (json_int_t)t->id, "channel", m.channel));
+}
+
+/* ---- rematch ---- */
+
+/* The seat of the rematch that seat s of a table of n takes: one on, so that the first to play
+ * is another. */
+static int rematch_seat(int s, int n) { return (s + n - 1) % n; }
+
+static json_t *seat_list(unsigned bits, int n, bool in) {
+  json_t *a = json_array();
+  for (int s = 0; s < n; s++)
+    if (((bits >> s) & 1u) == in) json_array_append_new(a, json_integer(s));
+  return a;
+}
+
+/* The rematch's news for one viewer of t (seat s, or -1): the open offer, or the table it made
+ * with the viewer's seat there; NULL when there is neither. */
+static json_t *rematch_json(const table *t, int s) {
+  if (t->rematch) {
+    json_t *o = json_pack("{s:s, s:I, s:s, s:I}", "type", "rematch", "table", (json_int_t)t->id, "status", "made",
+                          "new_table", (json_int_t)t->rematch);
+    if (o && s >= 0) json_object_set_new(o, "seat", json_integer(rematch_seat(s, t->players)));
+    return o;
+  }
+  if (!t->offer_open) return NULL;
+  return json_pack("{s:s, s:I, s:s, s:i, s:o, s:o}", "type", "rematch", "table", (json_int_t)t->id, "status", "offered",
+                   "from", t->offer_from, "accepted", seat_list(t->offer_yes, t->players, true), "waiting",
+                   seat_list(t->offer_yes, t->players, false));
+}
+
+/* Tells everyone at t but the asker the rematch's news (each its own seat in the new table). */
+static void rematch_tell(pf_hall *h, const table *t, json_t *news, const pf_conn *asker) {
+  for (int i = 0; i < t->nwatch; i++) {
+    if (t->watch[i].conn == asker) continue; /* answered */
+    json_t *o = news ? json_deep_copy(news) : rematch_json(t, t->watch[i].seat);
+    if (o && news && t->rematch && t->watch[i].seat >= 0)
+      json_object_set_new(o, "seat", json_integer(rematch_seat(t->watch[i].seat, t->players)));
+    if (o) hall_send(h, t->watch[i].conn, o, NULL, false, false);
+  }
+}
+
+/* The rematch of a finished table, every seat having accepted: the same game, options, bots,
+ * takeover and chat, the same people (their tokens and names) one seat on, a new deal. */
+static table *rematch_make(pf_hall *h, table *old, pf_error *err) {
+  create_req q = {.g = old->g, .takeover_after = old->takeover_after, .spectator_chat = old->spectator_chat,
+                  .clock_s = old->clock_s, .clock_loss = old->clock_loss,
+                  .takeover_bot = old->takeover_bot[0] ? old->takeover_bot : DEFAULT_TAKEOVER_BOT};
+  q.setup = (pf_setup){.players = old->players, .options = old->run.setup.options, .seed = os_random64() >> 1};
+  for (int s = 0; s < old->players; s++) {
+    int k = rematch_seat(s, old->players);
+    const chair *c = &old->seats[s];
+    q.seat_kind[k] = c->kind;
+    if (c->kind == SEAT_BOT) q.bot[k] = c->bot;
+    if (c->kind == SEAT_HUMAN) q.token[k] = c->token, q.name[k] = c->name[0] ? c->name : NULL;
+  }
+  return create_table(h, &q, err);
+}
+
+/* Offers a rematch, accepts or declines one (docs/protocol.md, "rematch"). */
+static void h_rematch(request *r) {
+  pf_hall *h = r->h;
+  table *t;
+  int s = field_seat(r, &t);
+  if (s < 0) return;
+  json_t *acc = json_object_get(r->msg, "accept");
+  if (acc && !json_is_boolean(acc)) return bad(r, "bad_message", "rematch: \"accept\" must be true or false");
+  if (t->status != ST_OVER) return bad(r, "not_over", "table %" PRId64 " is still being played", t->id);
+  if (t->rematch) return reply(r, rematch_json(t, s));
+  unsigned all = (1u << t->players) - 1, bots = 0;
+  for (int k = 0; k < t->players; k++) bots |= (unsigned)(t->seats[k].kind != SEAT_HUMAN) << k;
+  if (json_is_false(acc)) {
+    if (!t->offer_open) return bad(r, "no_offer", "table %" PRId64 " has no rematch offered", t->id);
+    t->offer_open = false;
+    json_t *news = json_pack("{s:s, s:I, s:s, s:i}", "type", "rematch", "table", (json_int_t)t->id, "status",
+                             "declined", "by", s);
+    reply(r, json_deep_copy(news));
+    rematch_tell(h, t, news, r->c);
+    return json_decref(news);
+  }
+  if (!t->offer_open) t->offer_open = true, t->offer_from = s, t->offer_yes = bots;
+  t->offer_yes |= 1u << s;
+  if ((t->offer_yes & all) != all) {
+    reply(r, rematch_json(t, s));
+    return rematch_tell(h, t, NULL, r->c);
+  }
+  pf_error err;
+  int64_t id = t->id;
+  table *n = rematch_make(h, t, &err);
+  t = table_in_memory(h, id);
+  if (!n || !t) return bad(r, "storage", "%s", n ? "the table could not be read back" : err.msg);
+  if (change_begin(h, &err) != 0 || pf_store_set_rematch(h->store, t->id, n->id, &err) != 0) {
+    change_undo(h, t);
+    return bad(r, "storage", "%s", err.msg);
+  }
+  t->offer_open = false;
+  t->rematch = n->id;
+  change_keep(h, t); /* told again if the pass's commit fails: then put back as stored */
+  reply_acked(r, rematch_json(t, s));
+  rematch_tell(h, t, NULL, r->c);
+}
+
+/* ---- the lobby's list, pushed (subscribe) ---- */
+
+enum { F_ALL, F_OPEN, F_MINE, F_PLAYING, F_OVER };
+static const char *const FILTERS[] = {"all", "open", "mine", "playing", "over"};
+
+static bool has_open_seat(const table *t) {
+  for (int s = 0; s < t->players; s++)
+    if (t->seats[s].kind == SEAT_OPEN) return true;
+  return false;
+}
+
+static bool is_mine(const pf_conn *c, int64_t id) {
+  for (int i = 0; i < c->nsub_mine; i++)
+    if (c->sub_mine[i] == id) return true;
+  return false;
+}
+
+/* What every page is cut from: the unfinished tables in memory, newest first, and the newest
+ * finished ones (LIST_MAX), as their summaries. */
+typedef struct lobby_all {
+  table **live;
+  int nlive;
+  json_t *over; /* summaries */
+} lobby_all;
+
+static void lobby_all_build(pf_hall *h, lobby_all *a) {
+  a->live = pf_xmalloc(((size_t)h->ntables + 1) * sizeof *a->live);
+  a->nlive = 0;
+  for (int64_t id = h->cap - 1; id > 0; id--)
+    if (h->tables[id] && h->tables[id]->status != ST_OVER) a->live[a->nlive++] = h->tables[id];
+  a->over = json_array();
+  pf_error err;
+  if (pf_store_finished(h->store, LIST_MAX, add_summary, a->over, &err) < 0) pf_log("error", "%s", err.msg);
+}
+
+static void lobby_all_free(lobby_all *a) {
+  free(a->live);
+  json_decref(a->over);
+}
+
+/* The page a subscriber asked for, as a `tables` message. */
+static json_t *lobby_page(const pf_conn *c, const lobby_all *a) {
+  json_t *list = json_array();
+  int total = 0, first = c->sub_page * LOBBY_PAGE, f = c->sub_filter;
+  for (int i = 0; i < a->nlive; i++) {
+    const table *t = a->live[i];
+    bool in = f == F_ALL || (f == F_OPEN && t->status == ST_WAITING && has_open_seat(t)) ||
+              (f == F_MINE && is_mine(c, t->id)) || (f == F_PLAYING && t->status == ST_PLAYING);
+    if (in && total++ >= first && (int)json_array_size(list) < LOBBY_PAGE) json_array_append_new(list, summary_json(t));
+  }
+  size_t i;
+  json_t *o;
+  json_array_foreach(a->over, i, o) {
+    bool in = f == F_ALL || f == F_OVER || (f == F_MINE && is_mine(c, json_integer_value(json_object_get(o, "table"))));
+    if (in && total++ >= first && (int)json_array_size(list) < LOBBY_PAGE) json_array_append(list, o);
+  }
+  int pages = total ? (total + LOBBY_PAGE - 1) / LOBBY_PAGE : 1;
+  return json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:o}", "type", "tables", "filter", FILTERS[f], "page", c->sub_page,
+                   "pages", pages, "page_size", LOBBY_PAGE, "total", total, "tables", list);
+}
+
+/* Sends a subscriber its page if it is not the one it was sent last (or always, with an id). */
+static void lobby_send(pf_hall *h, pf_conn *c, const lobby_all *a, json_t *id) {
+  json_t *o = lobby_page(c, a);
+  if (!o) return;
+  char *text = pf_json_text(o);
+  static const uint8_t key[PF_SIPHASH_KEY] = {0};
+  uint64_t hash = text ? pf_siphash24(key, text, strlen(text)) : 0;
+  free(text);
+  if (!id && hash == c->sub_hash) return json_decref(o);
+  c->sub_hash = hash;
+  hall_send(h, c, o, id, true, false);
+}
+
+/* Subscribes the connection to the lobby's list: a page of the tables a filter keeps, sent now
+ * and again whenever it changes (pf_hall_tick), until another subscribe or the end. */
+static void h_subscribe(request *r) {
+  pf_hall *h = r->h;
+  pf_conn *c = r->c;
+  const char *f = field_str(r, "filter", true);
+  if (!f && json_object_get(r->msg, "filter")) return;
+  int filter = F_ALL;
+  if (f) {
+    while (filter < (int)(sizeof FILTERS / sizeof *FILTERS) && strcmp(FILTERS[filter], f) != 0) filter++;
+    if (filter == (int)(sizeof FILTERS / sizeof *FILTERS))
+      return bad(r, "bad_message", "subscribe: \"filter\" must be all, open, mine, playing or over, not \"%.40s\"", f);
+  }
+  json_int_t page;
+  if (field_int(r, "page", true, 0, 0, 10000, &page) != 0) return;
+  json_t *mine = json_object_get(r->msg, "mine");
+  if (mine && (!json_is_array(mine) || json_array_size(mine) > LOBBY_MINE))
+    return bad(r, "bad_message", "subscribe: \"mine\" must be an array of at most %d table numbers", LOBBY_MINE);
+  for (size_t i = 0; mine && i < json_array_size(mine); i++)
+    if (!json_is_integer(json_array_get(mine, i)))
+      return bad(r, "bad_message", "subscribe: mine[%zu] must be a table number", i);
+  if (!c->subscribed && h->nsubs >= LOBBY_SUBSCRIBERS)
+    return bad(r, "full", "%d connections follow the list of tables already, the most", LOBBY_SUBSCRIBERS);
+  if (!c->subscribed) h->nsubs++;
+  c->subscribed = true;
+  c->sub_filter = filter;
+  c->sub_page = (int)page;
+  c->nsub_mine = 0;
+  for (size_t i = 0; mine && i < json_array_size(mine); i++) c->sub_mine[c->nsub_mine++] = json_integer_value(json_array_get(mine, i));
+  lobby_all a;
+  lobby_all_build(h, &a);
+  lobby_send(h, c, &a, r->id);
+  lobby_all_free(&a);
+}
+
+/* Every subscriber whose page changed is sent it again (called each second, when a table changed). */
+static void lobby_push(pf_hall *h) {
+  if (!h->lobby_dirty || !h->nsubs) return;
+  h->lobby_dirty = false;
+  lobby_all a;
+  lobby_all_build(h, &a);
+  for (pf_conn *c = h->conns; c; c = c->next)
+    if (c->subscribed) lobby_send(h, c, &a, NULL);
+  lobby_all_free(&a);
+}
+
 /* Every message type and its handler: the message is a JSON object with a string "type" before
  * any handler runs; each handler checks its own fields and replies exactly once. */
 static const struct {
@@ -627,6 +1092,7 @@ static const struct {
 } HANDLERS[] = {
     {"games", h_games}, {"list", h_list},   {"create", h_create}, {"join", h_join},   {"resume", h_resume},
     {"watch", h_watch}, {"move", h_move},   {"leave", h_leave},   {"hint", h_hint},   {"review", h_review},
+    {"name", h_name},   {"chat", h_chat},   {"subscribe", h_subscribe}, {"rematch", h_rematch},
 };
 
 void pf_hall_message(pf_hall *h, pf_conn *c, const char *text, size_t len) {
@@ -715,6 +1181,7 @@ static void expire(pf_hall *h, table *t) {
     unbind_conn(h, t->id, c, -2);
   }
   table_remove(h, t);
+  h->lobby_dirty = true; /* it leaves the lists */
 }
 
 static bool nobody_seated(const table *t) {
@@ -723,10 +1190,37 @@ static bool nobody_seated(const table *t) {
   return true;
 }
 
+/* The seats of a table with a clock that are out of time: the game lost, or the seat given to the
+ * takeover bot for the rest of it (as one change each). */
+static void clock_check(pf_hall *h, table *t, double now) {
+  int seats[PF_MAX_PLAYERS], n = asked(t, seats);
+  for (int i = 0; i < n && t->status == ST_PLAYING; i++) {
+    int s = seats[i];
+    chair *st = &t->seats[s];
+    if (st->kind != SEAT_HUMAN || st->taken_over || st->has_sealed || clock_left(t, s, now) != 0) continue;
+    pf_error err;
+    int rc = change_begin(h, &err);
+    if (rc == 0 && t->clock_loss) {
+      rc = lose_on_time(h, t, s, &err);
+    } else if (rc == 0) {
+      pf_store_seat row = {s, "human", NULL, st->token, true, st->name[0] ? st->name : NULL};
+      rc = pf_store_set_seat(h->store, t->id, &row, &err);
+      if (rc == 0) rc = pf_store_set_clock(h->store, t->id, s, 0, &err);
+      if (rc == 0) st->taken_over = true, t->clock_ms[s] = 0;
+    }
+    if (rc != 0) {
+      pf_log("error", "table %" PRId64 ": seat %d out of time: %s", t->id, s, err.msg);
+      return change_undo(h, t);
+    }
+    change_keep(h, t);
+  }
+}
+
 void pf_hall_tick(pf_hall *h) {
   double now = pf_clock_seconds();
   pf_error err;
   for (int64_t id = 1; id < h->cap; id++) {
+    if (h->tables[id] && h->tables[id]->status == ST_PLAYING && h->tables[id]->clock_s) clock_check(h, h->tables[id], now);
     table *t = h->tables[id];
     if (t && t->status == ST_WAITING && nobody_seated(t) && now - t->since >= h->lim.waiting_expiry) {
       expire(h, t);
@@ -738,7 +1232,7 @@ void pf_hall_tick(pf_hall *h) {
       chair *st = &t->seats[seats[i]];
       if (st->kind != SEAT_HUMAN || st->taken_over || st->has_sealed) continue;
       st->taken_over = true;
-      pf_store_seat ss = {seats[i], "human", NULL, st->token, true};
+      pf_store_seat ss = {seats[i], "human", NULL, st->token, true, st->name[0] ? st->name : NULL};
       rc = pf_store_set_seat(h->store, t->id, &ss, &err);
       changed++;
     }
@@ -754,6 +1248,7 @@ void pf_hall_tick(pf_hall *h) {
     }
     change_keep(h, t);
   }
+  lobby_push(h);
 }
 
 /* The states of a pass's tables, built by the crew. */

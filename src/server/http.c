@@ -44,7 +44,11 @@ int pf_hall_http(pf_hall *h, const char *path, pf_buf *body, const char **type) 
     if (!rest[0]) return http_json(body, type, 200, summary_json(t));
     if (strcmp(rest, "/record") == 0) {
       if (t->status != ST_OVER) return http_error(body, type, 409, "the game is still being played");
-      return http_json(body, type, 200, pf_record_json(&t->run));
+      json_t *rec = pf_record_json(&t->run);
+      /* A game lost on time stopped before its end: its moves and no result (SPEC §2), and why. */
+      if (rec && t->lost_on_time >= 0)
+        json_object_set_new(rec, "stopped", json_pack("{s:s, s:i}", "reason", "time", "seat", t->lost_on_time));
+      return http_json(body, type, 200, rec);
     }
   }
   return http_error(body, type, 404, "no such thing");

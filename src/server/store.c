@@ -31,8 +31,8 @@ static const char *const SQL[ST_N] = {
     [ST_SEALED] = "INSERT OR REPLACE INTO sealed(table_id, seat, ply, move) VALUES (?1, ?2, ?3, ?4)",
     [ST_UNSEAL] = "DELETE FROM sealed WHERE table_id = ?1 AND seat = ?2",
     [ST_STATUS] = "UPDATE tables SET status = ?2, summary = ?3 WHERE id = ?1",
-    [ST_SEAT] = "INSERT OR REPLACE INTO seats(table_id, seat, kind, bot, token, taken_over) "
-                "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    [ST_SEAT] = "INSERT OR REPLACE INTO seats(table_id, seat, kind, bot, token, taken_over, name) "
+                "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 };
 
 static const char SCHEMA[] =
@@ -50,7 +50,23 @@ static const char SCHEMA[] =
     "CREATE TABLE IF NOT EXISTS sealed("
     "  table_id INTEGER NOT NULL REFERENCES tables(id), seat INTEGER NOT NULL, ply INTEGER NOT NULL,"
     "  move TEXT NOT NULL, PRIMARY KEY(table_id, seat)) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS chat("
+    "  id INTEGER PRIMARY KEY AUTOINCREMENT, table_id INTEGER NOT NULL REFERENCES tables(id),"
+    "  channel TEXT NOT NULL, seat INTEGER, name TEXT, text TEXT NOT NULL, at INTEGER NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS chat_table ON chat(table_id, id);"
     "CREATE INDEX IF NOT EXISTS tables_status ON tables(status, id);";
+
+/* Columns added since the first schema: added to an older database when it opens (an error
+ * saying the column is there already is no error). */
+static const char *const ADDED_COLUMNS[] = {
+    "ALTER TABLE seats ADD COLUMN name TEXT",
+    "ALTER TABLE tables ADD COLUMN spectator_chat INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE tables ADD COLUMN rematch INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE tables ADD COLUMN clock_s INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE tables ADD COLUMN clock_loss INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE tables ADD COLUMN lost_on_time INTEGER NOT NULL DEFAULT -1",
+    "ALTER TABLE seats ADD COLUMN clock_ms INTEGER",
+};
 
 struct pf_store {
   sqlite3 *db;
@@ -120,6 +136,13 @@ int pf_store_open(pf_store **out, const char *path, bool full_sync, pf_error *er
     pf_store_close(s);
     return -1;
   }
+  for (size_t i = 0; i < sizeof ADDED_COLUMNS / sizeof *ADDED_COLUMNS; i++)
+    if (sqlite3_exec(s->db, ADDED_COLUMNS[i], NULL, NULL, NULL) != SQLITE_OK &&
+        !strstr(sqlite3_errmsg(s->db), "duplicate column")) {
+      db_fail(s, err, ADDED_COLUMNS[i]);
+      pf_store_close(s);
+      return -1;
+    }
   for (int i = 0; i < ST_N; i++)
     if (sqlite3_prepare_v3(s->db, SQL[i], -1, SQLITE_PREPARE_PERSISTENT, &s->st[i], NULL) != SQLITE_OK) {
       db_fail(s, err, SQL[i]);
@@ -180,7 +203,7 @@ void pf_store_metrics(pf_store *s, pf_buf *out) {
 bool pf_store_in_transaction(pf_store *s) { return !sqlite3_get_autocommit(s->db); }
 
 int pf_store_drop_table(pf_store *s, int64_t table, pf_error *err) {
-  static const char *const SQL_DROP[] = {"DELETE FROM sealed WHERE table_id = ?1", "DELETE FROM moves WHERE table_id = ?1",
+  static const char *const SQL_DROP[] = {"DELETE FROM chat WHERE table_id = ?1", "DELETE FROM sealed WHERE table_id = ?1", "DELETE FROM moves WHERE table_id = ?1",
                                          "DELETE FROM seats WHERE table_id = ?1", "DELETE FROM tables WHERE id = ?1"};
   for (size_t i = 0; i < sizeof SQL_DROP / sizeof *SQL_DROP; i++) {
     sqlite3_stmt *q;
@@ -212,6 +235,7 @@ int pf_store_set_seat(pf_store *s, int64_t table, const pf_store_seat *seat, pf_
   bind_text(q, 4, seat->bot);
   bind_text(q, 5, seat->token);
   sqlite3_bind_int(q, 6, seat->taken_over);
+  bind_text(q, 7, seat->name);
   return step_done(s, q, err, "seat");
 }
 
@@ -219,7 +243,8 @@ int pf_store_add_table(pf_store *s, pf_store_table *t, const pf_store_seat *seat
   sqlite3_stmt *q;
   if (sqlite3_prepare_v2(s->db,
                          "INSERT INTO tables(game, players, options, seed, status, takeover_after, takeover_bot, "
-                         "created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                         "created, spectator_chat, clock_s, clock_loss) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+                         "?10, ?11)",
                          -1, &q, NULL) != SQLITE_OK)
     return db_fail(s, err, "add table");
   bind_text(q, 1, t->game);
@@ -230,6 +255,9 @@ int pf_store_add_table(pf_store *s, pf_store_table *t, const pf_store_seat *seat
   sqlite3_bind_int(q, 6, t->takeover_after);
   bind_text(q, 7, t->takeover_bot);
   sqlite3_bind_int64(q, 8, t->created);
+  sqlite3_bind_int(q, 9, t->spectator_chat);
+  sqlite3_bind_int(q, 10, t->clock_s);
+  sqlite3_bind_int(q, 11, t->clock_loss);
   int rc = sqlite3_step(q);
   sqlite3_finalize(q);
   if (rc != SQLITE_DONE) return db_fail(s, err, "add table");
@@ -283,7 +311,7 @@ static int load_rest(pf_store *s, pf_store_loaded *l, int (*fn)(void *, const pf
   sqlite3_stmt *qs = NULL, *qm = NULL, *qx = NULL;
   int rc = -1;
   char **moves = NULL;
-  if (sqlite3_prepare_v2(s->db, "SELECT seat, kind, bot, token, taken_over FROM seats WHERE table_id = ?1 ORDER BY seat",
+  if (sqlite3_prepare_v2(s->db, "SELECT seat, kind, bot, token, taken_over, name, clock_ms FROM seats WHERE table_id = ?1 ORDER BY seat",
                          -1, &qs, NULL) != SQLITE_OK ||
       sqlite3_prepare_v2(s->db, "SELECT ply, move FROM moves WHERE table_id = ?1 ORDER BY ply", -1, &qm, NULL) !=
           SQLITE_OK ||
@@ -296,9 +324,10 @@ static int load_rest(pf_store *s, pf_store_loaded *l, int (*fn)(void *, const pf
   sqlite3_bind_int64(qm, 1, l->table.id);
   sqlite3_bind_int64(qx, 1, l->table.id);
   /* Seats and sealed choices stay in their statements' rows: each is read to its end into copies. */
-  char *strs[12 * 3 + 12] = {0};
+  char *strs[12 * 4 + 12] = {0};
   int nstr = 0;
   l->nseats = 0;
+  for (int i = 0; i < 12; i++) l->clock_ms[i] = -1;
   while (sqlite3_step(qs) == SQLITE_ROW && l->nseats < 12) {
     pf_store_seat *st = &l->seats[l->nseats++];
     st->seat = sqlite3_column_int(qs, 0);
@@ -306,6 +335,9 @@ static int load_rest(pf_store *s, pf_store_loaded *l, int (*fn)(void *, const pf
     st->bot = col_text(qs, 2) ? (strs[nstr++] = pf_xstrdup(col_text(qs, 2))) : NULL;
     st->token = col_text(qs, 3) ? (strs[nstr++] = pf_xstrdup(col_text(qs, 3))) : NULL;
     st->taken_over = sqlite3_column_int(qs, 4) != 0;
+    st->name = col_text(qs, 5) ? (strs[nstr++] = pf_xstrdup(col_text(qs, 5))) : NULL;
+    if (st->seat >= 0 && st->seat < 12)
+      l->clock_ms[st->seat] = sqlite3_column_type(qs, 6) == SQLITE_NULL ? -1 : sqlite3_column_int64(qs, 6);
   }
   l->nsealed = 0;
   while (sqlite3_step(qx) == SQLITE_ROW && l->nsealed < 12) {
@@ -338,7 +370,8 @@ out:
 }
 
 static const char TABLE_COLS[] =
-    "SELECT id, game, players, options, seed, status, takeover_after, takeover_bot, created FROM tables ";
+    "SELECT id, game, players, options, seed, status, takeover_after, takeover_bot, created, spectator_chat, rematch, "
+    "clock_s, clock_loss, lost_on_time FROM tables ";
 
 static void read_table(sqlite3_stmt *q, pf_store_table *t) {
   t->id = sqlite3_column_int64(q, 0);
@@ -350,6 +383,35 @@ static void read_table(sqlite3_stmt *q, pf_store_table *t) {
   t->takeover_after = sqlite3_column_int(q, 6);
   t->takeover_bot = col_text(q, 7);
   t->created = sqlite3_column_int64(q, 8);
+  t->spectator_chat = sqlite3_column_int(q, 9) != 0;
+  t->rematch = sqlite3_column_int64(q, 10);
+  t->clock_s = sqlite3_column_int(q, 11);
+  t->clock_loss = sqlite3_column_int(q, 12) != 0;
+  t->lost_on_time = sqlite3_column_int(q, 13);
+}
+
+/* One UPDATE of a table's row or of a seat's (seat < 0: the table's), setting an integer. */
+static int set_int(pf_store *s, const char *sql, int64_t table, int seat, int64_t v, pf_error *err) {
+  sqlite3_stmt *q;
+  if (sqlite3_prepare_v2(s->db, sql, -1, &q, NULL) != SQLITE_OK) return db_fail(s, err, sql);
+  sqlite3_bind_int64(q, 1, table);
+  sqlite3_bind_int64(q, 2, v);
+  if (seat >= 0) sqlite3_bind_int(q, 3, seat);
+  int rc = sqlite3_step(q);
+  sqlite3_finalize(q);
+  return rc == SQLITE_DONE ? 0 : db_fail(s, err, sql);
+}
+
+int pf_store_set_clock(pf_store *s, int64_t table, int seat, int64_t ms, pf_error *err) {
+  return set_int(s, "UPDATE seats SET clock_ms = ?2 WHERE table_id = ?1 AND seat = ?3", table, seat, ms, err);
+}
+
+int pf_store_set_lost(pf_store *s, int64_t table, int seat, pf_error *err) {
+  return set_int(s, "UPDATE tables SET lost_on_time = ?2 WHERE id = ?1", table, -1, seat, err);
+}
+
+int pf_store_set_rematch(pf_store *s, int64_t table, int64_t rematch, pf_error *err) {
+  return set_int(s, "UPDATE tables SET rematch = ?2 WHERE id = ?1", table, -1, rematch, err);
 }
 
 /* Loads every row of a table query (bound by bind) and hands each to fn; returns fn's first
@@ -525,4 +587,55 @@ done:
   }
   if (rc != 0) unlink(part);
   return rc;
+}
+
+/* ---- chat ---- */
+
+int pf_store_add_chat(pf_store *s, int64_t table, const pf_store_chat *m, pf_error *err) {
+  static const char *const SQL_CHAT[] = {
+      "INSERT INTO chat(table_id, channel, seat, name, text, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+      "DELETE FROM chat WHERE table_id = ?1 AND id <= (SELECT id FROM chat WHERE table_id = ?1 ORDER BY id DESC "
+      "LIMIT 1 OFFSET ?2)"};
+  for (int i = 0; i < 2; i++) {
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(s->db, SQL_CHAT[i], -1, &q, NULL) != SQLITE_OK) return db_fail(s, err, "chat");
+    sqlite3_bind_int64(q, 1, table);
+    if (i == 0) {
+      bind_text(q, 2, m->channel);
+      if (m->seat >= 0) sqlite3_bind_int(q, 3, m->seat);
+      else sqlite3_bind_null(q, 3);
+      bind_text(q, 4, m->name);
+      bind_text(q, 5, m->text);
+      sqlite3_bind_int64(q, 6, m->at);
+    } else {
+      sqlite3_bind_int(q, 2, PF_STORE_CHAT_KEEP);
+    }
+    int rc = sqlite3_step(q);
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE) return db_fail(s, err, "chat");
+  }
+  return 0;
+}
+
+int pf_store_chat_log(pf_store *s, int64_t table, const char *channel, int max,
+                      void (*fn)(void *ctx, const pf_store_chat *m), void *ctx, pf_error *err) {
+  sqlite3_stmt *q;
+  if (sqlite3_prepare_v2(s->db,
+                         "SELECT channel, seat, name, text, at FROM (SELECT * FROM chat WHERE table_id = ?1 AND "
+                         "(?2 IS NULL OR channel = ?2) ORDER BY id DESC LIMIT ?3) ORDER BY id",
+                         -1, &q, NULL) != SQLITE_OK)
+    return db_fail(s, err, "chat");
+  sqlite3_bind_int64(q, 1, table);
+  bind_text(q, 2, channel);
+  sqlite3_bind_int(q, 3, max);
+  int n = 0, rc;
+  while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+    pf_store_chat m = {col_text(q, 0) ? col_text(q, 0) : "players",
+                       sqlite3_column_type(q, 1) == SQLITE_NULL ? -1 : sqlite3_column_int(q, 1), col_text(q, 2),
+                       col_text(q, 3) ? col_text(q, 3) : "", sqlite3_column_int64(q, 4)};
+    fn(ctx, &m);
+    n++;
+  }
+  sqlite3_finalize(q);
+  return rc == SQLITE_DONE ? n : db_fail(s, err, "chat");
 }

@@ -31,6 +31,11 @@ typedef struct pf_store_table {
   int takeover_after;  /* seconds; 0: no takeover */
   const char *takeover_bot;
   int64_t created;     /* unix seconds */
+  bool spectator_chat; /* the spectators have a chat of their own */
+  int64_t rematch;     /* the table its rematch made (0: none yet) */
+  int clock_s;         /* seconds on each player's clock; 0: no clock */
+  bool clock_loss;     /* a player out of time loses (else the takeover bot plays the seat) */
+  int lost_on_time;    /* the seat that lost on time, -1 */
 } pf_store_table;
 
 /* One seat as stored. kind: "open", "human" or "bot". */
@@ -40,6 +45,7 @@ typedef struct pf_store_seat {
   const char *bot;   /* the bot spec of a bot seat, NULL otherwise */
   const char *token; /* a human seat's token (32 hex digits), NULL otherwise */
   bool taken_over;   /* a human seat a bot plays for now (takeover) */
+  const char *name;  /* a human seat's display name (checked by the hall), NULL when none */
 } pf_store_seat;
 
 /* Opens or creates the database at path (":memory:" for tests and the fuzz target). */
@@ -58,6 +64,12 @@ int pf_store_change_end(pf_store *s, bool keep, pf_error *err);
 /* Removes a table with its seats, moves and sealed choices (an expired waiting table). */
 int pf_store_drop_table(pf_store *s, int64_t table, pf_error *err);
 
+/* A seat's time left on its clock, in ms. */
+int pf_store_set_clock(pf_store *s, int64_t table, int seat, int64_t ms, pf_error *err);
+/* Notes the seat that lost on time (the table's status is set apart). */
+int pf_store_set_lost(pf_store *s, int64_t table, int seat, pf_error *err);
+/* Notes the table a finished table's rematch made. */
+int pf_store_set_rematch(pf_store *s, int64_t table, int64_t rematch, pf_error *err);
 /* Adds a table with its seats; sets t->id. */
 int pf_store_add_table(pf_store *s, pf_store_table *t, const pf_store_seat *seats, pf_error *err);
 int pf_store_set_seat(pf_store *s, int64_t table, const pf_store_seat *seat, pf_error *err);
@@ -89,11 +101,31 @@ typedef struct pf_store_backup_info {
 } pf_store_backup_info;
 int pf_store_backup(const char *from, const char *to, pf_store_backup_info *info, pf_error *err);
 
+/* One chat message of a table (docs/protocol.md, "chat"). channel: "players" or "spectators";
+ * seat: the writer's seat, -1 for a spectator; name may be NULL. */
+typedef struct pf_store_chat {
+  const char *channel;
+  int seat;
+  const char *name;
+  const char *text;
+  int64_t at; /* unix seconds */
+} pf_store_chat;
+
+#define PF_STORE_CHAT_KEEP 200 /* the messages a table keeps: older ones are dropped */
+
+/* Adds a message to a table's chat, dropping the oldest past PF_STORE_CHAT_KEEP. */
+int pf_store_add_chat(pf_store *s, int64_t table, const pf_store_chat *m, pf_error *err);
+/* The last `max` messages of a table's chat (of the channel, or of both when channel is NULL),
+ * oldest first: fn gets each (valid during the call). Returns how many, or -1. */
+int pf_store_chat_log(pf_store *s, int64_t table, const char *channel, int max,
+                      void (*fn)(void *ctx, const pf_store_chat *m), void *ctx, pf_error *err);
+
 /* What the loader hands over for one table; every string is valid during the call only. */
 typedef struct pf_store_loaded {
   pf_store_table table;
   pf_store_seat seats[12];
   int nseats;
+  int64_t clock_ms[12]; /* each seat's time left, by seat (-1: its full time) */
   const char **moves; /* in ply order */
   int nmoves;
   struct {

@@ -77,6 +77,7 @@ void table_free(table *t) {
 table *table_new(const pf_game *g, int players) {
   table *t = pf_xcalloc(1, sizeof *t);
   for (int s = 0; s < PF_MAX_PLAYERS; s++) t->group_since[s] = -1;
+  t->lost_on_time = -1;
   t->g = g;
   t->players = players;
   return t;
@@ -226,6 +227,13 @@ int table_from_store(void *ctx, const pf_store_loaded *l) {
   t->id = l->table.id;
   t->created = l->table.created;
   t->takeover_after = l->table.takeover_after;
+  t->spectator_chat = l->table.spectator_chat;
+  t->rematch = l->table.rematch;
+  t->clock_s = l->table.clock_s;
+  t->clock_loss = l->table.clock_loss;
+  t->lost_on_time = l->table.lost_on_time;
+  for (int s = 0; s < t->players && s < 12; s++)
+    t->clock_ms[s] = l->clock_ms[s] >= 0 ? l->clock_ms[s] : (int64_t)t->clock_s * 1000;
   snprintf(t->takeover_bot, sizeof t->takeover_bot, "%s", l->table.takeover_bot ? l->table.takeover_bot : "");
   t->status = strcmp(l->table.status, "over") == 0 ? ST_OVER : strcmp(l->table.status, "playing") == 0 ? ST_PLAYING
                                                                                                       : ST_WAITING;
@@ -249,6 +257,7 @@ int table_from_store(void *ctx, const pf_store_loaded *l) {
     st->taken_over = s->taken_over;
     snprintf(st->bot, sizeof st->bot, "%s", s->bot ? s->bot : "");
     snprintf(st->token, sizeof st->token, "%s", s->token ? s->token : "");
+    snprintf(st->name, sizeof st->name, "%s", s->name && st->kind == SEAT_HUMAN ? s->name : "");
   }
   for (int k = 0; k < l->nmoves; k++)
     if (play_text(t, l->moves[k], k >= l->nmoves - LOG_KEEP, &err) != 0) {
@@ -361,11 +370,19 @@ void note_group(table *t) {
   int seats[PF_MAX_PLAYERS], n = asked(t, seats);
   bool in[PF_MAX_PLAYERS] = {0};
   for (int i = 0; i < n; i++) in[seats[i]] = true;
+  double now = pf_clock_seconds();
   for (int s = 0; s < t->players; s++)
     if (!in[s] || t->seats[s].has_sealed)
-      t->group_since[s] = -1;
+      t->group_since[s] = -1, t->asked_at[s] = 0;
     else if (t->group_since[s] < 0)
-      t->group_since[s] = t->run.nmoves;
+      t->group_since[s] = t->run.nmoves, t->asked_at[s] = now; /* its clock runs from here */
+}
+
+int64_t clock_left(const table *t, int s, double now) {
+  if (!t->clock_s || t->seats[s].kind != SEAT_HUMAN) return -1;
+  int64_t left = t->clock_ms[s];
+  if (t->status == ST_PLAYING && t->asked_at[s] > 0) left -= (int64_t)((now - t->asked_at[s]) * 1000);
+  return left > 0 ? left : 0;
 }
 
 /* Whether a move of seat s sent at `ply` was sent for the position it would be played in. */
@@ -406,6 +423,11 @@ static json_t *seats_json(const table *t) {
     if (st->kind == SEAT_BOT) json_object_set_new(o, "bot", json_string(st->bot));
     if (st->kind == SEAT_HUMAN) {
       json_object_set_new(o, "connected", json_boolean(seat_connected(t, s)));
+      if (st->name[0]) json_object_set_new(o, "name", json_string(st->name));
+      if (t->clock_s) {
+        json_object_set_new(o, "clock_ms", json_integer(clock_left(t, s, pf_clock_seconds())));
+        json_object_set_new(o, "clock_running", json_boolean(t->status == ST_PLAYING && t->asked_at[s] > 0));
+      }
       if (st->taken_over) json_object_set_new(o, "bot", json_string(t->takeover_bot));
     }
     json_array_append_new(a, o);
@@ -422,12 +444,23 @@ json_t *summary_json(const table *t) {
                         "seats", seats_json(t));
   if (t->takeover_after)
     json_object_set_new(o, "takeover", json_pack("{s:i, s:s}", "after", t->takeover_after, "bot", t->takeover_bot));
+  if (t->spectator_chat) json_object_set_new(o, "spectator_chat", json_true());
+  if (t->clock_s)
+    json_object_set_new(o, "clock", json_pack("{s:i, s:s}", "seconds", t->clock_s, "on_time", t->clock_loss ? "loss" : "bot"));
+  if (t->lost_on_time >= 0) json_object_set_new(o, "lost_on_time", json_integer(t->lost_on_time));
   return o;
 }
 
 static json_t *result_json(const table *t) {
   int scores[PF_MAX_PLAYERS], winners[PF_MAX_PLAYERS];
   t->g->scores(t->run.state, scores);
+  if (t->lost_on_time >= 0) { /* the game stopped there: everyone else wins (docs/protocol.md, "create") */
+    int nw = 0;
+    for (int s = 0; s < t->players; s++)
+      if (s != t->lost_on_time) winners[nw++] = s;
+    return json_pack("{s:o, s:o, s:i}", "scores", pf_ints_json(scores, t->players), "winners", pf_ints_json(winners, nw),
+                     "lost_on_time", t->lost_on_time);
+  }
   int nw = t->g->winners(t->run.state, winners);
   return json_pack("{s:o, s:o}", "scores", pf_ints_json(scores, t->players), "winners", pf_ints_json(winners, nw));
 }
@@ -593,6 +626,7 @@ void states_send(pf_hall *h, const table *t, table_states *ts) {
 /* Sends every connection at the table its own state (one text per viewer kind, built once). */
 void broadcast(pf_hall *h, table *t) {
   table_states ts = {0};
+  h->lobby_dirty = true; /* a seat (dis)connected: the lists show it */
   note_group(t);
   states_build(t, &ts);
   states_send(h, t, &ts);
@@ -647,6 +681,23 @@ int advance(pf_hall *h, table *t, pf_error *err) {
 }
 
 
+/* Seat s is out of time on a table whose clock loses (inside a change): the game stops there, over,
+ * everyone else winning (result_json). Its record is the moves played: no engine result. */
+int lose_on_time(pf_hall *h, table *t, int s, pf_error *err) {
+  t->status = ST_OVER;
+  t->lost_on_time = s;
+  t->clock_ms[s] = 0;
+  log_reveal(t);
+  json_t *sum = summary_json(t);
+  char *text = json_dumps(sum, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  json_decref(sum);
+  int rc = pf_store_set_clock(h->store, t->id, s, 0, err);
+  if (rc == 0) rc = pf_store_set_lost(h->store, t->id, s, err);
+  if (rc == 0) rc = pf_store_set_status(h->store, t->id, "over", text, err);
+  free(text);
+  return rc;
+}
+
 /* Opens a change: a savepoint in the pass's transaction (begun here if need be). */
 int change_begin(pf_hall *h, pf_error *err) {
   if (!pf_store_in_transaction(h->store) && pf_store_begin(h->store, err) != 0) return -1;
@@ -656,6 +707,7 @@ int change_begin(pf_hall *h, pf_error *err) {
 static void mark_dirty(pf_hall *h, table *t) {
   if (t->dirty) return;
   t->dirty = true;
+  h->lobby_dirty = true;
   if (h->ndirty == h->capdirty) {
     h->capdirty = h->capdirty ? 2 * h->capdirty : 64;
     h->dirty = pf_xrealloc(h->dirty, (size_t)h->capdirty * sizeof *h->dirty);
@@ -699,6 +751,7 @@ int seat_move(pf_hall *h, table *t, int s, const char *text, char canon[PF_MOVE_
   t->g->move_str(st, m, canon);
   *code = "storage";
   *sealed = at > 0;
+  int64_t left = clock_left(t, s, pf_clock_seconds()); /* its clock stops at its move */
   if (change_begin(h, err) != 0) return -1;
   int rc;
   if (at > 0) {
@@ -712,9 +765,10 @@ int seat_move(pf_hall *h, table *t, int s, const char *text, char canon[PF_MOVE_
   }
   if (rc == 0 && t->seats[s].taken_over) { /* a player back at the table takes the seat again */
     t->seats[s].taken_over = false;
-    pf_store_seat ss = {s, "human", NULL, t->seats[s].token, false};
+    pf_store_seat ss = {s, "human", NULL, t->seats[s].token, false, t->seats[s].name};
     rc = pf_store_set_seat(h->store, t->id, &ss, err);
   }
+  if (rc == 0 && left >= 0 && (rc = pf_store_set_clock(h->store, t->id, s, left, err)) == 0) t->clock_ms[s] = left;
   if (rc == 0) rc = advance(h, t, err);
   if (rc != 0) {
     change_undo(h, t);
@@ -844,7 +898,7 @@ void bot_played(pf_hall *h, bot_job *j) {
 /* Lists                                                                                      */
 /* ------------------------------------------------------------------------------------------ */
 
-static void add_summary(void *ctx, const char *text) {
+void add_summary(void *ctx, const char *text) {
   json_t *o = json_loads(text ? text : "", 0, NULL);
   if (json_is_object(o)) json_array_append(ctx, o);
   json_decref(o);

@@ -28,6 +28,15 @@
 #define LOG_KEEP 20        /* moves told in each state message */
 #define MAX_BINDINGS 32    /* tables a connection may sit at or watch at once */
 #define LIST_MAX 200       /* tables in a list */
+#define NAME_CHARS 24      /* a display name's characters at most (docs/protocol.md, "Names") */
+#define NAME_BYTES (4 * NAME_CHARS + 1)
+#define CHAT_CHARS 300     /* a chat message's characters at most */
+#define CHAT_BURST 5       /* chat messages a connection may send at once ... */
+#define CHAT_EVERY 2.0     /* ... and then one every this many seconds (`chat_flood`) */
+#define CHAT_LOG 50        /* the messages told to a connection as it sits down or watches */
+#define LOBBY_PAGE 20      /* tables in one page of a `subscribe` */
+#define LOBBY_MINE 100     /* table ids a `subscribe` may name as its own */
+#define LOBBY_SUBSCRIBERS 1000 /* connections subscribed at once (`full`) */
 
 enum { SEAT_OPEN, SEAT_HUMAN, SEAT_BOT };
 extern const char *const SEAT_KIND[];
@@ -41,6 +50,7 @@ typedef struct chair {
   char token[33];              /* a human seat's secret, 32 hex digits */
   char bot[PF_BOT_SPEC];       /* a bot seat's spec */
   char sealed[PF_MOVE_STR];    /* the sealed choice, canonical */
+  char name[NAME_BYTES];       /* a human seat's display name, checked (check_text); "" when none */
 } chair;
 
 /* One move as each viewer may know it: texts[0..players-1] for the seats, texts[players] for
@@ -66,6 +76,21 @@ typedef struct table {
   int players, status;
   int64_t created;
   int takeover_after; /* seconds; 0: none */
+  bool spectator_chat; /* the spectators have a chat channel of their own */
+  /* The clock (docs/protocol.md, "create"): seconds for each player (0: none), what running out
+   * does, each seat's time left (ms) as of when it was last asked (asked_at, clock seconds; 0:
+   * not asked), and the seat that lost on time (-1). */
+  int clock_s;
+  bool clock_loss;
+  int64_t clock_ms[PF_MAX_PLAYERS];
+  double asked_at[PF_MAX_PLAYERS];
+  int lost_on_time;
+  /* The rematch (docs/protocol.md, "rematch"): an offer open, the seats that accepted it (bits),
+   * and the table it made (0: none yet; then no other offer). The offer lives in memory only. */
+  bool offer_open;
+  unsigned offer_yes;
+  int offer_from;
+  int64_t rematch;
   char takeover_bot[PF_BOT_SPEC];
   chair seats[PF_MAX_PLAYERS];
   log_entry log[LOG_KEEP]; /* a ring: move k is at k % LOG_KEEP */
@@ -92,6 +117,14 @@ struct pf_conn {
   int64_t *made; /* the tables it created that may still be waiting (pruned at each create) */
   int nmade;
   bool hint_busy; /* its hint job is out */
+  double chat_tokens, chat_at; /* its chat's rate: messages it may send now, as of when */
+  /* The lobby's list it subscribed to (`subscribe`): a filter, a page, the tables it calls its
+   * own, and a hash of the last page it was sent (a page is sent again only when it changed). */
+  bool subscribed;
+  int sub_filter, sub_page;
+  int64_t sub_mine[LOBBY_MINE];
+  int nsub_mine;
+  uint64_t sub_hash;
   pf_conn *prev, *next;
 };
 
@@ -149,6 +182,8 @@ struct pf_hall {
   pf_histogram pass_seconds;
   double pass_start;
   uint64_t pass_messages;
+  int nsubs;        /* connections subscribed to the lobby's list */
+  bool lobby_dirty; /* a table changed since the subscribers were last sent their pages */
 };
 
 /* ---- table.c ---- */
@@ -176,6 +211,8 @@ bool may_answer(const table *t, int s, int *at);
 void note_group(table *t);
 bool current_for(const table *t, int s, json_int_t ply);
 bool is_bot_seat(const table *t, int s);
+/* A human seat's time left now, in ms (its clock running while it is asked); -1 without a clock. */
+int64_t clock_left(const table *t, int s, double now);
 
 json_t *summary_json(const table *t);
 /* A recorded move in words with everything shown (table.c says how). */
@@ -184,6 +221,8 @@ bool describe_shown(const pf_game *g, const void *st, const char *text, pf_buf *
  * Reads t only (any thread, while nothing changes t). */
 int state_text(const table *t, int s, pf_buf *out);
 json_t *tables_json(pf_hall *h);
+/* Appends a stored summary (JSON text) to the array ctx (pf_store_finished's callback). */
+void add_summary(void *ctx, const char *text);
 
 /* The states of one table, one for each viewer kind at it: text[s] for seat s, text[players]
  * for spectators (empty: nobody of that kind watches). */
@@ -202,6 +241,7 @@ int change_begin(pf_hall *h, pf_error *err);
 void change_keep(pf_hall *h, table *t);
 void change_undo(pf_hall *h, table *t);
 int advance(pf_hall *h, table *t, pf_error *err);
+int lose_on_time(pf_hall *h, table *t, int s, pf_error *err);
 int start_if_full(pf_hall *h, table *t, pf_error *err);
 int seat_move(pf_hall *h, table *t, int s, const char *text, char canon[PF_MOVE_STR], bool *sealed,
               const char **code, pf_error *err);

@@ -87,25 +87,47 @@ export function dropSeat(table, seat) {
 
 // The strengths offered in the lobby, weakest first.
 export const BOTS = [
-  { spec: 'random', name: 'easy', help: 'plays a random legal move' },
-  { spec: 'greedy', name: 'medium', help: 'greedy: the game\u2019s rule of thumb' },
-  { spec: 'ismcts:iters=4000,threads=2', name: 'strong', help: 'ismcts: 4000 searches of the possible deals a move, on 2 threads' },
+  { spec: 'random', name: 'Easy bot', help: 'plays any legal move, at random' },
+  { spec: 'greedy', name: 'Medium bot', help: 'plays the game\u2019s rule of thumb' },
+  { spec: 'ismcts:iters=4000,threads=2', name: 'Strong bot', help: 'thinks ahead over the deals you might hold' },
 ];
 
+// A bot's level in words: "Medium bot"; a spec the lobby does not offer is named by its kind.
 export function botName(spec) {
-  const b = BOTS.find((x) => x.spec === spec);
-  return b ? `${b.name} bot` : `bot ${spec}`;
+  const b = BOTS.find((x) => x.spec === spec) || BOTS.find((x) => String(spec).split(':')[0] === x.spec.split(':')[0]);
+  return b ? b.name : `Bot ${spec}`;
 }
 
-// How a seat is named at a table: "Seat 2 (you)", "Seat 1 (medium bot)".
+// How a seat is named at a table: "Ann (you)", "Ann", "Seat 2 (you)", "Seat 1 (Medium bot)". A
+// name is the player's own text: it is only ever set as text (textContent), never as markup.
 export function seatName(seat, seats, mine) {
   const s = seats?.[seat];
+  const name = s?.kind === 'human' && typeof s.name === 'string' && s.name ? s.name : null;
   let who = '';
   if (mine !== null && mine !== undefined && seat === mine) who = 'you';
   else if (s?.kind === 'bot') who = botName(s.bot);
-  else if (s?.kind === 'human') who = s.bot ? `away, ${botName(s.bot)} plays` : 'player';
+  else if (s?.kind === 'human') who = s.bot ? `away, ${botName(s.bot)} plays` : name ? '' : 'player';
   else if (s?.kind === 'open') who = 'open';
+  if (name) return who ? `${name} (${who})` : name;
   return who ? `Seat ${seat} (${who})` : `Seat ${seat}`;
+}
+
+// ---- the display name this browser uses: localStorage 'pilfer.name' ----
+
+export const NAME_CHARS = 24; // docs/protocol.md, "Names and chat text"
+
+export function myName() {
+  return (localStorage.getItem('pilfer.name') || '').trim();
+}
+
+// Keeps a name (trimmed; '' forgets it); returns what is wrong with it, or ''.
+export function setMyName(text) {
+  const name = String(text).trim();
+  if ([...name].length > NAME_CHARS) return `A name has at most ${NAME_CHARS} characters.`;
+  if (/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/.test(name)) return 'A name cannot hold control characters.';
+  if (name) localStorage.setItem('pilfer.name', name);
+  else localStorage.removeItem('pilfer.name');
+  return '';
 }
 
 // The link that sits a friend at an open seat, and the one to watch.

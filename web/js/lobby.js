@@ -1,25 +1,44 @@
-// lobby.js - the first page: pick a game and its options, seat yourself, friends and bots, create
-// the table; and the tables of the server, open, running and finished.
+// lobby.js - the first page: your name; pick a game (each told in words), its options, seat
+// yourself, friends and bots, create the table; and the tables of the server, filtered and paged,
+// as the server pushes them (`subscribe`: no polling).
 import { Conn, api } from './conn.js';
-import { h, BOTS, botName, seatsHeld, announce } from './dom.js';
+import { h, BOTS, seatName, seatsHeld, announce, myName, setMyName, NAME_CHARS } from './dom.js';
 
 const SEAT_YOU = 'you', SEAT_FRIEND = 'open';
+const FILTERS = [['open', 'Open seats'], ['mine', 'Mine'], ['playing', 'Being played'], ['over', 'Finished'], ['all', 'All']];
+
+// An option's help in words: without the rulings' ids ("(THF-8)"), which are for the rules' text.
+export function inWords(help) {
+  return String(help || '').replace(/\s*\([A-Z]{1,4}-\d+\)/g, '').trim();
+}
+
+// The tables this browser holds a seat of (localStorage 'pilfer.table.<T>').
+function heldTables() {
+  const ids = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const m = /^pilfer\.table\.(\d+)$/.exec(localStorage.key(i));
+    if (m) ids.push(Number(m[1]));
+  }
+  return ids.sort((a, b) => b - a).slice(0, 100);
+}
 
 export class Lobby {
   constructor(root) {
     this.root = root;
     document.title = 'pilfer: pile card games';
+    this.filter = localStorage.getItem('pilfer.lobby.filter') || 'open';
+    if (!FILTERS.some(([f]) => f === this.filter)) this.filter = 'open';
+    this.page = 0;
     this.conn = new Conn({
       onstatus: (t) => { document.getElementById('conn-status').textContent = t; },
       onopen: () => this.refresh(),
+      onmessage: (m) => { if (m.type === 'tables') this.showTables(m); },
     });
     this.build();
     this.load();
-    this.timer = setInterval(() => this.refresh(), 15000);
   }
 
   destroy() {
-    clearInterval(this.timer);
     this.conn.close();
   }
 
@@ -27,39 +46,63 @@ export class Lobby {
     this.gamesBox = h('div.game-choices', { role: 'radiogroup', 'aria-labelledby': 'game-legend' });
     this.gameNames = h('span.game-names'); // the games' titles, from /api/games (the one list: the registry)
     this.playersBox = h('div.players-box');
-    this.optionsBox = h('div.options-box');
+    this.optionsBox = h('div.game-options'); // not .options-box: that is the table's pop-up of options
     this.seatsBox = h('ol.seat-choices');
     this.takeover = h('input', { type: 'checkbox', id: 'takeover' });
     this.takeoverAfter = h('input', { type: 'number', id: 'takeover-after', min: 10, max: 86400, value: 60,
       'aria-label': 'seconds before a bot takes over' });
     this.createMsg = h('p.form-msg', { role: 'status' });
+    this.gameAbout = h('div.game-about', { id: 'game-about', 'aria-live': 'polite' });
     this.form = h('form.new-table', { onsubmit: (e) => { e.preventDefault(); this.create(); } },
       h('h2', {}, 'New table'),
-      h('fieldset', {}, h('legend', { id: 'game-legend' }, 'Game'), this.gamesBox),
+      h('fieldset', {}, h('legend', { id: 'game-legend' }, 'Game'), this.gamesBox, this.gameAbout),
       this.playersBox,
       this.optionsBox,
       h('fieldset.seats-fieldset', {},
         h('legend', {}, 'Seats'),
         h('p.help', {}, 'Play yourself, keep a seat open for a friend (you get a link to send), or seat a bot: ',
-          ...BOTS.map((b, i) => [i ? ', ' : '', h('b', {}, b.name), ` (${b.help})`]), '.'),
+          ...BOTS.map((b, i) => [i ? '; ' : '', h('b', {}, b.name), ` ${b.help}`]), '.'),
         this.seatsBox),
       h('p.takeover-line', {}, this.takeover,
         h('label', { for: 'takeover' }, ' When a player is silent for '), this.takeoverAfter,
         h('label', { for: 'takeover-after' }, ' seconds, the medium bot plays their seat until they come back')),
-      h('p', {}, h('button.primary', { type: 'submit', id: 'create' }, 'Create the table')),
-      this.createMsg);
-    this.tablesList = h('ul.table-list', { 'aria-live': 'off' });
-    this.tablesMsg = h('p.help', { role: 'status' });
+      h('p.clock-line', {}, h('input', { type: 'checkbox', id: 'clock' }),
+        h('label', { for: 'clock' }, ' A clock: '),
+        h('input', { type: 'number', id: 'clock-minutes', min: 1, max: 600, value: 10, 'aria-label': 'minutes for each player' }),
+        h('label', { for: 'clock-minutes' }, ' minutes for each player; out of time, '),
+        h('select', { id: 'clock-on-time', 'aria-label': 'out of time' },
+          h('option', { value: 'bot' }, 'the medium bot plays on'), h('option', { value: 'loss' }, 'the player loses'))),
+      h('p.spectator-chat-line', {}, h('input', { type: 'checkbox', id: 'spectator-chat' }),
+        h('label', { for: 'spectator-chat' }, ' Spectators may chat among themselves')),
+      // Kept in view however long the form is (issue 20: it sat at the fold).
+      h('div.create-bar', {}, h('button.primary', { type: 'submit', id: 'create' }, 'Create the table'), this.createMsg));
+    this.tablesList = h('ul.table-list', { id: 'table-list', 'aria-live': 'off' });
+    this.tablesMsg = h('p.help', { role: 'status', id: 'tables-msg' });
+    this.filterBox = h('div.table-filters', { role: 'group', 'aria-label': 'Show' },
+      FILTERS.map(([f, label]) => h('button.filter', { type: 'button', id: `filter-${f}`, 'aria-pressed': String(f === this.filter),
+        onclick: () => this.setFilter(f) }, label)));
+    this.prevBtn = h('button', { type: 'button', id: 'tables-prev', onclick: () => this.goPage(this.page - 1), disabled: true }, '\u2039 Newer');
+    this.nextBtn = h('button', { type: 'button', id: 'tables-next', onclick: () => this.goPage(this.page + 1), disabled: true }, 'Older \u203a');
+    this.pageWhere = h('span.page-where', { id: 'tables-page' });
     const tables = h('section.tables', { 'aria-labelledby': 'tables-title' },
-      h('div.section-head', {},
-        h('h2', { id: 'tables-title' }, 'Tables'),
-        h('button', { type: 'button', id: 'refresh', onclick: () => this.refresh(true) }, 'Refresh')),
-      this.tablesMsg, this.tablesList);
+      h('div.section-head', {}, h('h2', { id: 'tables-title' }, 'Tables')),
+      this.filterBox, this.tablesMsg, this.tablesList,
+      h('div.table-pages', {}, this.prevBtn, this.pageWhere, this.nextBtn));
+    this.nameInput = h('input', { type: 'text', id: 'my-name', maxLength: 64, value: myName(), autocomplete: 'nickname',
+      placeholder: 'e.g. Ann', onchange: () => this.saveName(), 'aria-describedby': 'my-name-msg' });
+    this.nameMsg = h('span.help', { id: 'my-name-msg', role: 'status' }, `Shown to the others at your tables (at most ${NAME_CHARS} characters).`);
     this.root.append(h('div.lobby', {},
       h('section.intro', {}, h('h1', {}, 'Pile card games'),
         h('p', {}, this.gameNames, 'with friends and bots. Pick a game, press ', h('b', {}, 'Create the table'),
-          ', and play.')),
+          ', and play.'),
+        h('p.name-line', {}, h('label', { for: 'my-name' }, 'Your name '), this.nameInput, ' ', this.nameMsg)),
       this.form, tables));
+  }
+
+  saveName() {
+    const wrong = setMyName(this.nameInput.value);
+    this.nameMsg.textContent = wrong || (myName() ? `You are ${myName()} at your tables.` : 'No name: you are shown by your seat.');
+    if (!wrong) this.nameInput.value = myName();
   }
 
   async load() {
@@ -108,6 +151,13 @@ export class Lobby {
 
   pickGame(g) {
     this.game = g;
+    const len = g.length;
+    this.gameAbout.replaceChildren(
+      h('p.game-desc', { id: 'game-desc' }, g.description || ''),
+      h('p.game-facts', { id: 'game-facts' },
+        g.min_players === g.max_players ? `${g.min_players} players` : `${g.min_players} to ${g.max_players} players`,
+        len ? ` \u00b7 a game of ${len.players} lasts about ${len.moves} moves (deals counted; bots\u2019 games)` : '',
+        ' \u00b7 ', h('a', { href: `/api/rules/${encodeURIComponent(g.id)}`, target: '_blank', rel: 'noopener' }, 'the full rules')));
     const def = Math.min(g.max_players, Math.max(g.min_players, 2));
     this.playersBox.replaceChildren();
     this.players = h('input', { type: 'number', id: 'players', min: g.min_players, max: g.max_players, value: def,
@@ -124,11 +174,11 @@ export class Lobby {
         let input;
         if (o.type === 'bool') {
           input = h('input', { type: 'checkbox', id, checked: !!o.default, 'aria-describedby': helpId });
-          fs.append(h('div.option', {}, input, h('label', { for: id }, ` ${o.name}`), h('p.help', { id: helpId }, o.help)));
+          fs.append(h('div.option', {}, input, h('label', { for: id }, ` ${o.name}`), h('p.help', { id: helpId }, inWords(o.help))));
         } else {
           input = h('input', { type: 'number', id, min: o.min, max: o.max, value: o.default, 'aria-describedby': helpId });
           fs.append(h('div.option', {}, h('label', { for: id }, `${o.name} `), input,
-            h('span.help', {}, ` (${o.min}\u2013${o.max}, default ${o.default})`), h('p.help', { id: helpId }, o.help)));
+            h('span.help', {}, ` (${o.min}\u2013${o.max}, default ${o.default})`), h('p.help', { id: helpId }, inWords(o.help))));
         }
         this.optionInputs.push({ o, input });
       }
@@ -146,7 +196,7 @@ export class Lobby {
       const sel = h('select', { id: `seat-${s}` },
         h('option', { value: SEAT_YOU }, 'You'),
         h('option', { value: SEAT_FRIEND }, 'A friend (open seat)'),
-        ...BOTS.map((b) => h('option', { value: b.spec }, `Bot: ${b.name}`)));
+        ...BOTS.map((b) => h('option', { value: b.spec }, b.name)));
       sel.value = old[s] || (s === 0 ? SEAT_YOU : 'greedy');
       this.seatSelects.push(sel);
       this.seatsBox.append(h('li', {}, h('label', { for: `seat-${s}` }, `Seat ${s} `), sel));
@@ -177,6 +227,15 @@ export class Lobby {
     const msg = { type: 'create', game: g.id, players: choice.length, options,
       seats: choice.map((c) => (c === SEAT_YOU ? 'open' : c)) };
     if (this.takeover.checked) msg.takeover = { after: Number(this.takeoverAfter.value) || 60, bot: 'greedy' };
+    if (this.root.querySelector('#spectator-chat')?.checked) msg.spectator_chat = true;
+    if (this.root.querySelector('#clock')?.checked) {
+      const min = Number(this.root.querySelector('#clock-minutes').value);
+      if (!Number.isInteger(min) || min < 1 || min > 600) {
+        this.createMsg.textContent = 'The clock takes a whole number of minutes from 1 to 600.';
+        return;
+      }
+      msg.clock = { minutes: min, on_time: this.root.querySelector('#clock-on-time').value };
+    }
     localStorage.setItem('pilfer.lobby', JSON.stringify({ game: g.id }));
     this.createMsg.textContent = 'Creating…';
     try {
@@ -188,17 +247,43 @@ export class Lobby {
     }
   }
 
+  setFilter(f) {
+    this.filter = f;
+    this.page = 0;
+    localStorage.setItem('pilfer.lobby.filter', f);
+    for (const b of this.filterBox.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.id === `filter-${f}`));
+    this.refresh(true);
+  }
+
+  goPage(p) {
+    this.page = Math.max(0, p);
+    this.refresh(true);
+  }
+
+  // Subscribes to the list as filtered and paged now: the server answers with the page and pushes
+  // it again whenever it changes (and after a reconnection, onopen subscribes again).
   async refresh(asked = false) {
-    let tables;
     try {
-      tables = (await this.conn.request({ type: 'list' })).tables;
+      const r = await this.conn.request({ type: 'subscribe', filter: this.filter, page: this.page, mine: heldTables() });
+      this.showTables(r);
+      if (asked) announce(`${r.total} ${r.total === 1 ? 'table' : 'tables'}`);
     } catch (e) {
       this.tablesMsg.textContent = `Cannot list the tables: ${e.message}`;
-      return;
     }
+  }
+
+  showTables(m) {
+    if (m.filter !== this.filter) return; // a push of the filter before
+    const tables = Array.isArray(m.tables) ? m.tables : [];
+    this.page = m.page;
     this.tablesList.replaceChildren(...tables.map((t) => this.tableItem(t)));
-    this.tablesMsg.textContent = tables.length ? '' : 'No tables yet: create one.';
-    if (asked) announce(`${tables.length} tables listed`);
+    const none = { open: 'No table has an open seat: create one.', mine: 'You hold no seat at any table.',
+      playing: 'No game is being played.', over: 'No game has finished yet.', all: 'No tables yet: create one.' };
+    this.tablesMsg.textContent = tables.length ? `${m.total} ${m.total === 1 ? 'table' : 'tables'}` : none[this.filter];
+    this.prevBtn.disabled = m.page <= 0;
+    this.nextBtn.disabled = m.page + 1 >= m.pages;
+    this.pageWhere.textContent = m.pages > 1 ? `page ${m.page + 1} of ${m.pages}` : '';
+    this.root.querySelector('.lobby').dataset.tables = String(m.total);
   }
 
   tableItem(t) {
@@ -206,10 +291,8 @@ export class Lobby {
     const mine = Object.keys(held).map(Number);
     const opts = Object.entries(t.options || {}).map(([k, v]) => `${k}=${v}`).join(', ');
     const seats = t.seats.map((s) => {
-      if (mine.includes(s.seat)) return `${s.seat}: you`;
-      if (s.kind === 'bot') return `${s.seat}: ${botName(s.bot)}`;
-      if (s.kind === 'open') return `${s.seat}: open`;
-      return `${s.seat}: player${s.connected ? '' : ' (away)'}`;
+      const name = seatName(s.seat, t.seats, mine.includes(s.seat) ? s.seat : null);
+      return s.kind === 'human' && !s.connected && !mine.includes(s.seat) ? `${name} (away)` : name;
     }).join(' \u00b7 ');
     const status = t.status === 'waiting' ? 'waiting for players' : t.status === 'playing' ? `playing, move ${t.ply + 1}` : 'finished';
     const actions = [];

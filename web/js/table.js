@@ -9,7 +9,24 @@ import { Board } from './board.js';
 import { changes, reducedMotion } from './motion.js';
 import { richText } from './cards.js';
 import { rulesElements } from './markup.js';
-import { h, announce, keepFocus, seatsHeld, holdSeat, dropSeat, seatName, joinLink, watchLink, copyText } from './dom.js';
+import { h, announce, keepFocus, seatsHeld, holdSeat, dropSeat, seatName, joinLink, watchLink, copyText, myName, setMyName, botName } from './dom.js';
+
+const CHAT_CHARS = 300; // docs/protocol.md, "chat"
+const QUICK = ['Good game', 'Your turn', 'One moment', 'Well played'];
+
+// A short beep (WebAudio, made here: no file to fetch), for the turn alert when asked for.
+function beep() {
+  try {
+    const ac = beep.ac || (beep.ac = new AudioContext());
+    const o = ac.createOscillator(), g = ac.createGain();
+    o.frequency.value = 660;
+    g.gain.setValueAtTime(0.08, ac.currentTime);
+    g.gain.exponentialRampToValueAtTime(0.0001, ac.currentTime + 0.25);
+    o.connect(g).connect(ac.destination);
+    o.start();
+    o.stop(ac.currentTime + 0.25);
+  } catch { /* no sound: the title still says it */ }
+}
 
 export class TablePage {
   // opts: {table, seat, mode: join | play | watch | review}
@@ -31,6 +48,8 @@ export class TablePage {
     this.touched = new Set(); // the zones the moves since this seat's last move touched
     this.arrived = new Map(); // zone -> the cards they brought there
     this.build();
+    this.askedAt = performance.now(); // when the seats asked now were first asked (the takeover's countdown)
+    this.ticker = setInterval(() => this.tick(), 1000);
     this.conn = new Conn({
       onstatus: (t) => { document.getElementById('conn-status').textContent = t; },
       onopen: () => this.bind(),
@@ -44,6 +63,8 @@ export class TablePage {
 
   destroy() {
     this.destroyed = true;
+    clearInterval(this.ticker);
+    document.title = 'pilfer';
     document.removeEventListener('keydown', this.onkey);
     this.board.closeChoice();
     this.conn.close();
@@ -70,6 +91,18 @@ export class TablePage {
       h('summary', { onclick: () => { this.movesOpen = !this.legalPanel.open; } }, 'All your moves ', this.legalCount),
       this.legalList);
     this.logList = h('ol.log', { id: 'log' });
+    this.chatList = h('ol.chat-log', { id: 'chat-log', 'aria-live': 'polite' });
+    this.chatInput = h('input.chat-input', { type: 'text', id: 'chat-input', maxLength: CHAT_CHARS, autocomplete: 'off',
+      'aria-label': 'Message', placeholder: 'Say something' });
+    this.chatMsg = h('p.help.chat-msg', { id: 'chat-msg', role: 'status' });
+    this.chatForm = h('form.chat-form', { onsubmit: (e) => { e.preventDefault(); this.say(this.chatInput.value); } },
+      h('div.chat-quick', {}, QUICK.map((q) => h('button.quick', { type: 'button', onclick: () => this.say(q) }, q))),
+      h('div.chat-row', {}, this.chatInput, h('button', { type: 'submit', id: 'chat-send' }, 'Send')));
+    this.chatTitle = h('h2', { id: 'chat-title' }, 'Chat');
+    this.chatPanel = h('section.chat-panel', { id: 'chat', 'aria-labelledby': 'chat-title' },
+      this.chatTitle, this.chatList, this.chatForm, this.chatMsg);
+    this.takenLine = h('p.taken-line', { id: 'taken-line', role: 'status', hidden: true });
+    this.rematchLine = h('div.rematch-line', { id: 'rematch-line', role: 'status' });
     // A view's own log of the round (`log`, and `previous_log`: docs/views.md), for any game that
     // gives one: what everyone chose, told once it is revealed.
     this.roundLog = h('section.round-log-panel', { id: 'round-log', hidden: true, 'aria-labelledby': 'round-log-title' });
@@ -80,13 +113,14 @@ export class TablePage {
     this.notice = h('p.notice', { id: 'notice', role: 'status', hidden: true });
     this.drawerBtn = h('button.drawer-btn', { type: 'button', id: 'drawer-btn', 'aria-expanded': 'false',
       'aria-controls': 'side', onclick: () => this.drawer() }, 'Players & log');
+    this.drawerBtn.addEventListener('click', () => { this.unread = 0; this.drawerBtn.querySelector('.unread')?.remove(); });
     this.options = this.buildOptions();
     this.page = h('div.table-page', { dataset: { states: 0, table: this.table } },
       h('div.table-head', {},
         h('div.title-line', {}, this.title,
           h('nav.tools', { 'aria-label': 'Table tools' }, this.rulesBtn, this.hintBtn, this.drawerBtn, this.options,
             this.leaveBtn, h('a.button', { href: '#' }, 'Lobby'))),
-        this.turn, this.mineLine, this.errorLine, this.hintLine),
+        this.turn, this.takenLine, this.mineLine, this.errorLine, this.hintLine),
       this.result,
       this.reviewPanel,
       h('div.table-layout', {},
@@ -95,6 +129,7 @@ export class TablePage {
           h('button.drawer-close', { type: 'button', onclick: () => this.drawer(false) }, 'Close'),
           h('section.seats-panel', { 'aria-labelledby': 'seats-title' }, h('h2', { id: 'seats-title' }, 'Players'), this.seatsList),
           this.sharePanel,
+          this.chatPanel,
           this.legalPanel,
           this.roundLog,
           h('section.log-panel', { 'aria-labelledby': 'log-title' }, h('h2', { id: 'log-title' }, 'Last moves'), this.logList))));
@@ -113,8 +148,17 @@ export class TablePage {
       this.confirmMoves = confirmBox.checked;
       localStorage.setItem('pilfer.confirm', confirmBox.checked ? '1' : '0');
     } });
+    this.sound = get('sound', '0') === '1';
+    const soundBox = h('input', { type: 'checkbox', id: 'opt-sound', checked: this.sound, onchange: () => {
+      this.sound = soundBox.checked;
+      localStorage.setItem('pilfer.sound', soundBox.checked ? '1' : '0');
+    } });
+    const nameBox = h('input', { type: 'text', id: 'opt-name', value: myName(), maxLength: 64, autocomplete: 'nickname' });
+    nameBox.addEventListener('change', () => this.rename(nameBox));
     return h('details.table-options', {}, h('summary.button', {}, 'Options'),
       h('div.options-box', {},
+        h('p', {}, h('label', { for: 'opt-name' }, 'Your name: '), nameBox),
+        h('p', {}, soundBox, ' ', h('label', { for: 'opt-sound' }, 'A sound when it is your turn')),
         h('p', {}, h('label', { for: 'opt-pace' }, 'Others’ moves: '), pace),
         h('p', {}, confirmBox, ' ', h('label', { for: 'opt-confirm' }, 'Confirm each move before it is sent (a move cannot be taken back)'))));
   }
@@ -142,7 +186,7 @@ export class TablePage {
       this.score = games.find((g) => g.id === this.summary.game)?.score || null;
       if (this.state) this.render();
       this.title.replaceChildren(`${this.summary.title} `, h('small', {}, `table ${this.table}`));
-      document.title = `${this.summary.title}, table ${this.table} \u2014 pilfer`;
+      this.titleTurn();
     } catch (e) {
       this.turn.textContent = `There is no table ${this.table} (${e.message}).`;
     }
@@ -159,7 +203,7 @@ export class TablePage {
     const seat = this.wantSeat ?? first;
     if (seat !== null && held[seat] !== undefined) {
       try {
-        await this.conn.request({ type: 'resume', table: this.table, token: held[seat] });
+        await this.conn.request({ type: 'resume', table: this.table, token: held[seat], ...this.nameField() });
         this.sitAt(seat, held[seat]);
         return;
       } catch (e) {
@@ -172,7 +216,7 @@ export class TablePage {
       return this.watch();
     }
     try {
-      const r = await this.conn.request({ type: 'join', table: this.table, ...(seat !== null ? { seat } : {}) });
+      const r = await this.conn.request({ type: 'join', table: this.table, ...(seat !== null ? { seat } : {}), ...this.nameField() });
       holdSeat(this.table, r.seat, r.token);
       this.sitAt(r.seat, r.token);
       announce(`You sit at seat ${r.seat} of table ${this.table}`);
@@ -213,7 +257,15 @@ export class TablePage {
   // States are drawn in order, one at a time: after another seat's move the next waits a moment,
   // so that a bot's three moves are three things seen.
   message(m) {
-    if (m.type !== 'state' || m.table !== this.table) return;
+    if (m.table !== this.table) return;
+    if (m.type === 'chat') return this.addChat(m);
+    if (m.type === 'rematch') return this.rematchNews(m);
+    if (m.type === 'chat_log') {
+      this.chatList.replaceChildren();
+      for (const x of Array.isArray(m.messages) ? m.messages : []) this.addChat(x, true);
+      return;
+    }
+    if (m.type !== 'state') return;
     this.queue.push(m);
     this.pump();
   }
@@ -276,6 +328,9 @@ export class TablePage {
     this.lastPly = m.ply;
     const myTurn = (m.legal || []).length > 0;
     if (myTurn && (!this.wasMyTurn || first || prev?.ply !== m.ply)) announce('Your turn');
+    if (myTurn && !this.wasMyTurn && !first && this.sound) beep();
+    if (!prev || prev.ply !== m.ply || JSON.stringify(prev.choosing) !== JSON.stringify(m.choosing)) this.askedAt = performance.now();
+    this.stateAt = performance.now(); // the clocks in it are as of now
     this.wasMyTurn = myTurn;
     if (m.status === 'over' && prev?.status !== 'over' && !first) announce(`Game over. ${this.resultWords(m)}`);
     if (m.status === 'playing' && prev?.status === 'waiting') announce('Everyone is seated: the game begins');
@@ -344,6 +399,7 @@ export class TablePage {
     this.renderResult(m);
     if (!this.review) this.board.update(this.boardOpts(m));
     this.hintBtn.disabled = !(m.legal || []).length || !!this.review;
+    this.renderPeople(m);
     this.leaveBtn.hidden = this.seat === null || m.status === 'over';
     // For scripts and tests: where the table is, as data attributes of the page.
     const d = this.page.dataset;
@@ -409,6 +465,12 @@ export class TablePage {
   }
 
   resultWords(m) {
+    const lost = m.result?.lost_on_time;
+    if (Number.isInteger(lost)) return `${lost === this.seat ? 'You' : this.name(lost)} ran out of time: ${this.winWords(m)}`;
+    return this.winWords(m);
+  }
+
+  winWords(m) {
     const w = m.result?.winners || [];
     if (!w.length) return 'Nobody wins.';
     if (this.seat !== null && w.includes(this.seat)) return w.length === 1 ? 'You win!' : `You share the win with ${w.filter((s) => s !== this.seat).map((s) => this.name(s)).join(', ')}.`;
@@ -535,10 +597,160 @@ export class TablePage {
       h('p.result-actions', {},
         h('button.primary', { type: 'button', id: 'review-btn', onclick: () => this.startReview() }, 'Step through the game'),
         h('a.button', { href: m.record || `/api/tables/${this.table}/record`, download: `pilfer-${this.summary?.game || 'game'}-${this.table}.json`, id: 'record-link' }, 'Download the record'),
-        h('button', { type: 'button', onclick: () => this.again() }, 'Play again'),
-        h('a.button', { href: '#' }, 'Lobby')));
+        this.seat !== null && this.token ? h('button', { type: 'button', id: 'rematch-btn', onclick: () => this.rematch(true) }, 'Rematch') : null,
+        h('button', { type: 'button', onclick: () => this.again() }, 'New table like this'),
+        h('a.button', { href: '#' }, 'Lobby')),
+      this.rematchLine);
     this.result.hidden = false;
     if (wasHidden && !this.review) this.result.focus();
+  }
+
+  // ---- people: names, chat, presence, the takeover's countdown, the turn in the tab's title ----
+
+  nameField() {
+    return myName() ? { name: myName() } : {};
+  }
+
+  async rename(input) {
+    const wrong = setMyName(input.value);
+    if (wrong) return this.error(wrong);
+    input.value = myName();
+    if (!this.token || !myName()) return;
+    try {
+      await this.conn.request({ type: 'name', table: this.table, token: this.token, name: myName() });
+    } catch (e) {
+      this.error(e.message);
+    }
+  }
+
+  // Who may write here: a seat to the players, a spectator to the spectators when the table has
+  // their chat (its summary says).
+  canChat() {
+    return this.token ? 'players' : this.summary?.spectator_chat && this.state?.status !== 'over' ? 'spectators' : null;
+  }
+
+  async say(text) {
+    text = String(text).trim();
+    if (!text) return;
+    const channel = this.canChat();
+    if (!channel) return;
+    this.chatMsg.textContent = '';
+    try {
+      await this.conn.request({ type: 'chat', table: this.table, text: text.slice(0, CHAT_CHARS),
+        ...(this.token ? { token: this.token } : this.nameField()) });
+      if (text === this.chatInput.value.trim()) this.chatInput.value = '';
+    } catch (e) {
+      this.chatMsg.textContent = e.code === 'chat_flood' ? 'Slow down: one message every 2 seconds.' : e.message;
+    }
+  }
+
+  // One line of the chat: who (a seat's name as the page names it, or the spectator's name), and
+  // what, both as text (a message is never markup).
+  addChat(m, old = false) {
+    if (typeof m?.text !== 'string') return;
+    const seat = Number.isInteger(m.seat) ? m.seat : null;
+    const who = seat !== null ? (seat === this.seat ? 'You' : (typeof m.name === 'string' && m.name) || this.name(seat))
+      : `${(typeof m.name === 'string' && m.name) || 'A spectator'} (watching)`;
+    this.chatList.append(h(`li.chat-line.chat-${m.channel === 'spectators' ? 'spectators' : 'players'}`, {},
+      h('b.chat-who', {}, `${who}: `), h('span.chat-text', {}, m.text)));
+    while (this.chatList.childNodes.length > 200) this.chatList.firstChild.remove();
+    this.chatList.scrollTop = this.chatList.scrollHeight;
+    if (!old && seat !== this.seat) {
+      announce(`${who} says: ${m.text}`);
+      // On a phone the chat is in the drawer: its button says a message came.
+      if (!this.page.classList.contains('drawer-open')) {
+        this.unread = (this.unread || 0) + 1;
+        this.drawerBtn.querySelector('.unread')?.remove();
+        this.drawerBtn.append(h('span.badge.unread', { id: 'chat-unread' }, ` ${this.unread} new`));
+      }
+    }
+  }
+
+  renderPeople(m) {
+    const channel = this.canChat();
+    this.chatForm.hidden = !channel;
+    this.chatTitle.textContent = channel === 'spectators' ? 'Spectators\u2019 chat' : 'Chat';
+    if (!channel && !this.chatList.childNodes.length) this.chatMsg.textContent = this.seat === null && m.status !== 'over'
+      ? 'The players\u2019 chat is theirs; this table has no spectators\u2019 chat.' : '';
+    // A bot plays this seat while its player is away (takeover): said on the player's own page.
+    const mine = this.seat !== null ? (m.seats || [])[this.seat] : null;
+    this.takenLine.hidden = !(mine?.bot && m.status === 'playing');
+    if (mine?.bot) this.takenLine.textContent = mine.clock_ms === 0
+      ? `You ran out of time: a bot (${botName(mine.bot)}) plays your seat to the end.`
+      : `A bot (${botName(mine.bot)}) played for you while you were away: make a move to take your seat back.`;
+    this.titleTurn();
+    this.tick();
+  }
+
+  // "(Your turn)" in the tab's title while this seat is asked.
+  titleTurn() {
+    const base = this.summary ? `${this.summary.title}, table ${this.table} \u2014 pilfer` : `Table ${this.table} \u2014 pilfer`;
+    const mine = (this.state?.legal || []).length > 0 && !this.review;
+    document.title = mine ? `(Your turn) ${base}` : base;
+  }
+
+  // Each second: the players' clocks, and the countdown of a silent seat before the takeover bot
+  // plays it.
+  tick() {
+    const m = this.state, tk = this.summary?.takeover;
+    for (const e of this.seatsList.querySelectorAll('.countdown, .clock')) e.remove();
+    for (const seat of m?.seats || []) {
+      if (!Number.isInteger(seat.clock_ms)) continue;
+      const run = seat.clock_running && m.status === 'playing' && !this.review;
+      const ms = Math.max(0, seat.clock_ms - (run ? performance.now() - this.stateAt : 0));
+      const s = Math.ceil(ms / 1000);
+      const li = this.seatsList.querySelector(`.seat[data-seat="${seat.seat}"]`);
+      li?.querySelector('.seat-name')?.after(h(`span.clock.badge${run ? '.running' : ''}${s <= 10 ? '.low' : ''}`,
+        { title: 'Time left on the clock' }, `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`));
+    }
+    if (!m || !tk || m.status !== 'playing' || this.review) return;
+    const left = Math.max(0, Math.ceil(tk.after - (performance.now() - this.askedAt) / 1000));
+    for (const s of m.choosing || []) {
+      const seat = (m.seats || [])[s];
+      if (seat?.kind !== 'human' || seat.bot || (m.sealed || []).includes(s)) continue;
+      const li = this.seatsList.querySelector(`.seat[data-seat="${s}"]`);
+      (li?.querySelector('.seat-marks') || li)?.append(h('span.countdown.badge', { title: 'Before a bot plays this seat' },
+        left > 0 ? `bot in ${left} s` : 'bot takes over'));
+    }
+  }
+
+  // ---- rematch: the same people, one seat on (docs/protocol.md, "rematch") ----
+
+  async rematch(accept) {
+    this.rematchAsked = true;
+    try {
+      const r = await this.conn.request({ type: 'rematch', table: this.table, token: this.token, accept });
+      this.rematchNews(r);
+    } catch (e) {
+      this.error(e.message);
+    }
+  }
+
+  rematchNews(m) {
+    const line = this.rematchLine;
+    const btn = (label, id, accept) => h('button', { type: 'button', id, onclick: () => this.rematch(accept) }, label);
+    if (m.status === 'offered') {
+      this.rematchAsked = true; // a rematch followed from here: when made, this page moves to it
+      const waiting = (m.waiting || []).filter(Number.isInteger);
+      const mine = this.seat !== null && waiting.includes(this.seat);
+      line.replaceChildren(h('p', {}, m.from === this.seat ? 'You offer a rematch. ' : `${this.name(m.from)} offers a rematch (seats move one on). `,
+        waiting.length ? `Waiting for ${waiting.map((s) => (s === this.seat ? 'you' : this.name(s))).join(', ')}.` : ''),
+      mine && this.token ? h('p', {}, btn('Accept the rematch', 'rematch-accept', true), ' ', btn('Decline', 'rematch-decline', false)) : null);
+      if (mine) announce(`${this.name(m.from)} offers a rematch`);
+    } else if (m.status === 'declined') {
+      line.replaceChildren(h('p', {}, `${m.by === this.seat ? 'You' : this.name(m.by)} declined the rematch.`));
+      announce(line.textContent);
+    } else if (m.status === 'made' && Number.isInteger(m.new_table)) {
+      const seat = Number.isInteger(m.seat) ? m.seat : null;
+      const go = seat !== null && this.token ? `#play=${m.new_table}&seat=${seat}` : `#watch=${m.new_table}`;
+      if (seat !== null && this.token) holdSeat(m.new_table, seat, this.token); // the same token plays the new seat
+      if (this.rematchAsked) {
+        announce(`The rematch begins at table ${m.new_table}`);
+        location.hash = go;
+        return;
+      }
+      line.replaceChildren(h('p', {}, 'The rematch was played at ', h('a', { href: go, id: 'rematch-link' }, `table ${m.new_table}`), '.'));
+    }
   }
 
   // ---- acting ----
@@ -601,7 +813,8 @@ export class TablePage {
     if (!s) return;
     const seats = (m.seats || []).map((x) => (x.kind === 'bot' ? x.bot : 'open'));
     try {
-      const r = await this.conn.request({ type: 'create', game: s.game, players: s.players, options: s.options, seats });
+      const r = await this.conn.request({ type: 'create', game: s.game, players: s.players, options: s.options, seats,
+        ...(s.takeover ? { takeover: s.takeover } : {}), ...(s.spectator_chat ? { spectator_chat: true } : {}) });
       location.hash = this.seat !== null ? `join=${r.table}&seat=${this.seat}` : `watch=${r.table}`;
     } catch (e) {
       this.error(e.message);

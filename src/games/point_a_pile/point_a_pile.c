@@ -281,6 +281,12 @@ static void pap_count_events(const void *before, const void *after, pf_move m, l
 const pf_game pf_game_point_a_pile = {
     .id = "point-a-pile",
     .title = "Point-a-Pile",
+    .description = "A game of bluff for 2 to 6 players with coloured cards. Each round one player, the "
+    "Headpointer, lays out piles of cards; then everyone points at the pile they want, all at "
+    "once and in secret. A pile that only one player wants is theirs; one that several want is "
+    "split, and they point again. The cards in your row score by colour and text: the first to "
+    "10 points wins.",
+    .length_players = 3, .length_moves = 121,
     .min_players = 2,
     .max_players = MAXP,
     .options = OPTIONS,
