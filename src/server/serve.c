@@ -51,6 +51,7 @@
 #define BURST 200.0
 #define DROPS_MAX 200
 #define HTTP_CHUNK 16384
+#define WRITE_MAX (64 * 1024) /* bytes of a WebSocket's messages written at once */
 #define MAX_REPORTS 1000   /* reports /api/reports lists (the first in name order) */
 #define REPORT_NAME_MAX 128 /* characters of a report's file name */
 
@@ -100,21 +101,14 @@ int pf_serve_set_limit(pf_serve_config *cfg, const char *text, pf_error *err) {
   return -1;
 }
 
-/* A message waiting to be written, with lws's headroom before it. */
-typedef struct outmsg {
-  struct outmsg *next;
-  size_t len;
-  unsigned char data[]; /* LWS_PRE bytes, then the text */
-} outmsg;
-
 /* One connection: a WebSocket, or an HTTP request being answered. */
 typedef struct session {
   struct lws *wsi;
   pf_conn *conn;
   pf_buf rx;          /* the message being received */
   bool rx_dropped;    /* the rest of this message is ignored (too big) */
-  outmsg *head, *tail;
-  size_t queued;
+  pf_buf out;         /* lws's headroom (LWS_PRE bytes), then the messages waiting, framed */
+  size_t queued;      /* their bytes (frames and all) */
   int close_code;     /* close once the queue is written (0: no) */
   double tokens, last;
   int drops;
@@ -172,18 +166,28 @@ static void queue_message(session *s, const char *text, size_t len) {
   }
   static const char STATE[] = "{\"type\":\"state\"";
   if (len >= sizeof STATE - 1 && memcmp(text, STATE, sizeof STATE - 1) == 0 && s->tokens < BURST) s->tokens += 1.0;
-  outmsg *m = pf_xmalloc(sizeof *m + LWS_PRE + len);
-  m->next = NULL;
-  m->len = len;
-  memcpy(m->data + LWS_PRE, text, len);
-  if (s->tail)
-    s->tail->next = m;
-  else
-    s->head = m;
-  s->tail = m;
-  s->queued += len;
-  srv->queued += len;
-  lws_callback_on_writable(s->wsi);
+  /* Framed here, as one final text frame (a server's is not masked), so that whatever waits for
+   * a connection goes in one write: its acknowledgement and its state, say. */
+  unsigned char head[10];
+  size_t nhead = 2;
+  head[0] = 0x81;
+  if (len < 126) {
+    head[1] = (unsigned char)len;
+  } else if (len <= 0xFFFF) {
+    head[1] = 126, head[2] = (unsigned char)(len >> 8), head[3] = (unsigned char)len;
+    nhead = 4;
+  } else {
+    head[1] = 127;
+    for (int i = 0; i < 8; i++) head[2 + i] = (unsigned char)((uint64_t)len >> (56 - 8 * i));
+    nhead = 10;
+  }
+  bool was_empty = !s->queued;
+  if (!s->out.len) pf_buf_append(&s->out, (const char[LWS_PRE]){0}, LWS_PRE);
+  pf_buf_append(&s->out, head, nhead);
+  pf_buf_append(&s->out, text, len);
+  s->queued += nhead + len;
+  srv->queued += nhead + len;
+  if (was_empty) lws_callback_on_writable(s->wsi);
 }
 
 static void hall_send(void *ctx, void *peer, const char *text, size_t len) {
@@ -218,12 +222,7 @@ static void transport_error(session *s, const char *code, const char *message) {
 
 static void drop_queue(session *s) {
   the_server->queued -= s->queued;
-  while (s->head) {
-    outmsg *m = s->head;
-    s->head = m->next;
-    free(m);
-  }
-  s->tail = NULL;
+  pf_buf_free(&s->out);
   s->queued = 0;
 }
 
@@ -289,18 +288,23 @@ static void ws_receive(server *srv, session *s, const void *in, size_t len) {
   pf_buf_clear(&s->rx);
 }
 
-/* Writes the next message; returns -1 to close the connection. */
+/* Writes what waits, WRITE_MAX bytes at most, as they were framed (lws keeps what the socket did
+ * not take and writes it before anything else); returns -1 to close the connection. */
 static int ws_writeable(session *s) {
-  outmsg *m = s->head;
-  if (m) {
-    s->head = m->next;
-    if (!s->head) s->tail = NULL;
-    s->queued -= m->len;
-    the_server->queued -= m->len;
-    int n = lws_write(s->wsi, m->data + LWS_PRE, m->len, LWS_WRITE_TEXT);
-    free(m);
-    if (n < 0) return -1;
-    if (s->head) {
+  if (s->queued) {
+    size_t n = s->queued < WRITE_MAX ? s->queued : WRITE_MAX;
+    unsigned char *from = (unsigned char *)s->out.data + s->out.len - s->queued;
+    int w = lws_write(s->wsi, from, n, LWS_WRITE_RAW);
+    s->queued -= n;
+    the_server->queued -= n;
+    if (!s->queued) {
+      pf_buf_free(&s->out); /* no memory kept for a connection that waits for nothing */
+    } else {                /* the rest moves up to the headroom, so the buffer never grows unsent */
+      memmove(s->out.data + LWS_PRE, from + n, s->queued);
+      s->out.len = LWS_PRE + s->queued;
+    }
+    if (w < 0) return -1;
+    if (s->queued || s->close_code) { /* the close frame once lws has written what it kept */
       lws_callback_on_writable(s->wsi);
       return 0;
     }
