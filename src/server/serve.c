@@ -113,6 +113,9 @@ typedef struct session {
   double tokens, last;
   int drops;
   int addr;           /* its index in the server's addresses (-1: none) */
+  double heard;       /* when the peer last sent anything (a message, a pong) */
+  bool pinged, ping_due; /* a ping was sent since (or is to be sent) */
+  struct session *prev, *next; /* the server's WebSockets, for the idle check */
   pf_buf http;        /* an HTTP answer's body, sent from http_sent on */
   size_t http_sent;
 } session;
@@ -131,6 +134,7 @@ typedef struct server {
   size_t queued;          /* bytes waiting for every connection */
   address *addrs;
   int naddrs;
+  session *sockets;       /* every open WebSocket */
   lws_sorted_usec_list_t tick;
   struct lws_context *ctx;
 } server;
@@ -291,6 +295,11 @@ static void ws_receive(server *srv, session *s, const void *in, size_t len) {
 /* Writes what waits, WRITE_MAX bytes at most, as they were framed (lws keeps what the socket did
  * not take and writes it before anything else); returns -1 to close the connection. */
 static int ws_writeable(session *s) {
+  if (s->ping_due && !s->queued && !s->close_code) {
+    unsigned char ping[LWS_PRE + 4] = {[LWS_PRE] = 'p', 'i', 'n', 'g'};
+    s->ping_due = false;
+    return lws_write(s->wsi, ping + LWS_PRE, 4, LWS_WRITE_PING) < 0 ? -1 : 0;
+  }
   if (s->queued) {
     size_t n = s->queued < WRITE_MAX ? s->queued : WRITE_MAX;
     unsigned char *from = (unsigned char *)s->out.data + s->out.len - s->queued;
@@ -304,7 +313,7 @@ static int ws_writeable(session *s) {
       s->out.len = LWS_PRE + s->queued;
     }
     if (w < 0) return -1;
-    if (s->queued || s->close_code) { /* the close frame once lws has written what it kept */
+    if (s->queued || s->close_code || s->ping_due) { /* the close frame once lws has written what it kept */
       lws_callback_on_writable(s->wsi);
       return 0;
     }
@@ -500,16 +509,27 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     if (s->addr >= 0) srv->addrs[s->addr].conns++;
     s->conn = pf_hall_connect(srv->hall, s);
     s->tokens = BURST;
-    s->last = pf_clock_seconds();
+    s->last = s->heard = pf_clock_seconds();
+    s->next = srv->sockets;
+    if (srv->sockets) srv->sockets->prev = s;
+    srv->sockets = s;
     return 0;
   case LWS_CALLBACK_RECEIVE:
-    ws_receive(srv, s, in, len);
+  case LWS_CALLBACK_RECEIVE_PONG:
+    s->heard = pf_clock_seconds();
+    s->pinged = false;
+    if (reason == LWS_CALLBACK_RECEIVE) ws_receive(srv, s, in, len);
     return 0;
   case LWS_CALLBACK_SERVER_WRITEABLE:
     return ws_writeable(s);
   case LWS_CALLBACK_CLOSED:
     if (s->conn) pf_hall_disconnect(srv->hall, s->conn);
     if (s->conn && s->addr >= 0) srv->addrs[s->addr].conns--;
+    if (s->conn) { /* out of the list */
+      if (s->prev) s->prev->next = s->next;
+      else srv->sockets = s->next;
+      if (s->next) s->next->prev = s->prev;
+    }
     s->conn = NULL;
     drop_queue(s);
     pf_buf_free(&s->rx);
@@ -539,9 +559,28 @@ static const struct lws_protocols PROTOCOLS[] = {
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
+/* Once a second: a WebSocket silent for half the idle time is pinged, one silent for all of it
+ * closed. lws's own check (its retry policy's validity timer) is not used: it moves a timer in a
+ * sorted list of every connection's on each message, a walk of all of them. */
+static void idle_check(server *srv) {
+  double now = pf_clock_seconds();
+  for (session *s = srv->sockets; s; s = s->next) {
+    if (s->close_code) continue;
+    if (now - s->heard >= srv->cfg->idle) {
+      s->close_code = LWS_CLOSE_STATUS_POLICY_VIOLATION;
+      drop_queue(s);
+      lws_set_timeout(s->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+    } else if (now - s->heard >= srv->cfg->idle / 2.0 && !s->pinged) {
+      s->pinged = s->ping_due = true;
+      lws_callback_on_writable(s->wsi);
+    }
+  }
+}
+
 static void on_tick(lws_sorted_usec_list_t *sul) {
   server *srv = lws_container_of(sul, server, tick);
   pf_hall_tick(srv->hall);
+  idle_check(srv);
   lws_sul_schedule(srv->ctx, 0, &srv->tick, on_tick, LWS_US_PER_SEC);
 }
 
@@ -586,10 +625,9 @@ int pf_serve(const pf_serve_config *cfg) {
   info.protocols = PROTOCOLS;
   info.user = &srv;
   info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
-  /* A WebSocket is pinged after half the idle time without a sign of life, closed after all. */
-  lws_retry_bo_t idle = {.secs_since_valid_ping = (uint16_t)(cfg->idle / 2),
-                         .secs_since_valid_hangup = (uint16_t)cfg->idle};
-  info.retry_and_idle_policy = &idle;
+  /* No validity check by lws (idle_check does it): a hangup time of 0 turns it off. */
+  lws_retry_bo_t no_check = {.secs_since_valid_ping = 0, .secs_since_valid_hangup = 0};
+  info.retry_and_idle_policy = &no_check;
   set_context(&srv, lws_create_context(&info));
   if (!srv.ctx) {
     fprintf(stderr, "pilfer: cannot listen on %s:%d\n", cfg->iface ? cfg->iface : "*", cfg->port);
