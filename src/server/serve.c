@@ -116,6 +116,8 @@ typedef struct session {
   double heard;       /* when the peer last sent anything (a message, a pong) */
   bool pinged, ping_due; /* a ping was sent since (or is to be sent) */
   struct session *prev, *next; /* the server's WebSockets, for the idle check */
+  bool pending;       /* in the server's pending list: written at the end of the pass */
+  struct session *pending_next;
   pf_buf http;        /* an HTTP answer's body, sent from http_sent on */
   size_t http_sent;
 } session;
@@ -135,6 +137,7 @@ typedef struct server {
   address *addrs;
   int naddrs;
   session *sockets;       /* every open WebSocket */
+  session *pending;       /* the WebSockets given messages in this pass (write_pending) */
   lws_sorted_usec_list_t tick;
   struct lws_context *ctx;
 } server;
@@ -185,13 +188,16 @@ static void queue_message(session *s, const char *text, size_t len) {
     for (int i = 0; i < 8; i++) head[2 + i] = (unsigned char)((uint64_t)len >> (56 - 8 * i));
     nhead = 10;
   }
-  bool was_empty = !s->queued;
   if (!s->out.len) pf_buf_append(&s->out, (const char[LWS_PRE]){0}, LWS_PRE);
   pf_buf_append(&s->out, head, nhead);
   pf_buf_append(&s->out, text, len);
   s->queued += nhead + len;
   srv->queued += nhead + len;
-  if (was_empty) lws_callback_on_writable(s->wsi);
+  if (!s->pending) {
+    s->pending = true;
+    s->pending_next = srv->pending;
+    srv->pending = s;
+  }
 }
 
 static void hall_send(void *ctx, void *peer, const char *text, size_t len) {
@@ -292,8 +298,24 @@ static void ws_receive(server *srv, session *s, const void *in, size_t len) {
   pf_buf_clear(&s->rx);
 }
 
-/* Writes what waits, WRITE_MAX bytes at most, as they were framed (lws keeps what the socket did
- * not take and writes it before anything else); returns -1 to close the connection. */
+/* Writes what waits, WRITE_MAX bytes at most, as it was framed (lws keeps what the socket did
+ * not take and writes it before anything else); lws_write's result. */
+static int ws_write_some(session *s) {
+  size_t n = s->queued < WRITE_MAX ? s->queued : WRITE_MAX;
+  unsigned char *from = (unsigned char *)s->out.data + s->out.len - s->queued;
+  int w = lws_write(s->wsi, from, n, LWS_WRITE_RAW);
+  s->queued -= n;
+  the_server->queued -= n;
+  if (!s->queued) {
+    pf_buf_free(&s->out); /* no memory kept for a connection that waits for nothing */
+  } else {                /* the rest moves up to the headroom, so the buffer never grows unsent */
+    memmove(s->out.data + LWS_PRE, from + n, s->queued);
+    s->out.len = LWS_PRE + s->queued;
+  }
+  return w;
+}
+
+/* The writeable callback: a ping that is due, what waits, then the close; -1 to close now. */
 static int ws_writeable(session *s) {
   if (s->ping_due && !s->queued && !s->close_code) {
     unsigned char ping[LWS_PRE + 4] = {[LWS_PRE] = 'p', 'i', 'n', 'g'};
@@ -301,18 +323,7 @@ static int ws_writeable(session *s) {
     return lws_write(s->wsi, ping + LWS_PRE, 4, LWS_WRITE_PING) < 0 ? -1 : 0;
   }
   if (s->queued) {
-    size_t n = s->queued < WRITE_MAX ? s->queued : WRITE_MAX;
-    unsigned char *from = (unsigned char *)s->out.data + s->out.len - s->queued;
-    int w = lws_write(s->wsi, from, n, LWS_WRITE_RAW);
-    s->queued -= n;
-    the_server->queued -= n;
-    if (!s->queued) {
-      pf_buf_free(&s->out); /* no memory kept for a connection that waits for nothing */
-    } else {                /* the rest moves up to the headroom, so the buffer never grows unsent */
-      memmove(s->out.data + LWS_PRE, from + n, s->queued);
-      s->out.len = LWS_PRE + s->queued;
-    }
-    if (w < 0) return -1;
+    if (ws_write_some(s) < 0) return -1;
     if (s->queued || s->close_code || s->ping_due) { /* the close frame once lws has written what it kept */
       lws_callback_on_writable(s->wsi);
       return 0;
@@ -324,6 +335,25 @@ static int ws_writeable(session *s) {
     return -1;
   }
   return 0;
+}
+
+/* At the end of each pass (after pf_hall_flush): what the pass gave each WebSocket is written at
+ * once, not at the next pass's writeable callback, after its reading and handling of every other
+ * connection's messages. What cannot be written now (lws still holds some of the last write, a
+ * close or a ping to send) waits for the writeable callback. */
+static void write_pending(server *srv) {
+  while (srv->pending) {
+    session *s = srv->pending;
+    srv->pending = s->pending_next;
+    s->pending = false;
+    if (s->queued && !s->close_code && !lws_partial_buffered(s->wsi) && ws_write_some(s) < 0) {
+      s->close_code = LWS_CLOSE_STATUS_ABNORMAL_CLOSE;
+      drop_queue(s);
+      lws_set_timeout(s->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+      continue;
+    }
+    if (s->queued || s->close_code || s->ping_due) lws_callback_on_writable(s->wsi);
+  }
 }
 
 /* ---- HTTP ---- */
@@ -525,6 +555,13 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
   case LWS_CALLBACK_CLOSED:
     if (s->conn) pf_hall_disconnect(srv->hall, s->conn);
     if (s->conn && s->addr >= 0) srv->addrs[s->addr].conns--;
+    if (s->pending) /* out of the pending list */
+      for (session **p = &srv->pending; *p; p = &(*p)->pending_next)
+        if (*p == s) {
+          *p = s->pending_next;
+          break;
+        }
+    s->pending = false;
     if (s->conn) { /* out of the list */
       if (s->prev) s->prev->next = s->next;
       else srv->sockets = s->next;
@@ -643,7 +680,10 @@ int pf_serve(const pf_serve_config *cfg) {
   fflush(stdout);
   lws_sul_schedule(srv.ctx, 0, &srv.tick, on_tick, LWS_US_PER_SEC);
   pf_hall_poll(srv.hall); /* bots of the tables that came back may have chosen already */
-  while (!stopping && lws_service(srv.ctx, 0) >= 0) pf_hall_flush(srv.hall);
+  while (!stopping && lws_service(srv.ctx, 0) >= 0) {
+    pf_hall_flush(srv.hall);
+    write_pending(&srv);
+  }
   pf_hall_stopping(srv.hall);
   struct lws_context *ctx = srv.ctx;
   set_context(&srv, NULL); /* no worker wakes a context being destroyed */
