@@ -38,6 +38,9 @@ typedef struct pf_hall_io {
   /* Called from a worker thread when a bot has chosen: the transport wakes its loop, which then
    * calls pf_hall_poll. NULL with 0 workers. */
   void (*wake)(void *ctx);
+  /* Writes what was queued so far, now (NULL: the transport writes it when it will): called as
+   * pf_hall_flush sends each changed table's states, while the others are being built. */
+  void (*flush)(void *ctx);
 } pf_hall_io;
 
 /* What one client may cost the hall (docs/protocol.md, "Limits"). pf_hall_default_limits sets

@@ -356,6 +356,8 @@ static void write_pending(server *srv) {
   }
 }
 
+static void hall_flush_writes(void *ctx) { write_pending(ctx); }
+
 /* ---- HTTP ---- */
 
 static const char *mime_type(const char *path) {
@@ -644,7 +646,7 @@ int pf_serve(const pf_serve_config *cfg) {
     fprintf(stderr, "pilfer: the reports folder %s: %s\n", cfg->reports, errno ? strerror(errno) : "not a folder");
     return 1;
   }
-  pf_hall_io io = {.ctx = &srv, .send = hall_send, .wake = hall_wake};
+  pf_hall_io io = {.ctx = &srv, .send = hall_send, .wake = hall_wake, .flush = hall_flush_writes};
   pf_hall_config hc = {.db = cfg->db, .full_sync = cfg->full_sync, .workers = cfg->workers,
                         .helpers = cfg->helpers, .limits = cfg->hall};
   pf_error err;
