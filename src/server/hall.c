@@ -781,14 +781,15 @@ static void build_one(void *ctx, int i) {
   if (p->t[i]) states_build(p->t[i], &p->ts[i]);
 }
 
-/* A table's states are built: sent (and written, io.flush) while the crew builds the others,
- * then its bots play. No other item reads this table. */
+/* A table's states are built: sent, and written (io.write: with what waited for the same
+ * connections, their acknowledgements) while the crew builds the others, then its bots play. No
+ * other item reads this table. */
 static void send_one(void *ctx, int i) {
   pass_states *p = ctx;
   table *t = p->t[i];
   if (!t) return;
   states_send(p->h, t, &p->ts[i]);
-  if (p->h->io.flush) p->h->io.flush(p->h->io.ctx);
+  for (int k = 0; k < t->nwatch && p->h->io.write; k++) p->h->io.write(p->h->io.ctx, t->watch[k].conn->peer);
   schedule_bot(p->h, t);
   note_idle(p->h, t);
 }

@@ -13,7 +13,8 @@
  * message is answered with an error; the hall never sees it.
  *
  * Each pass of the loop (lws_service) ends with pf_hall_flush: the moves of a pass are committed
- * together, then acknowledged.
+ * together, then acknowledged; then what the pass gave each WebSocket is written (write_pending),
+ * its messages framed here and written together.
  *
  * The web folder's files are served to GET and HEAD only, and only files inside it: a path with
  * "..", a directory, or a symbolic link that leads out of the folder is not found. They come
@@ -341,22 +342,30 @@ static int ws_writeable(session *s) {
  * once, not at the next pass's writeable callback, after its reading and handling of every other
  * connection's messages. What cannot be written now (lws still holds some of the last write, a
  * close or a ping to send) waits for the writeable callback. */
+static void write_now(session *s) {
+  if (s->queued && !s->close_code && !lws_partial_buffered(s->wsi) && ws_write_some(s) < 0) {
+    s->close_code = LWS_CLOSE_STATUS_ABNORMAL_CLOSE;
+    drop_queue(s);
+    lws_set_timeout(s->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+  }
+}
+
 static void write_pending(server *srv) {
   while (srv->pending) {
     session *s = srv->pending;
     srv->pending = s->pending_next;
     s->pending = false;
-    if (s->queued && !s->close_code && !lws_partial_buffered(s->wsi) && ws_write_some(s) < 0) {
-      s->close_code = LWS_CLOSE_STATUS_ABNORMAL_CLOSE;
-      drop_queue(s);
-      lws_set_timeout(s->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
-      continue;
-    }
+    write_now(s);
     if (s->queued || s->close_code || s->ping_due) lws_callback_on_writable(s->wsi);
   }
 }
 
-static void hall_flush_writes(void *ctx) { write_pending(ctx); }
+/* One connection's messages written before the end of the pass (it stays in the pending list for
+ * what cannot go now). */
+static void hall_write(void *ctx, void *peer) {
+  (void)ctx;
+  write_now(peer);
+}
 
 /* ---- HTTP ---- */
 
@@ -646,7 +655,7 @@ int pf_serve(const pf_serve_config *cfg) {
     fprintf(stderr, "pilfer: the reports folder %s: %s\n", cfg->reports, errno ? strerror(errno) : "not a folder");
     return 1;
   }
-  pf_hall_io io = {.ctx = &srv, .send = hall_send, .wake = hall_wake, .flush = hall_flush_writes};
+  pf_hall_io io = {.ctx = &srv, .send = hall_send, .wake = hall_wake, .write = hall_write};
   pf_hall_config hc = {.db = cfg->db, .full_sync = cfg->full_sync, .workers = cfg->workers,
                         .helpers = cfg->helpers, .limits = cfg->hall};
   pf_error err;
