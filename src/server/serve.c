@@ -118,7 +118,7 @@ typedef struct session {
   bool pinged, ping_due; /* a ping was sent since (or is to be sent) */
   struct session *prev, *next; /* the server's WebSockets, for the idle check */
   bool pending;       /* in the server's pending list: written at the end of the pass */
-  struct session *pending_next;
+  struct session *pending_prev, *pending_next;
   pf_buf http;        /* an HTTP answer's body, sent from http_sent on */
   size_t http_sent;
 } session;
@@ -196,7 +196,9 @@ static void queue_message(session *s, const char *text, size_t len) {
   srv->queued += nhead + len;
   if (!s->pending) {
     s->pending = true;
+    s->pending_prev = NULL;
     s->pending_next = srv->pending;
+    if (srv->pending) srv->pending->pending_prev = s;
     srv->pending = s;
   }
 }
@@ -354,6 +356,7 @@ static void write_pending(server *srv) {
   while (srv->pending) {
     session *s = srv->pending;
     srv->pending = s->pending_next;
+    if (srv->pending) srv->pending->pending_prev = NULL;
     s->pending = false;
     write_now(s);
     if (s->queued || s->close_code || s->ping_due) lws_callback_on_writable(s->wsi);
@@ -566,13 +569,12 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
   case LWS_CALLBACK_CLOSED:
     if (s->conn) pf_hall_disconnect(srv->hall, s->conn);
     if (s->conn && s->addr >= 0) srv->addrs[s->addr].conns--;
-    if (s->pending) /* out of the pending list */
-      for (session **p = &srv->pending; *p; p = &(*p)->pending_next)
-        if (*p == s) {
-          *p = s->pending_next;
-          break;
-        }
-    s->pending = false;
+    if (s->pending) { /* out of the pending list */
+      if (s->pending_prev) s->pending_prev->pending_next = s->pending_next;
+      else srv->pending = s->pending_next;
+      if (s->pending_next) s->pending_next->pending_prev = s->pending_prev;
+      s->pending = false;
+    }
     if (s->conn) { /* out of the list */
       if (s->prev) s->prev->next = s->next;
       else srv->sockets = s->next;
@@ -603,7 +605,9 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 }
 
 static const struct lws_protocols PROTOCOLS[] = {
-    {"pilfer", callback, sizeof(session), 8192, 0, NULL, 0},
+    /* tx_packet_size: lws sends at most this much of a write at once and keeps the rest itself,
+     * outside the queue's limits (by default the receive buffer's size, 8192) */
+    {"pilfer", callback, sizeof(session), 8192, 0, NULL, WRITE_MAX},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
