@@ -1,8 +1,10 @@
 /*
  * test_workers.c - the crew of server/workers.h: every item of every batch runs exactly once,
- * whatever the number of helpers, the size of the batch, or helpers that come late; the caller
- * gets it back only when all are done.
+ * whatever the number of helpers, the size of the batch, or helpers that come late; each is seen
+ * done exactly once, on the caller's thread, after it ran; the caller gets it back only when all
+ * are done.
  */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -15,6 +17,8 @@
 typedef struct batch {
   atomic_int runs[ITEMS];
   atomic_int done;
+  int told[ITEMS];  /* done callbacks for each item (only the caller's thread writes them) */
+  pthread_t caller;
   int spin; /* work an item does, so that helpers overlap */
 } batch;
 
@@ -26,6 +30,13 @@ static void item(void *ctx, int i) {
   atomic_fetch_add(&b->done, 1);
 }
 
+static void told(void *ctx, int i) {
+  batch *b = ctx;
+  assert_true(pthread_equal(pthread_self(), b->caller));
+  assert_int_equal(atomic_load(&b->runs[i]), 1); /* after it ran */
+  b->told[i]++;
+}
+
 /* Batches of every size from 0 to ITEMS on a crew of `helpers`, each checked as it returns. */
 static void batches(int helpers, int spin) {
   pf_crew *c = pf_crew_start(helpers);
@@ -34,9 +45,11 @@ static void batches(int helpers, int spin) {
     for (int n = 0; n <= ITEMS; n += n < 10 ? 1 : 37) {
       memset(&b, 0, sizeof b);
       b.spin = spin;
-      pf_crew_run(c, n, item, &b);
+      b.caller = pthread_self();
+      pf_crew_run(c, n, item, round == 1 ? NULL : told, &b);
       assert_int_equal(atomic_load(&b.done), n); /* nothing is still running when it returns */
       for (int i = 0; i < ITEMS; i++) assert_int_equal(atomic_load(&b.runs[i]), i < n ? 1 : 0);
+      for (int i = 0; i < ITEMS; i++) assert_int_equal(b.told[i], i < n && round != 1 ? 1 : 0);
     }
   pf_crew_stop(c);
 }
@@ -44,7 +57,7 @@ static void batches(int helpers, int spin) {
 static void crew_alone(void **state) {
   (void)state;
   batches(0, 10);
-  pf_crew_run(NULL, 5, item, &(batch){0}); /* no crew: the caller alone */
+  pf_crew_run(NULL, 5, item, NULL, &(batch){0}); /* no crew: the caller alone */
 }
 
 static void crew_of_one(void **state) {

@@ -100,6 +100,8 @@ void pf_json_write_int(pf_buf *b, long long v) {
   pf_buf_append(b, p, (size_t)(digits + sizeof digits - p));
 }
 
+static char *dumps_outside_arena(const json_t *v);
+
 static int write_value(pf_buf *b, const json_t *v, int depth) {
   if (depth > MAX_DEPTH) return -1;
   switch (json_typeof(v)) {
@@ -128,7 +130,7 @@ static int write_value(pf_buf *b, const json_t *v, int depth) {
   case JSON_STRING: return pf_json_write_string(b, json_string_value(v), json_string_length(v));
   case JSON_INTEGER: pf_json_write_int(b, json_integer_value(v)); return 0;
   case JSON_REAL: {
-    char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+    char *s = dumps_outside_arena(v);
     if (!s) return -1;
     pf_buf_puts(b, s);
     free(s);
@@ -163,6 +165,9 @@ char *pf_json_text(const json_t *v) {
 
 #if defined(__SANITIZE_ADDRESS__) /* AddressSanitizer must see every free */
 void pf_json_cache_blocks(void) {}
+void pf_json_arena_begin(void) {}
+void pf_json_arena_end(void) {}
+static char *dumps_outside_arena(const json_t *v) { return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY); }
 #else
 
 #define CACHE_CLASSES 17 /* malloc chunks of 32 to 256 bytes, by 16 */
@@ -187,7 +192,60 @@ static size_t chunk_of_request(size_t n) {
   return c < 32 ? 32 : c;
 }
 
+/* The arena of this thread's piece of work (pf_json_arena_begin): jansson's blocks are cut from
+ * one chunk in turn, freeing one does nothing, and the end takes them all back at once. A piece
+ * that outgrows the chunk gets the rest from malloc, and the next piece a chunk twice as big. */
+typedef struct arena {
+  char *base;
+  size_t used, cap;
+  bool on, outgrown;
+} arena;
+
+static __thread arena work;
+
+#define ARENA_FIRST (256 * 1024)
+#define ARENA_MAX (16 * 1024 * 1024)
+
+static bool in_arena(const void *p) {
+  return work.base && (const char *)p >= work.base && (const char *)p < work.base + work.cap;
+}
+
+void pf_json_arena_begin(void) {
+  if (!cache && !(cache = calloc(1, sizeof *cache))) return;
+  if (!pthread_getspecific(cache_key)) pthread_setspecific(cache_key, cache); /* the arena goes with the thread */
+  if (!work.base || (work.outgrown && work.cap < ARENA_MAX)) {
+    size_t cap = work.base ? 2 * work.cap : ARENA_FIRST;
+    char *base = malloc(cap);
+    if (!base) return; /* no arena: malloc as ever */
+    free(work.base);
+    work.base = base, work.cap = cap;
+  }
+  work.used = 0;
+  work.outgrown = false;
+  work.on = true;
+}
+
+void pf_json_arena_end(void) { work.on = false; }
+
+/* json_dumps's text is freed with free(): never cut from the arena. */
+static char *dumps_outside_arena(const json_t *v) {
+  bool on = work.on;
+  work.on = false;
+  char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+  work.on = on;
+  return s;
+}
+
 static void *cached_malloc(size_t n) {
+  if (work.on) {
+    size_t need = (n + 15) & ~(size_t)15;
+    if (need <= work.cap - work.used) {
+      void *p = work.base + work.used;
+      work.used += need;
+      return p;
+    }
+    work.outgrown = true;
+  }
   size_t k = chunk_of_request(n) / 16 - 2;
   if (cache && k < CACHE_CLASSES && cache->head[k]) {
     block *b = cache->head[k];
@@ -199,7 +257,7 @@ static void *cached_malloc(size_t n) {
 }
 
 static void cached_free(void *p) {
-  if (!p) return;
+  if (!p || in_arena(p)) return;
   size_t k = chunk_of_usable(malloc_usable_size(p)) / 16 - 2;
   if (k < CACHE_CLASSES && (cache || (cache = calloc(1, sizeof *cache)) != NULL) && cache->n[k] < CACHE_KEEP) {
     if (!pthread_getspecific(cache_key)) pthread_setspecific(cache_key, cache);
@@ -218,6 +276,8 @@ static void cache_free(void *v) { /* a thread ends: its blocks go back to malloc
     for (block *b = c->head[k], *next; b; b = next) next = b->next, free(b);
   free(c);
   cache = NULL;
+  free(work.base);
+  work = (arena){0};
 }
 
 void pf_json_cache_blocks(void) {

@@ -30,5 +30,11 @@ void pf_utf8_clean(char *s);
  * a size. The blocks are malloc's (free() may take any of them). Call before any thread but the
  * caller uses jansson; without effect under AddressSanitizer, which must see every free. */
 void pf_json_cache_blocks(void);
+/* Between begin and end, the jansson values the calling thread makes are cut from an arena of
+ * its own, and taken back at once (with pf_json_cache_blocks; without effect otherwise): for a
+ * piece of work that makes and frees many values, as a state message does. Every value made in
+ * between must be freed (decref'd) by the end; values made before may be used and freed. */
+void pf_json_arena_begin(void);
+void pf_json_arena_end(void);
 
 #endif

@@ -1253,6 +1253,7 @@ void pf_hall_tick(pf_hall *h) {
 
 /* The states of a pass's tables, built by the crew. */
 typedef struct pass_states {
+  pf_hall *h;
   table **t;
   table_states *ts;
 } pass_states;
@@ -1262,10 +1263,23 @@ static void build_one(void *ctx, int i) {
   if (p->t[i]) states_build(p->t[i], &p->ts[i]);
 }
 
+/* A table's states are built: sent, and written (io.write: with what waited for the same
+ * connections, their acknowledgements) while the crew builds the others, then its bots play. No
+ * other item reads this table. */
+static void send_one(void *ctx, int i) {
+  pass_states *p = ctx;
+  table *t = p->t[i];
+  if (!t) return;
+  states_send(p->h, t, &p->ts[i]);
+  for (int k = 0; k < t->nwatch && p->h->io.write; k++) p->h->io.write(p->h->io.ctx, t->watch[k].conn->peer);
+  schedule_bot(p->h, t);
+  note_idle(p->h, t);
+}
+
 /* Tells the tables changed in a pass (broadcast for each, their states built by the crew while
- * nothing changes), then lets their bots play. */
+ * nothing changes), each sent and its bots let play as soon as its states are built. */
 static void tell_changed(pf_hall *h, const int64_t *dirty, int ndirty) {
-  pass_states p = {pf_xcalloc((size_t)ndirty + 1, sizeof *p.t), pf_xcalloc((size_t)ndirty + 1, sizeof *p.ts)};
+  pass_states p = {h, pf_xcalloc((size_t)ndirty + 1, sizeof *p.t), pf_xcalloc((size_t)ndirty + 1, sizeof *p.ts)};
   double now = pf_clock_seconds();
   for (int i = 0; i < ndirty; i++) { /* marked again: one put back as stored after a failed commit is told too */
     table *t = table_in_memory(h, dirty[i]);
@@ -1279,14 +1293,7 @@ static void tell_changed(pf_hall *h, const int64_t *dirty, int ndirty) {
     note_group(t);
     p.t[i] = t;
   }
-  pf_crew_run(h->crew, ndirty, build_one, &p);
-  for (int i = 0; i < ndirty; i++) {
-    table *t = p.t[i];
-    if (!t) continue;
-    states_send(h, t, &p.ts[i]);
-    schedule_bot(h, t);
-    note_idle(h, t);
-  }
+  pf_crew_run(h->crew, ndirty, build_one, send_one, &p);
   free(p.t);
   free(p.ts);
 }

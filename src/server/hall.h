@@ -8,7 +8,8 @@
  * thread except the bots' searches, which run on the hall's workers; when one finishes the hall
  * calls io.wake (from the worker's thread), and the transport calls pf_hall_poll from its loop.
  * The states of a pass's changed tables are built by that thread and the hall's helpers
- * together, inside pf_hall_flush (nothing else runs meanwhile), and sent by that thread.
+ * together, inside pf_hall_flush (nothing else changes a table meanwhile), and sent by that
+ * thread, each table's as soon as they are built (then io.write writes them).
  *
  * Every change to a table is written to the store and committed before anyone is told of it:
  * the changes of one pass of the transport's loop are committed together by pf_hall_flush, and
@@ -38,6 +39,10 @@ typedef struct pf_hall_io {
   /* Called from a worker thread when a bot has chosen: the transport wakes its loop, which then
    * calls pf_hall_poll. NULL with 0 workers. */
   void (*wake)(void *ctx);
+  /* Writes what was queued for the peer so far, now (NULL: the transport writes it when it
+   * will): called as pf_hall_flush sends each changed table's states, while the others are
+   * being built. */
+  void (*write)(void *ctx, void *peer);
 } pf_hall_io;
 
 /* What one client may cost the hall (docs/protocol.md, "Limits"). pf_hall_default_limits sets

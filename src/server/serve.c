@@ -13,7 +13,8 @@
  * message is answered with an error; the hall never sees it.
  *
  * Each pass of the loop (lws_service) ends with pf_hall_flush: the moves of a pass are committed
- * together, then acknowledged.
+ * together, then acknowledged; then what the pass gave each WebSocket is written (write_pending),
+ * its messages framed here and written together.
  *
  * The web folder's files are served to GET and HEAD only, and only files inside it: a path with
  * "..", a directory, or a symbolic link that leads out of the folder is not found. They come
@@ -58,6 +59,7 @@
 #define BURST 200.0
 #define DROPS_MAX 200
 #define HTTP_CHUNK 16384
+#define WRITE_MAX (64 * 1024) /* bytes of a WebSocket's messages written at once */
 #define MAX_REPORTS 1000   /* reports /api/reports lists (the first in name order) */
 #define REPORT_NAME_MAX 128 /* characters of a report's file name */
 
@@ -107,25 +109,23 @@ int pf_serve_set_limit(pf_serve_config *cfg, const char *text, pf_error *err) {
   return -1;
 }
 
-/* A message waiting to be written, with lws's headroom before it. */
-typedef struct outmsg {
-  struct outmsg *next;
-  size_t len;
-  unsigned char data[]; /* LWS_PRE bytes, then the text */
-} outmsg;
-
 /* One connection: a WebSocket, or an HTTP request being answered. */
 typedef struct session {
   struct lws *wsi;
   pf_conn *conn;
   pf_buf rx;          /* the message being received */
   bool rx_dropped;    /* the rest of this message is ignored (too big) */
-  outmsg *head, *tail;
-  size_t queued;
+  pf_buf out;         /* lws's headroom (LWS_PRE bytes), then the messages waiting, framed */
+  size_t queued;      /* their bytes (frames and all) */
   int close_code;     /* close once the queue is written (0: no) */
   double tokens, last;
   int drops;
   int addr;           /* its index in the server's addresses (-1: none) */
+  double heard;       /* when the peer last sent anything (a message, a pong) */
+  bool pinged, ping_due; /* a ping was sent since (or is to be sent) */
+  struct session *prev, *next; /* the server's WebSockets, for the idle check */
+  bool pending;       /* in the server's pending list: written at the end of the pass */
+  struct session *pending_prev, *pending_next;
   pf_buf http;        /* an HTTP answer's body, sent from http_sent on */
   size_t http_sent;
   bool report;        /* the answer is a report's (its own Content-Security-Policy) */
@@ -145,6 +145,8 @@ typedef struct server {
   size_t queued;          /* bytes waiting for every connection */
   address *addrs;
   int naddrs;
+  session *sockets;       /* every open WebSocket */
+  session *pending;       /* the WebSockets given messages in this pass (write_pending) */
   lws_sorted_usec_list_t tick;
   struct lws_context *ctx;
   pf_counts limits;       /* /metrics: connections refused or closed by a limit, by its name */
@@ -184,18 +186,33 @@ static void queue_message(session *s, const char *text, size_t len) {
   }
   static const char STATE[] = "{\"type\":\"state\"";
   if (len >= sizeof STATE - 1 && memcmp(text, STATE, sizeof STATE - 1) == 0 && s->tokens < BURST) s->tokens += 1.0;
-  outmsg *m = pf_xmalloc(sizeof *m + LWS_PRE + len);
-  m->next = NULL;
-  m->len = len;
-  memcpy(m->data + LWS_PRE, text, len);
-  if (s->tail)
-    s->tail->next = m;
-  else
-    s->head = m;
-  s->tail = m;
-  s->queued += len;
-  srv->queued += len;
-  lws_callback_on_writable(s->wsi);
+  /* Framed here, as one final text frame (a server's is not masked), so that whatever waits for
+   * a connection goes in one write: its acknowledgement and its state, say. */
+  unsigned char head[10];
+  size_t nhead = 2;
+  head[0] = 0x81;
+  if (len < 126) {
+    head[1] = (unsigned char)len;
+  } else if (len <= 0xFFFF) {
+    head[1] = 126, head[2] = (unsigned char)(len >> 8), head[3] = (unsigned char)len;
+    nhead = 4;
+  } else {
+    head[1] = 127;
+    for (int i = 0; i < 8; i++) head[2 + i] = (unsigned char)((uint64_t)len >> (56 - 8 * i));
+    nhead = 10;
+  }
+  if (!s->out.len) pf_buf_append(&s->out, (const char[LWS_PRE]){0}, LWS_PRE);
+  pf_buf_append(&s->out, head, nhead);
+  pf_buf_append(&s->out, text, len);
+  s->queued += nhead + len;
+  srv->queued += nhead + len;
+  if (!s->pending) {
+    s->pending = true;
+    s->pending_prev = NULL;
+    s->pending_next = srv->pending;
+    if (srv->pending) srv->pending->pending_prev = s;
+    srv->pending = s;
+  }
 }
 
 static void hall_send(void *ctx, void *peer, const char *text, size_t len) {
@@ -234,12 +251,7 @@ static void transport_error(session *s, const char *code, const char *message) {
 
 static void drop_queue(session *s) {
   the_server->queued -= s->queued;
-  while (s->head) {
-    outmsg *m = s->head;
-    s->head = m->next;
-    free(m);
-  }
-  s->tail = NULL;
+  pf_buf_free(&s->out);
   s->queued = 0;
 }
 
@@ -349,18 +361,33 @@ static void ws_receive(server *srv, session *s, const void *in, size_t len) {
   pf_buf_clear(&s->rx);
 }
 
-/* Writes the next message; returns -1 to close the connection. */
+/* Writes what waits, WRITE_MAX bytes at most, as it was framed (lws keeps what the socket did
+ * not take and writes it before anything else); lws_write's result. */
+static int ws_write_some(session *s) {
+  size_t n = s->queued < WRITE_MAX ? s->queued : WRITE_MAX;
+  unsigned char *from = (unsigned char *)s->out.data + s->out.len - s->queued;
+  int w = lws_write(s->wsi, from, n, LWS_WRITE_RAW);
+  s->queued -= n;
+  the_server->queued -= n;
+  if (!s->queued) {
+    pf_buf_free(&s->out); /* no memory kept for a connection that waits for nothing */
+  } else {                /* the rest moves up to the headroom, so the buffer never grows unsent */
+    memmove(s->out.data + LWS_PRE, from + n, s->queued);
+    s->out.len = LWS_PRE + s->queued;
+  }
+  return w;
+}
+
+/* The writeable callback: a ping that is due, what waits, then the close; -1 to close now. */
 static int ws_writeable(session *s) {
-  outmsg *m = s->head;
-  if (m) {
-    s->head = m->next;
-    if (!s->head) s->tail = NULL;
-    s->queued -= m->len;
-    the_server->queued -= m->len;
-    int n = lws_write(s->wsi, m->data + LWS_PRE, m->len, LWS_WRITE_TEXT);
-    free(m);
-    if (n < 0) return -1;
-    if (s->head) {
+  if (s->ping_due && !s->queued && !s->close_code) {
+    unsigned char ping[LWS_PRE + 4] = {[LWS_PRE] = 'p', 'i', 'n', 'g'};
+    s->ping_due = false;
+    return lws_write(s->wsi, ping + LWS_PRE, 4, LWS_WRITE_PING) < 0 ? -1 : 0;
+  }
+  if (s->queued) {
+    if (ws_write_some(s) < 0) return -1;
+    if (s->queued || s->close_code || s->ping_due) { /* the close frame once lws has written what it kept */
       lws_callback_on_writable(s->wsi);
       return 0;
     }
@@ -371,6 +398,36 @@ static int ws_writeable(session *s) {
     return -1;
   }
   return 0;
+}
+
+/* At the end of each pass (after pf_hall_flush): what the pass gave each WebSocket is written at
+ * once, not at the next pass's writeable callback, after its reading and handling of every other
+ * connection's messages. What cannot be written now (lws still holds some of the last write, a
+ * close or a ping to send) waits for the writeable callback. */
+static void write_now(session *s) {
+  if (s->queued && !s->close_code && !lws_partial_buffered(s->wsi) && ws_write_some(s) < 0) {
+    s->close_code = LWS_CLOSE_STATUS_ABNORMAL_CLOSE;
+    drop_queue(s);
+    lws_set_timeout(s->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+  }
+}
+
+static void write_pending(server *srv) {
+  while (srv->pending) {
+    session *s = srv->pending;
+    srv->pending = s->pending_next;
+    if (srv->pending) srv->pending->pending_prev = NULL;
+    s->pending = false;
+    write_now(s);
+    if (s->queued || s->close_code || s->ping_due) lws_callback_on_writable(s->wsi);
+  }
+}
+
+/* One connection's messages written before the end of the pass (it stays in the pending list for
+ * what cannot go now). */
+static void hall_write(void *ctx, void *peer) {
+  (void)ctx;
+  write_now(peer);
 }
 
 /* ---- HTTP ---- */
@@ -626,16 +683,33 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     if (s->addr >= 0) srv->addrs[s->addr].conns++;
     s->conn = pf_hall_connect(srv->hall, s);
     s->tokens = BURST;
-    s->last = pf_clock_seconds();
+    s->last = s->heard = pf_clock_seconds();
+    s->next = srv->sockets;
+    if (srv->sockets) srv->sockets->prev = s;
+    srv->sockets = s;
     return 0;
   case LWS_CALLBACK_RECEIVE:
-    ws_receive(srv, s, in, len);
+  case LWS_CALLBACK_RECEIVE_PONG:
+    s->heard = pf_clock_seconds();
+    s->pinged = false;
+    if (reason == LWS_CALLBACK_RECEIVE) ws_receive(srv, s, in, len);
     return 0;
   case LWS_CALLBACK_SERVER_WRITEABLE:
     return ws_writeable(s);
   case LWS_CALLBACK_CLOSED:
     if (s->conn) pf_hall_disconnect(srv->hall, s->conn);
     if (s->conn && s->addr >= 0) srv->addrs[s->addr].conns--;
+    if (s->pending) { /* out of the pending list */
+      if (s->pending_prev) s->pending_prev->pending_next = s->pending_next;
+      else srv->pending = s->pending_next;
+      if (s->pending_next) s->pending_next->pending_prev = s->pending_prev;
+      s->pending = false;
+    }
+    if (s->conn) { /* out of the list */
+      if (s->prev) s->prev->next = s->next;
+      else srv->sockets = s->next;
+      if (s->next) s->next->prev = s->prev;
+    }
     s->conn = NULL;
     drop_queue(s);
     pf_buf_free(&s->rx);
@@ -661,13 +735,38 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 }
 
 static const struct lws_protocols PROTOCOLS[] = {
-    {"pilfer", callback, sizeof(session), 8192, 0, NULL, 0},
+    /* tx_packet_size: lws sends at most this much of a write at once and keeps the rest itself,
+     * outside the queue's limits (by default the receive buffer's size, 8192) */
+    {"pilfer", callback, sizeof(session), 8192, 0, NULL, WRITE_MAX},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
+
+/* Once a second: a WebSocket silent for half the idle time is pinged, one silent for all of it
+ * closed. lws's own check (its retry policy's validity timer) is not used: it moves a timer in a
+ * sorted list of every connection's on each message, a walk of all of them. */
+static void idle_check(server *srv) {
+  double now = pf_clock_seconds();
+  for (session *s = srv->sockets; s; s = s->next) {
+    if (s->close_code) continue;
+    if (now - s->heard >= srv->cfg->idle) {
+      char ip[64] = "?";
+      lws_get_peer_simple(s->wsi, ip, sizeof ip);
+      pf_counts_add(&srv->limits, "idle");
+      pf_log_limit("idle", "closed a WebSocket from %s that answered no ping for %d s", ip, srv->cfg->idle);
+      s->close_code = LWS_CLOSE_STATUS_POLICY_VIOLATION;
+      drop_queue(s);
+      lws_set_timeout(s->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+    } else if (now - s->heard >= srv->cfg->idle / 2.0 && !s->pinged) {
+      s->pinged = s->ping_due = true;
+      lws_callback_on_writable(s->wsi);
+    }
+  }
+}
 
 static void on_tick(lws_sorted_usec_list_t *sul) {
   server *srv = lws_container_of(sul, server, tick);
   pf_hall_tick(srv->hall);
+  idle_check(srv);
   lws_sul_schedule(srv->ctx, 0, &srv->tick, on_tick, LWS_US_PER_SEC);
 }
 
@@ -731,7 +830,7 @@ int pf_serve(const pf_serve_config *cfg) {
     pf_log_fail("the reports folder %s: %s", cfg->reports, errno ? strerror(errno) : "not a folder");
     return 1;
   }
-  pf_hall_io io = {.ctx = &srv, .send = hall_send, .wake = hall_wake};
+  pf_hall_io io = {.ctx = &srv, .send = hall_send, .wake = hall_wake, .write = hall_write};
   pf_hall_config hc = {.db = cfg->db, .full_sync = cfg->full_sync, .workers = cfg->workers,
                         .helpers = cfg->helpers, .limits = cfg->hall};
   pf_error err;
@@ -751,10 +850,9 @@ int pf_serve(const pf_serve_config *cfg) {
   info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
   unsigned char v4[4];
   if (cfg->iface && inet_pton(AF_INET, cfg->iface, v4) == 1) info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
-  /* A WebSocket is pinged after half the idle time without a sign of life, closed after all. */
-  lws_retry_bo_t idle = {.secs_since_valid_ping = (uint16_t)(cfg->idle / 2),
-                         .secs_since_valid_hangup = (uint16_t)cfg->idle};
-  info.retry_and_idle_policy = &idle;
+  /* No validity check by lws (idle_check does it): a hangup time of 0 turns it off. */
+  lws_retry_bo_t no_check = {.secs_since_valid_ping = 0, .secs_since_valid_hangup = 0};
+  info.retry_and_idle_policy = &no_check;
   set_context(&srv, lws_create_context(&info));
   if (!srv.ctx) {
     pf_log_fail("cannot listen on %s:%d", cfg->iface ? cfg->iface : "*", cfg->port);
@@ -781,7 +879,10 @@ int pf_serve(const pf_serve_config *cfg) {
              cfg->iface ? cfg->iface : "localhost", v6 ? "]" : "", port, cfg->db, ntables, ntables == 1 ? "table" : "tables");
   lws_sul_schedule(srv.ctx, 0, &srv.tick, on_tick, LWS_US_PER_SEC);
   pf_hall_poll(srv.hall); /* bots of the tables that came back may have chosen already */
-  while (!stopping && lws_service(srv.ctx, 0) >= 0) pf_hall_flush(srv.hall);
+  while (!stopping && lws_service(srv.ctx, 0) >= 0) {
+    pf_hall_flush(srv.hall);
+    write_pending(&srv);
+  }
   pf_hall_stopping(srv.hall);
   struct lws_context *ctx = srv.ctx;
   set_context(&srv, NULL); /* no worker wakes a context being destroyed */

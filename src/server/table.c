@@ -608,7 +608,9 @@ void states_build(const table *t, table_states *ts) {
     int slot = viewer_slot(t, t->watch[i].seat);
     if (ts->text[slot].len || ts->failed[slot]) continue;
     pf_buf_reserve(&ts->text[slot], 8192); /* a state's size: no reallocation on the way */
+    pf_json_arena_begin(); /* its hundreds of small values: no malloc and free for each */
     ts->failed[slot] = state_text(t, t->watch[i].seat, &ts->text[slot]) != 0;
+    pf_json_arena_end();
   }
 }
 

@@ -148,6 +148,7 @@ struct pf_crew {
   pthread_cond_t go, done;
   unsigned batch;      /* batches begun: a helper joins each one it has not seen */
   int n, next, inside; /* the batch's items, the next not taken, the helpers working on it */
+  int *finished, nfinished; /* items the helpers finished that the caller has not seen done */
   void (*fn)(void *ctx, int i);
   void *ctx;
   bool stopping;
@@ -162,6 +163,8 @@ static void crew_items(pf_crew *c) {
     pthread_mutex_unlock(&c->lock);
     c->fn(c->ctx, i);
     pthread_mutex_lock(&c->lock);
+    c->finished[c->nfinished++] = i;
+    pthread_cond_signal(&c->done);
   }
 }
 
@@ -175,7 +178,7 @@ static void *crew_main(void *arg) {
     seen = c->batch;
     c->inside++;
     crew_items(c); /* none when it comes late: the batch is over or taken */
-    if (--c->inside == 0) pthread_cond_signal(&c->done);
+    if (--c->inside == 0) pthread_cond_broadcast(&c->done);
   }
   pthread_mutex_unlock(&c->lock);
   return NULL;
@@ -192,18 +195,43 @@ pf_crew *pf_crew_start(int helpers) {
   return c;
 }
 
-void pf_crew_run(pf_crew *c, int n, void (*fn)(void *ctx, int i), void *ctx) {
+void pf_crew_run(pf_crew *c, int n, void (*fn)(void *ctx, int i), void (*done)(void *ctx, int i), void *ctx) {
   if (!c || !c->nthreads || n < 2) { /* nothing to share */
-    for (int i = 0; i < n; i++) fn(ctx, i);
+    for (int i = 0; i < n; i++) {
+      fn(ctx, i);
+      if (done) done(ctx, i);
+    }
     return;
   }
+  int *finished = pf_xmalloc((size_t)n * sizeof *finished);
   pthread_mutex_lock(&c->lock);
   c->n = n, c->next = 0, c->fn = fn, c->ctx = ctx;
+  c->finished = finished, c->nfinished = 0;
   c->batch++;
   pthread_cond_broadcast(&c->go);
-  crew_items(c);
+  /* The caller's turn: what a helper finished is seen done first, then an item of its own. */
+  for (int told = 0; told < n;) {
+    int i;
+    if (c->nfinished) {
+      i = c->finished[--c->nfinished];
+    } else if (c->next < n) {
+      i = c->next++;
+      pthread_mutex_unlock(&c->lock);
+      fn(ctx, i);
+      pthread_mutex_lock(&c->lock);
+    } else {
+      pthread_cond_wait(&c->done, &c->lock);
+      continue;
+    }
+    pthread_mutex_unlock(&c->lock);
+    if (done) done(ctx, i);
+    told++;
+    pthread_mutex_lock(&c->lock);
+  }
   while (c->inside) pthread_cond_wait(&c->done, &c->lock);
+  c->finished = NULL;
   pthread_mutex_unlock(&c->lock);
+  free(finished);
 }
 
 void pf_crew_stop(pf_crew *c) {

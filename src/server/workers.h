@@ -43,12 +43,15 @@ void pf_workers_free(pf_workers *w);
 /* A crew: threads that help the loop with one batch of short work at a time (building the states
  * of the tables a pass changed), so that a second core takes part. pf_crew_run runs fn(ctx, i)
  * for every i from 0 to n-1, on the calling thread and on every helper that is free, in any
- * order, and returns once all are done; the caller changes nothing they read meanwhile. A crew
- * of 0 helpers (or NULL) runs them all on the calling thread. */
+ * order, and done(ctx, i) (NULL: none) on the calling thread once fn(ctx, i) has returned, so
+ * that the caller uses each item's result while the helpers work on the others (sends a table's
+ * states while the next are built); it returns once all are done. Meanwhile the caller changes
+ * nothing that fn reads for the items not done yet. A crew of 0 helpers (or NULL) runs them all
+ * on the calling thread. */
 typedef struct pf_crew pf_crew;
 
 pf_crew *pf_crew_start(int helpers);
-void pf_crew_run(pf_crew *c, int n, void (*fn)(void *ctx, int i), void *ctx);
+void pf_crew_run(pf_crew *c, int n, void (*fn)(void *ctx, int i), void (*done)(void *ctx, int i), void *ctx);
 /* Stops the helpers and frees the crew (NULL: nothing). */
 void pf_crew_stop(pf_crew *c);
 
