@@ -186,9 +186,11 @@ export class Board {
       e.addEventListener('click', () => this.pickTarget(z.id));
     } else {
       // In another seat's area, under its name, "Seat 1's pile" is its "Pile" (the whole label
-      // is the zone's aria-label).
+      // is the zone's aria-label); a short name ("h1") is kept as it is.
       const own = `Seat ${z.owner}'s `;
-      const short = z.owner !== this.opts.seat && label.startsWith(own) ? label[own.length].toUpperCase() + label.slice(own.length + 1) : label;
+      const rest = label.slice(own.length);
+      const short = z.owner === this.opts.seat || !label.startsWith(own) ? label
+        : /^\S{3}/.test(rest) ? rest[0].toUpperCase() + rest.slice(1) : rest;
       head.append(h('span.zone-label', {}, richText(short)));
     }
     // A card may be dropped here while this zone is one of its targets (they change as a drag
