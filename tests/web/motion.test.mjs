@@ -144,9 +144,9 @@ for (const [viewport, motion] of [[PHONE, 'no-preference'], [DESKTOP, 'reduce']]
         assert.ok(await page.locator('.board .zone.last-move').count() > 0, `turn ${turn}: the last moves are outlined`);
         assert.deepEqual(await lastMovesHidden(page), [], `turn ${turn} (${rows} rows in the middle): a last move off the screen`);
         // A steal's notice, there until this seat's next move, counts the cards the log says.
-        const { notice, since } = await page.evaluate(() => ({ notice: document.querySelector('#notice:not([hidden])')?.textContent,
-          since: document.querySelector('#since').textContent }));
-        if (notice) assert.ok(since.includes(`pile (${/(\d+) cards?$/.exec(notice)[1]} card`), `"${notice}" after "${since}"`);
+        const { notice, log } = await page.evaluate(() => ({ notice: document.querySelector('#notice:not([hidden])')?.textContent,
+          log: document.querySelector('#log').textContent }));
+        if (notice) assert.ok(log.includes(`pile (${/(\d+) cards?$/.exec(notice)[1]} card`), `"${notice}" after "${log}"`);
       }
       if (wrapped === 1) await screenshot(page, `steal-the-pile-4-wrapped-${viewport === PHONE ? 'phone' : 'desktop'}`, { full: false });
       if (!await newOpenPile(page)) await clickMove(page);

@@ -302,8 +302,9 @@ export class TablePage {
   // A short notice when cards go from one seat's pile to another's: "Seat 1 (easy bot) took your
   // 13 cards".
   tellSteal(moved, mover, before, after) {
+    // Not this seat's own steal: the player knows what they did.
     const steal = moved.find((x) => x.fromOwner !== null && x.toOwner !== null && x.fromOwner !== x.toOwner &&
-      x.fromKind !== 'hand' && x.count > 0 && (mover === null || x.toOwner === mover));
+      x.fromKind !== 'hand' && x.count > 0 && (mover === null || x.toOwner === mover) && (this.seat === null || x.toOwner !== this.seat));
     if (!steal) return;
     // As many as the pile lost (a card face down in it may have been matched elsewhere).
     const size = (v) => (Array.isArray(v?.zones) ? v.zones : []).find((z) => z.id === steal.from)?.cards?.length ?? 0;
