@@ -159,6 +159,18 @@ export function lastMovesHidden(page) {
   });
 }
 
+// The cards drawn beyond the sides of their seat's area or of the middle (a fan that spills over
+// its neighbours), as "zone card"; a row that scrolls sideways (Point-a-Pile's cards in the dock)
+// keeps its cards in it.
+export function cardsSpilling(page) {
+  return page.evaluate(() => [...document.querySelectorAll('.board .card')].filter((c) => {
+    const row = c.closest('.zone-cards');
+    if (row && ['auto', 'scroll'].includes(getComputedStyle(row).overflowX)) return false;
+    const box = c.closest('.seat-area, .zones.centre')?.getBoundingClientRect(), b = c.getBoundingClientRect();
+    return box && (b.left < box.left - 1 || b.right > box.right + 1);
+  }).map((c) => `${c.closest('.zone')?.dataset.zone} ${c.dataset.card ?? ''}`));
+}
+
 // Resolves once no animation is running (cards at rest).
 export function settled(page) {
   return page.waitForFunction(() => !document.getAnimations().some((a) => a.playState === 'running'), null, { timeout: 5000 }).catch(() => {});

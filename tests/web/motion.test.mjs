@@ -12,7 +12,7 @@ import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import {
   useServerAndBrowser, newPage, createTable, clickMove, waitTurn, tableData, screenshots, watchMotion, mineOnScreen,
-  replayView, writeTemp, lastMovesHidden, settled, screenshot, PILFER, PHONE, DESKTOP, ROOT,
+  replayView, writeTemp, lastMovesHidden, settled, screenshot, cardsSpilling, PILFER, PHONE, DESKTOP, ROOT,
 } from './lib.mjs';
 
 const GAMES = JSON.parse(spawnSync(PILFER, ['games', '--json'], { encoding: 'utf8' }).stdout);
@@ -50,6 +50,7 @@ for (const g of GAMES) {
     await page.addStyleTag({ content: '.room main { padding-bottom: 900px; }' });
     while (await waitTurn(page) && moves < 40) {
       await mineInView(page, `${game}, move ${moves}`);
+      stats.spills = [...stats.spills || [], ...await cardsSpilling(page)];
       // The page is scrolled a little, as a person reading it would; a move must not move it.
       await room(true);
       const before = await page.evaluate(() => {
@@ -86,6 +87,7 @@ for (const g of GAMES) {
     // left, and it came to rest in the zone it went to, somewhere else.
     assert.ok(seen, `no move of a bot was animated in ${moves} moves`);
     assert.deepEqual(stats.hidden, [], `${game}: where a chosen card could go was off the screen`);
+    assert.deepEqual(stats.spills, [], `${game}: cards out of their seat or the middle at 390x844`);
     assert.ok(dist(seen.start, seen.end) > 10, `it moved: ${JSON.stringify(seen)}`);
     if (seen.source) assert.ok(dist(seen.start, seen.source) < dist(seen.start, seen.end), `it started at its zone: ${JSON.stringify(seen)}`);
     assert.ok(inside(seen.end, seen.target), `it ended in the zone it went to: ${JSON.stringify(seen)}`);
@@ -155,6 +157,35 @@ for (const [viewport, motion] of [[PHONE, 'no-preference'], [DESKTOP, 'reduce']]
     }
     }
     assert.ok(wrapped >= 1, `the open piles never wrapped (the board never was longer than the screen) in ${turns} turns`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}
+
+// A game of Steal the Pile against two bots, followed from the screen as a person would, at both
+// sizes: after every bot's turn what they did is said above the board and outlined on the screen
+// above the dock, your seat is on the screen, nothing spills out of its seat or the middle and the
+// page never scrolls sideways. A screenshot after every turn (steal-the-pile-followed-*).
+for (const [viewport, size] of [[PHONE, 'phone'], [DESKTOP, 'desktop']]) {
+  test(`steal-the-pile against two bots at ${viewport.width}x${viewport.height}: followed from the screen`, { timeout: 180000 }, async () => {
+    const page = await newPage(env.browser, viewport, { motion: 'no-preference' });
+    await createTable(page, env.server.url, { game: 'steal-the-pile', players: 3, seats: ['you', 'greedy', 'greedy'] });
+    let turn = 0;
+    while (await waitTurn(page) && turn < 40) {
+      await settled(page);
+      const r = await page.evaluate(() => ({ wide: document.documentElement.scrollWidth, since: document.querySelector('#since').textContent }));
+      assert.deepEqual(await cardsSpilling(page), [], `turn ${turn}: cards out of their seat or the middle`);
+      assert.ok(r.wide <= viewport.width, `turn ${turn}: the page is ${r.wide} px wide`);
+      await mineInView(page, `turn ${turn}`);
+      if (turn) {
+        assert.match(r.since, /^Since your turn: .*Seat [12]/, `turn ${turn}: the bots' moves in words`);
+        assert.deepEqual(await lastMovesHidden(page), [], `turn ${turn}: a last move off the screen`);
+      }
+      await screenshot(page, `steal-the-pile-followed-${size}-${String(turn).padStart(2, '0')}`, { full: false });
+      await clickMove(page);
+      turn++;
+    }
+    assert.ok(turn >= 8, `only ${turn} turns`);
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });
