@@ -58,9 +58,12 @@ export class Board {
     }
     this.draw();
     // A card chosen keeps its targets in view, whatever the new state moved around them; else
-    // what the last moves touched is brought into view when something moved.
+    // what the last moves touched is brought into view when something moved, or when the dock
+    // grew over it (the prompt of your turn comes with a state of its own).
+    const dock = this.dock.getBoundingClientRect().height;
     if (this.sel) this.showTargets();
-    else if (opts.moved?.length) this.showLastMoves();
+    else if (opts.moved?.length || dock > (this.dockHeight ?? Infinity) + 1) this.showLastMoves();
+    this.dockHeight = dock;
     this.root.dataset.moving = first ? play(this.root, first, opts.moved, opts.ms) : 0;
   }
 
@@ -352,7 +355,7 @@ export class Board {
   // when it fits, else what this state's moves touched, else where their cards went.
   showLastMoves() {
     const zone = (id) => this.root.querySelector(`.zone[data-zone="${CSS.escape(id)}"]`);
-    const moved = this.opts.moved;
+    const moved = this.opts.moved || [];
     this.reveal([[...this.root.querySelectorAll('.zone.last-move')], moved.flatMap((m) => [zone(m.to), zone(m.from)]),
       moved.map((m) => zone(m.to))]);
   }
