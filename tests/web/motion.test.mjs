@@ -230,11 +230,11 @@ test('piles, 4 players at 1280x800: the whole table fits the screen', { timeout:
     assert.ok(r.height <= r.inner + 4, `turn ${turns}: the page is ${r.height} px high on a screen of ${r.inner}`);
     assert.ok(r.castle >= 12 && r.castleTop >= 0 && r.castleBottom <= r.dockTop + 1, `turn ${turns}: the castle ${JSON.stringify(r)}`);
     assert.ok(r.mineTop >= 0 && r.mineBottom <= r.inner, `turn ${turns}: your hand ${JSON.stringify(r)}`);
+    if (turns === 4) await screenshot(page, 'piles-4-fits-desktop', { full: false });
     await clickMove(page);
     turns++;
   }
   assert.ok(turns >= 5, `only ${turns} turns`);
-  await screenshot(page, 'piles-4-fits-desktop', { full: false });
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
