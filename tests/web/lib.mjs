@@ -83,8 +83,7 @@ export async function newPage(browser, viewport = DESKTOP, { motion = 'reduce' }
 
 export async function screenshot(page, name, { full = true } = {}) {
   mkdirSync(ARTIFACTS, { recursive: true });
-  // Cards at rest: no motion half played.
-  await page.waitForFunction(() => !document.getAnimations().some((a) => a.playState === 'running'), null, { timeout: 5000 }).catch(() => {});
+  await settled(page); // cards at rest: no motion half played
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: full });
 }
 
@@ -113,8 +112,6 @@ export async function watchMotion(page) {
     const sample = () => {
       window.leastScroll = Math.min(window.leastScroll, document.documentElement.scrollHeight - innerHeight);
       requestAnimationFrame(sample);
-    window.scrolls = [];
-    addEventListener('scroll', () => window.scrolls.push([Math.round(scrollY), document.activeElement?.className, document.querySelector('dialog')?.className]));
     };
     requestAnimationFrame(sample);
     const box = (r) => r && { x: r.left + r.width / 2, y: r.top + r.height / 2, w: r.width, h: r.height };
@@ -144,8 +141,39 @@ export async function watchMotion(page) {
 export function mineOnScreen(page) {
   return page.evaluate(() => {
     const r = document.querySelector('.board .seat-area.mine')?.getBoundingClientRect();
-    return r && { top: r.top, bottom: r.bottom, height: innerHeight, scrollY, maxScroll: Math.min(window.leastScroll ?? Infinity, document.documentElement.scrollHeight - innerHeight), scrolls: window.scrolls?.slice(-4) };
+    return r && { top: r.top, bottom: r.bottom, height: innerHeight, scrollY, maxScroll: Math.min(window.leastScroll ?? Infinity, document.documentElement.scrollHeight - innerHeight),
+      scrolled: document.querySelector('.board')?.dataset.scrolled };
   });
+}
+
+// The zones the last moves touched (outlined) that are not wholly on the screen above the docked
+// hand, as "zone at top-bottom": what a person would not see without scrolling.
+export function lastMovesHidden(page) {
+  return page.evaluate(() => {
+    const dock = document.querySelector('.board .dock');
+    const d = dock?.getBoundingClientRect();
+    const bottom = d && d.height ? d.top : innerHeight;
+    return [...document.querySelectorAll('.board .zone.last-move')].filter((z) => !dock?.contains(z))
+      .map((z) => [z.dataset.zone, z.getBoundingClientRect()]).filter(([, r]) => r.top < -1 || r.bottom > bottom + 1)
+      .map(([id, r]) => `${id} at ${Math.round(r.top)}-${Math.round(r.bottom)} (the dock at ${Math.round(bottom)})`);
+  });
+}
+
+// The cards drawn beyond the sides of their seat's area or of the middle (a fan that spills over
+// its neighbours), as "zone card"; a row that scrolls sideways (Point-a-Pile's cards in the dock)
+// keeps its cards in it.
+export function cardsSpilling(page) {
+  return page.evaluate(() => [...document.querySelectorAll('.board .card')].filter((c) => {
+    const row = c.closest('.zone-cards');
+    if (row && ['auto', 'scroll'].includes(getComputedStyle(row).overflowX)) return false;
+    const box = c.closest('.seat-area, .zones.centre')?.getBoundingClientRect(), b = c.getBoundingClientRect();
+    return box && (b.left < box.left - 1 || b.right > box.right + 1);
+  }).map((c) => `${c.closest('.zone')?.dataset.zone} ${c.dataset.card ?? ''}`));
+}
+
+// Resolves once no animation is running (cards at rest).
+export function settled(page) {
+  return page.waitForFunction(() => !document.getAnimations().some((a) => a.playState === 'running'), null, { timeout: 5000 }).catch(() => {});
 }
 
 // ---- the lobby ----

@@ -57,6 +57,13 @@ export class Board {
       this.pending = null;
     }
     this.draw();
+    // A card chosen keeps its targets in view, whatever the new state moved around them; else
+    // what the last moves touched is brought into view when something moved, or when the dock
+    // grew over it (the prompt of your turn comes with a state of its own).
+    const dock = this.dock.getBoundingClientRect().height;
+    if (this.sel) this.showTargets();
+    else if (opts.moved?.length || dock > (this.dockHeight ?? Infinity) + 1) this.showLastMoves();
+    this.dockHeight = dock;
     this.root.dataset.moving = first ? play(this.root, first, opts.moved, opts.ms) : 0;
   }
 
@@ -181,7 +188,13 @@ export class Board {
       }, richText(this.targetText(label, target)), h('span.here', { 'aria-hidden': 'true' }, ' \u25bc')));
       e.addEventListener('click', () => this.pickTarget(z.id));
     } else {
-      head.append(h('span.zone-label', {}, richText(label)));
+      // In another seat's area, under its name, "Seat 1's pile" is its "Pile" (the whole label
+      // is the zone's aria-label); a short name ("h1") is kept as it is.
+      const own = `Seat ${z.owner}'s `;
+      const rest = label.slice(own.length);
+      const short = z.owner === this.opts.seat || !label.startsWith(own) ? label
+        : /^\S{3}/.test(rest) ? rest[0].toUpperCase() + rest.slice(1) : rest;
+      head.append(h('span.zone-label', {}, richText(short)));
     }
     // A card may be dropped here while this zone is one of its targets (they change as a drag
     // starts, without drawing the board anew, which would end the drag).
@@ -333,17 +346,40 @@ export class Board {
   }
 
   // Where the chosen card may go is brought into view above the docked hand (Piles' castle, an
-  // open pile on a phone): the page scrolls the least that shows every target, or to the first
-  // when they do not all fit. Only on choosing a card: a move never scrolls the page.
+  // open pile on a phone), on choosing it and on every redraw while it is chosen.
   showTargets() {
+    this.reveal([[...this.root.querySelectorAll('.zone.target')]]);
+  }
+
+  // What the last moves touched (outlined) is brought into view above the docked hand: all of it
+  // when it fits, else what this state's moves touched, else where their cards went.
+  showLastMoves() {
+    const zone = (id) => this.root.querySelector(`.zone[data-zone="${CSS.escape(id)}"]`);
+    const moved = this.opts.moved || [];
+    this.reveal([[...this.root.querySelectorAll('.zone.last-move')], moved.flatMap((m) => [zone(m.to), zone(m.from)]),
+      moved.map((m) => zone(m.to))]);
+  }
+
+  // Scrolls the page the least that shows the first of `choices` (lists of elements) that fits
+  // between the top of the screen and the dock (elements in the dock are on the screen); when
+  // none fits, the top of the last. The page scrolls only for this: a move never jumps it.
+  // The board's data-scrolled says where it last scrolled to (for tests: the page's own doing).
+  reveal(choices) {
     const dock = this.dock.getBoundingClientRect();
     const bottom = this.root.contains(this.dock) && dock.height ? dock.top : innerHeight;
-    const rects = [...this.root.querySelectorAll('.zone.target')].filter((z) => !this.dock.contains(z))
-      .map((z) => z.getBoundingClientRect());
-    if (!rects.length) return;
-    const top = Math.min(...rects.map((r) => r.top)), end = Math.max(...rects.map((r) => r.bottom));
-    if (top >= 0 && end <= bottom) return;
-    window.scrollBy({ top: end - top > bottom - 8 || top < 0 ? top - 8 : end - bottom + 8, behavior: 'instant' });
+    const room = bottom - 16;
+    let want = null;
+    for (const els of choices) {
+      const rects = els.filter((e) => e && !this.dock.contains(e)).map((e) => e.getBoundingClientRect());
+      if (!rects.length) continue;
+      const top = Math.min(...rects.map((r) => r.top)), end = Math.max(...rects.map((r) => r.bottom));
+      want = { top, end };
+      if (end - top <= room) break;
+    }
+    if (!want || (want.top >= 0 && want.end <= bottom)) return;
+    const by = want.end - want.top > room || want.top < 0 ? want.top - 8 : want.end - bottom + 8;
+    window.scrollBy({ top: by, behavior: 'instant' });
+    this.root.dataset.scrolled = String(Math.round(window.scrollY));
   }
 
   focusSource(zone, card, index) {

@@ -51,8 +51,9 @@ export function keepFocus(root, draw, fallback) {
   const was = document.activeElement;
   const inside = root.contains(was) && was !== root;
   const key = inside ? focusKey(was) : null;
-  const x = window.scrollX, y = window.scrollY;
   draw();
+  // Where the draw left the page (it may have scrolled to show something): focus does not move it.
+  const x = window.scrollX, y = window.scrollY;
   if (!inside || (was.isConnected && root.contains(was))) return;
   if (document.activeElement !== was && document.activeElement !== document.body) return; // draw() chose
   const again = key ? root.querySelector(key) : null;

@@ -302,7 +302,8 @@ export class TablePage {
     this.moved = prev && !this.review ? changes(prev.view, m.view, mover, news) : [];
     // A move of this seat's that moved nothing (a pass) keeps the others' marked.
     this.mark(this.moved, (mine && this.moved.length > 0) || first);
-    this.tellSteal(this.moved, mover);
+    if (mine) this.notice.hidden = true; // a notice stays until this seat's next move
+    this.tellSteal(this.moved, mover, prev?.view, m.view);
     const ms = this.motionMs();
     this.ms = ms && !this.review ? (mine ? Math.min(ms, 350) : ms) : 0;
     if (news.length && !mine && ms) this.holdUntil = performance.now() + ms + 150;
@@ -355,19 +356,24 @@ export class TablePage {
 
   // A short notice when cards go from one seat's pile to another's: "Seat 1 (easy bot) took your
   // 13 cards".
-  tellSteal(moved, mover) {
+  tellSteal(moved, mover, before, after) {
+    // Not this seat's own steal: the player knows what they did.
     const steal = moved.find((x) => x.fromOwner !== null && x.toOwner !== null && x.fromOwner !== x.toOwner &&
-      x.fromKind !== 'hand' && x.count > 0 && (mover === null || x.toOwner === mover));
+      x.fromKind !== 'hand' && x.count > 0 && (mover === null || x.toOwner === mover) && (this.seat === null || x.toOwner !== this.seat));
     if (!steal) return;
-    const n = `${steal.count} ${steal.count === 1 ? 'card' : 'cards'}`;
+    // As many as the pile lost (a card face down in it may have been matched elsewhere).
+    const size = (v) => (Array.isArray(v?.zones) ? v.zones : []).find((z) => z.id === steal.from)?.cards?.length ?? 0;
+    const count = Math.max(steal.count, size(before) - size(after));
+    const n = `${count} ${count === 1 ? 'card' : 'cards'}`;
     const whose = steal.fromOwner === this.seat ? `your ${n}` : `${this.name(steal.fromOwner)}’s ${n}`;
     const who = steal.toOwner === this.seat ? 'You' : this.name(steal.toOwner);
     const text = `${who} took ${whose}`;
     this.notice.textContent = text;
     this.notice.hidden = false;
     this.notice.classList.toggle('against-me', steal.fromOwner === this.seat);
+    // A spectator's notice goes after a while; a player's stays until their next move.
     clearTimeout(this.noticeTimer);
-    this.noticeTimer = setTimeout(() => { this.notice.hidden = true; }, 5000);
+    if (this.seat === null) this.noticeTimer = setTimeout(() => { this.notice.hidden = true; }, 5000);
     announce(text);
   }
 
