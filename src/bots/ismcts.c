@@ -218,10 +218,15 @@ static inline int hash_find(const search *s, pf_move m) {
   return -1;
 }
 
-/* A move for a playout: uniformly random, or the game's rule of thumb when asked for and given. */
-static pf_move playout_move(search *s, const void *st, pf_move *moves, int n, bool greedy) {
+/* A move for a playout: uniformly random (drawn by the game's random_move when it has one, which
+ * draws as listing the moves would), or the game's rule of thumb when asked for and given. */
+static pf_move playout_move(search *s, const void *st, pf_move *moves, bool greedy) {
+  const pf_game *g = s->t->g;
+  int n;
+  if (!greedy || !g->rate_moves) return pf_random_move(g, st, &s->rng, &n);
   int64_t rating[PF_MAX_MOVES];
-  if (greedy && n > 1 && pf_rate_moves(s->t->g, st, moves, n, rating)) return moves[pf_bot_best(&s->rng, rating, n)];
+  n = g->legal(st, moves);
+  if (n > 1 && pf_rate_moves(g, st, moves, n, rating)) return moves[pf_bot_best(&s->rng, rating, n)];
   return moves[pf_rng_below(&s->rng, (uint32_t)n)];
 }
 /* ------------------------------------------------------------------------------------------ */
@@ -340,11 +345,11 @@ static void iterate(search *s) {
     if (who == PF_CHANCE) {
       pf_chance_sample(g, d, NULL);
     } else {
-      int n = g->legal(d, moves);
       pf_move m = 0;
       if (expanded) { /* the playout */
-        m = playout_move(s, d, moves, n, greedy);
+        m = playout_move(s, d, moves, greedy);
       } else {
+        int n = g->legal(d, moves);
         uint16_t prior = 0;
         int k = 0;
         int32_t child = select_child(s, d, at, moves, n, &k, &prior);
