@@ -52,15 +52,23 @@
 #define MAX_NODES (1u << 20) /* a time-limited search stops growing its tree here */
 #define HASH 1024            /* >= 2 * PF_MAX_MOVES */
 
+/* A node as a tree step reads it, its siblings one after another: 32 bytes, two to a cache line.
+ * What only the update reads is kept apart (stat), and the walk's path replaces a parent link. */
 typedef struct node {
   pf_move move;                  /* the move into this node */
-  int32_t parent, child, next;   /* first child, next sibling; -1 for none */
-  int16_t seat;                  /* the seat that made the move (-1 at the root) */
-  uint16_t prior;                /* the rule of thumb's opinion of the move, 0..65535 */
+  int32_t child, next;           /* first child, next sibling; -1 for none */
   uint32_t visits, avail;        /* visits, and times it was legal when its parent was walked */
   uint16_t at;                   /* its move's index among its parent's legal moves when last seen */
+  int16_t seat;                  /* the seat that made the move (-1 at the root) */
+  uint64_t value;                /* its UCB but the exploration term: mean reward and progressive
+                                    bias (ucb_value), updated with visits */
+} node;
+
+/* What the update alone reads of a node: at the same index as the node. */
+typedef struct stat {
   uint64_t reward;               /* sum of the seat's rewards, in 1/UNIT */
-} node;                          /* 40 bytes */
+  uint16_t prior;                /* the rule of thumb's opinion of the move, 0..65535 */
+} stat;
 
 /* What every thread of one choice shares, read only. */
 typedef struct task {
@@ -75,6 +83,8 @@ typedef struct task {
 typedef struct search {
   const task *t;
   node *nodes;
+  stat *stats_of;                /* of each node */
+  int32_t *path;                 /* the nodes of this iteration's walk, root first */
   uint32_t nnodes, cap;
   int64_t iters;                 /* its share of the iterations */
   pf_rng rng;
@@ -148,37 +158,48 @@ static inline uint64_t isqrt(uint64_t x) {
   return r;
 }
 
-/* UCB of a child, in 1/(UNIT * 65536) of a win, with the progressive bias of its prior. */
-static inline uint64_t ucb(const node *n, uint64_t c_milli, uint64_t bias_milli) {
-  uint64_t mean = (n->reward << 16) / n->visits;
-  uint64_t explore = c_milli * UNIT * isqrt(ln_q32(n->avail) / n->visits) / 1000;
-  uint64_t bias = bias_milli * UNIT * n->prior / 1000 / (n->visits + 1);
-  return mean + explore + bias;
+/* UCB of a child, in 1/(UNIT * 65536) of a win, with the progressive bias of its prior:
+ *     mean + explore + bias,
+ * the sum of ucb_value, which changes only with the node's visits and is kept in the node, and
+ * ucb_explore, which changes with its availability too (modulo 2^64, as one sum would be). */
+static inline uint64_t ucb_value(uint64_t reward, uint32_t visits, uint16_t prior, uint64_t bias_milli) {
+  uint64_t mean = (reward << 16) / visits;
+  uint64_t bias = bias_milli * UNIT * prior / 1000 / (visits + 1);
+  return mean + bias;
+}
+
+static inline uint64_t ucb_explore(uint32_t avail, uint32_t visits, uint64_t c_milli) {
+  return c_milli * UNIT * isqrt(ln_q32(avail) / visits) / 1000;
 }
 
 /* ------------------------------------------------------------------------------------------ */
 /* The search                                                                                 */
 /* ------------------------------------------------------------------------------------------ */
 
-/* The bytes of one search of cap nodes: its head, scratch state and tree, each on its own cache
- * lines, so that threads never share one. */
+#define LINES(bytes) (((size_t)(bytes) + 63) & ~(size_t)63) /* rounded up to whole cache lines */
+
+/* The bytes of one search of cap nodes: its head, scratch state, tree (the nodes, their stats, a
+ * path), each on its own cache lines, so that threads never share one. */
 static size_t search_size(const pf_game *g, uint32_t cap) {
-  size_t head = (sizeof(search) + 63) & ~(size_t)63, states = (g->state_size + 63) & ~(size_t)63;
-  return head + states + (((size_t)cap * sizeof(node) + 63) & ~(size_t)63);
+  return LINES(sizeof(search)) + LINES(g->state_size) + LINES((size_t)cap * sizeof(node)) +
+         LINES((size_t)cap * sizeof(stat)) + LINES((size_t)cap * sizeof(int32_t));
 }
 
 /* The working memory of `threads` searches of cap nodes each, allocated once (pf_bot_memory,
  * zeroed: no stamp is set yet): search k is at k * search_size. A bot's settings fix threads and
  * cap, so every choice lays it out alike and each search's stamps carry over to the next. */
 static char *search_memory(pf_bot *bot, const pf_game *g, int threads, uint32_t cap, const task *t) {
-  size_t each = search_size(g, cap), head = (sizeof(search) + 63) & ~(size_t)63;
+  size_t each = search_size(g, cap);
   char *mem = pf_bot_memory(bot, (size_t)threads * each + 63);
   mem += (64 - (uintptr_t)mem % 64) % 64;
   for (int k = 0; k < threads; k++) {
     search *s = (search *)(mem + (size_t)k * each);
+    char *p = (char *)s + LINES(sizeof(search));
     s->t = t;
-    s->det = (char *)s + head;
-    s->nodes = (node *)((char *)s + head + ((g->state_size + 63) & ~(size_t)63));
+    s->det = p, p += LINES(g->state_size);
+    s->nodes = (node *)p, p += LINES((size_t)cap * sizeof(node));
+    s->stats_of = (stat *)p, p += LINES((size_t)cap * sizeof(stat));
+    s->path = (int32_t *)p;
     s->cap = cap;
     s->nnodes = 0;
     s->stats = (pf_bot_stats){0};
@@ -190,8 +211,8 @@ static int32_t add_node(search *s, int32_t parent, pf_move m, int seat, uint16_t
   if (s->nnodes == s->cap) return -1;
   int32_t i = (int32_t)s->nnodes++;
   node *n = &s->nodes[i];
-  *n = (node){.move = m, .parent = parent, .child = -1, .next = -1, .seat = (int16_t)seat, .prior = prior, .avail = 1,
-              .at = at};
+  *n = (node){.move = m, .child = -1, .next = -1, .seat = (int16_t)seat, .avail = 1, .at = at};
+  s->stats_of[i] = (stat){.prior = prior};
   if (parent >= 0) {
     n->next = s->nodes[parent].child;
     s->nodes[parent].child = i;
@@ -218,10 +239,15 @@ static inline int hash_find(const search *s, pf_move m) {
   return -1;
 }
 
-/* A move for a playout: uniformly random, or the game's rule of thumb when asked for and given. */
-static pf_move playout_move(search *s, const void *st, pf_move *moves, int n, bool greedy) {
+/* A move for a playout: uniformly random (drawn by the game's random_move when it has one, which
+ * draws as listing the moves would), or the game's rule of thumb when asked for and given. */
+static pf_move playout_move(search *s, const void *st, pf_move *moves, bool greedy) {
+  const pf_game *g = s->t->g;
+  int n;
+  if (!greedy || !g->rate_moves) return pf_random_move(g, st, &s->rng, &n);
   int64_t rating[PF_MAX_MOVES];
-  if (greedy && n > 1 && pf_rate_moves(s->t->g, st, moves, n, rating)) return moves[pf_bot_best(&s->rng, rating, n)];
+  n = g->legal(st, moves);
+  if (n > 1 && pf_rate_moves(g, st, moves, n, rating)) return moves[pf_bot_best(&s->rng, rating, n)];
   return moves[pf_rng_below(&s->rng, (uint32_t)n)];
 }
 /* ------------------------------------------------------------------------------------------ */
@@ -300,25 +326,26 @@ static int32_t select_child(search *s, const void *d, int32_t at, const pf_move 
     memset(s->tried, 0, sizeof s->tried);
     s->stamp = 1;
   }
+  /* One pass over the children: each legal one is marked tried and its UCB taken as if it were
+   * counted available (which it is when every legal move has a child). */
   bool hashed = false;
   int ntried = 0;
+  uint64_t c = (uint64_t)s->t->set[S_C], best_ucb = 0;
+  int32_t best = -1;
+  node *legal[PF_MAX_MOVES];
   for (int32_t ch = s->nodes[at].child; ch >= 0; ch = s->nodes[ch].next) {
     node *cn = &s->nodes[ch];
-    if (child_legal(s, cn, moves, n, &hashed)) s->tried[cn->at] = s->stamp, ntried++;
+    if (!child_legal(s, cn, moves, n, &hashed)) continue;
+    s->tried[cn->at] = s->stamp;
+    legal[ntried++] = cn;
+    uint64_t u = cn->value + ucb_explore(cn->avail + 1, cn->visits, c);
+    if (best < 0 || u > best_ucb) best = ch, best_ucb = u;
   }
   if (ntried < n) {
     *untried = pick_untried(s, d, moves, n, ntried, prior);
     return -1;
   }
-  uint64_t c = (uint64_t)s->t->set[S_C], bias = (uint64_t)s->t->set[S_BIAS], best_ucb = 0;
-  int32_t best = -1;
-  for (int32_t ch = s->nodes[at].child; ch >= 0; ch = s->nodes[ch].next) {
-    node *cn = &s->nodes[ch];
-    if (cn->at >= n || moves[cn->at] != cn->move) continue; /* every legal child's index is right now */
-    cn->avail++;
-    uint64_t u = ucb(cn, c, bias);
-    if (best < 0 || u > best_ucb) best = ch, best_ucb = u;
-  }
+  for (int i = 0; i < ntried; i++) legal[i]->avail++;
   return best;
 }
 
@@ -334,27 +361,27 @@ static void iterate(search *s) {
   g->determinize(d, t->seat, &s->rng);
   int deal0 = horizon ? g->current_deal(d, NULL) : 0;
   if (horizon) g->scores(d, before);
-  int32_t at = 0;
+  int32_t at = 0, depth = 0;
   for (int who; (who = g->to_move(d)) != PF_NOBODY;) {
     s->stats.moves++;
     if (who == PF_CHANCE) {
       pf_chance_sample(g, d, NULL);
     } else {
-      int n = g->legal(d, moves);
       pf_move m = 0;
       if (expanded) { /* the playout */
-        m = playout_move(s, d, moves, n, greedy);
+        m = playout_move(s, d, moves, greedy);
       } else {
+        int n = g->legal(d, moves);
         uint16_t prior = 0;
         int k = 0;
         int32_t child = select_child(s, d, at, moves, n, &k, &prior);
         if (child >= 0) {
-          at = child;
+          s->path[++depth] = at = child;
           m = s->nodes[child].move;
         } else { /* expand: the first untried move of this walk, then the playout */
           m = moves[k];
           child = add_node(s, at, m, who, prior, (uint16_t)k);
-          if (child >= 0) at = child, s->stats.nodes++;
+          if (child >= 0) s->path[++depth] = at = child, s->stats.nodes++;
           expanded = true;
         }
       }
@@ -367,10 +394,13 @@ static void iterate(search *s) {
   }
   uint64_t share[PF_MAX_PLAYERS];
   rewards(g, d, t->players, cut, before, share);
-  for (; at > 0; at = s->nodes[at].parent) {
-    node *n = &s->nodes[at];
+  uint64_t bias = (uint64_t)t->set[S_BIAS];
+  for (; depth > 0; depth--) {
+    node *n = &s->nodes[s->path[depth]];
+    stat *ns = &s->stats_of[s->path[depth]];
     n->visits++;
-    n->reward += share[n->seat];
+    ns->reward += share[n->seat];
+    n->value = ucb_value(ns->reward, n->visits, ns->prior, bias);
   }
   s->nodes[0].visits++;
   s->stats.iterations++;
@@ -431,7 +461,7 @@ static pf_move ismcts_choose(pf_bot *bot, const pf_game *g, const void *st) {
       int i = 0;
       while (moves[i] != cn->move) i++; /* every sample has the root's legal moves (determinize) */
       visits[i] += cn->visits;
-      reward[i] += cn->reward;
+      reward[i] += s->stats_of[ch].reward;
     }
     bot->stats.iterations += s->stats.iterations;
     bot->stats.moves += s->stats.moves;
