@@ -228,15 +228,44 @@ int pap_row_value(const pap_state *s, int seat, const row_stats *st, int i);
 int pap_score_of(const pap_state *s, int seat);
 int pap_standing(const pap_state *s, bool worst);
 /* round.c: piles */
-int pap_pile_cards(const pap_state *s, int l, int p, uint8_t *out);
 int pap_top_of(const pap_state *s, int l, int p);
 int pap_pile_size(const pap_state *s, int l, int p);
-int pap_unplaced(const pap_state *s, int l, uint8_t *out);
 bool pap_unplaced_public(const pap_state *s);
 bool pap_unplaced_visible(const pap_state *s, int seat);
-bool pap_placing(const pap_state *s);
 void pap_merge_piles(pap_state *s, int l, int from, int onto);
 void pap_log_event(pap_state *s, pap_event e);
+/* The piles are scanned on every move: inline, and without a branch per drawn card (a drawn
+ * card's level and pile are in no order a branch could learn). */
+/* The draw indices of pile p at level l, bottom first; returns how many. */
+static inline int pap_pile_cards(const pap_state *s, int l, int p, uint8_t *out) {
+  int n = 0;
+  for (int k = 0; k < s->ndrawn; k++) {
+    out[n] = (uint8_t)k;
+    n += (s->lvl[k] == l) & (s->pile[k] == p);
+  }
+  for (int i = 1; i < n; i++) /* by when each was placed: a later card lies on top */
+    for (int j = i; j > 0 && s->pos[out[j - 1]] > s->pos[out[j]]; j--) {
+      uint8_t x = out[j];
+      out[j] = out[j - 1], out[j - 1] = x;
+    }
+  return n;
+}
+/* The draw indices of the cards at level l not yet placed, in draw order. */
+static inline int pap_unplaced(const pap_state *s, int l, uint8_t *out) {
+  int n = 0;
+  for (int k = 0; k < s->ndrawn; k++) {
+    out[n] = (uint8_t)k;
+    n += (s->lvl[k] == l) & (s->pile[k] == NONE);
+  }
+  return n;
+}
+/* Is the Headpointer placing cards at the top level? */
+static inline bool pap_placing(const pap_state *s) {
+  int l = top_level(s), any = 0;
+  if (s->depth == 0) return false;
+  for (int k = 0; k < s->ndrawn; k++) any |= (s->lvl[k] == l) & (s->pile[k] == NONE);
+  return any;
+}
 /* round.c: the police and shy hooks (PAP-9) */
 bool pap_may_point(const pap_state *s, int seat, int l, int p);
 bool pap_breaks(const pap_state *s, int l, int seat, int c);
@@ -294,6 +323,7 @@ void pap_use_action(pap_state *s, int seat, pf_move m);
 
 /* moves.c */
 int pap_legal(const void *vs, pf_move *moves);
+pf_move pap_random_move(const void *vs, pf_rng *rng, int *count);
 void pap_apply(void *vs, pf_move m);
 void pap_move_str(const void *vs, pf_move m, char buf[PF_MOVE_STR]);
 int pap_move_parse(const void *vs, const char *text, pf_move *m, pf_error *err);

@@ -292,6 +292,7 @@ const pf_game pf_game_point_a_pile = {
     .start = pap_start,
     .to_move = pap_to_move,
     .legal = pap_legal,
+    .random_move = pap_random_move,
     .apply = pap_apply,
     .cards = &pf_pap_notation,
     .move_str = pap_move_str,

@@ -50,10 +50,24 @@ int pap_row_value(const pap_state *s, int seat, const row_stats *st, int i) {
   return card_value(row_card(s, seat, i), st, i == st->len - 1, seat == s->head);
 }
 
+/* Read after every pile scored, for every seat (PAP-7): pap_stats_of and pap_row_value in one
+ * pass over the row's cards and one over their values. */
 int pap_score_of(const pap_state *s, int seat) {
-  row_stats st = pap_stats_of(s, seat);
-  int total = 0;
-  for (int i = 0; i < st.len; i++) total += pap_row_value(s, seat, &st, i);
+  row_stats st = {.len = s->row_len[seat]};
+  pf_card cs[MAX_CARDS];
+  if (st.len == 0) return 0;
+  for (int i = 0; i < st.len; i++) {
+    pf_card c = cs[i] = row_card(s, seat, i);
+    st.count[pf_pap_colour(c)]++;
+    st.textless += is_textless(c);
+  }
+  for (int col = 0; col < PF_PAP_COLOURS; col++) {
+    st.colours += st.count[col] > 0;
+    if (st.count[col] > st.most) st.most = st.count[col];
+  }
+  bool head = seat == s->head;
+  int total = card_value(cs[st.len - 1], &st, true, head);
+  for (int i = 0; i < st.len - 1; i++) total += card_value(cs[i], &st, false, head);
   return total;
 }
 
@@ -82,21 +96,6 @@ static bool mission_met(const pap_state *s, int seat) {
 /* Piles                                                                                      */
 /* ------------------------------------------------------------------------------------------ */
 
-/* The draw indices of pile p at level l, bottom first; returns how many. */
-int pap_pile_cards(const pap_state *s, int l, int p, uint8_t *out) {
-  int n = 0;
-  for (int k = 0; k < s->ndrawn; k++) {
-    if (s->lvl[k] != l || s->pile[k] != p) continue;
-    int i = n++;
-    while (i > 0 && s->pos[out[i - 1]] > s->pos[k]) {
-      out[i] = out[i - 1];
-      i--;
-    }
-    out[i] = (uint8_t)k;
-  }
-  return n;
-}
-
 /* The draw index of pile p's top card at level l, or -1 when the pile is empty. */
 int pap_top_of(const pap_state *s, int l, int p) {
   int top = -1;
@@ -123,14 +122,6 @@ static bool pile_shows(const pap_state *s, int l, int p, int what) {
   return false;
 }
 
-/* The draw indices of the cards at level l not yet placed, in draw order. */
-int pap_unplaced(const pap_state *s, int l, uint8_t *out) {
-  int n = 0;
-  for (int k = 0; k < s->ndrawn; k++)
-    if (s->lvl[k] == l && s->pile[k] == NONE) out[n++] = (uint8_t)k;
-  return n;
-}
-
 /* Cards to place are face up, for everyone, once they have lain in a pile: those of a split
  * (PAP-5) and those placed again after a Redo (PAP-9). */
 bool pap_unplaced_public(const pap_state *s) { return top_level(s) > 0 || s->redone; }
@@ -138,11 +129,6 @@ bool pap_unplaced_public(const pap_state *s) { return top_level(s) > 0 || s->red
 /* Unplaced cards are hidden from all but the Headpointer until they have lain face up (PAP-3). */
 bool pap_unplaced_visible(const pap_state *s, int seat) {
   return pf_view_sees_own(seat, s->head) || pap_unplaced_public(s);
-}
-
-bool pap_placing(const pap_state *s) {
-  uint8_t ks[MAX_DRAW];
-  return s->depth > 0 && pap_unplaced(s, top_level(s), ks) > 0;
 }
 
 /* Moves the cards of pile `from` at level l onto pile `onto`, keeping their order (they lie on
@@ -277,7 +263,12 @@ void pap_open_level(pap_state *s, int pointers) {
  * passes to the next seat (from the second round on); actions before the piles are made are
  * offered (PAP-9), then the Headpointer draws. */
 void pap_begin_round(pap_state *s) {
-  memcpy(s->prev, s->log, sizeof s->log);
+  /* The round's log becomes the previous one; the entries past each log's count stay zero (as
+   * start left them), so only those in use are copied and cleared. */
+  size_t used = s->nlog * sizeof s->log[0];
+  if (s->nprev > s->nlog) memset(&s->prev[s->nlog], 0, (s->nprev - s->nlog) * sizeof s->prev[0]);
+  memcpy(s->prev, s->log, used);
+  memset(s->log, 0, used);
   s->nprev = s->nlog;
   s->nlog = 0;
   s->depth = 0;
