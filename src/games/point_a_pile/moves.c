@@ -49,10 +49,11 @@ int pap_legal(const void *vs, pf_move *moves) {
   uint8_t ks[MAX_DRAW];
   int nk = pap_unplaced(s, l, ks);
   if (nk > 0) {
+    pap_shy_level shy = pap_shy_of_level(s);
     for (int i = 0; i < nk; i++) {
       if (!first_of_equals(s, ks, i)) continue;
       for (int p = 0; p <= s->npiles[l]; p++)
-        if (place_refusal(s, p, nk) == PLACE_OK && pap_shy_ok(s, ks[i], p)) moves[n++] = MOVE(MV_PLACE, ks[i], p);
+        if (place_refusal(s, p, nk) == PLACE_OK && pap_shy_ok_at(s, &shy, ks[i], p)) moves[n++] = MOVE(MV_PLACE, ks[i], p);
     }
     return n;
   }

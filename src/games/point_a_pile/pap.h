@@ -145,6 +145,8 @@ typedef struct pap_state {
   uint8_t nlog, nprev; /* events in log and prev */
   uint16_t changes; /* one more at every change to a score row or of the Headpointer (the scores
                      * change only with one): the standing key */
+  uint8_t unchecked; /* the seats whose score may have changed since the game's end was last
+                      * checked (pap_game_ends): the others' are as they were, below the goal */
   pf_card card[MAX_CARDS];         /* the deck order; slot 0 was the top card */
   pf_card mission[MISSION_CARDS];  /* the mission deck (deal 2); seat p drew mission[p] */
   uint8_t row[MAXP][MAX_CARDS];    /* each seat's score row, slots, first scored first */
@@ -197,6 +199,11 @@ static inline bool is_action(pf_card c, int kind) {
 }
 static inline pf_card row_card(const pap_state *s, int seat, int i) { return s->card[s->row[seat][i]]; }
 static inline int popcount(unsigned x) { return __builtin_popcount(x); }
+/* A score row or the Headpointer changed: the seats of `seats` (a mask) may score otherwise. */
+static inline void pap_changed(pap_state *s, int seats) {
+  s->changes++;
+  s->unchecked |= (uint8_t)seats;
+}
 /* A card's notation, as the game writes its cards (cards.h): "R:G34"; "#<code>" for a code that is
  * not one. */
 static inline char *pap_card_str(pf_card c, char *buf) { return pf_card_str_in(&pf_pap_notation, c, buf); }
@@ -271,6 +278,14 @@ bool pap_may_point(const pap_state *s, int seat, int l, int p);
 bool pap_breaks(const pap_state *s, int l, int seat, int c);
 int pap_rule_in_force(const pap_state *s);
 bool pap_shy_ok(const pap_state *s, int k, int p);
+/* pap_shy_ok for every placement of a level at once: what it reads of the level, found once. */
+typedef struct pap_shy_level {
+  bool all_shy;         /* every card of the top level is a Shy card */
+  int plain_unplaced;   /* its cards still to place that are not Shy cards */
+  unsigned plain_tops;  /* its piles whose top is not a Shy card (bit q) */
+} pap_shy_level;
+pap_shy_level pap_shy_of_level(const pap_state *s);
+bool pap_shy_ok_at(const pap_state *s, const pap_shy_level *v, int k, int p);
 /* round.c: the course of a round */
 void pap_open_level(pap_state *s, int pointers);
 void pap_begin_round(pap_state *s);
