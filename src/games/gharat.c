@@ -93,12 +93,12 @@ static int pile_points(const gha_state *s, int q) {
   return n;
 }
 
-/* Notes pile q's top rank in tops. */
-static inline void set_top(gha_state *s, int q) {
+/* Notes pile q's top rank in tops: `rank`, or 0xFF for none. */
+static inline void note_top(gha_state *s, int q, int rank) {
   int shift = 8 * (q == PLAY ? 0 : q + 1);
-  uint64_t rank = s->size[q] ? (uint64_t)rank_of(s, top_slot(s, q)) : 0xFF;
-  s->tops = (s->tops & ~((uint64_t)0xFF << shift)) | rank << shift;
+  s->tops = (s->tops & ~((uint64_t)0xFF << shift)) | (uint64_t)rank << shift;
 }
+static inline void set_top(gha_state *s, int q) { note_top(s, q, s->size[q] ? rank_of(s, top_slot(s, q)) : 0xFF); }
 
 /* The length of the run of equal ranks on top of pile q (GHA-3). */
 static int top_run(const gha_state *s, int q) {
@@ -241,9 +241,11 @@ static inline int target_pile(int target) { return target == T_PP ? PLAY : targe
  * taker's capture pile, in their order; the card then under them is uncovered. */
 static void take_run(gha_state *s, int taker, int from) {
   int k = top_run(s, from);
-  uint8_t *src = &s->pile[from][s->size[from] - k];
-  for (int i = 0; i < k; i++) s->seen |= bit(src[i]);
-  memcpy(&s->pile[taker][s->size[taker]], src, (size_t)k);
+  uint8_t *src = &s->pile[from][s->size[from] - k], *dst = &s->pile[taker][s->size[taker]];
+  for (int i = 0; i < k; i++) { /* a few bytes (a run of one rank): no memcpy call */
+    s->seen |= bit(src[i]);
+    dst[i] = src[i];
+  }
   s->size[taker] = (uint8_t)(s->size[taker] + k);
   s->size[from] = (uint8_t)(s->size[from] - k);
   if (from == PLAY && s->size[PLAY]) s->seen |= bit(top_slot(s, PLAY)); /* uncovered (GHA-2) */
@@ -270,7 +272,7 @@ static void gha_apply(void *vs, pf_move m) {
   }
   s->pile[to][s->size[to]++] = slot;
   s->seen |= bit(slot);
-  set_top(s, to);
+  note_top(s, to, MOVE_CARD(m) >> 2);
   next_turn(s);
 }
 
