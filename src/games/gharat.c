@@ -51,6 +51,9 @@ typedef struct gha_state {
   uint8_t hand[MAXP][HAND];
   uint8_t hand_len[MAXP];
   uint64_t seen; /* slots everyone has seen face up on the table (GHA-2) */
+  uint64_t tops; /* the rank of each pile's top card, one byte each in the order moves_of_card
+                  * tries them: the play pile (byte 0), then seat q's (byte q + 1); 0xFF for an
+                  * empty pile and the bytes of no pile. Kept by set_top for random_move. */
   int32_t target, hand_no, ndeals_given;
   int32_t total[MAXP];       /* GHA-6: each seat's points of the hands finished */
   int32_t last_points[MAXP]; /* each seat's points in the last hand finished (for the view) */
@@ -90,6 +93,13 @@ static int pile_points(const gha_state *s, int q) {
   return n;
 }
 
+/* Notes pile q's top rank in tops: `rank`, or 0xFF for none. */
+static inline void note_top(gha_state *s, int q, int rank) {
+  int shift = 8 * (q == PLAY ? 0 : q + 1);
+  s->tops = (s->tops & ~((uint64_t)0xFF << shift)) | (uint64_t)rank << shift;
+}
+static inline void set_top(gha_state *s, int q) { note_top(s, q, s->size[q] ? rank_of(s, top_slot(s, q)) : 0xFF); }
+
 /* The length of the run of equal ranks on top of pile q (GHA-3). */
 static int top_run(const gha_state *s, int q) {
   int n = 1, r = rank_of(s, top_slot(s, q));
@@ -110,8 +120,8 @@ static void load_deal(gha_state *s) {
 /* GHA-2, GHA-4: four cards each, one at a time from the seat after the dealer. */
 static void deal_hands(gha_state *s) {
   for (int j = 0; j < HAND; j++)
-    for (int i = 1; i <= s->players; i++) {
-      int seat = (s->dealer + i) % s->players;
+    for (int i = 1, seat = s->dealer; i <= s->players; i++) {
+      seat = seat + 1 == s->players ? 0 : seat + 1;
       s->hand[seat][s->hand_len[seat]++] = s->next_slot++;
     }
 }
@@ -123,6 +133,8 @@ static void start_hand(gha_state *s) {
   load_deal(s);
   for (int i = 0; i < START; i++) s->pile[PLAY][i] = (uint8_t)i;
   s->size[PLAY] = START;
+  s->tops = ~(uint64_t)0;
+  set_top(s, PLAY);
   s->seen = bit(START - 1);
   s->next_slot = START;
   deal_hands(s);
@@ -160,7 +172,7 @@ static void end_hand(gha_state *s) {
 }
 
 static void next_turn(gha_state *s) {
-  s->turn = (uint8_t)((s->turn + 1) % s->players);
+  s->turn = (uint8_t)(s->turn + 1 == s->players ? 0 : s->turn + 1);
   if (s->hand_len[s->turn] > 0) return; /* every seat plays in turn, so all hands empty at once */
   if (s->next_slot < NCARDS)
     deal_hands(s); /* the hand's dealer deals again; play goes on in turn */
@@ -191,27 +203,67 @@ static int gha_legal(const void *vs, pf_move *out) {
   return n;
 }
 
+/* The move gha_legal would list at index pf_rng_below(rng, n) (game.h's random_move). A card's
+ * moves are the bytes of tops equal to its rank (or 1, onto the play pile, when none is), counted
+ * without a branch. */
+static inline uint64_t rank_bytes(uint64_t tops, int rank) { /* 1 in each byte equal to rank */
+  const uint64_t ones = 0x0101010101010101u, low7 = 0x7F7F7F7F7F7F7F7Fu;
+  uint64_t x = tops ^ (ones * (uint64_t)rank);
+  return ~(((x & low7) + low7) | x | low7) >> 7;
+}
+
+static pf_move gha_random_move(const void *vs, pf_rng *rng, int *count) {
+  const gha_state *s = vs;
+  const uint8_t *hand = s->hand[s->turn];
+  int len = s->hand_len[s->turn], upto[HAND], n = 0; /* upto[i]: the moves of cards 0..i */
+  uint64_t match[HAND];
+  for (int i = 0; i < HAND; i++) { /* a fixed loop: past the hand, no moves */
+    match[i] = rank_bytes(s->tops, rank_of(s, hand[i]));
+    int k = (int)((match[i] * 0x0101010101010101u) >> 56);
+    n += i < len ? k + !k : 0;
+    upto[i] = i < len ? n : INT32_MAX;
+  }
+  *count = n;
+  int r = (int)pf_rng_below(rng, (uint32_t)n);
+  int i = (r >= upto[0]) + (r >= upto[1]) + (r >= upto[2]);
+  r -= i ? upto[i - 1] : 0;
+  pf_card c = s->card[hand[i]];
+  uint64_t m = match[i];
+  if (!m) return MOVE(c, T_PLAY);
+  for (; r; r--) m &= m - 1; /* the r-th match: byte j is the play pile (0) or seat j - 1's pile */
+  int j = __builtin_ctzll(m) / 8;
+  return MOVE(c, j == 0 ? T_PP : T_PILE(j - 1));
+}
+
 static inline int target_pile(int target) { return target == T_PP ? PLAY : target & 0x7F; }
 
 /* GHA-3: the matching top card and every card of its rank directly beneath it go onto the
  * taker's capture pile, in their order; the card then under them is uncovered. */
 static void take_run(gha_state *s, int taker, int from) {
   int k = top_run(s, from);
-  uint8_t *src = &s->pile[from][s->size[from] - k];
-  for (int i = 0; i < k; i++) s->seen |= bit(src[i]);
-  memcpy(&s->pile[taker][s->size[taker]], src, (size_t)k);
+  uint8_t *src = &s->pile[from][s->size[from] - k], *dst = &s->pile[taker][s->size[taker]];
+  for (int i = 0; i < k; i++) { /* a few bytes (a run of one rank): no memcpy call */
+    s->seen |= bit(src[i]);
+    dst[i] = src[i];
+  }
   s->size[taker] = (uint8_t)(s->size[taker] + k);
   s->size[from] = (uint8_t)(s->size[from] - k);
   if (from == PLAY && s->size[PLAY]) s->seen |= bit(top_slot(s, PLAY)); /* uncovered (GHA-2) */
+  set_top(s, from);
 }
 
 static void gha_apply(void *vs, pf_move m) {
   gha_state *s = vs;
   int p = s->turn, target = MOVE_TARGET(m), i = 0;
   uint8_t *hand = s->hand[p];
-  while (s->card[hand[i]] != MOVE_CARD(m)) i++;
+  for (int j = HAND - 1; j >= 0; j--) /* the bytes past the hand hold slots too: a fixed loop */
+    i = j < s->hand_len[p] && s->card[hand[j]] == MOVE_CARD(m) ? j : i;
   uint8_t slot = hand[i];
-  memmove(&hand[i], &hand[i + 1], (size_t)(s->hand_len[p] - i - 1));
+  /* The hand's four bytes as one word: the card's byte out, the later ones one down. */
+  uint32_t h, low = ((uint32_t)1 << 8 * i) - 1;
+  memcpy(&h, hand, HAND);
+  h = (h & low) | ((h >> 8) & ~low);
+  memcpy(hand, &h, HAND);
   s->hand_len[p]--;
   int to = PLAY;
   if (target != T_PLAY) {
@@ -220,6 +272,7 @@ static void gha_apply(void *vs, pf_move m) {
   }
   s->pile[to][s->size[to]++] = slot;
   s->seen |= bit(slot);
+  note_top(s, to, MOVE_CARD(m) >> 2);
   next_turn(s);
 }
 
@@ -457,6 +510,11 @@ static int gha_check(const void *vs, pf_error *err) {
   }
   if (s->size[PLAY] && !(s->seen & bit(top_slot(s, PLAY))))
     return pf_fail(err, "the play pile's top card is unseen");
+  for (int j = 0; j < 8; j++) {
+    int q = j == 0 ? PLAY : j - 1, want = j <= s->players && s->size[q] ? rank_of(s, top_slot(s, q)) : 0xFF;
+    if ((int)(s->tops >> 8 * j & 0xFF) != want)
+      return pf_fail(err, "the noted top rank of pile %d is %d, not %d", q, (int)(s->tops >> 8 * j & 0xFF), want);
+  }
   for (int k = s->next_slot; k < NCARDS; k++) where[k]++;
   for (int k = 0; k < NCARDS; k++)
     if (where[k] != 1) return pf_fail(err, "card slot %d is in %d places", k, where[k]);
@@ -710,6 +768,7 @@ const pf_game pf_game_gharat = {
     .start = gha_start,
     .to_move = gha_to_move,
     .legal = gha_legal,
+    .random_move = gha_random_move,
     .apply = gha_apply,
     .move_str = gha_move_str,
     .move_parse = gha_move_parse,

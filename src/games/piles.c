@@ -140,16 +140,27 @@ static int team_points(const pil_state *s, int team, bool takes) {
  * that counted +1 for the top counts -1 for the card, and the other way round). Writes, for each
  * card of the hand of the seat to move, the castle positions it may go to as a mask (bit pos),
  * and returns how many placements there are in all. */
+static const int8_t NEIGHBOURS[NPOS] = {2, 3, 3, 2, 3, 4, 4, 3, 2, 3, 3, 2}; /* orthogonal (PIL-2) */
 static int placements(const pil_state *s, unsigned *where) {
   /* colour[r]: the positions topped by colour r (1 red); beaten[v]: those a card of value v beats
    * (its beat below v), made from the positions whose beat is exactly b, then or-ed up. */
-  unsigned colour[2] = {0, 0}, beaten[14] = {0};
+  unsigned red = 0, beaten[14] = {0};
+  int rank[NPOS];
   for (int pos = 0; pos < NPOS; pos++) {
     pf_card t = top_card(s, pos);
-    int bonus = value_with(s, pos, t) - pf_card_rank(t), beat = pf_card_rank(t) + 2 * bonus;
-    colour[is_red(t)] |= 1u << pos;
+    rank[pos] = pf_card_rank(t);
+    red |= (unsigned)is_red(t) << pos;
+  }
+  /* The top's neighbour bonus (value_with's) from masks: bit pos of each is set when pos has a
+   * neighbour that way (left, right, above, below) whose top has the colour of pos's top. */
+  unsigned left = ~(red ^ red << 1) & 0xEEE, right = ~(red ^ red >> 1) & 0x777;
+  unsigned up = ~(red ^ red << 4) & 0xFF0, down = ~(red ^ red >> 4) & 0x0FF;
+  for (int pos = 0; pos < NPOS; pos++) {
+    int same = (left >> pos & 1) + (right >> pos & 1) + (up >> pos & 1) + (down >> pos & 1);
+    int bonus = 2 * same - NEIGHBOURS[pos], beat = rank[pos] + 2 * bonus;
     if (beat < 13) beaten[beat < 0 ? 0 : beat + 1] |= 1u << pos;
   }
+  unsigned colour[2] = {~red & 0xFFF, red};
   for (int v = 1; v < 14; v++) beaten[v] |= beaten[v - 1];
   int n = 0;
   for (int i = 0; i < s->hand_len[s->turn]; i++) {

@@ -88,7 +88,7 @@ static inline int npiles_in_play(const stp_state *s) { return s->solitaire ? 1 :
 /* Piles                                                                                      */
 /* ------------------------------------------------------------------------------------------ */
 
-static void pile_push(stp_state *s, int pile, uint8_t slot) {
+static inline void pile_push(stp_state *s, int pile, uint8_t slot) {
   if (s->size[pile]) {
     int r = rank_of_slot(s, s->top[pile]);
     s->below[slot] = s->top[pile];
@@ -148,7 +148,7 @@ static int open_find(const stp_state *s, pf_card c) {
 }
 
 /* STP-4: `taker` (a seat or DECK_PILE) plays `slot` onto `target`. */
-static void play_slot(stp_state *s, int taker, uint8_t slot, int target) {
+static inline void play_slot(stp_state *s, int taker, uint8_t slot, int target) {
   if (target == T_NONE) {
     open_add(s, slot);
     return;

@@ -69,6 +69,7 @@ typedef struct thf_state {
   uint8_t heap[MAX_CARDS]; /* Thief: the discard pile, bottom first; Four Card Thief: the table
                               cards, in the order laid */
   uint8_t nheap;
+  uint64_t laid; /* Four Card Thief: the table cards as a set, bit c for card c (0 in Thief) */
   uint8_t fct, players, ncards, next_slot, hand_size;
   uint8_t dealer, turn, phase;
   uint8_t last_turn;  /* THF-7: a draw took the last card of the stock; this turn is the last */
@@ -107,13 +108,21 @@ static inline pf_card pile_top_card(const thf_state *s, int p) {
 /* Cards moving                                                                               */
 /* ------------------------------------------------------------------------------------------ */
 
+/* Four Card Thief: the table cards as a set (laid); 0 in Thief. */
+static uint64_t table_set(const thf_state *s) {
+  uint64_t set = 0;
+  for (int t = 0; t < s->nheap && s->fct; t++) set |= (uint64_t)1 << card_of(s, s->heap[t]);
+  return set;
+}
+
 /* Takes the card c out of seat p's hand and returns its slot (the first copy: G-5). */
 static uint8_t hand_take(thf_state *s, int p, pf_card c) {
   uint8_t *h = s->hand[p];
-  int i = 0;
-  while (card_of(s, h[i]) != c) i++;
+  int i = 0, len = s->hand_len[p];
+  for (int j = HAND_MAX - 1; j >= 0; j--) /* the bytes past the hand hold slots too: a fixed loop */
+    i = j < len && card_of(s, h[j]) == c ? j : i;
   uint8_t slot = h[i];
-  memmove(&h[i], &h[i + 1], (size_t)(s->hand_len[p] - i - 1));
+  for (int j = i; j < HAND_MAX - 1; j++) h[j] = h[j + 1];
   s->hand_len[p]--;
   return slot;
 }
@@ -198,11 +207,11 @@ static unsigned stealable(const thf_state *s, int p) {
   return mask;
 }
 
-/* Every capture seat p can make, steals only if `steals`; returns how many. */
-static int captures(const thf_state *s, int p, bool steals, pf_move *out) {
+/* THF-4(a): the pairs seat p can make from hand, each once; a wild pairs only with its own rank.
+ * Returns how many. */
+static int pairs(const thf_state *s, int p, pf_move *out) {
   int n = 0, len = s->hand_len[p];
   const uint8_t *h = s->hand[p];
-  /* (a) pairs from hand; a wild pairs only with its own rank */
   for (int i = 0; i < len; i++)
     for (int j = i + 1; j < len; j++) {
       pf_card a = card_of(s, h[i]), b = card_of(s, h[j]);
@@ -212,6 +221,13 @@ static int captures(const thf_state *s, int p, bool steals, pf_move *out) {
       for (int k = 0; k < n; k++) dup |= out[k] == m;
       if (!dup) out[n++] = m;
     }
+  return n;
+}
+
+/* Every capture seat p can make, steals only if `steals`; returns how many. */
+static int captures(const thf_state *s, int p, bool steals, pf_move *out) {
+  int n = pairs(s, p, out), len = s->hand_len[p];
+  const uint8_t *h = s->hand[p];
   if (!s->fct) {
     /* (b) the discard pile's top card, with a card of its rank */
     if (s->nheap) {
@@ -285,6 +301,84 @@ static int thf_legal(const void *vs, pf_move *out) {
   }
 }
 
+/* The move thf_legal would list at index pf_rng_below(rng, n) (game.h's random_move). Four Card
+ * Thief's turn is always at PH_START, where the table makes most of the moves: they are counted
+ * by rank, each distinct table card (one deck: only the joker, one code, may repeat) offering
+ * every distinct hand card of its rank, and a steal from seat q every distinct hand card of the
+ * rank of q's top card or wild (the joker); only the pairs are listed. The order is captures()'s:
+ * pairs, table captures table card by table card, steals seat by seat; with no capture, the
+ * discards. Thief's phases are listed. */
+#define NIBBLE_BITS(x) ((int)(0x4332322132212110ull >> 4 * (x) & 0xF)) /* the bits set in a nibble */
+static pf_move thf_random_move(const void *vs, pf_rng *rng, int *count) {
+  const thf_state *s = vs;
+  pf_move moves[PF_MAX_MOVES];
+  if (!s->fct || s->phase != PH_START) {
+    *count = thf_legal(vs, moves);
+    return moves[pf_rng_below(rng, (uint32_t)*count)];
+  }
+  int p = s->turn, len = s->hand_len[p], nd = 0;
+  pf_card hc[HAND_MAX]; /* the distinct hand cards, in hand order (seen_before) */
+  uint64_t held = 0, laid;
+  unsigned ranks = 0, twice = 0; /* ranks held, and held twice: only then is there a pair */
+  uint64_t per_rank = 0;         /* the cards held of each rank, 4 bits a rank */
+  int ntable = 0, nsteal = 0, wilds = 0, npairs = 0;
+  for (int i = 0; i < len; i++) {
+    pf_card c = card_of(s, s->hand[p][i]);
+    twice |= ranks & 1u << rk(c);
+    ranks |= 1u << rk(c);
+    per_rank += (uint64_t)1 << 4 * rk(c);
+    if (held >> c & 1) continue;
+    held |= (uint64_t)1 << c;
+    hc[nd++] = c;
+    ntable += NIBBLE_BITS(s->laid >> 4 * rk(c) & 0xF); /* the table cards of its rank */
+    wilds += is_wild(s, c);
+  }
+  for (unsigned t = twice; t; t &= t - 1) { /* k cards of a rank make k(k-1)/2 pairs; jokers, equal, one */
+    int k = __builtin_ctz(t), held_k = (int)(per_rank >> 4 * k & 0xF);
+    npairs += k == JOKER_RANK ? 1 : held_k * (held_k - 1) / 2;
+  }
+  unsigned mask = stealable(s, p);
+  for (unsigned m = mask; m; m &= m - 1) {
+    int top = rk(pile_top_card(s, __builtin_ctz(m)));
+    for (int i = 0; i < nd; i++) nsteal += rk(hc[i]) == top && !is_wild(s, hc[i]);
+    nsteal += wilds;
+  }
+  int n = npairs + ntable + nsteal;
+  if (n == 0) { /* no capture: a discard (FCT-3) */
+    *count = nd;
+    return MV(K_DISCARD, hc[pf_rng_below(rng, (uint32_t)nd)], 0);
+  }
+  *count = n;
+  int r = (int)pf_rng_below(rng, (uint32_t)n);
+  if (r < npairs) {
+    pairs(s, p, moves);
+    return moves[r];
+  }
+  r -= npairs;
+  if (r < ntable) {
+    laid = 0;
+    for (int t = 0;; t++) {
+      pf_card tc = card_of(s, s->heap[t]);
+      if (laid >> tc & 1) continue;
+      laid |= (uint64_t)1 << tc;
+      int k = 0;
+      for (int i = 0; i < nd; i++) k += rk(hc[i]) == rk(tc);
+      if (r >= k) {
+        r -= k;
+        continue;
+      }
+      for (int i = 0;; i++)
+        if (rk(hc[i]) == rk(tc) && r-- == 0) return MV(K_TABLE_CAPTURE, hc[i], tc);
+    }
+  }
+  r -= ntable;
+  for (;; mask &= mask - 1) {
+    int q = __builtin_ctz(mask), top = rk(pile_top_card(s, q));
+    for (int i = 0; i < nd; i++)
+      if ((rk(hc[i]) == top || is_wild(s, hc[i])) && r-- == 0) return MV(K_STEAL, hc[i], q);
+  }
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Hands and the flow of turns                                                                */
 /* ------------------------------------------------------------------------------------------ */
@@ -322,6 +416,7 @@ static void start_hand(thf_state *s) {
       s->hand[seat][s->hand_len[seat]++] = s->next_slot++;
     }
   for (int k = 0; k < (s->fct ? 4 : 1); k++) s->heap[s->nheap++] = s->next_slot++;
+  s->laid = table_set(s);
   s->turn = (uint8_t)((s->dealer + 1) % s->players);
   start_turn(s);
 }
@@ -365,7 +460,7 @@ static void end_turn(thf_state *s) {
     end_hand(s);
     return;
   }
-  s->turn = (uint8_t)((s->turn + 1) % s->players);
+  s->turn = (uint8_t)(s->turn + 1 == s->players ? 0 : s->turn + 1);
   start_turn(s);
 }
 
@@ -404,6 +499,7 @@ static void thf_apply(void *vs, pf_move m) {
     uint8_t tc = s->heap[t];
     memmove(&s->heap[t], &s->heap[t + 1], (size_t)(s->nheap - t - 1));
     s->nheap--;
+    s->laid = MV_B(m) == PF_CARD_JOKER ? table_set(s) : s->laid & ~((uint64_t)1 << MV_B(m)); /* jokers repeat */
     pile_push(s, p, cap_new(s, tc, hand_take(s, p, a)));
     break;
   }
@@ -431,6 +527,7 @@ static void thf_apply(void *vs, pf_move m) {
     uint8_t slot = hand_take(s, p, a);
     s->heap[s->nheap++] = slot;
     if (s->fct) { /* FCT-3: a new table card, which ends the turn */
+      s->laid |= (uint64_t)1 << a;
       end_turn(s);
     } else { /* THF-6: discard, draw one; then no steals */
       draw(s, p, s->hand_len[p] + 1);
@@ -728,6 +825,7 @@ static int thf_check(const void *vs, pf_error *err) {
   const thf_state *s = vs;
   int seen[MAX_CARDS] = {0};
   if (s->players < 2 || s->players > MAX_SEATS) return pf_fail(err, "%d players", s->players);
+  if (s->laid != table_set(s)) return pf_fail(err, "the noted set of table cards is not the table's");
   for (int p = 0; p < s->players; p++) {
     if (s->hand_len[p] > (s->fct ? HAND_MAX : 3)) return pf_fail(err, "seat %d holds %d cards", p, s->hand_len[p]);
     for (int i = 0; i < s->hand_len[p]; i++) seen[s->hand[p][i]]++;
@@ -1025,7 +1123,8 @@ static void thf_count_events(const void *before, const void *after, pf_move m, l
   .min_players = 2, .max_players = 6, .options = OPTIONS,            \
   .noptions = sizeof OPTIONS / sizeof OPTIONS[0], .state_size = sizeof(thf_state),                \
   .move_bound = 6u << 16, /* kind << 16 | b << 8 | card */                                      \
-  .to_move = thf_to_move, .legal = thf_legal, .apply = thf_apply, .move_str = thf_move_str,      \
+  .to_move = thf_to_move, .legal = thf_legal, .random_move = thf_random_move, .apply = thf_apply,   \
+  .move_str = thf_move_str,                                                                      \
   .move_parse = thf_move_parse, .scores = thf_scores, .winners = thf_winners,                    \
   .view_json = thf_view_json, .view_text = thf_view_text, .determinize = thf_determinize,        \
   .check = thf_check, .current_deal = thf_current_deal, .describe = thf_describe,             \

@@ -250,7 +250,7 @@ void pap_rps_reveal(pap_state *s) {
 void pap_give(pap_state *s, int i) {
   int g = s->pend_seat, to = s->pend_to;
   pap_event e = {.kind = EV_GIVE, .seat = (uint8_t)g, .a = (uint8_t)to, .card = {row_card(s, g, i), 0}};
-  s->changes++;
+  pap_changed(s, 1 << g | 1 << to);
   if (s->pend == PEND_SWITCH) { /* the two cards change places */
     uint8_t mine = s->row[g][i];
     s->row[g][i] = s->row[to][s->pend_pos];
@@ -280,7 +280,10 @@ void pap_use_action(pap_state *s, int seat, pf_move m) {
   s->acted |= (uint8_t)(1 << seat);
   switch (kind) {
   case PF_PAP_DRAW_MORE: s->ndrawmore++; break;
-  case PF_PAP_HEADPOINTER: s->head = (uint8_t)seat, s->changes++; break;
+  case PF_PAP_HEADPOINTER:
+    pap_changed(s, 1 << s->head | 1 << seat);
+    s->head = (uint8_t)seat;
+    break;
   case PF_PAP_ACTION_STOP: s->stopped = 1; break;
   case PF_PAP_MERGE: pap_merge_piles(s, 0, a, b); break;
   case PF_PAP_DISCARD:
@@ -291,7 +294,7 @@ void pap_use_action(pap_state *s, int seat, pf_move m) {
     e.card[1] = row_card(s, seat, own);
     int slot = pap_take_from_row(s, seat, own);
     s->row[seat][s->row_len[seat]++] = (uint8_t)slot;
-    s->changes++;
+    pap_changed(s, 1 << seat);
     break;
   }
   case PF_PAP_SWITCH:

@@ -46,12 +46,17 @@ static const uint8_t RULE_WEIGHT[PF_PAP_RULES + 1] = {0, 10, 4, 2, 2, 1, 1, 2, 1
 static const uint8_t ACTION_WEIGHT4[PF_PAP_ACTIONS + 1] = {0, 4, 4, 4, 2, 4, 2, 4, 4, 4, 4, 8, 8, 4, 4, 4, 3};
 #define ACTION_WEIGHT4_SUM 67
 
-/* An index drawn by weight: w[i] out of sum. */
-static int draw_weighted(pf_rng *r, const uint8_t *w, int sum) {
-  int x = (int)pf_rng_below(r, (uint32_t)sum), i = 0;
-  while (x >= w[i]) x -= w[i++];
+/* An index drawn by weight: w[i] out of sum, w having n entries: the entries whose running sum
+ * the draw reaches, counted without a branch (every deck draws 54 of them). */
+static int draw_weighted(pf_rng *r, const uint8_t *w, int n, int sum) {
+  int x = (int)pf_rng_below(r, (uint32_t)sum), i = 0, upto = 0;
+  for (int j = 0; j < n - 1; j++) {
+    upto += w[j];
+    i += x >= upto;
+  }
   return i;
 }
+#define DRAW_WEIGHTED(r, w, sum) draw_weighted(r, w, (int)sizeof(w), sum)
 
 /* A placeholder W: +1 with probability 3/4, -1 with 1/4; a as cards.h stores signs. */
 static int draw_w(pf_rng *r) { return pf_rng_below(r, 4) == 0; }
@@ -66,7 +71,7 @@ static void draw_xy(pf_rng *r, int *x, int *y) {
 /* One regular card without its colour (red): a weighted type, then its placeholders, each drawn
  * in the order the table of cards.h lists the fields. */
 static pf_card draw_regular(pf_rng *r) {
-  int t = draw_weighted(r, TYPE_WEIGHT2, TYPE_WEIGHT2_SUM);
+  int t = DRAW_WEIGHTED(r, TYPE_WEIGHT2, TYPE_WEIGHT2_SUM);
   int a = 0, b = 0, c = 0;
   switch (t) {
   case PF_PAP_SCORE:
@@ -106,10 +111,10 @@ pf_card pap_draw_mission(pf_rng *r) {
  * with equal weights (point-a-pile-cards.md). */
 pf_card pap_draw_card(pf_rng *r, int family) {
   switch (family) {
-  case FAM_RULE: return pf_pap_make_kind(PF_PAP_RED, PF_PAP_RULE, draw_weighted(r, RULE_WEIGHT, RULE_WEIGHT_SUM));
+  case FAM_RULE: return pf_pap_make_kind(PF_PAP_RED, PF_PAP_RULE, DRAW_WEIGHTED(r, RULE_WEIGHT, RULE_WEIGHT_SUM));
   case FAM_SHY: return pf_pap_make_kind(PF_PAP_RED, PF_PAP_SHY, 1 + (int)pf_rng_below(r, PF_PAP_SHIES));
   case FAM_ACTION:
-    return pf_pap_make_kind(PF_PAP_RED, PF_PAP_ACTION, draw_weighted(r, ACTION_WEIGHT4, ACTION_WEIGHT4_SUM));
+    return pf_pap_make_kind(PF_PAP_RED, PF_PAP_ACTION, DRAW_WEIGHTED(r, ACTION_WEIGHT4, ACTION_WEIGHT4_SUM));
   case FAM_MISSION: return pap_draw_mission(r);
   default: return draw_regular(r);
   }

@@ -49,10 +49,11 @@ int pap_legal(const void *vs, pf_move *moves) {
   uint8_t ks[MAX_DRAW];
   int nk = pap_unplaced(s, l, ks);
   if (nk > 0) {
+    pap_shy_level shy = pap_shy_of_level(s);
     for (int i = 0; i < nk; i++) {
       if (!first_of_equals(s, ks, i)) continue;
       for (int p = 0; p <= s->npiles[l]; p++)
-        if (place_refusal(s, p, nk) == PLACE_OK && pap_shy_ok(s, ks[i], p)) moves[n++] = MOVE(MV_PLACE, ks[i], p);
+        if (place_refusal(s, p, nk) == PLACE_OK && pap_shy_ok_at(s, &shy, ks[i], p)) moves[n++] = MOVE(MV_PLACE, ks[i], p);
     }
     return n;
   }
@@ -61,6 +62,36 @@ int pap_legal(const void *vs, pf_move *moves) {
     if (pap_may_point(s, seat, l, p)) moves[n++] = MOVE(MV_POINT, 0, p);
   moves[n++] = MOVE(MV_POINT, 0, EMPTY);
   return n;
+}
+
+/* The move pap_legal would list at index pf_rng_below(rng, n) (game.h's random_move). Placing
+ * without shy cards, every card offered may go on the same piles (place_refusal asks only the
+ * pile and how many are left), so the moves are the cards times the piles, card by card; pointing
+ * without them, every pile then empty space. The rest (the expansions' windows, throws and
+ * gifts, and shy cards, which make a card's piles its own) is listed. */
+pf_move pap_random_move(const void *vs, pf_rng *rng, int *count) {
+  const pap_state *s = vs;
+  if (s->pend || s->rps_pile != NONE || s->window || s->shy) {
+    pf_move moves[PF_MAX_MOVES];
+    *count = pap_legal(vs, moves);
+    return moves[pf_rng_below(rng, (uint32_t)*count)];
+  }
+  int l = top_level(s), np = s->npiles[l];
+  uint8_t ks[MAX_DRAW], cards[MAX_DRAW], piles[MAXP + 1];
+  int nk = pap_unplaced(s, l, ks);
+  if (nk == 0) {
+    *count = np + 1;
+    int i = (int)pf_rng_below(rng, (uint32_t)*count);
+    return MOVE(MV_POINT, 0, i < np ? i : EMPTY);
+  }
+  int nc = 0, npl = 0;
+  for (int i = 0; i < nk; i++)
+    if (first_of_equals(s, ks, i)) cards[nc++] = ks[i];
+  for (int p = 0; p <= np; p++)
+    if (place_refusal(s, p, nk) == PLACE_OK) piles[npl++] = (uint8_t)p;
+  *count = nc * npl;
+  int i = (int)pf_rng_below(rng, (uint32_t)*count);
+  return MOVE(MV_PLACE, cards[i / npl], piles[i % npl]);
 }
 
 void pap_apply(void *vs, pf_move m) {

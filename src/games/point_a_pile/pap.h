@@ -145,6 +145,8 @@ typedef struct pap_state {
   uint8_t nlog, nprev; /* events in log and prev */
   uint16_t changes; /* one more at every change to a score row or of the Headpointer (the scores
                      * change only with one): the standing key */
+  uint8_t unchecked; /* the seats whose score may have changed since the game's end was last
+                      * checked (pap_game_ends): the others' are as they were, below the goal */
   pf_card card[MAX_CARDS];         /* the deck order; slot 0 was the top card */
   pf_card mission[MISSION_CARDS];  /* the mission deck (deal 2); seat p drew mission[p] */
   uint8_t row[MAXP][MAX_CARDS];    /* each seat's score row, slots, first scored first */
@@ -197,6 +199,11 @@ static inline bool is_action(pf_card c, int kind) {
 }
 static inline pf_card row_card(const pap_state *s, int seat, int i) { return s->card[s->row[seat][i]]; }
 static inline int popcount(unsigned x) { return __builtin_popcount(x); }
+/* A score row or the Headpointer changed: the seats of `seats` (a mask) may score otherwise. */
+static inline void pap_changed(pap_state *s, int seats) {
+  s->changes++;
+  s->unchecked |= (uint8_t)seats;
+}
 /* A card's notation, as the game writes its cards (cards.h): "R:G34"; "#<code>" for a code that is
  * not one. */
 static inline char *pap_card_str(pf_card c, char *buf) { return pf_card_str_in(&pf_pap_notation, c, buf); }
@@ -228,20 +235,57 @@ int pap_row_value(const pap_state *s, int seat, const row_stats *st, int i);
 int pap_score_of(const pap_state *s, int seat);
 int pap_standing(const pap_state *s, bool worst);
 /* round.c: piles */
-int pap_pile_cards(const pap_state *s, int l, int p, uint8_t *out);
 int pap_top_of(const pap_state *s, int l, int p);
 int pap_pile_size(const pap_state *s, int l, int p);
-int pap_unplaced(const pap_state *s, int l, uint8_t *out);
 bool pap_unplaced_public(const pap_state *s);
 bool pap_unplaced_visible(const pap_state *s, int seat);
-bool pap_placing(const pap_state *s);
 void pap_merge_piles(pap_state *s, int l, int from, int onto);
 void pap_log_event(pap_state *s, pap_event e);
+/* The piles are scanned on every move: inline, and without a branch per drawn card (a drawn
+ * card's level and pile are in no order a branch could learn). */
+/* The draw indices of pile p at level l, bottom first; returns how many. */
+static inline int pap_pile_cards(const pap_state *s, int l, int p, uint8_t *out) {
+  int n = 0;
+  for (int k = 0; k < s->ndrawn; k++) {
+    out[n] = (uint8_t)k;
+    n += (s->lvl[k] == l) & (s->pile[k] == p);
+  }
+  for (int i = 1; i < n; i++) /* by when each was placed: a later card lies on top */
+    for (int j = i; j > 0 && s->pos[out[j - 1]] > s->pos[out[j]]; j--) {
+      uint8_t x = out[j];
+      out[j] = out[j - 1], out[j - 1] = x;
+    }
+  return n;
+}
+/* The draw indices of the cards at level l not yet placed, in draw order. */
+static inline int pap_unplaced(const pap_state *s, int l, uint8_t *out) {
+  int n = 0;
+  for (int k = 0; k < s->ndrawn; k++) {
+    out[n] = (uint8_t)k;
+    n += (s->lvl[k] == l) & (s->pile[k] == NONE);
+  }
+  return n;
+}
+/* Is the Headpointer placing cards at the top level? */
+static inline bool pap_placing(const pap_state *s) {
+  int l = top_level(s), any = 0;
+  if (s->depth == 0) return false;
+  for (int k = 0; k < s->ndrawn; k++) any |= (s->lvl[k] == l) & (s->pile[k] == NONE);
+  return any;
+}
 /* round.c: the police and shy hooks (PAP-9) */
 bool pap_may_point(const pap_state *s, int seat, int l, int p);
 bool pap_breaks(const pap_state *s, int l, int seat, int c);
 int pap_rule_in_force(const pap_state *s);
 bool pap_shy_ok(const pap_state *s, int k, int p);
+/* pap_shy_ok for every placement of a level at once: what it reads of the level, found once. */
+typedef struct pap_shy_level {
+  bool all_shy;         /* every card of the top level is a Shy card */
+  int plain_unplaced;   /* its cards still to place that are not Shy cards */
+  unsigned plain_tops;  /* its piles whose top is not a Shy card (bit q) */
+} pap_shy_level;
+pap_shy_level pap_shy_of_level(const pap_state *s);
+bool pap_shy_ok_at(const pap_state *s, const pap_shy_level *v, int k, int p);
 /* round.c: the course of a round */
 void pap_open_level(pap_state *s, int pointers);
 void pap_begin_round(pap_state *s);
@@ -294,6 +338,7 @@ void pap_use_action(pap_state *s, int seat, pf_move m);
 
 /* moves.c */
 int pap_legal(const void *vs, pf_move *moves);
+pf_move pap_random_move(const void *vs, pf_rng *rng, int *count);
 void pap_apply(void *vs, pf_move m);
 void pap_move_str(const void *vs, pf_move m, char buf[PF_MOVE_STR]);
 int pap_move_parse(const void *vs, const char *text, pf_move *m, pf_error *err);

@@ -162,6 +162,7 @@ static void pap_determinize(void *vs, int seat, pf_rng *rng) {
   for (int i = 0; i < MISSION_CARDS && s->missions && !s->over; i++)
     if (i != seat) s->mission[i] = pap_draw_mission(rng);
   if (s->over) return;
+  s->unchecked = (uint8_t)((1 << s->players) - 1); /* hidden row cards may have changed values */
   if (s->rps_pile != NONE)
     for (int p = 0; p < s->players; p++)
       if (s->rps[p] != UNCHOSEN && !pap_throw_visible(s, seat, p)) s->rps[p] = (uint8_t)pf_rng_below(rng, 3);
@@ -298,6 +299,7 @@ const pf_game pf_game_point_a_pile = {
     .start = pap_start,
     .to_move = pap_to_move,
     .legal = pap_legal,
+    .random_move = pap_random_move,
     .apply = pap_apply,
     .cards = &pf_pap_notation,
     .move_str = pap_move_str,

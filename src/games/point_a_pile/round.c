@@ -50,10 +50,24 @@ int pap_row_value(const pap_state *s, int seat, const row_stats *st, int i) {
   return card_value(row_card(s, seat, i), st, i == st->len - 1, seat == s->head);
 }
 
+/* Read after every pile scored, for every seat (PAP-7): pap_stats_of and pap_row_value in one
+ * pass over the row's cards and one over their values. */
 int pap_score_of(const pap_state *s, int seat) {
-  row_stats st = pap_stats_of(s, seat);
-  int total = 0;
-  for (int i = 0; i < st.len; i++) total += pap_row_value(s, seat, &st, i);
+  row_stats st = {.len = s->row_len[seat]};
+  pf_card cs[MAX_CARDS];
+  if (st.len == 0) return 0;
+  for (int i = 0; i < st.len; i++) {
+    pf_card c = cs[i] = row_card(s, seat, i);
+    st.count[pf_pap_colour(c)]++;
+    st.textless += is_textless(c);
+  }
+  for (int col = 0; col < PF_PAP_COLOURS; col++) {
+    st.colours += st.count[col] > 0;
+    if (st.count[col] > st.most) st.most = st.count[col];
+  }
+  bool head = seat == s->head;
+  int total = card_value(cs[st.len - 1], &st, true, head);
+  for (int i = 0; i < st.len - 1; i++) total += card_value(cs[i], &st, false, head);
   return total;
 }
 
@@ -82,21 +96,6 @@ static bool mission_met(const pap_state *s, int seat) {
 /* Piles                                                                                      */
 /* ------------------------------------------------------------------------------------------ */
 
-/* The draw indices of pile p at level l, bottom first; returns how many. */
-int pap_pile_cards(const pap_state *s, int l, int p, uint8_t *out) {
-  int n = 0;
-  for (int k = 0; k < s->ndrawn; k++) {
-    if (s->lvl[k] != l || s->pile[k] != p) continue;
-    int i = n++;
-    while (i > 0 && s->pos[out[i - 1]] > s->pos[k]) {
-      out[i] = out[i - 1];
-      i--;
-    }
-    out[i] = (uint8_t)k;
-  }
-  return n;
-}
-
 /* The draw index of pile p's top card at level l, or -1 when the pile is empty. */
 int pap_top_of(const pap_state *s, int l, int p) {
   int top = -1;
@@ -123,14 +122,6 @@ static bool pile_shows(const pap_state *s, int l, int p, int what) {
   return false;
 }
 
-/* The draw indices of the cards at level l not yet placed, in draw order. */
-int pap_unplaced(const pap_state *s, int l, uint8_t *out) {
-  int n = 0;
-  for (int k = 0; k < s->ndrawn; k++)
-    if (s->lvl[k] == l && s->pile[k] == NONE) out[n++] = (uint8_t)k;
-  return n;
-}
-
 /* Cards to place are face up, for everyone, once they have lain in a pile: those of a split
  * (PAP-5) and those placed again after a Redo (PAP-9). */
 bool pap_unplaced_public(const pap_state *s) { return top_level(s) > 0 || s->redone; }
@@ -138,11 +129,6 @@ bool pap_unplaced_public(const pap_state *s) { return top_level(s) > 0 || s->red
 /* Unplaced cards are hidden from all but the Headpointer until they have lain face up (PAP-3). */
 bool pap_unplaced_visible(const pap_state *s, int seat) {
   return pf_view_sees_own(seat, s->head) || pap_unplaced_public(s);
-}
-
-bool pap_placing(const pap_state *s) {
-  uint8_t ks[MAX_DRAW];
-  return s->depth > 0 && pap_unplaced(s, top_level(s), ks) > 0;
 }
 
 /* Moves the cards of pile `from` at level l onto pile `onto`, keeping their order (they lie on
@@ -245,18 +231,31 @@ int pap_rule_in_force(const pap_state *s) {
  * last), or some pile's top is not one after this move (the Shy cards left can go elsewhere: a
  * level has at most N piles and N >= 2). When every card to place at the level is a Shy card,
  * no arrangement can help it, and any is allowed. */
-bool pap_shy_ok(const pap_state *s, int k, int p) {
-  if (!s->shy) return true;
+pap_shy_level pap_shy_of_level(const pap_state *s) {
+  pap_shy_level v = {.all_shy = true};
   int l = top_level(s);
-  bool plain_left = false, plain_top = !is_shy(drawn(s, k)), all_shy = true;
+  if (!s->shy) return v;
   for (int j = 0; j < s->ndrawn; j++)
     if (s->lvl[j] == l) {
-      all_shy &= is_shy(drawn(s, j));
-      if (j != k && s->pile[j] == NONE) plain_left |= !is_shy(drawn(s, j));
+      v.all_shy &= is_shy(drawn(s, j));
+      v.plain_unplaced += s->pile[j] == NONE && !is_shy(drawn(s, j));
     }
-  for (int q = 0; q < s->npiles[l] && !plain_top; q++)
-    if (q != p) plain_top = !is_shy(drawn(s, pap_top_of(s, l, q)));
-  return plain_left || plain_top || all_shy;
+  for (int q = 0; q < s->npiles[l]; q++)
+    if (!is_shy(drawn(s, pap_top_of(s, l, q)))) v.plain_tops |= 1u << q;
+  return v;
+}
+
+bool pap_shy_ok_at(const pap_state *s, const pap_shy_level *v, int k, int p) {
+  if (!s->shy) return true;
+  bool shy = is_shy(drawn(s, k));
+  bool plain_left = v->plain_unplaced - !shy > 0; /* k itself is one of the cards to place */
+  bool plain_top = !shy || (v->plain_tops & ~(1u << p));
+  return plain_left || plain_top || v->all_shy;
+}
+
+bool pap_shy_ok(const pap_state *s, int k, int p) {
+  pap_shy_level v = pap_shy_of_level(s);
+  return pap_shy_ok_at(s, &v, k, p);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -277,7 +276,12 @@ void pap_open_level(pap_state *s, int pointers) {
  * passes to the next seat (from the second round on); actions before the piles are made are
  * offered (PAP-9), then the Headpointer draws. */
 void pap_begin_round(pap_state *s) {
-  memcpy(s->prev, s->log, sizeof s->log);
+  /* The round's log becomes the previous one; the entries past each log's count stay zero (as
+   * start left them), so only those in use are copied and cleared. */
+  size_t used = s->nlog * sizeof s->log[0];
+  if (s->nprev > s->nlog) memset(&s->prev[s->nlog], 0, (s->nprev - s->nlog) * sizeof s->prev[0]);
+  memcpy(s->prev, s->log, used);
+  memset(s->log, 0, used);
   s->nprev = s->nlog;
   s->nlog = 0;
   s->depth = 0;
@@ -285,7 +289,11 @@ void pap_begin_round(pap_state *s) {
     s->over = 1;
     return;
   }
-  if (s->round++) s->head = (uint8_t)((s->head + 1) % s->players), s->changes++;
+  if (s->round++) {
+    int next = (s->head + 1) % s->players;
+    pap_changed(s, 1 << s->head | 1 << next);
+    s->head = (uint8_t)next;
+  }
   s->ndrawn = 0;
   s->tapped = 0;
   s->ndisc = 0;
@@ -334,7 +342,7 @@ void pap_piles_made(pap_state *s) {
 void pap_add_to_row(pap_state *s, int seat, int k) {
   s->row[seat][s->row_len[seat]++] = (uint8_t)slot_of(s, k);
   s->lvl[k] = GONE;
-  s->changes++;
+  pap_changed(s, 1 << seat);
 }
 
 /* Takes the i-th card out of a seat's row; returns its slot. */
@@ -342,7 +350,7 @@ int pap_take_from_row(pap_state *s, int seat, int i) {
   int slot = s->row[seat][i];
   memmove(&s->row[seat][i], &s->row[seat][i + 1], (size_t)(s->row_len[seat] - i - 1));
   s->row_len[seat]--;
-  s->changes++;
+  pap_changed(s, 1 << seat);
   return slot;
 }
 
@@ -350,15 +358,19 @@ int pap_take_from_row(pap_state *s, int seat, int i) {
  * player has 10 points or more (PAP-9 missions: if any mission is met, which replaces the 10-point
  * goal), the game ends there, the rest of the round unplayed. Returns whether it did. */
 bool pap_game_ends(pap_state *s) {
+  /* Only the seats whose row or Headpointer role changed since the last check: every other seat
+   * was short of the goal then (or the game would be over) and still is. */
+  int seats = s->unchecked;
+  s->unchecked = 0;
   if (s->missions) {
     for (int p = 0; p < s->players; p++)
-      if (mission_met(s, p)) {
+      if ((seats >> p & 1) && mission_met(s, p)) {
         s->met |= (uint8_t)(1 << p);
         pap_log_event(s, (pap_event){.kind = EV_MISSION, .seat = (uint8_t)p});
       }
   } else {
     for (int p = 0; p < s->players; p++)
-      if (pap_score_of(s, p) >= 10) s->over = 1;
+      if ((seats >> p & 1) && pap_score_of(s, p) >= 10) s->over = 1;
   }
   if (s->met) s->over = 1;
   return s->over;
@@ -371,7 +383,7 @@ static void end_round(pap_state *s) {
   if (popcount(s->tapped) == 1) {
     int seat = __builtin_ctz(s->tapped);
     for (int i = 0; i < s->ndisc; i++) s->row[seat][s->row_len[seat]++] = (uint8_t)slot_of(s, s->disc[i]);
-    s->changes++;
+    pap_changed(s, 1 << seat);
     pap_log_event(s, (pap_event){.kind = EV_EMPTY_SCORES, .seat = (uint8_t)seat, .ncards = s->ndisc});
   } else {
     for (int i = 0; i < s->ndisc; i++) s->out[s->nout++] = (uint8_t)slot_of(s, s->disc[i]);
