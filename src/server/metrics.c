@@ -2,6 +2,7 @@
  * metrics.c - Prometheus's text format for pilfer serve's figures (metrics.h).
  */
 #include "server/metrics.h"
+#include "server/table.h" /* the hall's series, below */
 
 #include <stdio.h>
 #include <string.h>
@@ -81,7 +82,6 @@ void pf_counts_write(pf_buf *out, const char *name, const char *label, const cha
 
 /* ---- the hall's series ---- */
 
-#include "server/table.h"
 
 void pf_hall_metrics(pf_hall *h, pf_buf *out) {
   static const char *const STATUS_NAME[] = {"waiting", "playing", "over"};
