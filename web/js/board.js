@@ -12,6 +12,7 @@ import { h } from './dom.js';
 import { measure, play } from './motion.js';
 
 const key = (zone, card) => `${zone}\u0000${card ?? ''}`;
+const SCROLL_KEYS = new Set(['PageUp', 'PageDown', 'Home', 'End', 'ArrowUp', 'ArrowDown', ' ']);
 
 export class Board {
   // handlers: play(legalIndex) sends a move; say(text) tells screen readers.
@@ -31,6 +32,29 @@ export class Board {
     document.addEventListener('pointerdown', (ev) => { if (!ev.target.closest?.('.card-tip')) this.tip?.remove(); });
     this.sel = null;
     this.dialog = null;
+    // What the last moves touched (or a chosen card's targets) is kept in view above the dock,
+    // not only when a state is drawn: whatever changes the layout afterwards (a row of piles more,
+    // the dock growing with your turn's prompt, a line above the board, a card that travelled
+    // into place, the window resized) brings it back into view, until the player scrolls.
+    this.follow = false;
+    this.keep = () => this.keepInView();
+    this.sizes = new ResizeObserver(this.keep);
+    for (const e of [this.root, this.dock, document.body]) this.sizes.observe(e);
+    window.addEventListener('resize', this.keep);
+    // The player's own scrolling (wheel, touch, the keys that scroll the page, not those that act
+    // on a control or move between the cards) ends it until something moves again.
+    this.unfollow = (ev) => {
+      if (ev.type !== 'keydown' || (SCROLL_KEYS.has(ev.key) && !ev.target.closest?.('input, select, textarea, button, a, summary, .board')))
+        this.follow = false;
+    };
+    for (const t of ['wheel', 'touchmove', 'keydown']) window.addEventListener(t, this.unfollow, { passive: true });
+  }
+
+  // Stops keeping anything in view (the page is left).
+  destroy() {
+    this.sizes.disconnect();
+    window.removeEventListener('resize', this.keep);
+    for (const t of ['wheel', 'touchmove', 'keydown']) window.removeEventListener(t, this.unfollow);
   }
 
   // Draws the view. opts: {view, text, legal, moves (the state's: legal's zones), seat (the
@@ -58,13 +82,21 @@ export class Board {
     }
     this.draw();
     // A card chosen keeps its targets in view, whatever the new state moved around them; else
-    // what the last moves touched is brought into view when something moved, or when the dock
-    // grew over it (the prompt of your turn comes with a state of its own).
-    const dock = this.dock.getBoundingClientRect().height;
+    // what the last moves touched is followed from a state where something moved on.
+    if (opts.moved?.length) this.follow = true;
+    this.keepInView();
+    const anims = first ? play(this.root, first, opts.moved, opts.ms) : [];
+    this.root.dataset.moving = anims.length;
+    // Once the cards are in place (a pile's count shows again), once more.
+    if (anims.length) Promise.allSettled(anims.map((a) => a.finished)).then(this.keep);
+  }
+
+  // Brings a chosen card's targets, or while followed what the last moves touched, into view
+  // above the dock (a no-op when they are).
+  keepInView() {
+    if (!this.root.isConnected || !this.hasZones()) return;
     if (this.sel) this.showTargets();
-    else if (opts.moved?.length || dock > (this.dockHeight ?? Infinity) + 1) this.showLastMoves();
-    this.dockHeight = dock;
-    this.root.dataset.moving = first ? play(this.root, first, opts.moved, opts.ms) : 0;
+    else if (this.follow) this.showLastMoves();
   }
 
   hasZones() {

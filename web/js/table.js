@@ -67,6 +67,7 @@ export class TablePage {
     document.title = 'pilfer';
     document.removeEventListener('keydown', this.onkey);
     this.board.closeChoice();
+    this.board.destroy();
     this.conn.close();
   }
 
