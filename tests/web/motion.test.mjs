@@ -199,11 +199,7 @@ for (const [viewport, motion] of [[PHONE, 'no-preference'], [DESKTOP, 'reduce']]
 // above the dock, your seat is on the screen, nothing spills out of its seat or the middle and the
 // page never scrolls sideways. A screenshot after every turn (steal-the-pile-followed-*).
 for (const [viewport, size] of [[PHONE, 'phone'], [DESKTOP, 'desktop']]) {
-  // At 390x844 the page still leaves a last move under the dock in about 2 games of 5 (a second
-  // row of open piles; the zones would fit above it): a known gap of issue 19, so the phone's run
-  // is marked todo (it runs, and a failure is reported as such without failing the suite).
-  const todo = size === 'phone' && 'issue 19: a last move sometimes left under the dock at 390x844';
-  test(`steal-the-pile against two bots at ${viewport.width}x${viewport.height}: followed from the screen`, { timeout: 180000, todo }, async () => {
+  test(`steal-the-pile against two bots at ${viewport.width}x${viewport.height}: followed from the screen`, { timeout: 180000 }, async () => {
     const page = await newPage(env.browser, viewport, { motion: 'no-preference' });
     await createTable(page, env.server.url, { game: 'steal-the-pile', players: 3, seats: ['you', 'greedy', 'greedy'] });
     let turn = 0;
