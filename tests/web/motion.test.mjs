@@ -12,7 +12,7 @@ import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import {
   useServerAndBrowser, newPage, createTable, clickMove, waitTurn, tableData, screenshots, watchMotion, mineOnScreen,
-  replayView, writeTemp, lastMovesHidden, settled, screenshot, cardsSpilling, PILFER, PHONE, DESKTOP, ROOT,
+  replayView, writeTemp, lastMovesHidden, settled, screenshot, cardsSpilling, cardsCovered, PILFER, PHONE, DESKTOP, ROOT,
 } from './lib.mjs';
 
 const GAMES = JSON.parse(spawnSync(PILFER, ['games', '--json'], { encoding: 'utf8' }).stdout);
@@ -224,23 +224,29 @@ for (const [viewport, size] of [[PHONE, 'phone'], [DESKTOP, 'desktop']]) {
 }
 
 // Skip-Bo Junior at 390x844: wherever a card is chosen, its targets are on the screen above the
-// dock, in every choice of two whole games or more (the check the per-game test makes, made often).
+// dock, in every choice of two whole games or more (the check the per-game test makes, made often);
+// and every card offered can be clicked in its middle: of two 3s in a hand stack, the one on top
+// (SBJ-3), not one that the cards fanned over it cover.
 test('skip-bo-junior at 390x844: a chosen card\'s targets are always on the screen', { timeout: 180000 }, async () => {
   const page = await newPage(env.browser, PHONE, { motion: 'no-preference' });
-  const stats = { hidden: [] };
+  const stats = { hidden: [] }, covered = [];
   let choices = 0;
   // two whole games at least, more while they were short (a greedy bot may end one in a few turns)
   for (let game = 0; game < 2 || (choices < 20 && game < 6); game++) {
     await createTable(page, env.server.url, { game: 'skip-bo-junior', players: 2, options: { stock: 5 }, seats: ['you', 'greedy'] });
     while (await waitTurn(page) && choices < 120) {
       // A card chosen while the last card still travels, or after: the redraws differ.
-      if (choices % 2) await settled(page);
+      if (choices % 2) {
+        await settled(page);
+        covered.push(...await cardsCovered(page));
+      }
       await clickMove(page, stats, null, { still: true });
       choices++;
     }
   }
   assert.ok(choices >= 20, `only ${choices} moves`);
   assert.deepEqual(stats.hidden, [], `in ${choices} moves`);
+  assert.deepEqual(covered, [], `cards offered under others, in ${choices} moves`);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -289,7 +289,10 @@ export class Board {
 
   cardNode(z, card, index) {
     const face = cardEl(card, z.texts?.[index]);
-    if (this.sources?.has(key(z.id, card))) return this.sourceButton(z, card, index, face);
+    // A move names its card by notation: of several cards of one notation in a zone, the last
+    // (the top of a fanned pile, as Skip-Bo Junior's hand stacks, SBJ-3) is the one to pick; the
+    // others, overlapped by the cards after them, stay cards.
+    if (this.sources?.has(key(z.id, card)) && z.cards.lastIndexOf(card) === index) return this.sourceButton(z, card, index, face);
     // The top card of a zone whose moves name no card.
     if (this.sources?.has(key(z.id, null)) && index === z.cards.length - 1) return this.sourceButton(z, null, index, face);
     return face;
