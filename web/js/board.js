@@ -15,7 +15,8 @@ const key = (zone, card) => `${zone}\u0000${card ?? ''}`;
 const SCROLL_KEYS = new Set(['PageUp', 'PageDown', 'Home', 'End', 'ArrowUp', 'ArrowDown', ' ']);
 
 export class Board {
-  // handlers: play(legalIndex) sends a move; say(text) tells screen readers.
+  // handlers: play(legalIndex) sends a move; say(text) tells screen readers; above() the elements
+  // above the board that say what the last moves did (shown with them when all fits).
   constructor(handlers) {
     this.handlers = handlers;
     this.root = h('div.board');
@@ -387,11 +388,13 @@ export class Board {
   }
 
   // What the last moves touched (outlined) is brought into view above the docked hand: all of it
-  // when it fits, else what this state's moves touched, else where their cards went.
+  // with the words above the board when it fits, else all of it, else what this state's moves
+  // touched, else where their cards went.
   showLastMoves() {
     const zone = (id) => this.root.querySelector(`.zone[data-zone="${CSS.escape(id)}"]`);
     const moved = this.opts.moved || [];
-    this.reveal([[...this.root.querySelectorAll('.zone.last-move')], moved.flatMap((m) => [zone(m.to), zone(m.from)]),
+    const all = [...this.root.querySelectorAll('.zone.last-move')];
+    this.reveal([[...this.handlers.above?.() || [], ...all], all, moved.flatMap((m) => [zone(m.to), zone(m.from)]),
       moved.map((m) => zone(m.to))]);
   }
 
@@ -405,7 +408,8 @@ export class Board {
     const room = bottom - 16;
     let want = null;
     for (const els of choices) {
-      const rects = els.filter((e) => e && !this.dock.contains(e)).map((e) => e.getBoundingClientRect());
+      const rects = els.filter((e) => e && !this.dock.contains(e)).map((e) => e.getBoundingClientRect())
+        .filter((r) => r.height > 0); // not one hidden
       if (!rects.length) continue;
       const top = Math.min(...rects.map((r) => r.top)), end = Math.max(...rects.map((r) => r.bottom));
       want = { top, end };
