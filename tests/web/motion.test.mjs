@@ -212,6 +212,18 @@ for (const [viewport, size] of [[PHONE, 'phone'], [DESKTOP, 'desktop']]) {
       if (turn) {
         assert.match(r.since, /^Since your turn: .*Seat [12]/, `turn ${turn}: the bots' moves in words`);
         assert.deepEqual(await lastMovesShown(page, { fitOnly: true }), [], `turn ${turn}: a last move off the screen`);
+        // The words above the board are on the screen with them, whenever all of it fits above the dock.
+        const words = await page.evaluate(() => {
+          const dock = document.querySelector('.board .dock'), d = dock.getBoundingClientRect();
+          const bottom = d.height ? d.top : innerHeight;
+          const rs = [document.querySelector('#since'), document.querySelector('#notice'),
+            ...[...document.querySelectorAll('.board .zone.last-move')].filter((z) => !dock.contains(z))]
+            .map((e) => e.getBoundingClientRect()).filter((r) => r.height > 0);
+          const since = document.querySelector('#since').getBoundingClientRect();
+          return { fits: Math.max(...rs.map((r) => r.bottom)) - Math.min(...rs.map((r) => r.top)) <= bottom - 16,
+            top: Math.round(since.top), bottom: Math.round(since.bottom), dock: Math.round(bottom) };
+        });
+        if (words.fits) assert.ok(words.top >= -1 && words.bottom <= words.dock + 1, `turn ${turn}: "Since your turn" off the screen ${JSON.stringify(words)}`);
       }
       await screenshot(page, `steal-the-pile-followed-${size}-${String(turn).padStart(2, '0')}`, { full: false });
       await clickMove(page);
