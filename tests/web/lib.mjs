@@ -171,6 +171,17 @@ export function cardsSpilling(page) {
   }).map((c) => `${c.closest('.zone')?.dataset.zone} ${c.dataset.card ?? ''}`));
 }
 
+// The card buttons on the screen whose middle another card covers (a person's click there picks
+// the card on top), as "zone card".
+export function cardsCovered(page) {
+  return page.evaluate(() => [...document.querySelectorAll('.board .card-btn')].filter((b) => {
+    const r = b.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return false;
+    const top = document.elementFromPoint(x, y);
+    return top && top.closest('.card') && top.closest('.card-btn') !== b;
+  }).map((b) => `${b.dataset.zone} ${b.dataset.card}`));
+}
+
 // Resolves once no animation is running (cards at rest).
 export function settled(page) {
   return page.waitForFunction(() => !document.getAnimations().some((a) => a.playState === 'running'), null, { timeout: 5000 }).catch(() => {});

@@ -12,7 +12,7 @@ import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import {
   useServerAndBrowser, newPage, createTable, clickMove, waitTurn, tableData, screenshots, watchMotion, mineOnScreen,
-  replayView, writeTemp, lastMovesHidden, settled, screenshot, cardsSpilling, PILFER, PHONE, DESKTOP, ROOT,
+  replayView, writeTemp, lastMovesHidden, settled, screenshot, cardsSpilling, cardsCovered, PILFER, PHONE, DESKTOP, ROOT,
 } from './lib.mjs';
 
 const GAMES = JSON.parse(spawnSync(PILFER, ['games', '--json'], { encoding: 'utf8' }).stdout);
@@ -199,11 +199,7 @@ for (const [viewport, motion] of [[PHONE, 'no-preference'], [DESKTOP, 'reduce']]
 // above the dock, your seat is on the screen, nothing spills out of its seat or the middle and the
 // page never scrolls sideways. A screenshot after every turn (steal-the-pile-followed-*).
 for (const [viewport, size] of [[PHONE, 'phone'], [DESKTOP, 'desktop']]) {
-  // At 390x844 the page still leaves a last move under the dock in about 2 games of 5 (a second
-  // row of open piles; the zones would fit above it): a known gap of issue 19, so the phone's run
-  // is marked todo (it runs, and a failure is reported as such without failing the suite).
-  const todo = size === 'phone' && 'issue 19: a last move sometimes left under the dock at 390x844';
-  test(`steal-the-pile against two bots at ${viewport.width}x${viewport.height}: followed from the screen`, { timeout: 180000, todo }, async () => {
+  test(`steal-the-pile against two bots at ${viewport.width}x${viewport.height}: followed from the screen`, { timeout: 180000 }, async () => {
     const page = await newPage(env.browser, viewport, { motion: 'no-preference' });
     await createTable(page, env.server.url, { game: 'steal-the-pile', players: 3, seats: ['you', 'greedy', 'greedy'] });
     let turn = 0;
@@ -216,6 +212,18 @@ for (const [viewport, size] of [[PHONE, 'phone'], [DESKTOP, 'desktop']]) {
       if (turn) {
         assert.match(r.since, /^Since your turn: .*Seat [12]/, `turn ${turn}: the bots' moves in words`);
         assert.deepEqual(await lastMovesShown(page, { fitOnly: true }), [], `turn ${turn}: a last move off the screen`);
+        // The words above the board are on the screen with them, whenever all of it fits above the dock.
+        const words = await page.evaluate(() => {
+          const dock = document.querySelector('.board .dock'), d = dock.getBoundingClientRect();
+          const bottom = d.height ? d.top : innerHeight;
+          const rs = [document.querySelector('#since'), document.querySelector('#notice'),
+            ...[...document.querySelectorAll('.board .zone.last-move')].filter((z) => !dock.contains(z))]
+            .map((e) => e.getBoundingClientRect()).filter((r) => r.height > 0);
+          const since = document.querySelector('#since').getBoundingClientRect();
+          return { fits: Math.max(...rs.map((r) => r.bottom)) - Math.min(...rs.map((r) => r.top)) <= bottom - 16,
+            top: Math.round(since.top), bottom: Math.round(since.bottom), dock: Math.round(bottom) };
+        });
+        if (words.fits) assert.ok(words.top >= -1 && words.bottom <= words.dock + 1, `turn ${turn}: "Since your turn" off the screen ${JSON.stringify(words)}`);
       }
       await screenshot(page, `steal-the-pile-followed-${size}-${String(turn).padStart(2, '0')}`, { full: false });
       await clickMove(page);
@@ -228,23 +236,29 @@ for (const [viewport, size] of [[PHONE, 'phone'], [DESKTOP, 'desktop']]) {
 }
 
 // Skip-Bo Junior at 390x844: wherever a card is chosen, its targets are on the screen above the
-// dock, in every choice of two whole games or more (the check the per-game test makes, made often).
+// dock, in every choice of two whole games or more (the check the per-game test makes, made often);
+// and every card offered can be clicked in its middle: of two 3s in a hand stack, the one on top
+// (SBJ-3), not one that the cards fanned over it cover.
 test('skip-bo-junior at 390x844: a chosen card\'s targets are always on the screen', { timeout: 180000 }, async () => {
   const page = await newPage(env.browser, PHONE, { motion: 'no-preference' });
-  const stats = { hidden: [] };
+  const stats = { hidden: [] }, covered = [];
   let choices = 0;
   // two whole games at least, more while they were short (a greedy bot may end one in a few turns)
   for (let game = 0; game < 2 || (choices < 20 && game < 6); game++) {
     await createTable(page, env.server.url, { game: 'skip-bo-junior', players: 2, options: { stock: 5 }, seats: ['you', 'greedy'] });
     while (await waitTurn(page) && choices < 120) {
       // A card chosen while the last card still travels, or after: the redraws differ.
-      if (choices % 2) await settled(page);
+      if (choices % 2) {
+        await settled(page);
+        covered.push(...await cardsCovered(page));
+      }
       await clickMove(page, stats, null, { still: true });
       choices++;
     }
   }
   assert.ok(choices >= 20, `only ${choices} moves`);
   assert.deepEqual(stats.hidden, [], `in ${choices} moves`);
+  assert.deepEqual(covered, [], `cards offered under others, in ${choices} moves`);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

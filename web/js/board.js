@@ -12,9 +12,11 @@ import { h } from './dom.js';
 import { measure, play } from './motion.js';
 
 const key = (zone, card) => `${zone}\u0000${card ?? ''}`;
+const SCROLL_KEYS = new Set(['PageUp', 'PageDown', 'Home', 'End', 'ArrowUp', 'ArrowDown', ' ']);
 
 export class Board {
-  // handlers: play(legalIndex) sends a move; say(text) tells screen readers.
+  // handlers: play(legalIndex) sends a move; say(text) tells screen readers; above() the elements
+  // above the board that say what the last moves did (shown with them when all fits).
   constructor(handlers) {
     this.handlers = handlers;
     this.root = h('div.board');
@@ -31,6 +33,29 @@ export class Board {
     document.addEventListener('pointerdown', (ev) => { if (!ev.target.closest?.('.card-tip')) this.tip?.remove(); });
     this.sel = null;
     this.dialog = null;
+    // What the last moves touched (or a chosen card's targets) is kept in view above the dock,
+    // not only when a state is drawn: whatever changes the layout afterwards (a row of piles more,
+    // the dock growing with your turn's prompt, a line above the board, a card that travelled
+    // into place, the window resized) brings it back into view, until the player scrolls.
+    this.follow = false;
+    this.keep = () => this.keepInView();
+    this.sizes = new ResizeObserver(this.keep);
+    for (const e of [this.root, this.dock, document.body]) this.sizes.observe(e);
+    window.addEventListener('resize', this.keep);
+    // The player's own scrolling (wheel, touch, the keys that scroll the page, not those that act
+    // on a control or move between the cards) ends it until something moves again.
+    this.unfollow = (ev) => {
+      if (ev.type !== 'keydown' || (SCROLL_KEYS.has(ev.key) && !ev.target.closest?.('input, select, textarea, button, a, summary, .board')))
+        this.follow = false;
+    };
+    for (const t of ['wheel', 'touchmove', 'keydown']) window.addEventListener(t, this.unfollow, { passive: true });
+  }
+
+  // Stops keeping anything in view (the page is left).
+  destroy() {
+    this.sizes.disconnect();
+    window.removeEventListener('resize', this.keep);
+    for (const t of ['wheel', 'touchmove', 'keydown']) window.removeEventListener(t, this.unfollow);
   }
 
   // Draws the view. opts: {view, text, legal, moves (the state's: legal's zones), seat (the
@@ -58,13 +83,21 @@ export class Board {
     }
     this.draw();
     // A card chosen keeps its targets in view, whatever the new state moved around them; else
-    // what the last moves touched is brought into view when something moved, or when the dock
-    // grew over it (the prompt of your turn comes with a state of its own).
-    const dock = this.dock.getBoundingClientRect().height;
+    // what the last moves touched is followed from a state where something moved on.
+    if (opts.moved?.length) this.follow = true;
+    this.keepInView();
+    const anims = first ? play(this.root, first, opts.moved, opts.ms) : [];
+    this.root.dataset.moving = anims.length;
+    // Once the cards are in place (a pile's count shows again), once more.
+    if (anims.length) Promise.allSettled(anims.map((a) => a.finished)).then(this.keep);
+  }
+
+  // Brings a chosen card's targets, or while followed what the last moves touched, into view
+  // above the dock (a no-op when they are).
+  keepInView() {
+    if (!this.root.isConnected || !this.hasZones()) return;
     if (this.sel) this.showTargets();
-    else if (opts.moved?.length || dock > (this.dockHeight ?? Infinity) + 1) this.showLastMoves();
-    this.dockHeight = dock;
-    this.root.dataset.moving = first ? play(this.root, first, opts.moved, opts.ms) : 0;
+    else if (this.follow) this.showLastMoves();
   }
 
   hasZones() {
@@ -257,7 +290,10 @@ export class Board {
 
   cardNode(z, card, index) {
     const face = cardEl(card, z.texts?.[index]);
-    if (this.sources?.has(key(z.id, card))) return this.sourceButton(z, card, index, face);
+    // A move names its card by notation: of several cards of one notation in a zone, the last
+    // (the top of a fanned pile, as Skip-Bo Junior's hand stacks, SBJ-3) is the one to pick; the
+    // others, overlapped by the cards after them, stay cards.
+    if (this.sources?.has(key(z.id, card)) && z.cards.lastIndexOf(card) === index) return this.sourceButton(z, card, index, face);
     // The top card of a zone whose moves name no card.
     if (this.sources?.has(key(z.id, null)) && index === z.cards.length - 1) return this.sourceButton(z, null, index, face);
     return face;
@@ -352,11 +388,13 @@ export class Board {
   }
 
   // What the last moves touched (outlined) is brought into view above the docked hand: all of it
-  // when it fits, else what this state's moves touched, else where their cards went.
+  // with the words above the board when it fits, else all of it, else what this state's moves
+  // touched, else where their cards went.
   showLastMoves() {
     const zone = (id) => this.root.querySelector(`.zone[data-zone="${CSS.escape(id)}"]`);
     const moved = this.opts.moved || [];
-    this.reveal([[...this.root.querySelectorAll('.zone.last-move')], moved.flatMap((m) => [zone(m.to), zone(m.from)]),
+    const all = [...this.root.querySelectorAll('.zone.last-move')];
+    this.reveal([[...this.handlers.above?.() || [], ...all], all, moved.flatMap((m) => [zone(m.to), zone(m.from)]),
       moved.map((m) => zone(m.to))]);
   }
 
@@ -370,7 +408,8 @@ export class Board {
     const room = bottom - 16;
     let want = null;
     for (const els of choices) {
-      const rects = els.filter((e) => e && !this.dock.contains(e)).map((e) => e.getBoundingClientRect());
+      const rects = els.filter((e) => e && !this.dock.contains(e)).map((e) => e.getBoundingClientRect())
+        .filter((r) => r.height > 0); // not one hidden
       if (!rects.length) continue;
       const top = Math.min(...rects.map((r) => r.top)), end = Math.max(...rects.map((r) => r.bottom));
       want = { top, end };

@@ -117,9 +117,9 @@ export function reducedMotion() {
 }
 
 // Plays the moves `moved` (changes()) on the zones drawn anew in `root`, from the places `first`
-// (measure()) had; ms: how long a card travels. Returns the number of elements set moving.
+// (measure()) had; ms: how long a card travels. Returns the animations started.
 export function play(root, first, moved, ms) {
-  if (!ms || !moved.length) return 0;
+  if (!ms || !moved.length) return [];
   const shift = root.getBoundingClientRect().top - first.top;
   const rect = (r) => r && { left: r.left, top: r.top + shift, width: r.width, height: r.height };
   const jobs = new Map(); // element -> {from (a rectangle), turned, zone}: one motion an element
@@ -151,7 +151,7 @@ export function play(root, first, moved, ms) {
   }
   // Every end measured before anything moves, then every motion started.
   const list = [...jobs].slice(0, 40).map(([el, j]) => ({ el, ...j, end: centre(el.getBoundingClientRect()) }));
-  let n = 0;
+  const anims = [];
   for (const { el, from, turned, zone, end } of list) {
     const start = centre(from);
     const dx = start.x - end.x, dy = start.y - end.y;
@@ -166,7 +166,7 @@ export function play(root, first, moved, ms) {
     const done = () => { el.classList.remove('moving'); delete el.dataset.movingFrom; };
     anim.onfinish = done;
     anim.oncancel = done;
-    n++;
+    anims.push(anim);
   }
-  return n;
+  return anims;
 }

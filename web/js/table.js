@@ -67,6 +67,7 @@ export class TablePage {
     document.title = 'pilfer';
     document.removeEventListener('keydown', this.onkey);
     this.board.closeChoice();
+    this.board.destroy();
     this.conn.close();
   }
 
@@ -80,7 +81,7 @@ export class TablePage {
     this.rulesBtn = h('button', { type: 'button', id: 'rules-btn', onclick: () => this.showRules() }, 'Rules');
     this.hintBtn = h('button', { type: 'button', id: 'hint-btn', onclick: () => this.hint(), disabled: true }, 'Hint');
     this.leaveBtn = h('button', { type: 'button', id: 'leave-btn', onclick: () => this.leave(), hidden: true }, 'Leave');
-    this.board = new Board({ play: (i) => this.play(i), say: (t) => announce(t) });
+    this.board = new Board({ play: (i) => this.play(i), say: (t) => announce(t), above: () => [this.since, this.notice] });
     this.seatsList = h('ol.seats', { id: 'seats' });
     this.sharePanel = h('section.share-panel', { 'aria-labelledby': 'share-title', hidden: true });
     this.legalList = h('ul.legal', { id: 'legal' });
