@@ -146,16 +146,18 @@ export function mineOnScreen(page) {
   });
 }
 
-// The zones the last moves touched (outlined) that are not wholly on the screen above the docked
-// hand, as "zone at top-bottom": what a person would not see without scrolling.
+// The zones the last moves touched (outlined) that are not wholly on the screen between what
+// covers its top (the review's controls) and the docked hand, as "zone at top-bottom": what a
+// person would not see without scrolling.
 export function lastMovesHidden(page) {
   return page.evaluate(() => {
     const dock = document.querySelector('.board .dock');
     const d = dock?.getBoundingClientRect();
     const bottom = d && d.height ? d.top : innerHeight;
+    const top = Math.max(0, document.querySelector('#review:not([hidden])')?.getBoundingClientRect().bottom || 0);
     return [...document.querySelectorAll('.board .zone.last-move')].filter((z) => !dock?.contains(z))
-      .map((z) => [z.dataset.zone, z.getBoundingClientRect()]).filter(([, r]) => r.top < -1 || r.bottom > bottom + 1)
-      .map(([id, r]) => `${id} at ${Math.round(r.top)}-${Math.round(r.bottom)} (the dock at ${Math.round(bottom)})`);
+      .map((z) => [z.dataset.zone, z.getBoundingClientRect()]).filter(([, r]) => r.top < top - 1 || r.bottom > bottom + 1)
+      .map(([id, r]) => `${id} at ${Math.round(r.top)}-${Math.round(r.bottom)} (the screen from ${Math.round(top)}, the dock at ${Math.round(bottom)})`);
   });
 }
 

@@ -37,7 +37,8 @@ async function mineInView(page, what, scrollY) {
 // moves into view again, a frame or two later on a busy machine. Asked again for up to 1.5 s;
 // what is still hidden then fails.
 // With fitOnly, as the board promises (board.js, showLastMoves): all of them when they fit between
-// the top of the screen and the dock, else at least one of them on the screen.
+// the top of the screen (below the review's controls) and the dock, else at least one of them on
+// the screen.
 async function lastMovesShown(page, { fitOnly = false } = {}) {
   const check = async () => {
     const hidden = await lastMovesHidden(page);
@@ -45,10 +46,13 @@ async function lastMovesShown(page, { fitOnly = false } = {}) {
     const { fits, shown } = await page.evaluate(() => {
       const dock = document.querySelector('.board .dock'), d = dock?.getBoundingClientRect();
       const bottom = d && d.height ? d.top : innerHeight;
+      // The review's controls, once the page is scrolled, stay at the top: as tall as they are.
+      const rv = document.querySelector('#review:not([hidden])')?.getBoundingClientRect();
+      const top = rv ? Math.max(0, rv.bottom) : 0, covered = rv ? Math.min(top, rv.height) : 0;
       const rs = [...document.querySelectorAll('.board .zone.last-move')].filter((z) => !dock?.contains(z))
         .map((z) => z.getBoundingClientRect());
-      return { fits: Math.max(...rs.map((r) => r.bottom)) - Math.min(...rs.map((r) => r.top)) <= bottom - 16,
-        shown: rs.some((r) => r.top >= -1 && r.bottom <= bottom + 1) };
+      return { fits: Math.max(...rs.map((r) => r.bottom)) - Math.min(...rs.map((r) => r.top)) <= bottom - covered - 16,
+        shown: rs.some((r) => r.top >= top - 1 && r.bottom <= bottom + 1) };
     });
     return fits || !shown ? hidden : [];
   };
@@ -354,6 +358,35 @@ test('the review: a link to step K shows its words and marks, the log in step; a
     assert.ok(await page.locator('.board .zone.last-move').count() > 0, `step ${early}: its zones are outlined`);
   }
   assert.equal(await page.locator('#log li').count(), plies, 'the review\'s log has every move of the game');
+  // On a phone, a link to step K opens with that step's marks on the screen below the review's
+  // controls, and stepping on keeps both there: the controls stay at the top, the board follows.
+  await page.setViewportSize(PHONE);
+  const forward = async (what) => {
+    const r = await page.locator('#review-next').evaluate((b) => { const x = b.getBoundingClientRect(); return { top: x.top, bottom: x.bottom }; });
+    assert.ok(r.top >= 0 && r.bottom <= PHONE.height, `phone, ${what}: the Forward button is on the screen (${JSON.stringify(r)})`);
+  };
+  for (let step = 4; step <= k; step += Math.max(1, Math.floor((k - 4) / 8))) {
+    await page.goto(`${env.server.url}#review=${table}&ply=${step}`);
+    await page.reload();
+    await page.waitForFunction((k) => new RegExp(`^Move ${k} of`).test(document.querySelector('#review-where')?.textContent || ''), step);
+    await settled(page);
+    assert.deepEqual(await lastMovesShown(page, { fitOnly: true }), [], `phone, opened at step ${step}: its marks on the screen`);
+    await forward(`opened at step ${step}`);
+  }
+  for (const step of [k]) {
+    await page.goto(`${env.server.url}#review=${table}&ply=${step}`);
+    await page.reload();
+    await page.waitForFunction((k) => new RegExp(`^Move ${k} of`).test(document.querySelector('#review-where')?.textContent || ''), step);
+    for (let i = 1; i <= 6; i++) {
+      await page.locator('#review-next').click();
+      await page.waitForFunction((k) => new RegExp(`^Move ${k} of`).test(document.querySelector('#review-where').textContent), step + i);
+      await settled(page);
+      assert.deepEqual(await lastMovesShown(page, { fitOnly: true }), [], `phone, step ${step + i}: its marks on the screen`);
+      await forward(`step ${step + i}`);
+      if (step + i >= plies) break;
+    }
+  }
+  await screenshot(page, 'steal-the-pile-review-followed-phone', { full: false });
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

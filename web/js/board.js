@@ -63,7 +63,8 @@ export class Board {
   // interactive (false in review and for spectators), marks: {seat: 'to move'…}, moved: what
   // moved since the board was last drawn (motion.js changes()) and ms how long it travels (0: no
   // motion), touched: the zones the last moves touched (outlined), arrived: zone -> the cards that
-  // came there (marked)}
+  // came there (marked), follow: bring what the last moves touched into view even when nothing
+  // moved (a review opened at a step)}
   update(opts) {
     const first = opts.ms && opts.moved?.length ? measure(this.root) : null;
     this.opts = opts;
@@ -84,7 +85,7 @@ export class Board {
     this.draw();
     // A card chosen keeps its targets in view, whatever the new state moved around them; else
     // what the last moves touched is followed from a state where something moved on.
-    if (opts.moved?.length) this.follow = true;
+    if (opts.moved?.length || opts.follow) this.follow = true;
     this.keepInView();
     const anims = first ? play(this.root, first, opts.moved, opts.ms) : [];
     this.root.dataset.moving = anims.length;
@@ -401,22 +402,24 @@ export class Board {
   // Scrolls the page the least that shows the first of `choices` (lists of elements) that fits
   // between the top of the screen and the dock (elements in the dock are on the screen); when
   // none fits, the top of the last. The page scrolls only for this: a move never jumps it.
+  // What the page keeps at the top of the screen (the review's controls) is not the screen.
   // The board's data-scrolled says where it last scrolled to (for tests: the page's own doing).
   reveal(choices) {
     const dock = this.dock.getBoundingClientRect();
     const bottom = this.root.contains(this.dock) && dock.height ? dock.top : innerHeight;
-    const room = bottom - 16;
+    const top = Math.max(0, this.handlers.covered?.() || 0);
+    const room = bottom - top - 16;
     let want = null;
     for (const els of choices) {
       const rects = els.filter((e) => e && !this.dock.contains(e)).map((e) => e.getBoundingClientRect())
         .filter((r) => r.height > 0); // not one hidden
       if (!rects.length) continue;
-      const top = Math.min(...rects.map((r) => r.top)), end = Math.max(...rects.map((r) => r.bottom));
-      want = { top, end };
-      if (end - top <= room) break;
+      const first = Math.min(...rects.map((r) => r.top)), end = Math.max(...rects.map((r) => r.bottom));
+      want = { top: first, end };
+      if (end - first <= room) break;
     }
-    if (!want || (want.top >= 0 && want.end <= bottom)) return;
-    const by = want.end - want.top > room || want.top < 0 ? want.top - 8 : want.end - bottom + 8;
+    if (!want || (want.top >= top && want.end <= bottom)) return;
+    const by = want.end - want.top > room || want.top < top ? want.top - top - 8 : want.end - bottom + 8;
     window.scrollBy({ top: by, behavior: 'instant' });
     this.root.dataset.scrolled = String(Math.round(window.scrollY));
   }

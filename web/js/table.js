@@ -81,7 +81,8 @@ export class TablePage {
     this.rulesBtn = h('button', { type: 'button', id: 'rules-btn', onclick: () => this.showRules() }, 'Rules');
     this.hintBtn = h('button', { type: 'button', id: 'hint-btn', onclick: () => this.hint(), disabled: true }, 'Hint');
     this.leaveBtn = h('button', { type: 'button', id: 'leave-btn', onclick: () => this.leave(), hidden: true }, 'Leave');
-    this.board = new Board({ play: (i) => this.play(i), say: (t) => announce(t), above: () => [this.since, this.notice] });
+    this.board = new Board({ play: (i) => this.play(i), say: (t) => announce(t), above: () => [this.since, this.notice],
+      covered: () => this.reviewCovers() });
     this.seatsList = h('ol.seats', { id: 'seats' });
     this.sharePanel = h('section.share-panel', { 'aria-labelledby': 'share-title', hidden: true });
     this.legalList = h('ul.legal', { id: 'legal' });
@@ -894,6 +895,14 @@ export class TablePage {
     this.reviewPanel.querySelector('#review-next').focus();
   }
 
+  // How much of the top of the screen the review's controls cover once the page is scrolled
+  // (they stay there: style.css), for the board's following of each step's marks.
+  reviewCovers() {
+    if (!this.review || this.reviewPanel.hidden) return 0;
+    const r = this.reviewPanel.getBoundingClientRect();
+    return Math.min(Math.max(0, r.bottom), r.height);
+  }
+
   stopReview() {
     this.review = null;
     this.reviewPanel.hidden = true;
@@ -968,7 +977,7 @@ export class TablePage {
     const ms = Math.abs(ply - from) === 1 ? Math.min(this.motionMs(), 450) : 0;
     this.board.update({ view: r.view, text: r.text, legal: [], seat: null, interactive: false,
       names: (s) => this.name(s) + this.scoreText({ view: r.view }, s), marks: {},
-      moved: shown ? changes(shown.view, r.view) : [], ms, touched: this.touched, arrived: this.arrived });
+      moved: shown ? changes(shown.view, r.view) : [], ms, touched: this.touched, arrived: this.arrived, follow: true });
     // The board keeps the tallest height it had, so that nothing jumps from step to step.
     rv.height = Math.max(rv.height, this.board.root.getBoundingClientRect().height);
     this.board.root.style.minHeight = `${rv.height}px`;
