@@ -31,7 +31,8 @@
  *
  * Everything is integer arithmetic (rewards in 1/PF_WIN_UNIT, the logarithm in fixed point), so the
  * search is the same on every machine and compiler, as `pilfer bench` requires. The tree is
- * preallocated once per bot (iters + 1 nodes): no allocation per move or iteration.
+ * preallocated once per bot (iters + 2 nodes, 4 slots of 32 bytes each for the children's blocks,
+ * touched only as they are used): no allocation per move or iteration.
  *
  * On several threads (threads=T) the search is root-parallel (Chaslot, Winands and van den Herik,
  * "Parallel Monte-Carlo Tree Search", 2008): T trees, each grown by one thread over its own
