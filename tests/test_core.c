@@ -8,7 +8,52 @@
 #include "core/jsontext.h"
 #include "core/rng.h"
 #include "core/siphash.h"
+#include "core/slots.h"
 #include "testutil.h"
+
+/* pf_cards_resample (what every determinization rests on, game.h) is "sort by code, then
+ * pf_shuffle16" whatever the cards: one deck (a word's bits), decks with jokers repeated (counted
+ * in one word), Skip-Bo Junior's codes, a game's own codes above 255 (by insertion); and it is
+ * canonical, the same for the same cards in any order. */
+static void test_cards_resample(void **unused) {
+  (void)unused;
+  pf_card decks[4][PF_MAX_DEAL];
+  int ns[4];
+  ns[0] = pf_deck_standard(decks[0], 1, 0);
+  ns[1] = pf_deck_standard(decks[1], 2, 4);
+  ns[2] = 0;
+  for (int v = 1; v <= 10; v++)
+    for (int k = 0; k < v; k++) decks[2][ns[2]++] = PF_CARD_SBJ(v);
+  decks[2][ns[2]++] = PF_CARD_SBJ_WILD;
+  ns[3] = 0;
+  for (int k = 0; k < 40; k++) decks[3][ns[3]++] = (pf_card)(k % 3 ? PF_CARD_GAME + 200 + k % 7 : k);
+  for (int d = 0; d < 4; d++)
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+      int n = ns[d] - (int)(seed % 5); /* part of a deck, as hidden cards are */
+      pf_card got[PF_MAX_DEAL], again[PF_MAX_DEAL], want[PF_MAX_DEAL];
+      pf_rng r;
+      pf_rng_seed(&r, seed, 9);
+      memcpy(got, decks[d], sizeof got);
+      pf_shuffle16(&r, got, (size_t)n);
+      memcpy(want, got, sizeof want);
+      for (int i = 0; i < n; i++) again[n - 1 - i] = got[i];
+      for (int i = 1; i < n; i++) /* the reference: by insertion */
+        for (int j = i; j > 0 && want[j - 1] > want[j]; j--) {
+          pf_card t = want[j];
+          want[j] = want[j - 1];
+          want[j - 1] = t;
+        }
+      pf_rng a, b, c;
+      pf_rng_seed(&a, seed, 3);
+      b = c = a;
+      pf_shuffle16(&a, want, (size_t)n);
+      pf_cards_resample(got, n, &b);
+      pf_cards_resample(again, n, &c);
+      assert_memory_equal(got, want, (size_t)n * sizeof got[0]);
+      assert_memory_equal(again, want, (size_t)n * sizeof got[0]);
+      assert_memory_equal(&a, &b, sizeof a);
+    }
+}
 
 /* ---- SipHash-2-4, the MAC of the bot protocol's samples ---- */
 
@@ -315,6 +360,7 @@ int main(void) {
       cmocka_unit_test(test_decks),               cmocka_unit_test(test_deal_check),
       cmocka_unit_test(test_options),            cmocka_unit_test(test_pile_scan),
       cmocka_unit_test(test_json_text),          cmocka_unit_test(test_siphash_reference),
+      cmocka_unit_test(test_cards_resample),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

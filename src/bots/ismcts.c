@@ -31,7 +31,8 @@
  *
  * Everything is integer arithmetic (rewards in 1/PF_WIN_UNIT, the logarithm in fixed point), so the
  * search is the same on every machine and compiler, as `pilfer bench` requires. The tree is
- * preallocated once per bot (iters + 1 nodes): no allocation per move or iteration.
+ * preallocated once per bot (iters + 2 nodes, 4 slots of 32 bytes each for the children's blocks,
+ * touched only as they are used): no allocation per move or iteration.
  *
  * On several threads (threads=T) the search is root-parallel (Chaslot, Winands and van den Herik,
  * "Parallel Monte-Carlo Tree Search", 2008): T trees, each grown by one thread over its own
@@ -52,23 +53,39 @@
 #define MAX_NODES (1u << 20) /* a time-limited search stops growing its tree here */
 #define HASH 1024            /* >= 2 * PF_MAX_MOVES */
 
-/* A node as a tree step reads it, its siblings one after another: 32 bytes, two to a cache line.
- * What only the update reads is kept apart (stat), and the walk's path replaces a parent link. */
+/* A node as a tree step reads it: 32 bytes, two to a cache line. A node's children lie side by
+ * side in the slots (oldest first), so that a step reads them in order rather than chasing links
+ * through the tree: a node's block of slots holds a power of two of them, and when it is full the
+ * children move to a block twice its size at the end of the slots used (add_node). What only the
+ * update reads is kept apart (stat, at the node's id, which never moves), and the walk's path
+ * replaces a parent link. */
 typedef struct node {
   pf_move move;                  /* the move into this node */
-  int32_t child, next;           /* first child, next sibling; -1 for none */
+  int32_t child;                 /* the slot of its first child (-1: none yet) */
+  uint32_t id;                   /* its number in order of creation: its stat's index */
   uint32_t visits, avail;        /* visits, and times it was legal when its parent was walked */
   uint16_t at;                   /* its move's index among its parent's legal moves when last seen */
-  int16_t seat;                  /* the seat that made the move (-1 at the root) */
+  uint16_t nchild;               /* its children, at slots child .. child + nchild - 1 */
   uint64_t value;                /* its UCB but the exploration term: mean reward and progressive
                                     bias (ucb_value), updated with visits */
 } node;
 
-/* What the update alone reads of a node: at the same index as the node. */
+/* What the update alone reads of a node: at the node's id. */
 typedef struct stat {
   uint64_t reward;               /* sum of the seat's rewards, in 1/UNIT */
   uint16_t prior;                /* the rule of thumb's opinion of the move, 0..65535 */
+  int16_t seat;                  /* the seat that made the move (-1 at the root) */
 } stat;
+
+/* A node's children never outgrow a block of this many: a move tried there later has no node
+ * (as when the tree is full). Only a node of a seat whose moves vary across samples could come
+ * near, after tens of thousands of different moves. */
+#define MAX_CHILDREN 32768
+
+/* Slots for cap nodes: a node with k children holds a block of fewer than 2k slots, and left
+ * behind blocks of 1, 2, ..., fewer than 2k slots in all as they grew, so fewer than 4k; the root
+ * has one. */
+#define SLOTS(cap) (4 * (size_t)(cap))
 
 /* What every thread of one choice shares, read only. */
 typedef struct task {
@@ -82,17 +99,18 @@ typedef struct task {
 /* One thread's search: its tree, its scratch state and generator, what it cost. */
 typedef struct search {
   const task *t;
-  node *nodes;
-  stat *stats_of;                /* of each node */
-  int32_t *path;                 /* the nodes of this iteration's walk, root first */
-  uint32_t nnodes, cap;
+  node *nodes;                   /* the slots (SLOTS(cap)), the root at 0 */
+  stat *stats_of;                /* of each node, by its id */
+  int32_t *path;                 /* the slots of this iteration's walk, root first */
+  uint32_t nnodes, cap;          /* nodes made, and at most */
+  uint32_t nslots;               /* slots used */
+  uint32_t ln_lim;               /* ln_table is filled below it */
   int64_t iters;                 /* its share of the iterations */
   pf_rng rng;
   pf_bot_stats stats;
   char *det;                     /* the determinized copy walked in one iteration */
   uint32_t stamp;                /* of this tree step: marks the hash table's entries and tried[] */
-  uint32_t hkey[HASH], hstamp[HASH];
-  uint16_t hidx[HASH];
+  struct { uint32_t stamp, key; uint16_t idx; } hash[HASH]; /* legal moves by code: one probe, one line */
   uint32_t tried[PF_MAX_MOVES];  /* == stamp: the legal move of that index has a child */
 } search;
 
@@ -136,23 +154,35 @@ static uint64_t log2_q32(uint32_t x) {
 }
 
 #define LN_TABLE 65536
-static uint64_t ln_table[LN_TABLE]; /* ln(a) * 2^32 */
-static pthread_once_t ln_once = PTHREAD_ONCE_INIT;
+static uint64_t ln_table[LN_TABLE]; /* ln(a) * 2^32, for 0 < a < ln_filled */
+static uint32_t ln_filled = 1;      /* under ln_lock; entries below it are never written again */
+static pthread_mutex_t ln_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* ln 2 * 2^32, rounded. */
 #define LN2_Q32 2977044472ull
 
 static uint64_t ln_q32_slow(uint32_t a) { return ((log2_q32(a) >> 8) * LN2_Q32) >> 24; }
 
-static void ln_init(void) {
-  for (uint32_t a = 1; a < LN_TABLE; a++) ln_table[a] = ln_q32_slow(a);
+/* Fills the table below n (at most LN_TABLE) and returns how far it may be read: as far as a search
+ * needs (a child is available once per iteration at most), not the whole table for a short one. */
+static uint32_t ln_fill(uint64_t n) {
+  if (n > LN_TABLE) n = LN_TABLE;
+  pthread_mutex_lock(&ln_lock);
+  for (; ln_filled < n; ln_filled++) ln_table[ln_filled] = ln_q32_slow(ln_filled);
+  pthread_mutex_unlock(&ln_lock);
+  return (uint32_t)n;
 }
 
-static inline uint64_t ln_q32(uint32_t a) { return a < LN_TABLE ? ln_table[a] : ln_q32_slow(a); }
+/* ln(a) * 2^32, from the table below lim (what ln_fill returned). */
+static inline uint64_t ln_q32(uint32_t a, uint32_t lim) { return a < lim ? ln_table[a] : ln_q32_slow(a); }
 
-/* floor(sqrt(x)), exact: the double's square root (correctly rounded by IEEE 754) corrected. */
+/* floor(sqrt(x)), exact: the double's square root (correctly rounded by IEEE 754) corrected. Below
+ * 2^52 (every x of ucb_explore is below 2^38: ln(2^32) * 2^32), x is exact as a double and its
+ * root is at least 1/(2 * 2^26) from the next integer, more than half its ulp: truncation is the
+ * floor, and the corrections never run. */
 static inline uint64_t isqrt(uint64_t x) {
   uint64_t r = (uint64_t)sqrt((double)x);
+  if (x < (1ull << 52)) return r;
   while (r * r > x) r--;
   while ((r + 1) * (r + 1) <= x) r++;
   return r;
@@ -168,8 +198,8 @@ static inline uint64_t ucb_value(uint64_t reward, uint32_t visits, uint16_t prio
   return mean + bias;
 }
 
-static inline uint64_t ucb_explore(uint32_t avail, uint32_t visits, uint64_t c_milli) {
-  return c_milli * UNIT * isqrt(ln_q32(avail) / visits) / 1000;
+static inline uint64_t ucb_explore(uint64_t ln_avail, uint32_t visits, uint64_t c_milli) {
+  return c_milli * UNIT * isqrt(ln_avail / visits) / 1000;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -181,7 +211,7 @@ static inline uint64_t ucb_explore(uint32_t avail, uint32_t visits, uint64_t c_m
 /* The bytes of one search of cap nodes: its head, scratch state, tree (the nodes, their stats, a
  * path), each on its own cache lines, so that threads never share one. */
 static size_t search_size(const pf_game *g, uint32_t cap) {
-  return LINES(sizeof(search)) + LINES(g->state_size) + LINES((size_t)cap * sizeof(node)) +
+  return LINES(sizeof(search)) + LINES(g->state_size) + LINES(SLOTS(cap) * sizeof(node)) +
          LINES((size_t)cap * sizeof(stat)) + LINES((size_t)cap * sizeof(int32_t));
 }
 
@@ -197,26 +227,40 @@ static char *search_memory(pf_bot *bot, const pf_game *g, int threads, uint32_t 
     char *p = (char *)s + LINES(sizeof(search));
     s->t = t;
     s->det = p, p += LINES(g->state_size);
-    s->nodes = (node *)p, p += LINES((size_t)cap * sizeof(node));
+    s->nodes = (node *)p, p += LINES(SLOTS(cap) * sizeof(node));
     s->stats_of = (stat *)p, p += LINES((size_t)cap * sizeof(stat));
     s->path = (int32_t *)p;
     s->cap = cap;
-    s->nnodes = 0;
+    s->nnodes = s->nslots = 0;
     s->stats = (pf_bot_stats){0};
   }
   return mem;
 }
 
+/* A new child of the node at slot `parent` (-1: the root); returns its slot, or -1 when the tree is
+ * full. A full block of children moves to one twice its size: only the parent points at it, and
+ * the parent is in its own parent's block, so every slot on the walk's path stays put. */
 static int32_t add_node(search *s, int32_t parent, pf_move m, int seat, uint16_t prior, uint16_t at) {
   if (s->nnodes == s->cap) return -1;
-  int32_t i = (int32_t)s->nnodes++;
-  node *n = &s->nodes[i];
-  *n = (node){.move = m, .child = -1, .next = -1, .seat = (int16_t)seat, .avail = 1, .at = at};
-  s->stats_of[i] = (stat){.prior = prior};
+  int32_t i = 0;
   if (parent >= 0) {
-    n->next = s->nodes[parent].child;
-    s->nodes[parent].child = i;
+    node *p = &s->nodes[parent];
+    uint32_t k = p->nchild;
+    if (k == MAX_CHILDREN) return -1;
+    if ((k & (k - 1)) == 0) { /* 0, or a full block of k: a block of max(1, 2k) at the end */
+      int32_t b = (int32_t)s->nslots;
+      s->nslots += k ? 2 * k : 1;
+      if (k) memcpy(&s->nodes[b], &s->nodes[p->child], k * sizeof(node));
+      p->child = b;
+    }
+    i = p->child + (int32_t)k;
+    p->nchild = (uint16_t)(k + 1);
+  } else {
+    s->nslots = 1;
   }
+  uint32_t id = s->nnodes++;
+  s->nodes[i] = (node){.move = m, .child = -1, .id = id, .avail = 1, .at = at};
+  s->stats_of[id] = (stat){.prior = prior, .seat = (int16_t)seat};
   return i;
 }
 
@@ -224,18 +268,18 @@ static int32_t add_node(search *s, int32_t parent, pf_move m, int seat, uint16_t
 static void hash_moves(search *s, const pf_move *moves, int n) {
   for (int i = 0; i < n; i++) {
     uint32_t h = (moves[i] * 2654435761u) >> 22;
-    while (s->hstamp[h] == s->stamp) h = (h + 1) & (HASH - 1);
-    s->hstamp[h] = s->stamp;
-    s->hkey[h] = moves[i];
-    s->hidx[h] = (uint16_t)i;
+    while (s->hash[h].stamp == s->stamp) h = (h + 1) & (HASH - 1);
+    s->hash[h].stamp = s->stamp;
+    s->hash[h].key = moves[i];
+    s->hash[h].idx = (uint16_t)i;
   }
 }
 
 /* The index of move m among the hashed legal moves, or -1. */
 static inline int hash_find(const search *s, pf_move m) {
   uint32_t h = (m * 2654435761u) >> 22;
-  for (; s->hstamp[h] == s->stamp; h = (h + 1) & (HASH - 1))
-    if (s->hkey[h] == m) return s->hidx[h];
+  for (; s->hash[h].stamp == s->stamp; h = (h + 1) & (HASH - 1))
+    if (s->hash[h].key == m) return s->hash[h].idx;
   return -1;
 }
 
@@ -318,35 +362,67 @@ static inline bool child_legal(search *s, node *cn, const pf_move *moves, int n,
 }
 
 /* The children of `at` legal in this sample compete by UCB (each counted available); returns the
- * chosen child, or -1 when a legal move has no child yet, with its index in *untried. */
+ * chosen child, or -1 when a legal move has no child yet, with its index in *untried. The first
+ * pass finds the legal children (and marks their moves tried); only when every legal move has one
+ * are their UCBs taken, in the same order, since an expansion would not read them. */
 static int32_t select_child(search *s, const void *d, int32_t at, const pf_move *moves, int n, int *untried,
                             uint16_t *prior) {
   if (++s->stamp == 0) { /* wrapped around: forget every old stamp */
-    memset(s->hstamp, 0, sizeof s->hstamp);
+    memset(s->hash, 0, sizeof s->hash);
     memset(s->tried, 0, sizeof s->tried);
     s->stamp = 1;
   }
-  /* One pass over the children: each legal one is marked tried and its UCB taken as if it were
-   * counted available (which it is when every legal move has a child). */
   bool hashed = false;
   int ntried = 0;
-  uint64_t c = (uint64_t)s->t->set[S_C], best_ucb = 0;
-  int32_t best = -1;
-  node *legal[PF_MAX_MOVES];
-  for (int32_t ch = s->nodes[at].child; ch >= 0; ch = s->nodes[ch].next) {
+  int32_t legal[PF_MAX_MOVES];
+  int32_t first = s->nodes[at].child;
+  for (int32_t ch = first + s->nodes[at].nchild - 1; ch >= first; ch--) { /* newest first */
     node *cn = &s->nodes[ch];
     if (!child_legal(s, cn, moves, n, &hashed)) continue;
     s->tried[cn->at] = s->stamp;
-    legal[ntried++] = cn;
-    uint64_t u = cn->value + ucb_explore(cn->avail + 1, cn->visits, c);
-    if (best < 0 || u > best_ucb) best = ch, best_ucb = u;
+    legal[ntried++] = ch;
   }
   if (ntried < n) {
     *untried = pick_untried(s, d, moves, n, ntried, prior);
     return -1;
   }
-  for (int i = 0; i < ntried; i++) legal[i]->avail++;
+  /* Each is counted available, and its UCB taken as such. */
+  uint64_t c = (uint64_t)s->t->set[S_C], best_ucb = 0;
+  int32_t best = -1;
+  for (int i = 0; i < ntried; i++) {
+    node *cn = &s->nodes[legal[i]];
+    uint64_t u = cn->value + ucb_explore(ln_q32(++cn->avail, s->ln_lim), cn->visits, c);
+    if (best < 0 || u > best_ucb) best = legal[i], best_ucb = u;
+  }
   return best;
+}
+
+/* The rest of an iteration's game after the expansion: moves drawn by playout_move and chance
+ * outcomes, to the end of the game or, with a horizon, of deal deal0 (returns true: cut there).
+ * Apart from the walk, so that its loop holds only what a simulated move needs. */
+static bool playout(search *s, void *d, bool greedy, bool horizon, int deal0) {
+  const pf_game *g = s->t->g;
+  int (*to_move)(const void *) = g->to_move;
+  void (*apply)(void *, pf_move) = g->apply;
+  int (*current_deal)(const void *, pf_deal *) = g->current_deal;
+  /* A uniform move straight from the game's random_move when it has one (as pf_random_move). */
+  pf_move (*random_move)(const void *, pf_rng *, int *) = greedy && g->rate_moves ? NULL : g->random_move;
+  pf_move moves[PF_MAX_MOVES];
+  long played = 0;
+  bool cut = false;
+  for (int who, n; (who = to_move(d)) != PF_NOBODY;) {
+    played++;
+    if (who == PF_CHANCE)
+      pf_chance_sample(g, d, NULL);
+    else
+      apply(d, random_move ? random_move(d, &s->rng, &n) : playout_move(s, d, moves, greedy));
+    if (horizon && current_deal(d, NULL) != deal0) {
+      cut = true;
+      break;
+    }
+  }
+  s->stats.moves += played;
+  return cut;
 }
 
 /* One iteration from the root: determinize, select and expand, play out, back up. */
@@ -355,7 +431,7 @@ static void iterate(search *s) {
   const pf_game *g = t->g;
   void *d = s->det;
   pf_move moves[PF_MAX_MOVES];
-  bool greedy = t->set[S_PLAYOUT] == 1, horizon = t->set[S_HORIZON] == 0, expanded = false, cut = false;
+  bool greedy = t->set[S_PLAYOUT] == 1, horizon = t->set[S_HORIZON] == 0, cut = false;
   int before[PF_MAX_PLAYERS];
   memcpy(d, t->root, g->state_size);
   g->determinize(d, t->seat, &s->rng);
@@ -364,31 +440,35 @@ static void iterate(search *s) {
   int32_t at = 0, depth = 0;
   for (int who; (who = g->to_move(d)) != PF_NOBODY;) {
     s->stats.moves++;
+    bool expanded = false;
     if (who == PF_CHANCE) {
       pf_chance_sample(g, d, NULL);
     } else {
-      pf_move m = 0;
-      if (expanded) { /* the playout */
-        m = playout_move(s, d, moves, greedy);
-      } else {
-        int n = g->legal(d, moves);
-        uint16_t prior = 0;
-        int k = 0;
-        int32_t child = select_child(s, d, at, moves, n, &k, &prior);
-        if (child >= 0) {
-          s->path[++depth] = at = child;
-          m = s->nodes[child].move;
-        } else { /* expand: the first untried move of this walk, then the playout */
-          m = moves[k];
-          child = add_node(s, at, m, who, prior, (uint16_t)k);
-          if (child >= 0) s->path[++depth] = at = child, s->stats.nodes++;
-          expanded = true;
-        }
+      int n = g->legal(d, moves);
+      uint16_t prior = 0;
+      int k = 0;
+      int32_t child = select_child(s, d, at, moves, n, &k, &prior);
+      pf_move m = child >= 0 ? s->nodes[child].move : moves[k];
+      if (child < 0) { /* expand: the first untried move of this walk, then the playout */
+        child = add_node(s, at, m, who, prior, (uint16_t)k);
+        if (child >= 0) s->stats.nodes++;
+        expanded = true;
+      }
+      if (child >= 0) {
+        s->path[++depth] = at = child;
+        /* What the next step and the update will read of it, fetched while the game moves. */
+        const node *cn = &s->nodes[child];
+        if (cn->nchild) __builtin_prefetch(&s->nodes[cn->child]);
+        __builtin_prefetch(&s->stats_of[cn->id], 1);
       }
       g->apply(d, m);
     }
     if (horizon && g->current_deal(d, NULL) != deal0) {
       cut = true;
+      break;
+    }
+    if (expanded) {
+      cut = playout(s, d, greedy, horizon, deal0);
       break;
     }
   }
@@ -397,9 +477,9 @@ static void iterate(search *s) {
   uint64_t bias = (uint64_t)t->set[S_BIAS];
   for (; depth > 0; depth--) {
     node *n = &s->nodes[s->path[depth]];
-    stat *ns = &s->stats_of[s->path[depth]];
+    stat *ns = &s->stats_of[n->id];
     n->visits++;
-    ns->reward += share[n->seat];
+    ns->reward += share[ns->seat];
     n->value = ucb_value(ns->reward, n->visits, ns->prior, bias);
   }
   s->nodes[0].visits++;
@@ -422,7 +502,6 @@ static pf_move ismcts_choose(pf_bot *bot, const pf_game *g, const void *st) {
   int n = g->legal(st, moves);
   bot->stats = (pf_bot_stats){0};
   if (n == 1) return moves[0];
-  pthread_once(&ln_once, ln_init);
   int threads = (int)bot->set[S_THREADS];
   int64_t iters = bot->set[S_ITERS], time_ms = bot->set[S_TIME];
   if (threads > iters) threads = (int)iters;
@@ -437,9 +516,11 @@ static pf_move ismcts_choose(pf_bot *bot, const pf_game *g, const void *st) {
   uint64_t seed = threads > 1 ? pf_rng_next(&bot->rng) : 0;
   pthread_t tid[PF_BOT_MAX_THREADS];
   int started = 0;
+  uint32_t ln_lim = ln_fill((uint64_t)share + 2); /* a child's availability is at most the iterations */
   for (int k = 0; k < threads; k++) {
     search *s = (search *)(mem + (size_t)k * each);
     s->iters = share + (k < iters % threads);
+    s->ln_lim = ln_lim;
     if (threads == 1)
       s->rng = bot->rng;
     else
@@ -456,12 +537,12 @@ static pf_move ismcts_choose(pf_bot *bot, const pf_game *g, const void *st) {
   uint64_t visits[PF_MAX_MOVES] = {0}, reward[PF_MAX_MOVES] = {0};
   for (int k = 0; k < threads; k++) {
     search *s = (search *)(mem + (size_t)k * each);
-    for (int32_t ch = s->nodes[0].child; ch >= 0; ch = s->nodes[ch].next) {
+    for (int32_t ch = s->nodes[0].child; ch >= 0 && ch < s->nodes[0].child + s->nodes[0].nchild; ch++) {
       const node *cn = &s->nodes[ch];
       int i = 0;
       while (moves[i] != cn->move) i++; /* every sample has the root's legal moves (determinize) */
       visits[i] += cn->visits;
-      reward[i] += s->stats_of[ch].reward;
+      reward[i] += s->stats_of[cn->id].reward;
     }
     bot->stats.iterations += s->stats.iterations;
     bot->stats.moves += s->stats.moves;

@@ -20,9 +20,28 @@ void pf_slots_load_deal(pf_card *card, const pf_card *deck, int ndeck, const pf_
   pf_shuffle16(&rng, card, (size_t)ndeck);
 }
 
-/* Sorts n cards by code: counted, when every code is below 256 (a bit per code present, then the
- * codes in order); else by insertion (n is at most a deal). */
+/* Sorts n cards by code. Codes below 64 (standard decks and jokers) are one word's bits, read back
+ * in order, each as often as counted (once: no count); else counted, when every code is below 256
+ * (a bit per code present, then the codes in order); else by insertion (n is at most a deal). */
 static void cards_sort(pf_card *cards, int n) {
+  uint64_t low = 0, twice = 0, high = 0;
+  for (int i = 0; i < n; i++) {
+    uint64_t bit = 1ull << (cards[i] & 63);
+    high |= cards[i] >> 6;
+    twice |= low & bit;
+    low |= bit;
+  }
+  if (!high) {
+    uint8_t times[64] = {0};
+    if (twice)
+      for (int i = 0; i < n; i++) times[cards[i]]++;
+    for (int k = 0; low; low &= low - 1) {
+      pf_card c = (pf_card)__builtin_ctzll(low);
+      cards[k++] = c;
+      for (int j = times[c]; j > 1; j--) cards[k++] = c;
+    }
+    return;
+  }
   uint64_t present[4] = {0};
   uint8_t count[256];
   int i = 0;
