@@ -172,13 +172,40 @@ static int open_first(const stp_state *s, int r) {
   return k;
 }
 
-/* Takes away open pile k, keeping the order laid (a few bytes: no memmove call). */
-static inline void open_remove(stp_state *s, int k) {
-  int r = rank_of_slot(s, s->open[k]);
+/* The bytes of word i of four below byte n of the 32, as a mask. */
+static inline uint64_t bytes_below(int n, int i) {
+  int b = n - 8 * i;
+  b = b < 0 ? 0 : b;
+  return b >= 8 ? ~0ull : (1ull << 8 * b) - 1;
+}
+
+/* Takes away the open pile at `slot`, of rank r, keeping the order laid: the 32 bytes of open[] as
+ * four words (byte j of word i being open[8i + j]), where it is the first byte equal to slot (the
+ * zero byte of a xor, looked for below nopen: the bytes past it are stale) and the later ones
+ * move down one, without a branch or a loop of a few bytes (which becomes a memmove call). */
+static inline void open_remove(stp_state *s, uint8_t slot, int r) {
+  _Static_assert(sizeof s->open == 4 * sizeof(uint64_t), "open[] is four words");
+  uint64_t w[4], ones = 0x0101010101010101ull;
+  int k = 32;
+  memcpy(w, s->open, sizeof w);
+  for (int i = 3; i >= 0; i--) {
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w[i] = __builtin_bswap64(w[i]);
+#endif
+    uint64_t x = w[i] ^ slot * ones, z = (x - ones) & ~x & 0x8080808080808080ull & bytes_below(s->nopen, i);
+    k = z ? 8 * i + (__builtin_ctzll(z) >> 3) : k;
+  }
+  for (int i = 0; i < 4; i++) {
+    uint64_t keep = bytes_below(k, i), next = i < 3 ? w[i + 1] << 56 : 0;
+    w[i] = (w[i] & keep) | ((w[i] >> 8 | next) & ~keep);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w[i] = __builtin_bswap64(w[i]);
+#endif
+  }
+  memcpy(s->open, w, sizeof w);
+  s->nopen--;
   s->open_n[r]--;
   s->rank_n[r]--;
-  s->nopen--;
-  for (int j = k; j < s->nopen; j++) s->open[j] = s->open[j + 1];
   if (s->open_n[r]) { /* rare: the first deal's duplicates */
     s->open_slot[r] = s->open[open_first(s, r)];
     s->open_card[r] = s->card[s->open_slot[r]];
@@ -195,9 +222,8 @@ static inline void play_slot(stp_state *s, int taker, uint8_t slot, int r, int t
   if (target & 0x80) {
     pile_move(s, taker, target & 0x7F);
   } else {
-    int k = open_find(s, (pf_card)(target - 1));
-    uint8_t o = s->open[k];
-    open_remove(s, k);
+    uint8_t o = s->open[open_find(s, (pf_card)(target - 1))];
+    open_remove(s, o, r);
     pile_push(s, taker, o, r);
   }
   pile_push(s, taker, slot, r);
@@ -208,8 +234,8 @@ static inline void play_slot(stp_state *s, int taker, uint8_t slot, int r, int t
  * deal's duplicates); a pile taken goes the general way. */
 static inline void play_seat(stp_state *s, int p, uint8_t slot, pf_card c, int target) {
   int r = c >> 2;
+  s->faceup |= 1ull << (c & 63);
   if (target == T_NONE) {
-    s->faceup |= 1ull << (c & 63);
     open_add(s, slot, r);
     return;
   }
@@ -217,15 +243,10 @@ static inline void play_seat(stp_state *s, int p, uint8_t slot, pf_card c, int t
     play_slot(s, p, slot, r, target);
     return;
   }
-  s->faceup |= 1ull << (c & 63);
   uint8_t o = s->open_slot[r];
-  int k = 0, n = --s->nopen;
-  while (s->open[k] != o) k++;
-  for (; k < n; k++) s->open[k] = s->open[k + 1];
-  s->open_n[r] = 0;
-  s->rank_n[r]--;
-  s->below[slot] = o;
+  open_remove(s, o, r);
   pile_push(s, p, o, r);
+  s->below[slot] = o; /* then slot on it: of the same rank */
   s->size[p]++;
   s->top[p] = slot;
 }
