@@ -149,11 +149,12 @@ static inline void pile_move(stp_state *s, int to, int from) {
   s->bottom[from] = NONE;
 }
 
-/* Lays `slot`, of rank r, as a new open pile. */
-static inline void open_add(stp_state *s, uint8_t slot, int r) {
+/* Lays `slot` (card c) as a new open pile. */
+static inline void open_add(stp_state *s, uint8_t slot, pf_card c) {
+  int r = c >> 2, first = !s->open_n[r];
   s->open[s->nopen++] = slot;
-  s->open_card[r] = s->open_n[r] ? s->open_card[r] : s->card[slot];
-  s->open_slot[r] = s->open_n[r] ? s->open_slot[r] : slot;
+  s->open_card[r] = first ? c : s->open_card[r];
+  s->open_slot[r] = first ? slot : s->open_slot[r];
   s->open_n[r]++;
   s->rank_n[r]++;
 }
@@ -179,30 +180,53 @@ static inline uint64_t bytes_below(int n, int i) {
   return b >= 8 ? ~0ull : (1ull << 8 * b) - 1;
 }
 
-/* Takes away the open pile at `slot`, of rank r, keeping the order laid: the 32 bytes of open[] as
- * four words (byte j of word i being open[8i + j]), where it is the first byte equal to slot (the
- * zero byte of a xor, looked for below nopen: the bytes past it are stale) and the later ones
- * move down one, without a branch or a loop of a few bytes (which becomes a memmove call). */
+/* Word i of the four that hold open[] (byte j of it being open[8i + j]), read and written one by
+ * one: GCC would move an array of the four through the stack as two 16-byte halves, which the
+ * processor cannot forward from the 8-byte stores, and the load would wait for them. */
+static inline uint64_t open_word(const stp_state *s, int i) {
+  uint64_t w;
+  memcpy(&w, s->open + 8 * i, sizeof w);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  w = __builtin_bswap64(w);
+#endif
+  return w;
+}
+static inline void open_word_set(stp_state *s, int i, uint64_t w) {
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  w = __builtin_bswap64(w);
+#endif
+  memcpy(s->open + 8 * i, &w, sizeof w);
+}
+
+/* Word w (word i of open[]) with its bytes from k on moved down one, `next` (word i + 1) giving
+ * its last. */
+static inline uint64_t open_word_cut(uint64_t w, uint64_t next, int k, int i) {
+  uint64_t keep = bytes_below(k, i);
+  return (w & keep) | ((w >> 8 | next << 56) & ~keep);
+}
+
+/* The first byte of open word w (word i) equal to slot, below nopen (the bytes past it are stale):
+ * its index in open[], or k when there is none. */
+static inline int open_word_find(uint64_t w, uint8_t slot, int nopen, int i, int k) {
+  uint64_t ones = 0x0101010101010101ull, x = w ^ slot * ones;
+  uint64_t z = (x - ones) & ~x & 0x8080808080808080ull & bytes_below(nopen, i);
+  return z ? 8 * i + (__builtin_ctzll(z) >> 3) : k;
+}
+
+/* Takes away the open pile at `slot`, of rank r, keeping the order laid: open[] as four words,
+ * where it is the first byte equal to slot (the zero byte of a xor) and the later ones move down
+ * one, without a branch or a loop of a few bytes (which becomes a memmove call). */
 static inline void open_remove(stp_state *s, uint8_t slot, int r) {
-  _Static_assert(sizeof s->open == 4 * sizeof(uint64_t), "open[] is four words");
-  uint64_t w[4], ones = 0x0101010101010101ull;
-  int k = 32;
-  memcpy(w, s->open, sizeof w);
-  for (int i = 3; i >= 0; i--) {
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w[i] = __builtin_bswap64(w[i]);
-#endif
-    uint64_t x = w[i] ^ slot * ones, z = (x - ones) & ~x & 0x8080808080808080ull & bytes_below(s->nopen, i);
-    k = z ? 8 * i + (__builtin_ctzll(z) >> 3) : k;
-  }
-  for (int i = 0; i < 4; i++) {
-    uint64_t keep = bytes_below(k, i), next = i < 3 ? w[i + 1] << 56 : 0;
-    w[i] = (w[i] & keep) | ((w[i] >> 8 | next) & ~keep);
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w[i] = __builtin_bswap64(w[i]);
-#endif
-  }
-  memcpy(s->open, w, sizeof w);
+  _Static_assert(sizeof s->open == 32, "open[] is four words");
+  uint64_t w0 = open_word(s, 0), w1 = open_word(s, 1), w2 = open_word(s, 2), w3 = open_word(s, 3);
+  int n = s->nopen, k = open_word_find(w3, slot, n, 3, 32);
+  k = open_word_find(w2, slot, n, 2, k);
+  k = open_word_find(w1, slot, n, 1, k);
+  k = open_word_find(w0, slot, n, 0, k);
+  open_word_set(s, 0, open_word_cut(w0, w1, k, 0));
+  open_word_set(s, 1, open_word_cut(w1, w2, k, 1));
+  open_word_set(s, 2, open_word_cut(w2, w3, k, 2));
+  open_word_set(s, 3, open_word_cut(w3, 0, k, 3));
   s->nopen--;
   s->open_n[r]--;
   s->rank_n[r]--;
@@ -216,7 +240,7 @@ static inline void open_remove(stp_state *s, uint8_t slot, int r) {
 static inline void play_slot(stp_state *s, int taker, uint8_t slot, int r, int target) {
   s->faceup |= 1ull << (s->card[slot] & 63);
   if (target == T_NONE) {
-    open_add(s, slot, r);
+    open_add(s, slot, s->card[slot]);
     return;
   }
   if (target & 0x80) {
@@ -236,7 +260,7 @@ static inline void play_seat(stp_state *s, int p, uint8_t slot, pf_card c, int t
   int r = c >> 2;
   s->faceup |= 1ull << (c & 63);
   if (target == T_NONE) {
-    open_add(s, slot, r);
+    open_add(s, slot, c);
     return;
   }
   if (__builtin_expect((target & 0x80) || s->open_n[r] > 1, 0)) {
@@ -269,7 +293,7 @@ static pf_hands hands_of(const stp_state *s) {
 static void lay_open(stp_state *s) {
   uint8_t slot = s->next_slot++;
   s->faceup |= 1ull << (s->card[slot] & 63);
-  open_add(s, slot, rank_of_slot(s, slot));
+  open_add(s, slot, s->card[slot]);
 }
 
 /* STP-3: one card at a time from the seat after the dealer; the first round then lays the open
@@ -433,22 +457,28 @@ static pf_move random_move_listed(const stp_state *s, pf_rng *rng, int *count) {
 /* The same with one deck and at most one open pile of each rank in hand, without a list or a
  * branch per card: each hand card gives max(rank_n, 1) moves (its open pile first, then the piles
  * its rank tops in seat order, or a new open pile), a card past the hand's length none. */
+/* The moves of hand card i (of the hand's word `cards`, len cards long): max(rank_n, 1), none past
+ * the hand's length; *dup is set when its rank has two open piles. */
+static inline int card_moves(const stp_state *s, uint32_t cards, int i, int len, int *dup) {
+  int r = (cards >> 8 * i & 0xFF) >> 2, in = i < len, k = s->rank_n[r];
+  *dup |= in & (s->open_n[r] > 1);
+  return in * (k + !k);
+}
+
 static pf_move stp_random_move(const void *vs, pf_rng *rng, int *count) {
   const stp_state *s = vs;
   uint32_t cards = hand_word(s->hand_card[s->turn]); /* cards past the hand's length are stale */
-  int len = s->hand_len[s->turn], dup = s->ncards != 52, per[HAND_MAX], n = 0;
-  for (int i = 0; i < HAND_MAX; i++) {
-    int r = (cards >> 8 * i & 0xFF) >> 2, in = i < len, k = s->rank_n[r];
-    dup |= in & (s->open_n[r] > 1);
-    n += per[i] = in * (k + !k);
-  }
+  int len = s->hand_len[s->turn], dup = s->ncards != 52;
+  /* Four scalars, not an array, which GCC would keep on the stack. */
+  int n0 = card_moves(s, cards, 0, len, &dup), n1 = card_moves(s, cards, 1, len, &dup);
+  int n2 = card_moves(s, cards, 2, len, &dup), n3 = card_moves(s, cards, 3, len, &dup);
   if (dup) return random_move_listed(s, rng, count);
-  *count = n;
-  int k = (int)pf_rng_below(rng, (uint32_t)n);
+  int s1 = n0, s2 = s1 + n1, s3 = s2 + n2;
+  *count = s3 + n3;
+  int k = (int)pf_rng_below(rng, (uint32_t)(s3 + n3));
   /* The card: the first i whose cards' moves so far pass k; k becomes the index among its own. */
-  int s1 = per[0], s2 = s1 + per[1], s3 = s2 + per[2];
   int i = (k >= s1) + (k >= s2) + (k >= s3);
-  k -= (k >= s1) * per[0] + (k >= s2) * per[1] + (k >= s3) * per[2];
+  k -= (k >= s1) * n0 + (k >= s2) * n1 + (k >= s3) * n2;
   pf_card c = (pf_card)(cards >> 8 * i & 0xFF);
   /* Its k-th move: its open pile (k < nopen), or the (k - nopen)-th pile its rank tops, or a new
    * open pile when nothing matches; chosen by masks, as a branch here would be a coin toss. */
