@@ -302,18 +302,17 @@ static void deal_round(stp_state *s) {
   if (s->solitaire && s->round == 0)
     for (int k = 0; k < s->first_open; k++) lay_open(s);
   int n = s->round == s->rounds - 1 ? s->final_round : s->per_round, players = s->players;
-  /* Seat dealer + i gets slots next_slot + i - 1 + j * players, j < n, after its cards. */
+  /* Every hand is empty (STP-5). Seat dealer + i gets slots next_slot + i - 1 + j * players,
+   * j < n: byte j of a word, all four at once (none passes 255, so no byte carries). */
+  uint32_t used = n == HAND_MAX ? ~0u : (1u << 8 * n) - 1;
   for (int i = 1, seat = s->dealer; i <= players; i++) {
     seat = seat_after(s, seat);
-    uint32_t slots = hand_word(s->hand[seat]), cards = hand_word(s->hand_card[seat]);
-    for (int j = 0, at = 8 * s->hand_len[seat], slot = s->next_slot + i - 1; j < n; j++, at += 8, slot += players) {
-      uint32_t keep = ~(0xFFu << at);
-      slots = (slots & keep) | (uint32_t)slot << at;
-      cards = (cards & keep) | (uint32_t)s->card[slot] << at;
-    }
-    hand_word_set(s->hand[seat], slots);
+    int slot = s->next_slot + i - 1;
+    uint32_t cards = 0;
+    for (int j = 0; j < n; j++) cards |= (uint32_t)s->card[slot + j * players] << 8 * j;
+    hand_word_set(s->hand[seat], ((uint32_t)slot * 0x01010101u + (uint32_t)players * 0x03020100u) & used);
     hand_word_set(s->hand_card[seat], cards);
-    s->hand_len[seat] = (uint8_t)(s->hand_len[seat] + n);
+    s->hand_len[seat] = (uint8_t)n;
   }
   s->next_slot = (uint8_t)(s->next_slot + n * players);
   if (!s->solitaire && s->round == 0)
