@@ -5,14 +5,16 @@
  * card is then named by its slot wherever it is: in a hand, as an open pile, in a player's pile
  * (a linked stack through below[], so that taking a whole pile is O(1)), set aside, or still in
  * the stock (slots from next_slot on). Determinizing only rewrites card[] of the slots a seat
- * cannot see.
+ * cannot see (and hand_card, which mirrors the hands' cards for the move generator).
  *
  * For the move generator the state also keeps each pile's top rank (top_rank, EMPTY for none)
  * and, by rank, the piles whose top card is of that rank (top_mask), the open piles of that rank
  * (open_n, and the first one's card, open_card) and the piles of both kinds (rank_n), updated
  * wherever a card is laid or taken. They depend only on cards lying face up, which determinizing
- * never rewrites. An empty pile's top counts under the rank EMPTY, which no card has, so that
- * laying a card on a pile needs no branch for an empty one.
+ * never rewrites; so do open_slot (the first open pile of a rank) and, with one deck, faceup (the
+ * cards lying face up, as a mask: what determinizing lists as hidden is every other card). An
+ * empty pile's top counts under the rank EMPTY, which no card has, so that laying a card on a pile
+ * needs no branch for an empty one.
  */
 #include <stdio.h>
 #include <stddef.h>
