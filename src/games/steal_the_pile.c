@@ -5,12 +5,16 @@
  * card is then named by its slot wherever it is: in a hand, as an open pile, in a player's pile
  * (a linked stack through below[], so that taking a whole pile is O(1)), set aside, or still in
  * the stock (slots from next_slot on). Determinizing only rewrites card[] of the slots a seat
- * cannot see.
+ * cannot see (and hand_card, which mirrors the hands' cards for the move generator).
  *
- * For the move generator the state also keeps, by rank, the piles whose top card is of that rank
- * (top_mask), the open piles of that rank (open_n) and the piles of both kinds (rank_n), updated
+ * For the move generator the state also keeps each pile's top rank (top_rank, EMPTY for none)
+ * and, by rank, the piles whose top card is of that rank (top_mask), the open piles of that rank
+ * (open_n, and the first one's card, open_card) and the piles of both kinds (rank_n), updated
  * wherever a card is laid or taken. They depend only on cards lying face up, which determinizing
- * never rewrites.
+ * never rewrites; so do open_slot (the first open pile of a rank) and, with one deck, faceup (the
+ * cards lying face up, as a mask: what determinizing lists as hidden is every other card). An
+ * empty pile's top counts under the rank EMPTY, which no card has, so that laying a card on a pile
+ * needs no branch for an empty one.
  */
 #include <stdio.h>
 #include <stddef.h>
@@ -33,6 +37,7 @@ PF_RULES_TEXT(pf_rules_steal_the_pile);
 #define DECK_PILE 12 /* solitaire: the deck's own pile (STP-8), after the 12 seats */
 #define NPILES 13
 #define HAND_MAX 4
+#define EMPTY 13 /* top_rank of an empty pile: a 14th rank, no card's */
 
 /* Move codes: the card played in bits 0-7, the target in bits 8-15. */
 #define T_NONE 0               /* no match: a new open pile */
@@ -51,12 +56,18 @@ typedef struct stp_state {
   pf_card card[MAX_CARDS];  /* the card of each slot */
   uint8_t below[MAX_CARDS]; /* the slot beneath, in a pile; NONE at the bottom */
   uint8_t hand[PF_MAX_PLAYERS][HAND_MAX];
+  uint8_t hand_card[PF_MAX_PLAYERS][HAND_MAX]; /* the cards of those slots: card[hand[p][i]] */
   uint8_t hand_len[PF_MAX_PLAYERS];
   uint8_t open[MAX_OPEN];  /* slots of the open piles, in the order laid */
   uint8_t aside[MAX_OPEN]; /* the remainder of STP-6, set aside */
-  uint16_t top_mask[13]; /* by rank: the piles q (bit q) whose top card is of that rank */
-  uint8_t open_n[13];    /* by rank: the open piles of that rank */
-  uint8_t rank_n[13];    /* by rank: open_n and the piles in top_mask */
+  uint16_t top_mask[EMPTY + 1]; /* by rank: the piles q (bit q) whose top card is of that rank */
+  uint8_t rank_n[EMPTY + 1];    /* by rank: open_n and the piles in top_mask */
+  uint8_t open_n[13];           /* by rank: the open piles of that rank */
+  pf_card open_card[13];        /* by rank: the card of the first open pile of it, if open_n */
+  uint8_t open_slot[13];        /* ... and its slot */
+  uint8_t top_rank[NPILES];     /* the rank of each pile's top card; EMPTY for an empty pile */
+  uint64_t faceup;              /* one deck: the cards lying face up (bit c: card c), the others
+                                   being in hands and the stock; with two decks, unused */
   uint8_t over, solitaire;
   uint8_t end_share;           /* STP-6: cards each seat of end_seats got from the open piles */
   uint16_t end_seats;          /* STP-6: the seats with the fewest cards, as a bit mask */
@@ -81,6 +92,26 @@ static const pf_option_desc OPTIONS[] = {
      "scoring games (STP-7): play games until a total reaches this; 0 = one game"},
 };
 
+/* A hand's four bytes as one word, byte j at bits 8j..8j+7, read and written whole (never a byte
+ * at a time, which would keep the processor from forwarding the word it stored). */
+static inline uint32_t hand_word(const uint8_t *b) {
+  uint32_t w;
+  memcpy(&w, b, sizeof w);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  w = __builtin_bswap32(w);
+#endif
+  return w;
+}
+static inline void hand_word_set(uint8_t *b, uint32_t w) {
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  w = __builtin_bswap32(w);
+#endif
+  memcpy(b, &w, sizeof w);
+}
+
+/* The seat after p (no division: a round's end is on the playouts' path). */
+static inline uint8_t seat_after(const stp_state *s, int p) { return (uint8_t)(p + 1 == s->players ? 0 : p + 1); }
+
 static inline int rank_of_slot(const stp_state *s, int slot) { return s->card[slot] >> 2; }
 static inline int npiles_in_play(const stp_state *s) { return s->solitaire ? 1 : s->players; }
 
@@ -88,56 +119,46 @@ static inline int npiles_in_play(const stp_state *s) { return s->solitaire ? 1 :
 /* Piles                                                                                      */
 /* ------------------------------------------------------------------------------------------ */
 
-static inline void pile_push(stp_state *s, int pile, uint8_t slot) {
-  if (s->size[pile]) {
-    int r = rank_of_slot(s, s->top[pile]);
-    s->below[slot] = s->top[pile];
-    s->top_mask[r] &= (uint16_t)~(1u << pile);
-    s->rank_n[r]--;
-  } else {
-    s->below[slot] = NONE;
-    s->bottom[pile] = slot;
-  }
-  s->top[pile] = slot;
-  s->top_mask[rank_of_slot(s, slot)] |= (uint16_t)(1u << pile);
-  s->rank_n[rank_of_slot(s, slot)]++;
+/* Pile q's top is now `slot` of rank r, over what lay there (which may be no card: EMPTY). */
+static inline void set_top(stp_state *s, int q, uint8_t slot, int r) {
+  uint16_t bit = (uint16_t)(1u << q);
+  int old = s->top_rank[q];
+  s->top_mask[old] &= (uint16_t)~bit;
+  s->rank_n[old]--;
+  s->top_mask[r] |= bit;
+  s->rank_n[r]++;
+  s->top[q] = slot;
+  s->top_rank[q] = (uint8_t)r;
+}
+
+/* Lays `slot`, of rank r, on the pile. */
+static inline void pile_push(stp_state *s, int pile, uint8_t slot, int r) {
+  s->below[slot] = s->top[pile]; /* NONE on an empty pile */
+  s->bottom[pile] = s->size[pile] ? s->bottom[pile] : slot;
   s->size[pile]++;
+  set_top(s, pile, slot, r);
 }
 
 /* Puts the whole pile `from` on top of pile `to` (STP-4: a whole pile, never part of it). */
-static void pile_move(stp_state *s, int to, int from) {
+static inline void pile_move(stp_state *s, int to, int from) {
   if (!s->size[from] || from == to) return;
-  if (s->size[to]) {
-    int r = rank_of_slot(s, s->top[to]);
-    s->below[s->bottom[from]] = s->top[to];
-    s->top_mask[r] &= (uint16_t)~(1u << to);
-    s->rank_n[r]--;
-  } else {
-    s->below[s->bottom[from]] = NONE;
-    s->bottom[to] = s->bottom[from];
-  }
-  uint16_t *mask = &s->top_mask[rank_of_slot(s, s->top[from])];
-  *mask = (uint16_t)((*mask & ~(1u << from)) | 1u << to);
-  s->top[to] = s->top[from];
+  s->below[s->bottom[from]] = s->top[to]; /* NONE on an empty pile */
+  s->bottom[to] = s->size[to] ? s->bottom[to] : s->bottom[from];
   s->size[to] = (uint8_t)(s->size[to] + s->size[from]);
+  set_top(s, to, s->top[from], s->top_rank[from]);
+  set_top(s, from, NONE, EMPTY);
   s->size[from] = 0;
-  s->top[from] = s->bottom[from] = NONE;
+  s->bottom[from] = NONE;
 }
 
-static void open_add(stp_state *s, uint8_t slot) {
-  int r = rank_of_slot(s, slot);
+/* Lays `slot` (card c) as a new open pile. */
+static inline void open_add(stp_state *s, uint8_t slot, pf_card c) {
+  int r = c >> 2, first = !s->open_n[r];
   s->open[s->nopen++] = slot;
+  s->open_card[r] = first ? c : s->open_card[r];
+  s->open_slot[r] = first ? slot : s->open_slot[r];
   s->open_n[r]++;
   s->rank_n[r]++;
-}
-
-/* Takes away open pile k, keeping the order laid (a few bytes: no memmove call). */
-static void open_remove(stp_state *s, int k) {
-  int r = rank_of_slot(s, s->open[k]);
-  s->open_n[r]--;
-  s->rank_n[r]--;
-  s->nopen--;
-  for (int j = k; j < s->nopen; j++) s->open[j] = s->open[j + 1];
 }
 
 /* Index of the first open pile holding this card, or -1. */
@@ -147,21 +168,113 @@ static int open_find(const stp_state *s, pf_card c) {
   return -1;
 }
 
-/* STP-4: `taker` (a seat or DECK_PILE) plays `slot` onto `target`. */
-static inline void play_slot(stp_state *s, int taker, uint8_t slot, int target) {
+/* Index of the first open pile of rank r (there is one). */
+static int open_first(const stp_state *s, int r) {
+  int k = 0;
+  while (rank_of_slot(s, s->open[k]) != r) k++;
+  return k;
+}
+
+/* The bytes of word i of four below byte n of the 32, as a mask. */
+static inline uint64_t bytes_below(int n, int i) {
+  int b = n - 8 * i;
+  b = b < 0 ? 0 : b;
+  return b >= 8 ? ~0ull : (1ull << 8 * b) - 1;
+}
+
+/* Word i of the four that hold open[] (byte j of it being open[8i + j]), read and written one by
+ * one: GCC would move an array of the four through the stack as two 16-byte halves, which the
+ * processor cannot forward from the 8-byte stores, and the load would wait for them. */
+static inline uint64_t open_word(const stp_state *s, int i) {
+  uint64_t w;
+  memcpy(&w, s->open + 8 * i, sizeof w);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  w = __builtin_bswap64(w);
+#endif
+  return w;
+}
+static inline void open_word_set(stp_state *s, int i, uint64_t w) {
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  w = __builtin_bswap64(w);
+#endif
+  memcpy(s->open + 8 * i, &w, sizeof w);
+}
+
+/* Word w (word i of open[]) with its bytes from k on moved down one, `next` (word i + 1) giving
+ * its last. */
+static inline uint64_t open_word_cut(uint64_t w, uint64_t next, int k, int i) {
+  uint64_t keep = bytes_below(k, i);
+  return (w & keep) | ((w >> 8 | next << 56) & ~keep);
+}
+
+/* The first byte of open word w (word i) equal to slot, below nopen (the bytes past it are stale):
+ * its index in open[], or k when there is none. */
+static inline int open_word_find(uint64_t w, uint8_t slot, int nopen, int i, int k) {
+  uint64_t ones = 0x0101010101010101ull, x = w ^ slot * ones;
+  uint64_t z = (x - ones) & ~x & 0x8080808080808080ull & bytes_below(nopen, i);
+  return z ? 8 * i + (__builtin_ctzll(z) >> 3) : k;
+}
+
+/* Takes away the open pile at `slot`, of rank r, keeping the order laid: open[] as four words,
+ * where it is the first byte equal to slot (the zero byte of a xor) and the later ones move down
+ * one, without a branch or a loop of a few bytes (which becomes a memmove call). */
+static inline void open_remove(stp_state *s, uint8_t slot, int r) {
+  _Static_assert(sizeof s->open == 32, "open[] is four words");
+  uint64_t w0 = open_word(s, 0), w1 = open_word(s, 1), w2 = open_word(s, 2), w3 = open_word(s, 3);
+  int n = s->nopen, k = open_word_find(w3, slot, n, 3, 32);
+  k = open_word_find(w2, slot, n, 2, k);
+  k = open_word_find(w1, slot, n, 1, k);
+  k = open_word_find(w0, slot, n, 0, k);
+  open_word_set(s, 0, open_word_cut(w0, w1, k, 0));
+  open_word_set(s, 1, open_word_cut(w1, w2, k, 1));
+  open_word_set(s, 2, open_word_cut(w2, w3, k, 2));
+  open_word_set(s, 3, open_word_cut(w3, 0, k, 3));
+  s->nopen--;
+  s->open_n[r]--;
+  s->rank_n[r]--;
+  if (s->open_n[r]) { /* rare: the first deal's duplicates */
+    s->open_slot[r] = s->open[open_first(s, r)];
+    s->open_card[r] = s->card[s->open_slot[r]];
+  }
+}
+
+/* STP-4: `taker` (a seat or DECK_PILE) plays `slot`, of rank r, onto `target`. */
+static inline void play_slot(stp_state *s, int taker, uint8_t slot, int r, int target) {
+  s->faceup |= 1ull << (s->card[slot] & 63);
   if (target == T_NONE) {
-    open_add(s, slot);
+    open_add(s, slot, s->card[slot]);
     return;
   }
   if (target & 0x80) {
     pile_move(s, taker, target & 0x7F);
   } else {
-    int k = open_find(s, (pf_card)(target - 1));
-    uint8_t o = s->open[k];
-    open_remove(s, k);
-    pile_push(s, taker, o);
+    uint8_t o = s->open[open_find(s, (pf_card)(target - 1))];
+    open_remove(s, o, r);
+    pile_push(s, taker, o, r);
   }
-  pile_push(s, taker, slot);
+  pile_push(s, taker, slot, r);
+}
+
+/* STP-4: seat p plays `slot` (card c) onto `target`: most often a new open pile or the taking of
+ * one, about as often each, found by its slot (open_slot: its rank's only one but for the first
+ * deal's duplicates); a pile taken goes the general way. */
+static inline void play_seat(stp_state *s, int p, uint8_t slot, pf_card c, int target) {
+  int r = c >> 2;
+  s->faceup |= 1ull << (c & 63);
+  if (target == T_NONE) {
+    open_add(s, slot, c);
+    return;
+  }
+  if (__builtin_expect((target & 0x80) || s->open_n[r] > 1, 0)) {
+    play_slot(s, p, slot, r, target);
+    return;
+  }
+  uint8_t o = s->open_slot[r];
+  open_remove(s, o, r);
+  pile_push(s, p, o, r);
+  s->below[slot] = o; /* then slot on it: of the same rank */
+  s->size[p]++;
+  s->top[p] = slot;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -178,26 +291,42 @@ static pf_hands hands_of(const stp_state *s) {
   return (pf_hands){.slots = &s->hand[0][0], .stride = HAND_MAX, .lens = s->hand_len, .players = s->players};
 }
 
+/* The stock's next card as a new open pile. */
+static void lay_open(stp_state *s) {
+  uint8_t slot = s->next_slot++;
+  s->faceup |= 1ull << (s->card[slot] & 63);
+  open_add(s, slot, s->card[slot]);
+}
+
 /* STP-3: one card at a time from the seat after the dealer; the first round then lays the open
  * piles. STP-8: in solitaire the open piles come first. */
 static void deal_round(stp_state *s) {
   if (s->solitaire && s->round == 0)
-    for (int k = 0; k < s->first_open; k++) open_add(s, s->next_slot++);
-  int n = s->round == s->rounds - 1 ? s->final_round : s->per_round;
-  for (int j = 0; j < n; j++)
-    for (int i = 0, seat = s->dealer; i < s->players; i++) {
-      seat = seat + 1 == s->players ? 0 : seat + 1;
-      s->hand[seat][s->hand_len[seat]++] = s->next_slot++;
-    }
+    for (int k = 0; k < s->first_open; k++) lay_open(s);
+  int n = s->round == s->rounds - 1 ? s->final_round : s->per_round, players = s->players;
+  /* Every hand is empty (STP-5). Seat dealer + i gets slots next_slot + i - 1 + j * players,
+   * j < n: byte j of a word, all four at once (none passes 255, so no byte carries). */
+  uint32_t used = n == HAND_MAX ? ~0u : (1u << 8 * n) - 1;
+  for (int i = 1, seat = s->dealer; i <= players; i++) {
+    seat = seat_after(s, seat);
+    int slot = s->next_slot + i - 1;
+    uint32_t cards = 0;
+    for (int j = 0; j < n; j++) cards |= (uint32_t)s->card[slot + j * players] << 8 * j;
+    hand_word_set(s->hand[seat], ((uint32_t)slot * 0x01010101u + (uint32_t)players * 0x03020100u) & used);
+    hand_word_set(s->hand_card[seat], cards);
+    s->hand_len[seat] = (uint8_t)n;
+  }
+  s->next_slot = (uint8_t)(s->next_slot + n * players);
   if (!s->solitaire && s->round == 0)
-    for (int k = 0; k < s->first_open; k++) open_add(s, s->next_slot++);
-  s->turn = (uint8_t)((s->dealer + 1) % s->players); /* STP-5 */
+    for (int k = 0; k < s->first_open; k++) lay_open(s);
+  s->turn = seat_after(s, s->dealer); /* STP-5 */
 }
 
 static void start_game(stp_state *s) {
   memset(s->hand_len, 0, sizeof s->hand_len);
   memset(s->size, 0, sizeof s->size);
   memset(s->top, NONE, sizeof s->top);
+  memset(s->top_rank, EMPTY, sizeof s->top_rank);
   memset(s->bottom, NONE, sizeof s->bottom);
   memset(s->below, NONE, sizeof s->below);
   memset(s->top_mask, 0, sizeof s->top_mask);
@@ -207,6 +336,7 @@ static void start_game(stp_state *s) {
   s->deck_last_n = 0;
   s->end_seats = 0;
   s->end_share = 0;
+  s->faceup = 0;
   load_deal(s);
   deal_round(s);
 }
@@ -224,7 +354,7 @@ static void distribute_open(stp_state *s) {
   s->end_seats = 0;
   for (int t = 0; t < ntied; t++) s->end_seats |= (uint16_t)(1u << tied[t]);
   for (int t = 0; t < ntied; t++)
-    for (int j = 0; j < share; j++) pile_push(s, tied[t], s->open[k++]);
+    for (int j = 0; j < share; j++, k++) pile_push(s, tied[t], s->open[k], rank_of_slot(s, s->open[k]));
   while (k < s->nopen) s->aside[s->naside++] = s->open[k++];
   s->nopen = 0;
   for (int r = 0; r < 13; r++) s->rank_n[r] = (uint8_t)(s->rank_n[r] - s->open_n[r]);
@@ -252,17 +382,17 @@ static void end_game(stp_state *s) {
     return;
   }
   s->deal_no++;
-  s->dealer = (uint8_t)((s->dealer + 1) % s->players); /* G-2 */
+  s->dealer = seat_after(s, s->dealer); /* G-2 */
   start_game(s);
 }
 
 /* STP-5: when every hand is empty the round ends and the deal moves on. */
 static void next_turn(stp_state *s) {
-  s->turn = s->turn + 1 == s->players ? 0 : (uint8_t)(s->turn + 1);
+  s->turn = seat_after(s, s->turn);
   if (s->hand_len[s->turn] > 0) return;
   if (s->round + 1 < s->rounds) {
     s->round++;
-    if (!s->solitaire) s->dealer = (uint8_t)((s->dealer + 1) % s->players);
+    if (!s->solitaire) s->dealer = seat_after(s, s->dealer);
     deal_round(s);
   } else {
     end_game(s);
@@ -277,7 +407,9 @@ static void next_turn(stp_state *s) {
  * pile when nothing matches (STP-4). Equal cards are one move (G-5). */
 static int moves_of_card(const stp_state *s, pf_card c, pf_move *out) {
   int n = 0, rank = c >> 2;
-  if (s->open_n[rank]) /* the open piles of its rank, in the order laid, one move per card */
+  if (s->open_n[rank] == 1) /* its open pile */
+    out[n++] = MOVE(c, T_OPEN(s->open_card[rank]));
+  else if (s->open_n[rank]) /* the open piles of its rank, in the order laid, one move per card */
     for (int k = 0; k < s->nopen; k++) {
       pf_card o = s->card[s->open[k]];
       if ((o >> 2) == rank && open_find(s, o) == k) out[n++] = MOVE(c, T_OPEN(o));
@@ -288,29 +420,17 @@ static int moves_of_card(const stp_state *s, pf_card c, pf_move *out) {
   return n;
 }
 
-/* How many moves moves_of_card gives for c, without listing them when no rank has two open
- * piles (only the first deal's duplicates can). */
-static int count_of_card(const stp_state *s, pf_card c) {
-  int rank = c >> 2;
-  if (s->open_n[rank] > 1) {
-    pf_move ms[MAX_OPEN + NPILES];
-    return moves_of_card(s, c, ms);
-  }
-  int n = s->rank_n[rank];
-  return n + !n;
-}
-
 /* The cards of the hand of the seat to move that give moves: each card but a repeat of an earlier
  * one (G-5). Returns how many. */
 static int distinct_hand(const stp_state *s, pf_card *cards) {
-  const uint8_t *hand = s->hand[s->turn];
+  const uint8_t *hand = s->hand_card[s->turn];
   int n = 0, len = s->hand_len[s->turn];
   if (s->ncards == 52) { /* one deck: no two cards are equal */
-    for (int i = 0; i < len; i++) cards[i] = s->card[hand[i]];
+    for (int i = 0; i < len; i++) cards[i] = hand[i];
     return len;
   }
   for (int i = 0; i < len; i++) {
-    pf_card c = s->card[hand[i]];
+    pf_card c = hand[i];
     bool seen = false;
     for (int j = 0; j < n; j++) seen |= cards[j] == c;
     if (!seen) cards[n++] = c;
@@ -326,31 +446,51 @@ static int stp_legal(const void *vs, pf_move *out) {
   return n;
 }
 
-/* The move stp_legal would list at an index drawn from its count, counting card by card. */
+/* The move stp_legal would list at an index drawn from its count, counting card by card: the
+ * general way, for two decks (equal cards) and ranks with two open piles (the first deal's). */
+static pf_move random_move_listed(const stp_state *s, pf_rng *rng, int *count) {
+  pf_move ms[PF_MAX_MOVES];
+  int n = stp_legal(s, ms);
+  *count = n;
+  return ms[pf_rng_below(rng, (uint32_t)n)];
+}
+
+/* The same with one deck and at most one open pile of each rank in hand, without a list or a
+ * branch per card: each hand card gives max(rank_n, 1) moves (its open pile first, then the piles
+ * its rank tops in seat order, or a new open pile), a card past the hand's length none. */
+/* The moves of hand card i (of the hand's word `cards`, len cards long): max(rank_n, 1), none past
+ * the hand's length; *dup is set when its rank has two open piles. */
+static inline int card_moves(const stp_state *s, uint32_t cards, int i, int len, int *dup) {
+  int r = (cards >> 8 * i & 0xFF) >> 2, in = i < len, k = s->rank_n[r];
+  *dup |= in & (s->open_n[r] > 1);
+  return in * (k + !k);
+}
+
 static pf_move stp_random_move(const void *vs, pf_rng *rng, int *count) {
   const stp_state *s = vs;
-  pf_card cards[HAND_MAX];
-  int per[HAND_MAX], n = 0, ncards = distinct_hand(s, cards);
-  for (int i = 0; i < ncards; i++) n += per[i] = count_of_card(s, cards[i]);
-  *count = n;
-  int k = (int)pf_rng_below(rng, (uint32_t)n), i = 0;
-  while (k >= per[i]) k -= per[i++];
-  pf_card c = cards[i];
-  int rank = c >> 2, nopen = s->open_n[rank];
-  if (nopen > 1) { /* rare: two open piles of a rank (the first deal's) */
-    pf_move ms[MAX_OPEN + NPILES];
-    moves_of_card(s, c, ms);
-    return ms[k];
-  }
-  if (k < nopen) { /* the one open pile of its rank */
-    int j = 0;
-    while (rank_of_slot(s, s->open[j]) != rank) j++;
-    return MOVE(c, T_OPEN(s->card[s->open[j]]));
-  }
-  unsigned m = s->top_mask[rank];
-  if (!m) return MOVE(c, T_NONE);
-  for (k -= nopen; k; k--) m &= m - 1; /* rare: two piles topped by the rank */
-  return MOVE(c, T_PILE(__builtin_ctz(m)));
+  uint32_t cards = hand_word(s->hand_card[s->turn]); /* cards past the hand's length are stale */
+  int len = s->hand_len[s->turn], dup = s->ncards != 52;
+  /* Four scalars, not an array, which GCC would keep on the stack. */
+  int n0 = card_moves(s, cards, 0, len, &dup), n1 = card_moves(s, cards, 1, len, &dup);
+  int n2 = card_moves(s, cards, 2, len, &dup), n3 = card_moves(s, cards, 3, len, &dup);
+  if (dup) return random_move_listed(s, rng, count);
+  int s1 = n0, s2 = s1 + n1, s3 = s2 + n2;
+  *count = s3 + n3;
+  int k = (int)pf_rng_below(rng, (uint32_t)(s3 + n3));
+  /* The card: the first i whose cards' moves so far pass k; k becomes the index among its own. */
+  int i = (k >= s1) + (k >= s2) + (k >= s3);
+  k -= (k >= s1) * n0 + (k >= s2) * n1 + (k >= s3) * n2;
+  pf_card c = (pf_card)(cards >> 8 * i & 0xFF);
+  /* Its k-th move: its open pile (k < nopen), or the (k - nopen)-th pile its rank tops, or a new
+   * open pile when nothing matches; chosen by masks, as a branch here would be a coin toss. */
+  int r = c >> 2, nopen = s->open_n[r], j = k - nopen;
+  unsigned m = s->top_mask[r], later = -(unsigned)(j > 0), pick = (m & (m - 1) & later) | (m & ~later);
+  if (__builtin_expect(j > 1, 0))
+    for (; j > 1; j--) pick &= pick - 1; /* three piles topped by the rank */
+  unsigned open = -(unsigned)(j < 0), any = -(unsigned)(m != 0);
+  unsigned target = ((unsigned)T_OPEN(s->open_card[r]) & open) |
+                    ((unsigned)T_PILE(__builtin_ctz(pick | 1u << 15)) & any & ~open);
+  return MOVE(c, target);
 }
 
 /* STP-8: the deck plays a card: it takes the matching pile with the most cards, ties going to the
@@ -373,7 +513,7 @@ static void deck_plays(stp_state *s) {
     uint8_t slot = s->next_slot++;
     pf_move m = deck_choice(s, s->card[slot]);
     s->deck_last[s->deck_last_n++] = m;
-    play_slot(s, DECK_PILE, slot, MOVE_TARGET(m));
+    play_slot(s, DECK_PILE, slot, rank_of_slot(s, slot), MOVE_TARGET(m));
   }
 }
 
@@ -381,16 +521,18 @@ static void stp_apply(void *vs, pf_move m) {
   stp_state *s = vs;
   int p = s->turn;
   pf_card c = MOVE_CARD(m);
-  uint8_t *hand = s->hand[p];
-  /* The first of the hand's cards equal to c, without a branch per card (slots past the hand's
-   * length are stale but in range). */
-  unsigned eq = 0;
-  for (int j = 0; j < HAND_MAX; j++) eq |= (unsigned)(s->card[hand[j]] == c) << j;
-  int i = __builtin_ctz(eq & ((1u << s->hand_len[p]) - 1));
-  uint8_t slot = hand[i];
+  uint32_t slots = hand_word(s->hand[p]), cards = hand_word(s->hand_card[p]);
+  /* The first of the hand's cards equal to c: the first zero byte of cards ^ c c c c among the
+   * hand's (the bytes past its length are stale), found without a branch per card. */
+  uint32_t x = cards ^ (uint32_t)c * 0x01010101u, zero = (x - 0x01010101u) & ~x & 0x80808080u;
+  int i = __builtin_ctz(zero & (uint32_t)((1ull << 8 * s->hand_len[p]) - 1)) >> 3;
+  uint8_t slot = (uint8_t)(slots >> 8 * i);
   s->hand_len[p]--;
-  for (; i < s->hand_len[p]; i++) hand[i] = hand[i + 1]; /* at most 3 bytes: no memmove call */
-  play_slot(s, p, slot, MOVE_TARGET(m));
+  /* The slots and cards after it move down one. */
+  uint32_t low = (1u << 8 * i) - 1;
+  hand_word_set(s->hand[p], (slots & low) | (slots >> 8 & ~low));
+  hand_word_set(s->hand_card[p], (cards & low) | (cards >> 8 & ~low));
+  play_seat(s, p, slot, c, MOVE_TARGET(m));
   if (s->solitaire) deck_plays(s);
   next_turn(s);
 }
@@ -569,7 +711,24 @@ static void stp_determinize(void *vs, int seat, pf_rng *rng) {
   stp_state *s = vs;
   uint8_t slots[MAX_CARDS];
   pf_hands h = hands_of(s);
-  pf_slots_shuffle(s->card, slots, pf_slots_hidden(&h, seat, s->next_slot, s->ncards, slots), rng);
+  int n = pf_slots_hidden(&h, seat, s->next_slot, s->ncards, slots);
+  if (s->ncards == 52 && n) {
+    /* One deck: the hidden cards are those neither face up nor in a hand the seat sees, which
+     * listed by code are pf_slots_shuffle's sorted cards; then its shuffle. */
+    uint64_t hidden = ((1ull << 52) - 1) & ~s->faceup;
+    for (int p = 0; p < s->players; p++)
+      if (pf_view_sees_own(seat, p))
+        for (int i = 0; i < s->hand_len[p]; i++) hidden &= ~(1ull << s->hand_card[p][i]);
+    pf_card cards[MAX_CARDS];
+    int k = 0;
+    for (; hidden; hidden &= hidden - 1) cards[k++] = (pf_card)__builtin_ctzll(hidden);
+    pf_shuffle16(rng, cards, (size_t)k);
+    for (int i = 0; i < n; i++) s->card[slots[i]] = cards[i];
+  } else {
+    pf_slots_shuffle(s->card, slots, n, rng);
+  }
+  for (int p = 0; p < s->players; p++)
+    for (int i = 0; i < s->hand_len[p]; i++) s->hand_card[p][i] = (uint8_t)s->card[s->hand[p][i]];
   /* Later deals of a match are unknown too. */
   s->given = NULL;
   s->ndeals_given = 0;
@@ -581,7 +740,10 @@ static int stp_check(const void *vs, pf_error *err) {
   int seen[MAX_CARDS] = {0};
   for (int p = 0; p < s->players; p++) {
     if (s->hand_len[p] > HAND_MAX) return pf_fail(err, "seat %d holds %d cards", p, s->hand_len[p]);
-    for (int i = 0; i < s->hand_len[p]; i++) seen[s->hand[p][i]]++;
+    for (int i = 0; i < s->hand_len[p]; i++) {
+      seen[s->hand[p][i]]++;
+      if (s->hand_card[p][i] != s->card[s->hand[p][i]]) return pf_fail(err, "seat %d: its hand's cards are kept wrong", p);
+    }
   }
   for (int k = 0; k < s->nopen; k++) seen[s->open[k]]++;
   for (int k = 0; k < s->naside; k++) seen[s->aside[k]]++;
@@ -601,13 +763,26 @@ static int stp_check(const void *vs, pf_error *err) {
     if (seen[k] != 1) return pf_fail(err, "card slot %d is in %d places", k, seen[k]);
   uint16_t top_mask[13] = {0};
   uint8_t open_n[13] = {0}, rank_n[13] = {0};
-  for (int q = 0; q < NPILES; q++)
+  for (int q = 0; q < NPILES; q++) {
+    if (s->top_rank[q] != (s->size[q] ? rank_of_slot(s, s->top[q]) : EMPTY))
+      return pf_fail(err, "pile %d: its top's rank is kept wrong", q);
     if (s->size[q]) top_mask[rank_of_slot(s, s->top[q])] |= (uint16_t)(1u << q), rank_n[rank_of_slot(s, s->top[q])]++;
+  }
+  for (int r = 0; r < 13; r++)
+    if (s->open_n[r] && (s->open_slot[r] != s->open[open_first(s, r)] || s->open_card[r] != s->card[s->open_slot[r]]))
+      return pf_fail(err, "rank %d: the first open pile's card is kept wrong", r + 1);
   for (int k = 0; k < s->nopen; k++) open_n[rank_of_slot(s, s->open[k])]++, rank_n[rank_of_slot(s, s->open[k])]++;
   for (int r = 0; r < 13; r++)
     if (top_mask[r] != s->top_mask[r] || open_n[r] != s->open_n[r] || rank_n[r] != s->rank_n[r])
       return pf_fail(err, "rank %d: the piles' tops or the open piles are counted wrong", r + 1);
   if (pf_cards_are_decks(s->card, s->ncards, s->ncards / 52, 0, err) != 0) return -1;
+  if (s->ncards == 52) {
+    uint64_t hidden = 0;
+    for (int p = 0; p < s->players; p++)
+      for (int i = 0; i < s->hand_len[p]; i++) hidden |= 1ull << s->card[s->hand[p][i]];
+    for (int k = s->next_slot; k < s->ncards; k++) hidden |= 1ull << s->card[k];
+    if (s->faceup != (((1ull << 52) - 1) & ~hidden)) return pf_fail(err, "the cards face up are kept wrong");
+  }
   if (s->over && s->next_slot != s->ncards) return pf_fail(err, "over with cards in the stock");
   if (!s->over && s->hand_len[s->turn] == 0) return pf_fail(err, "seat %d to move with no card", s->turn);
   if (!s->solitaire && s->over && s->nopen) return pf_fail(err, "over with open piles left");
@@ -827,6 +1002,13 @@ static void stp_describe(const void *vs, pf_move m, int viewer, const pf_style *
 /* Copies of each rank (0..12) the seat to move has seen: its hand, the open piles, the cards set
  * aside and every pile's cards (all played face up). */
 static void ranks_seen(const stp_state *s, int *seen) {
+  if (s->ncards == 52) { /* one deck: the four bits of each rank, of the cards face up or in hand */
+    uint64_t known = s->faceup;
+    for (int i = 0; i < s->hand_len[s->turn]; i++) known |= 1ull << s->hand_card[s->turn][i];
+    for (int r = 0; r < 13; r++) /* the bits of a nibble x: hex digit x of 0x4332322132212110 */
+      seen[r] = (int)(0x4332322132212110ull >> 4 * (known >> 4 * r & 0xF) & 0xF);
+    return;
+  }
   memset(seen, 0, 13 * sizeof *seen);
   for (int i = 0; i < s->hand_len[s->turn]; i++) seen[rank_of_slot(s, s->hand[s->turn][i])]++;
   for (int k = 0; k < s->nopen; k++) seen[rank_of_slot(s, s->open[k])]++;
