@@ -442,6 +442,18 @@ static void write_now(session *s) {
   }
 }
 
+/* The queue's limit that a session went past, logged and counted (on the loop's thread: see
+ * queue_message), at the end of the pass or as it closes, whichever comes first. */
+static void note_limit(server *srv, session *s) {
+  if (!s->limit) return;
+  char ip[64] = "?";
+  lws_get_peer_simple(s->wsi, ip, sizeof ip);
+  pf_log_limit(s->limit, "closed a connection from %s that does not read: %zu KiB unsent (%s; %zu KiB for all)", ip,
+               s->limit_kib, s->limit, (size_t)srv->queued / 1024);
+  pf_counts_add(&srv->limits, s->limit);
+  s->limit = NULL;
+}
+
 static void write_pending(server *srv) {
   while (srv->pending) {
     session *s = srv->pending;
@@ -450,14 +462,7 @@ static void write_pending(server *srv) {
     s->pending = false;
     if (s->kill) { /* what queue_message or hall_write left to this thread */
       s->kill = false;
-      if (s->limit) {
-        char ip[64] = "?";
-        lws_get_peer_simple(s->wsi, ip, sizeof ip);
-        pf_log_limit(s->limit, "closed a connection from %s that does not read: %zu KiB unsent (%s; %zu KiB for all)",
-                     ip, s->limit_kib, s->limit, (size_t)srv->queued / 1024);
-        pf_counts_add(&srv->limits, s->limit);
-        s->limit = NULL;
-      }
+      note_limit(srv, s);
       lws_set_timeout(s->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
       continue;
     }
@@ -761,6 +766,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
   case LWS_CALLBACK_SERVER_WRITEABLE:
     return ws_writeable(s);
   case LWS_CALLBACK_CLOSED:
+    note_limit(srv, s); /* one that closes before the end of the pass that found it */
     if (s->conn) pf_hall_disconnect(srv->hall, s->conn);
     if (s->conn && s->addr >= 0) srv->addrs[s->addr].conns--;
     if (s->pending) { /* out of the pending list */
