@@ -105,6 +105,8 @@ typedef struct bench {
   bool playing;
   int64_t *lat;      /* latencies, microseconds */
   size_t nlat, caplat;
+  int64_t *turns;    /* the playing loop's turns, microseconds busy (not waiting in epoll_wait) */
+  size_t nturns, capturns;
   long long client_moves;
   int over;
   int64_t last_us;   /* when the last message came */
@@ -186,16 +188,20 @@ static void on_joined(seat *s, json_t *m) {
   snprintf(s->token, sizeof s->token, "%s", tok ? tok : "");
 }
 
+static void add_sample(int64_t **v, size_t *n, size_t *cap, int64_t x) {
+  if (*n == *cap) {
+    *cap = *cap ? 2 * *cap : 4096;
+    *v = realloc(*v, *cap * sizeof **v);
+    if (!*v) die("out of memory");
+  }
+  (*v)[(*n)++] = x;
+}
+
 static void on_state(bench *b, seat *s, json_t *m) {
   table *t = s->t;
   int64_t now = ws_now_us();
   if (s->waiting) {
-    if (b->nlat == b->caplat) {
-      b->caplat = b->caplat ? 2 * b->caplat : 4096;
-      b->lat = realloc(b->lat, b->caplat * sizeof *b->lat);
-      if (!b->lat) die("out of memory");
-    }
-    b->lat[b->nlat++] = now - s->sent_us;
+    add_sample(&b->lat, &b->nlat, &b->caplat, now - s->sent_us);
     s->waiting = false;
   }
   s->ply = json_integer_value(json_object_get(m, "ply"));
@@ -342,11 +348,15 @@ static void replace_finished(bench *b) {
 
 /* ------------------------------------ the run ------------------------------------ */
 
-static void loop_once(bench *b, int timeout_ms) {
+/* One turn of the loop; returns the microseconds it waited in epoll_wait. */
+static int64_t loop_once(bench *b, int timeout_ms) {
   struct epoll_event evs[256];
+  int64_t t0 = ws_now_us();
   int n = epoll_wait(b->epfd, evs, 256, timeout_ms);
+  int64_t waited = ws_now_us() - t0;
   if (n < 0 && errno != EINTR) die("epoll_wait: %s", strerror(errno));
   for (int i = 0; i < n; i++) service(b, evs[i].data.ptr, evs[i].events);
+  return waited;
 }
 
 static int cmp_i64(const void *a, const void *b) {
@@ -487,9 +497,13 @@ int main(int argc, char **argv) {
   b.playing = true;
   b.last_us = t1;
   while ((b.sustain || b.over < b.ntables) && ws_now_us() - t1 < (int64_t)max_seconds * 1000000) {
+    /* A turn's busy time is the most that a message which came during it waited here before
+     * it was read (and timed): this benchmark's own share of the latency. */
+    int64_t turn0 = ws_now_us();
     if (b.sustain) replace_finished(&b);
     answer_all(&b);
-    loop_once(&b, 10);
+    int64_t waited = loop_once(&b, 10);
+    add_sample(&b.turns, &b.nturns, &b.capturns, ws_now_us() - turn0 - waited);
     if (ws_now_us() - b.last_us > 30000000) {
       fprintf(stderr, "pilfer-load: nothing came for 30 s: stopping\n");
       break;
@@ -505,6 +519,10 @@ int main(int argc, char **argv) {
   double p50 = b.nlat ? (double)b.lat[b.nlat / 2] / 1000 : 0;
   double p99 = b.nlat ? (double)b.lat[b.nlat * 99 / 100] / 1000 : 0;
   double maxl = b.nlat ? (double)b.lat[b.nlat - 1] / 1000 : 0;
+  qsort(b.turns, b.nturns, sizeof *b.turns, cmp_i64);
+  double turn50 = b.nturns ? (double)b.turns[b.nturns / 2] / 1000 : 0;
+  double turn99 = b.nturns ? (double)b.turns[b.nturns * 99 / 100] / 1000 : 0;
+  double turnmax = b.nturns ? (double)b.turns[b.nturns - 1] / 1000 : 0;
   double per_table = rss0 > 0 && rss1 > 0 ? (double)(rss1 - rss0) / b.ntables : -1;
   char mem[128] = "server memory unknown (no --pid)";
   if (per_table >= 0)
@@ -518,8 +536,10 @@ int main(int argc, char **argv) {
   /* What each used of the machine's cores while playing: the server's cost of a move, and
    * whether this benchmark took a share the server needed. */
   double srv_us = cpu_srv >= 0 && plies > 0 ? cpu_srv * 1e6 / (double)plies : -1;
-  printf("pilfer-load: CPU while playing: server %.0f%% of a core (%.0f us a move), pilfer-load %.0f%%; %ld cores\n",
-         play_s > 0 ? 100 * cpu_srv / play_s : 0, srv_us, play_s > 0 ? 100 * cpu_self / play_s : 0, sysconf(_SC_NPROCESSORS_ONLN));
+  printf("pilfer-load: CPU while playing: server %.0f%% of a core (%.0f us a move), pilfer-load %.0f%% (its loop's "
+         "turns busy p50 %.2f ms, p99 %.2f ms, max %.2f ms); %ld cores\n",
+         play_s > 0 ? 100 * cpu_srv / play_s : 0, srv_us, play_s > 0 ? 100 * cpu_self / play_s : 0, turn50, turn99,
+         turnmax, sysconf(_SC_NPROCESSORS_ONLN));
   if (json_object_size(b.errors)) {
     char *e = json_dumps(b.errors, JSON_COMPACT);
     printf("pilfer-load: errors answered: %s\n", e);
@@ -537,6 +557,8 @@ int main(int argc, char **argv) {
                           "memory_per_table_kib", per_table, "errors", b.errors);
     json_object_set_new(o, "cpu", json_pack("{s:f, s:f, s:f}", "server_seconds", cpu_srv, "server_us_per_move", srv_us,
                                             "load_seconds", cpu_self));
+    json_object_set_new(o, "load_turn_ms", json_pack("{s:f, s:f, s:f, s:I}", "p50", turn50, "p99", turn99, "max",
+                                                     turnmax, "samples", (json_int_t)b.nturns));
     char *s = json_dumps(o, JSON_INDENT(2));
     puts(s);
     free(s);
@@ -559,6 +581,7 @@ int main(int argc, char **argv) {
   close(b.epfd);
   free(b.tables);
   free(b.lat);
+  free(b.turns);
   json_decref(b.errors);
   json_decref(b.games);
   json_decref(b.all_games);
