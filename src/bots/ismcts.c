@@ -96,7 +96,7 @@ typedef struct search {
   uint32_t tried[PF_MAX_MOVES];  /* == stamp: the legal move of that index has a child */
 } search;
 
-enum { S_ITERS, S_TIME, S_C, S_PLAYOUT, S_HORIZON, S_BIAS, S_THREADS };
+enum { S_ITERS, S_TIME, S_C, S_PLAYOUT, S_HORIZON, S_BIAS, S_THREADS, S_EPS, S_CUTOFF };
 static const char *const PLAYOUTS[] = {"random", "greedy", NULL};
 static const char *const HORIZONS[] = {"deal", "game", NULL};
 static const pf_bot_setting SETTINGS[] = {
@@ -113,6 +113,12 @@ static const pf_bot_setting SETTINGS[] = {
     {"threads", 1, NULL, 1, 1, PF_BOT_MAX_THREADS,
      "threads searching one move, each its own tree over its own determinizations, the iterations "
      "shared out and the root's visits added up (root parallelism)"},
+    {"eps", 1000, NULL, 0, 0, 1000,
+     "in random playouts, the share of moves chosen by greedy's rule of thumb instead (epsilon-greedy); "
+     "0: none"},
+    {"cutoff", 1, NULL, 0, 0, 100000,
+     "playouts stop after this many moves, scored as at the end of a deal by the points each seat "
+     "gained since the search began; 0: no cutoff"},
 };
 
 /* ------------------------------------------------------------------------------------------ */
@@ -254,18 +260,18 @@ static pf_move playout_move(search *s, const void *st, pf_move *moves, bool gree
 /* The search                                                                                 */
 /* ------------------------------------------------------------------------------------------ */
 
-/* Each seat's reward, in 1/UNIT: its share of the win when the game is over. At a horizon cut
- * (the deal in progress ended, the game goes on), what counts is the points each seat gained
- * since the search began, which add up to the match: a seat's reward is 1/2 plus its gain's lead
- * over the others' mean gain, over twice the gains' total size, so 1 for taking every point and
- * 1/2 when it gains as the others do (higher scores are taken as better, as in every game with
- * more than one deal). */
+/* Each seat's reward, in 1/UNIT: its share of the win when the game is over. At a cut (the deal
+ * in progress ended and the game goes on, or the playout reached its cutoff), what counts is what
+ * each seat gained in standing (game.h: its score, or the game's own measure where fewer points
+ * win) since the search began, which adds up to the match: a seat's reward is 1/2 plus its gain's
+ * lead over the others' mean gain, over twice the gains' total size, so 1 for taking every point
+ * and 1/2 when it gains as the others do. */
 static void rewards(const pf_game *g, const void *d, int players, bool cut, const int *before, uint64_t *share) {
   memset(share, 0, sizeof share[0] * PF_MAX_PLAYERS);
   if (cut) {
     int64_t gain[PF_MAX_PLAYERS], sum = 0, size = 0;
     int now[PF_MAX_PLAYERS];
-    g->scores(d, now);
+    pf_standing(g, d, now);
     for (int p = 0; p < players; p++) {
       gain[p] = now[p] - before[p];
       sum += gain[p];
@@ -356,11 +362,12 @@ static void iterate(search *s) {
   void *d = s->det;
   pf_move moves[PF_MAX_MOVES];
   bool greedy = t->set[S_PLAYOUT] == 1, horizon = t->set[S_HORIZON] == 0, expanded = false, cut = false;
+  int64_t eps = t->set[S_EPS], cutoff = t->set[S_CUTOFF], played = 0;
   int before[PF_MAX_PLAYERS];
   memcpy(d, t->root, g->state_size);
   g->determinize(d, t->seat, &s->rng);
   int deal0 = horizon ? g->current_deal(d, NULL) : 0;
-  if (horizon) g->scores(d, before);
+  if (horizon || cutoff) pf_standing(g, d, before);
   int32_t at = 0, depth = 0;
   for (int who; (who = g->to_move(d)) != PF_NOBODY;) {
     s->stats.moves++;
@@ -369,7 +376,8 @@ static void iterate(search *s) {
     } else {
       pf_move m = 0;
       if (expanded) { /* the playout */
-        m = playout_move(s, d, moves, greedy);
+        m = playout_move(s, d, moves, greedy || (eps && (int64_t)pf_rng_below(&s->rng, 1000) < eps));
+        played++;
       } else {
         int n = g->legal(d, moves);
         uint16_t prior = 0;
@@ -387,7 +395,7 @@ static void iterate(search *s) {
       }
       g->apply(d, m);
     }
-    if (horizon && g->current_deal(d, NULL) != deal0) {
+    if ((horizon && g->current_deal(d, NULL) != deal0) || (cutoff && played >= cutoff)) {
       cut = true;
       break;
     }
