@@ -46,11 +46,12 @@ void *__wrap_realloc(void *p, size_t n) {
 /* ---- helpers ---- */
 
 /* Small budgets, so that every game at every player count runs quickly (under the sanitizers
- * too); the fourth spec plays out whole games, past the end of the deal in progress; the last
- * searches on three threads, its 25 iterations shared out 9, 8, 8. */
+ * too); the fourth spec plays out whole games, past the end of the deal in progress; the fifth
+ * searches on three threads, its 25 iterations shared out 9, 8, 8; the last mixes the rule of
+ * thumb into its playouts (eps) and cuts them short (cutoff). */
 static const char *const SPECS[] = {"random", "greedy", "ismcts:iters=25", "ismcts:iters=12,playout=greedy,horizon=game",
-                                    "ismcts:iters=25,threads=3"};
-#define NSPECS 5
+                                    "ismcts:iters=25,threads=3", "ismcts:iters=25,eps=0.5,cutoff=6"};
+#define NSPECS 6
 
 static void start(const pf_game *g, int players, uint64_t seed, void *st) {
   pf_setup setup = {.players = players, .seed = seed};
@@ -182,12 +183,12 @@ static void test_bots_see_only_their_seat(void **unused) {
 static void test_bots_allocate_once(void **unused) {
   (void)unused;
   const char *specs[] = {"random", "greedy", "ismcts:iters=300", "ismcts:iters=100,playout=greedy",
-                         "ismcts:iters=100,threads=2"};
+                         "ismcts:iters=100,threads=2", "ismcts:iters=100,eps=0.3,cutoff=10"};
   for (int gi = 0; pf_games[gi]; gi++) {
     const pf_game *g = pf_games[gi];
     int players = g->min_players > 2 ? g->min_players : 2;
     if (players > g->max_players) players = g->max_players;
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < (int)(sizeof specs / sizeof specs[0]); k++) {
       void *st = pf_xcalloc(1, g->state_size);
       pf_bot bots[PF_MAX_PLAYERS];
       start(g, players, 5, st);
@@ -249,6 +250,10 @@ static void test_bot_specs(void **unused) {
   expect_refused("ismcts:iters", "'iters' is not of the form key=value");
   expect_refused("ismcts:threads=0", "bad value '0' for threads; allowed: threads: an integer from 1 to 64");
   expect_refused("ismcts:threads=65", "bad value '65' for threads");
+  assert_int_equal(pf_bot_init(&b, "ismcts:eps=0.25,cutoff=12", 2, 1, 0, &err), 0);
+  assert_int_equal(pf_bot_setting_value(&b, "eps"), 250);
+  assert_int_equal(pf_bot_setting_value(&b, "cutoff"), 12);
+  expect_refused("ismcts:eps=1.5", "bad value '1.5' for eps; allowed: eps: a number from 0 to 1");
 }
 
 /* ---- parallel search ---- */
