@@ -45,6 +45,7 @@
 #include <string.h>
 
 #include "bots/bot.h"
+#include "bots/solve.h"
 #include "core/clock.h"
 
 /* A win shared by k seats gives each 1/k: in units of 1/PF_WIN_UNIT, exact. */
@@ -96,7 +97,7 @@ typedef struct search {
   uint32_t tried[PF_MAX_MOVES];  /* == stamp: the legal move of that index has a child */
 } search;
 
-enum { S_ITERS, S_TIME, S_C, S_PLAYOUT, S_HORIZON, S_BIAS, S_THREADS, S_EPS, S_CUTOFF };
+enum { S_ITERS, S_TIME, S_C, S_PLAYOUT, S_HORIZON, S_BIAS, S_THREADS, S_EPS, S_CUTOFF, S_SOLVE };
 static const char *const PLAYOUTS[] = {"random", "greedy", NULL};
 static const char *const HORIZONS[] = {"deal", "game", NULL};
 static const pf_bot_setting SETTINGS[] = {
@@ -119,6 +120,10 @@ static const pf_bot_setting SETTINGS[] = {
     {"cutoff", 1, NULL, 0, 0, 100000,
      "playouts stop after this many moves, scored as at the end of a deal by the points each seat "
      "gained since the search began; 0: no cutoff"},
+    {"solve", 1, NULL, 0, 0, 64,
+     "in 2-player games, search this many determinizations exactly to the end of the deal when no "
+     "deal is still to come in it and the positions are few (bots/solve.h), and play the best move "
+     "on average; 0: never"},
 };
 
 /* ------------------------------------------------------------------------------------------ */
@@ -194,9 +199,9 @@ static size_t search_size(const pf_game *g, uint32_t cap) {
 /* The working memory of `threads` searches of cap nodes each, allocated once (pf_bot_memory,
  * zeroed: no stamp is set yet): search k is at k * search_size. A bot's settings fix threads and
  * cap, so every choice lays it out alike and each search's stamps carry over to the next. */
-static char *search_memory(pf_bot *bot, const pf_game *g, int threads, uint32_t cap, const task *t) {
+static char *search_memory(pf_bot *bot, const pf_game *g, int threads, uint32_t cap, const task *t, size_t extra) {
   size_t each = search_size(g, cap);
-  char *mem = pf_bot_memory(bot, (size_t)threads * each + 63);
+  char *mem = pf_bot_memory(bot, (size_t)threads * each + extra + 63);
   mem += (64 - (uintptr_t)mem % 64) % 64;
   for (int k = 0; k < threads; k++) {
     search *s = (search *)(mem + (size_t)k * each);
@@ -266,7 +271,7 @@ static pf_move playout_move(search *s, const void *st, pf_move *moves, bool gree
  * win) since the search began, which adds up to the match: a seat's reward is 1/2 plus its gain's
  * lead over the others' mean gain, over twice the gains' total size, so 1 for taking every point
  * and 1/2 when it gains as the others do. */
-static void rewards(const pf_game *g, const void *d, int players, bool cut, const int *before, uint64_t *share) {
+void pf_search_rewards(const pf_game *g, const void *d, int players, bool cut, const int *before, uint64_t *share) {
   memset(share, 0, sizeof share[0] * PF_MAX_PLAYERS);
   if (cut) {
     int64_t gain[PF_MAX_PLAYERS], sum = 0, size = 0;
@@ -401,7 +406,7 @@ static void iterate(search *s) {
     }
   }
   uint64_t share[PF_MAX_PLAYERS];
-  rewards(g, d, t->players, cut, before, share);
+  pf_search_rewards(g, d, t->players, cut, before, share);
   uint64_t bias = (uint64_t)t->set[S_BIAS];
   for (; depth > 0; depth--) {
     node *n = &s->nodes[s->path[depth]];
@@ -438,8 +443,13 @@ static pf_move ismcts_choose(pf_bot *bot, const pf_game *g, const void *st) {
   uint32_t cap = share + 2 < MAX_NODES / threads ? (uint32_t)share + 2 : MAX_NODES / threads; /* root, iterations */
   task t = {.g = g, .root = st, .seat = g->to_move(st), .players = bot->players, .set = bot->set,
             .deadline = time_ms ? pf_clock_seconds() + (double)time_ms / 1000 : 0};
-  char *mem = search_memory(bot, g, threads, cap, &t);
+  bool solve = bot->set[S_SOLVE] && bot->players == 2;
+  char *mem = search_memory(bot, g, threads, cap, &t, solve ? pf_solve_scratch(g) : 0);
   size_t each = search_size(g, cap);
+  pf_move solved;
+  if (solve && pf_solve(g, st, moves, n, (int)bot->set[S_SOLVE], bot->set[S_HORIZON] == 0, &bot->rng,
+                        mem + (size_t)threads * each, &solved, &bot->stats))
+    return solved;
   /* One thread searches with the bot's own generator; several draw theirs from it, one stream each,
    * so that a seed and a thread count make one choice (without a time limit). */
   uint64_t seed = threads > 1 ? pf_rng_next(&bot->rng) : 0;
