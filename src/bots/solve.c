@@ -25,8 +25,12 @@ typedef struct solver {
   bool gave_up;
 } solver;
 
+/* The bytes of the positions, rounded up to whole cache lines so that the move lists after them
+ * are aligned whatever a state's size. */
+static size_t states_size(const pf_game *g) { return ((PF_SOLVE_DEPTH + 1) * g->state_size + 63) & ~(size_t)63; }
+
 size_t pf_solve_scratch(const pf_game *g) {
-  return (PF_SOLVE_DEPTH + 1) * g->state_size + (size_t)PF_SOLVE_DEPTH * PF_MAX_MOVES * sizeof(pf_move);
+  return states_size(g) + (size_t)PF_SOLVE_DEPTH * PF_MAX_MOVES * sizeof(pf_move);
 }
 
 /* The root seat's value of a position where the playout would stop: its share of the win (or, at
@@ -99,7 +103,7 @@ static int64_t search(solver *s, int depth, int64_t alpha, int64_t beta) {
 bool pf_solve(const pf_game *g, const void *st, const pf_move *moves, int n, int k, bool horizon, pf_rng *rng,
               char *scratch, pf_move *best, pf_bot_stats *stats) {
   solver s = {.g = g, .seat = g->to_move(st), .horizon = horizon, .states = scratch,
-              .moves = (pf_move *)(scratch + (PF_SOLVE_DEPTH + 1) * g->state_size)};
+              .moves = (pf_move *)(scratch + states_size(g))};
   int64_t sum[PF_MAX_MOVES] = {0};
   for (int j = 0; j < k && !s.gave_up; j++) {
     memcpy(s.states, st, g->state_size);

@@ -25,7 +25,7 @@
                                  * the search goes down its first line first */
 #define PF_SOLVE_NODES 200000   /* positions visited at most, over all the samples of one choice */
 
-/* The scratch memory pf_solve needs for a game. */
+/* The scratch memory pf_solve needs for a game (given it at an address aligned to 64 bytes). */
 size_t pf_solve_scratch(const pf_game *g);
 /* At st, the seat to move (of a 2-player game) choosing among its n legal moves: solves k
  * determinizations drawn from rng to the end of the deal (horizon) or of the game, and writes the
