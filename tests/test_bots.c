@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bots/bot.h"
+#include "bots/solve.h"
 #include "sim/sim.h"
 #include "testutil.h"
 
@@ -46,11 +47,13 @@ void *__wrap_realloc(void *p, size_t n) {
 /* ---- helpers ---- */
 
 /* Small budgets, so that every game at every player count runs quickly (under the sanitizers
- * too); the fourth spec plays out whole games, past the end of the deal in progress; the last
- * searches on three threads, its 25 iterations shared out 9, 8, 8. */
+ * too); the fourth spec plays out whole games, past the end of the deal in progress; the fifth
+ * searches on three threads, its 25 iterations shared out 9, 8, 8; the sixth mixes the rule of
+ * thumb into its playouts (eps) and cuts them short (cutoff); the last solves the ends of deals
+ * exactly over three determinizations (solve; in 2-player games). */
 static const char *const SPECS[] = {"random", "greedy", "ismcts:iters=25", "ismcts:iters=12,playout=greedy,horizon=game",
-                                    "ismcts:iters=25,threads=3"};
-#define NSPECS 5
+                                    "ismcts:iters=25,threads=3", "ismcts:iters=25,eps=0.5,cutoff=6", "ismcts:iters=25,solve=3"};
+#define NSPECS 7
 
 static void start(const pf_game *g, int players, uint64_t seed, void *st) {
   pf_setup setup = {.players = players, .seed = seed};
@@ -182,12 +185,12 @@ static void test_bots_see_only_their_seat(void **unused) {
 static void test_bots_allocate_once(void **unused) {
   (void)unused;
   const char *specs[] = {"random", "greedy", "ismcts:iters=300", "ismcts:iters=100,playout=greedy",
-                         "ismcts:iters=100,threads=2"};
+                         "ismcts:iters=100,threads=2", "ismcts:iters=100,eps=0.3,cutoff=10", "ismcts:iters=100,solve=4"};
   for (int gi = 0; pf_games[gi]; gi++) {
     const pf_game *g = pf_games[gi];
     int players = g->min_players > 2 ? g->min_players : 2;
     if (players > g->max_players) players = g->max_players;
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < (int)(sizeof specs / sizeof specs[0]); k++) {
       void *st = pf_xcalloc(1, g->state_size);
       pf_bot bots[PF_MAX_PLAYERS];
       start(g, players, 5, st);
@@ -249,9 +252,92 @@ static void test_bot_specs(void **unused) {
   expect_refused("ismcts:iters", "'iters' is not of the form key=value");
   expect_refused("ismcts:threads=0", "bad value '0' for threads; allowed: threads: an integer from 1 to 64");
   expect_refused("ismcts:threads=65", "bad value '65' for threads");
+  assert_int_equal(pf_bot_init(&b, "ismcts:eps=0.25,cutoff=12", 2, 1, 0, &err), 0);
+  assert_int_equal(pf_bot_setting_value(&b, "eps"), 250);
+  assert_int_equal(pf_bot_setting_value(&b, "cutoff"), 12);
+  expect_refused("ismcts:eps=1.5", "bad value '1.5' for eps; allowed: eps: a number from 0 to 1");
+  assert_int_equal(pf_bot_init(&b, "ismcts:solve=8", 2, 1, 0, &err), 0);
+  assert_int_equal(pf_bot_setting_value(&b, "solve"), 8);
+  expect_refused("ismcts:solve=65", "bad value '65' for solve; allowed: solve: an integer from 0 to 64");
 }
 
 /* ---- parallel search ---- */
+
+/* ---- the exact solver at the ends of deals ---- */
+
+/* seat's share of the win (in 1/PF_WIN_UNIT) with best play by both seats from st to the end of a
+ * game that has no chance move left: plain minimax over every line. */
+static int64_t minimax_share(const pf_game *g, const void *st, int seat) {
+  int who = g->to_move(st);
+  if (who == PF_NOBODY) {
+    int seats[PF_MAX_PLAYERS], k = g->winners(st, seats);
+    for (int i = 0; i < k; i++)
+      if (seats[i] == seat) return PF_WIN_UNIT / k;
+    return 0;
+  }
+  assert_int_not_equal(who, PF_CHANCE);
+  pf_move moves[PF_MAX_MOVES];
+  int n = g->legal(st, moves);
+  int64_t best = who == seat ? -1 : INT64_MAX;
+  void *c = pf_xcalloc(1, g->state_size);
+  for (int i = 0; i < n; i++) {
+    memcpy(c, st, g->state_size);
+    g->apply(c, moves[i]);
+    int64_t v = minimax_share(g, c, seat);
+    if (who == seat ? v > best : v < best) best = v;
+  }
+  free(c);
+  return best;
+}
+
+/* ismcts:solve decides the ends of 2-player Steal the Pile games by exact search, never the first
+ * move; in the last round (STP-2: 4 cards each, the other hand every card not seen, so nothing is
+ * hidden) its move is one that best play rates highest, at positions (of games greedy plays)
+ * where some move is worse. */
+static void test_ismcts_solve_ends_of_deals(void **unused) {
+  (void)unused;
+  const pf_game *g = pf_game_find("steal-the-pile");
+  void *st = pf_xcalloc(1, g->state_size), *after = pf_xcalloc(1, g->state_size);
+  int solved = 0, searched = 0, decisive = 0;
+  for (uint64_t seed = 1; seed <= 12; seed++) {
+    pf_bot walk;
+    make_bot(&walk, "greedy", 2, seed, 0);
+    start(g, 2, seed, st);
+    pf_move moves[PF_MAX_MOVES];
+    for (int ply = 0, who; (who = g->to_move(st)) != PF_NOBODY; ply++) {
+      int n = g->legal(st, moves);
+      pf_bot b;
+      make_bot(&b, "ismcts:iters=50,solve=2", 2, seed, who);
+      pf_move m = pf_bot_choose(&b, g, st);
+      if (n > 1 && b.stats.iterations == 0) {
+        assert_true(b.stats.nodes > 0);
+        assert_true(ply >= 48 - PF_SOLVE_DEPTH); /* within reach of the end: 48 moves a game */
+        if (ply >= 40) { /* the last round: 8 moves, nothing hidden */
+          int64_t best = minimax_share(g, st, who), worst = best;
+          for (int i = 0; i < n; i++) {
+            memcpy(after, st, g->state_size);
+            g->apply(after, moves[i]);
+            int64_t v = minimax_share(g, after, who);
+            if (v < worst) worst = v;
+            if (moves[i] == m) assert_int_equal(v, best);
+          }
+          decisive += worst < best;
+          solved++;
+        }
+      } else if (n > 1) {
+        assert_int_equal(b.stats.iterations, 50);
+        searched++;
+      }
+      pf_bot_free(&b);
+      g->apply(st, pf_bot_choose(&walk, g, st));
+    }
+    pf_bot_free(&walk);
+  }
+  print_message("solved %d positions (%d where a move loses a share of the win), searched %d\n", solved, decisive, searched);
+  assert_true(solved > 12 && searched > 12 && decisive > 0);
+  free(st);
+  free(after);
+}
 
 /* ismcts on several threads makes one choice for a seed and a thread count: two bots alike choose
  * the same move with the same iterations, simulated moves and nodes, and leave their generators
@@ -476,6 +562,7 @@ int main(void) {
       cmocka_unit_test(test_bots_see_only_their_seat),
       cmocka_unit_test(test_bots_allocate_once),
       cmocka_unit_test(test_ismcts_threads_deterministic),
+      cmocka_unit_test(test_ismcts_solve_ends_of_deals),
       cmocka_unit_test(test_greedy_rules),
       cmocka_unit_test(test_THF_6_greedy_keeps_a_wild_to_recapture),
       cmocka_unit_test(test_bots_beat_random),

@@ -19,7 +19,7 @@
 
 #include "core/game.h"
 
-#define PF_BOT_MAX_SETTINGS 8
+#define PF_BOT_MAX_SETTINGS 12
 #define PF_BOT_SPEC 128 /* room for a spec as pf_bot_spec writes it */
 #define PF_BOT_MAX_THREADS 64 /* threads one bot may search with (ismcts's threads) */
 

@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include "bots/bot.h"
+#include "bots/solve.h"
 #include "core/clock.h"
 
 /* A win shared by k seats gives each 1/k: in units of 1/PF_WIN_UNIT, exact. */
@@ -114,7 +115,7 @@ typedef struct search {
   uint32_t tried[PF_MAX_MOVES];  /* == stamp: the legal move of that index has a child */
 } search;
 
-enum { S_ITERS, S_TIME, S_C, S_PLAYOUT, S_HORIZON, S_BIAS, S_THREADS };
+enum { S_ITERS, S_TIME, S_C, S_PLAYOUT, S_HORIZON, S_BIAS, S_THREADS, S_EPS, S_CUTOFF, S_SOLVE };
 static const char *const PLAYOUTS[] = {"random", "greedy", NULL};
 static const char *const HORIZONS[] = {"deal", "game", NULL};
 static const pf_bot_setting SETTINGS[] = {
@@ -131,6 +132,16 @@ static const pf_bot_setting SETTINGS[] = {
     {"threads", 1, NULL, 1, 1, PF_BOT_MAX_THREADS,
      "threads searching one move, each its own tree over its own determinizations, the iterations "
      "shared out and the root's visits added up (root parallelism)"},
+    {"eps", 1000, NULL, 0, 0, 1000,
+     "in random playouts, the share of moves chosen by greedy's rule of thumb instead (epsilon-greedy); "
+     "0: none"},
+    {"cutoff", 1, NULL, 0, 0, 100000,
+     "playouts stop after this many moves, scored as at the end of a deal by the points each seat "
+     "gained since the search began; 0: no cutoff"},
+    {"solve", 1, NULL, 0, 0, 64,
+     "in 2-player games, search this many determinizations exactly to the end of the deal when no "
+     "deal is still to come in it and the positions are few (bots/solve.h), and play the best move "
+     "on average; 0: never"},
 };
 
 /* ------------------------------------------------------------------------------------------ */
@@ -218,9 +229,9 @@ static size_t search_size(const pf_game *g, uint32_t cap) {
 /* The working memory of `threads` searches of cap nodes each, allocated once (pf_bot_memory,
  * zeroed: no stamp is set yet): search k is at k * search_size. A bot's settings fix threads and
  * cap, so every choice lays it out alike and each search's stamps carry over to the next. */
-static char *search_memory(pf_bot *bot, const pf_game *g, int threads, uint32_t cap, const task *t) {
+static char *search_memory(pf_bot *bot, const pf_game *g, int threads, uint32_t cap, const task *t, size_t extra) {
   size_t each = search_size(g, cap);
-  char *mem = pf_bot_memory(bot, (size_t)threads * each + 63);
+  char *mem = pf_bot_memory(bot, (size_t)threads * each + extra + 63);
   mem += (64 - (uintptr_t)mem % 64) % 64;
   for (int k = 0; k < threads; k++) {
     search *s = (search *)(mem + (size_t)k * each);
@@ -298,18 +309,18 @@ static pf_move playout_move(search *s, const void *st, pf_move *moves, bool gree
 /* The search                                                                                 */
 /* ------------------------------------------------------------------------------------------ */
 
-/* Each seat's reward, in 1/UNIT: its share of the win when the game is over. At a horizon cut
- * (the deal in progress ended, the game goes on), what counts is the points each seat gained
- * since the search began, which add up to the match: a seat's reward is 1/2 plus its gain's lead
- * over the others' mean gain, over twice the gains' total size, so 1 for taking every point and
- * 1/2 when it gains as the others do (higher scores are taken as better, as in every game with
- * more than one deal). */
-static void rewards(const pf_game *g, const void *d, int players, bool cut, const int *before, uint64_t *share) {
+/* Each seat's reward, in 1/UNIT: its share of the win when the game is over. At a cut (the deal
+ * in progress ended and the game goes on, or the playout reached its cutoff), what counts is what
+ * each seat gained in standing (game.h: its score, or the game's own measure where fewer points
+ * win) since the search began, which adds up to the match: a seat's reward is 1/2 plus its gain's
+ * lead over the others' mean gain, over twice the gains' total size, so 1 for taking every point
+ * and 1/2 when it gains as the others do. */
+void pf_search_rewards(const pf_game *g, const void *d, int players, bool cut, const int *before, uint64_t *share) {
   memset(share, 0, sizeof share[0] * PF_MAX_PLAYERS);
   if (cut) {
     int64_t gain[PF_MAX_PLAYERS], sum = 0, size = 0;
     int now[PF_MAX_PLAYERS];
-    g->scores(d, now);
+    pf_standing(g, d, now);
     for (int p = 0; p < players; p++) {
       gain[p] = now[p] - before[p];
       sum += gain[p];
@@ -397,26 +408,31 @@ static int32_t select_child(search *s, const void *d, int32_t at, const pf_move 
   return best;
 }
 
-/* The rest of an iteration's game after the expansion: moves drawn by playout_move and chance
- * outcomes, to the end of the game or, with a horizon, of deal deal0 (returns true: cut there).
+/* The rest of an iteration's game after the expansion: moves drawn by playout_move (the rule of
+ * thumb's with greedy, or with probability eps/1000) and chance outcomes, to the end of the game
+ * or, with a horizon, of deal deal0, or after cutoff moves of the seats (returns true: cut there).
  * Apart from the walk, so that its loop holds only what a simulated move needs. */
-static bool playout(search *s, void *d, bool greedy, bool horizon, int deal0) {
+static bool playout(search *s, void *d, bool greedy, int64_t eps, int64_t cutoff, bool horizon, int deal0) {
   const pf_game *g = s->t->g;
   int (*to_move)(const void *) = g->to_move;
   void (*apply)(void *, pf_move) = g->apply;
   int (*current_deal)(const void *, pf_deal *) = g->current_deal;
   /* A uniform move straight from the game's random_move when it has one (as pf_random_move). */
-  pf_move (*random_move)(const void *, pf_rng *, int *) = greedy && g->rate_moves ? NULL : g->random_move;
+  pf_move (*random_move)(const void *, pf_rng *, int *) = g->random_move;
+  bool rated = g->rate_moves != NULL;
   pf_move moves[PF_MAX_MOVES];
-  long played = 0;
+  long played = 0, chosen = 0;
   bool cut = false;
   for (int who, n; (who = to_move(d)) != PF_NOBODY;) {
     played++;
-    if (who == PF_CHANCE)
+    if (who == PF_CHANCE) {
       pf_chance_sample(g, d, NULL);
-    else
-      apply(d, random_move ? random_move(d, &s->rng, &n) : playout_move(s, d, moves, greedy));
-    if (horizon && current_deal(d, NULL) != deal0) {
+    } else {
+      bool rule = greedy || (eps && (int64_t)pf_rng_below(&s->rng, 1000) < eps);
+      apply(d, !(rule && rated) && random_move ? random_move(d, &s->rng, &n) : playout_move(s, d, moves, rule));
+      chosen++;
+    }
+    if ((horizon && current_deal(d, NULL) != deal0) || (cutoff && chosen >= cutoff)) {
       cut = true;
       break;
     }
@@ -432,11 +448,12 @@ static void iterate(search *s) {
   void *d = s->det;
   pf_move moves[PF_MAX_MOVES];
   bool greedy = t->set[S_PLAYOUT] == 1, horizon = t->set[S_HORIZON] == 0, cut = false;
+  int64_t eps = t->set[S_EPS], cutoff = t->set[S_CUTOFF];
   int before[PF_MAX_PLAYERS];
   memcpy(d, t->root, g->state_size);
   g->determinize(d, t->seat, &s->rng);
   int deal0 = horizon ? g->current_deal(d, NULL) : 0;
-  if (horizon) g->scores(d, before);
+  if (horizon || cutoff) pf_standing(g, d, before);
   int32_t at = 0, depth = 0;
   for (int who; (who = g->to_move(d)) != PF_NOBODY;) {
     s->stats.moves++;
@@ -468,12 +485,12 @@ static void iterate(search *s) {
       break;
     }
     if (expanded) {
-      cut = playout(s, d, greedy, horizon, deal0);
+      cut = playout(s, d, greedy, eps, cutoff, horizon, deal0);
       break;
     }
   }
   uint64_t share[PF_MAX_PLAYERS];
-  rewards(g, d, t->players, cut, before, share);
+  pf_search_rewards(g, d, t->players, cut, before, share);
   uint64_t bias = (uint64_t)t->set[S_BIAS];
   for (; depth > 0; depth--) {
     node *n = &s->nodes[s->path[depth]];
@@ -509,8 +526,13 @@ static pf_move ismcts_choose(pf_bot *bot, const pf_game *g, const void *st) {
   uint32_t cap = share + 2 < MAX_NODES / threads ? (uint32_t)share + 2 : MAX_NODES / threads; /* root, iterations */
   task t = {.g = g, .root = st, .seat = g->to_move(st), .players = bot->players, .set = bot->set,
             .deadline = time_ms ? pf_clock_seconds() + (double)time_ms / 1000 : 0};
-  char *mem = search_memory(bot, g, threads, cap, &t);
+  bool solve = bot->set[S_SOLVE] && bot->players == 2;
+  char *mem = search_memory(bot, g, threads, cap, &t, solve ? pf_solve_scratch(g) : 0);
   size_t each = search_size(g, cap);
+  pf_move solved;
+  if (solve && pf_solve(g, st, moves, n, (int)bot->set[S_SOLVE], bot->set[S_HORIZON] == 0, &bot->rng,
+                        mem + (size_t)threads * each, &solved, &bot->stats))
+    return solved;
   /* One thread searches with the bot's own generator; several draw theirs from it, one stream each,
    * so that a seed and a thread count make one choice (without a time limit). */
   uint64_t seed = threads > 1 ? pf_rng_next(&bot->rng) : 0;
