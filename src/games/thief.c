@@ -140,13 +140,16 @@ static void hands_read(thf_state *s) {
 }
 
 /* Takes the card c out of seat p's hand and returns its slot (the first copy: G-5). */
-static uint8_t hand_take(thf_state *s, int p, pf_card c) {
+static inline uint8_t hand_take(thf_state *s, int p, pf_card c) {
   uint8_t *h = s->hand[p], *hc = s->hcard[p];
   int i = 0, len = s->hand_len[p];
   for (int j = HAND_MAX - 1; j >= 0; j--) /* a fixed loop: the bytes past the hand are slots too */
     i = j < len && hc[j] == c ? j : i;
   uint8_t slot = h[i];
-  for (int j = i; j < HAND_MAX - 1; j++) h[j] = h[j + 1], hc[j] = hc[j + 1];
+  for (int j = 0; j < HAND_MAX - 1; j++) { /* selects, not a call of memmove for a few bytes */
+    h[j] = j >= i ? h[j + 1] : h[j];
+    hc[j] = j >= i ? hc[j + 1] : hc[j];
+  }
   s->hand_len[p]--;
   return slot;
 }
@@ -158,7 +161,7 @@ static bool hand_has(const thf_state *s, int p, pf_card c, int copies) {
 
 /* Draws for seat p until it holds `upto` cards or the stock is out; a draw of the last card makes
  * this turn the last of the hand (THF-7). */
-static void draw(thf_state *s, int p, int upto) {
+static inline void draw(thf_state *s, int p, int upto) {
   int len = s->hand_len[p], next = s->next_slot;
   for (; len < upto && next < s->ncards; len++, next++) {
     s->hand[p][len] = (uint8_t)next;
@@ -169,7 +172,7 @@ static void draw(thf_state *s, int p, int upto) {
   s->next_slot = (uint8_t)next;
 }
 
-static void cap_add(thf_state *s, int id, uint8_t slot) {
+static inline void cap_add(thf_state *s, int id, uint8_t slot) {
   pf_card c = card_of(s, slot);
   s->below[slot] = s->cap_top[id];
   s->cap_top[id] = slot;
@@ -179,7 +182,7 @@ static void cap_add(thf_state *s, int id, uint8_t slot) {
 }
 
 /* A new capture: `lower` beneath, `upper` (the capturing card, THF-3) on top. */
-static int cap_new(thf_state *s, uint8_t lower, uint8_t upper) {
+static inline int cap_new(thf_state *s, uint8_t lower, uint8_t upper) {
   pf_card c = card_of(s, lower);
   s->below[lower] = NONE;
   s->cap_top[lower] = lower;
@@ -191,14 +194,14 @@ static int cap_new(thf_state *s, uint8_t lower, uint8_t upper) {
 }
 
 /* top, open and pile_pts of seat p, after its top capture changed. */
-static void pile_note(thf_state *s, int p) {
+static inline void pile_note(thf_state *s, int p) {
   int id = s->pile_top[p];
   bool any = id != NONE;
   s->top[p] = any ? (uint8_t)card_of(s, s->cap_top[id]) : NONE;
   s->open = (uint8_t)((s->open & ~(1u << p)) | (unsigned)(any && !cap_locked(s, id)) << p);
 }
 
-static void pile_push(thf_state *s, int p, int id) {
+static inline void pile_push(thf_state *s, int p, int id) {
   s->cap_under[id] = s->pile_top[p];
   s->pile_top[p] = (uint8_t)id;
   s->pile_caps[p]++;
@@ -207,7 +210,7 @@ static void pile_push(thf_state *s, int p, int id) {
   pile_note(s, p);
 }
 
-static int pile_pop(thf_state *s, int p) {
+static inline int pile_pop(thf_state *s, int p) {
   int id = s->pile_top[p];
   s->pile_top[p] = s->cap_under[id];
   s->pile_caps[p]--;
@@ -218,7 +221,7 @@ static int pile_pop(thf_state *s, int p) {
 }
 
 /* Steals (or re-captures, THF-5) the top capture of `from` for `to`, with the card c on top. */
-static void steal(thf_state *s, int to, int from, pf_card c) {
+static inline void steal(thf_state *s, int to, int from, pf_card c) {
   uint8_t slot = hand_take(s, to, c);
   int id = pile_pop(s, from);
   cap_add(s, id, slot);
@@ -511,8 +514,21 @@ static void end_turn(thf_state *s) {
  * FCT-3). Whatever the phase, a player holding a card has a move: at a turn's start a capture or
  * a discard, later at least pass (THF-6). Whether a capture is left never ends a Thief turn by
  * itself, so that nobody learns from a turn's end what the hand holds. */
-static void settle(thf_state *s) {
+static inline void settle(thf_state *s) {
   while (s->phase != PH_OVER && s->phase != PH_ANSWER && s->hand_len[s->turn] == 0) end_turn(s);
+}
+
+/* Takes the table card at index t out of the heap: the cards above it move down, eight at a time
+ * (a table has a few cards; a call of memmove for them would cost more than the move). Bytes
+ * past the table change too, as copies of bytes past it: the heap has room (MAX_CARDS) beyond
+ * the table's most (FCT-1's 55 cards). */
+static inline void heap_remove(thf_state *s, int t) {
+  for (int k = t; k < s->nheap; k += 8) {
+    uint64_t w;
+    memcpy(&w, s->heap + k + 1, 8);
+    memcpy(s->heap + k, &w, 8);
+  }
+  s->nheap--;
 }
 
 /* Four Card Thief: the index of the first table card c (G-5). */
@@ -525,6 +541,8 @@ static int table_find(const thf_state *s, pf_card c) {
 static void thf_apply(void *vs, pf_move m) {
   thf_state *s = vs;
   int p = s->turn, kind = MV_KIND(m);
+  bool fct = s->fct; /* read before the stores: tested with phase after them, the two bytes
+                      * made one wide load that waited for the draws' byte stores */
   pf_card a = MV_A(m);
   switch (kind) {
   case K_PAIR: {
@@ -540,7 +558,7 @@ static void thf_apply(void *vs, pf_move m) {
   case K_TABLE_CAPTURE: {
     int t = table_find(s, (pf_card)MV_B(m));
     uint8_t tc = s->heap[t];
-    for (s->nheap--; t < s->nheap; t++) s->heap[t] = s->heap[t + 1];
+    heap_remove(s, t);
     s->laid = MV_B(m) == PF_CARD_JOKER ? table_set(s) : s->laid & ~((uint64_t)1 << MV_B(m)); /* jokers repeat */
     pile_push(s, p, cap_new(s, tc, hand_take(s, p, a)));
     break;
@@ -580,14 +598,14 @@ static void thf_apply(void *vs, pf_move m) {
   }
   }
   /* A capture: draw up to 3 (THF-6), or up to 5 during a Four Card Thief turn (FCT-3). */
-  draw(s, p, s->fct ? HAND_MAX : s->hand_size);
-  if (kind == K_STEAL && !s->fct) { /* THF-5: the victim may answer, after the thief drew */
+  draw(s, p, fct ? HAND_MAX : s->hand_size);
+  if (kind == K_STEAL && !fct) { /* THF-5: the victim may answer, after the thief drew */
     s->phase = PH_ANSWER;
     s->answerer = (uint8_t)MV_B(m);
     s->other = (uint8_t)p;
     return;
   }
-  if (s->phase == PH_START && !s->fct) s->phase = PH_CAPTURED;
+  if (s->phase == PH_START && !fct) s->phase = PH_CAPTURED;
   settle(s);
 }
 
