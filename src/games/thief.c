@@ -289,9 +289,10 @@ static inline unsigned stealable(const thf_state *s, int p) { return s->open & ~
 /* What a steal from seat q may be made with: a card of the rank of q's top card, or a wild. */
 static inline uint64_t steal_set(const thf_state *s, int q) { return RANK_SET(rk(s->top[q])) | s->wild; }
 
-/* THF-4(a): the pairs seat p can make from hand, each once; a wild pairs only with its own rank.
- * Returns how many. */
-static int pairs(const thf_state *s, int p, pf_move *out) {
+/* THF-4(a): the pairs seat p can make from hand (read into h), each once; a wild pairs only with
+ * its own rank. Lists them until it has `upto` + 1 (random_move wants one) or all; returns how
+ * many it listed. Only a hand holding a card twice can make a pair twice. */
+static int pairs(const thf_state *s, int p, const hand_cards *hc, int upto, pf_move *out) {
   int n = 0, len = s->hand_len[p];
   const uint8_t *h = s->hcard[p];
   for (int i = 0; i < len; i++)
@@ -300,8 +301,9 @@ static int pairs(const thf_state *s, int p, pf_move *out) {
       if (rk(a) != rk(b)) continue;
       pf_move m = pair_move(a, b);
       bool dup = false;
-      for (int k = 0; k < n; k++) dup |= out[k] == m;
+      for (int k = 0; hc->twice && k < n; k++) dup |= out[k] == m;
       if (!dup) out[n++] = m;
+      if (n > upto) return n;
     }
   return n;
 }
@@ -320,7 +322,7 @@ static inline int hand_moves(const hand_cards *h, uint64_t set, int kind, int b,
 static int captures(const thf_state *s, int p, bool steals, pf_move *out) {
   hand_cards h;
   hand_read(s, p, &h);
-  int n = h.pairs ? pairs(s, p, out) : 0;
+  int n = h.pairs ? pairs(s, p, &h, PF_MAX_MOVES, out) : 0;
   if (!s->fct) {
     /* (b) the discard pile's top card, with a card of its rank */
     if (s->nheap) n += hand_moves(&h, RANK_SET(rk(card_of(s, s->heap[s->nheap - 1]))), K_DISCARD_CAPTURE, 0, out + n);
@@ -411,7 +413,7 @@ static pf_move thf_random_move(const void *vs, pf_rng *rng, int *count) {
   int r = (int)pf_rng_below(rng, (uint32_t)n);
   if (r < h.pairs) {
     pf_move moves[HAND_MAX * HAND_MAX];
-    pairs(s, p, moves);
+    pairs(s, p, &h, r, moves);
     return moves[r];
   }
   r -= h.pairs;
