@@ -473,10 +473,11 @@ static void start_hand(thf_state *s) {
   s->last_turn = 0;
   load_deal(s);
   for (int j = 0; j < s->hand_size; j++)
-    for (int i = 1; i <= s->players; i++) {
-      int seat = (s->dealer + i) % s->players;
-      s->hand[seat][s->hand_len[seat]++] = s->next_slot++;
+    for (int i = 1, seat = s->dealer; i <= s->players; i++) {
+      seat = seat + 1 == s->players ? 0 : seat + 1;
+      s->hand[seat][j] = s->next_slot++;
     }
+  for (int p = 0; p < s->players; p++) s->hand_len[p] = s->hand_size;
   for (int k = 0; k < (s->fct ? 4 : 1); k++) s->heap[s->nheap++] = s->next_slot++;
   hands_read(s);
   s->laid = table_set(s);
