@@ -249,6 +249,53 @@ static void test_THF_4a_pairs(void **unused) {
   pf_run_free(&r);
 }
 
+/* random_move (game.h) draws every move as listing them and drawing an index would: the same
+ * count, the same move, the generator in the same place, over many draws. */
+static void expect_random_moves_listed(const pf_run *r) {
+  pf_move moves[PF_MAX_MOVES];
+  int n = r->game->legal(r->state, moves);
+  for (uint64_t k = 0; k < 300; k++) {
+    pf_rng listed, drawn;
+    pf_rng_seed(&listed, k, 1);
+    drawn = listed;
+    int count = 0;
+    pf_move want = moves[pf_rng_below(&listed, (uint32_t)n)], got = pf_random_move(r->game, r->state, &drawn, &count);
+    if (count != n || got != want || memcmp(&listed, &drawn, sizeof listed) != 0)
+      fail_msg("draw %d: random_move gave move %u of %d, listing gave %u of %d", (int)k, got, count, want, n);
+  }
+}
+
+/* THF-4 with G-5: a card held twice offers its moves once (two decks and four jokers): the pairs
+ * of 7H 7H 7S are 7H+7H and 7H+7S, its discard captures 7H>d and 7S>d; three jokers make one
+ * pair, and two jokers and a 7 steal a 7 with JK and 7C, once each. random_move, which counts
+ * these moves without listing them, draws as the list does. */
+static void test_THF_4_equal_cards_offer_their_moves_once(void **unused) {
+  (void)unused;
+  const char *const sevens[2] = {"7H 7H 7S", "5C 9S JH"};
+  pf_run r;
+  start(&r, "thief", 2, sevens, "7D", "3C 4D 6H 8S", NULL);
+  tu_expect_legal(&r, "7H+7H 7H+7S 7H>d 7S>d");
+  expect_random_moves_listed(&r);
+  pf_run_free(&r);
+
+  const char *const jokers[2] = {"JK JK JK", "5C 9S JH"};
+  start(&r, "thief", 2, jokers, "KD", "3C 4D 6H 8S", NULL);
+  tu_expect_legal(&r, "JK+JK");
+  expect_random_moves_listed(&r);
+  pf_run_free(&r);
+
+  const char *const steals[2] = {"7H 7S 5D", "JK JK 7C"};
+  start(&r, "thief", 2, steals, "KD", "3C 4D 6H 8S 9H", NULL);
+  tu_play(&r, "7H+7S");
+  expect_random_moves_listed(&r); /* 5D's, 3C's and 4D's moves: none but pass */
+  tu_play(&r, "pass");
+  tu_expect_legal(&r, "JK+JK JK>p0 7C>p0");
+  expect_random_moves_listed(&r);
+  tu_play(&r, "JK>p0");
+  expect_random_moves_listed(&r); /* seat 0 answers (THF-5) */
+  pf_run_free(&r);
+}
+
 /* THF-4(b): the discard pile's top card, with a card of the same rank; a wild only by its own
  * rank. */
 static void test_THF_4b_the_discard_pile(void **unused) {
@@ -835,6 +882,7 @@ int main(void) {
       cmocka_unit_test(test_THF_2_three_cards_each_then_the_discard_pile),
       cmocka_unit_test(test_THF_3_piles_are_stacks_of_captures),
       cmocka_unit_test(test_THF_4a_pairs),
+      cmocka_unit_test(test_THF_4_equal_cards_offer_their_moves_once),
       cmocka_unit_test(test_THF_4b_the_discard_pile),
       cmocka_unit_test(test_THF_4c_steals),
       cmocka_unit_test(test_THF_5_a_chain_of_four_recaptures),

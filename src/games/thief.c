@@ -60,16 +60,26 @@ enum {
   PH_OVER,
 };
 
+/* Besides the slots, the state keeps what the move generator reads on every move, updated where
+ * it changes: the hands' cards (hcard), each pile's top card, the piles open to a steal, and the
+ * points of every capture and pile. Card codes are below 64 (the joker is 52), so a set of cards
+ * is a 64-bit mask, a rank's four codes one nibble of it. */
 typedef struct thf_state {
   pf_card card[MAX_CARDS];
   uint8_t below[MAX_CARDS];
   uint8_t cap_top[MAX_CARDS], cap_size[MAX_CARDS], cap_nat[MAX_CARDS], cap_under[MAX_CARDS];
+  uint16_t cap_pts[MAX_CARDS];  /* the points of capture id (THF-8, FCT-6) */
   uint8_t pile_top[MAX_SEATS], pile_caps[MAX_SEATS], pile_cards[MAX_SEATS];
+  uint8_t top[MAX_SEATS]; /* the card on top of seat p's pile; NONE when it is empty */
+  uint8_t open;           /* the seats whose top capture a steal may take: not empty, not locked (FCT-4) */
+  int pile_pts[MAX_SEATS]; /* the points in seat p's pile */
   uint8_t hand[MAX_SEATS][HAND_MAX], hand_len[MAX_SEATS];
+  uint8_t hcard[MAX_SEATS][HAND_MAX]; /* card[hand[p][i]], for every i < HAND_MAX (past the hand too) */
   uint8_t heap[MAX_CARDS]; /* Thief: the discard pile, bottom first; Four Card Thief: the table
                               cards, in the order laid */
   uint8_t nheap;
   uint64_t laid; /* Four Card Thief: the table cards as a set, bit c for card c (0 in Thief) */
+  uint64_t wild; /* the wild cards as a set: every 2 and the joker (THF-1), the joker (FCT-1) */
   uint8_t fct, players, ncards, next_slot, hand_size;
   uint8_t dealer, turn, phase;
   uint8_t last_turn;  /* THF-7: a draw took the last card of the stock; this turn is the last */
@@ -89,19 +99,27 @@ static const pf_option_desc OPTIONS[] = {
 
 static inline int rk(pf_card c) { return c >> 2; } /* 0 ace .. 12 king, 13 joker */
 static inline pf_card card_of(const thf_state *s, int slot) { return s->card[slot]; }
+#define RANK_SET(r) ((uint64_t)0xF << 4 * (r)) /* the codes of rank key r, as a set */
+#define NIBBLE_BITS(x) ((int)(0x4332322132212110ull >> 4 * (x) & 0xF)) /* the bits set in a nibble */
 
 /* THF-1: every 2 and every joker is wild; FCT-1: only jokers. */
-static inline bool is_wild(const thf_state *s, pf_card c) {
-  return c == PF_CARD_JOKER || (!s->fct && rk(c) == 1);
-}
+static inline bool is_wild(const thf_state *s, pf_card c) { return s->wild >> c & 1; }
 
 /* FCT-4: a capture holding all four natural cards of a rank. Its natural cards are all of one
  * rank: a pair or a table capture is one rank, and a steal with a natural card matches the top,
  * which is a natural of that rank or a wild. */
 static inline bool cap_locked(const thf_state *s, int id) { return s->fct && s->cap_nat[id] >= 4; }
 
-static inline pf_card pile_top_card(const thf_state *s, int p) {
-  return card_of(s, s->cap_top[s->pile_top[p]]);
+static inline pf_card pile_top_card(const thf_state *s, int p) { return s->top[p]; }
+
+/* THF-8 / FCT-6: what a card scores. */
+static int card_points(const thf_state *s, pf_card c) {
+  if (c == PF_CARD_JOKER) return s->fct ? 25 : 50;
+  int r = pf_card_rank(c);
+  if (s->fct) return r == 1 || r >= 11 ? 10 : 1;
+  if (r == 1) return 15;
+  if (r == 2) return 25;
+  return r >= 10 ? 10 : 5;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -115,66 +133,95 @@ static uint64_t table_set(const thf_state *s) {
   return set;
 }
 
+/* hcard from card[] and the hands' slots: after card[] is written (a deal, a determinization). */
+static void hands_read(thf_state *s) {
+  for (int p = 0; p < MAX_SEATS; p++)
+    for (int i = 0; i < HAND_MAX; i++) s->hcard[p][i] = (uint8_t)card_of(s, s->hand[p][i]);
+}
+
 /* Takes the card c out of seat p's hand and returns its slot (the first copy: G-5). */
-static uint8_t hand_take(thf_state *s, int p, pf_card c) {
-  uint8_t *h = s->hand[p];
+static inline uint8_t hand_take(thf_state *s, int p, pf_card c) {
+  uint8_t *h = s->hand[p], *hc = s->hcard[p];
   int i = 0, len = s->hand_len[p];
-  for (int j = HAND_MAX - 1; j >= 0; j--) /* the bytes past the hand hold slots too: a fixed loop */
-    i = j < len && card_of(s, h[j]) == c ? j : i;
+  for (int j = HAND_MAX - 1; j >= 0; j--) /* a fixed loop: the bytes past the hand are slots too */
+    i = j < len && hc[j] == c ? j : i;
   uint8_t slot = h[i];
-  for (int j = i; j < HAND_MAX - 1; j++) h[j] = h[j + 1];
+  for (int j = 0; j < HAND_MAX - 1; j++) { /* selects, not a call of memmove for a few bytes */
+    h[j] = j >= i ? h[j + 1] : h[j];
+    hc[j] = j >= i ? hc[j + 1] : hc[j];
+  }
   s->hand_len[p]--;
   return slot;
 }
 
 static bool hand_has(const thf_state *s, int p, pf_card c, int copies) {
-  for (int i = 0; i < s->hand_len[p]; i++) copies -= card_of(s, s->hand[p][i]) == c;
+  for (int i = 0; i < s->hand_len[p]; i++) copies -= s->hcard[p][i] == c;
   return copies <= 0;
 }
 
 /* Draws for seat p until it holds `upto` cards or the stock is out; a draw of the last card makes
  * this turn the last of the hand (THF-7). */
-static void draw(thf_state *s, int p, int upto) {
-  while (s->hand_len[p] < upto && s->next_slot < s->ncards) {
-    s->hand[p][s->hand_len[p]++] = s->next_slot++;
-    if (s->next_slot == s->ncards) s->last_turn = 1;
+static inline void draw(thf_state *s, int p, int upto) {
+  int len = s->hand_len[p], next = s->next_slot;
+  for (; len < upto && next < s->ncards; len++, next++) {
+    s->hand[p][len] = (uint8_t)next;
+    s->hcard[p][len] = (uint8_t)card_of(s, next);
+    if (next + 1 == s->ncards) s->last_turn = 1;
   }
+  s->hand_len[p] = (uint8_t)len;
+  s->next_slot = (uint8_t)next;
 }
 
-static void cap_add(thf_state *s, int id, uint8_t slot) {
+static inline void cap_add(thf_state *s, int id, uint8_t slot) {
+  pf_card c = card_of(s, slot);
   s->below[slot] = s->cap_top[id];
   s->cap_top[id] = slot;
   s->cap_size[id]++;
-  s->cap_nat[id] = (uint8_t)(s->cap_nat[id] + !is_wild(s, card_of(s, slot)));
+  s->cap_nat[id] = (uint8_t)(s->cap_nat[id] + !is_wild(s, c));
+  s->cap_pts[id] = (uint16_t)(s->cap_pts[id] + card_points(s, c));
 }
 
 /* A new capture: `lower` beneath, `upper` (the capturing card, THF-3) on top. */
-static int cap_new(thf_state *s, uint8_t lower, uint8_t upper) {
+static inline int cap_new(thf_state *s, uint8_t lower, uint8_t upper) {
+  pf_card c = card_of(s, lower);
   s->below[lower] = NONE;
   s->cap_top[lower] = lower;
   s->cap_size[lower] = 1;
-  s->cap_nat[lower] = !is_wild(s, card_of(s, lower));
+  s->cap_nat[lower] = !is_wild(s, c);
+  s->cap_pts[lower] = (uint16_t)card_points(s, c);
   cap_add(s, lower, upper);
   return lower;
 }
 
-static void pile_push(thf_state *s, int p, int id) {
+/* top, open and pile_pts of seat p, after its top capture changed. */
+static inline void pile_note(thf_state *s, int p) {
+  int id = s->pile_top[p];
+  bool any = id != NONE;
+  s->top[p] = any ? (uint8_t)card_of(s, s->cap_top[id]) : NONE;
+  s->open = (uint8_t)((s->open & ~(1u << p)) | (unsigned)(any && !cap_locked(s, id)) << p);
+}
+
+static inline void pile_push(thf_state *s, int p, int id) {
   s->cap_under[id] = s->pile_top[p];
   s->pile_top[p] = (uint8_t)id;
   s->pile_caps[p]++;
   s->pile_cards[p] = (uint8_t)(s->pile_cards[p] + s->cap_size[id]);
+  s->pile_pts[p] += s->cap_pts[id];
+  pile_note(s, p);
 }
 
-static int pile_pop(thf_state *s, int p) {
+static inline int pile_pop(thf_state *s, int p) {
   int id = s->pile_top[p];
   s->pile_top[p] = s->cap_under[id];
   s->pile_caps[p]--;
   s->pile_cards[p] = (uint8_t)(s->pile_cards[p] - s->cap_size[id]);
+  s->pile_pts[p] -= s->cap_pts[id];
+  pile_note(s, p);
   return id;
 }
 
 /* Steals (or re-captures, THF-5) the top capture of `from` for `to`, with the card c on top. */
-static void steal(thf_state *s, int to, int from, pf_card c) {
+static inline void steal(thf_state *s, int to, int from, pf_card c) {
   uint8_t slot = hand_take(s, to, c);
   int id = pile_pop(s, from);
   cap_add(s, id, slot);
@@ -185,12 +232,49 @@ static void steal(thf_state *s, int to, int from, pf_card c) {
 /* Legal moves                                                                                */
 /* ------------------------------------------------------------------------------------------ */
 
-/* True when the card at hand index i of seat p already appeared before it in the hand (G-5). */
-static bool seen_before(const thf_state *s, int p, int i) {
-  pf_card c = card_of(s, s->hand[p][i]);
-  for (int j = 0; j < i; j++)
-    if (card_of(s, s->hand[p][j]) == c) return true;
-  return false;
+/* A hand as the move generator reads it: its distinct cards in hand order (a card held twice
+ * offers its moves once, at its first copy: G-5), as a set, and counted: the distinct cards of
+ * each rank (4 bits a rank), the distinct wild ones, and the pairs they make (THF-4(a): two
+ * distinct cards of a rank, or a card held twice; a wild pairs only with its own rank). */
+typedef struct hand_cards {
+  uint64_t held, twice, per_rank;
+  int n, wilds, pairs;
+  pf_card c[HAND_MAX];
+} hand_cards;
+
+static inline void hand_read(const thf_state *s, int p, hand_cards *h) {
+  const uint8_t *hc = s->hcard[p];
+  uint64_t held = 0, twice = 0, per_rank = 0;
+  int n = 0, wilds = 0, pairs = 0;
+  for (int i = 0; i < s->hand_len[p]; i++) {
+    pf_card c = hc[i];
+    uint64_t bit = (uint64_t)1 << c;
+    int fresh = !(held & bit), shift = 4 * rk(c);
+    h->c[n] = c;
+    n += fresh;
+    pairs += fresh ? (int)(per_rank >> shift & 0xF) : !(twice & bit); /* with each card of its rank, or its twin once */
+    per_rank += (uint64_t)fresh << shift;
+    wilds += fresh & (int)(s->wild >> c & 1);
+    twice |= held & bit;
+    held |= bit;
+  }
+  h->held = held, h->twice = twice, h->per_rank = per_rank, h->n = n, h->wilds = wilds, h->pairs = pairs;
+}
+
+/* The distinct hand cards of rank key r; those a steal of a top card of rank r may be made with
+ * (its rank or a wild: the wild ranks are whole nibbles of the card codes, so a wild of rank r is
+ * counted once). */
+static inline int hand_of_rank(const hand_cards *h, int r) { return (int)(h->per_rank >> 4 * r & 0xF); }
+static inline int hand_stealing(const thf_state *s, const hand_cards *h, int r) {
+  return h->wilds + (s->wild >> 4 * r & 1 ? 0 : hand_of_rank(h, r));
+}
+
+/* The r-th distinct hand card in `set`, in hand order. */
+static inline pf_card hand_nth(const hand_cards *h, uint64_t set, int r) {
+  int i = 0;
+  for (;; i++)
+    if ((set >> h->c[i] & 1) && r-- == 0) break;
+  return h->c[i];
 }
 
 /* THF-4(a): the pair's cards in alphabetical order of their notation. Equal ranks differ only in
@@ -200,84 +284,78 @@ static pf_move pair_move(pf_card a, pf_card b) {
 }
 
 /* The seats whose top capture seat p may steal now (THF-4(c), FCT-4), as a bit mask. */
-static unsigned stealable(const thf_state *s, int p) {
-  unsigned mask = 0;
-  for (int q = 0; q < s->players; q++)
-    if (q != p && s->pile_caps[q] && !cap_locked(s, s->pile_top[q])) mask |= 1u << q;
-  return mask;
-}
+static inline unsigned stealable(const thf_state *s, int p) { return s->open & ~(1u << p); }
 
-/* THF-4(a): the pairs seat p can make from hand, each once; a wild pairs only with its own rank.
- * Returns how many. */
-static int pairs(const thf_state *s, int p, pf_move *out) {
+/* What a steal from seat q may be made with: a card of the rank of q's top card, or a wild. */
+static inline uint64_t steal_set(const thf_state *s, int q) { return RANK_SET(rk(s->top[q])) | s->wild; }
+
+/* THF-4(a): the pairs seat p can make from hand (read into h), each once; a wild pairs only with
+ * its own rank. Lists them until it has `upto` + 1 (random_move wants one) or all; returns how
+ * many it listed. Only a hand holding a card twice can make a pair twice. */
+static int pairs(const thf_state *s, int p, const hand_cards *hc, int upto, pf_move *out) {
   int n = 0, len = s->hand_len[p];
-  const uint8_t *h = s->hand[p];
+  const uint8_t *h = s->hcard[p];
   for (int i = 0; i < len; i++)
     for (int j = i + 1; j < len; j++) {
-      pf_card a = card_of(s, h[i]), b = card_of(s, h[j]);
+      pf_card a = h[i], b = h[j];
       if (rk(a) != rk(b)) continue;
       pf_move m = pair_move(a, b);
       bool dup = false;
-      for (int k = 0; k < n; k++) dup |= out[k] == m;
+      for (int k = 0; hc->twice && k < n; k++) dup |= out[k] == m;
       if (!dup) out[n++] = m;
+      if (n > upto) return n;
     }
+  return n;
+}
+
+/* The moves the hand's cards in `set` make, kind and b alike, in hand order; returns how many. */
+static inline int hand_moves(const hand_cards *h, uint64_t set, int kind, int b, pf_move *out) {
+  int n = 0;
+  for (int i = 0; i < h->n; i++) {
+    out[n] = MV(kind, h->c[i], b);
+    n += (int)(set >> h->c[i] & 1);
+  }
   return n;
 }
 
 /* Every capture seat p can make, steals only if `steals`; returns how many. */
 static int captures(const thf_state *s, int p, bool steals, pf_move *out) {
-  int n = pairs(s, p, out), len = s->hand_len[p];
-  const uint8_t *h = s->hand[p];
+  hand_cards h;
+  hand_read(s, p, &h);
+  int n = h.pairs ? pairs(s, p, &h, PF_MAX_MOVES, out) : 0;
   if (!s->fct) {
     /* (b) the discard pile's top card, with a card of its rank */
-    if (s->nheap) {
-      pf_card d = card_of(s, s->heap[s->nheap - 1]);
-      for (int i = 0; i < len; i++)
-        if (rk(card_of(s, h[i])) == rk(d) && !seen_before(s, p, i))
-          out[n++] = MV(K_DISCARD_CAPTURE, card_of(s, h[i]), 0);
-    }
+    if (s->nheap) n += hand_moves(&h, RANK_SET(rk(card_of(s, s->heap[s->nheap - 1]))), K_DISCARD_CAPTURE, 0, out + n);
   } else {
-    /* FCT-3: a table card with a hand card of its rank */
+    /* FCT-3: a table card with a hand card of its rank; the table's equal cards (jokers) once */
+    uint64_t seen = 0;
     for (int t = 0; t < s->nheap; t++) {
       pf_card tc = card_of(s, s->heap[t]);
-      bool dup = false;
-      for (int u = 0; u < t; u++) dup |= card_of(s, s->heap[u]) == tc;
-      if (dup) continue;
-      for (int i = 0; i < len; i++)
-        if (rk(card_of(s, h[i])) == rk(tc) && !seen_before(s, p, i))
-          out[n++] = MV(K_TABLE_CAPTURE, card_of(s, h[i]), tc);
+      if ((seen >> tc & 1) || !(h.held & RANK_SET(rk(tc)))) continue;
+      seen |= (uint64_t)1 << tc;
+      n += hand_moves(&h, RANK_SET(rk(tc)), K_TABLE_CAPTURE, tc, out + n);
     }
   }
-  if (steals) {
-    /* (c) with a card of the rank of another pile's top card, or with any wild */
-    unsigned mask = stealable(s, p);
-    for (int q = 0; mask; q++, mask >>= 1) {
-      if (!(mask & 1)) continue;
-      int top = rk(pile_top_card(s, q));
-      for (int i = 0; i < len; i++) {
-        pf_card c = card_of(s, h[i]);
-        if ((rk(c) == top || is_wild(s, c)) && !seen_before(s, p, i)) out[n++] = MV(K_STEAL, c, q);
-      }
+  if (steals) /* (c) with a card of the rank of another pile's top card, or with any wild */
+    for (unsigned mask = stealable(s, p); mask; mask &= mask - 1) {
+      int q = __builtin_ctz(mask);
+      n += hand_moves(&h, steal_set(s, q), K_STEAL, q, out + n);
     }
-  }
   return n;
 }
 
 static int discards(const thf_state *s, int p, pf_move *out) {
-  int n = 0;
-  for (int i = 0; i < s->hand_len[p]; i++)
-    if (!seen_before(s, p, i)) out[n++] = MV(K_DISCARD, card_of(s, s->hand[p][i]), 0);
-  return n;
+  hand_cards h;
+  hand_read(s, p, &h);
+  return hand_moves(&h, ~(uint64_t)0, K_DISCARD, 0, out);
 }
 
 /* THF-5: re-captures of the contested capture, then pass (always offered). */
+static uint64_t answer_set(const thf_state *s) { return RANK_SET(s->contested) | s->wild; }
 static int answers(const thf_state *s, pf_move *out) {
-  int n = 0, p = s->answerer;
-  for (int i = 0; i < s->hand_len[p]; i++) {
-    pf_card c = card_of(s, s->hand[p][i]);
-    if ((rk(c) == s->contested || is_wild(s, c)) && !seen_before(s, p, i))
-      out[n++] = MV(K_STEAL, c, s->other);
-  }
+  hand_cards h;
+  hand_read(s, s->answerer, &h);
+  int n = hand_moves(&h, answer_set(s), K_STEAL, s->other, out);
   out[n++] = MV(K_PASS, 0, 0);
   return n;
 }
@@ -301,82 +379,63 @@ static int thf_legal(const void *vs, pf_move *out) {
   }
 }
 
-/* The move thf_legal would list at index pf_rng_below(rng, n) (game.h's random_move). Four Card
- * Thief's turn is always at PH_START, where the table makes most of the moves: they are counted
- * by rank, each distinct table card (one deck: only the joker, one code, may repeat) offering
- * every distinct hand card of its rank, and a steal from seat q every distinct hand card of the
- * rank of q's top card or wild (the joker); only the pairs are listed. The order is captures()'s:
- * pairs, table captures table card by table card, steals seat by seat; with no capture, the
- * discards. Thief's phases are listed. */
-#define NIBBLE_BITS(x) ((int)(0x4332322132212110ull >> 4 * (x) & 0xF)) /* the bits set in a nibble */
+/* The move thf_legal would list at index pf_rng_below(rng, n) (game.h's random_move), counted
+ * from the hand's cards as sets and made alone, in captures()'s order: pairs (only they are
+ * listed, when the draw falls on one), the discard captures or the table captures (table card by
+ * table card, each distinct table card offering every distinct hand card of its rank), steals
+ * seat by seat; then pass, or with no capture at a turn's start the discards; a re-capture's
+ * answers (THF-5) are the hand's cards of the contested rank or wild, then pass. */
 static pf_move thf_random_move(const void *vs, pf_rng *rng, int *count) {
   const thf_state *s = vs;
-  pf_move moves[PF_MAX_MOVES];
-  if (!s->fct || s->phase != PH_START) {
-    *count = thf_legal(vs, moves);
-    return moves[pf_rng_below(rng, (uint32_t)*count)];
+  hand_cards h;
+  if (s->phase == PH_ANSWER) {
+    hand_read(s, s->answerer, &h);
+    int k = hand_stealing(s, &h, s->contested), r = (int)pf_rng_below(rng, (uint32_t)(*count = k + 1));
+    return r < k ? MV(K_STEAL, hand_nth(&h, answer_set(s), r), s->other) : MV(K_PASS, 0, 0);
   }
-  int p = s->turn, len = s->hand_len[p], nd = 0;
-  pf_card hc[HAND_MAX]; /* the distinct hand cards, in hand order (seen_before) */
-  uint64_t held = 0, laid;
-  unsigned ranks = 0, twice = 0; /* ranks held, and held twice: only then is there a pair */
-  uint64_t per_rank = 0;         /* the cards held of each rank, 4 bits a rank */
-  int ntable = 0, nsteal = 0, wilds = 0, npairs = 0;
-  for (int i = 0; i < len; i++) {
-    pf_card c = card_of(s, s->hand[p][i]);
-    twice |= ranks & 1u << rk(c);
-    ranks |= 1u << rk(c);
-    per_rank += (uint64_t)1 << 4 * rk(c);
-    if (held >> c & 1) continue;
-    held |= (uint64_t)1 << c;
-    hc[nd++] = c;
-    ntable += NIBBLE_BITS(s->laid >> 4 * rk(c) & 0xF); /* the table cards of its rank */
-    wilds += is_wild(s, c);
+  int p = s->turn;
+  hand_read(s, p, &h);
+  int ncap = 0, nsteal = 0, drank = 0;
+  if (!s->fct) {
+    if (s->nheap) ncap = hand_of_rank(&h, drank = rk(card_of(s, s->heap[s->nheap - 1])));
+  } else {
+    for (int i = 0; i < h.n; i++) ncap += NIBBLE_BITS(s->laid >> 4 * rk(h.c[i]) & 0xF); /* its rank's table cards */
   }
-  for (unsigned t = twice; t; t &= t - 1) { /* k cards of a rank make k(k-1)/2 pairs; jokers, equal, one */
-    int k = __builtin_ctz(t), held_k = (int)(per_rank >> 4 * k & 0xF);
-    npairs += k == JOKER_RANK ? 1 : held_k * (held_k - 1) / 2;
+  unsigned mask = s->phase == PH_DISCARDED ? 0 : stealable(s, p); /* THF-6: no steal after a discard */
+  for (unsigned m = mask; m; m &= m - 1) nsteal += hand_stealing(s, &h, rk(s->top[__builtin_ctz(m)]));
+  int n = h.pairs + ncap + nsteal;
+  if (s->phase == PH_START && n == 0) { /* no capture: a discard (THF-6, FCT-3) */
+    *count = h.n;
+    return MV(K_DISCARD, h.c[pf_rng_below(rng, (uint32_t)h.n)], 0);
   }
-  unsigned mask = stealable(s, p);
-  for (unsigned m = mask; m; m &= m - 1) {
-    int top = rk(pile_top_card(s, __builtin_ctz(m)));
-    for (int i = 0; i < nd; i++) nsteal += rk(hc[i]) == top && !is_wild(s, hc[i]);
-    nsteal += wilds;
-  }
-  int n = npairs + ntable + nsteal;
-  if (n == 0) { /* no capture: a discard (FCT-3) */
-    *count = nd;
-    return MV(K_DISCARD, hc[pf_rng_below(rng, (uint32_t)nd)], 0);
-  }
+  n += s->phase != PH_START; /* pass, after the turn's first action (THF-6) */
   *count = n;
   int r = (int)pf_rng_below(rng, (uint32_t)n);
-  if (r < npairs) {
-    pairs(s, p, moves);
+  if (r < h.pairs) {
+    pf_move moves[HAND_MAX * HAND_MAX];
+    pairs(s, p, &h, r, moves);
     return moves[r];
   }
-  r -= npairs;
-  if (r < ntable) {
-    laid = 0;
+  r -= h.pairs;
+  if (r < ncap) {
+    if (!s->fct) return MV(K_DISCARD_CAPTURE, hand_nth(&h, RANK_SET(drank), r), 0);
+    uint64_t seen = 0;
     for (int t = 0;; t++) {
       pf_card tc = card_of(s, s->heap[t]);
-      if (laid >> tc & 1) continue;
-      laid |= (uint64_t)1 << tc;
-      int k = 0;
-      for (int i = 0; i < nd; i++) k += rk(hc[i]) == rk(tc);
-      if (r >= k) {
-        r -= k;
-        continue;
-      }
-      for (int i = 0;; i++)
-        if (rk(hc[i]) == rk(tc) && r-- == 0) return MV(K_TABLE_CAPTURE, hc[i], tc);
+      if (seen >> tc & 1) continue;
+      seen |= (uint64_t)1 << tc;
+      int k = hand_of_rank(&h, rk(tc));
+      if (r < k) return MV(K_TABLE_CAPTURE, hand_nth(&h, RANK_SET(rk(tc)), r), tc);
+      r -= k;
     }
   }
-  r -= ntable;
-  for (;; mask &= mask - 1) {
-    int q = __builtin_ctz(mask), top = rk(pile_top_card(s, q));
-    for (int i = 0; i < nd; i++)
-      if ((rk(hc[i]) == top || is_wild(s, hc[i])) && r-- == 0) return MV(K_STEAL, hc[i], q);
+  r -= ncap;
+  for (; mask; mask &= mask - 1) {
+    int q = __builtin_ctz(mask), k = hand_stealing(s, &h, rk(s->top[q]));
+    if (r < k) return MV(K_STEAL, hand_nth(&h, steal_set(s, q), r), q);
+    r -= k;
   }
+  return MV(K_PASS, 0, 0);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -406,38 +465,28 @@ static void start_hand(thf_state *s) {
   memset(s->pile_caps, 0, sizeof s->pile_caps);
   memset(s->pile_cards, 0, sizeof s->pile_cards);
   memset(s->pile_top, NONE, sizeof s->pile_top);
+  memset(s->top, NONE, sizeof s->top);
+  memset(s->pile_pts, 0, sizeof s->pile_pts);
+  s->open = 0;
   s->nheap = 0;
   s->next_slot = 0;
   s->last_turn = 0;
   load_deal(s);
   for (int j = 0; j < s->hand_size; j++)
-    for (int i = 1; i <= s->players; i++) {
-      int seat = (s->dealer + i) % s->players;
-      s->hand[seat][s->hand_len[seat]++] = s->next_slot++;
+    for (int i = 1, seat = s->dealer; i <= s->players; i++) {
+      seat = seat + 1 == s->players ? 0 : seat + 1;
+      s->hand[seat][j] = s->next_slot++;
     }
+  for (int p = 0; p < s->players; p++) s->hand_len[p] = s->hand_size;
   for (int k = 0; k < (s->fct ? 4 : 1); k++) s->heap[s->nheap++] = s->next_slot++;
+  hands_read(s);
   s->laid = table_set(s);
   s->turn = (uint8_t)((s->dealer + 1) % s->players);
   start_turn(s);
 }
 
-/* THF-8 / FCT-6: what a card scores. */
-static int card_points(const thf_state *s, pf_card c) {
-  if (c == PF_CARD_JOKER) return s->fct ? 25 : 50;
-  int r = pf_card_rank(c);
-  if (s->fct) return r == 1 || r >= 11 ? 10 : 1;
-  if (r == 1) return 15;
-  if (r == 2) return 25;
-  return r >= 10 ? 10 : 5;
-}
-
 /* The points in seat p's capture pile. */
-static int pile_points(const thf_state *s, int p) {
-  int pts = 0;
-  for (int id = s->pile_top[p]; id != NONE; id = s->cap_under[id])
-    for (int slot = s->cap_top[id]; slot != NONE; slot = s->below[slot]) pts += card_points(s, card_of(s, slot));
-  return pts;
-}
+static int pile_points(const thf_state *s, int p) { return s->pile_pts[p]; }
 
 /* THF-7: the hand is over; cards in hands and the discard pile (the table) count for nobody.
  * THF-8: N hands, the deal moving on (G-2). */
@@ -468,8 +517,21 @@ static void end_turn(thf_state *s) {
  * FCT-3). Whatever the phase, a player holding a card has a move: at a turn's start a capture or
  * a discard, later at least pass (THF-6). Whether a capture is left never ends a Thief turn by
  * itself, so that nobody learns from a turn's end what the hand holds. */
-static void settle(thf_state *s) {
+static inline void settle(thf_state *s) {
   while (s->phase != PH_OVER && s->phase != PH_ANSWER && s->hand_len[s->turn] == 0) end_turn(s);
+}
+
+/* Takes the table card at index t out of the heap: the cards above it move down, eight at a time
+ * (a table has a few cards; a call of memmove for them would cost more than the move). Bytes
+ * past the table change too, as copies of bytes past it: the heap has room (MAX_CARDS) beyond
+ * the table's most (FCT-1's 55 cards). */
+static inline void heap_remove(thf_state *s, int t) {
+  for (int k = t; k < s->nheap; k += 8) {
+    uint64_t w;
+    memcpy(&w, s->heap + k + 1, 8);
+    memcpy(s->heap + k, &w, 8);
+  }
+  s->nheap--;
 }
 
 /* Four Card Thief: the index of the first table card c (G-5). */
@@ -482,6 +544,8 @@ static int table_find(const thf_state *s, pf_card c) {
 static void thf_apply(void *vs, pf_move m) {
   thf_state *s = vs;
   int p = s->turn, kind = MV_KIND(m);
+  bool fct = s->fct; /* read before the stores: tested with phase after them, the two bytes
+                      * made one wide load that waited for the draws' byte stores */
   pf_card a = MV_A(m);
   switch (kind) {
   case K_PAIR: {
@@ -497,8 +561,7 @@ static void thf_apply(void *vs, pf_move m) {
   case K_TABLE_CAPTURE: {
     int t = table_find(s, (pf_card)MV_B(m));
     uint8_t tc = s->heap[t];
-    memmove(&s->heap[t], &s->heap[t + 1], (size_t)(s->nheap - t - 1));
-    s->nheap--;
+    heap_remove(s, t);
     s->laid = MV_B(m) == PF_CARD_JOKER ? table_set(s) : s->laid & ~((uint64_t)1 << MV_B(m)); /* jokers repeat */
     pile_push(s, p, cap_new(s, tc, hand_take(s, p, a)));
     break;
@@ -538,14 +601,14 @@ static void thf_apply(void *vs, pf_move m) {
   }
   }
   /* A capture: draw up to 3 (THF-6), or up to 5 during a Four Card Thief turn (FCT-3). */
-  draw(s, p, s->fct ? HAND_MAX : s->hand_size);
-  if (kind == K_STEAL && !s->fct) { /* THF-5: the victim may answer, after the thief drew */
+  draw(s, p, fct ? HAND_MAX : s->hand_size);
+  if (kind == K_STEAL && !fct) { /* THF-5: the victim may answer, after the thief drew */
     s->phase = PH_ANSWER;
     s->answerer = (uint8_t)MV_B(m);
     s->other = (uint8_t)p;
     return;
   }
-  if (s->phase == PH_START && !s->fct) s->phase = PH_CAPTURED;
+  if (s->phase == PH_START && !fct) s->phase = PH_CAPTURED;
   settle(s);
 }
 
@@ -553,11 +616,7 @@ static void thf_apply(void *vs, pf_move m) {
 /* The greedy bot's rule of thumb                                                             */
 /* ------------------------------------------------------------------------------------------ */
 
-static int cap_points(const thf_state *s, int id) {
-  int pts = 0;
-  for (int slot = s->cap_top[id]; slot != NONE; slot = s->below[slot]) pts += card_points(s, card_of(s, slot));
-  return pts;
-}
+static int cap_points(const thf_state *s, int id) { return s->cap_pts[id]; }
 
 /* Capture the most points, and steal (or re-capture) before anything else of equal worth: a
  * capture is worth the points it puts on your pile, and a steal as much again, which its victim
@@ -757,6 +816,7 @@ static int start(void *vs, const pf_setup *setup, bool fct, pf_error *err) {
   s->players = (uint8_t)setup->players;
   s->ncards = fct ? 55 : 108; /* FCT-1, THF-1 */
   s->hand_size = fct ? 4 : 3; /* FCT-2, THF-2 */
+  s->wild = (uint64_t)1 << PF_CARD_JOKER | (fct ? 0 : RANK_SET(1)); /* FCT-1, THF-1 */
   s->hands = setup->options.v[0] ? (int32_t)setup->options.v[0] : setup->players; /* THF-8 */
   s->seed = setup->seed;
   s->given = setup->deals;
@@ -816,6 +876,7 @@ static void thf_determinize(void *vs, int seat, pf_rng *rng) {
   /* A turn that goes on after its first action shows only that its player holds a card (THF-6):
    * no constraint on what the hidden cards may be. */
   pf_slots_shuffle(s->card, slots, pf_slots_hidden(&h, seat, s->next_slot, s->ncards, slots), rng);
+  hands_read(s);
   s->given = NULL; /* later deals are unknown too */
   s->ndeals_given = 0;
   s->seed = pf_rng_next(rng);
@@ -826,15 +887,22 @@ static int thf_check(const void *vs, pf_error *err) {
   int seen[MAX_CARDS] = {0};
   if (s->players < 2 || s->players > MAX_SEATS) return pf_fail(err, "%d players", s->players);
   if (s->laid != table_set(s)) return pf_fail(err, "the noted set of table cards is not the table's");
+  if (s->wild != ((uint64_t)1 << PF_CARD_JOKER | (s->fct ? 0 : RANK_SET(1)))) return pf_fail(err, "the noted wild cards are not the game's");
   for (int p = 0; p < s->players; p++) {
     if (s->hand_len[p] > (s->fct ? HAND_MAX : 3)) return pf_fail(err, "seat %d holds %d cards", p, s->hand_len[p]);
+    for (int i = 0; i < HAND_MAX; i++)
+      if (s->hcard[p][i] != card_of(s, s->hand[p][i])) return pf_fail(err, "seat %d: the noted card %d of the hand is not its slot's", p, i);
+    int top = s->pile_top[p];
+    if (s->top[p] != (top == NONE ? NONE : card_of(s, s->cap_top[top])) || (s->open >> p & 1) != (top != NONE && !cap_locked(s, top)))
+      return pf_fail(err, "seat %d: the noted top card of the pile is not its top capture's", p);
     for (int i = 0; i < s->hand_len[p]; i++) seen[s->hand[p][i]]++;
-    int caps = 0, cards = 0;
+    int caps = 0, cards = 0, pile_pts = 0;
     for (int id = s->pile_top[p]; id != NONE && caps <= MAX_CARDS; id = s->cap_under[id], caps++) {
-      int size = 0, nat = 0, nat_rank = -1;
+      int size = 0, nat = 0, nat_rank = -1, pts = 0;
       for (int slot = s->cap_top[id]; slot != NONE && size <= MAX_CARDS; slot = s->below[slot], size++) {
         seen[slot]++;
         pf_card c = card_of(s, slot);
+        pts += card_points(s, c);
         if (!is_wild(s, c)) {
           if (nat_rank >= 0 && rk(c) != nat_rank) return pf_fail(err, "seat %d: a capture mixes natural ranks", p);
           nat_rank = rk(c);
@@ -844,8 +912,11 @@ static int thf_check(const void *vs, pf_error *err) {
       }
       if (size != s->cap_size[id] || size < 2) return pf_fail(err, "seat %d: capture %d has %d cards, %d noted", p, id, size, s->cap_size[id]);
       if (nat != s->cap_nat[id]) return pf_fail(err, "seat %d: capture %d has %d natural cards, %d noted", p, id, nat, s->cap_nat[id]);
+      if (pts != s->cap_pts[id]) return pf_fail(err, "seat %d: capture %d has %d points, %d noted", p, id, pts, s->cap_pts[id]);
       cards += size;
+      pile_pts += pts;
     }
+    if (pile_pts != s->pile_pts[p]) return pf_fail(err, "seat %d: the pile has %d points, %d noted", p, pile_pts, s->pile_pts[p]);
     if (caps != s->pile_caps[p] || cards != s->pile_cards[p])
       return pf_fail(err, "seat %d: %d captures of %d cards, noted %d of %d", p, caps, cards, s->pile_caps[p], s->pile_cards[p]);
   }
