@@ -58,6 +58,7 @@ typedef struct sbj_state {
   pf_card card[NCARDS];  /* the card of each slot */
   uint8_t below[NCARDS]; /* the slot beneath, in its pile; NONE at the bottom */
   uint8_t top[NPILES], bottom[NPILES], size[NPILES];
+  uint8_t top_value[NPILES]; /* value_of the top card; 0 for an empty pile */
   uint8_t players, stock_size;
   uint8_t turn;          /* the seat whose turn it is */
   uint8_t chance;        /* a reshuffle is due before the deal can go on (SBJ-3) */
@@ -93,7 +94,7 @@ static inline int source_pile(const sbj_state *s, int src) {
 /* ------------------------------------------------------------------------------------------ */
 
 static void pile_clear(sbj_state *s, int pile) {
-  s->size[pile] = 0;
+  s->size[pile] = s->top_value[pile] = 0;
   s->top[pile] = s->bottom[pile] = NONE;
 }
 
@@ -101,13 +102,14 @@ static void pile_push(sbj_state *s, int pile, uint8_t slot) {
   s->below[slot] = s->size[pile] ? s->top[pile] : NONE;
   if (!s->size[pile]) s->bottom[pile] = slot;
   s->top[pile] = slot;
+  s->top_value[pile] = (uint8_t)value_of(s->card[slot]);
   s->size[pile]++;
 }
 
 static uint8_t pile_pop(sbj_state *s, int pile) {
   uint8_t slot = s->top[pile];
   if (--s->size[pile])
-    s->top[pile] = s->below[slot];
+    s->top[pile] = s->below[slot], s->top_value[pile] = (uint8_t)value_of(s->card[s->below[slot]]);
   else
     pile_clear(s, pile);
   s->below[slot] = NONE;
@@ -119,6 +121,7 @@ static void pile_move(sbj_state *s, int to, int from) {
   s->below[s->bottom[from]] = s->size[to] ? s->top[to] : NONE;
   if (!s->size[to]) s->bottom[to] = s->bottom[from];
   s->top[to] = s->top[from];
+  s->top_value[to] = s->top_value[from];
   s->size[to] = (uint8_t)(s->size[to] + s->size[from]);
   pile_clear(s, from);
 }
@@ -161,9 +164,10 @@ static bool accepts(const sbj_state *s, int b, int free_b, pf_card c) {
 static uint64_t takes_of(const sbj_state *s) {
   uint64_t takes = 0;
   int free_b = lowest_free(s);
-  for (int b = 0; b < BUILDS; b++) {
+  for (int b = 0; b < BUILDS; b++) { /* without a branch: a random play leaves none predictable */
     int count = s->size[P_BUILD(b)];
-    if (count || b == free_b) takes |= (uint64_t)1 << (b + 4 * (count + 1)) | (uint64_t)1 << (b + 44);
+    uint64_t in_use = (count != 0) | (b == free_b);
+    takes |= in_use << (b + 4 * (count + 1)) | in_use << (b + 44);
   }
   return takes;
 }
@@ -174,8 +178,7 @@ static uint64_t takes_of(const sbj_state *s) {
 static unsigned plays(const sbj_state *s) {
   unsigned where = 0;
   for (int src = 0; src <= STACKS; src++) {
-    int pile = source_pile(s, src), v = s->size[pile] ? value_of(top_card(s, pile)) : 0;
-    where |= (unsigned)(s->takes >> 4 * v & 15) << 4 * src;
+    where |= (unsigned)(s->takes >> 4 * s->top_value[source_pile(s, src)] & 15) << 4 * src;
   }
   return where;
 }
@@ -602,6 +605,7 @@ static void sbj_determinize(void *vs, int seat, pf_rng *rng) {
     pf_shuffle(rng, slots, (size_t)nd);
     pile_set(s, P_DRAW, slots, nd);
   }
+  s->top_value[P_DRAW] = s->size[P_DRAW] ? (uint8_t)value_of(top_card(s, P_DRAW)) : 0;
   pf_rng_seed(&s->rng, pf_rng_next(rng), PF_STREAM_CHANCE);
 }
 
@@ -629,6 +633,8 @@ static int sbj_check(const void *vs, pf_error *err) {
     }
     if (n != s->size[q] || (n && last != s->bottom[q]) || (!n && s->top[q] != NONE))
       return pf_fail(err, "pile %d: size %d but %d cards linked", q, s->size[q], n);
+    if (s->top_value[q] != (n ? value_of(top_card(s, q)) : 0))
+      return pf_fail(err, "pile %d: its top card's value is noted as %d", q, s->top_value[q]);
     bool seat_pile = q < P_BUILD(0);
     int owner = q < MAX_SEATS ? q : (q - MAX_SEATS) / STACKS;
     if (seat_pile && owner >= s->players && n) return pf_fail(err, "pile %d of a missing seat holds cards", q);
