@@ -1,10 +1,15 @@
 /*
  * gharat.c - Ghârat (RULINGS GHA-1 .. GHA-6), 2 to 4 players, one 52-card deck.
  *
- * The state keeps the hand's deck order in card[]: slot i is the i-th card from the top. Every
- * card is named by its slot wherever it is: in a hand, on the play pile, in a capture pile, or
- * still in the stock (slots from next_slot on). Piles are arrays of slots, bottom first, so that
- * taking the run of equal ranks on top of a pile (GHA-3) is one copy.
+ * The state keeps the hand's deck order in card[]: slot i is the i-th card from the top. A card
+ * on the table is named by its slot: on the play pile, in a capture pile, or still in the stock
+ * (slots from next_slot on). Piles are arrays of slots, bottom first, so that taking the run of
+ * equal ranks on top of a pile (GHA-3) is one copy. A hand holds its cards themselves, four bytes
+ * read as one word, and slot_of gives a card's slot when it is played.
+ *
+ * What the moves are made of is kept as apply goes, for random_move above all (random playouts
+ * and the ismcts's): the rank of each pile's top card as the bytes of one word, how many tops
+ * have each rank, and each pile's points.
  *
  * Hidden information (GHA-2): the cards beneath the play pile's top that nobody has seen yet. A
  * slot's bit in `seen` is set once the card has been face up on the table (played onto the play
@@ -48,12 +53,18 @@ typedef struct gha_state {
   pf_card card[NCARDS];          /* the card of each slot */
   uint8_t pile[NPILES][NCARDS];  /* slots of each pile, bottom first */
   uint8_t size[NPILES];
-  uint8_t hand[MAXP][HAND];
+  uint8_t slot_of[NCARDS];       /* the slot of each card (by code) */
+  uint8_t hand[MAXP][HAND];      /* the cards of each hand in the order dealt: a word a hand */
   uint8_t hand_len[MAXP];
   uint64_t seen; /* slots everyone has seen face up on the table (GHA-2) */
   uint64_t tops; /* the rank of each pile's top card, one byte each in the order moves_of_card
                   * tries them: the play pile (byte 0), then seat q's (byte q + 1); 0xFF for an
                   * empty pile and the bytes of no pile. Kept by set_top for random_move. */
+  uint64_t top_count; /* nibble r (r = rank_of, 0..12): how many bytes of tops are r, so the 4r bits
+                       * up are a card's count of matches (4r being the card's code & ~3); the
+                       * nibbles above 12 are scratch. Kept by note_top with tops. */
+  int16_t points[NPILES]; /* each pile's points (GHA-5; the play pile's count for nobody), kept by
+                           * apply (and by determinize, which changes the play pile's unseen cards) */
   int32_t target, hand_no, ndeals_given;
   int32_t total[MAXP];       /* GHA-6: each seat's points of the hands finished */
   int32_t last_points[MAXP]; /* each seat's points in the last hand finished (for the view) */
@@ -70,8 +81,11 @@ static const pf_option_desc OPTIONS[] = {
                    "4 players only (GHA-1): seats 0 and 2 against 1 and 3, scores added up"},
 };
 
-static inline pf_hands hands_of(const gha_state *s) {
-  return (pf_hands){&s->hand[0][0], HAND, s->hand_len, s->players};
+/* The hands as slots (views, determinize), written to slots. */
+static inline pf_hands hands_of(const gha_state *s, uint8_t slots[MAXP * HAND]) {
+  for (int p = 0; p < s->players; p++)
+    for (int i = 0; i < s->hand_len[p]; i++) slots[p * HAND + i] = s->slot_of[s->hand[p][i]];
+  return (pf_hands){slots, HAND, s->hand_len, s->players};
 }
 
 static inline uint64_t bit(int slot) { return (uint64_t)1 << slot; }
@@ -81,12 +95,11 @@ static inline int top_slot(const gha_state *s, int q) { return s->pile[q][s->siz
 static inline int side_of(const gha_state *s, int p) { return s->teams ? p % 2 : p; }
 static inline int nsides(const gha_state *s) { return s->teams ? 2 : s->players; }
 
-/* GHA-5: 2-10 score 5, J Q K 10, A 20. */
-static int card_points(pf_card c) {
-  int r = pf_card_rank(c);
-  return r == 1 ? 20 : r >= 11 ? 10 : 5;
-}
+/* GHA-5: 2-10 score 5, J Q K 10, A 20; by rank_of (the ace 0). */
+static const uint8_t RANK_POINTS[13] = {20, 5, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10};
+static inline int card_points(pf_card c) { return RANK_POINTS[c >> 2]; }
 
+/* Pile q's points counted card by card (check() compares them with the points kept). */
 static int pile_points(const gha_state *s, int q) {
   int n = 0;
   for (int i = 0; i < s->size[q]; i++) n += card_points(s->card[s->pile[q][i]]);
@@ -95,8 +108,10 @@ static int pile_points(const gha_state *s, int q) {
 
 /* Notes pile q's top rank in tops: `rank`, or 0xFF for none. */
 static inline void note_top(gha_state *s, int q, int rank) {
-  int shift = 8 * (q == PLAY ? 0 : q + 1);
+  int shift = 8 * (q == PLAY ? 0 : q + 1), old = (int)(s->tops >> shift & 0xFF);
   s->tops = (s->tops & ~((uint64_t)0xFF << shift)) | (uint64_t)rank << shift;
+  /* No pile (0xFF) counts in nibble 15, the top one, where a count below 0 borrows from nothing. */
+  s->top_count += ((uint64_t)1 << 4 * (rank & 15)) - ((uint64_t)1 << 4 * (old & 15));
 }
 static inline void set_top(gha_state *s, int q) { note_top(s, q, s->size[q] ? rank_of(s, top_slot(s, q)) : 0xFF); }
 
@@ -117,23 +132,32 @@ static void load_deal(gha_state *s) {
   pf_slots_load_deal(s->card, deck, NCARDS, s->given, s->ndeals_given, s->hand_no, s->seed);
 }
 
-/* GHA-2, GHA-4: four cards each, one at a time from the seat after the dealer. */
+/* GHA-2, GHA-4: four cards each, one at a time from the seat after the dealer (into empty hands):
+ * the j-th seat after the dealer gets the j-th card and every players-th one after it. */
 static void deal_hands(gha_state *s) {
-  for (int j = 0; j < HAND; j++)
-    for (int i = 1, seat = s->dealer; i <= s->players; i++) {
-      seat = seat + 1 == s->players ? 0 : seat + 1;
-      s->hand[seat][s->hand_len[seat]++] = s->next_slot++;
-    }
+  const pf_card *next = &s->card[s->next_slot];
+  int n = s->players;
+  for (int j = 0, seat = s->dealer; j < n; j++) {
+    seat = seat + 1 == n ? 0 : seat + 1;
+    uint32_t h = next[j] | next[j + n] << 8 | (uint32_t)next[j + 2 * n] << 16 | (uint32_t)next[j + 3 * n] << 24;
+    memcpy(s->hand[seat], &h, HAND);
+    s->hand_len[seat] = HAND;
+  }
+  s->next_slot = (uint8_t)(s->next_slot + HAND * n);
 }
 
 /* GHA-2: the first 4 cards are the play pile, the 4th on top and the only one seen. */
 static void start_hand(gha_state *s) {
   memset(s->size, 0, sizeof s->size);
+  memset(s->points, 0, sizeof s->points);
   memset(s->hand_len, 0, sizeof s->hand_len);
   load_deal(s);
+  for (int k = 0; k < NCARDS; k++) s->slot_of[s->card[k]] = (uint8_t)k;
   for (int i = 0; i < START; i++) s->pile[PLAY][i] = (uint8_t)i;
   s->size[PLAY] = START;
+  s->points[PLAY] = (int16_t)pile_points(s, PLAY);
   s->tops = ~(uint64_t)0;
+  s->top_count = 0;
   set_top(s, PLAY);
   s->seen = bit(START - 1);
   s->next_slot = START;
@@ -159,7 +183,7 @@ static bool match_over(const gha_state *s) {
  * nobody. The next hand is a new deal, dealt by the next seat (GHA-6, G-2). */
 static void end_hand(gha_state *s) {
   for (int p = 0; p < s->players; p++) {
-    s->last_points[p] = pile_points(s, p);
+    s->last_points[p] = s->points[p];
     s->total[p] += s->last_points[p];
   }
   if (match_over(s)) {
@@ -184,14 +208,27 @@ static void next_turn(gha_state *s) {
 /* Moves                                                                                      */
 /* ------------------------------------------------------------------------------------------ */
 
+/* The piles whose top has this rank: 1 in each such byte of tops (byte j: the play pile, 0, or
+ * seat j - 1's pile), found without a loop or a branch. */
+static inline uint64_t rank_bytes(uint64_t tops, int rank) {
+  const uint64_t ones = 0x0101010101010101u, low7 = 0x7F7F7F7F7F7F7F7Fu;
+  uint64_t x = tops ^ (ones * (uint64_t)rank);
+  return ~(((x & low7) + low7) | x | low7) >> 7;
+}
+
+/* The target of a match in byte j of rank_bytes (the lowest set bit j * 8 of it); byte 7, which
+ * no pile has, stands for none: onto the play pile. */
+static const uint8_t TARGET[8] = {T_PP, T_PILE(0), T_PILE(1), T_PILE(2), T_PILE(3), T_PLAY, T_PLAY, T_PLAY};
+static inline int target_of(uint64_t match) { return TARGET[__builtin_ctzll(match | (uint64_t)1 << 63) / 8]; }
+
 /* The moves of playing card c: one per matching target (play pile first, then the capture piles
  * in seat order), or onto the play pile when nothing matches (GHA-3). */
 static int moves_of_card(const gha_state *s, pf_card c, pf_move *out) {
-  int n = 0, rank = c >> 2;
-  if (s->size[PLAY] && rank_of(s, top_slot(s, PLAY)) == rank) out[n++] = MOVE(c, T_PP);
-  for (int q = 0; q < s->players; q++)
-    if (s->size[q] && rank_of(s, top_slot(s, q)) == rank) out[n++] = MOVE(c, T_PILE(q));
-  if (n == 0) out[n++] = MOVE(c, T_PLAY);
+  uint64_t m = rank_bytes(s->tops, c >> 2);
+  int n = 0;
+  do
+    out[n++] = MOVE(c, target_of(m));
+  while (m &= m - 1);
   return n;
 }
 
@@ -199,40 +236,35 @@ static int gha_legal(const void *vs, pf_move *out) {
   const gha_state *s = vs;
   int n = 0;
   for (int i = 0; i < s->hand_len[s->turn]; i++)
-    n += moves_of_card(s, s->card[s->hand[s->turn][i]], out + n);
+    n += moves_of_card(s, s->hand[s->turn][i], out + n);
   return n;
 }
 
-/* The move gha_legal would list at index pf_rng_below(rng, n) (game.h's random_move). A card's
- * moves are the bytes of tops equal to its rank (or 1, onto the play pile, when none is), counted
- * without a branch. */
-static inline uint64_t rank_bytes(uint64_t tops, int rank) { /* 1 in each byte equal to rank */
-  const uint64_t ones = 0x0101010101010101u, low7 = 0x7F7F7F7F7F7F7F7Fu;
-  uint64_t x = tops ^ (ones * (uint64_t)rank);
-  return ~(((x & low7) + low7) | x | low7) >> 7;
-}
-
+/* The move gha_legal would list at index pf_rng_below(rng, n) (game.h's random_move): a card's
+ * moves counted from top_count, the draw's card and its match found without a branch. */
 static pf_move gha_random_move(const void *vs, pf_rng *rng, int *count) {
   const gha_state *s = vs;
   const uint8_t *hand = s->hand[s->turn];
-  int len = s->hand_len[s->turn], upto[HAND], n = 0; /* upto[i]: the moves of cards 0..i */
-  uint64_t match[HAND];
-  for (int i = 0; i < HAND; i++) { /* a fixed loop: past the hand, no moves */
-    match[i] = rank_bytes(s->tops, rank_of(s, hand[i]));
-    int k = (int)((match[i] * 0x0101010101010101u) >> 56);
-    n += i < len ? k + !k : 0;
-    upto[i] = i < len ? n : INT32_MAX;
-  }
-  *count = n;
-  int r = (int)pf_rng_below(rng, (uint32_t)n);
-  int i = (r >= upto[0]) + (r >= upto[1]) + (r >= upto[2]);
-  r -= i ? upto[i - 1] : 0;
-  pf_card c = s->card[hand[i]];
-  uint64_t m = match[i];
-  if (!m) return MOVE(c, T_PLAY);
-  for (; r; r--) m &= m - 1; /* the r-th match: byte j is the play pile (0) or seat j - 1's pile */
-  int j = __builtin_ctzll(m) / 8;
-  return MOVE(c, j == 0 ? T_PP : T_PILE(j - 1));
+  uint64_t tc = s->top_count;
+  int len = s->hand_len[s->turn];
+  /* Each card's moves: its matches, or 1 (onto the play pile); ui: the moves of cards 0..i. */
+  int k0 = (int)(tc >> (hand[0] & ~3) & 15), k1 = (int)(tc >> (hand[1] & ~3) & 15);
+  int k2 = (int)(tc >> (hand[2] & ~3) & 15), k3 = (int)(tc >> (hand[3] & ~3) & 15);
+  int u0 = k0 + !k0, u1 = u0 + (len > 1 ? k1 + !k1 : 0);
+  int u2 = u1 + (len > 2 ? k2 + !k2 : 0), u3 = u2 + (len > 3 ? k3 + !k3 : 0);
+  *count = u3;
+  int r = (int)pf_rng_below(rng, (uint32_t)u3);
+  /* The card drawn, and the moves of the cards before it, without a branch (no draw is likelier). */
+  int before = r >= u0 ? u0 : 0;
+  before = r >= u1 ? u1 : before;
+  before = r >= u2 ? u2 : before;
+  pf_card c = hand[(r >= u0) + (r >= u1) + (r >= u2)];
+  r -= before;
+  /* Its r-th match: a card's rank matches at most 3 tops, the 4th card of the rank being itself. */
+  uint64_t m = rank_bytes(s->tops, c >> 2);
+  m = r >= 1 ? m & (m - 1) : m;
+  m = r >= 2 ? m & (m - 1) : m;
+  return MOVE(c, target_of(m));
 }
 
 static inline int target_pile(int target) { return target == T_PP ? PLAY : target & 0x7F; }
@@ -248,23 +280,28 @@ static void take_run(gha_state *s, int taker, int from) {
   }
   s->size[taker] = (uint8_t)(s->size[taker] + k);
   s->size[from] = (uint8_t)(s->size[from] - k);
+  int points = k * RANK_POINTS[s->tops >> 8 * (from == PLAY ? 0 : from + 1) & 0xFF]; /* one rank */
+  s->points[taker] = (int16_t)(s->points[taker] + points);
+  s->points[from] = (int16_t)(s->points[from] - points);
   if (from == PLAY && s->size[PLAY]) s->seen |= bit(top_slot(s, PLAY)); /* uncovered (GHA-2) */
   set_top(s, from);
 }
 
 static void gha_apply(void *vs, pf_move m) {
   gha_state *s = vs;
-  int p = s->turn, target = MOVE_TARGET(m), i = 0;
-  uint8_t *hand = s->hand[p];
-  for (int j = HAND - 1; j >= 0; j--) /* the bytes past the hand hold slots too: a fixed loop */
-    i = j < s->hand_len[p] && s->card[hand[j]] == MOVE_CARD(m) ? j : i;
-  uint8_t slot = hand[i];
-  /* The hand's four bytes as one word: the card's byte out, the later ones one down. */
-  uint32_t h, low = ((uint32_t)1 << 8 * i) - 1;
-  memcpy(&h, hand, HAND);
+  int p = s->turn, target = MOVE_TARGET(m);
+  pf_card c = MOVE_CARD(m);
+  /* The hand as one word: the card is its first byte equal to c (the bytes past the hand come
+   * after it), found without a loop; then its byte is taken out, the later ones one down. */
+  uint32_t h, x;
+  memcpy(&h, s->hand[p], HAND);
+  x = h ^ 0x01010101u * c;
+  int i = __builtin_ctz(((x - 0x01010101u) & ~x & 0x80808080u) | 0x80000000u) / 8;
+  uint32_t low = ((uint32_t)1 << 8 * i) - 1;
   h = (h & low) | ((h >> 8) & ~low);
-  memcpy(hand, &h, HAND);
+  memcpy(s->hand[p], &h, HAND);
   s->hand_len[p]--;
+  uint8_t slot = s->slot_of[c];
   int to = PLAY;
   if (target != T_PLAY) {
     to = p;
@@ -272,7 +309,8 @@ static void gha_apply(void *vs, pf_move m) {
   }
   s->pile[to][s->size[to]++] = slot;
   s->seen |= bit(slot);
-  note_top(s, to, MOVE_CARD(m) >> 2);
+  s->points[to] = (int16_t)(s->points[to] + card_points(c));
+  note_top(s, to, c >> 2);
   next_turn(s);
 }
 
@@ -339,7 +377,7 @@ static int gha_move_parse(const void *vs, const char *text, pf_move *m, pf_error
     return pf_fail(err, "cannot read a card at the start; moves look like 7H, 7H>pp, 7H>p1");
   pf_card_str(c, cs);
   bool in_hand = false;
-  for (int i = 0; i < s->hand_len[s->turn]; i++) in_hand |= s->card[s->hand[s->turn][i]] == c;
+  for (int i = 0; i < s->hand_len[s->turn]; i++) in_hand |= s->hand[s->turn][i] == c;
   if (!in_hand) return pf_fail(err, "%s is not in seat %d's hand", cs, s->turn);
   int target = T_PLAY;
   while (*p == ' ') p++;
@@ -384,7 +422,7 @@ static int gha_move_parse(const void *vs, const char *text, pf_move *m, pf_error
 static void gha_rate_moves(const void *vs, const pf_move *moves, int n, int64_t *rating) {
   const gha_state *s = vs;
   int me = s->turn, seen[13] = {0}, others = 0, unseen = NCARDS;
-  for (int i = 0; i < s->hand_len[me]; i++) seen[rank_of(s, s->hand[me][i])]++, unseen--;
+  for (int i = 0; i < s->hand_len[me]; i++) seen[s->hand[me][i] >> 2]++, unseen--;
   for (int q = 0; q < NPILES; q++)
     for (int i = 0; i < s->size[q]; i++)
       if (s->seen & bit(s->pile[q][i])) seen[rank_of(s, s->pile[q][i])]++, unseen--;
@@ -445,9 +483,9 @@ static int gha_to_move(const void *vs) {
  * points alone with target 0); with teams (GHA-1), each seat has its team's score. */
 static void gha_scores(const void *vs, int *scores) {
   const gha_state *s = vs;
-  int own[MAXP];
+  int own[MAXP] = {0};
   for (int p = 0; p < s->players; p++)
-    own[p] = s->target ? s->total[p] + (s->over ? 0 : pile_points(s, p)) : pile_points(s, p);
+    own[p] = s->target ? s->total[p] + (s->over ? 0 : s->points[p]) : s->points[p];
   for (int p = 0; p < s->players; p++) scores[p] = s->teams ? own[p] + own[(p + 2) % 4] : own[p];
 }
 
@@ -472,15 +510,25 @@ static int gha_current_deal(const void *vs, pf_deal *out) {
 /* Hidden information                                                                         */
 /* ------------------------------------------------------------------------------------------ */
 
-/* Hidden from `seat`: the other hands, the stock, and the play pile's unseen cards (GHA-2). */
+/* Hidden from `seat`: the other hands, the stock, and the play pile's unseen cards (GHA-2). They
+ * are resampled as pf_slots_shuffle does (sorted by code, then shuffled); the deck has each card
+ * once, so the sorted order is the bits of a mask of their codes. */
 static void gha_determinize(void *vs, int seat, pf_rng *rng) {
   gha_state *s = vs;
-  uint8_t slots[NCARDS];
-  pf_hands h = hands_of(s);
+  uint8_t slots[NCARDS], hand_slots[MAXP * HAND];
+  pf_card cards[NCARDS];
+  pf_hands h = hands_of(s, hand_slots);
   int n = pf_slots_hidden(&h, seat, s->next_slot, NCARDS, slots);
   for (int i = 0; i < s->size[PLAY] && seat != PF_VIEW_ALL; i++)
     if (!(s->seen & bit(s->pile[PLAY][i]))) slots[n++] = s->pile[PLAY][i];
-  pf_slots_shuffle(s->card, slots, n, rng);
+  uint64_t codes = 0;
+  for (int i = 0; i < n; i++) codes |= bit(s->card[slots[i]]);
+  for (int i = 0; codes; codes &= codes - 1) cards[i++] = (pf_card)__builtin_ctzll(codes);
+  pf_shuffle16(rng, cards, (size_t)n);
+  for (int i = 0; i < n; i++) s->card[slots[i]] = cards[i], s->slot_of[cards[i]] = slots[i];
+  for (int p = 0; p < s->players; p++)
+    for (int i = 0; i < s->hand_len[p]; i++) s->hand[p][i] = (uint8_t)s->card[hand_slots[p * HAND + i]];
+  s->points[PLAY] = (int16_t)pile_points(s, PLAY);
   /* The deals of later hands are unknown too. */
   s->given = NULL;
   s->ndeals_given = 0;
@@ -497,7 +545,7 @@ static int gha_check(const void *vs, pf_error *err) {
     int now = (s->turn - s->dealer - 1 + 2 * s->players) % s->players;
     int want = s->over ? 0 : s->hand_len[s->turn] - (rel < now);
     if (s->hand_len[p] != want) return pf_fail(err, "seat %d holds %d cards, not %d", p, s->hand_len[p], want);
-    for (int i = 0; i < s->hand_len[p]; i++) where[s->hand[p][i]]++;
+    for (int i = 0; i < s->hand_len[p]; i++) where[s->slot_of[s->hand[p][i] % NCARDS]]++;
   }
   for (int q = 0; q < NPILES; q++) {
     if (q >= s->players && q != PLAY && s->size[q]) return pf_fail(err, "pile %d of no seat", q);
@@ -508,6 +556,9 @@ static int gha_check(const void *vs, pf_error *err) {
         return pf_fail(err, "seat %d's capture pile holds the unseen slot %d", q, slot);
     }
   }
+  for (int q = 0; q < NPILES; q++)
+    if (s->points[q] != pile_points(s, q))
+      return pf_fail(err, "pile %d has %d points, noted %d", q, pile_points(s, q), s->points[q]);
   if (s->size[PLAY] && !(s->seen & bit(top_slot(s, PLAY))))
     return pf_fail(err, "the play pile's top card is unseen");
   for (int j = 0; j < 8; j++) {
@@ -515,12 +566,18 @@ static int gha_check(const void *vs, pf_error *err) {
     if ((int)(s->tops >> 8 * j & 0xFF) != want)
       return pf_fail(err, "the noted top rank of pile %d is %d, not %d", q, (int)(s->tops >> 8 * j & 0xFF), want);
   }
+  uint64_t counted = 0;
+  for (int j = 0; j < 8; j++) counted += (uint64_t)1 << 4 * (s->tops >> 8 * j & 15);
+  if ((counted ^ s->top_count) & (((uint64_t)1 << 52) - 1)) return pf_fail(err, "the top ranks are miscounted");
   for (int k = s->next_slot; k < NCARDS; k++) where[k]++;
   for (int k = 0; k < NCARDS; k++)
     if (where[k] != 1) return pf_fail(err, "card slot %d is in %d places", k, where[k]);
   for (int k = START; k < NCARDS; k++)
     if (s->seen & bit(k) && k >= s->next_slot) return pf_fail(err, "stock slot %d is seen", k);
   if (pf_cards_are_decks(s->card, NCARDS, 1, 0, err) != 0) return -1;
+  for (int k = 0; k < NCARDS; k++)
+    if (s->slot_of[s->card[k]] != k)
+      return pf_fail(err, "card %d is noted at slot %d, not %d", s->card[k], s->slot_of[s->card[k]], k);
   if (s->over && s->next_slot != NCARDS) return pf_fail(err, "over with cards in the stock");
   if (!s->over && s->hand_len[s->turn] == 0) return pf_fail(err, "seat %d to move with no card", s->turn);
   if ((s->next_slot - START) % (HAND * s->players) != 0)
@@ -553,7 +610,7 @@ static json_t *pile_json(const gha_state *s, int q, int seat) {
   json_object_set_new(o, "size", json_integer(n));
   json_object_set_new(o, "top", n ? pf_card_json(s->card[top_slot(s, q)]) : json_null());
   json_object_set_new(o, "cards", cards); /* bottom first; null: not seen yet (GHA-2) */
-  if (q != PLAY) json_object_set_new(o, "points", json_integer(pile_points(s, q)));
+  if (q != PLAY) json_object_set_new(o, "points", json_integer(s->points[q]));
   return o;
 }
 
@@ -566,10 +623,11 @@ static void gha_zones(const gha_state *s, int seat, json_t *v) {
     char id[PF_ZONE_ID], label[32], note[32];
     snprintf(id, sizeof id, "captures:%d", p);
     snprintf(label, sizeof label, "Seat %d's captures", p);
-    snprintf(note, sizeof note, "%d points", pile_points(s, p));
+    snprintf(note, sizeof note, "%d points", s->points[p]);
     pf_zone_note(pf_zone_add(v, id, "captures", p, label, pile_cards(s, p, seat), PF_STACK), note);
   }
-  pf_hands h = hands_of(s);
+  uint8_t hand_slots[MAXP * HAND];
+  pf_hands h = hands_of(s, hand_slots);
   pf_hands_zones(v, s->card, &h, seat);
 }
 
@@ -583,7 +641,8 @@ static void gha_view_json(const void *vs, int seat, json_t *v) {
   json_object_set_new(v, "play_pile", pile_json(s, PLAY, seat));
   json_t *piles = json_array();
   for (int p = 0; p < s->players; p++) json_array_append_new(piles, pile_json(s, p, seat));
-  pf_hands h = hands_of(s);
+  uint8_t hand_slots[MAXP * HAND];
+  pf_hands h = hands_of(s, hand_slots);
   json_object_set_new(v, "piles", piles);
   json_object_set_new(v, "hands", pf_hands_json(s->card, &h, seat));
   json_object_set_new(v, "teams", json_boolean(s->teams));
@@ -655,13 +714,14 @@ static void gha_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
   pf_buf_puts(out, "Capture piles (bottom first):\n");
   for (int p = 0; p < s->players; p++) {
     who_text(s, p, seat, name, sizeof name);
-    pf_buf_printf(out, "  %-28s %3d pts ", name, pile_points(s, p));
+    pf_buf_printf(out, "  %-28s %3d pts ", name, s->points[p]);
     pf_buf_putc(out, ' ');
     if (!s->size[p]) pf_buf_puts(out, "empty");
     pf_slots_render(s->card, s->pile[p], s->size[p], " ", st, out);
     pf_buf_putc(out, '\n');
   }
-  pf_hands h = hands_of(s);
+  uint8_t hand_slots[MAXP * HAND];
+  pf_hands h = hands_of(s, hand_slots);
   if (!s->over) pf_hands_text(s->card, &h, seat, st, out);
 }
 

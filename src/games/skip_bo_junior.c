@@ -58,6 +58,7 @@ typedef struct sbj_state {
   pf_card card[NCARDS];  /* the card of each slot */
   uint8_t below[NCARDS]; /* the slot beneath, in its pile; NONE at the bottom */
   uint8_t top[NPILES], bottom[NPILES], size[NPILES];
+  uint8_t top_value[NPILES]; /* value_of the top card; 0 for an empty pile */
   uint8_t players, stock_size;
   uint8_t turn;          /* the seat whose turn it is */
   uint8_t chance;        /* a reshuffle is due before the deal can go on (SBJ-3) */
@@ -69,6 +70,7 @@ typedef struct sbj_state {
   uint16_t turns;        /* turns begun, this one included */
   uint16_t reshuffles;   /* reshuffles so far */
   uint16_t completed;    /* building piles completed so far */
+  uint64_t takes;        /* nibble v: the building piles a card of value v goes on (takes_of) */
   pf_rng rng;            /* the chance stream (G-4): reshuffles */
 } sbj_state;
 
@@ -92,7 +94,7 @@ static inline int source_pile(const sbj_state *s, int src) {
 /* ------------------------------------------------------------------------------------------ */
 
 static void pile_clear(sbj_state *s, int pile) {
-  s->size[pile] = 0;
+  s->size[pile] = s->top_value[pile] = 0;
   s->top[pile] = s->bottom[pile] = NONE;
 }
 
@@ -100,13 +102,14 @@ static void pile_push(sbj_state *s, int pile, uint8_t slot) {
   s->below[slot] = s->size[pile] ? s->top[pile] : NONE;
   if (!s->size[pile]) s->bottom[pile] = slot;
   s->top[pile] = slot;
+  s->top_value[pile] = (uint8_t)value_of(s->card[slot]);
   s->size[pile]++;
 }
 
 static uint8_t pile_pop(sbj_state *s, int pile) {
   uint8_t slot = s->top[pile];
   if (--s->size[pile])
-    s->top[pile] = s->below[slot];
+    s->top[pile] = s->below[slot], s->top_value[pile] = (uint8_t)value_of(s->card[s->below[slot]]);
   else
     pile_clear(s, pile);
   s->below[slot] = NONE;
@@ -118,6 +121,7 @@ static void pile_move(sbj_state *s, int to, int from) {
   s->below[s->bottom[from]] = s->size[to] ? s->top[to] : NONE;
   if (!s->size[to]) s->bottom[to] = s->bottom[from];
   s->top[to] = s->top[from];
+  s->top_value[to] = s->top_value[from];
   s->size[to] = (uint8_t)(s->size[to] + s->size[from]);
   pile_clear(s, from);
 }
@@ -154,51 +158,53 @@ static bool accepts(const sbj_state *s, int b, int free_b, pf_card c) {
   return c == WILD || value_of(c) == n + 1;
 }
 
-/* accepts() for every source at once: for each source (the stockpile, the hand stacks), the
- * building piles its top card may go on, as a mask (bit b); 0 for an empty source. Returns the
- * number of plays in all. */
-static int plays(const sbj_state *s, unsigned *where) {
-  static const uint8_t BITS[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
-  unsigned takes[COMPLETE + 2] = {0}, any = 0; /* takes[v]: the piles a card of value v goes on */
-  int free_b = lowest_free(s), n = 0;
-  for (int b = 0; b < BUILDS; b++) {
+/* accepts() for every card at once, as nibbles of a word: nibble v (1..10) the building piles
+ * (bit b) a card of value v goes on, nibble 11 those a wild goes on. Building piles change only
+ * by a play, so apply sets it after each (and start at first). */
+static uint64_t takes_of(const sbj_state *s) {
+  uint64_t takes = 0;
+  int free_b = lowest_free(s);
+  for (int b = 0; b < BUILDS; b++) { /* without a branch: a random play leaves none predictable */
     int count = s->size[P_BUILD(b)];
-    if (count || b == free_b) takes[count + 1] |= 1u << b, any |= 1u << b;
+    uint64_t in_use = (count != 0) | (b == free_b);
+    takes |= in_use << (b + 4 * (count + 1)) | in_use << (b + 44);
   }
+  return takes;
+}
+
+/* The plays of the seat on turn as one 16-bit word whose bit 4 * src + b is set when the top card
+ * of source src (the stockpile, the hand stacks) goes on building pile b: each set bit is a move,
+ * its index the move's code (MOVE: src * BUILDS + b), in sbj_legal's order. */
+static unsigned plays(const sbj_state *s) {
+  unsigned where = 0;
   for (int src = 0; src <= STACKS; src++) {
-    int pile = source_pile(s, src);
-    pf_card c = s->size[pile] ? top_card(s, pile) : PF_CARD_NONE;
-    where[src] = c == PF_CARD_NONE ? 0 : c == WILD ? any : takes[value_of(c)];
-    n += BITS[where[src]];
+    where |= (unsigned)(s->takes >> 4 * s->top_value[source_pile(s, src)] & 15) << 4 * src;
   }
-  return n;
+  return where;
+}
+
+/* The number of bits set in a 16-bit word, a nibble at a time. */
+static inline int bits16(unsigned w) {
+  const uint64_t nibble_bits = 0x4332322132212110u; /* nibble x: the bits of x */
+  return (int)((nibble_bits >> 4 * (w & 15) & 15) + (nibble_bits >> 4 * (w >> 4 & 15) & 15) +
+               (nibble_bits >> 4 * (w >> 8 & 15) & 15) + (nibble_bits >> 4 * (w >> 12) & 15));
 }
 
 static int sbj_legal(const void *vs, pf_move *out) {
-  const sbj_state *s = vs;
-  unsigned where[1 + STACKS];
   int n = 0;
-  plays(s, where);
-  for (int src = 0; src <= STACKS; src++)
-    for (unsigned m = where[src]; m; m &= m - 1) out[n++] = MOVE(src, __builtin_ctz(m));
+  for (unsigned m = plays(vs); m; m &= m - 1) out[n++] = (pf_move)__builtin_ctz(m);
   return n;
 }
 
-/* The move sbj_legal would list at an index drawn from its count, found from the masks. */
+/* The move sbj_legal would list at an index drawn from its count: the k-th bit of the plays. */
 static pf_move sbj_random_move(const void *vs, pf_rng *rng, int *count) {
-  const sbj_state *s = vs;
-  unsigned where[1 + STACKS];
-  *count = plays(s, where);
-  int k = (int)pf_rng_below(rng, (uint32_t)*count);
-  for (int src = 0;; src++)
-    for (unsigned m = where[src]; m; m &= m - 1)
-      if (k-- == 0) return MOVE(src, __builtin_ctz(m));
+  unsigned m = plays(vs);
+  *count = bits16(m);
+  for (int k = (int)pf_rng_below(rng, (uint32_t)*count); k; k--) m &= m - 1;
+  return (pf_move)__builtin_ctz(m);
 }
 
-static bool has_play(const sbj_state *s) {
-  unsigned where[1 + STACKS];
-  return plays(s, where) > 0;
-}
+static bool has_play(const sbj_state *s) { return plays(s) != 0; }
 
 /* ------------------------------------------------------------------------------------------ */
 /* The flow of turns                                                                          */
@@ -269,6 +275,7 @@ static void sbj_apply(void *vs, pf_move m) {
     pile_move(s, P_DONE, to);
     s->completed++;
   }
+  s->takes = takes_of(s);
   if (from == P_STOCK(s->turn) && !s->size[from]) /* SBJ-6: the win comes at once */
     finish(s, END_STOCKPILE);
   else
@@ -525,6 +532,7 @@ static int sbj_start(void *vs, const pf_setup *setup, pf_error *err) {
     for (int p = 0; p < n; p++) pile_push(s, P_STOCK(p), (uint8_t)slot++);
   for (int k = NCARDS - 1; k >= slot; k--) pile_push(s, P_DRAW, (uint8_t)k);
   pf_rng_seed(&s->rng, setup->seed, PF_STREAM_CHANCE);
+  s->takes = takes_of(s);
   begin_turn(s, 0); /* G-2: seat N-1 deals, seat 0 plays first */
   advance(s);
   return 0;
@@ -597,6 +605,7 @@ static void sbj_determinize(void *vs, int seat, pf_rng *rng) {
     pf_shuffle(rng, slots, (size_t)nd);
     pile_set(s, P_DRAW, slots, nd);
   }
+  s->top_value[P_DRAW] = s->size[P_DRAW] ? (uint8_t)value_of(top_card(s, P_DRAW)) : 0;
   pf_rng_seed(&s->rng, pf_rng_next(rng), PF_STREAM_CHANCE);
 }
 
@@ -624,6 +633,8 @@ static int sbj_check(const void *vs, pf_error *err) {
     }
     if (n != s->size[q] || (n && last != s->bottom[q]) || (!n && s->top[q] != NONE))
       return pf_fail(err, "pile %d: size %d but %d cards linked", q, s->size[q], n);
+    if (s->top_value[q] != (n ? value_of(top_card(s, q)) : 0))
+      return pf_fail(err, "pile %d: its top card's value is noted as %d", q, s->top_value[q]);
     bool seat_pile = q < P_BUILD(0);
     int owner = q < MAX_SEATS ? q : (q - MAX_SEATS) / STACKS;
     if (seat_pile && owner >= s->players && n) return pf_fail(err, "pile %d of a missing seat holds cards", q);
@@ -642,6 +653,7 @@ static int sbj_check(const void *vs, pf_error *err) {
     if (n >= COMPLETE) return pf_fail(err, "b%d counts %d and was not set aside", b + 1, n);
     if (check_run(s, slots, n, what, err) != 0) return -1;
   }
+  if (s->takes != takes_of(s)) return pf_fail(err, "the plays noted for the building piles are not theirs");
   int nd = pile_slots(s, P_DONE, slots);
   if (nd % COMPLETE || check_run(s, slots, nd, "the completed piles", err) != 0)
     return nd % COMPLETE ? pf_fail(err, "%d cards set aside, not whole piles", nd) : -1;
