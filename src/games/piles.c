@@ -42,11 +42,11 @@ typedef struct pil_state {
   uint8_t below[NCARDS]; /* the slot beneath, in a castle pile; NONE at the bottom */
   uint8_t top[NPOS], size[NPOS];
   uint8_t points[NPOS][2];  /* PIL-9: what each castle pile's black (0) and red (1) cards score */
-  /* PIL-6, kept by apply for the move generator (castle_masks): the positions whose top is red;
-   * each position's beat, clamped to -1..13; and beaten[r], the positions where a card of rank r
-   * of the other colour than the top may go, its rank being above their beat. */
-  uint16_t reds, beaten[14];
-  int8_t beat[NPOS];
+  /* PIL-6, kept by apply for the move generator (castle_masks): the positions whose top is red,
+   * and in lanes of 5 bits, one a position (LANES), the same (bit 4 of each lane: red_lanes) and
+   * each position's beat plus one, clamped to 0..14 (beats). */
+  uint16_t reds;
+  uint64_t red_lanes, beats;
   uint8_t hand[NSEATS][HAND];
   uint8_t hand_len[NSEATS];
   uint8_t take_slot[TURNS]; /* PIL-7: the cards taken from passers, in order */
@@ -141,10 +141,16 @@ static int team_points(const pil_state *s, int team, bool takes) {
 /* PIL-6 for a whole castle at once: a card of the other colour than a pile's top raises the
  * value iff its own value beats the top's value plus twice the top's neighbour bonus (each
  * neighbour that counted +1 for the top counts -1 for the card, and the other way round): iff its
- * rank is above the top's rank plus twice that bonus, the pile's beat. Sets the beat of the
- * positions of `changed` (those whose top or a neighbour's colour changed; s->reds is the tops'
- * already) and their bits in s->beaten, of the ranks between the old beat and the new. */
+ * rank is above the top's rank plus twice that bonus, the pile's beat. The positions are kept as
+ * lanes of 5 bits of a word (position pos in bits 5 pos .. 5 pos + 4), a set of positions as bit
+ * 4 of their lanes, so that one subtraction compares a rank with every beat. */
+#define LANES 0x0084210842108421ull  /* bit 0 of each of the 12 lanes */
+#define LANE_TOP (LANES << 4)        /* bit 4 of each */
+#define LANE(pos) (5 * (pos))
 static const int8_t NEIGHBOURS[NPOS] = {2, 3, 3, 2, 3, 4, 4, 3, 2, 3, 3, 2}; /* orthogonal (PIL-2) */
+
+/* Sets the beat of the positions of `changed`: those whose top or a neighbour's colour changed
+ * (s->reds is the tops' already). */
 static void castle_masks(pil_state *s, unsigned changed) {
   /* The top's neighbour bonus (value_with's) from masks: bit pos of each is set when pos has a
    * neighbour that way (left, right, above, below) whose top has the colour of pos's top. */
@@ -152,25 +158,22 @@ static void castle_masks(pil_state *s, unsigned changed) {
   unsigned left = ~(red ^ red << 1) & 0xEEE, right = ~(red ^ red >> 1) & 0x777;
   unsigned up = ~(red ^ red << 4) & 0xFF0, down = ~(red ^ red >> 4) & 0x0FF;
   for (; changed; changed &= changed - 1) {
-    int pos = __builtin_ctz(changed), old = s->beat[pos];
+    int pos = __builtin_ctz(changed);
     int same = (left >> pos & 1) + (right >> pos & 1) + (up >> pos & 1) + (down >> pos & 1);
     int beat = pf_card_rank(top_card(s, pos)) + 2 * (2 * same - NEIGHBOURS[pos]);
     beat = beat < -1 ? -1 : beat > 13 ? 13 : beat;
-    int lo = beat < old ? beat : old, hi = beat < old ? old : beat;
-    for (unsigned flip = (1u << (hi + 1)) - (1u << (lo + 1)); flip; flip &= flip - 1)
-      s->beaten[__builtin_ctz(flip)] ^= (uint16_t)(1u << pos); /* the ranks between the old beat and the new */
-    s->beat[pos] = (int8_t)beat;
+    s->beats = (s->beats & ~(31ull << LANE(pos))) | (uint64_t)(beat + 1) << LANE(pos);
   }
 }
 
 /* The castle's masks made anew from its tops (a start, the check). */
 static void castle_masks_all(pil_state *s) {
   s->reds = 0;
+  s->red_lanes = 0;
   for (int pos = 0; pos < NPOS; pos++) {
     s->reds |= (uint16_t)(is_red(top_card(s, pos)) << pos);
-    s->beat[pos] = 13; /* no rank above it: no bit in beaten */
+    s->red_lanes |= (uint64_t)is_red(top_card(s, pos)) << (LANE(pos) + 4);
   }
-  memset(s->beaten, 0, sizeof s->beaten);
   castle_masks(s, 0xFFF);
 }
 
@@ -179,29 +182,32 @@ static const uint16_t AROUND[NPOS] = {0x012, 0x025, 0x04A, 0x084, 0x121, 0x252,
                                       0x4A4, 0x848, 0x210, 0x520, 0xA40, 0x480};
 
 /* Writes, for each card of the hand of the seat to move, the castle positions it may go to
- * (PIL-6) as a mask (bit pos) and their number; returns how many placements there are in all. */
-static int placements(const pil_state *s, unsigned *where, int *count) {
-  unsigned colour[2] = {~s->reds & 0xFFFu, s->reds};
+ * (PIL-6) as a set of lanes and their number; returns how many placements there are in all. A
+ * lane of 16 + rank - (beat + 1) (3 to 29: no borrow from the next) has bit 4 set iff the rank
+ * is above the beat; the lanes' bits 4 are counted by adding them all up into the last lane. */
+static int placements(const pil_state *s, uint64_t *where, int *count) {
+  uint64_t colour[2] = {LANE_TOP & ~s->red_lanes, s->red_lanes};
   int n = 0;
   for (int i = 0; i < s->hand_len[s->turn]; i++) {
     pf_card c = s->card[s->hand[s->turn][i]];
-    unsigned m = colour[is_red(c)] | s->beaten[pf_card_rank(c)];
+    uint64_t m = colour[is_red(c)] | ((LANES * (uint64_t)(16 + pf_card_rank(c)) - s->beats) & LANE_TOP);
     where[i] = m;
-    m = m - ((m >> 1) & 0x555); /* its bits counted: 12 at most */
-    m = (m & 0x333) + ((m >> 2) & 0x333);
-    n += count[i] = (int)((m + (m >> 4) + (m >> 8)) & 0xF);
+    n += count[i] = (int)(((m >> 4) * LANES) >> LANE(NPOS - 1) & 31);
   }
   return n;
 }
 
+/* The position of the lowest lane set. */
+static inline int lane_pos(uint64_t m) { return __builtin_ctzll(m) / 5; }
+
 static int pil_legal(const void *vs, pf_move *out) {
   const pil_state *s = vs;
-  unsigned where[HAND];
+  uint64_t where[HAND];
   int n = 0, count[HAND];
   placements(s, where, count);
   for (int i = 0; i < s->hand_len[s->turn]; i++) {
     pf_card c = s->card[s->hand[s->turn][i]];
-    for (unsigned m = where[i]; m; m &= m - 1) out[n++] = MOVE(c, __builtin_ctz(m));
+    for (uint64_t m = where[i]; m; m &= m - 1) out[n++] = MOVE(c, lane_pos(m));
   }
   out[n++] = MOVE_PASS; /* PIL-7: always allowed */
   return n;
@@ -210,15 +216,15 @@ static int pil_legal(const void *vs, pf_move *out) {
 /* The move pil_legal would list at an index drawn from its count, found from the masks. */
 static pf_move pil_random_move(const void *vs, pf_rng *rng, int *count) {
   const pil_state *s = vs;
-  unsigned where[HAND];
+  uint64_t where[HAND];
   int ncard[HAND], n = placements(s, where, ncard) + 1;
   *count = n;
   int k = (int)pf_rng_below(rng, (uint32_t)n);
   for (int i = 0; i < s->hand_len[s->turn]; k -= ncard[i++]) /* the card, then its k-th pile */
     if (k < ncard[i]) {
-      unsigned m = where[i];
+      uint64_t m = where[i];
       while (k--) m &= m - 1;
-      return MOVE(s->card[s->hand[s->turn][i]], __builtin_ctz(m));
+      return MOVE(s->card[s->hand[s->turn][i]], lane_pos(m));
     }
   return MOVE_PASS;
 }
@@ -260,6 +266,7 @@ static void pil_apply(void *vs, pf_move m) {
   s->points[pos][is_red(c)] += (uint8_t)card_points(c);
   unsigned changed = (s->reds >> pos & 1) == is_red(c) ? 1u << pos : 1u << pos | AROUND[pos];
   s->reds = (uint16_t)((s->reds & ~(1u << pos)) | (unsigned)is_red(c) << pos);
+  s->red_lanes = (s->red_lanes & ~(16ull << LANE(pos))) | (uint64_t)is_red(c) << (LANE(pos) + 4);
   castle_masks(s, changed);
   if (s->red_team == NONE) /* PIL-5: the first card placed gives its team its colour */
     s->red_team = (uint8_t)(is_red(c) ? team_of(s->turn) : 1 - team_of(s->turn));
@@ -505,8 +512,7 @@ static int pil_check(const void *vs, pf_error *err) {
     if (where[k] != 1) return pf_fail(err, "card slot %d is in %d places", k, where[k]);
   pil_state masks = *s;
   castle_masks_all(&masks);
-  if (memcmp(masks.beaten, s->beaten, sizeof s->beaten) || memcmp(masks.beat, s->beat, sizeof s->beat) ||
-      masks.reds != s->reds)
+  if (masks.beats != s->beats || masks.red_lanes != s->red_lanes || masks.reds != s->reds)
     return pf_fail(err, "the castle's masks of the tops (PIL-6) are not the tops'");
   if (pf_cards_are_decks(s->card, NCARDS, 1, 0, err) != 0) return -1;
   if (placed + s->ntakes + s->passing != s->turns)
