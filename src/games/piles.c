@@ -496,25 +496,28 @@ static int pil_check(const void *vs, pf_error *err) {
     for (int i = 0; i < s->hand_len[p]; i++) where[s->hand[p][i]]++;
   }
   for (int pos = 0; pos < NPOS; pos++) {
-    int n = 0, points[2] = {0, 0};
-    for (int slot = s->top[pos]; slot != NONE && n <= NCARDS; slot = s->below[slot], n++) {
-      where[slot]++;
-      points[is_red(s->card[slot])] += card_points(s->card[slot]);
-    }
+    int n = 0;
+    for (int slot = s->top[pos]; slot != NONE && n <= NCARDS; slot = s->below[slot], n++) where[slot]++;
     if (n != s->size[pos] || n == 0) return pf_fail(err, "castle pile %d: size %d but %d cards linked", pos, s->size[pos], n);
-    if (points[0] != s->points[pos][0] || points[1] != s->points[pos][1])
-      return pf_fail(err, "castle pile %d: its cards score %d black and %d red, not %d and %d", pos, points[0],
-                     points[1], s->points[pos][0], s->points[pos][1]);
     placed += n - 1;
   }
   for (int i = 0; i < s->ntakes; i++) where[s->take_slot[i]]++;
   for (int k = 0; k < NCARDS; k++)
     if (where[k] != 1) return pf_fail(err, "card slot %d is in %d places", k, where[k]);
+  if (pf_cards_are_decks(s->card, NCARDS, 1, 0, err) != 0) return -1;
+  /* What apply keeps for the move generator and the scores, made anew from the cards. */
+  for (int pos = 0; pos < NPOS; pos++) {
+    int points[2] = {0, 0};
+    for (int slot = s->top[pos]; slot != NONE; slot = s->below[slot])
+      points[is_red(s->card[slot])] += card_points(s->card[slot]);
+    if (points[0] != s->points[pos][0] || points[1] != s->points[pos][1])
+      return pf_fail(err, "castle pile %d: its cards score %d black and %d red, not %d and %d", pos, points[0],
+                     points[1], s->points[pos][0], s->points[pos][1]);
+  }
   pil_state masks = *s;
   castle_masks_all(&masks);
   if (masks.beats != s->beats || masks.red_lanes != s->red_lanes || masks.reds != s->reds)
     return pf_fail(err, "the castle's masks of the tops (PIL-6) are not the tops'");
-  if (pf_cards_are_decks(s->card, NCARDS, 1, 0, err) != 0) return -1;
   if (placed + s->ntakes + s->passing != s->turns)
     return pf_fail(err, "%d turns but %d cards placed and %d taken", s->turns, placed, s->ntakes);
   if ((placed > 0) != (s->red_team != NONE)) return pf_fail(err, "team colours set wrongly (PIL-5)");
