@@ -41,6 +41,12 @@ typedef struct pil_state {
   pf_card card[NCARDS];  /* the card of each slot */
   uint8_t below[NCARDS]; /* the slot beneath, in a castle pile; NONE at the bottom */
   uint8_t top[NPOS], size[NPOS];
+  uint8_t points[NPOS][2];  /* PIL-9: what each castle pile's black (0) and red (1) cards score */
+  /* PIL-6, kept by apply for the move generator (castle_masks): the positions whose top is red,
+   * and in lanes of 5 bits, one a position (LANES), the same (bit 4 of each lane: red_lanes) and
+   * each position's beat plus one, clamped to 0..14 (beats). */
+  uint16_t reds;
+  uint64_t red_lanes, beats;
   uint8_t hand[NSEATS][HAND];
   uint8_t hand_len[NSEATS];
   uint8_t take_slot[TURNS]; /* PIL-7: the cards taken from passers, in order */
@@ -119,11 +125,8 @@ static inline bool take_known(const pil_state *s, int i, int seat) {
 static int team_points(const pil_state *s, int team, bool takes) {
   bool red = red_team(s) == team;
   int n = 0;
-  for (int pos = 0; pos < NPOS; pos++) {
-    if (is_red(top_card(s, pos)) != red) continue;
-    for (int slot = s->top[pos]; slot != NONE; slot = s->below[slot])
-      if (is_red(s->card[slot]) != red) n += card_points(s->card[slot]);
-  }
+  for (int pos = 0; pos < NPOS; pos++)
+    if (is_red(top_card(s, pos)) == red) n += s->points[pos][!red];
   for (int i = 0; takes && i < s->ntakes; i++) {
     pf_card c = s->card[s->take_slot[i]];
     if (team_of(taker_of(s->take_from[i])) == team && is_red(c) != red) n += card_points(c);
@@ -135,52 +138,76 @@ static int team_points(const pil_state *s, int team, bool takes) {
 /* Moves                                                                                      */
 /* ------------------------------------------------------------------------------------------ */
 
-/* PIL-6 for a whole hand at once: a card of the other colour than a pile's top raises the value
- * iff its own value beats the top's value plus twice the top's neighbour bonus (each neighbour
- * that counted +1 for the top counts -1 for the card, and the other way round). Writes, for each
- * card of the hand of the seat to move, the castle positions it may go to as a mask (bit pos),
- * and returns how many placements there are in all. */
+/* PIL-6 for a whole castle at once: a card of the other colour than a pile's top raises the
+ * value iff its own value beats the top's value plus twice the top's neighbour bonus (each
+ * neighbour that counted +1 for the top counts -1 for the card, and the other way round): iff its
+ * rank is above the top's rank plus twice that bonus, the pile's beat. The positions are kept as
+ * lanes of 5 bits of a word (position pos in bits 5 pos .. 5 pos + 4), a set of positions as bit
+ * 4 of their lanes, so that one subtraction compares a rank with every beat. */
+#define LANES 0x0084210842108421ull  /* bit 0 of each of the 12 lanes */
+#define LANE_TOP (LANES << 4)        /* bit 4 of each */
+#define LANE(pos) (5 * (pos))
 static const int8_t NEIGHBOURS[NPOS] = {2, 3, 3, 2, 3, 4, 4, 3, 2, 3, 3, 2}; /* orthogonal (PIL-2) */
-static int placements(const pil_state *s, unsigned *where) {
-  /* colour[r]: the positions topped by colour r (1 red); beaten[v]: those a card of value v beats
-   * (its beat below v), made from the positions whose beat is exactly b, then or-ed up. */
-  unsigned red = 0, beaten[14] = {0};
-  int rank[NPOS];
-  for (int pos = 0; pos < NPOS; pos++) {
-    pf_card t = top_card(s, pos);
-    rank[pos] = pf_card_rank(t);
-    red |= (unsigned)is_red(t) << pos;
-  }
+
+/* Sets the beat of the positions of `changed`: those whose top or a neighbour's colour changed
+ * (s->reds is the tops' already). */
+static void castle_masks(pil_state *s, unsigned changed) {
   /* The top's neighbour bonus (value_with's) from masks: bit pos of each is set when pos has a
    * neighbour that way (left, right, above, below) whose top has the colour of pos's top. */
+  unsigned red = s->reds;
   unsigned left = ~(red ^ red << 1) & 0xEEE, right = ~(red ^ red >> 1) & 0x777;
   unsigned up = ~(red ^ red << 4) & 0xFF0, down = ~(red ^ red >> 4) & 0x0FF;
-  for (int pos = 0; pos < NPOS; pos++) {
+  for (; changed; changed &= changed - 1) {
+    int pos = __builtin_ctz(changed);
     int same = (left >> pos & 1) + (right >> pos & 1) + (up >> pos & 1) + (down >> pos & 1);
-    int bonus = 2 * same - NEIGHBOURS[pos], beat = rank[pos] + 2 * bonus;
-    if (beat < 13) beaten[beat < 0 ? 0 : beat + 1] |= 1u << pos;
+    int beat = pf_card_rank(top_card(s, pos)) + 2 * (2 * same - NEIGHBOURS[pos]);
+    beat = beat < -1 ? -1 : beat > 13 ? 13 : beat;
+    s->beats = (s->beats & ~(31ull << LANE(pos))) | (uint64_t)(beat + 1) << LANE(pos);
   }
-  unsigned colour[2] = {~red & 0xFFF, red};
-  for (int v = 1; v < 14; v++) beaten[v] |= beaten[v - 1];
+}
+
+/* The castle's masks made anew from its tops (a start, the check). */
+static void castle_masks_all(pil_state *s) {
+  s->reds = 0;
+  s->red_lanes = 0;
+  for (int pos = 0; pos < NPOS; pos++) {
+    s->reds |= (uint16_t)(is_red(top_card(s, pos)) << pos);
+    s->red_lanes |= (uint64_t)is_red(top_card(s, pos)) << (LANE(pos) + 4);
+  }
+  castle_masks(s, 0xFFF);
+}
+
+/* The orthogonal neighbours of each position (PIL-2), as masks. */
+static const uint16_t AROUND[NPOS] = {0x012, 0x025, 0x04A, 0x084, 0x121, 0x252,
+                                      0x4A4, 0x848, 0x210, 0x520, 0xA40, 0x480};
+
+/* Writes, for each card of the hand of the seat to move, the castle positions it may go to
+ * (PIL-6) as a set of lanes and their number; returns how many placements there are in all. A
+ * lane of 16 + rank - (beat + 1) (3 to 29: no borrow from the next) has bit 4 set iff the rank
+ * is above the beat; the lanes' bits 4 are counted by adding them all up into the last lane. */
+static int placements(const pil_state *s, uint64_t *where, int *count) {
+  uint64_t colour[2] = {LANE_TOP & ~s->red_lanes, s->red_lanes};
   int n = 0;
   for (int i = 0; i < s->hand_len[s->turn]; i++) {
-    unsigned m = colour[is_red(s->card[s->hand[s->turn][i]])] | beaten[pf_card_rank(s->card[s->hand[s->turn][i]])];
+    pf_card c = s->card[s->hand[s->turn][i]];
+    uint64_t m = colour[is_red(c)] | ((LANES * (uint64_t)(16 + pf_card_rank(c)) - s->beats) & LANE_TOP);
     where[i] = m;
-    m = m - ((m >> 1) & 0x555); /* its bits counted: 12 at most */
-    m = (m & 0x333) + ((m >> 2) & 0x333);
-    n += (int)((m + (m >> 4) + (m >> 8)) & 0xF);
+    n += count[i] = (int)(((m >> 4) * LANES) >> LANE(NPOS - 1) & 31);
   }
   return n;
 }
 
+/* The position of the lowest lane set. */
+static inline int lane_pos(uint64_t m) { return __builtin_ctzll(m) / 5; }
+
 static int pil_legal(const void *vs, pf_move *out) {
   const pil_state *s = vs;
-  unsigned where[HAND];
-  int n = 0;
-  placements(s, where);
+  uint64_t where[HAND];
+  int n = 0, count[HAND];
+  placements(s, where, count);
   for (int i = 0; i < s->hand_len[s->turn]; i++) {
     pf_card c = s->card[s->hand[s->turn][i]];
-    for (unsigned m = where[i]; m; m &= m - 1) out[n++] = MOVE(c, __builtin_ctz(m));
+    for (uint64_t m = where[i]; m; m &= m - 1) out[n++] = MOVE(c, lane_pos(m));
   }
   out[n++] = MOVE_PASS; /* PIL-7: always allowed */
   return n;
@@ -189,13 +216,16 @@ static int pil_legal(const void *vs, pf_move *out) {
 /* The move pil_legal would list at an index drawn from its count, found from the masks. */
 static pf_move pil_random_move(const void *vs, pf_rng *rng, int *count) {
   const pil_state *s = vs;
-  unsigned where[HAND];
-  int n = placements(s, where) + 1;
+  uint64_t where[HAND];
+  int ncard[HAND], n = placements(s, where, ncard) + 1;
   *count = n;
   int k = (int)pf_rng_below(rng, (uint32_t)n);
-  for (int i = 0; i < s->hand_len[s->turn]; i++)
-    for (unsigned m = where[i]; m; m &= m - 1)
-      if (k-- == 0) return MOVE(s->card[s->hand[s->turn][i]], __builtin_ctz(m));
+  for (int i = 0; i < s->hand_len[s->turn]; k -= ncard[i++]) /* the card, then its k-th pile */
+    if (k < ncard[i]) {
+      uint64_t m = where[i];
+      while (k--) m &= m - 1;
+      return MOVE(s->card[s->hand[s->turn][i]], lane_pos(m));
+    }
   return MOVE_PASS;
 }
 
@@ -233,6 +263,11 @@ static void pil_apply(void *vs, pf_move m) {
   s->below[slot] = s->top[pos];
   s->top[pos] = slot;
   s->size[pos]++;
+  s->points[pos][is_red(c)] += (uint8_t)card_points(c);
+  unsigned changed = (s->reds >> pos & 1) == is_red(c) ? 1u << pos : 1u << pos | AROUND[pos];
+  s->reds = (uint16_t)((s->reds & ~(1u << pos)) | (unsigned)is_red(c) << pos);
+  s->red_lanes = (s->red_lanes & ~(16ull << LANE(pos))) | (uint64_t)is_red(c) << (LANE(pos) + 4);
+  castle_masks(s, changed);
   if (s->red_team == NONE) /* PIL-5: the first card placed gives its team its colour */
     s->red_team = (uint8_t)(is_red(c) ? team_of(s->turn) : 1 - team_of(s->turn));
   end_turn(s);
@@ -334,13 +369,9 @@ static int pil_move_parse(const void *vs, const char *text, pf_move *m, pf_error
 
 /* What pile pos scores (PIL-9) for the team of colour `red` with card c on top (-1: as it is):
  * its cards of the other colour, if the top is of that team's colour. */
-static int pile_points_for(const pil_state *s, int pos, bool red, int c) {
+static inline int pile_points_for(const pil_state *s, int pos, bool red, int c) {
   pf_card top = c < 0 ? top_card(s, pos) : (pf_card)c;
-  if (is_red(top) != red) return 0;
-  int n = 0;
-  for (int slot = s->top[pos]; slot != NONE; slot = s->below[slot])
-    if (is_red(s->card[slot]) != red) n += card_points(s->card[slot]);
-  return n;
+  return is_red(top) == red ? s->points[pos][!red] : 0;
 }
 
 /* Win piles for your team: a placing is worth what it changes in both teams' castle points (a
@@ -351,6 +382,16 @@ static int pile_points_for(const pil_state *s, int pos, bool red, int c) {
 static void pil_rate_moves(const void *vs, const pf_move *moves, int n, int64_t *rating) {
   const pil_state *s = vs;
   int me = s->turn;
+  /* value_with's neighbour bonus of a card of each colour on each pile, from the red tops:
+   * bit pos of each shifted mask is set when pos's neighbour that way has a red top. */
+  unsigned reds = s->reds;
+  int bonus[2][NPOS];
+  unsigned left = reds << 1 & 0xEEE, right = reds >> 1 & 0x777, up = reds << 4 & 0xFF0, down = reds >> 4 & 0x0FF;
+  for (int pos = 0; pos < NPOS; pos++) {
+    int around = (left >> pos & 1) + (right >> pos & 1) + (up >> pos & 1) + (down >> pos & 1);
+    bonus[1][pos] = 2 * around - NEIGHBOURS[pos];
+    bonus[0][pos] = -bonus[1][pos];
+  }
   for (int i = 0; i < n; i++) {
     pf_move m = moves[i];
     bool red = s->red_team == NONE ? (m != MOVE_PASS && is_red(MOVE_CARD(m))) : red_team(s) == team_of(me);
@@ -367,7 +408,7 @@ static void pil_rate_moves(const void *vs, const pf_move *moves, int n, int64_t 
     int pos = MOVE_POS(m), mine = pile_points_for(s, pos, red, -1), theirs = pile_points_for(s, pos, !red, -1);
     /* c on top decides who collects the pile; c itself, of the collectors' colour, scores nothing. */
     int mine_after = pile_points_for(s, pos, red, c), theirs_after = pile_points_for(s, pos, !red, c);
-    rating[i] = 16 * ((mine_after - mine) - (theirs_after - theirs)) + value_with(s, pos, c);
+    rating[i] = 16 * ((mine_after - mine) - (theirs_after - theirs)) + pf_card_rank(c) + bonus[is_red(c)][pos];
   }
 }
 
@@ -391,9 +432,11 @@ static int pil_start(void *vs, const pf_setup *setup, pf_error *err) {
     for (int seat = 0; seat < NSEATS; seat++) s->hand[seat][s->hand_len[seat]++] = (uint8_t)slot++;
   for (int pos = 0; pos < NPOS; pos++) {
     s->below[slot] = NONE;
+    s->points[pos][is_red(s->card[slot])] = (uint8_t)card_points(s->card[slot]);
     s->top[pos] = (uint8_t)slot++;
     s->size[pos] = 1;
   }
+  castle_masks_all(s);
   s->red_team = NONE;
   return 0;
 }
@@ -407,7 +450,8 @@ static int pil_to_move(const void *vs) {
  * taken from passers are secret until the end (PIL-7). */
 static void pil_scores(const void *vs, int *scores) {
   const pil_state *s = vs;
-  for (int p = 0; p < NSEATS; p++) scores[p] = team_points(s, team_of(p), s->over);
+  int team[2] = {team_points(s, 0, s->over), team_points(s, 1, s->over)};
+  for (int p = 0; p < NSEATS; p++) scores[p] = team[team_of(p)];
 }
 
 /* PIL-9: the higher team score wins; equal scores share the win (G-6). */
@@ -461,6 +505,19 @@ static int pil_check(const void *vs, pf_error *err) {
   for (int k = 0; k < NCARDS; k++)
     if (where[k] != 1) return pf_fail(err, "card slot %d is in %d places", k, where[k]);
   if (pf_cards_are_decks(s->card, NCARDS, 1, 0, err) != 0) return -1;
+  /* What apply keeps for the move generator and the scores, made anew from the cards. */
+  for (int pos = 0; pos < NPOS; pos++) {
+    int points[2] = {0, 0};
+    for (int slot = s->top[pos]; slot != NONE; slot = s->below[slot])
+      points[is_red(s->card[slot])] += card_points(s->card[slot]);
+    if (points[0] != s->points[pos][0] || points[1] != s->points[pos][1])
+      return pf_fail(err, "castle pile %d: its cards score %d black and %d red, not %d and %d", pos, points[0],
+                     points[1], s->points[pos][0], s->points[pos][1]);
+  }
+  pil_state masks = *s;
+  castle_masks_all(&masks);
+  if (masks.beats != s->beats || masks.red_lanes != s->red_lanes || masks.reds != s->reds)
+    return pf_fail(err, "the castle's masks of the tops (PIL-6) are not the tops'");
   if (placed + s->ntakes + s->passing != s->turns)
     return pf_fail(err, "%d turns but %d cards placed and %d taken", s->turns, placed, s->ntakes);
   if ((placed > 0) != (s->red_team != NONE)) return pf_fail(err, "team colours set wrongly (PIL-5)");

@@ -233,6 +233,8 @@ typedef struct row_stats {
 row_stats pap_stats_of(const pap_state *s, int seat);
 int pap_row_value(const pap_state *s, int seat, const row_stats *st, int i);
 int pap_score_of(const pap_state *s, int seat);
+/* The score seat's row would have with the drawn cards ks[0..n) added at its end (as many as fit). */
+int pap_score_with(const pap_state *s, int seat, const uint8_t *ks, int n);
 int pap_standing(const pap_state *s, bool worst);
 /* round.c: piles */
 int pap_top_of(const pap_state *s, int l, int p);

@@ -27,48 +27,76 @@ row_stats pap_stats_of(const pap_state *s, int seat) {
   return st;
 }
 
-/* The value of card c in a row with stats st; last: it is the row's last card; head: its owner
- * is the Headpointer. Thresholds are "at least". Rule, Shy and Action cards are worth 0. */
-static int card_value(pf_card c, const row_stats *st, bool last, bool head) {
-  int x = pf_pap_a(c), y = pf_pap_b(c);
-  switch (pf_pap_type(c)) {
-  case PF_PAP_SCORE: return pf_pap_sign(c);
-  case PF_PAP_MATCH: return pf_pap_sign(c) * st->count[pf_pap_c(c)];
-  case PF_PAP_DIFF: return st->colours == PF_PAP_COLOURS ? x : 0;
-  case PF_PAP_GROUP: return st->most >= y ? x : 0;
-  case PF_PAP_SPECIFIC: return st->count[pf_pap_c(c)] >= y ? x : 0;
-  case PF_PAP_NUMCARDS: return st->len >= y ? x : 0;
-  case PF_PAP_EMPTY: return pf_pap_sign(c) * st->textless;
-  case PF_PAP_LAST: return last ? pf_pap_sign(c) : 0;
-  case PF_PAP_HEAD: return head ? pf_pap_sign(c) : 0;
-  default: return 0; /* textless, and the expansions' cards */
-  }
+/* What a card's value reads of its row (card_value): these features of the row, by index. */
+enum { F_ZERO, F_ONE, F_COUNT, F_TEXTLESS = F_COUNT + PF_PAP_COLOURS, F_HEAD, F_LAST, F_COLOURS, F_MOST, F_LEN, FEATURES };
+
+/* The value of a card by its type: sign * f[mul + (C & mulc)], plus X (its field a, & x) when
+ * f[at + (C & atc)] >= least | (Y & leastb), Y being its field b and C its field c. Thresholds
+ * are "at least". Textless, Rule, Shy and Action cards are worth 0 (all zero: f[F_ZERO] * sign,
+ * and X & 0). */
+static const struct value_rule {
+  uint8_t mul, mulc, at, atc, least, leastb, x;
+} VALUE_RULES[16] = {
+    [PF_PAP_SCORE] = {.mul = F_ONE},                                    /* S */
+    [PF_PAP_MATCH] = {.mul = F_COUNT, .mulc = 3},                       /* W for every card of colour C */
+    [PF_PAP_DIFF] = {.at = F_COLOURS, .least = PF_PAP_COLOURS, .x = 7}, /* X if the row has all 4 colours */
+    [PF_PAP_GROUP] = {.at = F_MOST, .leastb = 7, .x = 7},               /* X if some colour has Y cards */
+    [PF_PAP_SPECIFIC] = {.at = F_COUNT, .atc = 3, .leastb = 7, .x = 7}, /* X if Y cards of colour C */
+    [PF_PAP_NUMCARDS] = {.at = F_LEN, .leastb = 7, .x = 7},             /* X if the row has Y cards */
+    [PF_PAP_EMPTY] = {.mul = F_TEXTLESS},                               /* W for every textless card */
+    [PF_PAP_LAST] = {.mul = F_LAST},                                    /* W while it is the last card */
+    [PF_PAP_HEAD] = {.mul = F_HEAD},                                    /* S while its owner is Headpointer */
+};
+
+/* The value of card c in a row of features f (f[F_LAST]: c is the row's last card; f[F_HEAD]: its
+ * owner is the Headpointer), without a branch: a row's cards are of every type in no order. */
+static inline int card_value(pf_card c, const int *f) {
+  const struct value_rule *r = &VALUE_RULES[pf_pap_type(c)];
+  int a = pf_pap_a(c), col = pf_pap_c(c), sign = 1 - 2 * (a != 0);
+  int reached = f[r->at + (col & r->atc)] >= (r->least | (pf_pap_b(c) & r->leastb));
+  return sign * f[r->mul + (col & r->mulc)] + (reached ? a & r->x : 0);
+}
+
+/* The features of a row with stats st. */
+static void features_of(const row_stats *st, bool head, int *f) {
+  f[F_ZERO] = 0, f[F_ONE] = 1, f[F_TEXTLESS] = st->textless, f[F_HEAD] = head, f[F_LAST] = 0;
+  f[F_COLOURS] = st->colours, f[F_MOST] = st->most, f[F_LEN] = st->len;
+  for (int col = 0; col < PF_PAP_COLOURS; col++) f[F_COUNT + col] = st->count[col];
 }
 
 /* The value of the i-th card of a seat's row. */
 int pap_row_value(const pap_state *s, int seat, const row_stats *st, int i) {
-  return card_value(row_card(s, seat, i), st, i == st->len - 1, seat == s->head);
+  int f[FEATURES];
+  features_of(st, seat == s->head, f);
+  f[F_LAST] = i == st->len - 1;
+  return card_value(row_card(s, seat, i), f);
 }
 
-/* Read after every pile scored, for every seat (PAP-7): pap_stats_of and pap_row_value in one
- * pass over the row's cards and one over their values. */
-int pap_score_of(const pap_state *s, int seat) {
+/* Read after every pile scored, for every seat (PAP-7): the row's stats in one pass over its cards
+ * (the colours counted in the bytes of one word), the values in another. */
+int pap_score_of(const pap_state *s, int seat) { return pap_score_with(s, seat, NULL, 0); }
+
+int pap_score_with(const pap_state *s, int seat, const uint8_t *ks, int n) {
   row_stats st = {.len = s->row_len[seat]};
   pf_card cs[MAX_CARDS];
+  for (int i = 0; i < st.len; i++) cs[i] = row_card(s, seat, i);
+  for (int i = 0; i < n && st.len < MAX_CARDS; i++) cs[st.len++] = drawn(s, ks[i]);
   if (st.len == 0) return 0;
+  uint32_t counts = 0; /* byte col: the cards of colour col (at most MAX_CARDS) */
   for (int i = 0; i < st.len; i++) {
-    pf_card c = cs[i] = row_card(s, seat, i);
-    st.count[pf_pap_colour(c)]++;
-    st.textless += is_textless(c);
+    counts += 1u << 8 * pf_pap_colour(cs[i]);
+    st.textless += is_textless(cs[i]);
   }
   for (int col = 0; col < PF_PAP_COLOURS; col++) {
+    st.count[col] = (int)(counts >> 8 * col & 0xFF);
     st.colours += st.count[col] > 0;
     if (st.count[col] > st.most) st.most = st.count[col];
   }
-  bool head = seat == s->head;
-  int total = card_value(cs[st.len - 1], &st, true, head);
-  for (int i = 0; i < st.len - 1; i++) total += card_value(cs[i], &st, false, head);
-  return total;
+  int f[FEATURES], total = 0;
+  features_of(&st, seat == s->head, f);
+  for (int i = 0; i < st.len - 1; i++) total += card_value(cs[i], f);
+  f[F_LAST] = 1;
+  return total + card_value(cs[st.len - 1], f);
 }
 
 /* PAP-9 missions: is seat's mission met by its row (thresholds "at least")? */
