@@ -361,6 +361,11 @@ test('the review: a link to step K shows its words and marks, the log in step; a
     assert.ok(await page.locator('.board .zone.last-move').count() > 0, `step ${early}: its zones are outlined`);
   }
   assert.equal(await page.locator('#log li').count(), plies, 'the review\'s log has every move of the game');
+  // The review tells every move with everything shown, in the third person ("their own pile"):
+  // your seat is named as the others are, never "You:".
+  const lines = await page.locator('#log li').evaluateAll((ls) => ls.map((l) => l.textContent.replace(/^\d+\.\s*/, '')));
+  assert.deepEqual(lines.filter((l) => l.startsWith('You:')), [], 'no review line says "You:"');
+  assert.ok(lines.some((l) => l.startsWith('Seat 0 (you):')), 'your moves are named as your seat');
   // On a phone, a link to step K opens with that step's marks on the screen below the review's
   // controls, and stepping on keeps both there: the controls stay at the top, the board follows.
   await page.setViewportSize(PHONE);

@@ -561,9 +561,12 @@ export class TablePage {
   }
 
   // A line of the log, with who played it (the server's text says what, from the viewer's side).
+  // A log line with its seat's name: "You" in play, where the game tells your moves to you
+  // ("your own pile"); in review the game tells every move with everything shown ("their own
+  // pile"), so your seat is named as the others are ("Seat 0 (you)").
   logText(e) {
     if (e.seat === null || e.seat === undefined) return e.text;
-    return `${e.seat === this.seat ? 'You' : this.name(e.seat)}: ${e.text}`;
+    return `${e.seat === this.seat && !this.review ? 'You' : this.name(e.seat)}: ${e.text}`;
   }
 
   renderLegal(m) {
