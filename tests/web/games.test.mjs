@@ -142,9 +142,16 @@ test('the review steps through a finished game, backwards and forwards, every ca
 
 test('rules and hint while playing; the live region says whose turn it is', { timeout: 60000 }, async () => {
   const page = await newPage(env.browser);
-  await createTable(page, env.server.url, { game: 'thief', players: 2, options: { hands: 1 }, seats: ['you', 'greedy'] });
+  const table = await createTable(page, env.server.url, { game: 'thief', players: 2, options: { hands: 1 }, seats: ['you', 'greedy'] });
   await waitTurn(page);
   await page.waitForFunction(() => document.querySelector('#announce').textContent.includes('Your turn'));
+  // The lobby lists the table with the option that is not the game's default.
+  const lobby = await newPage(env.browser);
+  await lobby.goto(env.server.url);
+  await lobby.locator('#filter-playing').click();
+  await lobby.waitForSelector(`#table-list li[data-table="${table}"]`);
+  assert.match(await lobby.locator(`#table-list li[data-table="${table}"]`).textContent(), /\bhands=1\b/);
+  await lobby.context().close();
   await page.locator('#rules-btn').click();
   const rules = page.locator('dialog.rules-dialog');
   await rules.waitFor();

@@ -163,6 +163,8 @@ test('the lobby teaches each game, keeps Create in view, and lists the tables as
   const table = await create(o, { game: 'thief', seats: ['you', 'open'] });
   await l.waitForSelector(`#table-list li[data-table="${table}"]`, { timeout: 10000 });
   assert.match(await l.locator(`#table-list li[data-table="${table}"]`).textContent(), /Ola/);
+  // Its options are the game's defaults: not listed (Thief's hands=0 says nothing to a person).
+  assert.doesNotMatch(await l.locator(`#table-list li[data-table="${table}"]`).textContent(), /hands/);
   await screenshots(l, 'people2-lobby');
   // Filled, it leaves the open seats and is among those being played.
   const p = await named('Pat');

@@ -289,7 +289,7 @@ export class Lobby {
   tableItem(t) {
     const held = seatsHeld(t.table);
     const mine = Object.keys(held).map(Number);
-    const opts = Object.entries(t.options || {}).map(([k, v]) => `${k}=${v}`).join(', ');
+    const opts = optionsText(t.options, this.games?.find((g) => g.id === t.game)?.options);
     const seats = t.seats.map((s) => {
       const name = seatName(s.seat, t.seats, mine.includes(s.seat) ? s.seat : null);
       return s.kind === 'human' && !s.connected && !mine.includes(s.seat) ? `${name} (away)` : name;
@@ -310,4 +310,13 @@ export class Lobby {
         h('div.table-seats', {}, seats)),
       h('div.table-actions', {}, actions));
   }
+}
+
+// A table's options as the lobby lists them: only those not at the game's default (the engine's
+// list of options says which), an on/off option by its name ("pile", "no pile"), a number as
+// name=value. Every option when the game's list is unknown.
+function optionsText(options, known) {
+  const byName = new Map((Array.isArray(known) ? known : []).map((o) => [o.name, o]));
+  return Object.entries(options || {}).filter(([k, v]) => !byName.has(k) || byName.get(k).default !== v)
+    .map(([k, v]) => (typeof v === 'boolean' ? (v ? k : `no ${k}`) : `${k}=${v}`)).join(', ');
 }
