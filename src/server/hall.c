@@ -1258,21 +1258,20 @@ typedef struct pass_states {
   table_states *ts;
 } pass_states;
 
-/* A table's states, built and sent and written (io.write: with what waited for the same
- * connections, their acknowledgements), on whichever of the crew's threads took it. */
 static void build_one(void *ctx, int i) {
   pass_states *p = ctx;
-  if (!p->t[i]) return;
-  states_build(p->t[i], &p->ts[i]);
-  states_send(p->h, p->t[i], &p->ts[i], true);
+  if (p->t[i]) states_build(p->t[i], &p->ts[i]);
 }
 
-/* A table's states are out: its bots play (on the loop's thread, while the crew builds the
- * others). No other item reads this table. */
+/* A table's states are built: sent, and written (io.write: with what waited for the same
+ * connections, their acknowledgements) while the crew builds the others, then its bots play. No
+ * other item reads this table. */
 static void send_one(void *ctx, int i) {
   pass_states *p = ctx;
   table *t = p->t[i];
   if (!t) return;
+  states_send(p->h, t, &p->ts[i]);
+  for (int k = 0; k < t->nwatch && p->h->io.write; k++) p->h->io.write(p->h->io.ctx, t->watch[k].conn->peer);
   schedule_bot(p->h, t);
   note_idle(p->h, t);
 }

@@ -7,9 +7,9 @@
  * when it closes, and gives the hall a send function. Everything runs on the transport's one
  * thread except the bots' searches, which run on the hall's workers; when one finishes the hall
  * calls io.wake (from the worker's thread), and the transport calls pf_hall_poll from its loop.
- * The states of a pass's changed tables are built, sent and written by that thread and the
- * hall's helpers together, inside pf_hall_flush (nothing else changes a table meanwhile), each
- * table's by the thread that built them, as soon as they are built.
+ * The states of a pass's changed tables are built by that thread and the hall's helpers
+ * together, inside pf_hall_flush (nothing else changes a table meanwhile), and sent by that
+ * thread, each table's as soon as they are built (then io.write writes them).
  *
  * Every change to a table is written to the store and committed before anyone is told of it:
  * the changes of one pass of the transport's loop are committed together by pf_hall_flush, and
@@ -34,18 +34,14 @@ typedef struct pf_conn pf_conn;
 
 typedef struct pf_hall_io {
   void *ctx;
-  /* Queues one text message to the peer of a connection (the hall never blocks on it). Called
-   * on the transport's thread, and, inside pf_hall_flush, on the helpers' too, for states: at
-   * once for different tables, whose connections may be the same. */
+  /* Queues one text message to the peer of a connection (the hall never blocks on it). */
   void (*send)(void *ctx, void *peer, const char *text, size_t len);
   /* Called from a worker thread when a bot has chosen: the transport wakes its loop, which then
    * calls pf_hall_poll. NULL with 0 workers. */
   void (*wake)(void *ctx);
   /* Writes what was queued for the peer so far, now (NULL: the transport writes it when it
-   * will): called as pf_hall_flush sends each changed table's states, on the thread that built
-   * them (the transport's or a helper's) while the others are being built, so it may run on
-   * several threads at once, for one peer too. The transport's thread is in pf_hall_flush
-   * meanwhile, so no connection closes. */
+   * will): called as pf_hall_flush sends each changed table's states, while the others are
+   * being built. */
   void (*write)(void *ctx, void *peer);
 } pf_hall_io;
 

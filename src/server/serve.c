@@ -13,10 +13,8 @@
  * message is answered with an error; the hall never sees it.
  *
  * Each pass of the loop (lws_service) ends with pf_hall_flush: the moves of a pass are committed
- * together, then acknowledged; the changed tables' states are built by the crew's threads, each
- * of which queues and writes (hall_write) the states it built; then what is left for each
- * WebSocket is written (write_pending), its messages framed here and written together. Only the
- * loop's thread calls lws.
+ * together, then acknowledged; then what the pass gave each WebSocket is written (write_pending),
+ * its messages framed here and written together.
  *
  * The web folder's files are served to GET and HEAD only, and only files inside it: a path with
  * "..", a directory, or a symbolic link that leads out of the folder is not found. They come
@@ -127,9 +125,6 @@ typedef struct session {
   bool pinged, ping_due; /* a ping was sent since (or is to be sent) */
   struct session *prev, *next; /* the server's WebSockets, for the idle check */
   bool pending;       /* in the server's pending list: written at the end of the pass */
-  bool kill;          /* to be closed at the end of the pass (a limit, or a failed write) */
-  const char *limit;  /* the queue's limit it went past (logged at the end of the pass) */
-  size_t limit_kib;   /* its KiB unsent then */
   struct session *pending_prev, *pending_next;
   pf_buf http;        /* an HTTP answer's body, sent from http_sent on */
   size_t http_sent;
@@ -147,7 +142,7 @@ typedef struct server {
   const pf_serve_config *cfg;
   char web[PATH_MAX];     /* the web folder, resolved ("" when there is none) */
   char reports[PATH_MAX]; /* the reports folder, resolved ("" when there is none) */
-  _Atomic size_t queued;  /* bytes waiting for every connection (the crew's threads add to it) */
+  size_t queued;          /* bytes waiting for every connection */
   address *addrs;
   int naddrs;
   session *sockets;       /* every open WebSocket */
@@ -171,47 +166,23 @@ static server *the_server; /* for the queue's total (one server a process) */
 
 static void drop_queue(session *s);
 
-/* Locks for the sessions' queues while the hall's helpers send (pf_hall_flush's crew: see
- * hall_write): a session's is SESSION_LOCKS[its address's hash]. Outside the crew only the loop's
- * thread touches a session, so that nothing else takes them. */
-#define SESSION_LOCKS 64
-static pthread_mutex_t session_locks[SESSION_LOCKS];
-static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER; /* the server's pending list */
-
-static pthread_mutex_t *session_lock(const session *s) {
-  return &session_locks[((uintptr_t)s >> 6) % SESSION_LOCKS];
-}
-
-static void add_pending(server *srv, session *s) {
-  pthread_mutex_lock(&pending_lock);
-  if (!s->pending) {
-    s->pending = true;
-    s->pending_prev = NULL;
-    s->pending_next = srv->pending;
-    if (srv->pending) srv->pending->pending_prev = s;
-    srv->pending = s;
-  }
-  pthread_mutex_unlock(&pending_lock);
-}
-
-/* Queues a message to a WebSocket, framed. Called on the loop's thread, or on any of the crew's
- * while the loop waits for it (pf_hall_flush): under the session's lock, and what only the loop
- * may do (log, count, ask lws to close) is left to write_pending at the end of the pass. */
 static void queue_message(session *s, const char *text, size_t len) {
+  if (s->close_code) return;
   server *srv = the_server;
-  pthread_mutex_lock(session_lock(s));
-  if (s->close_code) goto done;
   bool own = s->queued + len > (size_t)srv->cfg->queue_kib * 1024;
   if (own || srv->queued + len > (size_t)srv->cfg->queue_total_mib * 1024 * 1024) {
     /* A client that does not read: waiting for it to read a close frame would keep its queue,
-     * so the queue goes now and the connection at the end of the pass. */
-    s->limit = own ? "queue_kib" : "queue_total_mib";
-    s->limit_kib = s->queued / 1024;
+     * so the queue goes now and the connection at the next pass. */
+    char ip[64] = "?";
+    lws_get_peer_simple(s->wsi, ip, sizeof ip);
+    pf_log_limit(own ? "queue_kib" : "queue_total_mib",
+                 "closed a connection from %s that does not read: %zu KiB unsent (%s; %zu KiB for all)", ip,
+                 s->queued / 1024, own ? "queue_kib" : "queue_total_mib", srv->queued / 1024);
+    pf_counts_add(&srv->limits, own ? "queue_kib" : "queue_total_mib");
     drop_queue(s);
     s->close_code = LWS_CLOSE_STATUS_POLICY_VIOLATION;
-    s->kill = true;
-    add_pending(srv, s);
-    goto done;
+    lws_set_timeout(s->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+    return;
   }
   static const char STATE[] = "{\"type\":\"state\"";
   if (len >= sizeof STATE - 1 && memcmp(text, STATE, sizeof STATE - 1) == 0 && s->tokens < BURST) s->tokens += 1.0;
@@ -235,9 +206,13 @@ static void queue_message(session *s, const char *text, size_t len) {
   pf_buf_append(&s->out, text, len);
   s->queued += nhead + len;
   srv->queued += nhead + len;
-  add_pending(srv, s);
-done:
-  pthread_mutex_unlock(session_lock(s));
+  if (!s->pending) {
+    s->pending = true;
+    s->pending_prev = NULL;
+    s->pending_next = srv->pending;
+    if (srv->pending) srv->pending->pending_prev = s;
+    srv->pending = s;
+  }
 }
 
 static void hall_send(void *ctx, void *peer, const char *text, size_t len) {
@@ -386,9 +361,12 @@ static void ws_receive(server *srv, session *s, const void *in, size_t len) {
   pf_buf_clear(&s->rx);
 }
 
-/* Takes n bytes written off the front of a session's queue. */
-static void consume(session *s, size_t n) {
+/* Writes what waits, WRITE_MAX bytes at most, as it was framed (lws keeps what the socket did
+ * not take and writes it before anything else); lws_write's result. */
+static int ws_write_some(session *s) {
+  size_t n = s->queued < WRITE_MAX ? s->queued : WRITE_MAX;
   unsigned char *from = (unsigned char *)s->out.data + s->out.len - s->queued;
+  int w = lws_write(s->wsi, from, n, LWS_WRITE_RAW);
   s->queued -= n;
   the_server->queued -= n;
   if (!s->queued) {
@@ -397,14 +375,6 @@ static void consume(session *s, size_t n) {
     memmove(s->out.data + LWS_PRE, from + n, s->queued);
     s->out.len = LWS_PRE + s->queued;
   }
-}
-
-/* Writes what waits, WRITE_MAX bytes at most, as it was framed (lws keeps what the socket did
- * not take and writes it before anything else); lws_write's result. */
-static int ws_write_some(session *s) {
-  size_t n = s->queued < WRITE_MAX ? s->queued : WRITE_MAX;
-  int w = lws_write(s->wsi, (unsigned char *)s->out.data + s->out.len - s->queued, n, LWS_WRITE_RAW);
-  consume(s, n);
   return w;
 }
 
@@ -442,61 +412,22 @@ static void write_now(session *s) {
   }
 }
 
-/* The queue's limit that a session went past, logged and counted (on the loop's thread: see
- * queue_message), at the end of the pass or as it closes, whichever comes first. */
-static void note_limit(server *srv, session *s) {
-  if (!s->limit) return;
-  char ip[64] = "?";
-  lws_get_peer_simple(s->wsi, ip, sizeof ip);
-  pf_log_limit(s->limit, "closed a connection from %s that does not read: %zu KiB unsent (%s; %zu KiB for all)", ip,
-               s->limit_kib, s->limit, (size_t)srv->queued / 1024);
-  pf_counts_add(&srv->limits, s->limit);
-  s->limit = NULL;
-}
-
 static void write_pending(server *srv) {
   while (srv->pending) {
     session *s = srv->pending;
     srv->pending = s->pending_next;
     if (srv->pending) srv->pending->pending_prev = NULL;
     s->pending = false;
-    if (s->kill) { /* what queue_message or hall_write left to this thread */
-      s->kill = false;
-      note_limit(srv, s);
-      lws_set_timeout(s->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
-      continue;
-    }
     write_now(s);
     if (s->queued || s->close_code || s->ping_due) lws_callback_on_writable(s->wsi);
   }
 }
 
-/* One connection's messages written as soon as its table's states are queued, on whichever of
- * the crew's threads built them (io.write), while the loop's thread waits in pf_hall_flush: so
- * that the kernel's sends, most of the cost of a state after its building, are shared by the
- * threads as the building is. Not through lws, which is the loop's alone: a plain non-blocking
- * send() on the socket, under the session's lock (one connection may sit at two tables of the
- * pass), and only when lws holds none of an earlier write (its bytes go first). What the socket
- * does not take stays queued, for write_pending (lws_write) at the end of the pass; a socket that
- * fails is closed there. No connection closes meanwhile: lws runs only on the loop's thread, and
- * that thread is in pf_hall_flush until the crew is done. */
+/* One connection's messages written before the end of the pass (it stays in the pending list for
+ * what cannot go now). */
 static void hall_write(void *ctx, void *peer) {
-  server *srv = ctx;
-  session *s = peer;
-  pthread_mutex_lock(session_lock(s));
-  if (s->queued && !s->close_code && !lws_partial_buffered(s->wsi) && !lws_is_ssl(s->wsi)) {
-    size_t n = s->queued < WRITE_MAX ? s->queued : WRITE_MAX;
-    ssize_t w = send(lws_get_socket_fd(s->wsi), s->out.data + s->out.len - s->queued, n, MSG_DONTWAIT | MSG_NOSIGNAL);
-    if (w > 0) {
-      consume(s, (size_t)w);
-    } else if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-      drop_queue(s);
-      s->close_code = LWS_CLOSE_STATUS_ABNORMAL_CLOSE;
-      s->kill = true;
-      add_pending(srv, s);
-    }
-  }
-  pthread_mutex_unlock(session_lock(s));
+  (void)ctx;
+  write_now(peer);
 }
 
 /* ---- HTTP ---- */
@@ -766,7 +697,6 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
   case LWS_CALLBACK_SERVER_WRITEABLE:
     return ws_writeable(s);
   case LWS_CALLBACK_CLOSED:
-    note_limit(srv, s); /* one that closes before the end of the pass that found it */
     if (s->conn) pf_hall_disconnect(srv->hall, s->conn);
     if (s->conn && s->addr >= 0) srv->addrs[s->addr].conns--;
     if (s->pending) { /* out of the pending list */
@@ -888,7 +818,6 @@ static bool bound_as_asked(const char *iface, int port, char *got, size_t n) {
 
 int pf_serve(const pf_serve_config *cfg) {
   pf_json_cache_blocks(); /* before the workers start */
-  for (int i = 0; i < SESSION_LOCKS; i++) pthread_mutex_init(&session_locks[i], NULL);
   server srv = {.cfg = cfg, .started = (double)time(NULL)};
   the_server = &srv;
   if (cfg->web && !realpath(cfg->web, srv.web)) {

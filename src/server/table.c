@@ -615,19 +615,12 @@ void states_build(const table *t, table_states *ts) {
 }
 
 /* Sends every connection at t its state from ts (one that cannot be built: nothing rather than a
- * crash), and frees ts's texts. `committed`: the pass is committed and this runs on one of the
- * crew's threads (pf_hall_flush), so each goes to io.send at once and is written (io.write);
- * else hall_send_text sends it, after the commit when one is open. */
-void states_send(pf_hall *h, const table *t, table_states *ts, bool committed) {
+ * crash), and frees ts's texts. */
+void states_send(pf_hall *h, const table *t, table_states *ts) {
   for (int i = 0; i < t->nwatch; i++) {
     int slot = viewer_slot(t, t->watch[i].seat);
-    if (!ts->text[slot].len || ts->failed[slot]) continue;
-    if (!committed) {
+    if (ts->text[slot].len && !ts->failed[slot])
       hall_send_text(h, t->watch[i].conn, ts->text[slot].data, ts->text[slot].len, false);
-      continue;
-    }
-    h->io.send(h->io.ctx, t->watch[i].conn->peer, ts->text[slot].data, ts->text[slot].len);
-    if (h->io.write) h->io.write(h->io.ctx, t->watch[i].conn->peer);
   }
   for (int v = 0; v <= PF_MAX_PLAYERS; v++) pf_buf_free(&ts->text[v]);
 }
@@ -638,7 +631,7 @@ void broadcast(pf_hall *h, table *t) {
   h->lobby_dirty = true; /* a seat (dis)connected: the lists show it */
   note_group(t);
   states_build(t, &ts);
-  states_send(h, t, &ts, false);
+  states_send(h, t, &ts);
 }
 
 /* ------------------------------------------------------------------------------------------ */

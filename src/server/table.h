@@ -232,7 +232,7 @@ typedef struct table_states {
 } table_states;
 
 void states_build(const table *t, table_states *ts);
-void states_send(pf_hall *h, const table *t, table_states *ts, bool committed);
+void states_send(pf_hall *h, const table *t, table_states *ts);
 /* note_group, then each connection at t is sent its state: every change to a table ends here
  * or in pf_hall_flush, which does the same for every table of a pass at once. */
 void broadcast(pf_hall *h, table *t);
