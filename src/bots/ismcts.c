@@ -31,8 +31,9 @@
  *
  * Everything is integer arithmetic (rewards in 1/PF_WIN_UNIT, the logarithm in fixed point), so the
  * search is the same on every machine and compiler, as `pilfer bench` requires. The tree is
- * preallocated once per bot (iters + 2 nodes, 4 slots of 32 bytes each for the children's blocks,
- * touched only as they are used): no allocation per move or iteration.
+ * preallocated once per bot (iters + 2 nodes, 4 slots of 32 bytes each for the children's blocks
+ * and 8 keys of 4 bytes for their indexes, touched only as they are used): no allocation per move
+ * or iteration.
  *
  * On several threads (threads=T) the search is root-parallel (Chaslot, Winands and van den Herik,
  * "Parallel Monte-Carlo Tree Search", 2008): T trees, each grown by one thread over its own
@@ -55,11 +56,13 @@
 #define HASH 1024            /* >= 2 * PF_MAX_MOVES */
 
 /* A node as a tree step reads it: 32 bytes, two to a cache line. A node's children lie side by
- * side in the slots (oldest first), so that a step reads them in order rather than chasing links
- * through the tree: a node's block of slots holds a power of two of them, and when it is full the
- * children move to a block twice its size at the end of the slots used (add_node). What only the
- * update reads is kept apart (stat, at the node's id, which never moves), and the walk's path
- * replaces a parent link. */
+ * side in the slots (oldest first): a node's block of slots holds a power of two of them, and when
+ * it is full the children move to a block twice its size at the end of the slots used (add_node).
+ * A node with more children than legal moves (an opponent's, whose hands vary from sample to
+ * sample) has its legal moves' children looked up in its block's index (key), so that a step
+ * never reads the children whose moves are not legal in this sample. What only the update reads
+ * is kept apart (stat, at the node's id, which never moves), and the walk's path replaces a parent
+ * link. */
 typedef struct node {
   pf_move move;                  /* the move into this node */
   int32_t child;                 /* the slot of its first child (-1: none yet) */
@@ -70,6 +73,15 @@ typedef struct node {
   uint64_t value;                /* its UCB but the exploration term: mean reward and progressive
                                     bias (ucb_value), updated with visits */
 } node;
+
+/* A block's index of its children by move: a block of c slots, at slot b, has 2c keys, at 2b in
+ * the keys (so that blocks never share one), probed linearly from the move's hash, with the
+ * child's place in the block and a part of the move's hash as a fingerprint, so that a lookup
+ * reads the child itself only when it is likely the one. */
+typedef struct key {
+  uint16_t index, print; /* index NO_CHILD: an empty key */
+} key;
+#define NO_CHILD 0xFFFFu
 
 /* What the update alone reads of a node: at the node's id. */
 typedef struct stat {
@@ -103,6 +115,7 @@ typedef struct search {
   node *nodes;                   /* the slots (SLOTS(cap)), the root at 0 */
   stat *stats_of;                /* of each node, by its id */
   int32_t *path;                 /* the slots of this iteration's walk, root first */
+  key *keys;                     /* the blocks' indexes: two a slot */
   uint32_t nnodes, cap;          /* nodes made, and at most */
   uint32_t nslots;               /* slots used */
   uint32_t ln_lim;               /* ln_table is filled below it */
@@ -220,10 +233,11 @@ static inline uint64_t ucb_explore(uint64_t ln_avail, uint32_t visits, uint64_t 
 #define LINES(bytes) (((size_t)(bytes) + 63) & ~(size_t)63) /* rounded up to whole cache lines */
 
 /* The bytes of one search of cap nodes: its head, scratch state, tree (the nodes, their stats, a
- * path), each on its own cache lines, so that threads never share one. */
+ * path, the blocks' keys), each on its own cache lines, so that threads never share one. */
 static size_t search_size(const pf_game *g, uint32_t cap) {
   return LINES(sizeof(search)) + LINES(g->state_size) + LINES(SLOTS(cap) * sizeof(node)) +
-         LINES((size_t)cap * sizeof(stat)) + LINES((size_t)cap * sizeof(int32_t));
+         LINES((size_t)cap * sizeof(stat)) + LINES((size_t)cap * sizeof(int32_t)) +
+         LINES(2 * SLOTS(cap) * sizeof(key));
 }
 
 /* The working memory of `threads` searches of cap nodes each, allocated once (pf_bot_memory,
@@ -240,12 +254,41 @@ static char *search_memory(pf_bot *bot, const pf_game *g, int threads, uint32_t 
     s->det = p, p += LINES(g->state_size);
     s->nodes = (node *)p, p += LINES(SLOTS(cap) * sizeof(node));
     s->stats_of = (stat *)p, p += LINES((size_t)cap * sizeof(stat));
-    s->path = (int32_t *)p;
+    s->path = (int32_t *)p, p += LINES((size_t)cap * sizeof(int32_t));
+    s->keys = (key *)p;
     s->cap = cap;
     s->nnodes = s->nslots = 0;
     s->stats = (pf_bot_stats){0};
   }
   return mem;
+}
+
+/* The slots of the block of a node with k > 0 children: the power of two at or above k. */
+static inline uint32_t block_slots(uint32_t k) { return k == 1 ? 1 : 2u << (31 - __builtin_clz(k - 1)); }
+
+/* The hash of move m, its key's fingerprint in its high 16 bits. */
+static inline uint64_t move_hash(pf_move m) { return (uint64_t)m * 0x9E3779B97F4A7C15u; }
+
+/* The child of move m of the node at slot `at`: its place in the node's block, or -1 for none. */
+static inline int32_t child_of(const search *s, int32_t at, pf_move m) {
+  const node *p = &s->nodes[at];
+  const key *ix = &s->keys[2 * (uint32_t)p->child];
+  uint32_t mask = 2 * block_slots(p->nchild) - 1;
+  uint64_t h = move_hash(m);
+  uint16_t print = (uint16_t)(h >> 48);
+  for (uint32_t i = (uint32_t)h & mask; ix[i].index != NO_CHILD; i = (i + 1) & mask)
+    if (ix[i].print == print && s->nodes[p->child + ix[i].index].move == m) return ix[i].index;
+  return -1;
+}
+
+/* Adds child k (its node in place) to the index of the block at slot b of c slots. */
+static void key_add(search *s, int32_t b, uint32_t c, uint32_t k) {
+  key *ix = &s->keys[2 * (uint32_t)b];
+  uint32_t mask = 2 * c - 1;
+  uint64_t h = move_hash(s->nodes[b + (int32_t)k].move);
+  uint32_t i = (uint32_t)h & mask;
+  while (ix[i].index != NO_CHILD) i = (i + 1) & mask;
+  ix[i] = (key){.index = (uint16_t)k, .print = (uint16_t)(h >> 48)};
 }
 
 /* A new child of the node at slot `parent` (-1: the root); returns its slot, or -1 when the tree is
@@ -258,11 +301,14 @@ static int32_t add_node(search *s, int32_t parent, pf_move m, int seat, uint16_t
     node *p = &s->nodes[parent];
     uint32_t k = p->nchild;
     if (k == MAX_CHILDREN) return -1;
+    uint32_t c = block_slots(k + 1);
     if ((k & (k - 1)) == 0) { /* 0, or a full block of k: a block of max(1, 2k) at the end */
       int32_t b = (int32_t)s->nslots;
-      s->nslots += k ? 2 * k : 1;
+      s->nslots += c;
       if (k) memcpy(&s->nodes[b], &s->nodes[p->child], k * sizeof(node));
       p->child = b;
+      memset(&s->keys[2 * (uint32_t)b], 0xFF, 2 * c * sizeof(key));
+      for (uint32_t j = 0; j < k; j++) key_add(s, b, c, j);
     }
     i = p->child + (int32_t)k;
     p->nchild = (uint16_t)(k + 1);
@@ -271,6 +317,7 @@ static int32_t add_node(search *s, int32_t parent, pf_move m, int seat, uint16_t
   }
   uint32_t id = s->nnodes++;
   s->nodes[i] = (node){.move = m, .child = -1, .id = id, .avail = 1, .at = at};
+  if (parent >= 0) key_add(s, s->nodes[parent].child, block_slots(s->nodes[parent].nchild), s->nodes[parent].nchild - 1);
   s->stats_of[id] = (stat){.prior = prior, .seat = (int16_t)seat};
   return i;
 }
@@ -374,8 +421,11 @@ static inline bool child_legal(search *s, node *cn, const pf_move *moves, int n,
 
 /* The children of `at` legal in this sample compete by UCB (each counted available); returns the
  * chosen child, or -1 when a legal move has no child yet, with its index in *untried. The first
- * pass finds the legal children (and marks their moves tried); only when every legal move has one
- * are their UCBs taken, in the same order, since an expansion would not read them. */
+ * pass finds the legal children (and marks their moves tried): when the node has more children
+ * than there are legal moves (an opponent's, whose moves vary from sample to sample), it looks up
+ * each legal move's child in the block's index; else it reads every child, checking its move as
+ * child_legal does. Only when every legal move has a child are their UCBs taken, since an
+ * expansion would not read them. A tie goes to the newest child (the last in its block). */
 static int32_t select_child(search *s, const void *d, int32_t at, const pf_move *moves, int n, int *untried,
                             uint16_t *prior) {
   if (++s->stamp == 0) { /* wrapped around: forget every old stamp */
@@ -383,29 +433,38 @@ static int32_t select_child(search *s, const void *d, int32_t at, const pf_move 
     memset(s->tried, 0, sizeof s->tried);
     s->stamp = 1;
   }
-  bool hashed = false;
   int ntried = 0;
-  int32_t legal[PF_MAX_MOVES];
-  int32_t first = s->nodes[at].child;
-  for (int32_t ch = first + s->nodes[at].nchild - 1; ch >= first; ch--) { /* newest first */
-    node *cn = &s->nodes[ch];
-    if (!child_legal(s, cn, moves, n, &hashed)) continue;
-    s->tried[cn->at] = s->stamp;
-    legal[ntried++] = ch;
+  int32_t legal[PF_MAX_MOVES]; /* the legal children's places in the block */
+  int32_t first = s->nodes[at].child, nchild = s->nodes[at].nchild;
+  if (nchild > n) {
+    for (int i = 0; i < n; i++) {
+      int32_t k = child_of(s, at, moves[i]);
+      if (k < 0) continue;
+      s->nodes[first + k].at = (uint16_t)i;
+      s->tried[i] = s->stamp;
+      legal[ntried++] = k;
+    }
+  } else {
+    bool hashed = false;
+    for (int32_t k = 0; k < nchild; k++) {
+      node *cn = &s->nodes[first + k];
+      if (!child_legal(s, cn, moves, n, &hashed)) continue;
+      s->tried[cn->at] = s->stamp;
+      legal[ntried++] = k;
+    }
   }
   if (ntried < n) {
     *untried = pick_untried(s, d, moves, n, ntried, prior);
     return -1;
   }
-  /* Each is counted available, and its UCB taken as such. */
   uint64_t c = (uint64_t)s->t->set[S_C], best_ucb = 0;
   int32_t best = -1;
   for (int i = 0; i < ntried; i++) {
-    node *cn = &s->nodes[legal[i]];
+    node *cn = &s->nodes[first + legal[i]];
     uint64_t u = cn->value + ucb_explore(ln_q32(++cn->avail, s->ln_lim), cn->visits, c);
-    if (best < 0 || u > best_ucb) best = legal[i], best_ucb = u;
+    if (best < 0 || u > best_ucb || (u == best_ucb && legal[i] > best)) best = legal[i], best_ucb = u;
   }
-  return best;
+  return first + best;
 }
 
 /* The rest of an iteration's game after the expansion: moves drawn by playout_move (the rule of
@@ -475,7 +534,7 @@ static void iterate(search *s) {
         s->path[++depth] = at = child;
         /* What the next step and the update will read of it, fetched while the game moves. */
         const node *cn = &s->nodes[child];
-        if (cn->nchild) __builtin_prefetch(&s->nodes[cn->child]);
+        if (cn->nchild) __builtin_prefetch(&s->nodes[cn->child]), __builtin_prefetch(&s->keys[2 * (uint32_t)cn->child]);
         __builtin_prefetch(&s->stats_of[cn->id], 1);
       }
       g->apply(d, m);
