@@ -29,8 +29,9 @@
  *     a later seat's node still follows an earlier seat's choice: as in every single-observer
  *     search, the opponents are modelled as if they saw it (pessimistic, never a leak).
  *
- * Everything is integer arithmetic (rewards in 1/PF_WIN_UNIT, the logarithm in fixed point), so the
- * search is the same on every machine and compiler, as `pilfer bench` requires. The tree is
+ * Everything is integer arithmetic (rewards in 1/PF_WIN_UNIT, the logarithm in fixed point, the
+ * floor of a square root exact from correctly rounded IEEE 754 operations), so the search is the
+ * same on every machine and compiler, as `pilfer bench` requires. The tree is
  * preallocated once per bot (iters + 2 nodes, 4 slots of 32 bytes each for the children's blocks
  * and 8 keys of 4 bytes for their indexes, touched only as they are used): no allocation per move
  * or iteration.
@@ -178,7 +179,9 @@ static uint64_t log2_q32(uint32_t x) {
 }
 
 #define LN_TABLE 65536
-static uint64_t ln_table[LN_TABLE]; /* ln(a) * 2^32, for 0 < a < ln_filled */
+/* For 0 < a < ln_filled: ln(a) * 2^32, and its square root rounded (IEEE 754), side by side. */
+static struct { uint64_t q32; double root; } ln_table[LN_TABLE];
+static double inv_root[LN_TABLE];   /* 1 / sqrt(v), rounded twice, for 0 < v < ln_filled */
 static uint32_t ln_filled = 1;      /* under ln_lock; entries below it are never written again */
 static pthread_mutex_t ln_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -192,24 +195,33 @@ static uint64_t ln_q32_slow(uint32_t a) { return ((log2_q32(a) >> 8) * LN2_Q32) 
 static uint32_t ln_fill(uint64_t n) {
   if (n > LN_TABLE) n = LN_TABLE;
   pthread_mutex_lock(&ln_lock);
-  for (; ln_filled < n; ln_filled++) ln_table[ln_filled] = ln_q32_slow(ln_filled);
+  for (; ln_filled < n; ln_filled++) {
+    ln_table[ln_filled].q32 = ln_q32_slow(ln_filled);
+    ln_table[ln_filled].root = sqrt((double)ln_table[ln_filled].q32);
+    inv_root[ln_filled] = 1 / sqrt((double)ln_filled);
+  }
   pthread_mutex_unlock(&ln_lock);
   return (uint32_t)n;
 }
 
-/* ln(a) * 2^32, from the table below lim (what ln_fill returned). */
-static inline uint64_t ln_q32(uint32_t a, uint32_t lim) { return a < lim ? ln_table[a] : ln_q32_slow(a); }
+/* floor(sqrt(floor(x / v))), which is floor(sqrt(x / v)), exact for x < 2^38 (every x of
+ * ucb_explore is: ln(2^32) * 2^32) and 1 <= v < 2^32, from two IEEE 754 operations, each correctly
+ * rounded, so off by less than 2^-52 of the root in all. When x / v >= k^2 (k the floor), the
+ * rounded quotient and root are at least k, rounding being monotonic and k^2 exact; when x / v <
+ * (k + 1)^2, it is at most (k + 1)^2 - 1/v, whose root lies below k + 1 by more than 1/(2 (k + 1)^2
+ * v) of it, and (k + 1)^2 v <= x + 2 sqrt(x v) + v < 2^39: more than 2^-40, so the rounded root
+ * stays below k + 1. Truncation is then the floor. */
+static inline uint64_t isqrt_quotient(uint64_t x, uint32_t v) { return (uint64_t)sqrt((double)x / (double)v); }
 
-/* floor(sqrt(x)), exact: the double's square root (correctly rounded by IEEE 754) corrected. Below
- * 2^52 (every x of ucb_explore is below 2^38: ln(2^32) * 2^32), x is exact as a double and its
- * root is at least 1/(2 * 2^26) from the next integer, more than half its ulp: truncation is the
- * floor, and the corrections never run. */
-static inline uint64_t isqrt(uint64_t x) {
-  uint64_t r = (uint64_t)sqrt((double)x);
-  if (x < (1ull << 52)) return r;
-  while (r * r > x) r--;
-  while ((r + 1) * (r + 1) <= x) r++;
-  return r;
+/* The same of x = ln(a) * 2^32, from the tables below lim (what ln_fill returned): the root of x
+ * times the inverse root of v is off by less than 2^-51 of it, far less than the 2^-40 by which a
+ * root that is not an integer is from one (isqrt_quotient), so that truncation is the floor but
+ * where the root is an integer k and the product came out a little below it: then (k' + 1)^2 v
+ * <= x for k' the truncation, and k' + 1 the floor. That product is at most (k + 1)^2 v < 2^39. */
+static inline uint64_t isqrt_ln_quotient(uint32_t a, uint32_t v, uint32_t lim) {
+  if (a >= lim || v >= lim) return isqrt_quotient(ln_q32_slow(a), v);
+  uint64_t k = (uint64_t)(ln_table[a].root * inv_root[v]);
+  return (k + 1) * (k + 1) * v <= ln_table[a].q32 ? k + 1 : k;
 }
 
 /* UCB of a child, in 1/(UNIT * 65536) of a win, with the progressive bias of its prior:
@@ -222,8 +234,8 @@ static inline uint64_t ucb_value(uint64_t reward, uint32_t visits, uint16_t prio
   return mean + bias;
 }
 
-static inline uint64_t ucb_explore(uint64_t ln_avail, uint32_t visits, uint64_t c_milli) {
-  return c_milli * UNIT * isqrt(ln_avail / visits) / 1000;
+static inline uint64_t ucb_explore(uint32_t avail, uint32_t visits, uint64_t c_milli, uint32_t lim) {
+  return c_milli * UNIT * isqrt_ln_quotient(avail, visits, lim) / 1000;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -461,7 +473,7 @@ static int32_t select_child(search *s, const void *d, int32_t at, const pf_move 
   int32_t best = -1;
   for (int i = 0; i < ntried; i++) {
     node *cn = &s->nodes[first + legal[i]];
-    uint64_t u = cn->value + ucb_explore(ln_q32(++cn->avail, s->ln_lim), cn->visits, c);
+    uint64_t u = cn->value + ucb_explore(++cn->avail, cn->visits, c, s->ln_lim);
     if (best < 0 || u > best_ucb || (u == best_ucb && legal[i] > best)) best = legal[i], best_ucb = u;
   }
   return first + best;
