@@ -29,10 +29,12 @@
  *     a later seat's node still follows an earlier seat's choice: as in every single-observer
  *     search, the opponents are modelled as if they saw it (pessimistic, never a leak).
  *
- * Everything is integer arithmetic (rewards in 1/PF_WIN_UNIT, the logarithm in fixed point), so the
- * search is the same on every machine and compiler, as `pilfer bench` requires. The tree is
- * preallocated once per bot (iters + 2 nodes, 4 slots of 32 bytes each for the children's blocks,
- * touched only as they are used): no allocation per move or iteration.
+ * Everything is integer arithmetic (rewards in 1/PF_WIN_UNIT, the logarithm in fixed point, the
+ * floor of a square root exact from correctly rounded IEEE 754 operations), so the search is the
+ * same on every machine and compiler, as `pilfer bench` requires. The tree is
+ * preallocated once per bot (iters + 2 nodes, 4 slots of 32 bytes each for the children's blocks
+ * and 8 keys of 4 bytes for their indexes, touched only as they are used): no allocation per move
+ * or iteration.
  *
  * On several threads (threads=T) the search is root-parallel (Chaslot, Winands and van den Herik,
  * "Parallel Monte-Carlo Tree Search", 2008): T trees, each grown by one thread over its own
@@ -55,11 +57,13 @@
 #define HASH 1024            /* >= 2 * PF_MAX_MOVES */
 
 /* A node as a tree step reads it: 32 bytes, two to a cache line. A node's children lie side by
- * side in the slots (oldest first), so that a step reads them in order rather than chasing links
- * through the tree: a node's block of slots holds a power of two of them, and when it is full the
- * children move to a block twice its size at the end of the slots used (add_node). What only the
- * update reads is kept apart (stat, at the node's id, which never moves), and the walk's path
- * replaces a parent link. */
+ * side in the slots (oldest first): a node's block of slots holds a power of two of them, and when
+ * it is full the children move to a block twice its size at the end of the slots used (add_node).
+ * A node with more children than legal moves (an opponent's, whose hands vary from sample to
+ * sample) has its legal moves' children looked up in its block's index (key), so that a step
+ * never reads the children whose moves are not legal in this sample. What only the update reads
+ * is kept apart (stat, at the node's id, which never moves), and the walk's path replaces a parent
+ * link. */
 typedef struct node {
   pf_move move;                  /* the move into this node */
   int32_t child;                 /* the slot of its first child (-1: none yet) */
@@ -70,6 +74,15 @@ typedef struct node {
   uint64_t value;                /* its UCB but the exploration term: mean reward and progressive
                                     bias (ucb_value), updated with visits */
 } node;
+
+/* A block's index of its children by move: a block of c slots, at slot b, has 2c keys, at 2b in
+ * the keys (so that blocks never share one), probed linearly from the move's hash, with the
+ * child's place in the block and a part of the move's hash as a fingerprint, so that a lookup
+ * reads the child itself only when it is likely the one. */
+typedef struct key {
+  uint16_t index, print; /* index NO_CHILD: an empty key */
+} key;
+#define NO_CHILD 0xFFFFu
 
 /* What the update alone reads of a node: at the node's id. */
 typedef struct stat {
@@ -103,6 +116,7 @@ typedef struct search {
   node *nodes;                   /* the slots (SLOTS(cap)), the root at 0 */
   stat *stats_of;                /* of each node, by its id */
   int32_t *path;                 /* the slots of this iteration's walk, root first */
+  key *keys;                     /* the blocks' indexes: two a slot */
   uint32_t nnodes, cap;          /* nodes made, and at most */
   uint32_t nslots;               /* slots used */
   uint32_t ln_lim;               /* ln_table is filled below it */
@@ -165,7 +179,9 @@ static uint64_t log2_q32(uint32_t x) {
 }
 
 #define LN_TABLE 65536
-static uint64_t ln_table[LN_TABLE]; /* ln(a) * 2^32, for 0 < a < ln_filled */
+/* For 0 < a < ln_filled: ln(a) * 2^32, and its square root rounded (IEEE 754), side by side. */
+static struct { uint64_t q32; double root; } ln_table[LN_TABLE];
+static double inv_root[LN_TABLE];   /* 1 / sqrt(v), rounded twice, for 0 < v < ln_filled */
 static uint32_t ln_filled = 1;      /* under ln_lock; entries below it are never written again */
 static pthread_mutex_t ln_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -179,24 +195,33 @@ static uint64_t ln_q32_slow(uint32_t a) { return ((log2_q32(a) >> 8) * LN2_Q32) 
 static uint32_t ln_fill(uint64_t n) {
   if (n > LN_TABLE) n = LN_TABLE;
   pthread_mutex_lock(&ln_lock);
-  for (; ln_filled < n; ln_filled++) ln_table[ln_filled] = ln_q32_slow(ln_filled);
+  for (; ln_filled < n; ln_filled++) {
+    ln_table[ln_filled].q32 = ln_q32_slow(ln_filled);
+    ln_table[ln_filled].root = sqrt((double)ln_table[ln_filled].q32);
+    inv_root[ln_filled] = 1 / sqrt((double)ln_filled);
+  }
   pthread_mutex_unlock(&ln_lock);
   return (uint32_t)n;
 }
 
-/* ln(a) * 2^32, from the table below lim (what ln_fill returned). */
-static inline uint64_t ln_q32(uint32_t a, uint32_t lim) { return a < lim ? ln_table[a] : ln_q32_slow(a); }
+/* floor(sqrt(floor(x / v))), which is floor(sqrt(x / v)), exact for x < 2^38 (every x of
+ * ucb_explore is: ln(2^32) * 2^32) and 1 <= v < 2^32, from two IEEE 754 operations, each correctly
+ * rounded, so off by less than 2^-52 of the root in all. When x / v >= k^2 (k the floor), the
+ * rounded quotient and root are at least k, rounding being monotonic and k^2 exact; when x / v <
+ * (k + 1)^2, it is at most (k + 1)^2 - 1/v, whose root lies below k + 1 by more than 1/(2 (k + 1)^2
+ * v) of it, and (k + 1)^2 v <= x + 2 sqrt(x v) + v < 2^39: more than 2^-40, so the rounded root
+ * stays below k + 1. Truncation is then the floor. */
+static inline uint64_t isqrt_quotient(uint64_t x, uint32_t v) { return (uint64_t)sqrt((double)x / (double)v); }
 
-/* floor(sqrt(x)), exact: the double's square root (correctly rounded by IEEE 754) corrected. Below
- * 2^52 (every x of ucb_explore is below 2^38: ln(2^32) * 2^32), x is exact as a double and its
- * root is at least 1/(2 * 2^26) from the next integer, more than half its ulp: truncation is the
- * floor, and the corrections never run. */
-static inline uint64_t isqrt(uint64_t x) {
-  uint64_t r = (uint64_t)sqrt((double)x);
-  if (x < (1ull << 52)) return r;
-  while (r * r > x) r--;
-  while ((r + 1) * (r + 1) <= x) r++;
-  return r;
+/* The same of x = ln(a) * 2^32, from the tables below lim (what ln_fill returned): the root of x
+ * times the inverse root of v is off by less than 2^-51 of it, far less than the 2^-40 by which a
+ * root that is not an integer is from one (isqrt_quotient), so that truncation is the floor but
+ * where the root is an integer k and the product came out a little below it: then (k' + 1)^2 v
+ * <= x for k' the truncation, and k' + 1 the floor. That product is at most (k + 1)^2 v < 2^39. */
+static inline uint64_t isqrt_ln_quotient(uint32_t a, uint32_t v, uint32_t lim) {
+  if (a >= lim || v >= lim) return isqrt_quotient(ln_q32_slow(a), v);
+  uint64_t k = (uint64_t)(ln_table[a].root * inv_root[v]);
+  return (k + 1) * (k + 1) * v <= ln_table[a].q32 ? k + 1 : k;
 }
 
 /* UCB of a child, in 1/(UNIT * 65536) of a win, with the progressive bias of its prior:
@@ -209,8 +234,8 @@ static inline uint64_t ucb_value(uint64_t reward, uint32_t visits, uint16_t prio
   return mean + bias;
 }
 
-static inline uint64_t ucb_explore(uint64_t ln_avail, uint32_t visits, uint64_t c_milli) {
-  return c_milli * UNIT * isqrt(ln_avail / visits) / 1000;
+static inline uint64_t ucb_explore(uint32_t avail, uint32_t visits, uint64_t c_milli, uint32_t lim) {
+  return c_milli * UNIT * isqrt_ln_quotient(avail, visits, lim) / 1000;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -220,10 +245,11 @@ static inline uint64_t ucb_explore(uint64_t ln_avail, uint32_t visits, uint64_t 
 #define LINES(bytes) (((size_t)(bytes) + 63) & ~(size_t)63) /* rounded up to whole cache lines */
 
 /* The bytes of one search of cap nodes: its head, scratch state, tree (the nodes, their stats, a
- * path), each on its own cache lines, so that threads never share one. */
+ * path, the blocks' keys), each on its own cache lines, so that threads never share one. */
 static size_t search_size(const pf_game *g, uint32_t cap) {
   return LINES(sizeof(search)) + LINES(g->state_size) + LINES(SLOTS(cap) * sizeof(node)) +
-         LINES((size_t)cap * sizeof(stat)) + LINES((size_t)cap * sizeof(int32_t));
+         LINES((size_t)cap * sizeof(stat)) + LINES((size_t)cap * sizeof(int32_t)) +
+         LINES(2 * SLOTS(cap) * sizeof(key));
 }
 
 /* The working memory of `threads` searches of cap nodes each, allocated once (pf_bot_memory,
@@ -240,12 +266,41 @@ static char *search_memory(pf_bot *bot, const pf_game *g, int threads, uint32_t 
     s->det = p, p += LINES(g->state_size);
     s->nodes = (node *)p, p += LINES(SLOTS(cap) * sizeof(node));
     s->stats_of = (stat *)p, p += LINES((size_t)cap * sizeof(stat));
-    s->path = (int32_t *)p;
+    s->path = (int32_t *)p, p += LINES((size_t)cap * sizeof(int32_t));
+    s->keys = (key *)p;
     s->cap = cap;
     s->nnodes = s->nslots = 0;
     s->stats = (pf_bot_stats){0};
   }
   return mem;
+}
+
+/* The slots of the block of a node with k > 0 children: the power of two at or above k. */
+static inline uint32_t block_slots(uint32_t k) { return k == 1 ? 1 : 2u << (31 - __builtin_clz(k - 1)); }
+
+/* The hash of move m, its key's fingerprint in its high 16 bits. */
+static inline uint64_t move_hash(pf_move m) { return (uint64_t)m * 0x9E3779B97F4A7C15u; }
+
+/* The child of move m of the node at slot `at`: its place in the node's block, or -1 for none. */
+static inline int32_t child_of(const search *s, int32_t at, pf_move m) {
+  const node *p = &s->nodes[at];
+  const key *ix = &s->keys[2 * (uint32_t)p->child];
+  uint32_t mask = 2 * block_slots(p->nchild) - 1;
+  uint64_t h = move_hash(m);
+  uint16_t print = (uint16_t)(h >> 48);
+  for (uint32_t i = (uint32_t)h & mask; ix[i].index != NO_CHILD; i = (i + 1) & mask)
+    if (ix[i].print == print && s->nodes[p->child + ix[i].index].move == m) return ix[i].index;
+  return -1;
+}
+
+/* Adds child k (its node in place) to the index of the block at slot b of c slots. */
+static void key_add(search *s, int32_t b, uint32_t c, uint32_t k) {
+  key *ix = &s->keys[2 * (uint32_t)b];
+  uint32_t mask = 2 * c - 1;
+  uint64_t h = move_hash(s->nodes[b + (int32_t)k].move);
+  uint32_t i = (uint32_t)h & mask;
+  while (ix[i].index != NO_CHILD) i = (i + 1) & mask;
+  ix[i] = (key){.index = (uint16_t)k, .print = (uint16_t)(h >> 48)};
 }
 
 /* A new child of the node at slot `parent` (-1: the root); returns its slot, or -1 when the tree is
@@ -258,11 +313,14 @@ static int32_t add_node(search *s, int32_t parent, pf_move m, int seat, uint16_t
     node *p = &s->nodes[parent];
     uint32_t k = p->nchild;
     if (k == MAX_CHILDREN) return -1;
+    uint32_t c = block_slots(k + 1);
     if ((k & (k - 1)) == 0) { /* 0, or a full block of k: a block of max(1, 2k) at the end */
       int32_t b = (int32_t)s->nslots;
-      s->nslots += k ? 2 * k : 1;
+      s->nslots += c;
       if (k) memcpy(&s->nodes[b], &s->nodes[p->child], k * sizeof(node));
       p->child = b;
+      memset(&s->keys[2 * (uint32_t)b], 0xFF, 2 * c * sizeof(key));
+      for (uint32_t j = 0; j < k; j++) key_add(s, b, c, j);
     }
     i = p->child + (int32_t)k;
     p->nchild = (uint16_t)(k + 1);
@@ -271,6 +329,7 @@ static int32_t add_node(search *s, int32_t parent, pf_move m, int seat, uint16_t
   }
   uint32_t id = s->nnodes++;
   s->nodes[i] = (node){.move = m, .child = -1, .id = id, .avail = 1, .at = at};
+  if (parent >= 0) key_add(s, s->nodes[parent].child, block_slots(s->nodes[parent].nchild), s->nodes[parent].nchild - 1);
   s->stats_of[id] = (stat){.prior = prior, .seat = (int16_t)seat};
   return i;
 }
@@ -374,8 +433,11 @@ static inline bool child_legal(search *s, node *cn, const pf_move *moves, int n,
 
 /* The children of `at` legal in this sample compete by UCB (each counted available); returns the
  * chosen child, or -1 when a legal move has no child yet, with its index in *untried. The first
- * pass finds the legal children (and marks their moves tried); only when every legal move has one
- * are their UCBs taken, in the same order, since an expansion would not read them. */
+ * pass finds the legal children (and marks their moves tried): when the node has more children
+ * than there are legal moves (an opponent's, whose moves vary from sample to sample), it looks up
+ * each legal move's child in the block's index; else it reads every child, checking its move as
+ * child_legal does. Only when every legal move has a child are their UCBs taken, since an
+ * expansion would not read them. A tie goes to the newest child (the last in its block). */
 static int32_t select_child(search *s, const void *d, int32_t at, const pf_move *moves, int n, int *untried,
                             uint16_t *prior) {
   if (++s->stamp == 0) { /* wrapped around: forget every old stamp */
@@ -383,29 +445,38 @@ static int32_t select_child(search *s, const void *d, int32_t at, const pf_move 
     memset(s->tried, 0, sizeof s->tried);
     s->stamp = 1;
   }
-  bool hashed = false;
   int ntried = 0;
-  int32_t legal[PF_MAX_MOVES];
-  int32_t first = s->nodes[at].child;
-  for (int32_t ch = first + s->nodes[at].nchild - 1; ch >= first; ch--) { /* newest first */
-    node *cn = &s->nodes[ch];
-    if (!child_legal(s, cn, moves, n, &hashed)) continue;
-    s->tried[cn->at] = s->stamp;
-    legal[ntried++] = ch;
+  int32_t legal[PF_MAX_MOVES]; /* the legal children's places in the block */
+  int32_t first = s->nodes[at].child, nchild = s->nodes[at].nchild;
+  if (nchild > n) {
+    for (int i = 0; i < n; i++) {
+      int32_t k = child_of(s, at, moves[i]);
+      if (k < 0) continue;
+      s->nodes[first + k].at = (uint16_t)i;
+      s->tried[i] = s->stamp;
+      legal[ntried++] = k;
+    }
+  } else {
+    bool hashed = false;
+    for (int32_t k = 0; k < nchild; k++) {
+      node *cn = &s->nodes[first + k];
+      if (!child_legal(s, cn, moves, n, &hashed)) continue;
+      s->tried[cn->at] = s->stamp;
+      legal[ntried++] = k;
+    }
   }
   if (ntried < n) {
     *untried = pick_untried(s, d, moves, n, ntried, prior);
     return -1;
   }
-  /* Each is counted available, and its UCB taken as such. */
   uint64_t c = (uint64_t)s->t->set[S_C], best_ucb = 0;
   int32_t best = -1;
   for (int i = 0; i < ntried; i++) {
-    node *cn = &s->nodes[legal[i]];
-    uint64_t u = cn->value + ucb_explore(ln_q32(++cn->avail, s->ln_lim), cn->visits, c);
-    if (best < 0 || u > best_ucb) best = legal[i], best_ucb = u;
+    node *cn = &s->nodes[first + legal[i]];
+    uint64_t u = cn->value + ucb_explore(++cn->avail, cn->visits, c, s->ln_lim);
+    if (best < 0 || u > best_ucb || (u == best_ucb && legal[i] > best)) best = legal[i], best_ucb = u;
   }
-  return best;
+  return first + best;
 }
 
 /* The rest of an iteration's game after the expansion: moves drawn by playout_move (the rule of
@@ -475,7 +546,7 @@ static void iterate(search *s) {
         s->path[++depth] = at = child;
         /* What the next step and the update will read of it, fetched while the game moves. */
         const node *cn = &s->nodes[child];
-        if (cn->nchild) __builtin_prefetch(&s->nodes[cn->child]);
+        if (cn->nchild) __builtin_prefetch(&s->nodes[cn->child]), __builtin_prefetch(&s->keys[2 * (uint32_t)cn->child]);
         __builtin_prefetch(&s->stats_of[cn->id], 1);
       }
       g->apply(d, m);
