@@ -4,8 +4,8 @@
  *
  *   pilfer-hallbench [--tables T] [--turns N] [--watch] [--dump FILE]
  *
- * Opens T tables (default 200) of the load benchmark's games and options (bench/loadbench.c: two
- * seats played here, the others `random` bots), in a hall of 0 workers and helpers on an
+ * Opens T tables (default 200) of every game in turn, with the load benchmark's options and
+ * players (bench/loadbench.c: two seats played here, the others `random` bots), in a hall of 0 workers and helpers on an
  * in-memory database, then plays N turns (default 20000): each turn a table in turn has one of
  * its asked seats here (a random one) send a random legal move through pf_hall_message, then
  * pf_hall_flush commits it, plays the bots that follow and builds and "sends" the states (the
@@ -29,10 +29,7 @@
 #include "core/jsontext.h"
 #include "server/table.h"
 
-static const char *const GAMES[] = {"steal-the-pile", "piles",          "point-a-pile",  "thief",
-                                    "four-card-thief", "gharat",        "skip-bo-junior"};
-static const char *const OPTIONS[] = {"{}", "{}", "{}", "{\"hands\":1}", "{\"hands\":1}", "{\"target\":0}", "{\"stock\":5}"};
-#define NGAMES ((int)(sizeof GAMES / sizeof *GAMES))
+#include "srvproc.h"
 
 static uint64_t fixed = 12345; /* the generator that stands in for the operating system's */
 static uint64_t next_random(uint64_t *x) { return *x = *x * 6364136223846793005ULL + 1442695040888963407ULL; }
@@ -64,11 +61,16 @@ static void say(pf_hall *h, pf_conn *c, const char *text) {
   pf_hall_flush(h);
 }
 
-/* A new table in slot i (its connections: conns[3i..3i+2], the third a spectator or NULL). */
+/* A new table in slot i (its connections: conns[3i..3i+2], the third a spectator or NULL): the
+ * registry's games in turn, with the load benchmark's options and players. */
 static int64_t open_table(pf_hall *h, pf_conn **conns, int i, int made, bool watch) {
-  int g = made % NGAMES;
-  const pf_game *game = pf_game_find(GAMES[g]);
-  int players = game->min_players > 3 ? game->min_players : game->max_players < 3 ? game->max_players : 3;
+  int ngames = 0;
+  while (pf_games[ngames]) ngames++;
+  const pf_game *game = pf_games[made % ngames];
+  int players = srv_load_players(game->min_players, game->max_players);
+  json_t *opts = srv_short_options(game->id);
+  char *options = json_dumps(opts, JSON_COMPACT);
+  json_decref(opts);
   char msg[512] = "", seats[128] = "[\"open\",\"open\"";
   for (int s = 2; s < players; s++) strcat(seats, ",\"random\"");
   strcat(seats, "]");
@@ -78,7 +80,8 @@ static int64_t open_table(pf_hall *h, pf_conn **conns, int i, int made, bool wat
   }
   int64_t id;
   snprintf(msg, sizeof msg, "{\"type\":\"create\",\"game\":\"%s\",\"players\":%d,\"options\":%s,\"seats\":%s}",
-           GAMES[g], players, OPTIONS[g], seats);
+           game->id, players, options, seats);
+  free(options);
   say(h, conns[3 * i], msg);
   for (id = h->cap - 1; id > 0 && !h->tables[id]; id--) {} /* the newest table is the one made */
   for (int k = 0; k < 3; k++) {
