@@ -474,7 +474,7 @@ int main(int argc, char **argv) {
       maxp = (int)json_integer_value(json_object_get(g, "max_players"));
     }
     if (!maxp) die("the server has no game '%s'", t->game);
-    t->players = minp > 3 ? minp : maxp < 3 ? maxp : 3;
+    t->players = srv_load_players(minp, maxp);
     if (t->players < 2) die("'%s' cannot seat two players here", t->game);
     for (int s = 0; s < 2; s++) t->seats[s] = (seat){.t = t, .seat = s};
   }

@@ -307,6 +307,59 @@ static void check_public_told(const pf_game *g, const void *st, int players, uin
   free(next);
 }
 
+/* A legal move of a view's "moves" as jansson values, as pf_view_json built it before the server
+ * wrote it as text (pf_moves_write): the reference its bytes are held to. */
+static json_t *move_reference(const pf_game *g, const void *st, pf_move m, int seat) {
+  char s[PF_MOVE_STR], c[PF_CARD_STR];
+  pf_move_zones z;
+  pf_buf text = {0};
+  pf_style plain = {0};
+  g->move_str(st, m, s);
+  pf_move_zones_of(g, st, m, &z);
+  pf_describe(g, st, m, seat, &plain, &text);
+  json_t *o = json_object();
+  json_object_set_new(o, "move", json_string(s));
+  json_object_set_new(o, "from", z.from[0] ? json_string(z.from) : json_null());
+  json_object_set_new(o, "card", z.card != PF_CARD_NONE ? json_string(pf_card_str_in(g->cards, z.card, c)) : json_null());
+  json_object_set_new(o, "to", z.to[0] ? json_string(z.to) : json_null());
+  json_object_set_new(o, "text", json_string(pf_buf_str(&text)));
+  pf_buf_free(&text);
+  return o;
+}
+
+/* The view as text (pf_view_write, what the server sends) is pf_view_json's value written, byte
+ * for byte, for every viewer; its "moves" begin where it says; and each move in them is what
+ * pf_view_json's jansson values were before the text writer (move_reference; its card_text, in a
+ * game whose cards have texts, is card_text_json's either way). */
+static void check_view_text(const pf_game *g, const void *st, int players, uint64_t seed, int ply) {
+  for (int v = -2; v < players; v++) {
+    int viewer = v == -2 ? PF_VIEW_ALL : v == -1 ? PF_VIEW_PUBLIC : v;
+    json_t *view = pf_view_json(g, st, players, viewer);
+    char *want = json_dumps(view, JSON_COMPACT);
+    pf_buf got = {0};
+    size_t moves_at = 0;
+    assert_int_equal(pf_view_write(&got, g, st, players, viewer, &moves_at), 0);
+    assert_same_text(want, pf_buf_str(&got), "pf_view_write differs from pf_view_json", g, players, seed, ply);
+    char *moves = json_dumps(json_object_get(view, "moves"), JSON_COMPACT);
+    assert_true(moves_at > 0 && moves_at + strlen(moves) + 1 == got.len);
+    assert_memory_equal(got.data + moves_at, moves, strlen(moves));
+    pf_move legal[PF_MAX_MOVES];
+    int n = json_array_size(json_object_get(view, "moves")) ? g->legal(st, legal) : 0;
+    for (int i = 0; i < n; i++) {
+      json_t *ref = move_reference(g, st, legal[i], viewer), *m = json_array_get(json_object_get(view, "moves"), (size_t)i);
+      json_object_del(m, "card_text");
+      char *a = json_dumps(ref, JSON_COMPACT), *b = json_dumps(m, JSON_COMPACT);
+      assert_same_text(a, b, "a move of the view is not as it was", g, players, seed, ply);
+      free(a), free(b);
+      json_decref(ref);
+    }
+    free(moves);
+    free(want);
+    pf_buf_free(&got);
+    json_decref(view);
+  }
+}
+
 /* The public view shows no more than any seat's: where every seat's view hides something of the
  * full view, so does the public's. At the start every game hides something from everyone (the
  * stock, or the hands), so there the public view must differ from the full one (the check's
@@ -642,6 +695,7 @@ static int conform_one(const pf_game *g, int players, const pf_options *opts, ui
       check_move_strings(g, run.state);
       check_choosing(g, run.state, players, &drng, seed, ply);
       check_public_told(g, run.state, players, seed, ply);
+      check_view_text(g, run.state, players, seed, ply);
       check_random_move(g, run.state, &rng, seed, ply);
       pf_move moves[PF_MAX_MOVES];
       int n = g->legal(run.state, moves);

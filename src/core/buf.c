@@ -53,15 +53,22 @@ void pf_buf_putc(pf_buf *b, char c) {
   b->data[b->len] = '\0';
 }
 
+/* Formats into the room there is, and only when the text does not fit there formats it again
+ * once room is made: most texts fit, and formatting twice (once to measure) was a tenth of the
+ * server's time building states. */
 void pf_buf_vprintf(pf_buf *b, const char *fmt, va_list ap) {
   va_list ap2;
   va_copy(ap2, ap);
-  int n = vsnprintf(NULL, 0, fmt, ap2);
+  reserve(b, 32);
+  size_t room = b->cap - b->len;
+  int n = vsnprintf(b->data + b->len, room, fmt, ap2);
   va_end(ap2);
-  if (n <= 0) return;
-  reserve(b, (size_t)n);
-  vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-  b->len += (size_t)n;
+  if (n > 0 && (size_t)n >= room) {
+    reserve(b, (size_t)n);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+  }
+  if (n > 0) b->len += (size_t)n;
+  b->data[b->len] = '\0';
 }
 
 void pf_buf_printf(pf_buf *b, const char *fmt, ...) {

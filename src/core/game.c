@@ -2,10 +2,12 @@
  * game.c - what the core offers over any game: the common part of views.
  */
 #include "core/game.h"
+#include "core/jsontext.h"
 
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Every k from 1 to PF_MAX_PLAYERS (12) divides PF_WIN_UNIT: 8, 9, 5, 7 and 11 do. */
 _Static_assert(PF_MAX_PLAYERS == 12 && PF_WIN_UNIT % (8 * 9 * 5 * 7 * 11) == 0, "a shared win must split exactly");
@@ -90,58 +92,108 @@ static void zones_texts(const pf_card_notation *own, json_t *view) {
   }
 }
 
-/* One legal move of the view's "moves": its string, where it takes a card from and to, and what
- * describe tells the viewer of it; with the card's text in a game whose cards have them. */
-static json_t *move_json(const pf_game *g, const void *st, pf_move m, int seat) {
+/* One legal move of the view's "moves", appended as text: its string, where it takes a card from
+ * and to, and what describe tells the viewer of it; with the card's text in a game whose cards
+ * have them. Written as it is made, not built as jansson values first: the server writes one
+ * for every legal move of every state it sends (the bytes are those json_dumps would write of
+ * the object {"move", "from", "card", "to", "text"[, "card_text"]}). */
+static int write_or_null(pf_buf *out, const char *s) {
+  if (s) return pf_json_write_string(out, s, strlen(s));
+  pf_buf_puts(out, "null");
+  return 0;
+}
+
+static int move_write(pf_buf *out, const pf_game *g, const void *st, pf_move m, int seat, pf_buf *text) {
   char s[PF_MOVE_STR], c[PF_CARD_STR];
   pf_move_zones z;
-  pf_buf text = {0};
   pf_style plain = {0};
   g->move_str(st, m, s);
   pf_move_zones_of(g, st, m, &z);
-  pf_describe(g, st, m, seat, &plain, &text);
-  json_t *o = json_object();
-  json_object_set_new(o, "move", json_string(s));
-  json_object_set_new(o, "from", z.from[0] ? json_string(z.from) : json_null());
-  json_object_set_new(o, "card", z.card != PF_CARD_NONE ? json_string(pf_card_str_in(g->cards, z.card, c)) : json_null());
-  json_object_set_new(o, "to", z.to[0] ? json_string(z.to) : json_null());
-  json_object_set_new(o, "text", json_string(pf_buf_str(&text)));
-  if (has_texts(g) && z.card != PF_CARD_NONE) json_object_set_new(o, "card_text", card_text_json(g->cards, c));
-  pf_buf_free(&text);
-  return o;
+  if (z.card != PF_CARD_NONE) pf_card_str_in(g->cards, z.card, c);
+  pf_buf_clear(text);
+  pf_describe(g, st, m, seat, &plain, text);
+  pf_buf_puts(out, "{\"move\":");
+  int rc = write_or_null(out, s);
+  pf_buf_puts(out, ",\"from\":");
+  rc |= write_or_null(out, z.from[0] ? z.from : NULL);
+  pf_buf_puts(out, ",\"card\":");
+  rc |= write_or_null(out, z.card != PF_CARD_NONE ? c : NULL);
+  pf_buf_puts(out, ",\"to\":");
+  rc |= write_or_null(out, z.to[0] ? z.to : NULL);
+  pf_buf_puts(out, ",\"text\":");
+  rc |= pf_json_write_string(out, pf_buf_str(text), text->len);
+  if (has_texts(g) && z.card != PF_CARD_NONE) {
+    pf_buf_puts(out, ",\"card_text\":");
+    rc |= pf_json_write_new(out, card_text_json(g->cards, c));
+  }
+  pf_buf_putc(out, '}');
+  return rc;
 }
 
-static json_t *moves_json(const pf_game *g, const void *st, int seat) {
-  json_t *a = json_array();
+int pf_moves_write(pf_buf *out, const pf_game *g, const void *st, int seat) {
   pf_move moves[PF_MAX_MOVES];
-  int n = g->legal(st, moves);
-  for (int i = 0; i < n; i++) json_array_append_new(a, move_json(g, st, moves[i], seat));
-  return a;
+  int n = g->legal(st, moves), rc = 0;
+  pf_buf text = {0};
+  pf_buf_putc(out, '[');
+  for (int i = 0; i < n; i++) {
+    if (i) pf_buf_putc(out, ',');
+    rc |= move_write(out, g, st, moves[i], seat, &text);
+  }
+  pf_buf_putc(out, ']');
+  pf_buf_free(&text);
+  return rc;
 }
 
-json_t *pf_view_json(const pf_game *g, const void *st, int players, int seat) {
+/* Whether the viewer is told the legal moves: only the seat to move, in its own view, or the full one. */
+static bool entitled(int who, int seat) { return who >= 0 && (seat == PF_VIEW_ALL || seat == who); }
+
+/* The view but its "moves", which come last. */
+static json_t *view_but_moves(const pf_game *g, const void *st, int players, int seat) {
   json_t *v = json_object();
   int who = g->to_move(st);
-  json_object_set_new(v, "game", json_string(g->id));
-  json_object_set_new(v, "players", json_integer(players));
-  json_object_set_new(v, "viewer", seat == PF_VIEW_ALL      ? json_string("all")
-                                   : seat == PF_VIEW_PUBLIC ? json_string("public")
-                                                            : json_integer(seat));
-  json_object_set_new(v, "to_move", pf_to_move_json(who));
-  /* Legal moves only for the seat to move, and only in its own view or the full one. */
-  bool entitled = who >= 0 && (seat == PF_VIEW_ALL || seat == who);
-  json_object_set_new(v, "legal", entitled ? pf_legal_json(g, st) : json_array());
+  json_object_set_new_nocheck(v, "game", json_string(g->id));
+  json_object_set_new_nocheck(v, "players", json_integer(players));
+  json_object_set_new_nocheck(v, "viewer", seat == PF_VIEW_ALL      ? json_string("all")
+                                           : seat == PF_VIEW_PUBLIC ? json_string("public")
+                                                                    : json_integer(seat));
+  json_object_set_new_nocheck(v, "to_move", pf_to_move_json(who));
+  json_object_set_new_nocheck(v, "legal", entitled(who, seat) ? pf_legal_json(g, st) : json_array());
   int scores[PF_MAX_PLAYERS];
   g->scores(st, scores);
-  json_object_set_new(v, "scores", pf_ints_json(scores, players));
+  json_object_set_new_nocheck(v, "scores", pf_ints_json(scores, players));
   if (who == PF_NOBODY) {
     int seats[PF_MAX_PLAYERS];
-    json_object_set_new(v, "winners", pf_ints_json(seats, g->winners(st, seats)));
+    json_object_set_new_nocheck(v, "winners", pf_ints_json(seats, g->winners(st, seats)));
   }
   g->view_json(st, seat, v);
   if (has_texts(g)) zones_texts(g->cards, v);
-  json_object_set_new(v, "moves", entitled ? moves_json(g, st, seat) : json_array());
   return v;
+}
+
+json_t *pf_view_json(const pf_game *g, const void *st, int players, int seat) {
+  json_t *v = view_but_moves(g, st, players, seat), *moves = NULL;
+  if (entitled(g->to_move(st), seat)) {
+    pf_buf text = {0};
+    pf_moves_write(&text, g, st, seat);
+    moves = json_loadb(text.data, text.len, 0, NULL);
+    pf_buf_free(&text);
+  }
+  json_object_set_new_nocheck(v, "moves", moves ? moves : json_array());
+  return v;
+}
+
+int pf_view_write(pf_buf *out, const pf_game *g, const void *st, int players, int seat, size_t *moves_at) {
+  int rc = pf_json_write_arena(out, view_but_moves(g, st, players, seat));
+  if (rc != 0) return rc;
+  out->len--; /* its '}': "moves" comes last, as pf_view_json sets it last */
+  pf_buf_puts(out, ",\"moves\":");
+  if (moves_at) *moves_at = out->len;
+  if (entitled(g->to_move(st), seat))
+    rc = pf_moves_write(out, g, st, seat);
+  else
+    pf_buf_puts(out, "[]");
+  pf_buf_putc(out, '}');
+  return rc;
 }
 
 /* ---- the optional methods ---- */
@@ -226,14 +278,14 @@ json_t *pf_zone_add(json_t *view, const char *id, const char *kind, int owner, c
   json_t *zones = json_object_get(view, "zones"), *z = json_object();
   if (!zones) {
     zones = json_array();
-    json_object_set_new(view, "zones", zones);
+    json_object_set_new_nocheck(view, "zones", zones);
   }
-  json_object_set_new(z, "id", json_string(id));
-  json_object_set_new(z, "kind", json_string(kind));
-  json_object_set_new(z, "owner", owner >= 0 ? json_integer(owner) : json_null());
-  json_object_set_new(z, "label", json_string(label));
-  json_object_set_new(z, "cards", cards);
-  json_object_set_new(z, "layout", json_string(layout == PF_FAN ? "fan" : "stack"));
+  json_object_set_new_nocheck(z, "id", json_string(id));
+  json_object_set_new_nocheck(z, "kind", json_string(kind));
+  json_object_set_new_nocheck(z, "owner", owner >= 0 ? json_integer(owner) : json_null());
+  json_object_set_new_nocheck(z, "label", json_string(label));
+  json_object_set_new_nocheck(z, "cards", cards);
+  json_object_set_new_nocheck(z, "layout", json_string(layout == PF_FAN ? "fan" : "stack"));
   json_array_append_new(zones, z);
   return z;
 }
@@ -242,20 +294,20 @@ void pf_zone_grid(json_t *zone, int row, int col) {
   json_t *g = json_array();
   json_array_append_new(g, json_integer(row));
   json_array_append_new(g, json_integer(col));
-  json_object_set_new(zone, "grid", g);
+  json_object_set_new_nocheck(zone, "grid", g);
 }
 
 void pf_zone_value(json_t *zone, long long value, const char *says) {
   char text[64];
-  json_object_set_new(zone, "value", json_integer(value));
+  json_object_set_new_nocheck(zone, "value", json_integer(value));
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
   snprintf(text, sizeof text, says, value);
 #pragma GCC diagnostic pop
-  json_object_set_new(zone, "value_text", json_string(text));
+  json_object_set_new_nocheck(zone, "value_text", json_string(text));
 }
 
-void pf_zone_note(json_t *zone, const char *note) { json_object_set_new(zone, "note", json_string(note)); }
+void pf_zone_note(json_t *zone, const char *note) { json_object_set_new_nocheck(zone, "note", json_string(note)); }
 
 json_t *pf_cards_unseen(int n) {
   json_t *a = json_array();

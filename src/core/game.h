@@ -331,6 +331,16 @@ static inline void pf_count_events(const pf_game *g, const void *before, const v
  * viewer of it (docs/views.md). The legal moves are listed only for the seat to move, and only
  * when the viewer is that seat or PF_VIEW_ALL. Caller owns the result. */
 json_t *pf_view_json(const pf_game *g, const void *st, int players, int seat);
+/* The same view appended to out as compact text, byte for byte what writing pf_view_json's value
+ * writes (jsontext.h), its "moves" written as they are made rather than built as values first:
+ * what the server sends in every state. *moves_at (when not NULL) gets where the text of "moves"
+ * begins in out (it runs to the view's closing brace). -1 when it cannot be written (a string
+ * that is not UTF-8), out's new text then being partial. */
+int pf_view_write(pf_buf *out, const pf_game *g, const void *st, int players, int seat, size_t *moves_at);
+/* The view's "moves" of the seat to move at st (seat being that seat or PF_VIEW_ALL) as JSON
+ * text appended to out: the one place that writes them (pf_view_json reads them back). -1 as
+ * pf_view_write. */
+int pf_moves_write(pf_buf *out, const pf_game *g, const void *st, int seat);
 /* Refuses a player count outside the game's range: "gharat is for 2 to 4 players, not 5", or
  * "piles is for exactly 4 players, not 3". */
 int pf_check_players(const pf_game *g, long long players, pf_error *err);

@@ -29,7 +29,7 @@ static inline void put(pf_buf *b, char c) {
   }
 }
 
-#define PUT_LITERAL(b, lit) pf_buf_append((b), lit, sizeof lit - 1)
+#define PUT_LITERAL(b, lit) append((b), lit, sizeof lit - 1)
 
 /* The length of the UTF-8 sequence at s (n bytes left), or 0 when it is not valid UTF-8 (as
  * jansson's utf8_check_first and utf8_check_full judge: no overlong forms, no surrogates,
@@ -55,14 +55,27 @@ static size_t utf8_len(const unsigned char *s, size_t n) {
   return len;
 }
 
-int pf_json_write_string(pf_buf *b, const char *str, size_t n) {
+/* Appends n bytes, without a call while there is room. */
+static inline void append(pf_buf *b, const void *p, size_t n) {
+  if (b->len + n + 1 <= b->cap) {
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+  } else {
+    pf_buf_append(b, p, n);
+  }
+}
+
+/* Whether byte c goes into a JSON string as it is: printable ASCII but the quote and backslash. */
+static inline bool plain_byte(unsigned c) { return c - 0x20u < 0x60u && c != '"' && c != '\\'; }
+
+/* The escapes and UTF-8 checks of a string from s[i] on, its plain bytes before i being written. */
+static int write_string_rest(pf_buf *b, const unsigned char *s, size_t i, size_t n) {
   static const char HEX[] = "0123456789ABCDEF";
-  const unsigned char *s = (const unsigned char *)str;
-  put(b, '"');
-  size_t run = 0; /* s[run..i) needs no escape */
-  for (size_t i = 0; i < n;) {
+  size_t run = i; /* s[run..i) needs no escape */
+  while (i < n) {
     unsigned c = s[i];
-    if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+    if (c < 0x80 && plain_byte(c)) {
       i++;
       continue;
     }
@@ -72,7 +85,7 @@ int pf_json_write_string(pf_buf *b, const char *str, size_t n) {
       i += len;
       continue;
     }
-    pf_buf_append(b, s + run, i - run);
+    append(b, s + run, i - run);
     char esc[7] = {'\\', 0};
     switch (c) {
     case '"': esc[1] = '"'; break;
@@ -84,11 +97,28 @@ int pf_json_write_string(pf_buf *b, const char *str, size_t n) {
     case '\t': esc[1] = 't'; break;
     default: memcpy(esc + 1, "u00", 3), esc[4] = HEX[c >> 4], esc[5] = HEX[c & 15]; break;
     }
-    pf_buf_append(b, esc, esc[1] == 'u' ? 6 : 2);
+    append(b, esc, esc[1] == 'u' ? 6 : 2);
     run = ++i;
   }
-  pf_buf_append(b, s + run, n - run);
+  append(b, s + run, n - run);
   put(b, '"');
+  return 0;
+}
+
+/* Most strings of a state are short and plain ASCII (ids, labels, moves): they are copied as
+ * they are scanned, into room made once; the others go on in write_string_rest. */
+int pf_json_write_string(pf_buf *b, const char *str, size_t n) {
+  const unsigned char *s = (const unsigned char *)str;
+  if (b->len + n + 3 > b->cap) pf_buf_reserve(b, n + 2);
+  char *o = b->data + b->len;
+  *o++ = '"';
+  size_t i = 0;
+  while (i < n && plain_byte(s[i])) o[i] = (char)s[i], i++;
+  b->len += 1 + i;
+  if (i < n) return write_string_rest(b, s, i, n);
+  o[i] = '"';
+  o[i + 1] = '\0';
+  b->len++;
   return 0;
 }
 
@@ -97,7 +127,7 @@ void pf_json_write_int(pf_buf *b, long long v) {
   unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
   do *--p = (char)('0' + u % 10); while (u /= 10);
   if (v < 0) *--p = '-';
-  pf_buf_append(b, p, (size_t)(digits + sizeof digits - p));
+  append(b, p, (size_t)(digits + sizeof digits - p));
 }
 
 static char *dumps_outside_arena(const json_t *v);
@@ -167,6 +197,7 @@ char *pf_json_text(const json_t *v) {
 void pf_json_cache_blocks(void) {}
 void pf_json_arena_begin(void) {}
 void pf_json_arena_end(void) {}
+static bool arena_whole(const json_t *v) { (void)v; return false; }
 static char *dumps_outside_arena(const json_t *v) { return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY); }
 #else
 
@@ -227,6 +258,9 @@ void pf_json_arena_begin(void) {
 
 void pf_json_arena_end(void) { work.on = false; }
 
+/* Whether v and everything made since the arena began are in it (it did not outgrow its chunk). */
+static bool arena_whole(const json_t *v) { return work.on && !work.outgrown && in_arena(v); }
+
 /* json_dumps's text is freed with free(): never cut from the arena. */
 static char *dumps_outside_arena(const json_t *v) {
   bool on = work.on;
@@ -285,6 +319,12 @@ void pf_json_cache_blocks(void) {
   json_set_alloc_funcs(cached_malloc, cached_free);
 }
 #endif
+
+int pf_json_write_arena(pf_buf *b, json_t *v) {
+  int rc = pf_json_write(b, v);
+  if (v && !arena_whole(v)) json_decref(v);
+  return rc;
+}
 
 void pf_utf8_clean(char *s) {
   unsigned char *p = (unsigned char *)s;

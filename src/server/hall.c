@@ -1384,12 +1384,13 @@ pf_hall *pf_hall_open(const pf_hall_config *cfg, const pf_hall_io *io, pf_error 
 void pf_hall_close(pf_hall *h) {
   if (!h) return;
   pf_hall_flush(h);
+  h->stopping = true;
+  while (h->conns) pf_hall_disconnect(h, h->conns); /* before the workers go: it cancels its jobs there */
   pf_workers_stop(h->workers);
   pf_work *w;
   while ((w = pf_workers_done(h->workers))) job_free((bot_job *)w);
   pf_workers_free(h->workers);
   pf_crew_stop(h->crew);
-  while (h->conns) pf_hall_disconnect(h, h->conns);
   for (int64_t id = 1; id < h->cap; id++) table_free(h->tables[id]);
   free(h->tables);
   pf_store_close(h->store);

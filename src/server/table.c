@@ -479,6 +479,19 @@ static void write_ints(pf_buf *b, const int *v, int n) {
 
 static int write_cstr(pf_buf *b, const char *s) { return pf_json_write_string(b, s, strlen(s)); }
 
+/* The canonical strings of the legal moves of the seat to move at st, comma-separated. */
+static int write_legal(pf_buf *b, const pf_game *g, const void *st) {
+  pf_move moves[PF_MAX_MOVES];
+  int n = g->to_move(st) >= 0 ? g->legal(st, moves) : 0, rc = 0;
+  for (int i = 0; i < n; i++) {
+    char m[PF_MOVE_STR];
+    g->move_str(st, moves[i], m);
+    if (i) pf_buf_putc(b, ',');
+    rc |= write_cstr(b, m);
+  }
+  return rc;
+}
+
 /* A log entry's "from", "to" and "card" (docs/protocol.md), for a viewer slot told them. */
 static int write_zones(pf_buf *out, const table *t, const log_entry *e, int slot) {
   int rc = 0;
@@ -517,24 +530,15 @@ int state_text(const table *t, int s, pf_buf *out) {
   write_ints(out, group, n);
   /* The legal moves of this seat, if it may answer now (from the group's stand-in state when it
    * is not first). */
-  json_t *legal = NULL, *moves = NULL;
   void *scratch = NULL; /* the stand-in state: its own, as states are built on several threads */
+  const void *stand_in = NULL;
   int at;
+  PUT_LITERAL(out, ",\"legal\":[");
   if (s >= 0 && may_answer(t, s, &at)) {
-    if (at > 0) scratch = pf_xmalloc(t->g->state_size);
-    const void *st = at == 0 ? t->run.state : state_for(t, at, scratch);
-    legal = pf_legal_json(t->g, st);
-    /* Their zones (docs/views.md): the seat's view lists them only where the seat is to move, so
-     * a seat choosing after another has them from the stand-in state. */
-    if (at > 0) {
-      json_t *v = pf_view_json(t->g, st, t->players, s);
-      moves = json_incref(json_object_get(v, "moves"));
-      json_decref(v);
-    }
+    if (at > 0) scratch = pf_xmalloc(t->g->state_size), stand_in = state_for(t, at, scratch);
+    rc |= write_legal(out, t->g, at > 0 ? stand_in : t->run.state);
   }
-  PUT_LITERAL(out, ",\"legal\":");
-  rc |= pf_json_write_new(out, legal ? legal : json_array());
-  PUT_LITERAL(out, ",\"sealed\":[");
+  PUT_LITERAL(out, "],\"sealed\":[");
   for (int i = 0, k = 0; i < n; i++)
     if (t->seats[group[i]].has_sealed) {
       if (k++) pf_buf_putc(out, ',');
@@ -547,10 +551,10 @@ int state_text(const table *t, int s, pf_buf *out) {
     PUT_LITERAL(out, "null");
   /* A waiting table shows its seats only: its deal is not to be seen before everyone sits. */
   PUT_LITERAL(out, ",\"view\":");
+  size_t moves_at = 0, moves_end = 0; /* the view's "moves", in out */
   if (t->status != ST_WAITING) {
-    json_t *view = pf_view_json(t->g, t->run.state, t->players, viewer);
-    if (!moves) moves = json_incref(json_object_get(view, "moves"));
-    rc |= pf_json_write_new(out, view);
+    rc |= pf_view_write(out, t->g, t->run.state, t->players, viewer, &moves_at);
+    moves_end = out->len - 1; /* the view's closing brace */
     pf_buf text = {0};
     pf_style plain = {0};
     t->g->view_text(t->run.state, viewer, &plain, &text);
@@ -560,8 +564,20 @@ int state_text(const table *t, int s, pf_buf *out) {
   } else {
     PUT_LITERAL(out, "null");
   }
+  /* A seat choosing after another (sealed choices) is not to move in the table's state, so its
+   * view lists no moves: they come from the stand-in state. Otherwise they are the view's. */
   PUT_LITERAL(out, ",\"moves\":");
-  rc |= pf_json_write_new(out, moves ? moves : json_array());
+  if (stand_in) {
+    rc |= pf_moves_write(out, t->g, stand_in, s);
+  } else if (moves_at && moves_end > moves_at) {
+    size_t len = moves_end - moves_at;
+    pf_buf_reserve(out, len);
+    memcpy(out->data + out->len, out->data + moves_at, len);
+    out->len += len;
+    out->data[out->len] = '\0';
+  } else {
+    PUT_LITERAL(out, "[]");
+  }
   PUT_LITERAL(out, ",\"log\":[");
   int first = t->run.nmoves > LOG_KEEP ? t->run.nmoves - LOG_KEEP : 0;
   bool any = false;

@@ -164,6 +164,10 @@ json_t *srv_short_options(const char *game) {
   return json_object();
 }
 
+int srv_load_players(int min_players, int max_players) {
+  return min_players > 3 ? min_players : max_players < 3 ? max_players : 3;
+}
+
 long proc_rss_kib(pid_t pid) {
   char path[64], line[256];
   snprintf(path, sizeof path, "/proc/%d/status", (int)pid);

@@ -38,6 +38,9 @@ char *srv_log_tail(const srv *s, size_t bytes);
 /* Options that keep a game short (one hand of Thief, one of Ghârat ...), as a create message's
  * "options": what the server's tests and load benchmark play. Other games get {} (defaults). */
 json_t *srv_short_options(const char *game);
+/* The players of the load benchmark's tables of a game of min_players to max_players: 3 where it
+ * may, else the nearest it plays. */
+int srv_load_players(int min_players, int max_players);
 
 /* A process's resident memory (VmRSS) in KiB, or -1. */
 long proc_rss_kib(pid_t pid);
