@@ -17,6 +17,7 @@
 
 #include "bots/bot.h"
 #include "bots/solve.h"
+#include "core/clock.h"
 #include "sim/sim.h"
 #include "testutil.h"
 
@@ -48,11 +49,12 @@ void *__wrap_realloc(void *p, size_t n) {
 
 /* Small budgets, so that every game at every player count runs quickly (under the sanitizers
  * too); the fourth spec plays out whole games, past the end of the deal in progress; the fifth
- * searches on three threads, its 25 iterations shared out 9, 8, 8; the sixth mixes the rule of
+ * searches on three threads, its 25 iterations shared out 9, 8, 8 (with a time limit in each
+ * thread's processor time, clock=cpu, which these iterations never reach); the sixth mixes the rule of
  * thumb into its playouts (eps) and cuts them short (cutoff); the last solves the ends of deals
  * exactly over three determinizations (solve; in 2-player games). */
 static const char *const SPECS[] = {"random", "greedy", "ismcts:iters=25", "ismcts:iters=12,playout=greedy,horizon=game",
-                                    "ismcts:iters=25,threads=3", "ismcts:iters=25,eps=0.5,cutoff=6", "ismcts:iters=25,solve=3"};
+                                    "ismcts:iters=25,threads=3,time=60000,clock=cpu", "ismcts:iters=25,eps=0.5,cutoff=6", "ismcts:iters=25,solve=3"};
 #define NSPECS 7
 
 static void start(const pf_game *g, int players, uint64_t seed, void *st) {
@@ -259,6 +261,32 @@ static void test_bot_specs(void **unused) {
   assert_int_equal(pf_bot_init(&b, "ismcts:solve=8", 2, 1, 0, &err), 0);
   assert_int_equal(pf_bot_setting_value(&b, "solve"), 8);
   expect_refused("ismcts:solve=65", "bad value '65' for solve; allowed: solve: an integer from 0 to 64");
+  assert_int_equal(pf_bot_init(&b, "ismcts:time=100,clock=cpu", 2, 1, 0, &err), 0);
+  assert_int_equal(pf_bot_setting_value(&b, "clock"), 1);
+  assert_int_equal(pf_bot_init(&b, "ismcts", 2, 1, 0, &err), 0);
+  assert_int_equal(pf_bot_setting_value(&b, "clock"), 0);
+  expect_refused("ismcts:clock=sundial", "bad value 'sundial' for clock; allowed: clock: wall or cpu");
+}
+
+/* ---- a time limit in processor time ---- */
+
+/* With clock=cpu the time limit counts the search thread's own processor time: a search with more
+ * iterations than it can make in the limit stops at it, having used at least that much processor
+ * time (a wall-clock limit may stop before it has, when the machine is busy), and soon after. */
+static void test_ismcts_cpu_clock(void **unused) {
+  (void)unused;
+  const pf_game *g = pf_game_find("steal-the-pile");
+  void *st = pf_xcalloc(1, g->state_size);
+  start(g, 2, 3, st);
+  pf_bot b;
+  make_bot(&b, "ismcts:iters=100000000,time=30,clock=cpu", 2, 3, g->to_move(st));
+  double before = pf_clock_thread_seconds();
+  pf_bot_choose(&b, g, st);
+  double used = pf_clock_thread_seconds() - before;
+  if (used < 0.030) fail_msg("the search stopped after %.1f ms of processor time, before its 30", used * 1000);
+  assert_true(b.stats.iterations > 0 && b.stats.iterations < 100000000);
+  pf_bot_free(&b);
+  free(st);
 }
 
 /* ---- parallel search ---- */
@@ -562,6 +590,7 @@ int main(void) {
       cmocka_unit_test(test_bots_see_only_their_seat),
       cmocka_unit_test(test_bots_allocate_once),
       cmocka_unit_test(test_ismcts_threads_deterministic),
+      cmocka_unit_test(test_ismcts_cpu_clock),
       cmocka_unit_test(test_ismcts_solve_ends_of_deals),
       cmocka_unit_test(test_greedy_rules),
       cmocka_unit_test(test_THF_6_greedy_keeps_a_wild_to_recapture),
