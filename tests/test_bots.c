@@ -4,7 +4,8 @@
  *     (the invariant check after every move);
  *   - non-interference: a bot with the same seed chooses the same move in two positions that
  *     differ only in what its seat cannot see (the position and a determinization of it), for
- *     every bot and game; a bot that peeks at the full state is caught by the same check;
+ *     every bot and game, and each game's strong bot (the lobby's and the hint's, on a small
+ *     budget); a bot that peeks at the full state is caught by the same check;
  *   - bots allocate no memory per move or per search iteration;
  *   - specs and settings are read, and refused with a message that says what is allowed;
  *   - greedy's rule of thumb, greedy's generic rule (for a game without one) and ismcts beat a
@@ -145,16 +146,20 @@ static int check_positions(const pf_game *g, int players, uint64_t seed) {
       checked++;
       memcpy(other, st, g->state_size);
       g->determinize(other, who, &hide);
-      for (int k = 0; k < NSPECS; k++) {
+      /* every spec above, and the game's strong bot (the lobby's and the hint's) on a small budget */
+      char strong[PF_BOT_SPEC + 16];
+      snprintf(strong, sizeof strong, "%s%siters=24", pf_game_strong_bot(g), strchr(pf_game_strong_bot(g), ':') ? "," : ":");
+      for (int k = 0; k <= NSPECS; k++) {
+        const char *spec = k < NSPECS ? SPECS[k] : strong;
         pf_bot a, b;
-        make_bot(&a, SPECS[k], players, seed + (uint64_t)ply, who);
-        make_bot(&b, SPECS[k], players, seed + (uint64_t)ply, who);
+        make_bot(&a, spec, players, seed + (uint64_t)ply, who);
+        make_bot(&b, spec, players, seed + (uint64_t)ply, who);
         char sa[PF_MOVE_STR], sb[PF_MOVE_STR];
         move_text(g, st, pf_bot_choose(&a, g, st), sa);
         move_text(g, other, pf_bot_choose(&b, g, other), sb);
         if (strcmp(sa, sb) != 0 || memcmp(&a.rng, &b.rng, sizeof a.rng) != 0)
           fail_msg("%s, %d players, seed %llu, ply %d: bot '%s' at seat %d chose %s, but %s where only hidden "
-                   "cards differ", g->id, players, (unsigned long long)seed, ply, SPECS[k], who, sa, sb);
+                   "cards differ", g->id, players, (unsigned long long)seed, ply, spec, who, sa, sb);
         pf_bot_free(&a);
         pf_bot_free(&b);
       }
