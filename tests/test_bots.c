@@ -4,7 +4,8 @@
  *     (the invariant check after every move);
  *   - non-interference: a bot with the same seed chooses the same move in two positions that
  *     differ only in what its seat cannot see (the position and a determinization of it), for
- *     every bot and game; a bot that peeks at the full state is caught by the same check;
+ *     every bot and game, and each game's strong bot (the lobby's and the hint's, on a small
+ *     budget); a bot that peeks at the full state is caught by the same check;
  *   - bots allocate no memory per move or per search iteration;
  *   - specs and settings are read, and refused with a message that says what is allowed;
  *   - greedy's rule of thumb, greedy's generic rule (for a game without one) and ismcts beat a
@@ -17,6 +18,7 @@
 
 #include "bots/bot.h"
 #include "bots/solve.h"
+#include "core/clock.h"
 #include "sim/sim.h"
 #include "testutil.h"
 
@@ -48,11 +50,12 @@ void *__wrap_realloc(void *p, size_t n) {
 
 /* Small budgets, so that every game at every player count runs quickly (under the sanitizers
  * too); the fourth spec plays out whole games, past the end of the deal in progress; the fifth
- * searches on three threads, its 25 iterations shared out 9, 8, 8; the sixth mixes the rule of
+ * searches on three threads, its 25 iterations shared out 9, 8, 8 (with a time limit in each
+ * thread's processor time, clock=cpu, which these iterations never reach); the sixth mixes the rule of
  * thumb into its playouts (eps) and cuts them short (cutoff); the last solves the ends of deals
  * exactly over three determinizations (solve; in 2-player games). */
 static const char *const SPECS[] = {"random", "greedy", "ismcts:iters=25", "ismcts:iters=12,playout=greedy,horizon=game",
-                                    "ismcts:iters=25,threads=3", "ismcts:iters=25,eps=0.5,cutoff=6", "ismcts:iters=25,solve=3"};
+                                    "ismcts:iters=25,threads=3,time=60000,clock=cpu", "ismcts:iters=25,eps=0.5,cutoff=6", "ismcts:iters=25,solve=3"};
 #define NSPECS 7
 
 static void start(const pf_game *g, int players, uint64_t seed, void *st) {
@@ -143,16 +146,20 @@ static int check_positions(const pf_game *g, int players, uint64_t seed) {
       checked++;
       memcpy(other, st, g->state_size);
       g->determinize(other, who, &hide);
-      for (int k = 0; k < NSPECS; k++) {
+      /* every spec above, and the game's strong bot (the lobby's and the hint's) on a small budget */
+      char strong[PF_BOT_SPEC + 16];
+      snprintf(strong, sizeof strong, "%s%siters=24", pf_game_strong_bot(g), strchr(pf_game_strong_bot(g), ':') ? "," : ":");
+      for (int k = 0; k <= NSPECS; k++) {
+        const char *spec = k < NSPECS ? SPECS[k] : strong;
         pf_bot a, b;
-        make_bot(&a, SPECS[k], players, seed + (uint64_t)ply, who);
-        make_bot(&b, SPECS[k], players, seed + (uint64_t)ply, who);
+        make_bot(&a, spec, players, seed + (uint64_t)ply, who);
+        make_bot(&b, spec, players, seed + (uint64_t)ply, who);
         char sa[PF_MOVE_STR], sb[PF_MOVE_STR];
         move_text(g, st, pf_bot_choose(&a, g, st), sa);
         move_text(g, other, pf_bot_choose(&b, g, other), sb);
         if (strcmp(sa, sb) != 0 || memcmp(&a.rng, &b.rng, sizeof a.rng) != 0)
           fail_msg("%s, %d players, seed %llu, ply %d: bot '%s' at seat %d chose %s, but %s where only hidden "
-                   "cards differ", g->id, players, (unsigned long long)seed, ply, SPECS[k], who, sa, sb);
+                   "cards differ", g->id, players, (unsigned long long)seed, ply, spec, who, sa, sb);
         pf_bot_free(&a);
         pf_bot_free(&b);
       }
@@ -259,6 +266,32 @@ static void test_bot_specs(void **unused) {
   assert_int_equal(pf_bot_init(&b, "ismcts:solve=8", 2, 1, 0, &err), 0);
   assert_int_equal(pf_bot_setting_value(&b, "solve"), 8);
   expect_refused("ismcts:solve=65", "bad value '65' for solve; allowed: solve: an integer from 0 to 64");
+  assert_int_equal(pf_bot_init(&b, "ismcts:time=100,clock=cpu", 2, 1, 0, &err), 0);
+  assert_int_equal(pf_bot_setting_value(&b, "clock"), 1);
+  assert_int_equal(pf_bot_init(&b, "ismcts", 2, 1, 0, &err), 0);
+  assert_int_equal(pf_bot_setting_value(&b, "clock"), 0);
+  expect_refused("ismcts:clock=sundial", "bad value 'sundial' for clock; allowed: clock: wall or cpu");
+}
+
+/* ---- a time limit in processor time ---- */
+
+/* With clock=cpu the time limit counts the search thread's own processor time: a search with more
+ * iterations than it can make in the limit stops at it, having used at least that much processor
+ * time (a wall-clock limit may stop before it has, when the machine is busy), and soon after. */
+static void test_ismcts_cpu_clock(void **unused) {
+  (void)unused;
+  const pf_game *g = pf_game_find("steal-the-pile");
+  void *st = pf_xcalloc(1, g->state_size);
+  start(g, 2, 3, st);
+  pf_bot b;
+  make_bot(&b, "ismcts:iters=100000000,time=30,clock=cpu", 2, 3, g->to_move(st));
+  double before = pf_clock_thread_seconds();
+  pf_bot_choose(&b, g, st);
+  double used = pf_clock_thread_seconds() - before;
+  if (used < 0.030) fail_msg("the search stopped after %.1f ms of processor time, before its 30", used * 1000);
+  assert_true(b.stats.iterations > 0 && b.stats.iterations < 100000000);
+  pf_bot_free(&b);
+  free(st);
 }
 
 /* ---- parallel search ---- */
@@ -562,6 +595,7 @@ int main(void) {
       cmocka_unit_test(test_bots_see_only_their_seat),
       cmocka_unit_test(test_bots_allocate_once),
       cmocka_unit_test(test_ismcts_threads_deterministic),
+      cmocka_unit_test(test_ismcts_cpu_clock),
       cmocka_unit_test(test_ismcts_solve_ends_of_deals),
       cmocka_unit_test(test_greedy_rules),
       cmocka_unit_test(test_THF_6_greedy_keeps_a_wild_to_recapture),

@@ -1094,6 +1094,49 @@ static void every_game(void **st) {
   expect_no_problems();
 }
 
+/* Each game's strong bot comes from the engine (games/registry.c): the games message names it, and
+ * a hint asked without a bot is searched by it (the reply names the bot it asked) within the
+ * server's budget, and is one of the seat's legal moves. */
+static void strong_bots(void **st) {
+  (void)st;
+  json_t *r = request(lobby, NULL, json_pack("{s:s}", "type", "games"), "games");
+  size_t i;
+  json_t *v;
+  json_array_foreach(json_object_get(r, "games"), i, v) {
+    const pf_game *g = pf_game_find(jstr(v, "id"));
+    if (!g || !jstr(v, "strong_bot") || strcmp(jstr(v, "strong_bot"), pf_game_strong_bot(g)) != 0)
+      fail_msg("the games message's strong bot is not the engine's: %s", dump(v));
+  }
+  json_decref(r);
+  table *ts[16];
+  int n = 0;
+  for (const pf_game *const *gp = pf_games; *gp && n < 16; gp++) {
+    const char *seats[PF_MAX_PLAYERS] = {NULL};
+    for (int s = 1; s < (*gp)->min_players || s < 2; s++) seats[s] = "greedy";
+    int players = (*gp)->min_players > 2 ? (*gp)->min_players : 2;
+    ts[n] = table_new((*gp)->id, players, srv_short_options((*gp)->id), seats, NULL, false);
+    ts[n++]->stop_ply = 0; /* stop at the seat's first turn */
+  }
+  play(ts, n, 60000, NULL);
+  for (int k = 0; k < n; k++) {
+    player *x = ts[k]->seat[0];
+    const char *want = pf_game_strong_bot(pf_game_find(ts[k]->game));
+    json_t *h = request(x->ws, x, json_pack("{s:s, s:i, s:s}", "type", "hint", "table", ts[k]->id, "token", x->token), "hint");
+    bool found = false;
+    json_array_foreach(json_object_get(x->state, "legal"), i, v) found |= jstr(h, "move") && !strcmp(json_string_value(v), jstr(h, "move"));
+    if (!found || !jstr(h, "bot") || strcmp(jstr(h, "bot"), want) != 0)
+      fail_msg("%s: a hint without a bot: %s; wanted a legal move of %s", ts[k]->game, dump(h), want);
+    json_decref(h);
+    ts[k]->stop_ply = INT_MAX;
+  }
+  play(ts, n, 150000, NULL);
+  for (int k = 0; k < n; k++) {
+    check_game(ts[k]);
+    table_free(ts[k]);
+  }
+  expect_no_problems();
+}
+
 /* Sends msg (text) on c and waits for the error it must cause: code `code`, and the request's id
  * when it had one. State pushes meanwhile go to p. */
 static void expect_error(ws_conn *c, player *p, const char *text, const char *code, int id) {
@@ -2865,7 +2908,7 @@ int main(int argc, char **argv) {
   printf("server files in %s\n", tmpdir);
 #define TEST(f) cmocka_unit_test_setup(f, forget_problems)
   const struct CMUnitTest all[] = {
-      TEST(games_and_http), TEST(every_game), TEST(bad_clients),      TEST(reconnect),
+      TEST(games_and_http), TEST(every_game), TEST(strong_bots),      TEST(bad_clients),    TEST(reconnect),
       TEST(leave),          TEST(takeover),   TEST(recovery),         TEST(online_backup), TEST(idle_connections),
       TEST(bindings),       TEST(bad_utf8),   TEST(long_bot),         TEST(stale_ply),
       TEST(hints),          TEST(http_files), TEST(reports),          TEST(deleted_db),

@@ -108,6 +108,7 @@ typedef struct task {
   int seat, players;
   const int64_t *set;            /* the bot's settings */
   double deadline;               /* of the time limit; 0: none */
+  double budget;                 /* with clock=cpu: the time limit, in each thread's own CPU seconds */
 } task;
 
 /* One thread's search: its tree, its scratch state and generator, what it cost. */
@@ -129,9 +130,10 @@ typedef struct search {
   uint32_t tried[PF_MAX_MOVES];  /* == stamp: the legal move of that index has a child */
 } search;
 
-enum { S_ITERS, S_TIME, S_C, S_PLAYOUT, S_HORIZON, S_BIAS, S_THREADS, S_EPS, S_CUTOFF, S_SOLVE };
+enum { S_ITERS, S_TIME, S_C, S_PLAYOUT, S_HORIZON, S_BIAS, S_THREADS, S_EPS, S_CUTOFF, S_SOLVE, S_CLOCK };
 static const char *const PLAYOUTS[] = {"random", "greedy", NULL};
 static const char *const HORIZONS[] = {"deal", "game", NULL};
+static const char *const CLOCKS[] = {"wall", "cpu", NULL};
 static const pf_bot_setting SETTINGS[] = {
     {"iters", 1, NULL, 1000, 1, 100000000, "search iterations per move"},
     {"time", 1, NULL, 0, 0, 3600000, "also stop after this many milliseconds (0: no time limit)"},
@@ -156,6 +158,9 @@ static const pf_bot_setting SETTINGS[] = {
      "in 2-player games, search this many determinizations exactly to the end of the deal when no "
      "deal is still to come in it and the positions are few (bots/solve.h), and play the best move "
      "on average; 0: never"},
+    {"clock", 1, CLOCKS, 0, 0, 1,
+     "what time counts: the wall clock, or each search thread's processor time (so that a budget "
+     "measures the bot's work, not the machine's load)"},
 };
 
 /* ------------------------------------------------------------------------------------------ */
@@ -578,9 +583,12 @@ static void iterate(search *s) {
 static void *search_run(void *arg) {
   search *s = arg;
   add_node(s, -1, 0, -1, 0, 0);
+  double cpu_end = s->t->budget ? pf_clock_thread_seconds() + s->t->budget : 0;
   for (int64_t it = 0; it < s->iters; it++) {
     iterate(s);
-    if (s->t->deadline && (it & 15) == 15 && pf_clock_seconds() >= s->t->deadline) break;
+    if (s->t->deadline && (it & 15) == 15 &&
+        (cpu_end ? pf_clock_thread_seconds() >= cpu_end : pf_clock_seconds() >= s->t->deadline))
+      break;
   }
   return NULL;
 }
@@ -596,7 +604,8 @@ static pf_move ismcts_choose(pf_bot *bot, const pf_game *g, const void *st) {
   int64_t share = iters / threads;
   uint32_t cap = share + 2 < MAX_NODES / threads ? (uint32_t)share + 2 : MAX_NODES / threads; /* root, iterations */
   task t = {.g = g, .root = st, .seat = g->to_move(st), .players = bot->players, .set = bot->set,
-            .deadline = time_ms ? pf_clock_seconds() + (double)time_ms / 1000 : 0};
+            .deadline = time_ms ? pf_clock_seconds() + (double)time_ms / 1000 : 0,
+            .budget = time_ms && bot->set[S_CLOCK] ? (double)time_ms / 1000 : 0};
   bool solve = bot->set[S_SOLVE] && bot->players == 2;
   char *mem = search_memory(bot, g, threads, cap, &t, solve ? pf_solve_scratch(g) : 0);
   size_t each = search_size(g, cap);

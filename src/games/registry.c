@@ -13,20 +13,32 @@
 
 #include <string.h>
 
-/* One line a game, in the order `pilfer games` lists them. */
-#define GAMES(X)     \
-  X(steal_the_pile)  \
-  X(thief)           \
-  X(four_card_thief) \
-  X(skip_bo_junior)  \
-  X(piles)           \
-  X(gharat)          \
-  X(point_a_pile)
+/* One line a game, in the order `pilfer games` lists them, with its strong bot: the strongest bot
+ * measured in the game (docs/strength.md, "The lobby's strong bot": the ladder and "what was
+ * tried") whose slowest move stays under a second on two threads of this project's 2-core
+ * machine (bench/move-time.c). The lobby offers it as its "Strong bot" (`pilfer games --json`:
+ * "strong_bot") and the server's hint asks it unless told another. */
+#define GAMES(X)                                             \
+  X(steal_the_pile, "ismcts:iters=10000,threads=2")          \
+  X(thief, "ismcts:iters=10000,threads=2")                   \
+  X(four_card_thief, "ismcts:iters=10000,threads=2")         \
+  X(skip_bo_junior, "ismcts:iters=10000,threads=2,cutoff=4") \
+  X(piles, "ismcts:iters=10000,threads=2")                   \
+  X(gharat, "ismcts:iters=10000,threads=2")                  \
+  X(point_a_pile, "ismcts:iters=10000,threads=2")
 
-#define DECLARE(name) extern const pf_game pf_game_##name;
+#define DECLARE(name, strong) extern const pf_game pf_game_##name;
 GAMES(DECLARE)
-#define ENTRY(name) &pf_game_##name,
+#define ENTRY(name, strong) &pf_game_##name,
 const pf_game *const pf_games[] = {GAMES(ENTRY) NULL};
+#define STRONG(name, strong) strong,
+static const char *const strong_bots[] = {GAMES(STRONG)};
+
+const char *pf_game_strong_bot(const pf_game *g) {
+  for (int i = 0; pf_games[i]; i++)
+    if (pf_games[i] == g) return strong_bots[i];
+  return "ismcts"; /* not a registered game: the default search */
+}
 
 const pf_game *pf_game_find(const char *id) {
   for (int i = 0; pf_games[i]; i++)
@@ -85,6 +97,7 @@ json_t *pf_games_json(void) {
                                               g->score_low_wins));
     json_object_set_new(o, "length", json_pack("{s:i, s:i, s:s}", "players", g->length_players, "moves", g->length_moves,
                                                "measured", "pilfer sim with greedy bots, default options"));
+    json_object_set_new(o, "strong_bot", json_string(pf_game_strong_bot(g)));
     json_t *quick = quick_json(g);
     if (quick) json_object_set_new(o, "quick", quick);
     json_array_append_new(arr, o);

@@ -13,9 +13,13 @@ extern const pf_game *const pf_games[];
 /* The game with this id, or NULL. */
 const pf_game *pf_game_find(const char *id);
 
+/* The game's strong bot (a bot spec; registry.c says how it is chosen): the lobby's "Strong bot"
+ * and the server's hint. */
+const char *pf_game_strong_bot(const pf_game *g);
+
 /* Every game as `pilfer games --json` lists it: id, title, players, each option with its type,
- * default and range, and "quick": the short whole game it declares, players and options (the
- * server's `games` message too). Caller owns the result. */
+ * default and range, "strong_bot", and "quick": the short whole game it declares, players and
+ * options (the server's `games` message too). Caller owns the result. */
 json_t *pf_games_json(void);
 
 /* A record read from JSON text or a file (core/record.h: pf_record_read) with the registry's games. */

@@ -20,7 +20,6 @@
 #include "core/jsontext.h"
 #include "core/siphash.h"
 
-#define DEFAULT_HINT_BOT "ismcts:iters=2000,threads=2"
 #define DEFAULT_TAKEOVER_BOT "greedy"
 #define REVIEW_LOG 1000 /* the moves a review's "log" tells at most (docs/protocol.md) */
 
@@ -715,7 +714,7 @@ static void h_hint(request *r) {
   if (s < 0) return;
   const char *spec = field_str(r, "bot", true);
   if (!spec && json_object_get(r->msg, "bot")) return;
-  if (!spec) spec = DEFAULT_HINT_BOT;
+  if (!spec) spec = pf_game_strong_bot(t->g); /* the game's strong bot (games/registry.c) */
   pf_error err;
   const char *code;
   if (check_bot(h, spec, &code, &err) != 0) return bad(r, code, "hint: %s", err.msg);
@@ -1144,8 +1143,8 @@ static void hint_done(pf_hall *h, bot_job *j) {
   if (j->cancelled) return;
   if (j->failed) return send_error(h, c, j->req_id, "bad_seat_spec", "%s", j->err.msg);
   hall_send(h, c,
-            json_pack("{s:s, s:I, s:i, s:s, s:s}", "type", "hint", "table", (json_int_t)j->table, "ply", j->ply, "move",
-                      j->move, "text", pf_buf_str(&j->text)),
+            json_pack("{s:s, s:I, s:i, s:s, s:s, s:s}", "type", "hint", "table", (json_int_t)j->table, "ply", j->ply,
+                      "move", j->move, "text", pf_buf_str(&j->text), "bot", j->spec),
             j->req_id, true, false);
 }
 

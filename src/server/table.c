@@ -824,6 +824,7 @@ void run_bot(pf_work *w) {
       bot.set[i] = j->max_ms;
     if (strcmp(bot.kind->settings[i].name, "threads") == 0 && bot.set[i] > j->max_threads)
       bot.set[i] = j->max_threads;
+    if (strcmp(bot.kind->settings[i].name, "clock") == 0) bot.set[i] = 0; /* the cap is wall-clock time */
   }
   pf_move m = pf_bot_choose(&bot, j->g, j->state);
   j->g->move_str(j->state, m, j->move);

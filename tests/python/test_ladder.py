@@ -26,7 +26,8 @@ class BradleyTerry(unittest.TestCase):
 
     def results(self, games):
         names = list(self.TRUE)
-        return [(a, b, games * expected(self.TRUE[a], self.TRUE[b]), games) for a, b in ladder.pairings(names)]
+        return [(a, b, games * expected(self.TRUE[a], self.TRUE[b]), games)
+                for a, b, _ in ladder.pairings([(x, games) for x in names])]
 
     def test_recovers_known_strengths(self):
         fit = ladder.bradley_terry(list(self.TRUE), self.results(100000), "greedy")
@@ -56,6 +57,34 @@ class BradleyTerry(unittest.TestCase):
             ladder.invert([[1.0, 1.0], [1.0, 1.0]])
 
 
+class Entrants(unittest.TestCase):
+    def test_specs_keep_their_commas_and_games(self):
+        got = ladder.parse_entrants("random,ismcts:iters=10,c=0.5@8,ismcts:iters=100000000,time=10,clock=cpu", 200)
+        self.assertEqual(got, [("random", 200), ("ismcts:iters=10,c=0.5", 8),
+                               ("ismcts:iters=100000000,time=10,clock=cpu", 200)])
+
+    def test_a_pairing_plays_the_fewer_games_and_a_costly_entrant_fewer_pairings(self):
+        entrants = ladder.parse_entrants(",".join(ladder.ENTRANTS), 200)
+        pairs = {(a, b): n for a, b, n in ladder.pairings(entrants, 50)}
+        t10, t100, t1000 = [e for e, _ in entrants if "time=" in e]
+        self.assertEqual(pairs[("ismcts", t10)], 100)
+        self.assertEqual(pairs[(t100, t1000)], 20)
+        self.assertEqual(pairs[("greedy", t1000)], 20)
+        self.assertNotIn((t10, t1000), pairs)  # the 1000 ms entrant: the one before it and greedy only
+        self.assertIn(("ismcts:iters=10000", t100), pairs)
+        # the entrants, every one, are the default
+        self.assertEqual([e.split(":")[0] for e, _ in entrants].count("ismcts"), 6)
+
+    def test_the_run_goes_cheapest_entrant_first(self):
+        entrants = ladder.parse_entrants(",".join(ladder.ENTRANTS), 200)
+        order = ladder.schedule(entrants, {"short": 40, "long": 600}, 50)
+        self.assertEqual(len(order), 2 * len(ladder.pairings(entrants, 50)))
+        rank = {e: ladder.cost(e) for e, _ in entrants}
+        costliest = [max(rank[a], rank[b]) for _, a, b, _ in order]
+        self.assertEqual(costliest, sorted(costliest))
+        self.assertEqual(order[0][0], "short")
+
+
 class Run(unittest.TestCase):
     def test_small_ladder_reproduces(self):
         with tempfile.TemporaryDirectory() as d:
@@ -65,7 +94,8 @@ class Run(unittest.TestCase):
                                   "--json", os.path.join(d, "l.json")], capture_output=True, text=True, env=env, timeout=600)
             self.assertEqual(run.returncode, 0, run.stderr)
             self.assertIn("| ismcts 50 iters |", run.stdout)
-            out = json.load(open(os.path.join(d, "l.json")))
+            with open(os.path.join(d, "l.json")) as f:
+                out = json.load(f)
             lad = out["ladders"]["thief"]
             self.assertEqual(len(lad["pairings"]), 3)  # random-greedy, random-ismcts, greedy-ismcts
             self.assertEqual([r["spec"] for r in lad["ratings"]], ["random", "greedy", "ismcts:iters=50"])

@@ -155,6 +155,16 @@ test('the lobby teaches each game, keeps Create in view, and lists the tables as
   assert.match(await l.locator('#game-facts').textContent(), /about \d+ moves/);
   assert.doesNotMatch(await l.locator('.game-options').textContent(), /THF-\d/);
   assert.deepEqual(await l.$$eval('#seat-1 option', (o) => o.map((x) => x.textContent)).then((t) => t.slice(2)), ['Easy bot', 'Medium bot', 'Strong bot']);
+  // The strong bot is each game's own, as the engine names it (pilfer games --json: strong_bot).
+  const games = await (await fetch(`${env.server.url}/api/games`)).json();
+  for (const id of ['thief', 'skip-bo-junior']) {
+    await l.locator(`#game-${id}`).check();
+    const strong = await l.$eval('#seat-1', (s) => [...s.options].find((o) => o.textContent === 'Strong bot').value);
+    assert.equal(strong, games.find((g) => g.id === id).strong_bot, `${id}'s strong bot`);
+  }
+  await l.locator('#seat-1').selectOption({ label: 'Strong bot' });
+  await l.locator('#game-thief').check();
+  assert.equal(await l.locator('#seat-1').inputValue(), games.find((g) => g.id === 'thief').strong_bot, 'the strong bot kept across games');
   const box = await l.locator('#create').boundingBox();
   assert.ok(box && box.y + box.height <= DESKTOP.height, `Create at ${JSON.stringify(box)}: below the fold`);
   await l.locator('#filter-open').click();

@@ -86,12 +86,18 @@ export function dropSeat(table, seat) {
 
 // ---- bots ----
 
-// The strengths offered in the lobby, weakest first.
+// The strengths offered in the lobby, weakest first. The strong bot's spec is each game's own:
+// the games list's "strong_bot" (the engine's, src/games/registry.c); botsFor gives it.
 export const BOTS = [
   { spec: 'random', name: 'Easy bot', help: 'plays any legal move, at random' },
   { spec: 'greedy', name: 'Medium bot', help: 'plays the game\u2019s rule of thumb' },
-  { spec: 'ismcts:iters=4000,threads=2', name: 'Strong bot', help: 'thinks ahead over the deals you might hold' },
+  { spec: 'ismcts', name: 'Strong bot', help: 'thinks ahead over the deals you might hold', strong: true },
 ];
+
+// The lobby's bots for a game (an entry of the games list), its strong bot's spec its own.
+export function botsFor(game) {
+  return BOTS.map((b) => (b.strong && game?.strong_bot ? { ...b, spec: game.strong_bot } : b));
+}
 
 // A bot's level in words: "Medium bot"; a spec the lobby does not offer is named by its kind.
 export function botName(spec) {

@@ -2,7 +2,7 @@
 // yourself, friends and bots, create the table; and the tables of the server, filtered and paged,
 // as the server pushes them (`subscribe`: no polling).
 import { Conn, api } from './conn.js';
-import { h, BOTS, seatName, seatsHeld, announce, myName, setMyName, NAME_CHARS } from './dom.js';
+import { h, BOTS, botsFor, seatName, seatsHeld, announce, myName, setMyName, NAME_CHARS } from './dom.js';
 
 const SEAT_YOU = 'you', SEAT_FRIEND = 'open';
 const FILTERS = [['open', 'Open seats'], ['mine', 'Mine'], ['playing', 'Being played'], ['over', 'Finished'], ['all', 'All']];
@@ -192,12 +192,15 @@ export class Lobby {
     const old = [...this.seatsBox.querySelectorAll('select')].map((s) => s.value);
     this.seatsBox.replaceChildren();
     this.seatSelects = [];
+    const bots = botsFor(this.game);
+    // A seat that had another game's strong bot keeps the strong bot, this game's.
+    const kept = (v) => (v && v.startsWith('ismcts') ? bots.find((b) => b.strong).spec : v);
     for (let s = 0; s < n; s++) {
       const sel = h('select', { id: `seat-${s}` },
         h('option', { value: SEAT_YOU }, 'You'),
         h('option', { value: SEAT_FRIEND }, 'A friend (open seat)'),
-        ...BOTS.map((b) => h('option', { value: b.spec }, b.name)));
-      sel.value = old[s] || (s === 0 ? SEAT_YOU : 'greedy');
+        ...bots.map((b) => h('option', { value: b.spec }, b.name)));
+      sel.value = kept(old[s]) || (s === 0 ? SEAT_YOU : 'greedy');
       this.seatSelects.push(sel);
       this.seatsBox.append(h('li', {}, h('label', { for: `seat-${s}` }, `Seat ${s} `), sel));
     }
