@@ -217,18 +217,25 @@ static inline int open_word_find(uint64_t w, uint8_t slot, int nopen, int i, int
 
 /* Takes away the open pile at `slot`, of rank r, keeping the order laid: open[] as four words,
  * where it is the first byte equal to slot (the zero byte of a xor) and the later ones move down
- * one, without a branch or a loop of a few bytes (which becomes a memmove call). */
+ * one, without a loop of a few bytes (which becomes a memmove call); with at most eight open
+ * piles, as a game of few seats has nearly always, the first word alone. */
 static inline void open_remove(stp_state *s, uint8_t slot, int r) {
   _Static_assert(sizeof s->open == 32, "open[] is four words");
-  uint64_t w0 = open_word(s, 0), w1 = open_word(s, 1), w2 = open_word(s, 2), w3 = open_word(s, 3);
-  int n = s->nopen, k = open_word_find(w3, slot, n, 3, 32);
-  k = open_word_find(w2, slot, n, 2, k);
-  k = open_word_find(w1, slot, n, 1, k);
-  k = open_word_find(w0, slot, n, 0, k);
-  open_word_set(s, 0, open_word_cut(w0, w1, k, 0));
-  open_word_set(s, 1, open_word_cut(w1, w2, k, 1));
-  open_word_set(s, 2, open_word_cut(w2, w3, k, 2));
-  open_word_set(s, 3, open_word_cut(w3, 0, k, 3));
+  int n = s->nopen;
+  if (__builtin_expect(n <= 8, 1)) {
+    uint64_t w = open_word(s, 0);
+    open_word_set(s, 0, open_word_cut(w, 0, open_word_find(w, slot, n, 0, 8), 0));
+  } else {
+    uint64_t w0 = open_word(s, 0), w1 = open_word(s, 1), w2 = open_word(s, 2), w3 = open_word(s, 3);
+    int k = open_word_find(w3, slot, n, 3, 32);
+    k = open_word_find(w2, slot, n, 2, k);
+    k = open_word_find(w1, slot, n, 1, k);
+    k = open_word_find(w0, slot, n, 0, k);
+    open_word_set(s, 0, open_word_cut(w0, w1, k, 0));
+    open_word_set(s, 1, open_word_cut(w1, w2, k, 1));
+    open_word_set(s, 2, open_word_cut(w2, w3, k, 2));
+    open_word_set(s, 3, open_word_cut(w3, 0, k, 3));
+  }
   s->nopen--;
   s->open_n[r]--;
   s->rank_n[r]--;
