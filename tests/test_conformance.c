@@ -649,6 +649,34 @@ static void check_random_move(const pf_game *g, const void *st, const pf_rng *rn
              g->id, (unsigned long long)seed, ply, got, k, want, n);
 }
 
+/* random_playout plays as the loop of random_move (checked above) and apply would: the same
+ * moves, legal moves counted, generator and final state. From copies of st and rng. */
+static void check_random_playout(const pf_game *g, const void *st, const pf_rng *rng, uint64_t seed, int ply) {
+  if (!g->random_playout) return;
+  void *a = pf_xmalloc(g->state_size), *b = pf_xmalloc(g->state_size);
+  memcpy(a, st, g->state_size);
+  memcpy(b, st, g->state_size);
+  pf_rng looped = *rng, played = *rng;
+  long n = 0, branching = 0, nb = 0, branching_b = 0;
+  for (int who; (who = g->to_move(a)) != PF_NOBODY; n++) {
+    int k;
+    if (who == PF_CHANCE) {
+      pf_chance_sample(g, a, NULL);
+      continue;
+    }
+    g->apply(a, pf_random_move(g, a, &looped, &k));
+    branching += k;
+  }
+  nb = g->random_playout(b, &played, &branching_b);
+  if (nb != n || branching_b != branching || memcmp(&looped, &played, sizeof looped) != 0 ||
+      memcmp(a, b, g->state_size) != 0)
+    fail_msg("%s, seed %llu, ply %d: random_playout played %ld moves (%ld legal offered), the loop %ld (%ld)%s",
+             g->id, (unsigned long long)seed, ply, nb, branching_b, n, branching,
+             memcmp(a, b, g->state_size) ? ", to another state" : "");
+  free(a);
+  free(b);
+}
+
 /* Scores and winners at the end: winners are distinct seats. */
 static void check_result(const pf_run *run) {
   int w[PF_MAX_PLAYERS];
@@ -697,6 +725,7 @@ static int conform_one(const pf_game *g, int players, const pf_options *opts, ui
       check_public_told(g, run.state, players, seed, ply);
       check_view_text(g, run.state, players, seed, ply);
       check_random_move(g, run.state, &rng, seed, ply);
+      if (ply % 256 == 0) check_random_playout(g, run.state, &rng, seed, ply);
       pf_move moves[PF_MAX_MOVES];
       int n = g->legal(run.state, moves);
       pf_move m = moves[pf_rng_below(&rng, (uint32_t)n)];

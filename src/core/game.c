@@ -259,6 +259,11 @@ pf_move pf_random_move_listed(const pf_game *g, const void *st, pf_rng *rng, int
 
 long pf_random_playout(const pf_game *g, void *st, pf_rng *rng, long *branching) {
   long n = 0, b = 0;
+  if (g->random_playout) {
+    n = g->random_playout(st, rng, &b);
+    if (branching) *branching += b;
+    return n;
+  }
   for (int who; (who = g->to_move(st)) != PF_NOBODY; n++) {
     if (who == PF_CHANCE) {
       pf_chance_sample(g, st, NULL);

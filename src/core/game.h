@@ -152,6 +152,12 @@ typedef struct pf_game {
    * the number of legal moves, which it writes to *n: the same draw from rng and the same move,
    * found without listing them all (random playouts, the random bot). NULL: legal() and the draw. */
   pf_move (*random_move)(const void *st, pf_rng *rng, int *n);
+  /* Optional (pf_random_playout). Plays to the end of the game as pf_random_playout's loop of
+   * random_move and apply does, with the same draws from rng and the same moves (the conformance
+   * suite compares the two); returns the moves played and adds the number of legal moves of every
+   * turn to *branching. For a game whose moves cost less than the calls between them. NULL: the
+   * loop. */
+  long (*random_playout)(void *st, pf_rng *rng, long *branching);
   /* Plays a legal move of the seat to move. */
   void (*apply)(void *st, pf_move m);
   /* Scores of every seat: running during the game, final when over. These are the full state's:

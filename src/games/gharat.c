@@ -242,8 +242,7 @@ static int gha_legal(const void *vs, pf_move *out) {
 
 /* The move gha_legal would list at index pf_rng_below(rng, n) (game.h's random_move): a card's
  * moves counted from top_count, the draw's card and its match found without a branch. */
-static pf_move gha_random_move(const void *vs, pf_rng *rng, int *count) {
-  const gha_state *s = vs;
+static inline pf_move random_move(const gha_state *s, pf_rng *rng, int *count) {
   const uint8_t *hand = s->hand[s->turn];
   uint64_t tc = s->top_count;
   int len = s->hand_len[s->turn];
@@ -287,8 +286,7 @@ static void take_run(gha_state *s, int taker, int from) {
   set_top(s, from);
 }
 
-static void gha_apply(void *vs, pf_move m) {
-  gha_state *s = vs;
+static inline void play(gha_state *s, pf_move m) {
   int p = s->turn, target = MOVE_TARGET(m);
   pf_card c = MOVE_CARD(m);
   /* The hand as one word: the card is its first byte equal to c (the bytes past the hand come
@@ -312,6 +310,25 @@ static void gha_apply(void *vs, pf_move m) {
   s->points[to] = (int16_t)(s->points[to] + card_points(c));
   note_top(s, to, c >> 2);
   next_turn(s);
+}
+
+static pf_move gha_random_move(const void *vs, pf_rng *rng, int *count) { return random_move(vs, rng, count); }
+static void gha_apply(void *vs, pf_move m) { play(vs, m); }
+
+/* pf_random_playout's loop (game.h: random_playout) with random_move and apply inline, not three
+ * calls through the methods a move, and the generator's state in a local. */
+static long gha_random_playout(void *vs, pf_rng *rng, long *branching) {
+  gha_state *s = vs;
+  pf_rng x = *rng;
+  long n = 0, b = 0;
+  for (int k; !s->over; n++) {
+    pf_move m = random_move(s, &x, &k);
+    b += k;
+    play(s, m);
+  }
+  *rng = x;
+  *branching += b;
+  return n;
 }
 
 static void target_str(int target, char *buf) {
@@ -829,6 +846,7 @@ const pf_game pf_game_gharat = {
     .to_move = gha_to_move,
     .legal = gha_legal,
     .random_move = gha_random_move,
+    .random_playout = gha_random_playout,
     .apply = gha_apply,
     .move_str = gha_move_str,
     .move_parse = gha_move_parse,
