@@ -87,7 +87,8 @@ typedef struct thf_state {
   uint8_t open;           /* the seats whose top capture a steal may take: not empty, not locked (FCT-4) */
   int pile_pts[MAX_SEATS]; /* the points in seat p's pile */
   uint8_t hand[MAX_SEATS][HAND_ROOM], hand_len[MAX_SEATS];
-  uint8_t hcard[MAX_SEATS][HAND_ROOM]; /* card[hand[p][i]], for every i < hand_len[p] */
+  uint8_t hcard[MAX_SEATS][HAND_ROOM]; /* card[hand[p][i]] for every i < hand_len[p], then 0s (no
+                                        * card beyond the hand lingers: determinize is canonical) */
   hand_cards hc[MAX_SEATS];            /* seat p's hand, as the move generator reads it */
   uint8_t dtop;                        /* Thief: the discard pile's top card; NONE when it is empty */
   uint8_t heap[MAX_CARDS]; /* Thief: the discard pile, bottom first; Four Card Thief: the table
@@ -194,11 +195,13 @@ static uint8_t discard_top(const thf_state *s) {
   return s->nheap && !s->fct ? (uint8_t)card_of(s, s->heap[s->nheap - 1]) : NONE;
 }
 
-/* hcard, hc and dtop from card[] and the hands' slots: after card[] is written (a deal, a
- * determinization). The seats beyond the players hold nothing, and never will. */
-static void hands_read(thf_state *s) {
+/* hcard, hc and dtop from card[] and the hands' slots: after card[] is written (a deal; a
+ * determinization for `seat`, which leaves that seat's hand as it was, and NONE for a deal). The
+ * seats beyond the players hold nothing, and never will. */
+static void hands_read(thf_state *s, int seat) {
   for (int p = 0; p < s->players; p++) {
-    for (int i = 0; i < HAND_ROOM; i++) s->hcard[p][i] = (uint8_t)card_of(s, s->hand[p][i]);
+    if (p == seat) continue;
+    for (int i = 0; i < HAND_ROOM; i++) s->hcard[p][i] = i < s->hand_len[p] ? (uint8_t)card_of(s, s->hand[p][i]) : 0;
     hand_read(s, p, &s->hc[p]);
   }
   s->dtop = discard_top(s);
@@ -447,8 +450,9 @@ static pf_move thf_random_move(const void *vs, pf_rng *rng, int *count) {
   if (!s->fct) {
     ncap = s->dtop == NONE ? 0 : hand_of_rank(h, rk(s->dtop));
   } else {
-    for (uint64_t held = h->held; held; held &= held - 1) /* each hand card's table cards of its rank */
-      ncap += NIBBLE_BITS(s->laid >> 4 * rk((pf_card)__builtin_ctzll(held)) & 0xF);
+    uint64_t laid = s->laid, ranks = (laid | laid >> 1 | laid >> 2 | laid >> 3) & 0x1111111111111111ull;
+    for (uint64_t held = h->held & ranks * 0xF; held; held &= held - 1) /* each hand card's table cards of its rank */
+      ncap += NIBBLE_BITS(laid >> 4 * rk((pf_card)__builtin_ctzll(held)) & 0xF);
   }
   unsigned mask = s->phase == PH_DISCARDED ? 0 : stealable(s, p); /* THF-6: no steal after a discard */
   for (unsigned m = mask; m; m &= m - 1) nsteal += hand_stealing(s, h, rk(s->top[__builtin_ctz(m)]));
@@ -529,7 +533,7 @@ static void start_hand(thf_state *s) {
     }
   for (int p = 0; p < s->players; p++) s->hand_len[p] = s->hand_size;
   for (int k = 0; k < (s->fct ? 4 : 1); k++) s->heap[s->nheap++] = s->next_slot++;
-  hands_read(s);
+  hands_read(s, NONE);
   s->laid = table_set(s);
   s->turn = (uint8_t)((s->dealer + 1) % s->players);
   start_turn(s);
@@ -928,7 +932,7 @@ static void thf_determinize(void *vs, int seat, pf_rng *rng) {
   /* A turn that goes on after its first action shows only that its player holds a card (THF-6):
    * no constraint on what the hidden cards may be. */
   pf_slots_shuffle(s->card, slots, pf_slots_hidden(&h, seat, s->next_slot, s->ncards, slots), rng);
-  hands_read(s);
+  hands_read(s, seat);
   s->given = NULL; /* later deals are unknown too */
   s->ndeals_given = 0;
   s->seed = pf_rng_next(rng);
@@ -943,8 +947,8 @@ static int thf_check(const void *vs, pf_error *err) {
   if (s->wild != ((uint64_t)1 << PF_CARD_JOKER | (s->fct ? 0 : RANK_SET(1)))) return pf_fail(err, "the noted wild cards are not the game's");
   for (int p = 0; p < s->players; p++) {
     if (s->hand_len[p] > (s->fct ? HAND_MAX : 3)) return pf_fail(err, "seat %d holds %d cards", p, s->hand_len[p]);
-    for (int i = 0; i < s->hand_len[p]; i++)
-      if (s->hcard[p][i] != card_of(s, s->hand[p][i])) return pf_fail(err, "seat %d: the noted card %d of the hand is not its slot's", p, i);
+    for (int i = 0; i < HAND_ROOM; i++)
+      if (s->hcard[p][i] != (i < s->hand_len[p] ? card_of(s, s->hand[p][i]) : 0)) return pf_fail(err, "seat %d: the noted card %d of the hand is not its slot's (0 beyond the hand)", p, i);
     hand_cards h;
     hand_read(s, p, &h);
     const hand_cards *k = &s->hc[p];
