@@ -282,6 +282,10 @@ static void test_THF_4_equal_cards_offer_their_moves_once(void **unused) {
   start(&r, "thief", 2, jokers, "KD", "3C 4D 6H 8S", NULL);
   tu_expect_legal(&r, "JK+JK");
   expect_random_moves_listed(&r);
+  tu_play(&r, "JK+JK"); /* the third joker stays, and pairs with nothing (the state's check, too) */
+  tu_expect_hand(&r, 0, "JK 3C 4D");
+  tu_expect_legal(&r, "pass");
+  expect_random_moves_listed(&r);
   pf_run_free(&r);
 
   const char *const steals[2] = {"7H 7S 5D", "JK JK 7C"};

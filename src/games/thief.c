@@ -40,6 +40,7 @@ PF_RULES_TEXT(pf_rules_four_card_thief);
 #define MAX_SEATS 6
 #define NONE 0xFF
 #define HAND_MAX 5 /* Four Card Thief: 4, and 5 during a turn (FCT-3) */
+#define HAND_ROOM 8 /* a hand's slots, and its cards, are each one 8-byte word */
 #define JOKER_RANK 13 /* rank key of a joker: card code / 4 */
 
 /* Moves: the kind in bits 16-19, the card played in bits 0-7, and in bits 8-15 the pair's second
@@ -60,10 +61,22 @@ enum {
   PH_OVER,
 };
 
+/* A hand as the move generator reads it, kept by seat and updated card by card as the hand
+ * changes (hand_add, hand_remove): its distinct cards as a set (held) and those held twice or
+ * more (twice), and counted: the distinct cards of each rank (4 bits a rank), the distinct wild
+ * ones, the pairs they make (THF-4(a): two distinct cards of a rank, or a card held twice, once;
+ * a wild pairs only with its own rank) and the copies held beyond two (only a joker: THF-1 has
+ * four, FCT-1 three). A card held twice offers its moves once, at its first copy (G-5). */
+typedef struct hand_cards {
+  uint64_t held, twice, per_rank;
+  uint8_t n, wilds, pairs, extra;
+} hand_cards;
+
 /* Besides the slots, the state keeps what the move generator reads on every move, updated where
- * it changes: the hands' cards (hcard), each pile's top card, the piles open to a steal, and the
- * points of every capture and pile. Card codes are below 64 (the joker is 52), so a set of cards
- * is a 64-bit mask, a rank's four codes one nibble of it. */
+ * it changes: the hands' cards (hcard) and what they make (hc), each pile's top card, the piles
+ * open to a steal, the discard pile's top card, and the points of every capture and pile. Card
+ * codes are below 64 (the joker is 52), so a set of cards is a 64-bit mask, a rank's four codes
+ * one nibble of it. */
 typedef struct thf_state {
   pf_card card[MAX_CARDS];
   uint8_t below[MAX_CARDS];
@@ -73,8 +86,11 @@ typedef struct thf_state {
   uint8_t top[MAX_SEATS]; /* the card on top of seat p's pile; NONE when it is empty */
   uint8_t open;           /* the seats whose top capture a steal may take: not empty, not locked (FCT-4) */
   int pile_pts[MAX_SEATS]; /* the points in seat p's pile */
-  uint8_t hand[MAX_SEATS][HAND_MAX], hand_len[MAX_SEATS];
-  uint8_t hcard[MAX_SEATS][HAND_MAX]; /* card[hand[p][i]], for every i < HAND_MAX (past the hand too) */
+  uint8_t hand[MAX_SEATS][HAND_ROOM], hand_len[MAX_SEATS];
+  uint8_t hcard[MAX_SEATS][HAND_ROOM]; /* card[hand[p][i]] for every i < hand_len[p], then 0s (no
+                                        * card beyond the hand lingers: determinize is canonical) */
+  hand_cards hc[MAX_SEATS];            /* seat p's hand, as the move generator reads it */
+  uint8_t dtop;                        /* Thief: the discard pile's top card; NONE when it is empty */
   uint8_t heap[MAX_CARDS]; /* Thief: the discard pile, bottom first; Four Card Thief: the table
                               cards, in the order laid */
   uint8_t nheap;
@@ -112,14 +128,13 @@ static inline bool cap_locked(const thf_state *s, int id) { return s->fct && s->
 
 static inline pf_card pile_top_card(const thf_state *s, int p) { return s->top[p]; }
 
-/* THF-8 / FCT-6: what a card scores. */
-static int card_points(const thf_state *s, pf_card c) {
-  if (c == PF_CARD_JOKER) return s->fct ? 25 : 50;
-  int r = pf_card_rank(c);
-  if (s->fct) return r == 1 || r >= 11 ? 10 : 1;
-  if (r == 1) return 15;
-  if (r == 2) return 25;
-  return r >= 10 ? 10 : 5;
+/* THF-8 / FCT-6: what a card scores, by rank key (ace .. king, joker): in Thief an ace 15, a 2
+ * 25, a ten to a king 10, the other ranks 5, a joker 50; in Four Card Thief an ace, jack, queen
+ * or king 10, a joker 25, the others 1. */
+static inline int card_points(const thf_state *s, pf_card c) {
+  static const uint8_t POINTS[2][14] = {{15, 25, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 50},
+                                        {10, 1, 1, 1, 1, 1, 1, 1, 1, 1, 10, 10, 10, 25}};
+  return POINTS[s->fct][rk(c)];
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -133,25 +148,87 @@ static uint64_t table_set(const thf_state *s) {
   return set;
 }
 
-/* hcard from card[] and the hands' slots: after card[] is written (a deal, a determinization). */
-static void hands_read(thf_state *s) {
-  for (int p = 0; p < MAX_SEATS; p++)
-    for (int i = 0; i < HAND_MAX; i++) s->hcard[p][i] = (uint8_t)card_of(s, s->hand[p][i]);
+/* Card c into the hand h, and out of it. */
+static inline void hand_add(hand_cards *h, uint64_t wild, pf_card c) {
+  uint64_t bit = (uint64_t)1 << c;
+  int shift = 4 * rk(c);
+  if (h->held & bit) { /* its twin makes a pair, once; a third copy nothing */
+    h->extra = (uint8_t)(h->extra + !!(h->twice & bit));
+    h->pairs = (uint8_t)(h->pairs + !(h->twice & bit));
+    h->twice |= bit;
+    return;
+  }
+  h->pairs = (uint8_t)(h->pairs + (h->per_rank >> shift & 0xF)); /* with each card of its rank */
+  h->per_rank += (uint64_t)1 << shift;
+  h->held |= bit;
+  h->n++;
+  h->wilds = (uint8_t)(h->wilds + (wild >> c & 1));
 }
 
-/* Takes the card c out of seat p's hand and returns its slot (the first copy: G-5). */
-static inline uint8_t hand_take(thf_state *s, int p, pf_card c) {
-  uint8_t *h = s->hand[p], *hc = s->hcard[p];
-  int i = 0, len = s->hand_len[p];
-  for (int j = HAND_MAX - 1; j >= 0; j--) /* a fixed loop: the bytes past the hand are slots too */
-    i = j < len && hc[j] == c ? j : i;
-  uint8_t slot = h[i];
-  for (int j = 0; j < HAND_MAX - 1; j++) { /* selects, not a call of memmove for a few bytes */
-    h[j] = j >= i ? h[j + 1] : h[j];
-    hc[j] = j >= i ? hc[j + 1] : hc[j];
+static inline void hand_remove(hand_cards *h, uint64_t wild, pf_card c) {
+  uint64_t bit = (uint64_t)1 << c;
+  int shift = 4 * rk(c);
+  if (h->twice & bit) { /* a copy stays */
+    if (h->extra && c == PF_CARD_JOKER) {
+      h->extra--;
+    } else {
+      h->twice &= ~bit;
+      h->pairs--;
+    }
+    return;
   }
+  h->per_rank -= (uint64_t)1 << shift;
+  h->pairs = (uint8_t)(h->pairs - (h->per_rank >> shift & 0xF));
+  h->held &= ~bit;
+  h->n--;
+  h->wilds = (uint8_t)(h->wilds - (wild >> c & 1));
+}
+
+/* Seat p's hand as the move generator reads it, from its cards. */
+static void hand_read(const thf_state *s, int p, hand_cards *h) {
+  memset(h, 0, sizeof *h);
+  for (int i = 0; i < s->hand_len[p]; i++) hand_add(h, s->wild, s->hcard[p][i]);
+}
+
+/* The discard pile's top card (Thief); NONE when it is empty, and in Four Card Thief. */
+static uint8_t discard_top(const thf_state *s) {
+  return s->nheap && !s->fct ? (uint8_t)card_of(s, s->heap[s->nheap - 1]) : NONE;
+}
+
+/* hcard, hc and dtop from card[] and the hands' slots: after card[] is written (a deal; a
+ * determinization for `seat`, which leaves that seat's hand as it was, and NONE for a deal). The
+ * seats beyond the players hold nothing, and never will. */
+static void hands_read(thf_state *s, int seat) {
+  for (int p = 0; p < s->players; p++) {
+    if (p == seat) continue;
+    for (int i = 0; i < HAND_ROOM; i++) s->hcard[p][i] = i < s->hand_len[p] ? (uint8_t)card_of(s, s->hand[p][i]) : 0;
+    hand_read(s, p, &s->hc[p]);
+  }
+  s->dtop = discard_top(s);
+}
+
+static inline uint64_t word_of(const uint8_t *b) {
+  uint64_t w;
+  memcpy(&w, b, sizeof w);
+  return w;
+}
+static inline void word_set(uint8_t *b, uint64_t w) { memcpy(b, &w, sizeof w); }
+#define BYTES_1 0x0101010101010101ull
+
+/* Takes the card c out of seat p's hand and returns its slot (the first copy: G-5). The hand's
+ * cards and slots are read and written as words: the card is the lowest zero byte of their xor
+ * with c (a false zero can only lie above a true one), and the cards above it move down a byte,
+ * by shifts (neither a loop nor a call of memmove for a few bytes; a word read after byte stores
+ * would wait for them). */
+static inline uint8_t hand_take(thf_state *s, int p, pf_card c) {
+  uint64_t cards = word_of(s->hcard[p]), slots = word_of(s->hand[p]), x = cards ^ BYTES_1 * c;
+  int at = __builtin_ctzll((x - BYTES_1) & ~x & 0x80 * BYTES_1) & ~7; /* the card's byte, in bits */
+  uint64_t below = ((uint64_t)1 << at) - 1;
+  word_set(s->hcard[p], (cards & below) | (cards >> 8 & ~below));
+  word_set(s->hand[p], (slots & below) | (slots >> 8 & ~below));
   s->hand_len[p]--;
-  return slot;
+  hand_remove(&s->hc[p], s->wild, c);
+  return (uint8_t)(slots >> at);
 }
 
 static bool hand_has(const thf_state *s, int p, pf_card c, int copies) {
@@ -163,11 +240,17 @@ static bool hand_has(const thf_state *s, int p, pf_card c, int copies) {
  * this turn the last of the hand (THF-7). */
 static inline void draw(thf_state *s, int p, int upto) {
   int len = s->hand_len[p], next = s->next_slot;
+  uint64_t cards = word_of(s->hcard[p]), slots = word_of(s->hand[p]); /* as words: see hand_take */
   for (; len < upto && next < s->ncards; len++, next++) {
-    s->hand[p][len] = (uint8_t)next;
-    s->hcard[p][len] = (uint8_t)card_of(s, next);
+    pf_card c = card_of(s, next);
+    uint64_t byte = (uint64_t)0xFF << 8 * len;
+    slots = (slots & ~byte) | (uint64_t)next << 8 * len;
+    cards = (cards & ~byte) | (uint64_t)c << 8 * len;
+    hand_add(&s->hc[p], s->wild, c);
     if (next + 1 == s->ncards) s->last_turn = 1;
   }
+  word_set(s->hcard[p], cards);
+  word_set(s->hand[p], slots);
   s->hand_len[p] = (uint8_t)len;
   s->next_slot = (uint8_t)next;
 }
@@ -232,35 +315,6 @@ static inline void steal(thf_state *s, int to, int from, pf_card c) {
 /* Legal moves                                                                                */
 /* ------------------------------------------------------------------------------------------ */
 
-/* A hand as the move generator reads it: its distinct cards in hand order (a card held twice
- * offers its moves once, at its first copy: G-5), as a set, and counted: the distinct cards of
- * each rank (4 bits a rank), the distinct wild ones, and the pairs they make (THF-4(a): two
- * distinct cards of a rank, or a card held twice; a wild pairs only with its own rank). */
-typedef struct hand_cards {
-  uint64_t held, twice, per_rank;
-  int n, wilds, pairs;
-  pf_card c[HAND_MAX];
-} hand_cards;
-
-static inline void hand_read(const thf_state *s, int p, hand_cards *h) {
-  const uint8_t *hc = s->hcard[p];
-  uint64_t held = 0, twice = 0, per_rank = 0;
-  int n = 0, wilds = 0, pairs = 0;
-  for (int i = 0; i < s->hand_len[p]; i++) {
-    pf_card c = hc[i];
-    uint64_t bit = (uint64_t)1 << c;
-    int fresh = !(held & bit), shift = 4 * rk(c);
-    h->c[n] = c;
-    n += fresh;
-    pairs += fresh ? (int)(per_rank >> shift & 0xF) : !(twice & bit); /* with each card of its rank, or its twin once */
-    per_rank += (uint64_t)fresh << shift;
-    wilds += fresh & (int)(s->wild >> c & 1);
-    twice |= held & bit;
-    held |= bit;
-  }
-  h->held = held, h->twice = twice, h->per_rank = per_rank, h->n = n, h->wilds = wilds, h->pairs = pairs;
-}
-
 /* The distinct hand cards of rank key r; those a steal of a top card of rank r may be made with
  * (its rank or a wild: the wild ranks are whole nibbles of the card codes, so a wild of rank r is
  * counted once). */
@@ -269,12 +323,15 @@ static inline int hand_stealing(const thf_state *s, const hand_cards *h, int r) 
   return h->wilds + (s->wild >> 4 * r & 1 ? 0 : hand_of_rank(h, r));
 }
 
-/* The r-th distinct hand card in `set`, in hand order. */
-static inline pf_card hand_nth(const hand_cards *h, uint64_t set, int r) {
-  int i = 0;
-  for (;; i++)
-    if ((set >> h->c[i] & 1) && r-- == 0) break;
-  return h->c[i];
+/* The r-th distinct card of seat p's hand in `set`, in hand order (a card held twice at its first
+ * copy, G-5). */
+static inline pf_card hand_nth(const thf_state *s, int p, uint64_t set, int r) {
+  const uint8_t *hc = s->hcard[p];
+  for (int i = 0;; i++) {
+    uint64_t bit = (uint64_t)1 << hc[i];
+    if ((set & bit) && r-- == 0) return hc[i];
+    set &= ~bit;
+  }
 }
 
 /* THF-4(a): the pair's cards in alphabetical order of their notation. Equal ranks differ only in
@@ -308,54 +365,50 @@ static int pairs(const thf_state *s, int p, const hand_cards *hc, int upto, pf_m
   return n;
 }
 
-/* The moves the hand's cards in `set` make, kind and b alike, in hand order; returns how many. */
-static inline int hand_moves(const hand_cards *h, uint64_t set, int kind, int b, pf_move *out) {
+/* The moves the distinct cards of seat p's hand in `set` make, kind and b alike, in hand order;
+ * returns how many. */
+static inline int hand_moves(const thf_state *s, int p, uint64_t set, int kind, int b, pf_move *out) {
+  const uint8_t *hc = s->hcard[p];
   int n = 0;
-  for (int i = 0; i < h->n; i++) {
-    out[n] = MV(kind, h->c[i], b);
-    n += (int)(set >> h->c[i] & 1);
+  for (int i = 0; i < s->hand_len[p]; i++) {
+    out[n] = MV(kind, hc[i], b);
+    n += (int)(set >> hc[i] & 1);
+    set &= ~((uint64_t)1 << hc[i]);
   }
   return n;
 }
 
 /* Every capture seat p can make, steals only if `steals`; returns how many. */
 static int captures(const thf_state *s, int p, bool steals, pf_move *out) {
-  hand_cards h;
-  hand_read(s, p, &h);
-  int n = h.pairs ? pairs(s, p, &h, PF_MAX_MOVES, out) : 0;
+  const hand_cards *h = &s->hc[p];
+  int n = h->pairs ? pairs(s, p, h, PF_MAX_MOVES, out) : 0;
   if (!s->fct) {
     /* (b) the discard pile's top card, with a card of its rank */
-    if (s->nheap) n += hand_moves(&h, RANK_SET(rk(card_of(s, s->heap[s->nheap - 1]))), K_DISCARD_CAPTURE, 0, out + n);
+    if (s->nheap) n += hand_moves(s, p, RANK_SET(rk(card_of(s, s->heap[s->nheap - 1]))), K_DISCARD_CAPTURE, 0, out + n);
   } else {
     /* FCT-3: a table card with a hand card of its rank; the table's equal cards (jokers) once */
     uint64_t seen = 0;
     for (int t = 0; t < s->nheap; t++) {
       pf_card tc = card_of(s, s->heap[t]);
-      if ((seen >> tc & 1) || !(h.held & RANK_SET(rk(tc)))) continue;
+      if ((seen >> tc & 1) || !(h->held & RANK_SET(rk(tc)))) continue;
       seen |= (uint64_t)1 << tc;
-      n += hand_moves(&h, RANK_SET(rk(tc)), K_TABLE_CAPTURE, tc, out + n);
+      n += hand_moves(s, p, RANK_SET(rk(tc)), K_TABLE_CAPTURE, tc, out + n);
     }
   }
   if (steals) /* (c) with a card of the rank of another pile's top card, or with any wild */
     for (unsigned mask = stealable(s, p); mask; mask &= mask - 1) {
       int q = __builtin_ctz(mask);
-      n += hand_moves(&h, steal_set(s, q), K_STEAL, q, out + n);
+      n += hand_moves(s, p, steal_set(s, q), K_STEAL, q, out + n);
     }
   return n;
 }
 
-static int discards(const thf_state *s, int p, pf_move *out) {
-  hand_cards h;
-  hand_read(s, p, &h);
-  return hand_moves(&h, ~(uint64_t)0, K_DISCARD, 0, out);
-}
+static int discards(const thf_state *s, int p, pf_move *out) { return hand_moves(s, p, ~(uint64_t)0, K_DISCARD, 0, out); }
 
 /* THF-5: re-captures of the contested capture, then pass (always offered). */
 static uint64_t answer_set(const thf_state *s) { return RANK_SET(s->contested) | s->wild; }
 static int answers(const thf_state *s, pf_move *out) {
-  hand_cards h;
-  hand_read(s, s->answerer, &h);
-  int n = hand_moves(&h, answer_set(s), K_STEAL, s->other, out);
+  int n = hand_moves(s, s->answerer, answer_set(s), K_STEAL, s->other, out);
   out[n++] = MV(K_PASS, 0, 0);
   return n;
 }
@@ -387,52 +440,53 @@ static int thf_legal(const void *vs, pf_move *out) {
  * answers (THF-5) are the hand's cards of the contested rank or wild, then pass. */
 static pf_move thf_random_move(const void *vs, pf_rng *rng, int *count) {
   const thf_state *s = vs;
-  hand_cards h;
   if (s->phase == PH_ANSWER) {
-    hand_read(s, s->answerer, &h);
-    int k = hand_stealing(s, &h, s->contested), r = (int)pf_rng_below(rng, (uint32_t)(*count = k + 1));
-    return r < k ? MV(K_STEAL, hand_nth(&h, answer_set(s), r), s->other) : MV(K_PASS, 0, 0);
+    int k = hand_stealing(s, &s->hc[s->answerer], s->contested), r = (int)pf_rng_below(rng, (uint32_t)(*count = k + 1));
+    return r < k ? MV(K_STEAL, hand_nth(s, s->answerer, answer_set(s), r), s->other) : MV(K_PASS, 0, 0);
   }
   int p = s->turn;
-  hand_read(s, p, &h);
-  int ncap = 0, nsteal = 0, drank = 0;
+  const hand_cards *h = &s->hc[p];
+  int ncap = 0, nsteal = 0;
   if (!s->fct) {
-    if (s->nheap) ncap = hand_of_rank(&h, drank = rk(card_of(s, s->heap[s->nheap - 1])));
+    ncap = s->dtop == NONE ? 0 : hand_of_rank(h, rk(s->dtop));
   } else {
-    for (int i = 0; i < h.n; i++) ncap += NIBBLE_BITS(s->laid >> 4 * rk(h.c[i]) & 0xF); /* its rank's table cards */
+    uint64_t laid = s->laid, ranks = (laid | laid >> 1 | laid >> 2 | laid >> 3) & 0x1111111111111111ull;
+    for (uint64_t held = h->held & ranks * 0xF; held; held &= held - 1) /* each hand card's table cards of its rank */
+      ncap += NIBBLE_BITS(laid >> 4 * rk((pf_card)__builtin_ctzll(held)) & 0xF);
   }
   unsigned mask = s->phase == PH_DISCARDED ? 0 : stealable(s, p); /* THF-6: no steal after a discard */
-  for (unsigned m = mask; m; m &= m - 1) nsteal += hand_stealing(s, &h, rk(s->top[__builtin_ctz(m)]));
-  int n = h.pairs + ncap + nsteal;
+  for (unsigned m = mask; m; m &= m - 1) nsteal += hand_stealing(s, h, rk(s->top[__builtin_ctz(m)]));
+  int n = h->pairs + ncap + nsteal;
   if (s->phase == PH_START && n == 0) { /* no capture: a discard (THF-6, FCT-3) */
-    *count = h.n;
-    return MV(K_DISCARD, h.c[pf_rng_below(rng, (uint32_t)h.n)], 0);
+    *count = h->n;
+    int r = (int)pf_rng_below(rng, h->n);
+    return MV(K_DISCARD, h->twice ? hand_nth(s, p, ~(uint64_t)0, r) : s->hcard[p][r], 0); /* all distinct: the r-th */
   }
   n += s->phase != PH_START; /* pass, after the turn's first action (THF-6) */
   *count = n;
   int r = (int)pf_rng_below(rng, (uint32_t)n);
-  if (r < h.pairs) {
+  if (r < h->pairs) {
     pf_move moves[HAND_MAX * HAND_MAX];
-    pairs(s, p, &h, r, moves);
+    pairs(s, p, h, r, moves);
     return moves[r];
   }
-  r -= h.pairs;
+  r -= h->pairs;
   if (r < ncap) {
-    if (!s->fct) return MV(K_DISCARD_CAPTURE, hand_nth(&h, RANK_SET(drank), r), 0);
+    if (!s->fct) return MV(K_DISCARD_CAPTURE, hand_nth(s, p, RANK_SET(rk(s->dtop)), r), 0);
     uint64_t seen = 0;
     for (int t = 0;; t++) {
       pf_card tc = card_of(s, s->heap[t]);
       if (seen >> tc & 1) continue;
       seen |= (uint64_t)1 << tc;
-      int k = hand_of_rank(&h, rk(tc));
-      if (r < k) return MV(K_TABLE_CAPTURE, hand_nth(&h, RANK_SET(rk(tc)), r), tc);
+      int k = hand_of_rank(h, rk(tc));
+      if (r < k) return MV(K_TABLE_CAPTURE, hand_nth(s, p, RANK_SET(rk(tc)), r), tc);
       r -= k;
     }
   }
   r -= ncap;
   for (; mask; mask &= mask - 1) {
-    int q = __builtin_ctz(mask), k = hand_stealing(s, &h, rk(s->top[q]));
-    if (r < k) return MV(K_STEAL, hand_nth(&h, steal_set(s, q), r), q);
+    int q = __builtin_ctz(mask), k = hand_stealing(s, h, rk(s->top[q]));
+    if (r < k) return MV(K_STEAL, hand_nth(s, p, steal_set(s, q), r), q);
     r -= k;
   }
   return MV(K_PASS, 0, 0);
@@ -450,7 +504,7 @@ static void load_deal(thf_state *s) {
 }
 
 static pf_hands hands_of(const thf_state *s) {
-  return (pf_hands){.slots = &s->hand[0][0], .stride = HAND_MAX, .lens = s->hand_len, .players = s->players};
+  return (pf_hands){.slots = &s->hand[0][0], .stride = HAND_ROOM, .lens = s->hand_len, .players = s->players};
 }
 
 static void start_turn(thf_state *s) {
@@ -479,7 +533,7 @@ static void start_hand(thf_state *s) {
     }
   for (int p = 0; p < s->players; p++) s->hand_len[p] = s->hand_size;
   for (int k = 0; k < (s->fct ? 4 : 1); k++) s->heap[s->nheap++] = s->next_slot++;
-  hands_read(s);
+  hands_read(s, NONE);
   s->laid = table_set(s);
   s->turn = (uint8_t)((s->dealer + 1) % s->players);
   start_turn(s);
@@ -555,6 +609,7 @@ static void thf_apply(void *vs, pf_move m) {
   }
   case K_DISCARD_CAPTURE: {
     uint8_t d = s->heap[--s->nheap];
+    s->dtop = discard_top(s);
     pile_push(s, p, cap_new(s, d, hand_take(s, p, a)));
     break;
   }
@@ -593,6 +648,7 @@ static void thf_apply(void *vs, pf_move m) {
       s->laid |= (uint64_t)1 << a;
       end_turn(s);
     } else { /* THF-6: discard, draw one; then no steals */
+      s->dtop = (uint8_t)a;
       draw(s, p, s->hand_len[p] + 1);
       s->phase = PH_DISCARDED;
     }
@@ -876,7 +932,7 @@ static void thf_determinize(void *vs, int seat, pf_rng *rng) {
   /* A turn that goes on after its first action shows only that its player holds a card (THF-6):
    * no constraint on what the hidden cards may be. */
   pf_slots_shuffle(s->card, slots, pf_slots_hidden(&h, seat, s->next_slot, s->ncards, slots), rng);
-  hands_read(s);
+  hands_read(s, seat);
   s->given = NULL; /* later deals are unknown too */
   s->ndeals_given = 0;
   s->seed = pf_rng_next(rng);
@@ -887,11 +943,18 @@ static int thf_check(const void *vs, pf_error *err) {
   int seen[MAX_CARDS] = {0};
   if (s->players < 2 || s->players > MAX_SEATS) return pf_fail(err, "%d players", s->players);
   if (s->laid != table_set(s)) return pf_fail(err, "the noted set of table cards is not the table's");
+  if (s->dtop != discard_top(s)) return pf_fail(err, "the noted top card of the discard pile is not the pile's");
   if (s->wild != ((uint64_t)1 << PF_CARD_JOKER | (s->fct ? 0 : RANK_SET(1)))) return pf_fail(err, "the noted wild cards are not the game's");
   for (int p = 0; p < s->players; p++) {
     if (s->hand_len[p] > (s->fct ? HAND_MAX : 3)) return pf_fail(err, "seat %d holds %d cards", p, s->hand_len[p]);
-    for (int i = 0; i < HAND_MAX; i++)
-      if (s->hcard[p][i] != card_of(s, s->hand[p][i])) return pf_fail(err, "seat %d: the noted card %d of the hand is not its slot's", p, i);
+    for (int i = 0; i < HAND_ROOM; i++)
+      if (s->hcard[p][i] != (i < s->hand_len[p] ? card_of(s, s->hand[p][i]) : 0)) return pf_fail(err, "seat %d: the noted card %d of the hand is not its slot's (0 beyond the hand)", p, i);
+    hand_cards h;
+    hand_read(s, p, &h);
+    const hand_cards *k = &s->hc[p];
+    if (h.held != k->held || h.twice != k->twice || h.per_rank != k->per_rank || h.n != k->n || h.wilds != k->wilds ||
+        h.pairs != k->pairs || h.extra != k->extra)
+      return pf_fail(err, "seat %d: the noted reading of the hand is not its cards'", p);
     int top = s->pile_top[p];
     if (s->top[p] != (top == NONE ? NONE : card_of(s, s->cap_top[top])) || (s->open >> p & 1) != (top != NONE && !cap_locked(s, top)))
       return pf_fail(err, "seat %d: the noted top card of the pile is not its top capture's", p);
