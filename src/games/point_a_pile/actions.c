@@ -164,8 +164,8 @@ static bool may_act(const pap_state *s, int seat) {
 /* Asks the next seat, in seat order from the Headpointer, that may act and has not passed since
  * the last action; when there is none, the window closes and the round goes on. */
 void pap_window_next(pap_state *s) {
-  for (int i = 0; i < s->players; i++) {
-    int p = (s->head + i) % s->players;
+  for (int i = 0; i < s->players && s->actions; i++) { /* without actions, nobody may act */
+    int p = s->head + i < s->players ? s->head + i : s->head + i - s->players;
     if (!(s->passed >> p & 1) && may_act(s, p)) {
       s->asked = (uint8_t)p;
       return;
