@@ -164,8 +164,8 @@ static bool may_act(const pap_state *s, int seat) {
 /* Asks the next seat, in seat order from the Headpointer, that may act and has not passed since
  * the last action; when there is none, the window closes and the round goes on. */
 void pap_window_next(pap_state *s) {
-  for (int i = 0; i < s->players; i++) {
-    int p = (s->head + i) % s->players;
+  for (int i = 0; i < s->players && s->actions; i++) { /* without actions, nobody may act */
+    int p = s->head + i < s->players ? s->head + i : s->head + i - s->players;
     if (!(s->passed >> p & 1) && may_act(s, p)) {
       s->asked = (uint8_t)p;
       return;
@@ -199,6 +199,7 @@ static void redo(pap_state *s) {
   for (int k = 0; k < s->ndrawn; k++)
     if (s->lvl[k] == 0) s->pile[k] = NONE;
   s->depth = 0;
+  s->unplaced = pap_unplaced_of(s, 0);
   pap_open_level(s, (1 << s->players) - 1);
   s->redone = 1;
   s->outs = 0;
@@ -252,13 +253,17 @@ void pap_give(pap_state *s, int i) {
   pap_event e = {.kind = EV_GIVE, .seat = (uint8_t)g, .a = (uint8_t)to, .card = {row_card(s, g, i), 0}};
   pap_changed(s, 1 << g | 1 << to);
   if (s->pend == PEND_SWITCH) { /* the two cards change places */
-    uint8_t mine = s->row[g][i];
-    s->row[g][i] = s->row[to][s->pend_pos];
+    uint8_t mine = s->row[g][i], theirs = s->row[to][s->pend_pos];
+    pap_tally_card(&s->tally[g], s->card[mine], -1);
+    pap_tally_card(&s->tally[to], s->card[theirs], -1);
+    s->row[g][i] = theirs;
     s->row[to][s->pend_pos] = mine;
+    pap_tally_card(&s->tally[g], s->card[theirs], 1);
+    pap_tally_card(&s->tally[to], s->card[mine], 1);
     e.card[1] = row_card(s, g, i);
     s->pend = PEND_NONE;
   } else {
-    s->row[to][s->row_len[to]++] = (uint8_t)pap_take_from_row(s, g, i);
+    pap_row_append(s, to, pap_take_from_row(s, g, i));
     s->pend_to = (uint8_t)((to + 1) % s->players); /* every other seat in turn, from the giver's next */
     if (s->pend_to == g) s->pend = PEND_NONE;
   }
@@ -292,8 +297,7 @@ void pap_use_action(pap_state *s, int seat, pf_move m) {
     break;
   case PF_PAP_REORDER: {
     e.card[1] = row_card(s, seat, own);
-    int slot = pap_take_from_row(s, seat, own);
-    s->row[seat][s->row_len[seat]++] = (uint8_t)slot;
+    pap_row_append(s, seat, pap_take_from_row(s, seat, own));
     pap_changed(s, 1 << seat);
     break;
   }

@@ -7,17 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-int pap_family_of(pf_card c) {
-  switch (pf_pap_type(c)) {
-  case PF_PAP_RULE: return FAM_RULE;
-  case PF_PAP_SHY: return FAM_SHY;
-  case PF_PAP_ACTION: return FAM_ACTION;
-  case PF_PAP_MISSION:
-  case PF_PAP_MISSION_HL: return FAM_MISSION;
-  default: return FAM_REGULAR;
-  }
-}
-
 /* How many cards of a family the deck holds with the expansions switched on (PAP-1, PAP-9). */
 int pap_family_total(const pap_state *s, int f) {
   switch (f) {
@@ -36,9 +25,11 @@ static const char *const FAMILY_OPTION[FAMILIES] = {"", "police", "shy", "action
 /* Generating the deck (PAP-1, PAP-9)                                                         */
 /* ------------------------------------------------------------------------------------------ */
 
-/* The weights of the regular types, in halves: 7, 1, 1, 1, 1, 1, 1, 1, 0.5 and 0.5 of 15. */
-static const uint8_t TYPE_WEIGHT2[PF_PAP_HEAD + 1] = {14, 2, 2, 2, 2, 2, 2, 2, 1, 1};
+/* The weights of the regular types, in halves: 7, 1, 1, 1, 1, 1, 1, 1, 0.5 and 0.5 of 15, as the type
+ * each of the 30 draws gives (every deck and every determinization draws dozens). */
 #define TYPE_WEIGHT2_SUM 30
+static const uint8_t TYPE_OF_DRAW[TYPE_WEIGHT2_SUM] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+                                                       1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 9};
 /* The rules' weights, of 23, by kind (point-a-pile-cards.md). */
 static const uint8_t RULE_WEIGHT[PF_PAP_RULES + 1] = {0, 10, 4, 2, 2, 1, 1, 2, 1};
 #define RULE_WEIGHT_SUM 23
@@ -47,8 +38,8 @@ static const uint8_t ACTION_WEIGHT4[PF_PAP_ACTIONS + 1] = {0, 4, 4, 4, 2, 4, 2, 
 #define ACTION_WEIGHT4_SUM 67
 
 /* An index drawn by weight: w[i] out of sum, w having n entries: the entries whose running sum
- * the draw reaches, counted without a branch (every deck draws 54 of them). */
-static int draw_weighted(pf_rng *r, const uint8_t *w, int n, int sum) {
+ * the draw reaches, counted without a branch. */
+static inline int draw_weighted(pf_rng *r, const uint8_t *w, int n, int sum) {
   int x = (int)pf_rng_below(r, (uint32_t)sum), i = 0, upto = 0;
   for (int j = 0; j < n - 1; j++) {
     upto += w[j];
@@ -59,10 +50,10 @@ static int draw_weighted(pf_rng *r, const uint8_t *w, int n, int sum) {
 #define DRAW_WEIGHTED(r, w, sum) draw_weighted(r, w, (int)sizeof(w), sum)
 
 /* A placeholder W: +1 with probability 3/4, -1 with 1/4; a as cards.h stores signs. */
-static int draw_w(pf_rng *r) { return pf_rng_below(r, 4) == 0; }
+static inline int draw_w(pf_rng *r) { return pf_rng_below(r, 4) == 0; }
 
 /* Two different values of 2-5 (X and Y drawn without replacement). */
-static void draw_xy(pf_rng *r, int *x, int *y) {
+static inline void draw_xy(pf_rng *r, int *x, int *y) {
   *x = 2 + (int)pf_rng_below(r, 4);
   *y = 2 + (int)pf_rng_below(r, 3);
   if (*y >= *x) (*y)++;
@@ -70,8 +61,8 @@ static void draw_xy(pf_rng *r, int *x, int *y) {
 
 /* One regular card without its colour (red): a weighted type, then its placeholders, each drawn
  * in the order the table of cards.h lists the fields. */
-static pf_card draw_regular(pf_rng *r) {
-  int t = DRAW_WEIGHTED(r, TYPE_WEIGHT2, TYPE_WEIGHT2_SUM);
+static inline pf_card draw_regular(pf_rng *r) {
+  int t = TYPE_OF_DRAW[pf_rng_below(r, TYPE_WEIGHT2_SUM)];
   int a = 0, b = 0, c = 0;
   switch (t) {
   case PF_PAP_SCORE:
@@ -109,7 +100,7 @@ pf_card pap_draw_mission(pf_rng *r) {
 
 /* One card of a family, without its colour (red): rules and actions by their weights, shy cards
  * with equal weights (point-a-pile-cards.md). */
-pf_card pap_draw_card(pf_rng *r, int family) {
+static inline pf_card draw_card(pf_rng *r, int family) {
   switch (family) {
   case FAM_RULE: return pf_pap_make_kind(PF_PAP_RED, PF_PAP_RULE, DRAW_WEIGHTED(r, RULE_WEIGHT, RULE_WEIGHT_SUM));
   case FAM_SHY: return pf_pap_make_kind(PF_PAP_RED, PF_PAP_SHY, 1 + (int)pf_rng_below(r, PF_PAP_SHIES));
@@ -120,6 +111,8 @@ pf_card pap_draw_card(pf_rng *r, int family) {
   }
 }
 
+pf_card pap_draw_card(pf_rng *r, int family) { return draw_card(r, family); }
+
 /* The colour pool for n cards: ceil(0.3n) red and green, ceil(0.2n) blue and purple. */
 void pap_colour_pool(int n, int pool[PF_PAP_COLOURS]) {
   pool[PF_PAP_RED] = pool[PF_PAP_GREEN] = (3 * n + 9) / 10;
@@ -127,14 +120,39 @@ void pap_colour_pool(int n, int pool[PF_PAP_COLOURS]) {
 }
 
 /* Gives cards[i] for each i of idx[0..n) a colour drawn without replacement from what is left
- * of the pool (left[]): the pool's colours are listed, shuffled, and taken from the front. */
+ * of the pool (left[]): the pool's colours are listed, shuffled (as pf_shuffle does), and taken
+ * from the front. */
 void pap_deal_colours(pf_card *cards, const uint8_t *idx, int n, const int left[PF_PAP_COLOURS], pf_rng *r) {
   uint8_t list[2 * MAX_CARDS];
   int m = 0;
-  for (int col = 0; col < PF_PAP_COLOURS; col++)
-    for (int i = 0; i < left[col] && m < (int)sizeof list; i++) list[m++] = (uint8_t)col;
-  pf_shuffle(r, list, (size_t)m);
+  for (int col = 0; col < PF_PAP_COLOURS; col++) {
+    int k = left[col] < (int)sizeof list - m ? left[col] : (int)sizeof list - m;
+    memset(list + m, col, (size_t)k);
+    m += k;
+  }
+  pf_rng g = *r; /* in registers: pf_shuffle's bytes may alias its generator, so it stores it at every swap */
+  for (int i = m; i > 1; i--) {
+    int j = (int)pf_rng_below(&g, (uint32_t)i);
+    uint8_t t = list[i - 1];
+    list[i - 1] = list[j];
+    list[j] = t;
+  }
+  *r = g;
   for (int i = 0; i < n; i++) cards[idx[i]] = pap_with_colour(cards[idx[i]], i < m ? list[i] : PF_PAP_RED);
+}
+
+/* Draws cards[idx[i]] for each i < n, a card of family fam[i] (all regular when fam is NULL), as
+ * pap_draw_card does, then deals their colours from what is left of the pool (pap_deal_colours):
+ * the deck at the start, the unseen cards of a determinization. */
+void pap_draw_cards_of(pf_card *cards, const uint8_t *idx, const uint8_t *fam, int n, const int left[PF_PAP_COLOURS],
+                       pf_rng *r) {
+  pf_rng g = *r;
+  if (fam)
+    for (int i = 0; i < n; i++) cards[idx[i]] = draw_card(&g, fam[i]);
+  else
+    for (int i = 0; i < n; i++) cards[idx[i]] = draw_regular(&g);
+  *r = g;
+  pap_deal_colours(cards, idx, n, left, r);
 }
 
 /* PAP-1, PAP-9: the 54 regular cards are drawn one by one, then the 15 Rule cards (police), the
@@ -145,14 +163,14 @@ int pap_generate_deck(const pap_state *s, pf_card *deck, uint64_t seed) {
   pf_rng r;
   pf_rng_seed(&r, seed, 0);
   int n = 0, pool[PF_PAP_COLOURS];
-  uint8_t idx[MAX_CARDS];
+  uint8_t idx[MAX_CARDS], fam[MAX_CARDS];
   for (int f = FAM_REGULAR; f < FAM_MISSION; f++)
     for (int i = 0; i < pap_family_total(s, f); i++, n++) {
-      deck[n] = pap_draw_card(&r, f);
+      fam[n] = (uint8_t)f;
       idx[n] = (uint8_t)n;
     }
   pap_colour_pool(n, pool);
-  pap_deal_colours(deck, idx, n, pool, &r);
+  pap_draw_cards_of(deck, idx, n == BASE_CARDS ? NULL : fam, n, pool, &r);
   pf_shuffle16(&r, deck, (size_t)n);
   return n;
 }

@@ -47,7 +47,7 @@ int pap_legal(const void *vs, pf_move *moves) {
   }
   int l = top_level(s);
   uint8_t ks[MAX_DRAW];
-  int nk = pap_unplaced(s, l, ks);
+  int nk = pap_unplaced(s, ks);
   if (nk > 0) {
     pap_shy_level shy = pap_shy_of_level(s);
     for (int i = 0; i < nk; i++) {
@@ -77,21 +77,27 @@ pf_move pap_random_move(const void *vs, pf_rng *rng, int *count) {
     return moves[pf_rng_below(rng, (uint32_t)*count)];
   }
   int l = top_level(s), np = s->npiles[l];
-  uint8_t ks[MAX_DRAW], cards[MAX_DRAW], piles[MAXP + 1];
-  int nk = pap_unplaced(s, l, ks);
-  if (nk == 0) {
+  uint64_t u = s->unplaced;
+  if (!u) {
     *count = np + 1;
     int i = (int)pf_rng_below(rng, (uint32_t)*count);
     return MOVE(MV_POINT, 0, i < np ? i : EMPTY);
   }
-  int nc = 0, npl = 0;
-  for (int i = 0; i < nk; i++)
-    if (first_of_equals(s, ks, i)) cards[nc++] = ks[i];
+  uint8_t piles[MAXP + 1];
+  int nk = popcount64(u), nc = nk, npl = 0;
+  if (pap_unplaced_public(s)) { /* G-5: the first of equal cards only */
+    uint8_t ks[MAX_DRAW];
+    pap_unplaced(s, ks);
+    u = 0;
+    for (int i = 0; i < nk; i++) u |= (uint64_t)first_of_equals(s, ks, i) << ks[i];
+    nc = popcount64(u);
+  }
   for (int p = 0; p <= np; p++)
     if (place_refusal(s, p, nk) == PLACE_OK) piles[npl++] = (uint8_t)p;
   *count = nc * npl;
   int i = (int)pf_rng_below(rng, (uint32_t)*count);
-  return MOVE(MV_PLACE, cards[i / npl], piles[i % npl]);
+  for (int c = i / npl; c > 0; c--) u &= u - 1; /* the card: u's (i / npl)-th bit */
+  return MOVE(MV_PLACE, __builtin_ctzll(u), piles[i % npl]);
 }
 
 void pap_apply(void *vs, pf_move m) {
@@ -103,6 +109,7 @@ void pap_apply(void *vs, pf_move m) {
     if (b == s->npiles[l]) s->npiles[l]++;
     s->pile[k] = (uint8_t)b;
     s->pos[k] = s->seq++;
+    s->unplaced &= ~(1ull << k);
     if (!pap_placing(s)) pap_piles_made(s);
     return;
   }
@@ -296,7 +303,7 @@ static int parse_place(const pap_state *s, const char *text, pf_move *m, pf_erro
                               : "card %d is already placed (PAP-3)",
                    card);
   uint8_t ks[MAX_DRAW];
-  int nk = pap_unplaced(s, l, ks);
+  int nk = pap_unplaced(s, ks);
   int why = place_refusal(s, pile - 1, nk);
   if (why == PLACE_SPLIT)
     return pf_fail(err, "a split makes at least two piles (PAP-5): this card must start pile 2");

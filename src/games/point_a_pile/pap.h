@@ -133,6 +133,25 @@ typedef struct pap_event {
   pf_card card[2];
 } pap_event;
 
+/* What a seat's score reads of its row (round.c: pap_score_of), kept as cards join and leave it, so
+ * that a score is a few sums, not a pass over the row (the game's end is checked after every pile
+ * scored): the row's cards of each colour and its textless ones, and the fields of the cards whose
+ * values add up, by what they multiply or by the least count their X asks for (point-a-pile-cards.md),
+ * each of the latter kept for every count k as the X of the cards that k reaches. A LAST card counts
+ * only while it is the row's last, which the row says. A function of the row's cards alone, so the
+ * state stays canonical (game.h: determinize); pap_check recounts it. */
+#define TALLY_Y 6 /* counts 0-5: Y is at most 5 */
+#define TALLY_H 7 /* lengths 0-6: H is at most 6 */
+typedef struct pap_tally {
+  uint8_t count[PF_PAP_COLOURS], textless;
+  int16_t score;                             /* S of the SCORE cards */
+  int16_t match[PF_PAP_COLOURS];             /* W of the MATCH cards, by their colour C */
+  int16_t empty, head, diff;                 /* W of EMPTY, S of HEAD, X of DIFF */
+  int16_t group[TALLY_Y];                    /* X of the GROUP cards with Y <= k, by k */
+  int16_t specific[PF_PAP_COLOURS][TALLY_Y]; /* X of the SPECIFIC cards of colour C with Y <= k */
+  int16_t numcards[TALLY_H];                 /* X of the NUMCARDS cards with H <= k */
+} pap_tally;
+
 typedef struct pap_state {
   /* First, before the cards: what pap_count_events reads of the position before a move (round,
    * over, nlog; point_a_pile.c: events_before). */
@@ -151,10 +170,12 @@ typedef struct pap_state {
   pf_card mission[MISSION_CARDS];  /* the mission deck (deal 2); seat p drew mission[p] */
   uint8_t row[MAXP][MAX_CARDS];    /* each seat's score row, slots, first scored first */
   uint8_t row_len[MAXP];
+  pap_tally tally[MAXP];           /* of each row */
   uint8_t out[MAX_CARDS];          /* slots of the cards that left the game (PAP-6, used actions) */
   uint8_t nout;
   /* The round in progress. */
   uint8_t first, ndrawn;
+  uint64_t unplaced;      /* the draw indices (bit k) of the top level's cards not yet placed */
   uint8_t lvl[MAX_DRAW];  /* the level of each drawn card; GONE once scored or discarded */
   uint8_t pile[MAX_DRAW]; /* its pile at that level; NONE while not placed */
   uint16_t pos[MAX_DRAW]; /* when it was placed: a later card lies on top */
@@ -198,7 +219,14 @@ static inline bool is_action(pf_card c, int kind) {
   return pf_pap_type(c) == PF_PAP_ACTION && pf_pap_kind(c) == kind;
 }
 static inline pf_card row_card(const pap_state *s, int seat, int i) { return s->card[s->row[seat][i]]; }
-static inline int popcount(unsigned x) { return __builtin_popcount(x); }
+/* Bits set in x, without libgcc's call (the build does not assume the popcnt instruction). */
+static inline int popcount64(uint64_t x) {
+  x -= (x >> 1) & 0x5555555555555555ull;
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  return (int)((x * 0x0101010101010101ull) >> 56);
+}
+static inline int popcount(unsigned x) { return popcount64(x); }
 /* A score row or the Headpointer changed: the seats of `seats` (a mask) may score otherwise. */
 static inline void pap_changed(pap_state *s, int seats) {
   s->changes++;
@@ -214,12 +242,19 @@ static inline char *pap_card_str(pf_card c, char *buf) { return pf_card_str_in(&
 
 /* deck.c: generating the decks (PAP-1, PAP-9) and checking given ones */
 static inline pf_card pap_with_colour(pf_card c, int colour) { return (pf_card)((c & ~(3 << 12)) | colour << 12); }
-int pap_family_of(pf_card c);
+/* The family of a card, by its type. */
+static inline int pap_family_of(pf_card c) {
+  static const uint8_t FAMILY[16] = {[PF_PAP_RULE] = FAM_RULE, [PF_PAP_SHY] = FAM_SHY, [PF_PAP_ACTION] = FAM_ACTION,
+                                     [PF_PAP_MISSION] = FAM_MISSION, [PF_PAP_MISSION_HL] = FAM_MISSION};
+  return FAMILY[pf_pap_type(c)];
+}
 int pap_family_total(const pap_state *s, int f);
 pf_card pap_draw_card(pf_rng *r, int family);
 pf_card pap_draw_mission(pf_rng *r);
 void pap_colour_pool(int n, int pool[PF_PAP_COLOURS]);
 void pap_deal_colours(pf_card *cards, const uint8_t *idx, int n, const int left[PF_PAP_COLOURS], pf_rng *r);
+void pap_draw_cards_of(pf_card *cards, const uint8_t *idx, const uint8_t *fam, int n, const int left[PF_PAP_COLOURS],
+                       pf_rng *r);
 int pap_generate_deck(const pap_state *s, pf_card *deck, uint64_t seed);
 void pap_generate_missions(pf_card *mission, uint64_t seed);
 int pap_deck_check(const pap_state *s, const pf_card *deck, int n, pf_error *err);
@@ -231,6 +266,9 @@ typedef struct row_stats {
   int count[PF_PAP_COLOURS];
 } row_stats;
 row_stats pap_stats_of(const pap_state *s, int seat);
+void pap_tally_card(pap_tally *t, pf_card c, int sign);
+void pap_tally_row(const pap_state *s, int seat, pap_tally *t);
+void pap_row_append(pap_state *s, int seat, int slot);
 int pap_row_value(const pap_state *s, int seat, const row_stats *st, int i);
 int pap_score_of(const pap_state *s, int seat);
 /* The score seat's row would have with the drawn cards ks[0..n) added at its end (as many as fit). */
@@ -239,7 +277,9 @@ int pap_standing(const pap_state *s, bool worst);
 /* round.c: piles */
 int pap_top_of(const pap_state *s, int l, int p);
 int pap_pile_size(const pap_state *s, int l, int p);
-bool pap_unplaced_public(const pap_state *s);
+/* Cards to place are face up, for everyone, once they have lain in a pile: those of a split
+ * (PAP-5) and those placed again after a Redo (PAP-9). */
+static inline bool pap_unplaced_public(const pap_state *s) { return top_level(s) > 0 || s->redone; }
 bool pap_unplaced_visible(const pap_state *s, int seat);
 void pap_merge_piles(pap_state *s, int l, int from, int onto);
 void pap_log_event(pap_state *s, pap_event e);
@@ -259,21 +299,19 @@ static inline int pap_pile_cards(const pap_state *s, int l, int p, uint8_t *out)
     }
   return n;
 }
-/* The draw indices of the cards at level l not yet placed, in draw order. */
-static inline int pap_unplaced(const pap_state *s, int l, uint8_t *out) {
+/* The draw indices of the top level's cards not yet placed, in draw order; returns how many. */
+static inline int pap_unplaced(const pap_state *s, uint8_t *out) {
   int n = 0;
-  for (int k = 0; k < s->ndrawn; k++) {
-    out[n] = (uint8_t)k;
-    n += (s->lvl[k] == l) & (s->pile[k] == NONE);
-  }
+  for (uint64_t u = s->unplaced; u; u &= u - 1) out[n++] = (uint8_t)__builtin_ctzll(u);
   return n;
 }
 /* Is the Headpointer placing cards at the top level? */
-static inline bool pap_placing(const pap_state *s) {
-  int l = top_level(s), any = 0;
-  if (s->depth == 0) return false;
-  for (int k = 0; k < s->ndrawn; k++) any |= (s->lvl[k] == l) & (s->pile[k] == NONE);
-  return any;
+static inline bool pap_placing(const pap_state *s) { return s->unplaced != 0; }
+/* The drawn cards of level l still to place, as `unplaced` holds them for the top level. */
+static inline uint64_t pap_unplaced_of(const pap_state *s, int l) {
+  uint64_t u = 0;
+  for (int k = 0; k < s->ndrawn; k++) u |= (uint64_t)((s->lvl[k] == l) & (s->pile[k] == NONE)) << k;
+  return u;
 }
 /* round.c: the police and shy hooks (PAP-9) */
 bool pap_may_point(const pap_state *s, int seat, int l, int p);

@@ -124,7 +124,7 @@ static int unseen_slots(const pap_state *s, int seat, uint8_t *out) {
   if (s->over) return n;
   if (s->depth && !pap_unplaced_visible(s, seat)) {
     uint8_t ks[MAX_DRAW];
-    int nk = pap_unplaced(s, 0, ks);
+    int nk = pap_unplaced(s, ks);
     for (int i = 0; i < nk; i++) out[n++] = (uint8_t)slot_of(s, ks[i]);
   }
   for (int p = 0; p < s->players; p++)
@@ -145,20 +145,26 @@ static void pap_determinize(void *vs, int seat, pf_rng *rng) {
   if (seat == PF_VIEW_ALL) return;
   uint8_t slots[MAX_CARDS], fam[MAX_CARDS];
   bool unseen[MAX_CARDS] = {false};
-  int n = unseen_slots(s, seat, slots), left[PF_PAP_COLOURS], need[FAMILIES], m = 0;
-  pap_colour_pool(s->ncards, left);
-  for (int f = 0; f < FAMILIES; f++) need[f] = pap_family_total(s, f);
+  int n = unseen_slots(s, seat, slots), left[PF_PAP_COLOURS], seen_col[PF_PAP_COLOURS] = {0}, seen_fam[FAMILIES] = {0};
   for (int i = 0; i < n; i++) unseen[slots[i]] = true;
-  for (int i = 0; i < s->ncards; i++)
-    if (!unseen[i]) {
-      if (left[pf_pap_colour(s->card[i])] > 0) left[pf_pap_colour(s->card[i])]--;
-      need[pap_family_of(s->card[i])]--;
-    }
-  for (int f = 0; f < FAMILIES; f++)
-    for (int i = 0; i < need[f] && m < n; i++) fam[m++] = (uint8_t)f;
-  if (s->police || s->shy || s->actions) pf_shuffle(rng, fam, (size_t)m);
-  for (int i = 0; i < n; i++) s->card[slots[i]] = pap_draw_card(rng, i < m ? fam[i] : FAM_REGULAR);
-  pap_deal_colours(s->card, slots, n, left, rng);
+  for (int i = 0; i < s->ncards; i++) {
+    int seen = !unseen[i];
+    seen_col[pf_pap_colour(s->card[i])] += seen;
+    seen_fam[pap_family_of(s->card[i])] += seen;
+  }
+  pap_colour_pool(s->ncards, left);
+  for (int col = 0; col < PF_PAP_COLOURS; col++) left[col] = left[col] > seen_col[col] ? left[col] - seen_col[col] : 0;
+  bool mixed = s->police || s->shy || s->actions; /* else every card is a regular one */
+  if (mixed) {
+    int m = 0;
+    for (int f = 0; f < FAMILIES; f++)
+      for (int i = 0; i < pap_family_total(s, f) - seen_fam[f] && m < n; i++) fam[m++] = (uint8_t)f;
+    pf_shuffle(rng, fam, (size_t)m);
+    while (m < n) fam[m++] = FAM_REGULAR;
+  }
+  pap_draw_cards_of(s->card, slots, mixed ? fam : NULL, n, left, rng);
+  if (s->pile_variant) /* the rows' hidden cards were drawn anew */
+    for (int p = 0; p < s->players; p++) pap_tally_row(s, p, &s->tally[p]);
   for (int i = 0; i < MISSION_CARDS && s->missions && !s->over; i++)
     if (i != seat) s->mission[i] = pap_draw_mission(rng);
   if (s->over) return;
@@ -207,6 +213,14 @@ static int pap_check(const void *vs, pf_error *err) {
     }
   for (int i = 0; i < s->ncards; i++)
     if (seen[i] != 1) return pf_fail(err, "slot %d is in %d places", i, seen[i]);
+  if (s->unplaced != (s->depth ? pap_unplaced_of(s, top_level(s)) : 0))
+    return pf_fail(err, "the cards to place are %#llx, not %#llx", (unsigned long long)s->unplaced,
+                   (unsigned long long)(s->depth ? pap_unplaced_of(s, top_level(s)) : 0));
+  for (int p = 0; p < s->players; p++) {
+    pap_tally t;
+    pap_tally_row(s, p, &t);
+    if (memcmp(&t, &s->tally[p], sizeof t) != 0) return pf_fail(err, "seat %d's tally is not its row's", p);
+  }
   for (int l = 0; l < s->depth; l++) {
     if (s->npiles[l] > s->players) return pf_fail(err, "level %d has %d piles", l, s->npiles[l]);
     for (int p = 0; p < s->players; p++) {

@@ -72,31 +72,71 @@ int pap_row_value(const pap_state *s, int seat, const row_stats *st, int i) {
   return card_value(row_card(s, seat, i), f);
 }
 
-/* Read after every pile scored, for every seat (PAP-7): the row's stats in one pass over its cards
- * (the colours counted in the bytes of one word), the values in another. */
-int pap_score_of(const pap_state *s, int seat) { return pap_score_with(s, seat, NULL, 0); }
+/* Adds x to v[from..n). */
+static inline void add_from(int16_t *v, int from, int n, int x) {
+  for (int k = from; k < n; k++) v[k] = (int16_t)(v[k] + x);
+}
+
+/* Adds card c to a row's tally (sign 1), or takes it out (sign -1). */
+void pap_tally_card(pap_tally *t, pf_card c, int sign) {
+  int a = pf_pap_a(c), b = pf_pap_b(c), col = pf_pap_c(c), w = sign * pf_pap_sign(c), x = sign * a;
+  t->count[pf_pap_colour(c)] = (uint8_t)(t->count[pf_pap_colour(c)] + sign);
+  switch (pf_pap_type(c)) {
+  case PF_PAP_COLOR: t->textless = (uint8_t)(t->textless + sign); break;
+  case PF_PAP_SCORE: t->score = (int16_t)(t->score + w); break;
+  case PF_PAP_MATCH: t->match[col] = (int16_t)(t->match[col] + w); break;
+  case PF_PAP_DIFF: t->diff = (int16_t)(t->diff + x); break;
+  case PF_PAP_GROUP: add_from(t->group, b, TALLY_Y, x); break;
+  case PF_PAP_SPECIFIC: add_from(t->specific[col], b, TALLY_Y, x); break;
+  case PF_PAP_NUMCARDS: add_from(t->numcards, b, TALLY_H, x); break;
+  case PF_PAP_EMPTY: t->empty = (int16_t)(t->empty + w); break;
+  case PF_PAP_HEAD: t->head = (int16_t)(t->head + w); break;
+  default: break; /* LAST (read from the row's end), and the expansions' cards, worth 0 */
+  }
+}
+
+/* Seat's tally counted afresh from its row. */
+void pap_tally_row(const pap_state *s, int seat, pap_tally *t) {
+  *t = (pap_tally){0};
+  for (int i = 0; i < s->row_len[seat]; i++) pap_tally_card(t, row_card(s, seat, i), 1);
+}
+
+/* Puts the card of `slot` at the end of seat's row. */
+void pap_row_append(pap_state *s, int seat, int slot) {
+  s->row[seat][s->row_len[seat]++] = (uint8_t)slot;
+  pap_tally_card(&s->tally[seat], s->card[slot], 1);
+}
+
+/* The score of a row of len cards with tally t, last card `last`, whose owner is Headpointer or
+ * not: every card's value (card_value) added up, by the features of the row. */
+static int tally_score(const pap_tally *t, int len, bool head, pf_card last) {
+  int most = 0, colours = 0, v = t->score + t->empty * t->textless + (head ? t->head : 0);
+  for (int col = 0; col < PF_PAP_COLOURS; col++) {
+    int n = t->count[col];
+    most = n > most ? n : most;
+    colours += n > 0;
+    v += t->match[col] * n + t->specific[col][n < TALLY_Y ? n : TALLY_Y - 1];
+  }
+  v += t->group[most < TALLY_Y ? most : TALLY_Y - 1] + t->numcards[len < TALLY_H ? len : TALLY_H - 1];
+  v += colours == PF_PAP_COLOURS ? t->diff : 0;
+  return v + (len && pf_pap_type(last) == PF_PAP_LAST ? pf_pap_sign(last) : 0);
+}
+
+/* Read after every pile scored, for the seats whose row changed (PAP-7). */
+int pap_score_of(const pap_state *s, int seat) {
+  int len = s->row_len[seat];
+  return tally_score(&s->tally[seat], len, seat == s->head, len ? row_card(s, seat, len - 1) : 0);
+}
 
 int pap_score_with(const pap_state *s, int seat, const uint8_t *ks, int n) {
-  row_stats st = {.len = s->row_len[seat]};
-  pf_card cs[MAX_CARDS];
-  for (int i = 0; i < st.len; i++) cs[i] = row_card(s, seat, i);
-  for (int i = 0; i < n && st.len < MAX_CARDS; i++) cs[st.len++] = drawn(s, ks[i]);
-  if (st.len == 0) return 0;
-  uint32_t counts = 0; /* byte col: the cards of colour col (at most MAX_CARDS) */
-  for (int i = 0; i < st.len; i++) {
-    counts += 1u << 8 * pf_pap_colour(cs[i]);
-    st.textless += is_textless(cs[i]);
+  pap_tally t = s->tally[seat];
+  int len = s->row_len[seat];
+  pf_card last = len ? row_card(s, seat, len - 1) : 0;
+  for (int i = 0; i < n && len < MAX_CARDS; i++, len++) {
+    last = drawn(s, ks[i]);
+    pap_tally_card(&t, last, 1);
   }
-  for (int col = 0; col < PF_PAP_COLOURS; col++) {
-    st.count[col] = (int)(counts >> 8 * col & 0xFF);
-    st.colours += st.count[col] > 0;
-    if (st.count[col] > st.most) st.most = st.count[col];
-  }
-  int f[FEATURES], total = 0;
-  features_of(&st, seat == s->head, f);
-  for (int i = 0; i < st.len - 1; i++) total += card_value(cs[i], f);
-  f[F_LAST] = 1;
-  return total + card_value(cs[st.len - 1], f);
+  return tally_score(&t, len, seat == s->head, last);
 }
 
 /* PAP-9 missions: is seat's mission met by its row (thresholds "at least")? */
@@ -149,10 +189,6 @@ static bool pile_shows(const pap_state *s, int l, int p, int what) {
   }
   return false;
 }
-
-/* Cards to place are face up, for everyone, once they have lain in a pile: those of a split
- * (PAP-5) and those placed again after a Redo (PAP-9). */
-bool pap_unplaced_public(const pap_state *s) { return top_level(s) > 0 || s->redone; }
 
 /* Unplaced cards are hidden from all but the Headpointer until they have lain face up (PAP-3). */
 bool pap_unplaced_visible(const pap_state *s, int seat) {
@@ -342,6 +378,7 @@ void pap_draw_cards(pap_state *s) {
   memset(s->pile, NONE, sizeof s->pile);
   memset(s->pos, 0, sizeof s->pos);
   s->seq = 0;
+  s->unplaced = (1ull << s->ndrawn) - 1; /* ndrawn < 64 */
   pap_open_level(s, (1 << s->players) - 1);
 }
 
@@ -368,7 +405,7 @@ void pap_piles_made(pap_state *s) {
 }
 
 void pap_add_to_row(pap_state *s, int seat, int k) {
-  s->row[seat][s->row_len[seat]++] = (uint8_t)slot_of(s, k);
+  pap_row_append(s, seat, slot_of(s, k));
   s->lvl[k] = GONE;
   pap_changed(s, 1 << seat);
 }
@@ -376,6 +413,7 @@ void pap_add_to_row(pap_state *s, int seat, int k) {
 /* Takes the i-th card out of a seat's row; returns its slot. */
 int pap_take_from_row(pap_state *s, int seat, int i) {
   int slot = s->row[seat][i];
+  pap_tally_card(&s->tally[seat], s->card[slot], -1);
   memmove(&s->row[seat][i], &s->row[seat][i + 1], (size_t)(s->row_len[seat] - i - 1));
   s->row_len[seat]--;
   pap_changed(s, 1 << seat);
@@ -410,7 +448,7 @@ static void end_round(pap_state *s) {
   s->depth = 0;
   if (popcount(s->tapped) == 1) {
     int seat = __builtin_ctz(s->tapped);
-    for (int i = 0; i < s->ndisc; i++) s->row[seat][s->row_len[seat]++] = (uint8_t)slot_of(s, s->disc[i]);
+    for (int i = 0; i < s->ndisc; i++) pap_row_append(s, seat, slot_of(s, s->disc[i]));
     pap_changed(s, 1 << seat);
     pap_log_event(s, (pap_event){.kind = EV_EMPTY_SCORES, .seat = (uint8_t)seat, .ncards = s->ndisc});
   } else {
@@ -474,6 +512,7 @@ static void resolve(pap_state *s) {
       for (int i = 0; i < n; i++) {
         s->lvl[ks[i]] = (uint8_t)(l + 1);
         s->pile[ks[i]] = NONE;
+        s->unplaced |= 1ull << ks[i];
       }
       return;
     }

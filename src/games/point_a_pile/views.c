@@ -261,7 +261,7 @@ static void pap_zones(const pap_state *s, int seat, json_t *obj) {
   int n = 0;
   for (int i = s->ncards - 1; i >= s->next_slot; i--) slots[n++] = (uint8_t)i; /* the next card on top */
   pf_zone_add(obj, "deck", "deck", -1, "Deck", slots_cards(s, slots, n, seat == PF_VIEW_ALL ? 0 : n), PF_STACK);
-  int nk = !s->depth ? 0 : pap_unplaced(s, top_level(s), ks);
+  int nk = !s->depth ? 0 : pap_unplaced(s, ks);
   if (nk) {
     for (int i = 0; i < nk; i++) slots[i] = (uint8_t)slot_of(s, ks[i]);
     pf_zone_add(obj, "drawn", "hand", s->head, "To place", slots_cards(s, slots, nk, pap_unplaced_visible(s, seat) ? 0 : nk),
@@ -305,7 +305,7 @@ void pap_view_json(const void *vs, int seat, json_t *obj) {
   json_object_set_new(obj, "pile_variant", json_boolean(s->pile_variant));
   json_object_set_new(obj, "phase", json_string(phase_name(s)));
   uint8_t ks[MAX_DRAW];
-  int nk = !s->depth ? 0 : pap_unplaced(s, top_level(s), ks);
+  int nk = !s->depth ? 0 : pap_unplaced(s, ks);
   json_object_set_new(obj, "unplaced_count", json_integer(nk));
   if (nk && pap_unplaced_visible(s, seat)) {
     json_t *u = json_array();
@@ -527,7 +527,7 @@ static void expansions_text(const pap_state *s, int seat, const pf_style *st, pf
 static void status_text(const pap_state *s, int seat, const pf_style *st, pf_card *legend, int *nlegend, pf_buf *out) {
   char b[16];
   uint8_t ks[MAX_DRAW];
-  int l = top_level(s), nk = s->depth ? pap_unplaced(s, l, ks) : 0;
+  int l = top_level(s), nk = s->depth ? pap_unplaced(s, ks) : 0;
   if (s->pend) {
     char b2[16];
     pf_buf_printf(out, "%s gives %s a card of their row (%s).\n", seat_name(s->pend_seat, seat, b),
