@@ -2,8 +2,7 @@
  * bench/move-time.c - how long a bot takes over its slowest moves: the lobby's strong bot must keep
  * every move under a second (docs/strength.md, "The lobby's strong bot").
  *
- *   cc -O2 -Isrc bench/move-time.c build/libpilfercore.a $(pkg-config --libs jansson) -lm -lpthread -o move-time
- *   ./move-time GAME PLAYERS SPEC GAMES
+ *   build/bench/move-time GAME PLAYERS SPEC GAMES     (built by scripts/build)
  *
  * Plays GAMES games (seed 1, 2, ...) of SPEC in the even seats against greedy in the odd ones,
  * timing each of SPEC's choices that has more than one legal move: its wall time and the process's
