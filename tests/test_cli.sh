@@ -422,8 +422,8 @@ for spec in greedy "ismcts:iters=50" "ismcts:iters=20,playout=greedy,horizon=gam
   fi
 done
 printf 'hint\nquit\n' | NO_COLOR=1 $PILFER play steal-the-pile --seat human --seat greedy --seed 8 >"$T/out" 2>&1
-grep -qE '^Hint: [0-9]+\) [A2-9TJQK][SHDC](>[^ ]+)?(: .*)? \(ismcts, [0-9]+ iterations\)$' "$T/out" &&
-  ok "play: 'hint' names the ismcts bot's move" || bad "play hint" "$(grep -i hint "$T/out" | tail -3)"
+grep -qE '^Hint: [0-9]+\) [A2-9TJQK][SHDC](>[^ ]+)?(: .*)? \(ismcts:iters=10000,threads=2, [0-9]+ iterations\)$' "$T/out" &&
+  ok "play: 'hint' names the strong bot's move (the game's strong_bot)" || bad "play hint" "$(grep -i hint "$T/out" | tail -3)"
 expect_fail "bad bot setting" 2 "seat 1: bot 'ismcts' has no setting 'depth'; its settings are: iters, time, c, playout, horizon" \
   $PILFER play steal-the-pile --seat human --seat ismcts:depth=3
 expect_fail "bad bot value" 2 "bad value '-5' for iters" $PILFER play steal-the-pile --seat ismcts:iters=-5 --seat random

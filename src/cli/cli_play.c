@@ -16,6 +16,7 @@
 #include "bots/bot.h"
 #include "cli/cli.h"
 #include "core/record.h"
+#include "games/registry.h"
 
 static const char USAGE[] =
     "usage: pilfer play GAME [-p N] [--seat KIND]... [-o KEY=VALUE]... [--seed S] [--deal FILE]\n"
@@ -30,8 +31,8 @@ static const char USAGE[] =
     "                      or of deals, or text with one deal per line, top card first\n"
     "  --record FILE       write the game record there (also if the game is abandoned)\n"
     "  --plain             no colours or suit symbols (also when not a terminal, or NO_COLOR)\n"
-    "At your turn: a number or a move (7H>p2, s>b1), 'hint' (what ismcts would play), 'help',\n"
-    "'rules', or 'quit'.\n"
+    "At your turn: a number or a move (7H>p2, s>b1), 'hint' (what the game's strong bot would\n"
+    "play), 'help', 'rules', or 'quit'.\n"
     "\n"
     "Bots (a spec is NAME or NAME:KEY=VALUE,...; e.g. ismcts:iters=5000,playout=greedy):\n";
 
@@ -242,13 +243,14 @@ static void show_moves(table *t, int seat, const pf_move *moves, int n, bool ful
   if (prev[0]) printf("\n");
 }
 
-/* 'hint': the move the ismcts bot (default settings) would play for the person at `seat`. It is
- * a bot like the others: it sees only what the seat sees. */
+/* 'hint': the move the game's strong bot (pf_game_strong_bot, the lobby's "Strong bot" and the
+ * server's hint) would play for the person at `seat`. It is a bot like the others: it sees only
+ * what the seat sees. */
 static void give_hint(table *t, int seat, const pf_move *moves, int n) {
   const pf_game *g = t->run.game;
   pf_error err;
   if (!t->hint_ready) {
-    if (pf_bot_init(&t->hint, "ismcts", t->run.setup.players, t->seed, PF_MAX_PLAYERS + seat, &err) != 0) {
+    if (pf_bot_init(&t->hint, pf_game_strong_bot(g), t->run.setup.players, t->seed, PF_MAX_PLAYERS + seat, &err) != 0) {
       printf("No hint: %s\n", err.msg);
       return;
     }
@@ -261,7 +263,8 @@ static void give_hint(table *t, int seat, const pf_move *moves, int n) {
   g->move_str(t->run.state, m, s);
   pf_buf d = {0};
   const char *told = beyond_notation(g, t, m, seat, s, &d);
-  printf("Hint: %d) %s%s%s (ismcts, %ld iterations)\n", k + 1, s, *told ? ": " : "", told, t->hint.stats.iterations);
+  printf("Hint: %d) %s%s%s (%s, %ld iterations)\n", k + 1, s, *told ? ": " : "", told, pf_game_strong_bot(g),
+         t->hint.stats.iterations);
   pf_buf_free(&d);
 }
 
@@ -312,8 +315,9 @@ static int human_turn(table *t, int seat) {
     if (strcmp(s, "help") == 0 || strcmp(s, "?") == 0) {
       printf("Type the number of a move, or the move itself as listed (any case; cards also as the\n"
              "rules allow: 10 for T, suit symbols). 'moves' lists them again with what each does,\n"
-             "'hint' asks the ismcts bot what it would play in your place (it sees only what you see),\n"
-             "'rules' prints the rules, 'quit' abandons the game (the record is still written).\n");
+             "'hint' asks the game's strong bot what it would play in your place (it sees only what\n"
+             "you see), 'rules' prints the rules, 'quit' abandons the game (the record is still\n"
+             "written).\n");
     } else if (strcmp(s, "hint") == 0) {
       give_hint(t, seat, moves, n);
     } else if (strcmp(s, "rules") == 0) {
