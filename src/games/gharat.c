@@ -50,6 +50,7 @@ typedef struct gha_state {
   /* First, before the cards: what gha_count_events reads of the position before a move (turn;
    * events_before). */
   uint8_t players, teams, next_slot, dealer, turn, over;
+  uint8_t stop; /* stop_at_deal_end: a hand's end that is not the match's sets over, deals nothing */
   pf_card card[NCARDS];          /* the card of each slot */
   uint8_t pile[NPILES][NCARDS];  /* slots of each pile, bottom first */
   uint8_t size[NPILES];
@@ -192,6 +193,10 @@ static void end_hand(gha_state *s) {
   }
   s->hand_no++;
   s->dealer = (uint8_t)((s->dealer + 1) % s->players);
+  if (s->stop) { /* play stops here (stop_at_deal_end): the totals hold the hand's points */
+    s->over = 1;
+    return;
+  }
   start_hand(s);
 }
 
@@ -516,6 +521,8 @@ static int gha_winners(const void *vs, int *seats) {
     if (scores[p] == best) seats[n++] = p; /* G-6 */
   return n;
 }
+
+static void gha_stop_at_deal_end(void *vs) { ((gha_state *)vs)->stop = 1; }
 
 static int gha_current_deal(const void *vs, pf_deal *out) {
   const gha_state *s = vs;
@@ -857,6 +864,7 @@ const pf_game pf_game_gharat = {
     .determinize = gha_determinize,
     .check = gha_check,
     .current_deal = gha_current_deal,
+    .stop_at_deal_end = gha_stop_at_deal_end,
     .describe = gha_describe,
     .rate_moves = gha_rate_moves,
     .move_zones = gha_move_zones,
