@@ -490,6 +490,13 @@ static int32_t select_child(search *s, const void *d, int32_t at, const pf_move 
  * Apart from the walk, so that its loop holds only what a simulated move needs. */
 static bool playout(search *s, void *d, bool greedy, int64_t eps, int64_t cutoff, bool horizon, int deal0) {
   const pf_game *g = s->t->g;
+  /* Uniform to the end: the game's random_playout, which draws as the loop below would, when the
+   * game stops at the deal's end by itself (stop_at_deal_end, set by iterate) or no horizon asks. */
+  if (g->random_playout && !greedy && !eps && !cutoff && (!horizon || g->stop_at_deal_end)) {
+    long branching = 0;
+    s->stats.moves += g->random_playout(d, &s->rng, &branching);
+    return horizon && g->current_deal(d, NULL) != deal0;
+  }
   int (*to_move)(const void *) = g->to_move;
   void (*apply)(void *, pf_move) = g->apply;
   int (*current_deal)(const void *, pf_deal *) = g->current_deal;
@@ -528,6 +535,7 @@ static void iterate(search *s) {
   int before[PF_MAX_PLAYERS];
   memcpy(d, t->root, g->state_size);
   g->determinize(d, t->seat, &s->rng);
+  if (horizon && g->stop_at_deal_end) g->stop_at_deal_end(d); /* never deal what is not played */
   int deal0 = horizon ? g->current_deal(d, NULL) : 0;
   if (horizon || cutoff) pf_standing(g, d, before);
   int32_t at = 0, depth = 0;
