@@ -677,6 +677,55 @@ static void check_random_playout(const pf_game *g, const void *st, const pf_rng 
   free(b);
 }
 
+/* Random moves from st until play stops or, with until_deal >= 0, the deal in progress is no longer
+ * deal until_deal; returns the moves (chance outcomes too) played. */
+static long play_random(const pf_game *g, void *st, pf_rng *rng, int until_deal) {
+  long n = 0;
+  for (int who, k; (who = g->to_move(st)) != PF_NOBODY && (until_deal < 0 || g->current_deal(st, NULL) == until_deal);
+       n++) {
+    if (who == PF_CHANCE)
+      pf_chance_sample(g, st, NULL);
+    else
+      g->apply(st, pf_random_move(g, st, rng, &k));
+    if (n > 100000) fail_msg("%s: play does not stop", g->id);
+  }
+  return n;
+}
+
+/* stop_at_deal_end: random play from st stops at the end of the deal in progress, after the same
+ * moves and draws as without it, at the next deal's index and with the standing it has once dealt;
+ * a game that ends with the deal ends as without it, with the same winners; random_playout stops
+ * there too. From copies of st and rng. */
+static void check_stop_at_deal_end(const pf_game *g, const void *st, int players, const pf_rng *rng, uint64_t seed,
+                                   int ply) {
+  if (!g->stop_at_deal_end) return;
+  void *a = pf_xmalloc(g->state_size), *b = pf_xmalloc(g->state_size), *c = pf_xmalloc(g->state_size);
+  memcpy(a, st, g->state_size);
+  memcpy(b, st, g->state_size);
+  g->stop_at_deal_end(b);
+  memcpy(c, b, g->state_size);
+  pf_rng ra = *rng, rb = *rng, rc = *rng;
+  long na = play_random(g, a, &ra, g->current_deal(a, NULL)), nb = play_random(g, b, &rb, -1), nc = nb, branching = 0;
+  if (g->random_playout) nc = g->random_playout(c, &rc, &branching);
+  bool over = g->to_move(a) == PF_NOBODY;
+  int sa[PF_MAX_PLAYERS], sb[PF_MAX_PLAYERS], wa[PF_MAX_PLAYERS], wb[PF_MAX_PLAYERS];
+  pf_standing(g, a, sa);
+  pf_standing(g, b, sb);
+  int ka = over ? g->winners(a, wa) : 0, kb = over ? g->winners(b, wb) : 0;
+  if (na != nb || memcmp(&ra, &rb, sizeof ra) != 0 || g->current_deal(a, NULL) != g->current_deal(b, NULL) ||
+      g->to_move(b) != PF_NOBODY || memcmp(sa, sb, sizeof sa[0] * (size_t)players) != 0 || ka != kb ||
+      memcmp(wa, wb, sizeof wa[0] * (size_t)ka) != 0)
+    fail_msg("%s, seed %llu, ply %d: stopped at the deal's end after %ld moves at deal %d, not %ld at deal %d%s", g->id,
+             (unsigned long long)seed, ply, nb, g->current_deal(b, NULL), na, g->current_deal(a, NULL),
+             memcmp(sa, sb, sizeof sa[0] * (size_t)players) ? ", another standing" : ka != kb ? ", other winners" : "");
+  if (g->random_playout && (nc != nb || memcmp(&rc, &rb, sizeof rc) != 0 || memcmp(b, c, g->state_size) != 0))
+    fail_msg("%s, seed %llu, ply %d: random_playout stopped after %ld moves, the loop %ld", g->id,
+             (unsigned long long)seed, ply, nc, nb);
+  free(a);
+  free(b);
+  free(c);
+}
+
 /* Scores and winners at the end: winners are distinct seats. */
 static void check_result(const pf_run *run) {
   int w[PF_MAX_PLAYERS];
@@ -726,6 +775,7 @@ static int conform_one(const pf_game *g, int players, const pf_options *opts, ui
       check_view_text(g, run.state, players, seed, ply);
       check_random_move(g, run.state, &rng, seed, ply);
       if (ply % 256 == 0) check_random_playout(g, run.state, &rng, seed, ply);
+      if (ply % 64 == 0) check_stop_at_deal_end(g, run.state, players, &rng, seed, ply);
       pf_move moves[PF_MAX_MOVES];
       int n = g->legal(run.state, moves);
       pf_move m = moves[pf_rng_below(&rng, (uint32_t)n)];

@@ -216,7 +216,7 @@ static uint32_t ln_fill(uint64_t n) {
  * (k + 1)^2, it is at most (k + 1)^2 - 1/v, whose root lies below k + 1 by more than 1/(2 (k + 1)^2
  * v) of it, and (k + 1)^2 v <= x + 2 sqrt(x v) + v < 2^39: more than 2^-40, so the rounded root
  * stays below k + 1. Truncation is then the floor. */
-static inline uint64_t isqrt_quotient(uint64_t x, uint32_t v) { return (uint64_t)sqrt((double)x / (double)v); }
+static inline uint64_t isqrt_quotient(uint64_t x, uint32_t v) { return (uint64_t)(int64_t)sqrt((double)x / (double)v); }
 
 /* The same of x = ln(a) * 2^32, from the tables below lim (what ln_fill returned): the root of x
  * times the inverse root of v is off by less than 2^-51 of it, far less than the 2^-40 by which a
@@ -225,7 +225,7 @@ static inline uint64_t isqrt_quotient(uint64_t x, uint32_t v) { return (uint64_t
  * <= x for k' the truncation, and k' + 1 the floor. That product is at most (k + 1)^2 v < 2^39. */
 static inline uint64_t isqrt_ln_quotient(uint32_t a, uint32_t v, uint32_t lim) {
   if (a >= lim || v >= lim) return isqrt_quotient(ln_q32_slow(a), v);
-  uint64_t k = (uint64_t)(ln_table[a].root * inv_root[v]);
+  uint64_t k = (uint64_t)(int64_t)(ln_table[a].root * inv_root[v]); /* < 2^20: no test for 2^63 */
   return (k + 1) * (k + 1) * v <= ln_table[a].q32 ? k + 1 : k;
 }
 
@@ -240,7 +240,10 @@ static inline uint64_t ucb_value(uint64_t reward, uint32_t visits, uint16_t prio
 }
 
 static inline uint64_t ucb_explore(uint32_t avail, uint32_t visits, uint64_t c_milli, uint32_t lim) {
-  return c_milli * UNIT * isqrt_ln_quotient(avail, visits, lim) / 1000;
+  uint64_t k = isqrt_ln_quotient(avail, visits, lim);
+  /* c_milli * UNIT * k / 1000, without the division where c_milli * UNIT is a multiple of 1000
+   * (the default c = 0.7 is: 700 * 27720 = 19404 * 1000), a test the same at every child. */
+  return c_milli * UNIT % 1000 == 0 ? c_milli * UNIT / 1000 * k : c_milli * UNIT * k / 1000;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -490,6 +493,13 @@ static int32_t select_child(search *s, const void *d, int32_t at, const pf_move 
  * Apart from the walk, so that its loop holds only what a simulated move needs. */
 static bool playout(search *s, void *d, bool greedy, int64_t eps, int64_t cutoff, bool horizon, int deal0) {
   const pf_game *g = s->t->g;
+  /* Uniform to the end: the game's random_playout, which draws as the loop below would, when the
+   * game stops at the deal's end by itself (stop_at_deal_end, set by iterate) or no horizon asks. */
+  if (g->random_playout && !greedy && !eps && !cutoff && (!horizon || g->stop_at_deal_end)) {
+    long branching = 0;
+    s->stats.moves += g->random_playout(d, &s->rng, &branching);
+    return horizon && g->current_deal(d, NULL) != deal0;
+  }
   int (*to_move)(const void *) = g->to_move;
   void (*apply)(void *, pf_move) = g->apply;
   int (*current_deal)(const void *, pf_deal *) = g->current_deal;
@@ -528,6 +538,7 @@ static void iterate(search *s) {
   int before[PF_MAX_PLAYERS];
   memcpy(d, t->root, g->state_size);
   g->determinize(d, t->seat, &s->rng);
+  if (horizon && g->stop_at_deal_end) g->stop_at_deal_end(d); /* never deal what is not played */
   int deal0 = horizon ? g->current_deal(d, NULL) : 0;
   if (horizon || cutoff) pf_standing(g, d, before);
   int32_t at = 0, depth = 0;

@@ -158,6 +158,16 @@ typedef struct pf_game {
    * turn to *branching. For a game whose moves cost less than the calls between them. NULL: the
    * loop. */
   long (*random_playout)(void *st, pf_rng *rng, long *branching);
+  /* Optional (the search's horizon). Makes st stop at the end of the deal in progress instead of
+   * dealing the next one, when the game goes on after it: play stops there (to_move gives
+   * PF_NOBODY), current_deal gives the next deal's index, and scores and standing are what they
+   * would be once it was dealt; nothing else may be asked of that state (winners least of all:
+   * the game is not over). Every move before it, and a game that ends with the deal, go as
+   * without (the conformance suite compares the two). ismcts calls it on its determinizations
+   * (horizon=deal), so that a playout neither shuffles a deal it would not look at nor checks
+   * the deal after every move, and plays out with random_playout. NULL: the search stops just
+   * after the next deal is dealt. */
+  void (*stop_at_deal_end)(void *st);
   /* Plays a legal move of the seat to move. */
   void (*apply)(void *st, pf_move m);
   /* Scores of every seat: running during the game, final when over. These are the full state's:

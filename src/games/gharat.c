@@ -50,6 +50,7 @@ typedef struct gha_state {
   /* First, before the cards: what gha_count_events reads of the position before a move (turn;
    * events_before). */
   uint8_t players, teams, next_slot, dealer, turn, over;
+  uint8_t stop; /* stop_at_deal_end: a hand's end that is not the match's sets over, deals nothing */
   pf_card card[NCARDS];          /* the card of each slot */
   uint8_t pile[NPILES][NCARDS];  /* slots of each pile, bottom first */
   uint8_t size[NPILES];
@@ -192,6 +193,10 @@ static void end_hand(gha_state *s) {
   }
   s->hand_no++;
   s->dealer = (uint8_t)((s->dealer + 1) % s->players);
+  if (s->stop) { /* play stops here (stop_at_deal_end): the totals hold the hand's points */
+    s->over = 1;
+    return;
+  }
   start_hand(s);
 }
 
@@ -240,9 +245,10 @@ static int gha_legal(const void *vs, pf_move *out) {
   return n;
 }
 
-/* The move gha_legal would list at index pf_rng_below(rng, n) (game.h's random_move): a card's
- * moves counted from top_count, the draw's card and its match found without a branch. */
-static inline pf_move random_move(const gha_state *s, pf_rng *rng, int *count) {
+/* The move gha_legal would list at index pf_rng_below(rng, n) (game.h's random_move), and its
+ * card's index in the hand into *at (for play_at): a card's moves counted from top_count, the
+ * draw's card and its match found without a branch. */
+static inline pf_move random_move_at(const gha_state *s, pf_rng *rng, int *count, int *at) {
   const uint8_t *hand = s->hand[s->turn];
   uint64_t tc = s->top_count;
   int len = s->hand_len[s->turn];
@@ -257,13 +263,19 @@ static inline pf_move random_move(const gha_state *s, pf_rng *rng, int *count) {
   int before = r >= u0 ? u0 : 0;
   before = r >= u1 ? u1 : before;
   before = r >= u2 ? u2 : before;
-  pf_card c = hand[(r >= u0) + (r >= u1) + (r >= u2)];
+  *at = (r >= u0) + (r >= u1) + (r >= u2);
+  pf_card c = hand[*at];
   r -= before;
   /* Its r-th match: a card's rank matches at most 3 tops, the 4th card of the rank being itself. */
   uint64_t m = rank_bytes(s->tops, c >> 2);
   m = r >= 1 ? m & (m - 1) : m;
   m = r >= 2 ? m & (m - 1) : m;
   return MOVE(c, target_of(m));
+}
+
+static inline pf_move random_move(const gha_state *s, pf_rng *rng, int *count) {
+  int at;
+  return random_move_at(s, rng, count, &at);
 }
 
 static inline int target_pile(int target) { return target == T_PP ? PLAY : target & 0x7F; }
@@ -286,15 +298,13 @@ static void take_run(gha_state *s, int taker, int from) {
   set_top(s, from);
 }
 
-static inline void play(gha_state *s, pf_move m) {
+/* Move m, whose card is at index i of the hand. */
+static inline void play_at(gha_state *s, pf_move m, int i) {
   int p = s->turn, target = MOVE_TARGET(m);
   pf_card c = MOVE_CARD(m);
-  /* The hand as one word: the card is its first byte equal to c (the bytes past the hand come
-   * after it), found without a loop; then its byte is taken out, the later ones one down. */
-  uint32_t h, x;
+  /* The hand as one word: card i's byte is taken out, the later ones one down. */
+  uint32_t h;
   memcpy(&h, s->hand[p], HAND);
-  x = h ^ 0x01010101u * c;
-  int i = __builtin_ctz(((x - 0x01010101u) & ~x & 0x80808080u) | 0x80000000u) / 8;
   uint32_t low = ((uint32_t)1 << 8 * i) - 1;
   h = (h & low) | ((h >> 8) & ~low);
   memcpy(s->hand[p], &h, HAND);
@@ -312,6 +322,15 @@ static inline void play(gha_state *s, pf_move m) {
   next_turn(s);
 }
 
+static inline void play(gha_state *s, pf_move m) {
+  /* The card is the hand word's first byte equal to it (the bytes past the hand come after it),
+   * found without a loop. */
+  uint32_t h, x;
+  memcpy(&h, s->hand[s->turn], HAND);
+  x = h ^ 0x01010101u * MOVE_CARD(m);
+  play_at(s, m, __builtin_ctz(((x - 0x01010101u) & ~x & 0x80808080u) | 0x80000000u) / 8);
+}
+
 static pf_move gha_random_move(const void *vs, pf_rng *rng, int *count) { return random_move(vs, rng, count); }
 static void gha_apply(void *vs, pf_move m) { play(vs, m); }
 
@@ -321,10 +340,10 @@ static long gha_random_playout(void *vs, pf_rng *rng, long *branching) {
   gha_state *s = vs;
   pf_rng x = *rng;
   long n = 0, b = 0;
-  for (int k; !s->over; n++) {
-    pf_move m = random_move(s, &x, &k);
+  for (int k, at; !s->over; n++) {
+    pf_move m = random_move_at(s, &x, &k, &at);
     b += k;
-    play(s, m);
+    play_at(s, m, at);
   }
   *rng = x;
   *branching += b;
@@ -438,11 +457,14 @@ static int gha_move_parse(const void *vs, const char *text, pf_move *m, pf_error
  * times how likely the others hold its rank, among the cards this seat has not seen. */
 static void gha_rate_moves(const void *vs, const pf_move *moves, int n, int64_t *rating) {
   const gha_state *s = vs;
-  int me = s->turn, seen[13] = {0}, others = 0, unseen = NCARDS;
-  for (int i = 0; i < s->hand_len[me]; i++) seen[s->hand[me][i] >> 2]++, unseen--;
-  for (int q = 0; q < NPILES; q++)
-    for (int i = 0; i < s->size[q]; i++)
-      if (s->seen & bit(s->pile[q][i])) seen[rank_of(s, s->pile[q][i])]++, unseen--;
+  int me = s->turn, others = 0;
+  /* The codes of the cards this seat has seen: its hand, and every slot seen face up (those are
+   * all on the piles, where a card stays once there); a rank's are 4 bits of it. */
+  static const uint8_t BITS[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+  uint64_t known = 0;
+  int unseen = NCARDS - s->hand_len[me];
+  for (int i = 0; i < s->hand_len[me]; i++) known |= bit(s->hand[me][i]);
+  for (uint64_t m = s->seen; m; m &= m - 1, unseen--) known |= bit(s->card[__builtin_ctzll(m)]);
   for (int p = 0; p < s->players; p++)
     if (p != me) others += s->hand_len[p];
   for (int i = 0; i < n; i++) {
@@ -460,7 +482,7 @@ static void gha_rate_moves(const void *vs, const pf_move *moves, int n, int64_t 
         own += card_points(s->card[s->pile[me][s->size[me] - 1 - k]]);
       stake = 2 * (own + (q == me ? 0 : run) + pts);
     }
-    int64_t risk = unseen > 0 ? 1000 * (int64_t)(4 - seen[rank]) * others / unseen : 0;
+    int64_t risk = unseen > 0 ? 1000 * (int64_t)(4 - BITS[known >> 4 * rank & 15]) * others / unseen : 0;
     rating[i] = 1000 * gain - stake * (risk < 1000 ? risk : 1000);
   }
 }
@@ -517,6 +539,8 @@ static int gha_winners(const void *vs, int *seats) {
   return n;
 }
 
+static void gha_stop_at_deal_end(void *vs) { ((gha_state *)vs)->stop = 1; }
+
 static int gha_current_deal(const void *vs, pf_deal *out) {
   const gha_state *s = vs;
   if (out) out->ncards = NCARDS, memcpy(out->cards, s->card, sizeof s->card);
@@ -535,17 +559,19 @@ static void gha_determinize(void *vs, int seat, pf_rng *rng) {
   uint8_t slots[NCARDS], hand_slots[MAXP * HAND];
   pf_card cards[NCARDS];
   pf_hands h = hands_of(s, hand_slots);
-  int n = pf_slots_hidden(&h, seat, s->next_slot, NCARDS, slots);
+  int n = pf_slots_hidden(&h, seat, s->next_slot, NCARDS, slots), pile0 = n, points = s->points[PLAY];
   for (int i = 0; i < s->size[PLAY] && seat != PF_VIEW_ALL; i++)
     if (!(s->seen & bit(s->pile[PLAY][i]))) slots[n++] = s->pile[PLAY][i];
   uint64_t codes = 0;
   for (int i = 0; i < n; i++) codes |= bit(s->card[slots[i]]);
+  for (int i = pile0; i < n; i++) points -= card_points(s->card[slots[i]]); /* the play pile's unseen */
   for (int i = 0; codes; codes &= codes - 1) cards[i++] = (pf_card)__builtin_ctzll(codes);
   pf_shuffle16(rng, cards, (size_t)n);
   for (int i = 0; i < n; i++) s->card[slots[i]] = cards[i], s->slot_of[cards[i]] = slots[i];
+  for (int i = pile0; i < n; i++) points += card_points(cards[i]); /* and their new cards */
   for (int p = 0; p < s->players; p++)
     for (int i = 0; i < s->hand_len[p]; i++) s->hand[p][i] = (uint8_t)s->card[hand_slots[p * HAND + i]];
-  s->points[PLAY] = (int16_t)pile_points(s, PLAY);
+  s->points[PLAY] = (int16_t)points;
   /* The deals of later hands are unknown too. */
   s->given = NULL;
   s->ndeals_given = 0;
@@ -857,6 +883,7 @@ const pf_game pf_game_gharat = {
     .determinize = gha_determinize,
     .check = gha_check,
     .current_deal = gha_current_deal,
+    .stop_at_deal_end = gha_stop_at_deal_end,
     .describe = gha_describe,
     .rate_moves = gha_rate_moves,
     .move_zones = gha_move_zones,
