@@ -59,6 +59,7 @@ enum {
   PH_DISCARDED, /* Thief: discarded and drew; pairs, discard captures or pass (THF-6) */
   PH_ANSWER,    /* Thief: a re-capture may answer the last steal (THF-5) */
   PH_OVER,
+  PH_STOPPED, /* stop_at_deal_end: the hand is over and the game goes on, but play stops here */
 };
 
 /* A hand as the move generator reads it, kept by seat and updated card by card as the hand
@@ -101,6 +102,7 @@ typedef struct thf_state {
   uint8_t last_turn;  /* THF-7: a draw took the last card of the stock; this turn is the last */
   uint8_t answerer, other; /* THF-5: who may re-capture now, and from whom */
   uint8_t contested;       /* THF-5: the contested rank key */
+  uint8_t stop;            /* stop_at_deal_end: a hand's end that is not the game's stops play (PH_STOPPED) */
   int32_t hands, hand_no, ndeals_given;
   int total[MAX_SEATS];     /* THF-8: the totals of the hands finished */
   int last_hand[MAX_SEATS]; /* the scores of the last hand finished */
@@ -438,8 +440,7 @@ static int thf_legal(const void *vs, pf_move *out) {
  * table card, each distinct table card offering every distinct hand card of its rank), steals
  * seat by seat; then pass, or with no capture at a turn's start the discards; a re-capture's
  * answers (THF-5) are the hand's cards of the contested rank or wild, then pass. */
-static pf_move thf_random_move(const void *vs, pf_rng *rng, int *count) {
-  const thf_state *s = vs;
+static inline __attribute__((always_inline)) pf_move random_move(const thf_state *s, pf_rng *rng, int *count) {
   if (s->phase == PH_ANSWER) {
     int k = hand_stealing(s, &s->hc[s->answerer], s->contested), r = (int)pf_rng_below(rng, (uint32_t)(*count = k + 1));
     return r < k ? MV(K_STEAL, hand_nth(s, s->answerer, answer_set(s), r), s->other) : MV(K_PASS, 0, 0);
@@ -555,6 +556,10 @@ static void end_hand(thf_state *s) {
     return;
   }
   s->dealer = (uint8_t)((s->dealer + 1) % s->players);
+  if (s->stop) { /* play stops before the next deal (stop_at_deal_end): the totals hold the hand */
+    s->phase = PH_STOPPED;
+    return;
+  }
   start_hand(s);
 }
 
@@ -572,7 +577,7 @@ static void end_turn(thf_state *s) {
  * a discard, later at least pass (THF-6). Whether a capture is left never ends a Thief turn by
  * itself, so that nobody learns from a turn's end what the hand holds. */
 static inline void settle(thf_state *s) {
-  while (s->phase != PH_OVER && s->phase != PH_ANSWER && s->hand_len[s->turn] == 0) end_turn(s);
+  while (s->phase < PH_ANSWER && s->hand_len[s->turn] == 0) end_turn(s); /* not over, stopped or answering */
 }
 
 /* Takes the table card at index t out of the heap: the cards above it move down, eight at a time
@@ -595,8 +600,7 @@ static int table_find(const thf_state *s, pf_card c) {
   return t;
 }
 
-static void thf_apply(void *vs, pf_move m) {
-  thf_state *s = vs;
+static inline __attribute__((always_inline)) void apply(thf_state *s, pf_move m) {
   int p = s->turn, kind = MV_KIND(m);
   bool fct = s->fct; /* read before the stores: tested with phase after them, the two bytes
                       * made one wide load that waited for the draws' byte stores */
@@ -667,6 +671,10 @@ static void thf_apply(void *vs, pf_move m) {
   if (s->phase == PH_START && !fct) s->phase = PH_CAPTURED;
   settle(s);
 }
+
+/* The methods; thf_random_playout has both inline. */
+static pf_move thf_random_move(const void *vs, pf_rng *rng, int *count) { return random_move(vs, rng, count); }
+static void thf_apply(void *vs, pf_move m) { apply(vs, m); }
 
 /* ------------------------------------------------------------------------------------------ */
 /* The greedy bot's rule of thumb                                                             */
@@ -893,14 +901,15 @@ static int fct_start(void *vs, const pf_setup *setup, pf_error *err) { return st
 
 static int thf_to_move(const void *vs) {
   const thf_state *s = vs;
-  if (s->phase == PH_OVER) return PF_NOBODY;
+  if (s->phase >= PH_OVER) return PF_NOBODY; /* over, or stopped at a hand's end */
   return s->phase == PH_ANSWER ? s->answerer : s->turn;
 }
 
-/* Running: the totals of the hands finished plus the capture piles of this one. */
+/* Running: the totals of the hands finished plus the capture piles of this one (none when over or
+ * stopped: the hand's piles are in the totals). */
 static void thf_scores(const void *vs, int *scores) {
   const thf_state *s = vs;
-  for (int p = 0; p < s->players; p++) scores[p] = s->total[p] + (s->phase == PH_OVER ? 0 : pile_points(s, p));
+  for (int p = 0; p < s->players; p++) scores[p] = s->total[p] + (s->phase >= PH_OVER ? 0 : pile_points(s, p));
 }
 
 static int thf_winners(const void *vs, int *seats) {
@@ -916,7 +925,27 @@ static int thf_winners(const void *vs, int *seats) {
 static int thf_current_deal(const void *vs, pf_deal *out) {
   const thf_state *s = vs;
   if (out) out->ncards = s->ncards, memcpy(out->cards, s->card, s->ncards * sizeof s->card[0]);
-  return s->phase == PH_OVER ? s->hand_no - 1 : s->hand_no;
+  return s->phase == PH_OVER ? s->hand_no - 1 : s->hand_no; /* stopped: the next hand's, not dealt */
+}
+
+/* game.h: stop_at_deal_end. */
+static void thf_stop_at_deal_end(void *vs) { ((thf_state *)vs)->stop = 1; }
+
+/* pf_random_playout's loop (game.h: random_playout) with random_move and apply inline, not three
+ * calls through the methods a move, and the generator's state in a local; it stops where to_move
+ * gives nobody (the game's end, or a hand's end after stop_at_deal_end). */
+static long thf_random_playout(void *vs, pf_rng *rng, long *branching) {
+  thf_state *s = vs;
+  pf_rng x = *rng;
+  long n = 0, b = 0;
+  for (int k; s->phase < PH_OVER; n++) {
+    pf_move m = random_move(s, &x, &k);
+    b += k;
+    apply(s, m);
+  }
+  *rng = x;
+  *branching += b;
+  return n;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1258,6 +1287,7 @@ static void thf_count_events(const void *before, const void *after, pf_move m, l
   .noptions = sizeof OPTIONS / sizeof OPTIONS[0], .state_size = sizeof(thf_state),                \
   .move_bound = 6u << 16, /* kind << 16 | b << 8 | card */                                      \
   .to_move = thf_to_move, .legal = thf_legal, .random_move = thf_random_move, .apply = thf_apply,   \
+  .random_playout = thf_random_playout, .stop_at_deal_end = thf_stop_at_deal_end,                \
   .move_str = thf_move_str,                                                                      \
   .move_parse = thf_move_parse, .scores = thf_scores, .winners = thf_winners,                    \
   .view_json = thf_view_json, .view_text = thf_view_text, .determinize = thf_determinize,        \
