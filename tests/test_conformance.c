@@ -20,7 +20,8 @@
  *     position and one of its determinizations) determinize for that seat, with the same
  *     generator, into byte-identical states, so that a bot, which sees the game only through
  *     determinizations, legal moves and views, chooses alike in both; and so is determinize_infer
- *     where a game has it, which also keeps the seat's view and legal moves and the state's check;
+ *     where a game has it, which also keeps the view and legal moves of the seat to move (the one
+ *     a bot determinizes for) and passes the state's check;
  *   - every viewer's zones (docs/views.md) are well formed with unique ids, the full view's hold
  *     every card in play, and "moves" follows "legal" one for one, naming zones of the view and
  *     cards the viewer sees in them;
@@ -528,15 +529,16 @@ static int check_determinize(const pf_game *g, const void *st, int players, pf_r
     assert_same_shown(&a, &b, true, "determinize changed what the seat is shown", g, players, seed, ply);
     if (who == seat) check_same_legal(g, st, copy, players, seed, ply);
     check_canonical(g, st, copy, seat, rng, seed, ply, false);
-    if (g->determinize_infer) { /* the bots' ismcts:infer=1 */
+    if (g->determinize_infer) /* the bots' ismcts:infer=1 */
       check_canonical(g, st, copy, seat, rng, seed, ply, true);
+    if (g->determinize_infer && who == seat) { /* the seat a bot determinizes for */
       void *inferred = pf_xmalloc(g->state_size);
       memcpy(inferred, st, g->state_size);
       g->determinize_infer(inferred, seat, rng);
       if (g->check(inferred, &err) != 0) fail_msg("%s: a determinize_infer state fails its check: %s", g->id, err.msg);
-      shown c = shown_to(g, inferred, players, seat, who == seat);
+      shown c = shown_to(g, inferred, players, seat, true);
       assert_same_shown(&a, &c, true, "determinize_infer changed what the seat is shown", g, players, seed, ply);
-      if (who == seat) check_same_legal(g, st, inferred, players, seed, ply);
+      check_same_legal(g, st, inferred, players, seed, ply);
       shown_free(&c);
       free(inferred);
     }
