@@ -844,6 +844,131 @@ static void test_FCT_6_and_THF_8_card_values(void **unused) {
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* What a forced play shows: determinize_infer (ismcts:infer=1)                               */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A card's rank as one letter, a joker X. */
+static char rank_letter(const char *card) { return strcmp(card, "JK") == 0 ? 'X' : card[0]; }
+
+/* Determinizes the run's position for `seat` `times` times (by determinize_infer, or plain
+ * determinize) and looks at seat p's hand in each: counts the samples where it holds fewer than
+ * `k` distinct ranks outside `out` (rank letters), and where it holds `most` or more cards of a
+ * rank in `out`. Each sample must pass the game's check and keep the seat's view. */
+static void infer_samples(const pf_run *r, int seat, int p, bool infer, const char *out, int k, int most, int times,
+                          int *fewer, int *outside) {
+  pf_run copy = *r;
+  copy.state = pf_xmalloc(r->game->state_size);
+  char *mine = pf_view_json_text(r->game, r->state, r->setup.players, seat);
+  pf_rng rng;
+  pf_rng_seed(&rng, 99, 0);
+  *fewer = *outside = 0;
+  for (int i = 0; i < times; i++) {
+    memcpy(copy.state, r->state, r->game->state_size);
+    (infer ? r->game->determinize_infer : r->game->determinize)(copy.state, seat, &rng);
+    pf_error err;
+    if (r->game->check(copy.state, &err) != 0) fail_msg("a determinization fails the check: %s", err.msg);
+    char *theirs = pf_view_json_text(r->game, copy.state, r->setup.players, seat);
+    if (strcmp(mine, theirs) != 0) fail_msg("determinize_infer changed seat %d's view", seat);
+    free(theirs);
+    json_t *v = tu_view(&copy, PF_VIEW_ALL), *c;
+    char ranks[16] = "";
+    int in = 0, distinct = 0;
+    size_t j;
+    json_array_foreach(json_object_get(json_array_get(json_object_get(v, "hands"), (size_t)p), "cards"), j, c) {
+      char l = rank_letter(json_string_value(c));
+      if (strchr(out, l)) {
+        in++;
+      } else if (!strchr(ranks, l)) {
+        ranks[distinct++] = l;
+        ranks[distinct] = '\0';
+      }
+    }
+    json_decref(v);
+    *fewer += distinct < k;
+    *outside += in >= most;
+  }
+  free(mine);
+  free(copy.state);
+}
+
+/* THF-6 (revised), read by every seat: seat 1 discards at its turn's start, so its hand then held
+ * no capture: no pair, no king (the discard pile's top, THF-4(b)), no 9 (seat 0's top card,
+ * THF-4(c)) and no wild (a steal was open: 2s and jokers, THF-1), nor a second 7 beside the 7C it
+ * discarded. Its other two cards stay in its hand; the card it draws after the discard may be
+ * anything. determinize_infer deals seat 0's samples so; plain determinize does not. */
+static void test_THF_6_a_discard_shows_every_seat_what_the_hand_lacks(void **unused) {
+  (void)unused;
+  const char *const hands[2] = {"9S 9H 3C", "4D 5H 7C"};
+  pf_run r;
+  start(&r, "thief", 2, hands, "KD", "TS JD 6S 8D QH 3D 4S 5C", NULL);
+  tu_play(&r, "9H+9S"); /* draws TS JD */
+  tu_play(&r, "pass");
+  tu_expect_legal(&r, "4D 5H 7C");
+  tu_play(&r, "7C"); /* draws 6S */
+  tu_play(&r, "pass");
+  expect_to_move(&r, 0);
+  int fewer, outside;
+  infer_samples(&r, 0, 1, true, "79K2X", 2, 1, 2000, &fewer, &outside);
+  assert_int_equal(fewer, 0);          /* two cards of two ranks that could capture nothing */
+  assert_true(outside > 100);          /* the card drawn since may be a king, a 9, a wild ... */
+  infer_samples(&r, 0, 1, true, "79K2X", 2, 2, 2000, &fewer, &outside);
+  assert_int_equal(outside, 0);        /* ... but only that one */
+  infer_samples(&r, 0, 1, false, "79K2X", 2, 1, 2000, &fewer, &outside);
+  assert_true(fewer > 100);            /* plain determinize knows nothing of it */
+  pf_run_free(&r);
+
+  /* A pair after the discard: one of its cards (5H) may be one the discard showed, so only one
+   * of those is known to stay; the two cards drawn after it may be anything. */
+  start(&r, "thief", 2, hands, "KD", "TS JD 5S 8D QH 3D 4S 5C", NULL);
+  tu_play(&r, "9H+9S");
+  tu_play(&r, "pass");
+  tu_play(&r, "7C"); /* draws 5S */
+  tu_play(&r, "5H+5S"); /* draws 8D QH */
+  tu_play(&r, "pass");
+  expect_to_move(&r, 0);
+  infer_samples(&r, 0, 1, true, "79K2X", 1, 2, 2000, &fewer, &outside);
+  assert_int_equal(fewer, 0);
+  assert_true(outside > 20); /* two of its three cards may be of the ranks it lacked then */
+  infer_samples(&r, 0, 1, true, "79K2X", 1, 3, 2000, &fewer, &outside);
+  assert_int_equal(outside, 0);
+  pf_run_free(&r);
+
+  /* A new hand forgets what the last one showed. */
+  start(&r, "thief", 2, hands, "KD", "TS JD 6S 8D QH 3D 4S 5C", "hands=2");
+  tu_play(&r, "9H+9S");
+  tu_play(&r, "pass");
+  tu_play(&r, "7C");
+  tu_play(&r, "pass");
+  infer_samples(&r, 0, 1, true, "79K2X", 2, 1, 200, &fewer, &outside);
+  assert_int_equal(fewer, 0);
+  while (tu_view_int(&r, "hand_number") == 1) tu_play_first(&r, 1);
+  int who = pf_run_to_move(&r);
+  infer_samples(&r, who, 1 - who, true, "79K2X", 3, 1, 2000, &fewer, &outside);
+  assert_true(fewer > 100);
+  pf_run_free(&r);
+}
+
+/* FCT-3: captures are forced throughout a Four Card Thief turn, so the discard that ends it shows
+ * that none of the four cards kept pairs another or matches a table card (7S, 8D, JK) or the
+ * discard (3H). */
+static void test_FCT_3_a_discard_shows_every_seat_what_the_hand_lacks(void **unused) {
+  (void)unused;
+  const char *const hands[2] = {"2C 4C 5C 6C", "9S TS QS KS"};
+  pf_run r;
+  start(&r, "four-card-thief", 2, hands, "7S 8D JK 7D", "3H AS", NULL);
+  tu_expect_legal(&r, "2C 4C 5C 6C 3H"); /* drew 3H: no capture */
+  tu_play(&r, "3H");
+  expect_to_move(&r, 1);
+  int fewer, outside;
+  infer_samples(&r, 1, 0, true, "78X3", 4, 1, 2000, &fewer, &outside);
+  assert_int_equal(fewer, 0);
+  assert_int_equal(outside, 0);
+  infer_samples(&r, 1, 0, false, "78X3", 4, 1, 2000, &fewer, &outside);
+  assert_true(fewer > 100);
+  pf_run_free(&r);
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* The zones of the JSON view (docs/views.md)                                                 */
 /* ------------------------------------------------------------------------------------------ */
 
@@ -895,6 +1020,8 @@ int main(void) {
       cmocka_unit_test(test_THF_6_discard_then_capture),
       cmocka_unit_test(test_THF_6_revised_a_declined_recapture_keeps_the_wild),
       cmocka_unit_test(test_THF_6_no_steal_after_a_discard),
+      cmocka_unit_test(test_THF_6_a_discard_shows_every_seat_what_the_hand_lacks),
+      cmocka_unit_test(test_FCT_3_a_discard_shows_every_seat_what_the_hand_lacks),
       cmocka_unit_test(test_THF_7_the_last_card_of_the_stock),
       cmocka_unit_test(test_THF_8_a_game_is_one_hand_per_player),
       cmocka_unit_test(test_THF_8_option_hands),
