@@ -1330,7 +1330,6 @@ void pf_hall_flush(pf_hall *h) {
     tell_changed(h, dirty, ndirty);
     free(dirty);
   } while (pf_workers_pending(h->workers) && h->io.wake == NULL);
-  pf_workers_go(h->workers); /* the bots' jobs of the pass, at once */
   if (h->pass_messages) pf_histogram_observe(&h->pass_seconds, pf_clock_seconds() - h->pass_start, h->pass_messages);
   h->pass_messages = 0;
   sweep_idle(h);

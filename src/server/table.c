@@ -885,7 +885,7 @@ void schedule_bot(pf_hall *h, table *t) {
   if (who < 0 || !is_bot_seat(t, who)) return;
   const char *spec = t->seats[who].kind == SEAT_BOT ? t->seats[who].bot : t->takeover_bot;
   t->bot_busy = true;
-  pf_workers_queue(h->workers, &job_new(h, t, who, 0, spec)->work); /* the workers woken at the pass's end */
+  pf_workers_submit(h->workers, &job_new(h, t, who, 0, spec)->work);
 }
 
 /* A bot's finished choice for a table: played if the table is still where it was. */

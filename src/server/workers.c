@@ -15,7 +15,6 @@ struct pf_workers {
   pthread_cond_t ready;
   pf_work *todo, *todo_tail, *done;
   int pending;
-  int unsignalled; /* jobs queued (pf_workers_queue) since the last pf_workers_go */
   bool stopping;
   int nthreads;
   pthread_t *threads;
@@ -41,12 +40,9 @@ static void *worker_main(void *arg) {
     pthread_mutex_unlock(&w->lock);
     w->fn(job);
     pthread_mutex_lock(&w->lock);
-    /* The loop takes every finished job once woken (pf_workers_done until none is left): one
-     * that finds others waiting has been told of already. */
-    bool told = w->done != NULL;
     push_done(w, job);
     pthread_mutex_unlock(&w->lock);
-    if (w->wake && !told) w->wake(w->ctx);
+    if (w->wake) w->wake(w->ctx);
     pthread_mutex_lock(&w->lock);
   }
   pthread_mutex_unlock(&w->lock);
@@ -64,8 +60,7 @@ pf_workers *pf_workers_start(int n, void (*fn)(pf_work *job), void (*wake)(void 
   return w;
 }
 
-/* Queues a job (runs it at once in a pool of no threads); wakes a worker for it unless `later`. */
-static void submit(pf_workers *w, pf_work *job, bool later) {
+void pf_workers_submit(pf_workers *w, pf_work *job) {
   job->next = NULL;
   pthread_mutex_lock(&w->lock);
   w->pending++;
@@ -80,24 +75,8 @@ static void submit(pf_workers *w, pf_work *job, bool later) {
     else
       w->todo = job;
     w->todo_tail = job;
-    if (later)
-      w->unsignalled++;
-    else
-      pthread_cond_signal(&w->ready);
-  }
-  pthread_mutex_unlock(&w->lock);
-}
-
-void pf_workers_submit(pf_workers *w, pf_work *job) { submit(w, job, false); }
-void pf_workers_queue(pf_workers *w, pf_work *job) { submit(w, job, true); }
-
-void pf_workers_go(pf_workers *w) {
-  pthread_mutex_lock(&w->lock);
-  if (w->unsignalled == 1)
     pthread_cond_signal(&w->ready);
-  else if (w->unsignalled > 1)
-    pthread_cond_broadcast(&w->ready);
-  w->unsignalled = 0;
+  }
   pthread_mutex_unlock(&w->lock);
 }
 

@@ -4,8 +4,7 @@
  *
  * A job is any struct that begins with a pf_work. The loop submits it; a worker runs the pool's
  * function on it; the finished job waits in the done queue, and the pool calls `wake` (from the
- * worker's thread) so that the loop collects it with pf_workers_done: once for the jobs that
- * finish before it has collected the first, since it collects all that wait. Jobs run in any order.
+ * worker's thread) so that the loop collects it with pf_workers_done. Jobs run in any order.
  * A pool of 0 threads runs each job inside pf_workers_submit, for tests and the fuzz target.
  *
  * A crew (below) is the other kind of help: a batch of short items shared at once between the
@@ -26,10 +25,6 @@ typedef struct pf_workers pf_workers;
 pf_workers *pf_workers_start(int n, void (*fn)(pf_work *job), void (*wake)(void *ctx), void *ctx);
 /* Hands a job to the pool; the pool owns it until pf_workers_done gives it back. */
 void pf_workers_submit(pf_workers *w, pf_work *job);
-/* The same without waking a worker for it until pf_workers_go: the jobs of a pass handed over
- * together (a bot's move costs a random bot microseconds, waking a worker for each costs more). */
-void pf_workers_queue(pf_workers *w, pf_work *job);
-void pf_workers_go(pf_workers *w);
 /* A finished job, or NULL when none is waiting. */
 pf_work *pf_workers_done(pf_workers *w);
 /* Hands back through the done queue, unrun, every job not begun for which match says true
