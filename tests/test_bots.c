@@ -12,6 +12,7 @@
  *     random player.
  * A game added to the registry is covered without changing this file.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,19 +31,24 @@ void *__real_realloc(void *p, size_t n);
 void *__wrap_malloc(size_t n);
 void *__wrap_calloc(size_t k, size_t n);
 void *__wrap_realloc(void *p, size_t n);
-static long allocations; /* counted while counting is on */
-static bool counting;
+/* Counted while counting is on, by every thread: a search of `threads=2` allocates (or must not)
+ * on its helper thread too, so both are atomic (relaxed: the choice's own join orders them). */
+static _Atomic long allocations;
+static _Atomic bool counting;
 
+static void count_one(void) {
+  if (atomic_load_explicit(&counting, memory_order_relaxed)) atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
+}
 void *__wrap_malloc(size_t n) {
-  allocations += counting;
+  count_one();
   return __real_malloc(n);
 }
 void *__wrap_calloc(size_t k, size_t n) {
-  allocations += counting;
+  count_one();
   return __real_calloc(k, n);
 }
 void *__wrap_realloc(void *p, size_t n) {
-  allocations += counting;
+  count_one();
   return __real_realloc(p, n);
 }
 
