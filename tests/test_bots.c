@@ -58,13 +58,11 @@ void *__wrap_realloc(void *p, size_t n) {
  * too); the fourth spec plays out whole games, past the end of the deal in progress; the fifth
  * searches on three threads, its 25 iterations shared out 9, 8, 8 (with a time limit in each
  * thread's processor time, clock=cpu, which these iterations never reach); the sixth mixes the rule of
- * thumb into its playouts (eps) and cuts them short (cutoff); the seventh solves the ends of deals
- * exactly over three determinizations (solve; in 2-player games); the last deals the others'
- * hidden cards as their forced plays showed (infer: determinize_infer, where a game has it). */
+ * thumb into its playouts (eps) and cuts them short (cutoff); the last solves the ends of deals
+ * exactly over three determinizations (solve; in 2-player games). */
 static const char *const SPECS[] = {"random", "greedy", "ismcts:iters=25", "ismcts:iters=12,playout=greedy,horizon=game",
-                                    "ismcts:iters=25,threads=3,time=60000,clock=cpu", "ismcts:iters=25,eps=0.5,cutoff=6", "ismcts:iters=25,solve=3",
-                                    "ismcts:iters=25,infer=1"};
-#define NSPECS 8
+                                    "ismcts:iters=25,threads=3,time=60000,clock=cpu", "ismcts:iters=25,eps=0.5,cutoff=6", "ismcts:iters=25,solve=3"};
+#define NSPECS 7
 
 static void start(const pf_game *g, int players, uint64_t seed, void *st) {
   pf_setup setup = {.players = players, .seed = seed};
@@ -200,8 +198,7 @@ static void test_bots_see_only_their_seat(void **unused) {
 static void test_bots_allocate_once(void **unused) {
   (void)unused;
   const char *specs[] = {"random", "greedy", "ismcts:iters=300", "ismcts:iters=100,playout=greedy",
-                         "ismcts:iters=100,threads=2", "ismcts:iters=100,eps=0.3,cutoff=10", "ismcts:iters=100,solve=4",
-                         "ismcts:iters=100,infer=1"};
+                         "ismcts:iters=100,threads=2", "ismcts:iters=100,eps=0.3,cutoff=10", "ismcts:iters=100,solve=4"};
   for (int gi = 0; pf_games[gi]; gi++) {
     const pf_game *g = pf_games[gi];
     int players = g->min_players > 2 ? g->min_players : 2;
@@ -280,10 +277,6 @@ static void test_bot_specs(void **unused) {
   assert_int_equal(pf_bot_init(&b, "ismcts", 2, 1, 0, &err), 0);
   assert_int_equal(pf_bot_setting_value(&b, "clock"), 0);
   expect_refused("ismcts:clock=sundial", "bad value 'sundial' for clock; allowed: clock: wall or cpu");
-  assert_int_equal(pf_bot_setting_value(&b, "infer"), 0);
-  assert_int_equal(pf_bot_init(&b, "ismcts:infer=1", 2, 1, 0, &err), 0);
-  assert_int_equal(pf_bot_setting_value(&b, "infer"), 1);
-  expect_refused("ismcts:infer=2", "bad value '2' for infer; allowed: infer: an integer from 0 to 1");
 }
 
 /* ---- a time limit in processor time ---- */

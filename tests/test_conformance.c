@@ -19,9 +19,7 @@
  *   - determinizing is canonical: two positions that differ only in what a seat cannot see (the
  *     position and one of its determinizations) determinize for that seat, with the same
  *     generator, into byte-identical states, so that a bot, which sees the game only through
- *     determinizations, legal moves and views, chooses alike in both; and so is determinize_infer
- *     where a game has it, which also keeps the view and legal moves of the seat to move (the one
- *     a bot determinizes for) and passes the state's check;
+ *     determinizations, legal moves and views, chooses alike in both;
  *   - every viewer's zones (docs/views.md) are well formed with unique ids, the full view's hold
  *     every card in play, and "moves" follows "legal" one for one, naming zones of the view and
  *     cards the viewer sees in them;
@@ -183,21 +181,19 @@ static bool same_table(const json_t *a, const json_t *b) {
 }
 
 /* `st` and `other` differ only in what `seat` cannot see: determinized for it with the same
- * generator (by determinize, or by determinize_infer with `infer`) they must become the same
- * state, byte for byte. */
+ * generator they must become the same state, byte for byte. */
 static void check_canonical(const pf_game *g, const void *st, const void *other, int seat, pf_rng *rng,
-                            uint64_t seed, int ply, bool infer) {
+                            uint64_t seed, int ply) {
   void *a = pf_xmalloc(g->state_size), *b = pf_xmalloc(g->state_size);
   pf_rng ra = *rng, rb = *rng;
-  void (*determinize)(void *, int, pf_rng *) = infer ? g->determinize_infer : g->determinize;
   memcpy(a, st, g->state_size);
   memcpy(b, other, g->state_size);
-  determinize(a, seat, &ra);
-  determinize(b, seat, &rb);
+  g->determinize(a, seat, &ra);
+  g->determinize(b, seat, &rb);
   if (memcmp(a, b, g->state_size) != 0 || memcmp(&ra, &rb, sizeof ra) != 0)
-    fail_msg("%s, seed %llu, ply %d: determinize%s for seat %d is not canonical: two positions that differ "
+    fail_msg("%s, seed %llu, ply %d: determinize for seat %d is not canonical: two positions that differ "
              "only in what the seat cannot see determinize differently",
-             g->id, (unsigned long long)seed, ply, infer ? "_infer" : "", seat);
+             g->id, (unsigned long long)seed, ply, seat);
   pf_rng_next(rng);
   free(a);
   free(b);
@@ -528,20 +524,7 @@ static int check_determinize(const pf_game *g, const void *st, int players, pf_r
     check_zones(g, st, &a, players, seed, ply);
     assert_same_shown(&a, &b, true, "determinize changed what the seat is shown", g, players, seed, ply);
     if (who == seat) check_same_legal(g, st, copy, players, seed, ply);
-    check_canonical(g, st, copy, seat, rng, seed, ply, false);
-    if (g->determinize_infer) /* the bots' ismcts:infer=1 */
-      check_canonical(g, st, copy, seat, rng, seed, ply, true);
-    if (g->determinize_infer && who == seat) { /* the seat a bot determinizes for */
-      void *inferred = pf_xmalloc(g->state_size);
-      memcpy(inferred, st, g->state_size);
-      g->determinize_infer(inferred, seat, rng);
-      if (g->check(inferred, &err) != 0) fail_msg("%s: a determinize_infer state fails its check: %s", g->id, err.msg);
-      shown c = shown_to(g, inferred, players, seat, true);
-      assert_same_shown(&a, &c, true, "determinize_infer changed what the seat is shown", g, players, seed, ply);
-      check_same_legal(g, st, inferred, players, seed, ply);
-      shown_free(&c);
-      free(inferred);
-    }
+    check_canonical(g, st, copy, seat, rng, seed, ply);
     /* The public: the seat to move has the same legal moves in both, so describe is compared. */
     shown pb = shown_to(g, copy, players, PF_VIEW_PUBLIC, who == seat);
     assert_same_shown(&pub, &pb, who == seat, "hidden cards changed what the public is shown", g, players, seed, ply);

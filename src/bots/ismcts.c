@@ -130,7 +130,7 @@ typedef struct search {
   uint32_t tried[PF_MAX_MOVES];  /* == stamp: the legal move of that index has a child */
 } search;
 
-enum { S_ITERS, S_TIME, S_C, S_PLAYOUT, S_HORIZON, S_BIAS, S_THREADS, S_EPS, S_CUTOFF, S_SOLVE, S_CLOCK, S_INFER };
+enum { S_ITERS, S_TIME, S_C, S_PLAYOUT, S_HORIZON, S_BIAS, S_THREADS, S_EPS, S_CUTOFF, S_SOLVE, S_CLOCK };
 static const char *const PLAYOUTS[] = {"random", "greedy", NULL};
 static const char *const HORIZONS[] = {"deal", "game", NULL};
 static const char *const CLOCKS[] = {"wall", "cpu", NULL};
@@ -161,9 +161,6 @@ static const pf_bot_setting SETTINGS[] = {
     {"clock", 1, CLOCKS, 0, 0, 1,
      "what time counts: the wall clock, or each search thread's processor time (so that a budget "
      "measures the bot's work, not the machine's load)"},
-    {"infer", 1, NULL, 0, 0, 1,
-     "1: deal the others' hidden cards as their forced plays showed every seat they may be (the "
-     "game's determinize_infer, where it has one: Thief's discards); 0: uniformly"},
 };
 
 /* ------------------------------------------------------------------------------------------ */
@@ -540,7 +537,7 @@ static void iterate(search *s) {
   int64_t eps = t->set[S_EPS], cutoff = t->set[S_CUTOFF];
   int before[PF_MAX_PLAYERS];
   memcpy(d, t->root, g->state_size);
-  (t->set[S_INFER] && g->determinize_infer ? g->determinize_infer : g->determinize)(d, t->seat, &s->rng);
+  g->determinize(d, t->seat, &s->rng);
   if (horizon && g->stop_at_deal_end) g->stop_at_deal_end(d); /* never deal what is not played */
   int deal0 = horizon ? g->current_deal(d, NULL) : 0;
   if (horizon || cutoff) pf_standing(g, d, before);

@@ -254,11 +254,6 @@ typedef struct pf_game {
    * and determinizations, so this is what makes their choices independent of hidden cards; the
    * conformance suite checks it. */
   void (*determinize)(void *st, int seat, pf_rng *rng);
-  /* Optional. As determinize (canonical too), but the other seats' hidden cards also agree with
-   * what their forced plays showed every seat (a Thief discard shows that no capture was there
-   * to be made): the bots' setting `ismcts:infer=1`. It must never exclude a card the seat may
-   * hold, and reads only public facts. NULL: determinize. */
-  void (*determinize_infer)(void *st, int seat, pf_rng *rng);
 
   /* ---- bots' knowledge ---- */
   /* Optional (pf_rate_moves). The greedy bot's rule of thumb (bots/greedy.c): rates each of the n

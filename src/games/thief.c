@@ -108,10 +108,6 @@ typedef struct thf_state {
   int last_hand[MAX_SEATS]; /* the scores of the last hand finished */
   uint64_t seed;
   const pf_deal *given;
-  /* What the seats' discards showed every seat (infer_discard, for determinize_infer): at least
-   * shown_k[p] of seat p's cards are distinct rank keys outside the set shown_out[p]. */
-  uint16_t shown_out[MAX_SEATS];
-  uint8_t shown_k[MAX_SEATS];
 } thf_state;
 
 static const pf_option_desc OPTIONS[] = {
@@ -526,7 +522,6 @@ static void start_hand(thf_state *s) {
   memset(s->pile_top, NONE, sizeof s->pile_top);
   memset(s->top, NONE, sizeof s->top);
   memset(s->pile_pts, 0, sizeof s->pile_pts);
-  memset(s->shown_k, 0, sizeof s->shown_k); /* a new deal: nothing shown of it */
   s->open = 0;
   s->nheap = 0;
   s->next_slot = 0;
@@ -605,41 +600,7 @@ static int table_find(const thf_state *s, pf_card c) {
   return t;
 }
 
-/* ------------------------------------------------------------------------------------------ */
-/* What forced plays show (determinize_infer)                                                 */
-/* ------------------------------------------------------------------------------------------ */
-
-/* A discard is made only when no capture is available (THF-6: at a turn's start; FCT-3: at any
- * point of the turn), so seat p's hand at that moment, seen by every seat, held no pair (its
- * cards are distinct rank keys: a wild pairs only with its own rank, THF-4(a)), no card of the
- * discard pile's top rank (THF-4(b)) or of a table card's (FCT-3), no card of the rank of a top
- * card p could steal and, if there was one, no wild (THF-4(c), FCT-4: a locked pile is none).
- * The cards besides the one discarded (its rank too, then: no pair with it) stay in the hand. */
-static void infer_discard(thf_state *s, int p, pf_card a) {
-  unsigned out = 1u << rk(a), steal = stealable(s, p);
-  /* the table cards' ranks (no table in Thief), and the wilds' if a steal was open */
-  for (uint64_t set = s->laid | (steal ? s->wild : 0); set; set &= set - 1) out |= 1u << rk((pf_card)__builtin_ctzll(set));
-  if (s->dtop != NONE) out |= 1u << rk(s->dtop);
-  for (; steal; steal &= steal - 1) out |= 1u << rk(s->top[__builtin_ctz(steal)]);
-  s->shown_out[p] = (uint16_t)out;
-  s->shown_k[p] = (uint8_t)(s->hand_len[p] - 1);
-}
-
-/* Move m, before it is applied. A card played of a rank outside shown_out may be one of the
- * cards the discard showed, so one fewer of them is known to stay (a pair's two cards share a
- * rank: at most one of them); a card of a rank inside it was drawn since. Conservative: the
- * shown cards may stay in the hand when fewer are counted, never more. A pass shows nothing
- * (THF-5, THF-6: it is always offered). */
-static inline void infer_note(thf_state *s, pf_move m) {
-  int kind = MV_KIND(m), p = s->phase == PH_ANSWER ? s->answerer : s->turn;
-  if (kind == K_DISCARD)
-    infer_discard(s, p, MV_A(m));
-  else if (kind != K_PASS && s->shown_k[p] && !(s->shown_out[p] >> rk(MV_A(m)) & 1))
-    s->shown_k[p]--;
-}
-
 static inline __attribute__((always_inline)) void apply(thf_state *s, pf_move m) {
-  infer_note(s, m);
   int p = s->turn, kind = MV_KIND(m);
   bool fct = s->fct; /* read before the stores: tested with phase after them, the two bytes
                       * made one wide load that waited for the draws' byte stores */
@@ -992,52 +953,46 @@ static long thf_random_playout(void *vs, pf_rng *rng, long *branching) {
 /* ------------------------------------------------------------------------------------------ */
 
 /* Hidden from `seat`: the other hands and the stock. The discard pile, the table cards and every
- * capture were seen face up. */
+ * capture were seen face up. A turn that goes on after its first action shows only that its
+ * player holds a card (THF-6): no constraint on what the hidden cards may be.
+ *
+ * They are resampled exactly as pf_slots_shuffle resamples pf_slots_hidden's slots (the hands
+ * after `seat`'s skipped, then the stock): sorted by code, then Fisher-Yates as pf_shuffle, the
+ * same draws and the same swaps. Here the sort is a count of each code (every code is below 64)
+ * read back in order, each code written four times at once (no deck holds more copies: THF-1's
+ * four jokers) and the next one written where its copies end, so that no branch depends on how
+ * many copies a code has; and the stock, slots next_slot on, is read and written in place. */
 static void thf_determinize(void *vs, int seat, pf_rng *rng) {
   thf_state *s = vs;
-  uint8_t slots[MAX_CARDS];
-  pf_hands h = hands_of(s);
-  /* A turn that goes on after its first action shows only that its player holds a card (THF-6):
-   * no constraint on what the hidden cards may be. */
-  pf_slots_shuffle(s->card, slots, pf_slots_hidden(&h, seat, s->next_slot, s->ncards, slots), rng);
+  uint8_t held[MAX_SEATS * HAND_ROOM], times[64] = {0}, cards[MAX_CARDS + 8];
+  bool all = seat == PF_VIEW_ALL; /* sees everything: nothing to resample */
+  int nh = 0, next = s->next_slot, n = all ? 0 : s->ncards - next;
+  uint64_t present = 0;
+  for (int p = 0; !all && p < s->players; p++)
+    if (!pf_view_sees_own(seat, p))
+      for (int i = 0; i < s->hand_len[p]; i++) held[nh++] = s->hand[p][i];
+  for (int i = 0; i < nh; i++) times[s->card[held[i]]]++, present |= (uint64_t)1 << s->card[held[i]];
+  for (int k = next; k < next + n; k++) times[s->card[k]]++, present |= (uint64_t)1 << s->card[k];
+  n += nh;
+  for (int k = 0; present; present &= present - 1) {
+    int c = __builtin_ctzll(present);
+    word_set(cards + k, BYTES_1 * (uint64_t)c);
+    k += times[c];
+  }
+  pf_rng x = *rng;
+  for (int i = n; i > 1; i--) {
+    int j = (int)pf_rng_below(&x, (uint32_t)i);
+    uint8_t t = cards[i - 1];
+    cards[i - 1] = cards[j];
+    cards[j] = t;
+  }
+  *rng = x;
+  for (int i = 0; i < nh; i++) s->card[held[i]] = cards[i];
+  for (int k = next; k < next + n - nh; k++) s->card[k] = cards[nh + k - next];
   hands_read(s, seat);
   s->given = NULL; /* later deals are unknown too */
   s->ndeals_given = 0;
   s->seed = pf_rng_next(rng);
-}
-
-/* Whether seat p's hand agrees with what its discard showed (infer_discard): shown_k[p] distinct
- * rank keys outside shown_out[p] among its cards. */
-static bool infer_fits(const thf_state *s, int p) {
-  unsigned ranks = 0;
-  for (int i = 0; i < s->hand_len[p]; i++) ranks |= 1u << rk(card_of(s, s->hand[p][i]));
-  return __builtin_popcount(ranks & ~(unsigned)s->shown_out[p]) >= s->shown_k[p];
-}
-
-#define INFER_TRIES 64
-
-/* determinize, then each other seat's hand redrawn, with the stock, until it agrees with what its
- * discard showed (rejection: among the hands that agree, each is as likely as before), at most
- * INFER_TRIES times; a hand that never agrees (the stock holds too few cards to choose from) is
- * kept. Canonical as determinize is: it reads only the resampled cards and the public facts. */
-static void thf_determinize_infer(void *vs, int seat, pf_rng *rng) {
-  thf_state *s = vs;
-  thf_determinize(s, seat, rng);
-  for (int p = 0; p < s->players; p++) {
-    if (pf_view_sees_own(seat, p) || !s->shown_k[p]) continue;
-    uint8_t pool[MAX_CARDS];
-    int len = s->hand_len[p], n = 0;
-    for (int i = 0; i < len; i++) pool[n++] = s->hand[p][i];
-    for (int k = s->next_slot; k < s->ncards; k++) pool[n++] = (uint8_t)k;
-    for (int tries = 0; n > len && tries < INFER_TRIES && !infer_fits(s, p); tries++)
-      for (int i = 0; i < len; i++) { /* a fresh hand from the pool: Fisher-Yates's first len steps */
-        int j = i + (int)pf_rng_below(rng, (uint32_t)(n - i));
-        pf_card c = s->card[pool[i]];
-        s->card[pool[i]] = s->card[pool[j]];
-        s->card[pool[j]] = c;
-      }
-  }
-  hands_read(s, seat);
 }
 
 static int thf_check(const void *vs, pf_error *err) {
@@ -1364,7 +1319,6 @@ static void thf_count_events(const void *before, const void *after, pf_move m, l
   .move_str = thf_move_str,                                                                      \
   .move_parse = thf_move_parse, .scores = thf_scores, .winners = thf_winners,                    \
   .view_json = thf_view_json, .view_text = thf_view_text, .determinize = thf_determinize,        \
-  .determinize_infer = thf_determinize_infer,                                                    \
   .check = thf_check, .current_deal = thf_current_deal, .describe = thf_describe,             \
   .rate_moves = thf_rate_moves, .move_zones = thf_move_zones, .events = EVENTS,                  \
   .count_events = thf_count_events
