@@ -961,7 +961,8 @@ static long thf_random_playout(void *vs, pf_rng *rng, long *branching) {
  * same draws and the same swaps. Here the sort is a count of each code (every code is below 64)
  * read back in order, each code written four times at once (no deck holds more copies: THF-1's
  * four jokers) and the next one written where its copies end, so that no branch depends on how
- * many copies a code has; and the stock, slots next_slot on, is read and written in place. */
+ * many copies a code has; the stock, slots next_slot on, is read and written in place; the
+ * shuffle is pf_shuffle itself. */
 static void thf_determinize(void *vs, int seat, pf_rng *rng) {
   thf_state *s = vs;
   uint8_t held[MAX_SEATS * HAND_ROOM], times[64] = {0}, cards[MAX_CARDS + 8];
@@ -979,14 +980,7 @@ static void thf_determinize(void *vs, int seat, pf_rng *rng) {
     word_set(cards + k, BYTES_1 * (uint64_t)c);
     k += times[c];
   }
-  pf_rng x = *rng;
-  for (int i = n; i > 1; i--) {
-    int j = (int)pf_rng_below(&x, (uint32_t)i);
-    uint8_t t = cards[i - 1];
-    cards[i - 1] = cards[j];
-    cards[j] = t;
-  }
-  *rng = x;
+  pf_shuffle(rng, cards, (size_t)n);
   for (int i = 0; i < nh; i++) s->card[held[i]] = cards[i];
   for (int k = next; k < next + n - nh; k++) s->card[k] = cards[nh + k - next];
   hands_read(s, seat);
