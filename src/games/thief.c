@@ -956,33 +956,25 @@ static long thf_random_playout(void *vs, pf_rng *rng, long *branching) {
  * capture were seen face up. A turn that goes on after its first action shows only that its
  * player holds a card (THF-6): no constraint on what the hidden cards may be.
  *
- * They are resampled exactly as pf_slots_shuffle resamples pf_slots_hidden's slots (the hands
- * after `seat`'s skipped, then the stock): sorted by code, then Fisher-Yates as pf_shuffle, the
- * same draws and the same swaps. Here the sort is a count of each code (every code is below 64)
- * read back in order, each code written four times at once (no deck holds more copies: THF-1's
- * four jokers) and the next one written where its copies end, so that no branch depends on how
- * many copies a code has; the stock, slots next_slot on, is read and written in place; the
- * shuffle is pf_shuffle itself. */
+ * They are resampled exactly as pf_slots_shuffle resamples pf_slots_hidden's slots: sorted by
+ * code, then pf_shuffle. Here the sort is a count of each code (every code is below 64) read back
+ * in order, each code written four times at once (no deck holds more copies: THF-1's four
+ * jokers) and the next one written where its copies end, so that no branch depends on how many
+ * copies a code has. */
 static void thf_determinize(void *vs, int seat, pf_rng *rng) {
   thf_state *s = vs;
-  uint8_t held[MAX_SEATS * HAND_ROOM], times[64] = {0}, cards[MAX_CARDS + 8];
-  bool all = seat == PF_VIEW_ALL; /* sees everything: nothing to resample */
-  int nh = 0, next = s->next_slot, n = all ? 0 : s->ncards - next;
+  uint8_t slots[MAX_CARDS], times[64] = {0}, cards[MAX_CARDS + 8];
+  pf_hands h = hands_of(s);
+  int n = pf_slots_hidden(&h, seat, s->next_slot, s->ncards, slots);
   uint64_t present = 0;
-  for (int p = 0; !all && p < s->players; p++)
-    if (!pf_view_sees_own(seat, p))
-      for (int i = 0; i < s->hand_len[p]; i++) held[nh++] = s->hand[p][i];
-  for (int i = 0; i < nh; i++) times[s->card[held[i]]]++, present |= (uint64_t)1 << s->card[held[i]];
-  for (int k = next; k < next + n; k++) times[s->card[k]]++, present |= (uint64_t)1 << s->card[k];
-  n += nh;
+  for (int i = 0; i < n; i++) times[s->card[slots[i]]]++, present |= (uint64_t)1 << s->card[slots[i]];
   for (int k = 0; present; present &= present - 1) {
     int c = __builtin_ctzll(present);
     word_set(cards + k, BYTES_1 * (uint64_t)c);
     k += times[c];
   }
   pf_shuffle(rng, cards, (size_t)n);
-  for (int i = 0; i < nh; i++) s->card[held[i]] = cards[i];
-  for (int k = next; k < next + n - nh; k++) s->card[k] = cards[nh + k - next];
+  for (int i = 0; i < n; i++) s->card[slots[i]] = cards[i];
   hands_read(s, seat);
   s->given = NULL; /* later deals are unknown too */
   s->ndeals_given = 0;
