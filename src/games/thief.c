@@ -348,10 +348,24 @@ static inline unsigned stealable(const thf_state *s, int p) { return s->open & ~
 /* What a steal from seat q may be made with: a card of the rank of q's top card, or a wild. */
 static inline uint64_t steal_set(const thf_state *s, int q) { return RANK_SET(rk(s->top[q])) | s->wild; }
 
+/* A hand that makes one pair (its count) and holds no card twice makes it of the two distinct cards
+ * of the one rank it holds two of: found from the counts by rank, without a walk of the hand. Most
+ * hands that make a pair make one. */
+static inline bool one_pair(const hand_cards *h) { return h->pairs == 1 && !h->twice; }
+static inline pf_move the_pair(const hand_cards *h) {
+  uint64_t two = (h->per_rank | h->per_rank >> 1) & 0x2222222222222222ull; /* nibbles of 2 or more */
+  uint64_t set = h->held & RANK_SET(__builtin_ctzll(two) >> 2);
+  return pair_move((pf_card)(63 - __builtin_clzll(set)), (pf_card)__builtin_ctzll(set));
+}
+
 /* THF-4(a): the pairs seat p can make from hand (read into h), each once; a wild pairs only with
  * its own rank. Lists them until it has `upto` + 1 (random_move wants one) or all; returns how
  * many it listed. Only a hand holding a card twice can make a pair twice. */
 static int pairs(const thf_state *s, int p, const hand_cards *hc, int upto, pf_move *out) {
+  if (one_pair(hc)) {
+    out[0] = the_pair(hc);
+    return 1;
+  }
   int n = 0, len = s->hand_len[p];
   const uint8_t *h = s->hcard[p];
   for (int i = 0; i < len; i++)
@@ -467,6 +481,7 @@ static inline __attribute__((always_inline)) pf_move random_move(const thf_state
   *count = n;
   int r = (int)pf_rng_below(rng, (uint32_t)n);
   if (r < h->pairs) {
+    if (one_pair(h)) return the_pair(h); /* not through the call: most pairs are drawn here */
     pf_move moves[HAND_MAX * HAND_MAX];
     pairs(s, p, h, r, moves);
     return moves[r];
