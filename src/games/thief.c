@@ -326,9 +326,13 @@ static inline int hand_stealing(const thf_state *s, const hand_cards *h, int r) 
 }
 
 /* The r-th distinct card of seat p's hand in `set`, in hand order (a card held twice at its first
- * copy, G-5). */
+ * copy, G-5). When the hand holds one distinct card of the set (r is then 0), that card, read from
+ * the set of cards held without a walk of the hand, whose end depends on where it lies: most
+ * captures and re-captures drawn have one card to make them with. */
 static inline pf_card hand_nth(const thf_state *s, int p, uint64_t set, int r) {
   const uint8_t *hc = s->hcard[p];
+  uint64_t in = s->hc[p].held & set;
+  if (!(in & (in - 1))) return (pf_card)__builtin_ctzll(in);
   for (int i = 0;; i++) {
     uint64_t bit = (uint64_t)1 << hc[i];
     if ((set & bit) && r-- == 0) return hc[i];
