@@ -87,9 +87,10 @@ typedef struct thf_state {
   uint8_t top[MAX_SEATS]; /* the card on top of seat p's pile; NONE when it is empty */
   uint8_t open;           /* the seats whose top capture a steal may take: not empty, not locked (FCT-4) */
   int pile_pts[MAX_SEATS]; /* the points in seat p's pile */
-  uint8_t hand[MAX_SEATS][HAND_ROOM], hand_len[MAX_SEATS];
+  uint8_t hand[MAX_SEATS][HAND_ROOM], hand_len[MAX_SEATS]; /* the hands' slots, then 0s (draw ORs a slot in) */
   uint8_t hcard[MAX_SEATS][HAND_ROOM]; /* card[hand[p][i]] for every i < hand_len[p], then 0s (no
-                                        * card beyond the hand lingers: determinize is canonical) */
+                                        * card beyond the hand lingers: determinize is canonical; and
+                                        * draw ORs a card in) */
   hand_cards hc[MAX_SEATS];            /* seat p's hand, as the move generator reads it */
   uint8_t dtop;                        /* Thief: the discard pile's top card; NONE when it is empty */
   uint8_t heap[MAX_CARDS]; /* Thief: the discard pile, bottom first; Four Card Thief: the table
@@ -243,14 +244,13 @@ static bool hand_has(const thf_state *s, int p, pf_card c, int copies) {
 static inline void draw(thf_state *s, int p, int upto) {
   int len = s->hand_len[p], next = s->next_slot;
   uint64_t cards = word_of(s->hcard[p]), slots = word_of(s->hand[p]); /* as words: see hand_take */
-  for (; len < upto && next < s->ncards; len++, next++) {
+  for (; len < upto && next < s->ncards; len++, next++) { /* the bytes beyond the hand are 0s */
     pf_card c = card_of(s, next);
-    uint64_t byte = (uint64_t)0xFF << 8 * len;
-    slots = (slots & ~byte) | (uint64_t)next << 8 * len;
-    cards = (cards & ~byte) | (uint64_t)c << 8 * len;
+    slots |= (uint64_t)next << 8 * len;
+    cards |= (uint64_t)c << 8 * len;
     hand_add(&s->hc[p], s->wild, c);
-    if (next + 1 == s->ncards) s->last_turn = 1;
   }
+  if (next == s->ncards) s->last_turn = 1; /* this draw took the last card, or an earlier one did */
   word_set(s->hcard[p], cards);
   word_set(s->hand[p], slots);
   s->hand_len[p] = (uint8_t)len;
@@ -536,6 +536,7 @@ static void start_turn(thf_state *s) {
  * card (Thief) or the four table cards (Four Card Thief). */
 static void start_hand(thf_state *s) {
   memset(s->hand_len, 0, sizeof s->hand_len);
+  memset(s->hand, 0, sizeof s->hand); /* no slot of the last hand lingers beyond a hand (draw) */
   memset(s->pile_caps, 0, sizeof s->pile_caps);
   memset(s->pile_cards, 0, sizeof s->pile_cards);
   memset(s->pile_top, NONE, sizeof s->pile_top);
@@ -1010,7 +1011,8 @@ static int thf_check(const void *vs, pf_error *err) {
   for (int p = 0; p < s->players; p++) {
     if (s->hand_len[p] > (s->fct ? HAND_MAX : 3)) return pf_fail(err, "seat %d holds %d cards", p, s->hand_len[p]);
     for (int i = 0; i < HAND_ROOM; i++)
-      if (s->hcard[p][i] != (i < s->hand_len[p] ? card_of(s, s->hand[p][i]) : 0)) return pf_fail(err, "seat %d: the noted card %d of the hand is not its slot's (0 beyond the hand)", p, i);
+      if (s->hcard[p][i] != (i < s->hand_len[p] ? card_of(s, s->hand[p][i]) : 0) || (i >= s->hand_len[p] && s->hand[p][i]))
+        return pf_fail(err, "seat %d: the noted card %d of the hand is not its slot's (0s beyond the hand)", p, i);
     hand_cards h;
     hand_read(s, p, &h);
     const hand_cards *k = &s->hc[p];
