@@ -16,13 +16,17 @@ void pf_rng_seed(pf_rng *r, uint64_t seed, uint64_t stream) {
   for (int i = 0; i < 4; i++) r->s[i] = pf_splitmix64(&x);
 }
 
+/* The generator's state is a local here: a store through a (bytes may alias anything) would
+ * otherwise make every draw reload it from *r and store it back. */
 void pf_shuffle(pf_rng *r, uint8_t *a, size_t n) {
+  pf_rng x = *r;
   for (size_t i = n; i > 1; i--) {
-    size_t j = pf_rng_below(r, (uint32_t)i);
+    size_t j = pf_rng_below(&x, (uint32_t)i);
     uint8_t t = a[i - 1];
     a[i - 1] = a[j];
     a[j] = t;
   }
+  *r = x;
 }
 
 void pf_shuffle16(pf_rng *r, uint16_t *a, size_t n) {

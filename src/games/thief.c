@@ -87,9 +87,10 @@ typedef struct thf_state {
   uint8_t top[MAX_SEATS]; /* the card on top of seat p's pile; NONE when it is empty */
   uint8_t open;           /* the seats whose top capture a steal may take: not empty, not locked (FCT-4) */
   int pile_pts[MAX_SEATS]; /* the points in seat p's pile */
-  uint8_t hand[MAX_SEATS][HAND_ROOM], hand_len[MAX_SEATS];
+  uint8_t hand[MAX_SEATS][HAND_ROOM], hand_len[MAX_SEATS]; /* the hands' slots, then 0s (draw ORs a slot in) */
   uint8_t hcard[MAX_SEATS][HAND_ROOM]; /* card[hand[p][i]] for every i < hand_len[p], then 0s (no
-                                        * card beyond the hand lingers: determinize is canonical) */
+                                        * card beyond the hand lingers: determinize is canonical; and
+                                        * draw ORs a card in) */
   hand_cards hc[MAX_SEATS];            /* seat p's hand, as the move generator reads it */
   uint8_t dtop;                        /* Thief: the discard pile's top card; NONE when it is empty */
   uint8_t heap[MAX_CARDS]; /* Thief: the discard pile, bottom first; Four Card Thief: the table
@@ -243,14 +244,13 @@ static bool hand_has(const thf_state *s, int p, pf_card c, int copies) {
 static inline void draw(thf_state *s, int p, int upto) {
   int len = s->hand_len[p], next = s->next_slot;
   uint64_t cards = word_of(s->hcard[p]), slots = word_of(s->hand[p]); /* as words: see hand_take */
-  for (; len < upto && next < s->ncards; len++, next++) {
+  for (; len < upto && next < s->ncards; len++, next++) { /* the bytes beyond the hand are 0s */
     pf_card c = card_of(s, next);
-    uint64_t byte = (uint64_t)0xFF << 8 * len;
-    slots = (slots & ~byte) | (uint64_t)next << 8 * len;
-    cards = (cards & ~byte) | (uint64_t)c << 8 * len;
+    slots |= (uint64_t)next << 8 * len;
+    cards |= (uint64_t)c << 8 * len;
     hand_add(&s->hc[p], s->wild, c);
-    if (next + 1 == s->ncards) s->last_turn = 1;
   }
+  if (next == s->ncards) s->last_turn = 1; /* this draw took the last card, or an earlier one did */
   word_set(s->hcard[p], cards);
   word_set(s->hand[p], slots);
   s->hand_len[p] = (uint8_t)len;
@@ -326,9 +326,13 @@ static inline int hand_stealing(const thf_state *s, const hand_cards *h, int r) 
 }
 
 /* The r-th distinct card of seat p's hand in `set`, in hand order (a card held twice at its first
- * copy, G-5). */
+ * copy, G-5). When the hand holds one distinct card of the set (r is then 0), that card, read from
+ * the set of cards held without a walk of the hand, whose end depends on where it lies: most
+ * captures and re-captures drawn have one card to make them with. */
 static inline pf_card hand_nth(const thf_state *s, int p, uint64_t set, int r) {
   const uint8_t *hc = s->hcard[p];
+  uint64_t in = s->hc[p].held & set;
+  if (!(in & (in - 1))) return (pf_card)__builtin_ctzll(in);
   for (int i = 0;; i++) {
     uint64_t bit = (uint64_t)1 << hc[i];
     if ((set & bit) && r-- == 0) return hc[i];
@@ -348,10 +352,24 @@ static inline unsigned stealable(const thf_state *s, int p) { return s->open & ~
 /* What a steal from seat q may be made with: a card of the rank of q's top card, or a wild. */
 static inline uint64_t steal_set(const thf_state *s, int q) { return RANK_SET(rk(s->top[q])) | s->wild; }
 
+/* A hand that makes one pair (its count) and holds no card twice makes it of the two distinct cards
+ * of the one rank it holds two of: found from the counts by rank, without a walk of the hand. Most
+ * hands that make a pair make one. */
+static inline bool one_pair(const hand_cards *h) { return h->pairs == 1 && !h->twice; }
+static inline pf_move the_pair(const hand_cards *h) {
+  uint64_t two = (h->per_rank | h->per_rank >> 1) & 0x2222222222222222ull; /* nibbles of 2 or more */
+  uint64_t set = h->held & RANK_SET(__builtin_ctzll(two) >> 2);
+  return pair_move((pf_card)(63 - __builtin_clzll(set)), (pf_card)__builtin_ctzll(set));
+}
+
 /* THF-4(a): the pairs seat p can make from hand (read into h), each once; a wild pairs only with
  * its own rank. Lists them until it has `upto` + 1 (random_move wants one) or all; returns how
  * many it listed. Only a hand holding a card twice can make a pair twice. */
 static int pairs(const thf_state *s, int p, const hand_cards *hc, int upto, pf_move *out) {
+  if (one_pair(hc)) {
+    out[0] = the_pair(hc);
+    return 1;
+  }
   int n = 0, len = s->hand_len[p];
   const uint8_t *h = s->hcard[p];
   for (int i = 0; i < len; i++)
@@ -467,6 +485,7 @@ static inline __attribute__((always_inline)) pf_move random_move(const thf_state
   *count = n;
   int r = (int)pf_rng_below(rng, (uint32_t)n);
   if (r < h->pairs) {
+    if (one_pair(h)) return the_pair(h); /* not through the call: most pairs are drawn here */
     pf_move moves[HAND_MAX * HAND_MAX];
     pairs(s, p, h, r, moves);
     return moves[r];
@@ -517,6 +536,7 @@ static void start_turn(thf_state *s) {
  * card (Thief) or the four table cards (Four Card Thief). */
 static void start_hand(thf_state *s) {
   memset(s->hand_len, 0, sizeof s->hand_len);
+  memset(s->hand, 0, sizeof s->hand); /* no slot of the last hand lingers beyond a hand (draw) */
   memset(s->pile_caps, 0, sizeof s->pile_caps);
   memset(s->pile_cards, 0, sizeof s->pile_cards);
   memset(s->pile_top, NONE, sizeof s->pile_top);
@@ -991,7 +1011,8 @@ static int thf_check(const void *vs, pf_error *err) {
   for (int p = 0; p < s->players; p++) {
     if (s->hand_len[p] > (s->fct ? HAND_MAX : 3)) return pf_fail(err, "seat %d holds %d cards", p, s->hand_len[p]);
     for (int i = 0; i < HAND_ROOM; i++)
-      if (s->hcard[p][i] != (i < s->hand_len[p] ? card_of(s, s->hand[p][i]) : 0)) return pf_fail(err, "seat %d: the noted card %d of the hand is not its slot's (0 beyond the hand)", p, i);
+      if (s->hcard[p][i] != (i < s->hand_len[p] ? card_of(s, s->hand[p][i]) : 0) || (i >= s->hand_len[p] && s->hand[p][i]))
+        return pf_fail(err, "seat %d: the noted card %d of the hand is not its slot's (0s beyond the hand)", p, i);
     hand_cards h;
     hand_read(s, p, &h);
     const hand_cards *k = &s->hc[p];
