@@ -65,6 +65,7 @@ typedef struct stp_state {
   uint8_t open_n[13];           /* by rank: the open piles of that rank */
   pf_card open_card[13];        /* by rank: the card of the first open pile of it, if open_n */
   uint8_t open_slot[13];        /* ... and its slot */
+  uint16_t dup_ranks;           /* the ranks (bit r) with two open piles or more: the first deal's */
   uint8_t top_rank[NPILES];     /* the rank of each pile's top card; EMPTY for an empty pile */
   uint64_t faceup;              /* one deck: the cards lying face up (bit c: card c), the others
                                    being in hands and the stock; with two decks, unused */
@@ -157,6 +158,7 @@ static inline void open_add(stp_state *s, uint8_t slot, pf_card c) {
   s->open[s->nopen++] = slot;
   s->open_card[r] = first ? c : s->open_card[r];
   s->open_slot[r] = first ? slot : s->open_slot[r];
+  s->dup_ranks |= (uint16_t)(!first << r);
   s->open_n[r]++;
   s->rank_n[r]++;
 }
@@ -240,6 +242,7 @@ static inline void open_remove(stp_state *s, uint8_t slot, int r) {
   s->open_n[r]--;
   s->rank_n[r]--;
   if (s->open_n[r]) { /* rare: the first deal's duplicates */
+    s->dup_ranks &= (uint16_t)~((s->open_n[r] == 1) << r);
     s->open_slot[r] = s->open[open_first(s, r)];
     s->open_card[r] = s->card[s->open_slot[r]];
   }
@@ -338,6 +341,7 @@ static void start_game(stp_state *s) {
   memset(s->below, NONE, sizeof s->below);
   memset(s->top_mask, 0, sizeof s->top_mask);
   memset(s->open_n, 0, sizeof s->open_n);
+  s->dup_ranks = 0;
   memset(s->rank_n, 0, sizeof s->rank_n);
   s->nopen = s->naside = s->next_slot = s->round = 0;
   s->deck_last_n = 0;
@@ -366,6 +370,7 @@ static void distribute_open(stp_state *s) {
   s->nopen = 0;
   for (int r = 0; r < 13; r++) s->rank_n[r] = (uint8_t)(s->rank_n[r] - s->open_n[r]);
   memset(s->open_n, 0, sizeof s->open_n);
+  s->dup_ranks = 0;
 }
 
 /* STP-7: after each game the totals grow; the match ends after a game in which a total reaches
@@ -465,11 +470,20 @@ static pf_move random_move_listed(const stp_state *s, pf_rng *rng, int *count) {
 }
 
 /* The moves of hand card i (of the hand's word `cards`, len cards long): max(rank_n, 1), none past
- * the hand's length; *dup is set when its rank has two open piles. */
-static inline int card_moves(const stp_state *s, uint32_t cards, int i, int len, int *dup) {
+ * the hand's length. */
+static inline int card_moves(const stp_state *s, uint32_t cards, int i, int len) {
   int r = (cards >> 8 * i & 0xFF) >> 2, in = i < len, k = s->rank_n[r];
-  *dup |= in & (s->open_n[r] > 1);
   return in * (k + !k);
+}
+
+/* Does the hand (its word `cards`, len cards long) hold a card whose moves draw_move cannot count:
+ * two decks (equal cards), or a rank of two open piles? Asked card by card only while the table
+ * has such a rank (dup_ranks), which most moves of a game never see. */
+static inline bool hand_listed(const stp_state *s, uint32_t cards, int len) {
+  if (s->ncards != 52) return true;
+  bool dup = false;
+  for (int i = 0; i < len; i++) dup |= s->dup_ranks >> ((cards >> 8 * i & 0xFF) >> 2) & 1;
+  return dup;
 }
 
 /* random_move: the same with one deck and at most one open pile of each rank in hand, without a
@@ -478,11 +492,12 @@ static inline int card_moves(const stp_state *s, uint32_t cards, int i, int len,
  * *at gets the index of the move's card in the hand, which apply would look for; -1 when listed. */
 static inline pf_move draw_move(const stp_state *s, pf_rng *rng, int *count, int *at) {
   uint32_t cards = hand_word(s->hand_card[s->turn]); /* cards past the hand's length are stale */
-  int len = s->hand_len[s->turn], dup = s->ncards != 52;
+  int len = s->hand_len[s->turn];
+  if (__builtin_expect(s->dup_ranks || s->ncards != 52, 0) && hand_listed(s, cards, len))
+    return *at = -1, random_move_listed(s, rng, count);
   /* Four scalars, not an array, which GCC would keep on the stack. */
-  int n0 = card_moves(s, cards, 0, len, &dup), n1 = card_moves(s, cards, 1, len, &dup);
-  int n2 = card_moves(s, cards, 2, len, &dup), n3 = card_moves(s, cards, 3, len, &dup);
-  if (dup) return *at = -1, random_move_listed(s, rng, count);
+  int n0 = card_moves(s, cards, 0, len), n1 = card_moves(s, cards, 1, len);
+  int n2 = card_moves(s, cards, 2, len), n3 = card_moves(s, cards, 3, len);
   int s1 = n0, s2 = s1 + n1, s3 = s2 + n2;
   *count = s3 + n3;
   int k = (int)pf_rng_below(rng, (uint32_t)(s3 + n3));
@@ -810,8 +825,10 @@ static int stp_check(const void *vs, pf_error *err) {
       return pf_fail(err, "rank %d: the first open pile's card is kept wrong", r + 1);
   for (int k = 0; k < s->nopen; k++) open_n[rank_of_slot(s, s->open[k])]++, rank_n[rank_of_slot(s, s->open[k])]++;
   for (int r = 0; r < 13; r++)
-    if (top_mask[r] != s->top_mask[r] || open_n[r] != s->open_n[r] || rank_n[r] != s->rank_n[r])
+    if (top_mask[r] != s->top_mask[r] || open_n[r] != s->open_n[r] || rank_n[r] != s->rank_n[r] ||
+        (s->dup_ranks >> r & 1) != (open_n[r] > 1))
       return pf_fail(err, "rank %d: the piles' tops or the open piles are counted wrong", r + 1);
+  if (s->dup_ranks >> 13) return pf_fail(err, "ranks past the 13th have two open piles");
   if (pf_cards_are_decks(s->card, s->ncards, s->ncards / 52, 0, err) != 0) return -1;
   if (s->ncards == 52) {
     uint64_t hidden = 0;
