@@ -265,13 +265,13 @@ static inline void play_slot(stp_state *s, int taker, uint8_t slot, int r, int t
   pile_push(s, taker, slot, r);
 }
 
-/* STP-4: seat p plays `slot` (card c) onto `target`: most often a new open pile or the taking of
- * one, about as often each, found by its slot (open_slot: its rank's only one but for the first
- * deal's duplicates); a pile taken goes the general way. */
-static inline void play_seat(stp_state *s, int p, uint8_t slot, pf_card c, int target) {
+/* STP-4: seat p plays `slot` (card c) onto `target`: most often a new open pile (lay: target is
+ * T_NONE) or the taking of one, about as often each, found by its slot (open_slot: its rank's only
+ * one but for the first deal's duplicates); a pile taken goes the general way. */
+static inline void play_seat(stp_state *s, int p, uint8_t slot, pf_card c, int target, bool lay) {
   int r = c >> 2;
   s->faceup |= 1ull << (c & 63);
-  if (target == T_NONE) {
+  if (lay) {
     open_add(s, slot, c);
     return;
   }
@@ -470,9 +470,10 @@ static pf_move random_move_listed(const stp_state *s, pf_rng *rng, int *count) {
 }
 
 /* The moves of hand card i (of the hand's word `cards`, len cards long): max(rank_n, 1), none past
- * the hand's length. */
-static inline int card_moves(const stp_state *s, uint32_t cards, int i, int len) {
+ * the hand's length; bit i of *lay is set when it matches nothing. */
+static inline int card_moves(const stp_state *s, uint32_t cards, int i, int len, unsigned *lay) {
   int r = (cards >> 8 * i & 0xFF) >> 2, in = i < len, k = s->rank_n[r];
+  *lay |= (unsigned)!k << i;
   return in * (k + !k);
 }
 
@@ -489,21 +490,28 @@ static inline bool hand_listed(const stp_state *s, uint32_t cards, int len) {
 /* random_move: the same with one deck and at most one open pile of each rank in hand, without a
  * list or a branch per card: each hand card gives max(rank_n, 1) moves (its open pile first, then
  * the piles its rank tops in seat order, or a new open pile), a card past the hand's length none.
- * *at gets the index of the move's card in the hand, which apply would look for; -1 when listed. */
-static inline pf_move draw_move(const stp_state *s, pf_rng *rng, int *count, int *at) {
+ * *at gets the index of the move's card in the hand, which apply would look for; -1 when listed.
+ * *lay gets whether the move lays a new open pile, known from the card alone: apply's branch on
+ * it, which no predictor learns, is then resolved before the move's target is. */
+static inline pf_move draw_move(const stp_state *s, pf_rng *rng, int *count, int *at, bool *lay) {
   uint32_t cards = hand_word(s->hand_card[s->turn]); /* cards past the hand's length are stale */
   int len = s->hand_len[s->turn];
-  if (__builtin_expect(s->dup_ranks || s->ncards != 52, 0) && hand_listed(s, cards, len))
-    return *at = -1, random_move_listed(s, rng, count);
+  if (__builtin_expect(s->dup_ranks || s->ncards != 52, 0) && hand_listed(s, cards, len)) {
+    pf_move m = random_move_listed(s, rng, count);
+    *at = -1, *lay = MOVE_TARGET(m) == T_NONE;
+    return m;
+  }
   /* Four scalars, not an array, which GCC would keep on the stack. */
-  int n0 = card_moves(s, cards, 0, len), n1 = card_moves(s, cards, 1, len);
-  int n2 = card_moves(s, cards, 2, len), n3 = card_moves(s, cards, 3, len);
+  unsigned none = 0;
+  int n0 = card_moves(s, cards, 0, len, &none), n1 = card_moves(s, cards, 1, len, &none);
+  int n2 = card_moves(s, cards, 2, len, &none), n3 = card_moves(s, cards, 3, len, &none);
   int s1 = n0, s2 = s1 + n1, s3 = s2 + n2;
   *count = s3 + n3;
   int k = (int)pf_rng_below(rng, (uint32_t)(s3 + n3));
   /* The card: the first i whose cards' moves so far pass k; k becomes the index among its own. */
   int i = (k >= s1) + (k >= s2) + (k >= s3);
   *at = i;
+  *lay = none >> i & 1;
   k -= (k >= s1) * n0 + (k >= s2) * n1 + (k >= s3) * n2;
   pf_card c = (pf_card)(cards >> 8 * i & 0xFF);
   /* Its k-th move: its open pile (k < nopen), or the (k - nopen)-th pile its rank tops, or a new
@@ -549,8 +557,9 @@ static inline int hand_index(const stp_state *s, int p, pf_card c) {
   return __builtin_ctz(zero & (uint32_t)((1ull << 8 * s->hand_len[p]) - 1)) >> 3;
 }
 
-/* apply: the seat to move plays move m, whose card is the i-th of its hand. */
-static inline void play_at(stp_state *s, int i, pf_move m) {
+/* apply: the seat to move plays move m, whose card is the i-th of its hand (lay: m lays a new open
+ * pile). */
+static inline void play_at(stp_state *s, int i, pf_move m, bool lay) {
   int p = s->turn;
   uint32_t slots = hand_word(s->hand[p]), cards = hand_word(s->hand_card[p]);
   uint8_t slot = (uint8_t)(slots >> 8 * i);
@@ -559,18 +568,19 @@ static inline void play_at(stp_state *s, int i, pf_move m) {
   uint32_t low = (1u << 8 * i) - 1;
   hand_word_set(s->hand[p], (slots & low) | (slots >> 8 & ~low));
   hand_word_set(s->hand_card[p], (cards & low) | (cards >> 8 & ~low));
-  play_seat(s, p, slot, MOVE_CARD(m), MOVE_TARGET(m));
+  play_seat(s, p, slot, MOVE_CARD(m), MOVE_TARGET(m), lay);
   if (s->solitaire) deck_plays(s);
   next_turn(s);
 }
 
 static pf_move stp_random_move(const void *vs, pf_rng *rng, int *count) {
   int at;
-  return draw_move(vs, rng, count, &at);
+  bool lay;
+  return draw_move(vs, rng, count, &at, &lay);
 }
 static void stp_apply(void *vs, pf_move m) {
   stp_state *s = vs;
-  play_at(s, hand_index(s, s->turn, MOVE_CARD(m)), m);
+  play_at(s, hand_index(s, s->turn, MOVE_CARD(m)), m, MOVE_TARGET(m) == T_NONE);
 }
 
 /* pf_random_playout's loop (game.h: random_playout) with random_move and apply inline, not three
@@ -580,9 +590,10 @@ static long stp_random_playout(void *vs, pf_rng *rng, long *branching) {
   pf_rng x = *rng;
   long n = 0, b = 0;
   for (int k, i; !s->over; n++) {
-    pf_move m = draw_move(s, &x, &k, &i);
+    bool lay;
+    pf_move m = draw_move(s, &x, &k, &i, &lay);
     b += k;
-    play_at(s, i >= 0 ? i : hand_index(s, s->turn, MOVE_CARD(m)), m);
+    play_at(s, i >= 0 ? i : hand_index(s, s->turn, MOVE_CARD(m)), m, lay);
   }
   *rng = x;
   *branching += b;
