@@ -469,12 +469,12 @@ static pf_move random_move_listed(const stp_state *s, pf_rng *rng, int *count) {
   return ms[pf_rng_below(rng, (uint32_t)n)];
 }
 
-/* The moves of hand card i (of the hand's word `cards`, len cards long): max(rank_n, 1), none past
- * the hand's length; bit i of *lay is set when it matches nothing. */
-static inline int card_moves(const stp_state *s, uint32_t cards, int i, int len, unsigned *lay) {
-  int r = (cards >> 8 * i & 0xFF) >> 2, in = i < len, k = s->rank_n[r];
+/* The moves of card i of the hand's word `cards` (which may be past the hand's length: a stale
+ * byte, a card of rank 0 or another): max(rank_n, 1); bit i of *lay is set when it matches nothing. */
+static inline int card_moves(const stp_state *s, uint32_t cards, int i, unsigned *lay) {
+  int r = (cards >> 8 * i & 0xFF) >> 2, k = s->rank_n[r];
   *lay |= (unsigned)!k << i;
-  return in * (k + !k);
+  return k + !k;
 }
 
 /* Does the hand (its word `cards`, len cards long) hold a card whose moves draw_move cannot count:
@@ -503,11 +503,12 @@ static inline pf_move draw_move(const stp_state *s, pf_rng *rng, int *count, int
   }
   /* Four scalars, not an array, which GCC would keep on the stack. */
   unsigned none = 0;
-  int n0 = card_moves(s, cards, 0, len, &none), n1 = card_moves(s, cards, 1, len, &none);
-  int n2 = card_moves(s, cards, 2, len, &none), n3 = card_moves(s, cards, 3, len, &none);
-  int s1 = n0, s2 = s1 + n1, s3 = s2 + n2;
-  *count = s3 + n3;
-  int k = (int)pf_rng_below(rng, (uint32_t)(s3 + n3));
+  int n0 = card_moves(s, cards, 0, &none), n1 = card_moves(s, cards, 1, &none);
+  int n2 = card_moves(s, cards, 2, &none), n3 = card_moves(s, cards, 3, &none);
+  /* The moves of the hand's len cards (len >= 1): below them, the draw reaches no card past it. */
+  int s1 = n0, s2 = s1 + n1, s3 = s2 + n2, n = len > 2 ? (len > 3 ? s3 + n3 : s3) : (len > 1 ? s2 : s1);
+  *count = n;
+  int k = (int)pf_rng_below(rng, (uint32_t)n);
   /* The card: the first i whose cards' moves so far pass k; k becomes the index among its own. */
   int i = (k >= s1) + (k >= s2) + (k >= s3);
   *at = i;
