@@ -105,12 +105,16 @@ void pap_apply(void *vs, pf_move m) {
   int l = top_level(s), b = MV_B(m);
   switch (MV_KIND(m)) {
   case MV_PLACE: {
+    /* No branch waits for the move (a random playout's: a new pile or not is a coin toss, known
+     * only once the move is): the pile count grows by a compare, and whether this card is the
+     * last to place is read from the cards left before it. */
     int k = MV_A(m);
-    if (b == s->npiles[l]) s->npiles[l]++;
+    bool last = !(s->unplaced & (s->unplaced - 1));
+    s->npiles[l] = (uint8_t)(s->npiles[l] + (b == s->npiles[l]));
     s->pile[k] = (uint8_t)b;
     s->pos[k] = s->seq++;
     s->unplaced &= ~(1ull << k);
-    if (!pap_placing(s)) pap_piles_made(s);
+    if (last) pap_piles_made(s);
     return;
   }
   case MV_POINT:
