@@ -83,10 +83,9 @@ pf_move pap_random_move(const void *vs, pf_rng *rng, int *count) {
     int i = (int)pf_rng_below(rng, (uint32_t)*count);
     return MOVE(MV_POINT, 0, i < np ? i : EMPTY);
   }
-  uint8_t piles[MAXP + 1];
+  uint8_t piles[MAXP + 1], ks[MAX_DRAW];
   int nk = popcount64(u), nc = nk, npl = 0;
   if (pap_unplaced_public(s)) { /* G-5: the first of equal cards only */
-    uint8_t ks[MAX_DRAW];
     pap_unplaced(s, ks);
     u = 0;
     for (int i = 0; i < nk; i++) u |= (uint64_t)first_of_equals(s, ks, i) << ks[i];
@@ -94,10 +93,12 @@ pf_move pap_random_move(const void *vs, pf_rng *rng, int *count) {
   }
   for (int p = 0; p <= np; p++)
     if (place_refusal(s, p, nk) == PLACE_OK) piles[npl++] = (uint8_t)p;
+  /* The cards offered, listed before the draw: the card drawn is then read from the list, where
+   * counting down u's bits to it was a loop of a drawn length, which no predictor learns. */
+  pap_bits(u, ks);
   *count = nc * npl;
   int i = (int)pf_rng_below(rng, (uint32_t)*count);
-  for (int c = i / npl; c > 0; c--) u &= u - 1; /* the card: u's (i / npl)-th bit */
-  return MOVE(MV_PLACE, __builtin_ctzll(u), piles[i % npl]);
+  return MOVE(MV_PLACE, ks[i / npl], piles[i % npl]);
 }
 
 void pap_apply(void *vs, pf_move m) {
