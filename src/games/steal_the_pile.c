@@ -65,6 +65,7 @@ typedef struct stp_state {
   uint8_t open_n[13];           /* by rank: the open piles of that rank */
   pf_card open_card[13];        /* by rank: the card of the first open pile of it, if open_n */
   uint8_t open_slot[13];        /* ... and its slot */
+  uint16_t dup_ranks;           /* the ranks (bit r) with two open piles or more: the first deal's */
   uint8_t top_rank[NPILES];     /* the rank of each pile's top card; EMPTY for an empty pile */
   uint64_t faceup;              /* one deck: the cards lying face up (bit c: card c), the others
                                    being in hands and the stock; with two decks, unused */
@@ -157,6 +158,7 @@ static inline void open_add(stp_state *s, uint8_t slot, pf_card c) {
   s->open[s->nopen++] = slot;
   s->open_card[r] = first ? c : s->open_card[r];
   s->open_slot[r] = first ? slot : s->open_slot[r];
+  s->dup_ranks |= (uint16_t)(!first << r);
   s->open_n[r]++;
   s->rank_n[r]++;
 }
@@ -240,6 +242,7 @@ static inline void open_remove(stp_state *s, uint8_t slot, int r) {
   s->open_n[r]--;
   s->rank_n[r]--;
   if (s->open_n[r]) { /* rare: the first deal's duplicates */
+    s->dup_ranks &= (uint16_t)~((s->open_n[r] == 1) << r);
     s->open_slot[r] = s->open[open_first(s, r)];
     s->open_card[r] = s->card[s->open_slot[r]];
   }
@@ -262,13 +265,13 @@ static inline void play_slot(stp_state *s, int taker, uint8_t slot, int r, int t
   pile_push(s, taker, slot, r);
 }
 
-/* STP-4: seat p plays `slot` (card c) onto `target`: most often a new open pile or the taking of
- * one, about as often each, found by its slot (open_slot: its rank's only one but for the first
- * deal's duplicates); a pile taken goes the general way. */
-static inline void play_seat(stp_state *s, int p, uint8_t slot, pf_card c, int target) {
+/* STP-4: seat p plays `slot` (card c) onto `target`: most often a new open pile (lay: target is
+ * T_NONE) or the taking of one, about as often each, found by its slot (open_slot: its rank's only
+ * one but for the first deal's duplicates); a pile taken goes the general way. */
+static inline void play_seat(stp_state *s, int p, uint8_t slot, pf_card c, int target, bool lay) {
   int r = c >> 2;
   s->faceup |= 1ull << (c & 63);
-  if (target == T_NONE) {
+  if (lay) {
     open_add(s, slot, c);
     return;
   }
@@ -338,6 +341,7 @@ static void start_game(stp_state *s) {
   memset(s->below, NONE, sizeof s->below);
   memset(s->top_mask, 0, sizeof s->top_mask);
   memset(s->open_n, 0, sizeof s->open_n);
+  s->dup_ranks = 0;
   memset(s->rank_n, 0, sizeof s->rank_n);
   s->nopen = s->naside = s->next_slot = s->round = 0;
   s->deck_last_n = 0;
@@ -366,6 +370,7 @@ static void distribute_open(stp_state *s) {
   s->nopen = 0;
   for (int r = 0; r < 13; r++) s->rank_n[r] = (uint8_t)(s->rank_n[r] - s->open_n[r]);
   memset(s->open_n, 0, sizeof s->open_n);
+  s->dup_ranks = 0;
 }
 
 /* STP-7: after each game the totals grow; the match ends after a game in which a total reaches
@@ -464,31 +469,50 @@ static pf_move random_move_listed(const stp_state *s, pf_rng *rng, int *count) {
   return ms[pf_rng_below(rng, (uint32_t)n)];
 }
 
-/* The moves of hand card i (of the hand's word `cards`, len cards long): max(rank_n, 1), none past
- * the hand's length; *dup is set when its rank has two open piles. */
-static inline int card_moves(const stp_state *s, uint32_t cards, int i, int len, int *dup) {
-  int r = (cards >> 8 * i & 0xFF) >> 2, in = i < len, k = s->rank_n[r];
-  *dup |= in & (s->open_n[r] > 1);
-  return in * (k + !k);
+/* The moves of card i of the hand's word `cards` (which may be past the hand's length: a stale
+ * byte, a card of rank 0 or another): max(rank_n, 1); bit i of *lay is set when it matches nothing. */
+static inline int card_moves(const stp_state *s, uint32_t cards, int i, unsigned *lay) {
+  int r = (cards >> 8 * i & 0xFF) >> 2, k = s->rank_n[r];
+  *lay |= (unsigned)!k << i;
+  return k + !k;
+}
+
+/* Does the hand (its word `cards`, len cards long) hold a card whose moves draw_move cannot count:
+ * two decks (equal cards), or a rank of two open piles? Asked card by card only while the table
+ * has such a rank (dup_ranks), which most moves of a game never see. */
+static inline bool hand_listed(const stp_state *s, uint32_t cards, int len) {
+  if (s->ncards != 52) return true;
+  bool dup = false;
+  for (int i = 0; i < len; i++) dup |= s->dup_ranks >> ((cards >> 8 * i & 0xFF) >> 2) & 1;
+  return dup;
 }
 
 /* random_move: the same with one deck and at most one open pile of each rank in hand, without a
  * list or a branch per card: each hand card gives max(rank_n, 1) moves (its open pile first, then
  * the piles its rank tops in seat order, or a new open pile), a card past the hand's length none.
- * *at gets the index of the move's card in the hand, which apply would look for; -1 when listed. */
-static inline pf_move draw_move(const stp_state *s, pf_rng *rng, int *count, int *at) {
+ * *at gets the index of the move's card in the hand, which apply would look for; -1 when listed.
+ * *lay gets whether the move lays a new open pile, known from the card alone: apply's branch on
+ * it, which no predictor learns, is then resolved before the move's target is. */
+static inline pf_move draw_move(const stp_state *s, pf_rng *rng, int *count, int *at, bool *lay) {
   uint32_t cards = hand_word(s->hand_card[s->turn]); /* cards past the hand's length are stale */
-  int len = s->hand_len[s->turn], dup = s->ncards != 52;
+  int len = s->hand_len[s->turn];
+  if (__builtin_expect(s->dup_ranks || s->ncards != 52, 0) && hand_listed(s, cards, len)) {
+    pf_move m = random_move_listed(s, rng, count);
+    *at = -1, *lay = MOVE_TARGET(m) == T_NONE;
+    return m;
+  }
   /* Four scalars, not an array, which GCC would keep on the stack. */
-  int n0 = card_moves(s, cards, 0, len, &dup), n1 = card_moves(s, cards, 1, len, &dup);
-  int n2 = card_moves(s, cards, 2, len, &dup), n3 = card_moves(s, cards, 3, len, &dup);
-  if (dup) return *at = -1, random_move_listed(s, rng, count);
-  int s1 = n0, s2 = s1 + n1, s3 = s2 + n2;
-  *count = s3 + n3;
-  int k = (int)pf_rng_below(rng, (uint32_t)(s3 + n3));
+  unsigned none = 0;
+  int n0 = card_moves(s, cards, 0, &none), n1 = card_moves(s, cards, 1, &none);
+  int n2 = card_moves(s, cards, 2, &none), n3 = card_moves(s, cards, 3, &none);
+  /* The moves of the hand's len cards (len >= 1): below them, the draw reaches no card past it. */
+  int s1 = n0, s2 = s1 + n1, s3 = s2 + n2, n = len > 2 ? (len > 3 ? s3 + n3 : s3) : (len > 1 ? s2 : s1);
+  *count = n;
+  int k = (int)pf_rng_below(rng, (uint32_t)n);
   /* The card: the first i whose cards' moves so far pass k; k becomes the index among its own. */
   int i = (k >= s1) + (k >= s2) + (k >= s3);
   *at = i;
+  *lay = none >> i & 1;
   k -= (k >= s1) * n0 + (k >= s2) * n1 + (k >= s3) * n2;
   pf_card c = (pf_card)(cards >> 8 * i & 0xFF);
   /* Its k-th move: its open pile (k < nopen), or the (k - nopen)-th pile its rank tops, or a new
@@ -534,8 +558,9 @@ static inline int hand_index(const stp_state *s, int p, pf_card c) {
   return __builtin_ctz(zero & (uint32_t)((1ull << 8 * s->hand_len[p]) - 1)) >> 3;
 }
 
-/* apply: the seat to move plays move m, whose card is the i-th of its hand. */
-static inline void play_at(stp_state *s, int i, pf_move m) {
+/* apply: the seat to move plays move m, whose card is the i-th of its hand (lay: m lays a new open
+ * pile). */
+static inline void play_at(stp_state *s, int i, pf_move m, bool lay) {
   int p = s->turn;
   uint32_t slots = hand_word(s->hand[p]), cards = hand_word(s->hand_card[p]);
   uint8_t slot = (uint8_t)(slots >> 8 * i);
@@ -544,18 +569,19 @@ static inline void play_at(stp_state *s, int i, pf_move m) {
   uint32_t low = (1u << 8 * i) - 1;
   hand_word_set(s->hand[p], (slots & low) | (slots >> 8 & ~low));
   hand_word_set(s->hand_card[p], (cards & low) | (cards >> 8 & ~low));
-  play_seat(s, p, slot, MOVE_CARD(m), MOVE_TARGET(m));
+  play_seat(s, p, slot, MOVE_CARD(m), MOVE_TARGET(m), lay);
   if (s->solitaire) deck_plays(s);
   next_turn(s);
 }
 
 static pf_move stp_random_move(const void *vs, pf_rng *rng, int *count) {
   int at;
-  return draw_move(vs, rng, count, &at);
+  bool lay;
+  return draw_move(vs, rng, count, &at, &lay);
 }
 static void stp_apply(void *vs, pf_move m) {
   stp_state *s = vs;
-  play_at(s, hand_index(s, s->turn, MOVE_CARD(m)), m);
+  play_at(s, hand_index(s, s->turn, MOVE_CARD(m)), m, MOVE_TARGET(m) == T_NONE);
 }
 
 /* pf_random_playout's loop (game.h: random_playout) with random_move and apply inline, not three
@@ -565,9 +591,10 @@ static long stp_random_playout(void *vs, pf_rng *rng, long *branching) {
   pf_rng x = *rng;
   long n = 0, b = 0;
   for (int k, i; !s->over; n++) {
-    pf_move m = draw_move(s, &x, &k, &i);
+    bool lay;
+    pf_move m = draw_move(s, &x, &k, &i, &lay);
     b += k;
-    play_at(s, i >= 0 ? i : hand_index(s, s->turn, MOVE_CARD(m)), m);
+    play_at(s, i >= 0 ? i : hand_index(s, s->turn, MOVE_CARD(m)), m, lay);
   }
   *rng = x;
   *branching += b;
@@ -810,8 +837,10 @@ static int stp_check(const void *vs, pf_error *err) {
       return pf_fail(err, "rank %d: the first open pile's card is kept wrong", r + 1);
   for (int k = 0; k < s->nopen; k++) open_n[rank_of_slot(s, s->open[k])]++, rank_n[rank_of_slot(s, s->open[k])]++;
   for (int r = 0; r < 13; r++)
-    if (top_mask[r] != s->top_mask[r] || open_n[r] != s->open_n[r] || rank_n[r] != s->rank_n[r])
+    if (top_mask[r] != s->top_mask[r] || open_n[r] != s->open_n[r] || rank_n[r] != s->rank_n[r] ||
+        (s->dup_ranks >> r & 1) != (open_n[r] > 1))
       return pf_fail(err, "rank %d: the piles' tops or the open piles are counted wrong", r + 1);
+  if (s->dup_ranks >> 13) return pf_fail(err, "ranks past the 13th have two open piles");
   if (pf_cards_are_decks(s->card, s->ncards, s->ncards / 52, 0, err) != 0) return -1;
   if (s->ncards == 52) {
     uint64_t hidden = 0;

@@ -83,10 +83,9 @@ pf_move pap_random_move(const void *vs, pf_rng *rng, int *count) {
     int i = (int)pf_rng_below(rng, (uint32_t)*count);
     return MOVE(MV_POINT, 0, i < np ? i : EMPTY);
   }
-  uint8_t piles[MAXP + 1];
+  uint8_t piles[MAXP + 1], ks[MAX_DRAW];
   int nk = popcount64(u), nc = nk, npl = 0;
   if (pap_unplaced_public(s)) { /* G-5: the first of equal cards only */
-    uint8_t ks[MAX_DRAW];
     pap_unplaced(s, ks);
     u = 0;
     for (int i = 0; i < nk; i++) u |= (uint64_t)first_of_equals(s, ks, i) << ks[i];
@@ -94,10 +93,12 @@ pf_move pap_random_move(const void *vs, pf_rng *rng, int *count) {
   }
   for (int p = 0; p <= np; p++)
     if (place_refusal(s, p, nk) == PLACE_OK) piles[npl++] = (uint8_t)p;
+  /* The cards offered, listed before the draw: the card drawn is then read from the list, where
+   * counting down u's bits to it was a loop of a drawn length, which no predictor learns. */
+  pap_bits(u, ks);
   *count = nc * npl;
   int i = (int)pf_rng_below(rng, (uint32_t)*count);
-  for (int c = i / npl; c > 0; c--) u &= u - 1; /* the card: u's (i / npl)-th bit */
-  return MOVE(MV_PLACE, __builtin_ctzll(u), piles[i % npl]);
+  return MOVE(MV_PLACE, ks[i / npl], piles[i % npl]);
 }
 
 void pap_apply(void *vs, pf_move m) {
@@ -105,12 +106,16 @@ void pap_apply(void *vs, pf_move m) {
   int l = top_level(s), b = MV_B(m);
   switch (MV_KIND(m)) {
   case MV_PLACE: {
+    /* No branch waits for the move (a random playout's: a new pile or not is a coin toss, known
+     * only once the move is): the pile count grows by a compare, and whether this card is the
+     * last to place is read from the cards left before it. */
     int k = MV_A(m);
-    if (b == s->npiles[l]) s->npiles[l]++;
+    bool last = !(s->unplaced & (s->unplaced - 1));
+    s->npiles[l] = (uint8_t)(s->npiles[l] + (b == s->npiles[l]));
     s->pile[k] = (uint8_t)b;
     s->pos[k] = s->seq++;
     s->unplaced &= ~(1ull << k);
-    if (!pap_placing(s)) pap_piles_made(s);
+    if (last) pap_piles_made(s);
     return;
   }
   case MV_POINT:

@@ -299,12 +299,14 @@ static inline int pap_pile_cards(const pap_state *s, int l, int p, uint8_t *out)
     }
   return n;
 }
-/* The draw indices of the top level's cards not yet placed, in draw order; returns how many. */
-static inline int pap_unplaced(const pap_state *s, uint8_t *out) {
+/* The bits set in u, lowest first; returns how many. */
+static inline int pap_bits(uint64_t u, uint8_t *out) {
   int n = 0;
-  for (uint64_t u = s->unplaced; u; u &= u - 1) out[n++] = (uint8_t)__builtin_ctzll(u);
+  for (; u; u &= u - 1) out[n++] = (uint8_t)__builtin_ctzll(u);
   return n;
 }
+/* The draw indices of the top level's cards not yet placed, in draw order; returns how many. */
+static inline int pap_unplaced(const pap_state *s, uint8_t *out) { return pap_bits(s->unplaced, out); }
 /* Is the Headpointer placing cards at the top level? */
 static inline bool pap_placing(const pap_state *s) { return s->unplaced != 0; }
 /* The drawn cards of level l still to place, as `unplaced` holds them for the top level. */

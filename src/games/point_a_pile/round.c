@@ -459,12 +459,12 @@ static void end_round(pap_state *s) {
   if (!pap_game_ends(s)) pap_begin_round(s);
 }
 
-/* The seats whose choice at level l is pile p and still counts. */
+/* The seats whose choice at level l is pile p (or EMPTY) and still counts: by masks, not a branch
+ * a seat, as the choices of a random playout are what no predictor learns. */
 int pap_contenders(const pap_state *s, int l, int p) {
   int who = 0;
-  for (int seat = 0; seat < s->players; seat++)
-    if (s->choice[l][seat] == p && !(s->voided[l] >> seat & 1)) who |= 1 << seat;
-  return who;
+  for (int seat = 0; seat < s->players; seat++) who |= (s->choice[l][seat] == p) << seat;
+  return who & ~s->voided[l];
 }
 
 /* PAP-5: resolves the piles of the top level in order until a choice is needed or the round is
@@ -525,8 +525,7 @@ static void resolve(pap_state *s) {
  * longer counts taps nothing), and the level is resolved. */
 void pap_settle(pap_state *s) {
   int l = top_level(s);
-  for (int seat = 0; seat < s->players; seat++)
-    if (s->choice[l][seat] == EMPTY && !(s->voided[l] >> seat & 1)) s->tapped |= (uint8_t)(1 << seat);
+  s->tapped |= (uint8_t)pap_contenders(s, l, EMPTY);
   resolve(s);
 }
 
