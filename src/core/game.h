@@ -36,6 +36,7 @@
 #include "core/buf.h"
 #include "core/card.h"
 #include "core/deck.h"
+#include "core/jsontext.h"
 #include "core/option.h"
 #include "core/rng.h"
 
@@ -226,6 +227,14 @@ typedef struct pf_game {
    * "scores" to null here (Point-a-Pile's pile variant, PAP-8), and everything that shows scores
    * to a viewer reads them from its view, never from scores(). */
   void (*view_json)(const void *st, int seat, json_t *obj);
+  /* The same fields written as text, in the same order, into the view being written (w holds
+   * the core's fields, an object left open): a game that has it is written without jansson
+   * values (pf_view_write, what the server sends for every state) and needs no view_json. Its
+   * zones (pf_zone_open ...) come last. */
+  void (*view_write)(const void *st, int seat, pf_jw *w);
+  /* Optional, with view_write: whether the view of `seat` hides seat p's score, written null in
+   * its "scores" (Point-a-Pile's pile variant, PAP-8). NULL: every score is shown. */
+  bool (*score_hidden)(const void *st, int seat, int p);
   /* The table as a person sees it from a viewer. */
   void (*view_text)(const void *st, int seat, const pf_style *style, pf_buf *out);
   /* Optional (pf_describe). A phrase for people about a legal move of the seat to move ("7♥ takes
@@ -399,5 +408,21 @@ void pf_zone_value(json_t *zone, long long value, const char *says);
 void pf_zone_note(json_t *zone, const char *note);
 /* n cards the viewer cannot see, each in its place: n nulls. */
 json_t *pf_cards_unseen(int n);
+
+/* The same zones written as text by a game's view_write: pf_zone_open writes the zone up to its
+ * "cards" (opening "zones" at the view's first zone), the game writes the cards (pf_card_write,
+ * or pf_card_write_seen where the viewer may not see one), then the optional fields, then
+ * pf_zone_close (the cards' "texts" in a game whose cards have them). The bytes are those of the
+ * jansson values pf_zone_add and the others make. */
+void pf_zone_open(pf_jw *w, const char *id, const char *kind, int owner, const char *label, pf_layout layout);
+/* A card in the game's notation ("7H", Point-a-Pile's "R:G34"); pf_card_write_seen writes null
+ * where the viewer does not see it, and is how a zone's cards are written (a zone's "texts"
+ * follow them). */
+void pf_card_write(pf_jw *w, pf_card c);
+void pf_card_write_seen(pf_jw *w, pf_card c, bool seen);
+void pf_zone_write_grid(pf_jw *w, int row, int col);
+void pf_zone_write_value(pf_jw *w, long long value, const char *says);
+void pf_zone_write_note(pf_jw *w, const char *note);
+void pf_zone_close(pf_jw *w);
 
 #endif

@@ -118,6 +118,64 @@ json_t *pf_hands_json(const pf_card *card, const pf_hands *h, int seat) {
   return hands;
 }
 
+void pf_slots_write(pf_jw *w, const pf_card *card, const uint8_t *slots, int n) {
+  pf_jw_open(w, '[');
+  for (int i = 0; i < n; i++) pf_card_write(w, card[slots[i]]);
+  pf_jw_close(w, ']');
+}
+
+void pf_stock_write(pf_jw *w, const pf_card *card, int next, int ncards) {
+  pf_jw_open(w, '[');
+  for (int k = next; k < ncards; k++) pf_card_write(w, card[k]);
+  pf_jw_close(w, ']');
+}
+
+void pf_hands_write(pf_jw *w, const pf_card *card, const pf_hands *h, int seat) {
+  pf_jw_open(w, '[');
+  for (int p = 0; p < h->players; p++) {
+    pf_jw_open(w, '{');
+    pf_jw_key(w, "size");
+    pf_jw_int(w, h->lens[p]);
+    if (pf_view_sees_own(seat, p)) {
+      pf_jw_key(w, "cards");
+      pf_slots_write(w, card, h->slots + p * h->stride, h->lens[p]);
+    }
+    pf_jw_close(w, '}');
+  }
+  pf_jw_close(w, ']');
+}
+
+void pf_hands_zones_write(pf_jw *w, const pf_card *card, const pf_hands *h, int seat) {
+  for (int p = 0; p < h->players; p++) {
+    char id[PF_ZONE_ID], label[32];
+    snprintf(id, sizeof id, "hand:%d", p);
+    snprintf(label, sizeof label, "Seat %d's hand", p);
+    const uint8_t *slots = h->slots + p * h->stride;
+    bool sees = pf_view_sees_own(seat, p);
+    pf_zone_open(w, id, "hand", p, label, PF_FAN);
+    for (int i = 0; i < h->lens[p]; i++) pf_card_write_seen(w, card[slots[i]], sees);
+    pf_zone_close(w);
+  }
+}
+
+void pf_stock_zone_write(pf_jw *w, const pf_card *card, int next, int ncards, int seat) {
+  pf_zone_open(w, "stock", "stock", -1, "Stock", PF_STACK);
+  for (int k = ncards - 1; k >= next; k--) pf_card_write_seen(w, card[k], seat == PF_VIEW_ALL);
+  pf_zone_close(w);
+}
+
+void pf_pool_zones_write(pf_jw *w, const char *prefix, const char *label, const pf_card *card, const uint8_t *slots,
+                         int n) {
+  for (int k = 0; k < n; k++) {
+    char id[PF_ZONE_ID], name[48], c[PF_CARD_STR];
+    pf_pool_id(prefix, card, slots, k, id);
+    snprintf(name, sizeof name, "%s %s", label, pf_card_str(card[slots[k]], c));
+    pf_zone_open(w, id, "pool", -1, name, PF_STACK);
+    pf_card_write(w, card[slots[k]]);
+    pf_zone_close(w);
+  }
+}
+
 void pf_slots_render(const pf_card *card, const uint8_t *slots, int n, const char *sep, const pf_style *st,
                      pf_buf *out) {
   for (int i = 0; i < n; i++) {

@@ -63,6 +63,20 @@ void pf_stock_zone(json_t *view, const pf_card *card, int next, int ncards, int 
 void pf_pool_zones(json_t *view, const char *prefix, const char *label, const pf_card *card, const uint8_t *slots, int n);
 void pf_pool_id(const char *prefix, const pf_card *card, const uint8_t *slots, int k, char id[PF_ZONE_ID]);
 
+/* ---- the same written as text, by a game's view_write (game.h) ---- */
+
+/* The cards at n slots, as an array of strings. */
+void pf_slots_write(pf_jw *w, const pf_card *card, const uint8_t *slots, int n);
+/* The stock, slots next..ncards-1, next card first. */
+void pf_stock_write(pf_jw *w, const pf_card *card, int next, int ncards);
+/* The view's "hands" (pf_hands_json). */
+void pf_hands_write(pf_jw *w, const pf_card *card, const pf_hands *h, int seat);
+/* The zones of pf_hands_zones, pf_stock_zone and pf_pool_zones. */
+void pf_hands_zones_write(pf_jw *w, const pf_card *card, const pf_hands *h, int seat);
+void pf_stock_zone_write(pf_jw *w, const pf_card *card, int next, int ncards, int seat);
+void pf_pool_zones_write(pf_jw *w, const char *prefix, const char *label, const pf_card *card, const uint8_t *slots,
+                         int n);
+
 /* The cards at n slots for a person, separated by sep. */
 void pf_slots_render(const pf_card *card, const uint8_t *slots, int n, const char *sep, const pf_style *st,
                      pf_buf *out);
