@@ -63,22 +63,6 @@ json_t *pf_ints_json(const int *v, int n) {
 
 static bool has_texts(const pf_game *g) { return g->cards && g->cards->text; }
 
-/* {"name", "text"} of the card written `notation` in the game's notation; null for an unseen card
- * (notation NULL) and for a card that is not the game's own. */
-static json_t *card_text_json(const pf_card_notation *own, const char *notation) {
-  pf_card c;
-  if (!notation || pf_card_parse_in(own, notation, &c) != 0 || c < PF_CARD_GAME || !own->owns(c))
-    return json_null();
-  pf_buf name = {0}, text = {0};
-  own->text(c, &name, &text);
-  json_t *o = json_object();
-  json_object_set_new(o, "name", json_string(pf_buf_str(&name)));
-  json_object_set_new(o, "text", json_string(pf_buf_str(&text)));
-  pf_buf_free(&name);
-  pf_buf_free(&text);
-  return o;
-}
-
 /* {"name", "text"} of card c as text: null for an unseen card (PF_CARD_NONE) and for a card that
  * is not the game's own. */
 static void card_text_write(pf_jw *w, const pf_card_notation *own, pf_card c) {
@@ -96,19 +80,6 @@ static void card_text_write(pf_jw *w, const pf_card_notation *own, pf_card c) {
   pf_jw_close(w, '}');
   pf_buf_free(&name);
   pf_buf_free(&text);
-}
-
-/* Each zone's "texts": its cards' texts, parallel to "cards". */
-static void zones_texts(const pf_card_notation *own, json_t *view) {
-  size_t i, k;
-  json_t *zone, *card;
-  json_array_foreach(json_object_get(view, "zones"), i, zone) {
-    json_t *texts = json_array();
-    json_array_foreach(json_object_get(zone, "cards"), k, card) {
-      json_array_append_new(texts, card_text_json(own, json_string_value(card)));
-    }
-    json_object_set_new(zone, "texts", texts);
-  }
 }
 
 /* One legal move of the view's "moves", appended as text: its string, where it takes a card from
@@ -168,31 +139,8 @@ int pf_moves_write(pf_buf *out, const pf_game *g, const void *st, int seat) {
 /* Whether the viewer is told the legal moves: only the seat to move, in its own view, or the full one. */
 static bool entitled(int who, int seat) { return who >= 0 && (seat == PF_VIEW_ALL || seat == who); }
 
-/* The view but its "moves", which come last. */
-static json_t *view_but_moves(const pf_game *g, const void *st, int players, int seat) {
-  json_t *v = json_object();
-  int who = g->to_move(st);
-  json_object_set_new_nocheck(v, "game", json_string(g->id));
-  json_object_set_new_nocheck(v, "players", json_integer(players));
-  json_object_set_new_nocheck(v, "viewer", seat == PF_VIEW_ALL      ? json_string("all")
-                                           : seat == PF_VIEW_PUBLIC ? json_string("public")
-                                                                    : json_integer(seat));
-  json_object_set_new_nocheck(v, "to_move", pf_to_move_json(who));
-  json_object_set_new_nocheck(v, "legal", entitled(who, seat) ? pf_legal_json(g, st) : json_array());
-  int scores[PF_MAX_PLAYERS];
-  g->scores(st, scores);
-  json_object_set_new_nocheck(v, "scores", pf_ints_json(scores, players));
-  if (who == PF_NOBODY) {
-    int seats[PF_MAX_PLAYERS];
-    json_object_set_new_nocheck(v, "winners", pf_ints_json(seats, g->winners(st, seats)));
-  }
-  g->view_json(st, seat, v);
-  if (has_texts(g)) zones_texts(g->cards, v);
-  return v;
-}
-
-/* The view but its "moves" as text, for a game that writes its fields (view_write): the core's
- * fields as view_but_moves sets them, then the game's; the object is left open. */
+/* The view but its "moves", which come last: the core's fields, then the game's (view_write); the
+ * object is left open. */
 static int write_but_moves(pf_buf *out, const pf_game *g, const void *st, int players, int seat) {
   pf_jw w = {.b = out, .own = g->cards, .texts = has_texts(g)};
   int who = g->to_move(st);
@@ -245,33 +193,18 @@ static int write_but_moves(pf_buf *out, const pf_game *g, const void *st, int pl
   return w.rc;
 }
 
+/* The text is the view's one home: read back, for the few that want values (the CLI, Python, a
+ * finished table's record). */
 json_t *pf_view_json(const pf_game *g, const void *st, int players, int seat) {
-  if (g->view_write) { /* the text is the one home of the view: read back */
-    pf_buf text = {0};
-    json_t *v = pf_view_write(&text, g, st, players, seat, NULL) == 0 ? json_loadb(text.data, text.len, 0, NULL) : NULL;
-    pf_buf_free(&text);
-    if (!v) abort();
-    return v;
-  }
-  json_t *v = view_but_moves(g, st, players, seat), *moves = NULL;
-  if (entitled(g->to_move(st), seat)) {
-    pf_buf text = {0};
-    pf_moves_write(&text, g, st, seat);
-    moves = json_loadb(text.data, text.len, 0, NULL);
-    pf_buf_free(&text);
-  }
-  json_object_set_new_nocheck(v, "moves", moves ? moves : json_array());
+  pf_buf text = {0};
+  json_t *v = pf_view_write(&text, g, st, players, seat, NULL) == 0 ? json_loadb(text.data, text.len, 0, NULL) : NULL;
+  pf_buf_free(&text);
+  if (!v) abort();
   return v;
 }
 
 int pf_view_write(pf_buf *out, const pf_game *g, const void *st, int players, int seat, size_t *moves_at) {
-  int rc;
-  if (g->view_write) {
-    rc = write_but_moves(out, g, st, players, seat);
-  } else {
-    rc = pf_json_write_arena(out, view_but_moves(g, st, players, seat));
-    out->len--; /* its '}': "moves" comes last, as pf_view_json sets it last */
-  }
+  int rc = write_but_moves(out, g, st, players, seat);
   if (rc != 0) return rc;
   pf_buf_puts(out, ",\"moves\":");
   if (moves_at) *moves_at = out->len;
@@ -361,48 +294,6 @@ long pf_random_playout(const pf_game *g, void *st, pf_rng *rng, long *branching)
   }
   if (branching) *branching += b;
   return n;
-}
-
-json_t *pf_zone_add(json_t *view, const char *id, const char *kind, int owner, const char *label, json_t *cards,
-                    pf_layout layout) {
-  json_t *zones = json_object_get(view, "zones"), *z = json_object();
-  if (!zones) {
-    zones = json_array();
-    json_object_set_new_nocheck(view, "zones", zones);
-  }
-  json_object_set_new_nocheck(z, "id", json_string(id));
-  json_object_set_new_nocheck(z, "kind", json_string(kind));
-  json_object_set_new_nocheck(z, "owner", owner >= 0 ? json_integer(owner) : json_null());
-  json_object_set_new_nocheck(z, "label", json_string(label));
-  json_object_set_new_nocheck(z, "cards", cards);
-  json_object_set_new_nocheck(z, "layout", json_string(layout == PF_FAN ? "fan" : "stack"));
-  json_array_append_new(zones, z);
-  return z;
-}
-
-void pf_zone_grid(json_t *zone, int row, int col) {
-  json_t *g = json_array();
-  json_array_append_new(g, json_integer(row));
-  json_array_append_new(g, json_integer(col));
-  json_object_set_new_nocheck(zone, "grid", g);
-}
-
-void pf_zone_value(json_t *zone, long long value, const char *says) {
-  char text[64];
-  json_object_set_new_nocheck(zone, "value", json_integer(value));
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-  snprintf(text, sizeof text, says, value);
-#pragma GCC diagnostic pop
-  json_object_set_new_nocheck(zone, "value_text", json_string(text));
-}
-
-void pf_zone_note(json_t *zone, const char *note) { json_object_set_new_nocheck(zone, "note", json_string(note)); }
-
-json_t *pf_cards_unseen(int n) {
-  json_t *a = json_array();
-  for (int i = 0; i < n; i++) json_array_append_new(a, json_null());
-  return a;
 }
 
 /* ---- the zones written as text (view_write) ---- */
