@@ -108,12 +108,20 @@ static int pt_winners(const void *vs, int *seats) {
 }
 
 /* A seat sees the piles, the scores, who has chosen, and its own choice only. */
-static void pt_view_json(const void *vs, int seat, json_t *v) {
+static void pt_view_write(const void *vs, int seat, pf_jw *w) {
   const pt_state *s = vs;
-  json_object_set_new(v, "values", pf_ints_json(s->value, s->turned));
-  json_object_set_new(v, "chosen", json_integer(s->chosen));
-  if (seat >= 0 && seat < s->chosen) json_object_set_new(v, "mine", json_integer(s->choice[seat]));
-  if (seat == PF_VIEW_ALL) json_object_set_new(v, "choices", pf_ints_json(s->choice, s->chosen));
+  pf_jw_key(w, "values");
+  pf_jw_ints(w, s->value, s->turned);
+  pf_jw_key(w, "chosen");
+  pf_jw_int(w, s->chosen);
+  if (seat >= 0 && seat < s->chosen) {
+    pf_jw_key(w, "mine");
+    pf_jw_int(w, s->choice[seat]);
+  }
+  if (seat == PF_VIEW_ALL) {
+    pf_jw_key(w, "choices");
+    pf_jw_ints(w, s->choice, s->chosen);
+  }
 }
 
 static void pt_view_text(const void *vs, int seat, const pf_style *st, pf_buf *out) {
@@ -158,7 +166,7 @@ static const pf_game POINTING = {
     .move_parse = pt_move_parse,
     .scores = pt_scores,
     .winners = pt_winners,
-    .view_json = pt_view_json,
+    .view_write = pt_view_write,
     .view_text = pt_view_text,
     .determinize = pt_determinize,
     .check = pt_check,

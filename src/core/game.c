@@ -63,33 +63,23 @@ json_t *pf_ints_json(const int *v, int n) {
 
 static bool has_texts(const pf_game *g) { return g->cards && g->cards->text; }
 
-/* {"name", "text"} of the card written `notation` in the game's notation; null for an unseen card
- * (notation NULL) and for a card that is not the game's own. */
-static json_t *card_text_json(const pf_card_notation *own, const char *notation) {
-  pf_card c;
-  if (!notation || pf_card_parse_in(own, notation, &c) != 0 || c < PF_CARD_GAME || !own->owns(c))
-    return json_null();
+/* {"name", "text"} of card c as text: null for an unseen card (PF_CARD_NONE) and for a card that
+ * is not the game's own. */
+static void card_text_write(pf_jw *w, const pf_card_notation *own, pf_card c) {
+  if (c == PF_CARD_NONE || c < PF_CARD_GAME || !own->owns(c)) {
+    pf_jw_null(w);
+    return;
+  }
   pf_buf name = {0}, text = {0};
   own->text(c, &name, &text);
-  json_t *o = json_object();
-  json_object_set_new(o, "name", json_string(pf_buf_str(&name)));
-  json_object_set_new(o, "text", json_string(pf_buf_str(&text)));
+  pf_jw_open(w, '{');
+  pf_jw_key(w, "name");
+  pf_jw_strn(w, pf_buf_str(&name), name.len);
+  pf_jw_key(w, "text");
+  pf_jw_strn(w, pf_buf_str(&text), text.len);
+  pf_jw_close(w, '}');
   pf_buf_free(&name);
   pf_buf_free(&text);
-  return o;
-}
-
-/* Each zone's "texts": its cards' texts, parallel to "cards". */
-static void zones_texts(const pf_card_notation *own, json_t *view) {
-  size_t i, k;
-  json_t *zone, *card;
-  json_array_foreach(json_object_get(view, "zones"), i, zone) {
-    json_t *texts = json_array();
-    json_array_foreach(json_object_get(zone, "cards"), k, card) {
-      json_array_append_new(texts, card_text_json(own, json_string_value(card)));
-    }
-    json_object_set_new(zone, "texts", texts);
-  }
 }
 
 /* One legal move of the view's "moves", appended as text: its string, where it takes a card from
@@ -123,8 +113,10 @@ static int move_write(pf_buf *out, const pf_game *g, const void *st, pf_move m, 
   pf_buf_puts(out, ",\"text\":");
   rc |= pf_json_write_string(out, pf_buf_str(text), text->len);
   if (has_texts(g) && z.card != PF_CARD_NONE) {
-    pf_buf_puts(out, ",\"card_text\":");
-    rc |= pf_json_write_new(out, card_text_json(g->cards, c));
+    pf_jw w = {.b = out, .comma = true}; /* after "text" */
+    pf_jw_key(&w, "card_text");
+    card_text_write(&w, g->cards, z.card);
+    rc |= w.rc;
   }
   pf_buf_putc(out, '}');
   return rc;
@@ -147,45 +139,73 @@ int pf_moves_write(pf_buf *out, const pf_game *g, const void *st, int seat) {
 /* Whether the viewer is told the legal moves: only the seat to move, in its own view, or the full one. */
 static bool entitled(int who, int seat) { return who >= 0 && (seat == PF_VIEW_ALL || seat == who); }
 
-/* The view but its "moves", which come last. */
-static json_t *view_but_moves(const pf_game *g, const void *st, int players, int seat) {
-  json_t *v = json_object();
+/* The view but its "moves", which come last: the core's fields, then the game's (view_write); the
+ * object is left open. */
+static int write_but_moves(pf_buf *out, const pf_game *g, const void *st, int players, int seat) {
+  pf_jw w = {.b = out, .own = g->cards, .texts = has_texts(g)};
   int who = g->to_move(st);
-  json_object_set_new_nocheck(v, "game", json_string(g->id));
-  json_object_set_new_nocheck(v, "players", json_integer(players));
-  json_object_set_new_nocheck(v, "viewer", seat == PF_VIEW_ALL      ? json_string("all")
-                                           : seat == PF_VIEW_PUBLIC ? json_string("public")
-                                                                    : json_integer(seat));
-  json_object_set_new_nocheck(v, "to_move", pf_to_move_json(who));
-  json_object_set_new_nocheck(v, "legal", entitled(who, seat) ? pf_legal_json(g, st) : json_array());
+  pf_jw_open(&w, '{');
+  pf_jw_key(&w, "game");
+  pf_jw_str(&w, g->id);
+  pf_jw_key(&w, "players");
+  pf_jw_int(&w, players);
+  pf_jw_key(&w, "viewer");
+  if (seat == PF_VIEW_ALL || seat == PF_VIEW_PUBLIC)
+    pf_jw_str(&w, seat == PF_VIEW_ALL ? "all" : "public");
+  else
+    pf_jw_int(&w, seat);
+  pf_jw_key(&w, "to_move");
+  if (who >= 0)
+    pf_jw_int(&w, who);
+  else if (who == PF_CHANCE)
+    pf_jw_str(&w, "chance");
+  else
+    pf_jw_null(&w);
+  pf_jw_key(&w, "legal");
+  pf_jw_open(&w, '[');
+  if (entitled(who, seat)) {
+    pf_move moves[PF_MAX_MOVES];
+    int n = g->legal(st, moves);
+    for (int i = 0; i < n; i++) {
+      char m[PF_MOVE_STR];
+      g->move_str(st, moves[i], m);
+      pf_jw_str(&w, m);
+    }
+  }
+  pf_jw_close(&w, ']');
   int scores[PF_MAX_PLAYERS];
   g->scores(st, scores);
-  json_object_set_new_nocheck(v, "scores", pf_ints_json(scores, players));
+  pf_jw_key(&w, "scores");
+  pf_jw_open(&w, '[');
+  for (int p = 0; p < players; p++)
+    if (g->score_hidden && g->score_hidden(st, seat, p))
+      pf_jw_null(&w);
+    else
+      pf_jw_int(&w, scores[p]);
+  pf_jw_close(&w, ']');
   if (who == PF_NOBODY) {
     int seats[PF_MAX_PLAYERS];
-    json_object_set_new_nocheck(v, "winners", pf_ints_json(seats, g->winners(st, seats)));
+    pf_jw_key(&w, "winners");
+    pf_jw_ints(&w, seats, g->winners(st, seats));
   }
-  g->view_json(st, seat, v);
-  if (has_texts(g)) zones_texts(g->cards, v);
-  return v;
+  g->view_write(st, seat, &w);
+  if (w.zones) pf_jw_close(&w, ']');
+  return w.rc;
 }
 
+/* The text is the view's one home: read back, for the few that want values (the CLI, Python, a
+ * finished table's record). */
 json_t *pf_view_json(const pf_game *g, const void *st, int players, int seat) {
-  json_t *v = view_but_moves(g, st, players, seat), *moves = NULL;
-  if (entitled(g->to_move(st), seat)) {
-    pf_buf text = {0};
-    pf_moves_write(&text, g, st, seat);
-    moves = json_loadb(text.data, text.len, 0, NULL);
-    pf_buf_free(&text);
-  }
-  json_object_set_new_nocheck(v, "moves", moves ? moves : json_array());
+  pf_buf text = {0};
+  json_t *v = pf_view_write(&text, g, st, players, seat, NULL) == 0 ? json_loadb(text.data, text.len, 0, NULL) : NULL;
+  pf_buf_free(&text);
+  if (!v) abort();
   return v;
 }
 
 int pf_view_write(pf_buf *out, const pf_game *g, const void *st, int players, int seat, size_t *moves_at) {
-  int rc = pf_json_write_arena(out, view_but_moves(g, st, players, seat));
+  int rc = write_but_moves(out, g, st, players, seat);
   if (rc != 0) return rc;
-  out->len--; /* its '}': "moves" comes last, as pf_view_json sets it last */
   pf_buf_puts(out, ",\"moves\":");
   if (moves_at) *moves_at = out->len;
   if (entitled(g->to_move(st), seat))
@@ -244,11 +264,9 @@ int pf_nevents(const pf_game *g) {
 }
 
 char *pf_view_json_text(const pf_game *g, const void *st, int players, int seat) {
-  json_t *v = pf_view_json(g, st, players, seat);
-  char *s = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER);
-  json_decref(v);
-  if (!s) abort();
-  return s;
+  pf_buf text = {0};
+  if (pf_view_write(&text, g, st, players, seat, NULL) != 0) abort();
+  return text.data;
 }
 
 pf_move pf_random_move_listed(const pf_game *g, const void *st, pf_rng *rng, int *n) {
@@ -278,44 +296,101 @@ long pf_random_playout(const pf_game *g, void *st, pf_rng *rng, long *branching)
   return n;
 }
 
-json_t *pf_zone_add(json_t *view, const char *id, const char *kind, int owner, const char *label, json_t *cards,
-                    pf_layout layout) {
-  json_t *zones = json_object_get(view, "zones"), *z = json_object();
-  if (!zones) {
-    zones = json_array();
-    json_object_set_new_nocheck(view, "zones", zones);
+/* ---- the zones written as text (view_write) ---- */
+
+void pf_zone_open(pf_jw *w, const char *id, const char *kind, int owner, const char *label, pf_layout layout) {
+  if (!w->zones) {
+    pf_jw_key(w, "zones");
+    pf_jw_open(w, '[');
+    w->zones = true;
   }
-  json_object_set_new_nocheck(z, "id", json_string(id));
-  json_object_set_new_nocheck(z, "kind", json_string(kind));
-  json_object_set_new_nocheck(z, "owner", owner >= 0 ? json_integer(owner) : json_null());
-  json_object_set_new_nocheck(z, "label", json_string(label));
-  json_object_set_new_nocheck(z, "cards", cards);
-  json_object_set_new_nocheck(z, "layout", json_string(layout == PF_FAN ? "fan" : "stack"));
-  json_array_append_new(zones, z);
-  return z;
+  pf_jw_open(w, '{');
+  pf_jw_key(w, "id");
+  pf_jw_str(w, id);
+  pf_jw_key(w, "kind");
+  pf_jw_str(w, kind);
+  pf_jw_key(w, "owner");
+  if (owner >= 0)
+    pf_jw_int(w, owner);
+  else
+    pf_jw_null(w);
+  pf_jw_key(w, "label");
+  pf_jw_str(w, label);
+  pf_jw_key(w, "cards");
+  pf_jw_open(w, '[');
+  w->zone_cards = true;
+  w->layout = layout;
 }
 
-void pf_zone_grid(json_t *zone, int row, int col) {
-  json_t *g = json_array();
-  json_array_append_new(g, json_integer(row));
-  json_array_append_new(g, json_integer(col));
-  json_object_set_new_nocheck(zone, "grid", g);
+/* The zone's cards written: its layout follows them. */
+static void zone_cards_end(pf_jw *w) {
+  if (!w->zone_cards) return;
+  pf_jw_close(w, ']');
+  pf_jw_key(w, "layout");
+  pf_jw_str(w, w->layout == PF_FAN ? "fan" : "stack");
+  w->zone_cards = false;
 }
 
-void pf_zone_value(json_t *zone, long long value, const char *says) {
+void pf_zone_write_grid(pf_jw *w, int row, int col) {
+  zone_cards_end(w);
+  pf_jw_key(w, "grid");
+  pf_jw_open(w, '[');
+  pf_jw_int(w, row);
+  pf_jw_int(w, col);
+  pf_jw_close(w, ']');
+}
+
+void pf_zone_write_value(pf_jw *w, long long value, const char *says) {
   char text[64];
-  json_object_set_new_nocheck(zone, "value", json_integer(value));
+  zone_cards_end(w);
+  pf_jw_key(w, "value");
+  pf_jw_int(w, value);
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
   snprintf(text, sizeof text, says, value);
 #pragma GCC diagnostic pop
-  json_object_set_new_nocheck(zone, "value_text", json_string(text));
+  pf_jw_key(w, "value_text");
+  pf_jw_str(w, text);
 }
 
-void pf_zone_note(json_t *zone, const char *note) { json_object_set_new_nocheck(zone, "note", json_string(note)); }
+void pf_zone_write_note(pf_jw *w, const char *note) {
+  zone_cards_end(w);
+  pf_jw_key(w, "note");
+  pf_jw_str(w, note);
+}
 
-json_t *pf_cards_unseen(int n) {
-  json_t *a = json_array();
-  for (int i = 0; i < n; i++) json_array_append_new(a, json_null());
-  return a;
+void pf_zone_close(pf_jw *w) {
+  zone_cards_end(w);
+  if (w->texts) {
+    pf_jw_key(w, "texts");
+    pf_jw_open(w, '[');
+    for (int i = 0; i < w->ncards; i++) card_text_write(w, w->own, w->cards[i]);
+    pf_jw_close(w, ']');
+    w->ncards = 0;
+  }
+  pf_jw_close(w, '}');
+}
+
+_Static_assert(PF_JW_ZONE_CARDS >= PF_MAX_DEAL, "a zone holds at most a deal's cards");
+
+/* A card of a zone, noted for its "texts". */
+static void zone_card_note(pf_jw *w, pf_card c) {
+  if (!w->texts || !w->zone_cards) return;
+  assert(w->ncards < PF_JW_ZONE_CARDS);
+  w->cards[w->ncards++] = c;
+}
+
+void pf_card_write(pf_jw *w, pf_card c) {
+  char b[PF_CARD_STR];
+  pf_jw_str(w, pf_card_str_in(w->own, c, b));
+  zone_card_note(w, c);
+}
+
+void pf_card_write_seen(pf_jw *w, pf_card c, bool seen) {
+  if (seen) {
+    pf_card_write(w, c);
+  } else {
+    pf_jw_null(w);
+    zone_card_note(w, PF_CARD_NONE);
+  }
 }

@@ -36,6 +36,7 @@
 #include "core/buf.h"
 #include "core/card.h"
 #include "core/deck.h"
+#include "core/jsontext.h"
 #include "core/option.h"
 #include "core/rng.h"
 
@@ -171,7 +172,7 @@ typedef struct pf_game {
   /* Plays a legal move of the seat to move. */
   void (*apply)(void *st, pf_move m);
   /* Scores of every seat: running during the game, final when over. These are the full state's:
-   * a seat's view may hide some of them (view_json). */
+   * a seat's view may hide some of them (score_hidden). */
   void (*scores)(const void *st, int *scores);
   /* Optional. What scores() counts, for people: NULL is "points"; Skip-Bo Junior's "cards left".
    * score_low_wins: the lower score is the better (`pilfer games --json`: "score"). */
@@ -221,11 +222,15 @@ typedef struct pf_game {
   int (*move_parse)(const void *st, const char *text, pf_move *m, pf_error *err);
 
   /* ---- views: what a viewer (a seat, PF_VIEW_ALL or PF_VIEW_PUBLIC) may know ---- */
-  /* Adds the game's own fields of a viewer's view to obj. obj already holds the core's fields
-   * (pf_view_json); a game whose rules hide a score from some viewers sets that seat's entry of
-   * "scores" to null here (Point-a-Pile's pile variant, PAP-8), and everything that shows scores
-   * to a viewer reads them from its view, never from scores(). */
-  void (*view_json)(const void *st, int seat, json_t *obj);
+  /* Writes the game's own fields of a viewer's view as JSON text (pf_jw, core/jsontext.h) into
+   * the view being written, after the core's fields (pf_view_write; the object is left open):
+   * written directly, not built as jansson values, for the server writes one for every viewer of
+   * every state it sends. Its zones (pf_zone_open ...) come last. */
+  void (*view_write)(const void *st, int seat, pf_jw *w);
+  /* Optional. Whether the view of `seat` hides seat p's score, written null in its "scores"
+   * (Point-a-Pile's pile variant, PAP-8); everything that shows scores to a viewer reads them
+   * from its view, never from scores(). NULL: every score is shown. */
+  bool (*score_hidden)(const void *st, int seat, int p);
   /* The table as a person sees it from a viewer. */
   void (*view_text)(const void *st, int seat, const pf_style *style, pf_buf *out);
   /* Optional (pf_describe). A phrase for people about a legal move of the seat to move ("7♥ takes
@@ -238,7 +243,7 @@ typedef struct pf_game {
    * default for hidden ones). */
   void (*describe_chance)(const void *st, const char *outcome, int viewer, const pf_style *style, pf_buf *out);
   /* Optional (pf_move_zones_of). Where legal move m of the seat to move takes a card from and to, as
-   * ids of the zones the JSON view lists (view_json adds them with pf_zone_add): out comes with ""
+   * ids of the zones the JSON view lists (view_write writes them with pf_zone_open): out comes with ""
    * and PF_CARD_NONE, and the game fills what applies, so that picking a card (from, card) and
    * then a zone (to) names one legal move whenever it can (docs/views.md). NULL: from, card and to
    * are null for every move. */
@@ -347,9 +352,9 @@ static inline void pf_count_events(const pf_game *g, const void *before, const v
  * viewer of it (docs/views.md). The legal moves are listed only for the seat to move, and only
  * when the viewer is that seat or PF_VIEW_ALL. Caller owns the result. */
 json_t *pf_view_json(const pf_game *g, const void *st, int players, int seat);
-/* The same view appended to out as compact text, byte for byte what writing pf_view_json's value
- * writes (jsontext.h), its "moves" written as they are made rather than built as values first:
- * what the server sends in every state. *moves_at (when not NULL) gets where the text of "moves"
+/* The same view appended to out as compact text: the one place it is written (the core's fields
+ * and "moves" here, the game's by view_write), what the server sends in every state;
+ * pf_view_json reads it back. *moves_at (when not NULL) gets where the text of "moves"
  * begins in out (it runs to the view's closing brace). -1 when it cannot be written (a string
  * that is not UTF-8), out's new text then being partial. */
 int pf_view_write(pf_buf *out, const pf_game *g, const void *st, int players, int seat, size_t *moves_at);
@@ -382,22 +387,27 @@ const char *pf_to_move_text(int to_move, char buf[32]);
 
 typedef enum { PF_FAN, PF_STACK } pf_layout; /* every card side by side, or a pile: top and count */
 
-/* Appends a zone to the view's "zones" (made at the first zone): its id (unique in the view and
- * stable across the game: "hand:2"), kind (docs/views.md lists them), owner (a seat, or -1 for
- * none), label for people, cards (a JSON array, bottom first, each card's notation or null where
- * the viewer cannot see it; the zone takes the reference) and layout. Returns the zone, for the
- * optional fields below. */
-json_t *pf_zone_add(json_t *view, const char *id, const char *kind, int owner, const char *label, json_t *cards,
-                    pf_layout layout);
+/* A zone of the view's "zones", written by a game's view_write: pf_zone_open writes its id
+ * (unique in the view and stable across the game: "hand:2"), kind (docs/views.md lists them),
+ * owner (a seat, or -1 for none) and label for people, up to its "cards" (opening "zones" at the
+ * view's first zone); the game then writes the cards, bottom first (pf_card_write, or
+ * pf_card_write_seen where the viewer may not see one), then the optional fields below, then
+ * pf_zone_close, which writes the cards' "texts" in a game whose cards have them. The layout
+ * follows the cards. */
+void pf_zone_open(pf_jw *w, const char *id, const char *kind, int owner, const char *label, pf_layout layout);
+/* A card in the game's notation ("7H", Point-a-Pile's "R:G34"); pf_card_write_seen writes null
+ * where the viewer does not see it. A zone's cards are written only with these (its "texts"
+ * follow them). */
+void pf_card_write(pf_jw *w, pf_card c);
+void pf_card_write_seen(pf_jw *w, pf_card c, bool seen);
 /* The zone's place in a grid: row and column, from 0 (Piles' castle). */
-void pf_zone_grid(json_t *zone, int row, int col);
+void pf_zone_write_grid(pf_jw *w, int row, int col);
 /* A number the game gives the zone (a Piles castle pile's value), and what it is in words for
- * people: `says` is a printf format of one %lld, the value ("value %lld", "takes %lld next"), set
- * as the zone's "value_text" (docs/views.md). */
-void pf_zone_value(json_t *zone, long long value, const char *says);
+ * people: `says` is a printf format of one %lld, the value ("value %lld", "takes %lld next"),
+ * written as the zone's "value_text" (docs/views.md). */
+void pf_zone_write_value(pf_jw *w, long long value, const char *says);
 /* Short extra text ("locked", "12 points"). */
-void pf_zone_note(json_t *zone, const char *note);
-/* n cards the viewer cannot see, each in its place: n nulls. */
-json_t *pf_cards_unseen(int n);
+void pf_zone_write_note(pf_jw *w, const char *note);
+void pf_zone_close(pf_jw *w);
 
 #endif

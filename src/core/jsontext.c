@@ -130,6 +130,70 @@ void pf_json_write_int(pf_buf *b, long long v) {
   append(b, p, (size_t)(digits + sizeof digits - p));
 }
 
+/* ---- pf_jw ---- */
+
+static inline void jw_sep(pf_jw *w) {
+  if (w->comma) put(w->b, ',');
+}
+
+void pf_jw_key(pf_jw *w, const char *key) {
+  size_t n = strlen(key);
+  jw_sep(w);
+  if (w->b->len + n + 4 > w->b->cap) pf_buf_reserve(w->b, n + 3);
+  char *o = w->b->data + w->b->len;
+  o[0] = '"';
+  memcpy(o + 1, key, n);
+  o[n + 1] = '"', o[n + 2] = ':', o[n + 3] = '\0';
+  w->b->len += n + 3;
+  w->comma = false;
+}
+
+void pf_jw_int(pf_jw *w, long long v) {
+  jw_sep(w);
+  pf_json_write_int(w->b, v);
+  w->comma = true;
+}
+
+void pf_jw_strn(pf_jw *w, const char *s, size_t n) {
+  jw_sep(w);
+  w->rc |= pf_json_write_string(w->b, s, n);
+  w->comma = true;
+}
+
+void pf_jw_str(pf_jw *w, const char *s) { pf_jw_strn(w, s, strlen(s)); }
+
+void pf_jw_bool(pf_jw *w, bool v) {
+  jw_sep(w);
+  if (v)
+    PUT_LITERAL(w->b, "true");
+  else
+    PUT_LITERAL(w->b, "false");
+  w->comma = true;
+}
+
+void pf_jw_null(pf_jw *w) {
+  jw_sep(w);
+  PUT_LITERAL(w->b, "null");
+  w->comma = true;
+}
+
+void pf_jw_open(pf_jw *w, char c) {
+  jw_sep(w);
+  put(w->b, c);
+  w->comma = false;
+}
+
+void pf_jw_close(pf_jw *w, char c) {
+  put(w->b, c);
+  w->comma = true;
+}
+
+void pf_jw_ints(pf_jw *w, const int *v, int n) {
+  pf_jw_open(w, '[');
+  for (int i = 0; i < n; i++) pf_jw_int(w, v[i]);
+  pf_jw_close(w, ']');
+}
+
 static char *dumps_outside_arena(const json_t *v);
 
 static int write_value(pf_buf *b, const json_t *v, int depth) {

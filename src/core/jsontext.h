@@ -7,6 +7,7 @@
 #define PF_JSONTEXT_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 #include "core/buf.h"
 
@@ -20,6 +21,40 @@ char *pf_json_text(const json_t *v);
 int pf_json_write_string(pf_buf *b, const char *s, size_t n);
 void pf_json_write_int(pf_buf *b, long long v);
 int pf_json_write_new(pf_buf *b, json_t *v);
+
+/* ---- JSON text written as it is made (pf_jw): the views, without building jansson values ----
+ * A writer appends to its buffer and puts the commas itself: a key or a value that follows
+ * another in the same object or array is preceded by one. Its text is what pf_json_write would
+ * write of the jansson values made in the same order (keys in insertion order), so a view may be
+ * written either way with the same bytes. rc becomes -1 at a string that is not UTF-8. */
+#define PF_JW_ZONE_CARDS 128 /* PF_MAX_DEAL: no zone holds more cards than a deal */
+
+typedef struct pf_jw {
+  pf_buf *b;
+  int rc;
+  bool comma; /* a value was written last: the next key or element needs a ',' */
+  /* What the view's writer (core/game.c) keeps: */
+  const struct pf_card_notation *own; /* the game's cards' notation (NULL: the core's) */
+  bool texts;      /* its cards have texts: each zone has its cards' "texts" */
+  bool zones;      /* the view's "zones" array is open (pf_zone_open): nothing but zones may follow */
+  bool zone_cards; /* a zone's "cards" array is open: its layout is still to be written */
+  int layout;      /* that zone's pf_layout */
+  int ncards;      /* with texts: the zone's cards so far (PF_CARD_NONE where unseen) */
+  unsigned short cards[PF_JW_ZONE_CARDS];
+} pf_jw;
+
+/* A key of an object, a literal of plain ASCII (no escape needed). */
+void pf_jw_key(pf_jw *w, const char *key);
+void pf_jw_int(pf_jw *w, long long v);
+void pf_jw_str(pf_jw *w, const char *s);
+void pf_jw_strn(pf_jw *w, const char *s, size_t n);
+void pf_jw_bool(pf_jw *w, bool v);
+void pf_jw_null(pf_jw *w);
+/* '{' or '[' and its closing '}' or ']'. */
+void pf_jw_open(pf_jw *w, char c);
+void pf_jw_close(pf_jw *w, char c);
+/* n integers as an array. */
+void pf_jw_ints(pf_jw *w, const int *v, int n);
 
 /* Makes s valid UTF-8 in place: every byte that does not begin a well-formed character (a cut
  * one, an overlong form, a surrogate) becomes '?'. For text copied from a client, cut to fit. */

@@ -90,32 +90,62 @@ int pf_slots_hidden(const pf_hands *h, int seat, int next, int ncards, uint8_t *
   return n;
 }
 
-json_t *pf_card_json(pf_card c) {
-  char b[PF_CARD_STR];
-  return json_string(pf_card_str(c, b));
+void pf_slots_write(pf_jw *w, const pf_card *card, const uint8_t *slots, int n) {
+  pf_jw_open(w, '[');
+  for (int i = 0; i < n; i++) pf_card_write(w, card[slots[i]]);
+  pf_jw_close(w, ']');
 }
 
-json_t *pf_slots_json(const pf_card *card, const uint8_t *slots, int n) {
-  json_t *a = json_array();
-  for (int i = 0; i < n; i++) json_array_append_new(a, pf_card_json(card[slots[i]]));
-  return a;
+void pf_stock_write(pf_jw *w, const pf_card *card, int next, int ncards) {
+  pf_jw_open(w, '[');
+  for (int k = next; k < ncards; k++) pf_card_write(w, card[k]);
+  pf_jw_close(w, ']');
 }
 
-json_t *pf_stock_json(const pf_card *card, int next, int ncards) {
-  json_t *a = json_array();
-  for (int k = next; k < ncards; k++) json_array_append_new(a, pf_card_json(card[k]));
-  return a;
-}
-
-json_t *pf_hands_json(const pf_card *card, const pf_hands *h, int seat) {
-  json_t *hands = json_array();
+void pf_hands_write(pf_jw *w, const pf_card *card, const pf_hands *h, int seat) {
+  pf_jw_open(w, '[');
   for (int p = 0; p < h->players; p++) {
-    json_t *o = json_object();
-    json_object_set_new(o, "size", json_integer(h->lens[p]));
-    if (pf_view_sees_own(seat, p)) json_object_set_new(o, "cards", pf_slots_json(card, h->slots + p * h->stride, h->lens[p]));
-    json_array_append_new(hands, o);
+    pf_jw_open(w, '{');
+    pf_jw_key(w, "size");
+    pf_jw_int(w, h->lens[p]);
+    if (pf_view_sees_own(seat, p)) {
+      pf_jw_key(w, "cards");
+      pf_slots_write(w, card, h->slots + p * h->stride, h->lens[p]);
+    }
+    pf_jw_close(w, '}');
   }
-  return hands;
+  pf_jw_close(w, ']');
+}
+
+void pf_hands_zones_write(pf_jw *w, const pf_card *card, const pf_hands *h, int seat) {
+  for (int p = 0; p < h->players; p++) {
+    char id[PF_ZONE_ID], label[32];
+    snprintf(id, sizeof id, "hand:%d", p);
+    snprintf(label, sizeof label, "Seat %d's hand", p);
+    const uint8_t *slots = h->slots + p * h->stride;
+    bool sees = pf_view_sees_own(seat, p);
+    pf_zone_open(w, id, "hand", p, label, PF_FAN);
+    for (int i = 0; i < h->lens[p]; i++) pf_card_write_seen(w, card[slots[i]], sees);
+    pf_zone_close(w);
+  }
+}
+
+void pf_stock_zone_write(pf_jw *w, const pf_card *card, int next, int ncards, int seat) {
+  pf_zone_open(w, "stock", "stock", -1, "Stock", PF_STACK);
+  for (int k = ncards - 1; k >= next; k--) pf_card_write_seen(w, card[k], seat == PF_VIEW_ALL);
+  pf_zone_close(w);
+}
+
+void pf_pool_zones_write(pf_jw *w, const char *prefix, const char *label, const pf_card *card, const uint8_t *slots,
+                         int n) {
+  for (int k = 0; k < n; k++) {
+    char id[PF_ZONE_ID], name[48], c[PF_CARD_STR];
+    pf_pool_id(prefix, card, slots, k, id);
+    snprintf(name, sizeof name, "%s %s", label, pf_card_str(card[slots[k]], c));
+    pf_zone_open(w, id, "pool", -1, name, PF_STACK);
+    pf_card_write(w, card[slots[k]]);
+    pf_zone_close(w);
+  }
 }
 
 void pf_slots_render(const pf_card *card, const uint8_t *slots, int n, const char *sep, const pf_style *st,
@@ -143,24 +173,6 @@ void pf_hands_text(const pf_card *card, const pf_hands *h, int seat, const pf_st
   out->data[out->len - 1] = '\n';
 }
 
-void pf_hands_zones(json_t *view, const pf_card *card, const pf_hands *h, int seat) {
-  for (int p = 0; p < h->players; p++) {
-    char id[PF_ZONE_ID], label[32];
-    snprintf(id, sizeof id, "hand:%d", p);
-    snprintf(label, sizeof label, "Seat %d's hand", p);
-    const uint8_t *slots = h->slots + p * h->stride;
-    json_t *cards = pf_view_sees_own(seat, p) ? pf_slots_json(card, slots, h->lens[p]) : pf_cards_unseen(h->lens[p]);
-    pf_zone_add(view, id, "hand", p, label, cards, PF_FAN);
-  }
-}
-
-void pf_stock_zone(json_t *view, const pf_card *card, int next, int ncards, int seat) {
-  json_t *cards = json_array();
-  for (int k = ncards - 1; k >= next; k--)
-    json_array_append_new(cards, seat == PF_VIEW_ALL ? pf_card_json(card[k]) : json_null());
-  pf_zone_add(view, "stock", "stock", -1, "Stock", cards, PF_STACK);
-}
-
 void pf_pool_id(const char *prefix, const pf_card *card, const uint8_t *slots, int k, char id[PF_ZONE_ID]) {
   char c[PF_CARD_STR];
   int copy = 1;
@@ -170,13 +182,4 @@ void pf_pool_id(const char *prefix, const pf_card *card, const uint8_t *slots, i
     snprintf(id, PF_ZONE_ID, "%s:%s", prefix, c);
   else
     snprintf(id, PF_ZONE_ID, "%s:%s.%d", prefix, c, copy);
-}
-
-void pf_pool_zones(json_t *view, const char *prefix, const char *label, const pf_card *card, const uint8_t *slots, int n) {
-  for (int k = 0; k < n; k++) {
-    char id[PF_ZONE_ID], name[48], c[PF_CARD_STR];
-    pf_pool_id(prefix, card, slots, k, id);
-    snprintf(name, sizeof name, "%s %s", label, pf_card_str(card[slots[k]], c));
-    pf_zone_add(view, id, "pool", -1, name, pf_slots_json(card, slots + k, 1), PF_STACK);
-  }
 }

@@ -7,7 +7,6 @@
 #ifndef PF_SLOTS_H
 #define PF_SLOTS_H
 
-#include <jansson.h>
 #include <stdint.h>
 
 #include "core/buf.h"
@@ -40,27 +39,27 @@ void pf_slots_shuffle(pf_card *card, const uint8_t *slots, int n, pf_rng *rng);
  * (nothing for PF_VIEW_ALL). */
 int pf_slots_hidden(const pf_hands *h, int seat, int next, int ncards, uint8_t *out);
 
-/* A card as a JSON string ("7H"). */
-json_t *pf_card_json(pf_card c);
-/* The cards at n slots, as a JSON array of strings. */
-json_t *pf_slots_json(const pf_card *card, const uint8_t *slots, int n);
+/* ---- the view's pieces, written by a game's view_write (game.h) ---- */
+
+/* The cards at n slots, as an array of strings. */
+void pf_slots_write(pf_jw *w, const pf_card *card, const uint8_t *slots, int n);
 /* The stock, slots next..ncards-1, next card first. */
-json_t *pf_stock_json(const pf_card *card, int next, int ncards);
+void pf_stock_write(pf_jw *w, const pf_card *card, int next, int ncards);
 /* The view's "hands": [{size, cards}] with the cards only for `seat` (every seat for PF_VIEW_ALL,
  * none for PF_VIEW_PUBLIC). */
-json_t *pf_hands_json(const pf_card *card, const pf_hands *h, int seat);
+void pf_hands_write(pf_jw *w, const pf_card *card, const pf_hands *h, int seat);
 
 /* The zones "hand:p" of the JSON view (docs/views.md), one per seat: its cards where `seat` may
  * see them (pf_view_sees_own), nulls elsewhere. */
-void pf_hands_zones(json_t *view, const pf_card *card, const pf_hands *h, int seat);
+void pf_hands_zones_write(pf_jw *w, const pf_card *card, const pf_hands *h, int seat);
 /* The zone "stock": slots next..ncards-1, bottom first (the next card is its top), the cards only
  * for PF_VIEW_ALL. */
-void pf_stock_zone(json_t *view, const pf_card *card, int next, int ncards, int seat);
-
+void pf_stock_zone_write(pf_jw *w, const pf_card *card, int next, int ncards, int seat);
 /* One zone of kind "pool" per card at n slots, in order: a table of single cards (Steal the
  * Pile's open piles, Four Card Thief's table cards), labelled "<label> 7S". The id of the card at
  * slots[k] is "<prefix>:7S" (pf_pool_id), "<prefix>:7S.2" for a second equal card (two decks). */
-void pf_pool_zones(json_t *view, const char *prefix, const char *label, const pf_card *card, const uint8_t *slots, int n);
+void pf_pool_zones_write(pf_jw *w, const char *prefix, const char *label, const pf_card *card, const uint8_t *slots,
+                         int n);
 void pf_pool_id(const char *prefix, const pf_card *card, const uint8_t *slots, int k, char id[PF_ZONE_ID]);
 
 /* The cards at n slots for a person, separated by sep. */

@@ -637,62 +637,89 @@ static inline bool visible(const gha_state *s, int seat, int slot) {
   return seat == PF_VIEW_ALL || (s->seen & bit(slot));
 }
 
-/* Pile q's cards, bottom first; null: not seen yet (GHA-2). */
-static json_t *pile_cards(const gha_state *s, int q, int seat) {
-  json_t *cards = json_array();
+/* Pile q's cards, bottom first, as the elements of an open array; null: not seen yet (GHA-2). */
+static void pile_cards(const gha_state *s, int q, int seat, pf_jw *w) {
   for (int i = 0; i < s->size[q]; i++) {
     int slot = s->pile[q][i];
-    json_array_append_new(cards, visible(s, seat, slot) ? pf_card_json(s->card[slot]) : json_null());
+    pf_card_write_seen(w, s->card[slot], visible(s, seat, slot));
   }
-  return cards;
 }
 
-static json_t *pile_json(const gha_state *s, int q, int seat) {
-  json_t *o = json_object(), *cards = pile_cards(s, q, seat);
+static void pile_write(const gha_state *s, int q, int seat, pf_jw *w) {
   int n = s->size[q];
-  json_object_set_new(o, "size", json_integer(n));
-  json_object_set_new(o, "top", n ? pf_card_json(s->card[top_slot(s, q)]) : json_null());
-  json_object_set_new(o, "cards", cards); /* bottom first; null: not seen yet (GHA-2) */
-  if (q != PLAY) json_object_set_new(o, "points", json_integer(s->points[q]));
-  return o;
+  pf_jw_open(w, '{');
+  pf_jw_key(w, "size");
+  pf_jw_int(w, n);
+  pf_jw_key(w, "top");
+  pf_card_write_seen(w, n ? s->card[top_slot(s, q)] : 0, n > 0);
+  pf_jw_key(w, "cards"); /* bottom first; null: not seen yet (GHA-2) */
+  pf_jw_open(w, '[');
+  pile_cards(s, q, seat, w);
+  pf_jw_close(w, ']');
+  if (q != PLAY) {
+    pf_jw_key(w, "points");
+    pf_jw_int(w, s->points[q]);
+  }
+  pf_jw_close(w, '}');
 }
 
 /* The zones (docs/views.md): the stock, the play pile (its unseen cards null, GHA-2), the
  * capture piles with their points, the hands. */
-static void gha_zones(const gha_state *s, int seat, json_t *v) {
-  pf_stock_zone(v, s->card, s->next_slot, NCARDS, seat);
-  pf_zone_add(v, "play", "play", -1, "Play pile", pile_cards(s, PLAY, seat), PF_STACK);
+static void gha_zones(const gha_state *s, int seat, pf_jw *w) {
+  pf_stock_zone_write(w, s->card, s->next_slot, NCARDS, seat);
+  pf_zone_open(w, "play", "play", -1, "Play pile", PF_STACK);
+  pile_cards(s, PLAY, seat, w);
+  pf_zone_close(w);
   for (int p = 0; p < s->players; p++) {
     char id[PF_ZONE_ID], label[32], note[32];
     snprintf(id, sizeof id, "captures:%d", p);
     snprintf(label, sizeof label, "Seat %d's captures", p);
     snprintf(note, sizeof note, "%d points", s->points[p]);
-    pf_zone_note(pf_zone_add(v, id, "captures", p, label, pile_cards(s, p, seat), PF_STACK), note);
+    pf_zone_open(w, id, "captures", p, label, PF_STACK);
+    pile_cards(s, p, seat, w);
+    pf_zone_write_note(w, note);
+    pf_zone_close(w);
   }
   uint8_t hand_slots[MAXP * HAND];
   pf_hands h = hands_of(s, hand_slots);
-  pf_hands_zones(v, s->card, &h, seat);
+  pf_hands_zones_write(w, s->card, &h, seat);
 }
 
-static void gha_view_json(const void *vs, int seat, json_t *v) {
+static void gha_view_write(const void *vs, int seat, pf_jw *w) {
   const gha_state *s = vs;
-  json_object_set_new(v, "hand_number", json_integer(s->hand_no + 1));
-  json_object_set_new(v, "dealer", json_integer(s->dealer));
-  json_object_set_new(v, "stock", json_integer(NCARDS - s->next_slot));
-  if (seat == PF_VIEW_ALL) /* the full state: the stock's order too, next card first */
-    json_object_set_new(v, "stock_cards", pf_stock_json(s->card, s->next_slot, NCARDS));
-  json_object_set_new(v, "play_pile", pile_json(s, PLAY, seat));
-  json_t *piles = json_array();
-  for (int p = 0; p < s->players; p++) json_array_append_new(piles, pile_json(s, p, seat));
+  pf_jw_key(w, "hand_number");
+  pf_jw_int(w, s->hand_no + 1);
+  pf_jw_key(w, "dealer");
+  pf_jw_int(w, s->dealer);
+  pf_jw_key(w, "stock");
+  pf_jw_int(w, NCARDS - s->next_slot);
+  if (seat == PF_VIEW_ALL) { /* the full state: the stock's order too, next card first */
+    pf_jw_key(w, "stock_cards");
+    pf_stock_write(w, s->card, s->next_slot, NCARDS);
+  }
+  pf_jw_key(w, "play_pile");
+  pile_write(s, PLAY, seat, w);
+  pf_jw_key(w, "piles");
+  pf_jw_open(w, '[');
+  for (int p = 0; p < s->players; p++) pile_write(s, p, seat, w);
+  pf_jw_close(w, ']');
   uint8_t hand_slots[MAXP * HAND];
   pf_hands h = hands_of(s, hand_slots);
-  json_object_set_new(v, "piles", piles);
-  json_object_set_new(v, "hands", pf_hands_json(s->card, &h, seat));
-  json_object_set_new(v, "teams", json_boolean(s->teams));
-  json_object_set_new(v, "target", json_integer(s->target));
-  if (s->target) json_object_set_new(v, "totals", pf_ints_json(s->total, s->players));
-  if (s->hand_no > 0 || s->over) json_object_set_new(v, "last_hand_points", pf_ints_json(s->last_points, s->players));
-  gha_zones(s, seat, v);
+  pf_jw_key(w, "hands");
+  pf_hands_write(w, s->card, &h, seat);
+  pf_jw_key(w, "teams");
+  pf_jw_bool(w, s->teams);
+  pf_jw_key(w, "target");
+  pf_jw_int(w, s->target);
+  if (s->target) {
+    pf_jw_key(w, "totals");
+    pf_jw_ints(w, s->total, s->players);
+  }
+  if (s->hand_no > 0 || s->over) {
+    pf_jw_key(w, "last_hand_points");
+    pf_jw_ints(w, s->last_points, s->players);
+  }
+  gha_zones(s, seat, w);
 }
 
 static void put_card(pf_buf *out, pf_card c, const pf_style *st) {
@@ -878,7 +905,7 @@ const pf_game pf_game_gharat = {
     .move_parse = gha_move_parse,
     .scores = gha_scores,
     .winners = gha_winners,
-    .view_json = gha_view_json,
+    .view_write = gha_view_write,
     .view_text = gha_view_text,
     .determinize = gha_determinize,
     .check = gha_check,

@@ -533,28 +533,37 @@ static int pil_check(const void *vs, pf_error *err) {
 
 static const char *colour_name(bool red) { return red ? "red" : "black"; }
 
-/* A castle pile's cards, bottom first. */
-static json_t *pile_json(const pil_state *s, int pos) {
-  json_t *cards = json_array();
-  for (int slot = s->top[pos]; slot != NONE; slot = s->below[slot]) json_array_insert_new(cards, 0, pf_card_json(s->card[slot]));
-  return cards;
+/* A castle pile's cards, bottom first, written as the elements of an open array. */
+static void pile_cards_write(const pil_state *s, int pos, pf_jw *w) {
+  uint8_t slots[NCARDS];
+  int n = 0;
+  for (int slot = s->top[pos]; slot != NONE; slot = s->below[slot]) slots[n++] = (uint8_t)slot;
+  while (n > 0) pf_card_write(w, s->card[slots[--n]]);
 }
 
-static json_t *castle_json(const pil_state *s) {
-  json_t *castle = json_array();
+static void castle_write(const pil_state *s, pf_jw *w) {
+  pf_jw_open(w, '[');
   for (int pos = 0; pos < NPOS; pos++) {
-    json_t *o = json_object(), *cards = pile_json(s, pos);
     char ps[3];
     pos_str(pos, ps);
-    json_object_set_new(o, "pos", json_string(ps));
-    json_object_set_new(o, "size", json_integer(s->size[pos]));
-    json_object_set_new(o, "top", pf_card_json(top_card(s, pos)));
-    json_object_set_new(o, "colour", json_string(colour_name(is_red(top_card(s, pos)))));
-    json_object_set_new(o, "value", json_integer(pile_value(s, pos))); /* PIL-4 */
-    json_object_set_new(o, "cards", cards);
-    json_array_append_new(castle, o);
+    pf_jw_open(w, '{');
+    pf_jw_key(w, "pos");
+    pf_jw_str(w, ps);
+    pf_jw_key(w, "size");
+    pf_jw_int(w, s->size[pos]);
+    pf_jw_key(w, "top");
+    pf_card_write(w, top_card(s, pos));
+    pf_jw_key(w, "colour");
+    pf_jw_str(w, colour_name(is_red(top_card(s, pos))));
+    pf_jw_key(w, "value");
+    pf_jw_int(w, pile_value(s, pos)); /* PIL-4 */
+    pf_jw_key(w, "cards");
+    pf_jw_open(w, '[');
+    pile_cards_write(s, pos, w);
+    pf_jw_close(w, ']');
+    pf_jw_close(w, '}');
   }
-  return castle;
+  pf_jw_close(w, ']');
 }
 
 static void castle_id(int pos, char id[PF_ZONE_ID]) {
@@ -566,54 +575,70 @@ static void castle_id(int pos, char id[PF_ZONE_ID]) {
 /* The zones (docs/views.md): the castle's piles in a grid (rows 1-3, columns a-d, PIL-2) with
  * their values (PIL-4), the hands, and the cards each seat took from passers (PIL-7), seen only
  * by the passer and the taker until the end. */
-static void pil_zones(const pil_state *s, int seat, json_t *v) {
+static void pil_zones(const pil_state *s, int seat, pf_jw *w) {
   for (int pos = 0; pos < NPOS; pos++) {
     char id[PF_ZONE_ID], ps[3];
     castle_id(pos, id);
     pos_str(pos, ps);
-    json_t *z = pf_zone_add(v, id, "castle", -1, ps, pile_json(s, pos), PF_STACK);
-    pf_zone_grid(z, pos / 4, pos % 4);
-    pf_zone_value(z, pile_value(s, pos), "value %lld");
-    pf_zone_note(z, colour_name(is_red(top_card(s, pos))));
+    pf_zone_open(w, id, "castle", -1, ps, PF_STACK);
+    pile_cards_write(s, pos, w);
+    pf_zone_write_grid(w, pos / 4, pos % 4);
+    pf_zone_write_value(w, pile_value(s, pos), "value %lld");
+    pf_zone_write_note(w, colour_name(is_red(top_card(s, pos))));
+    pf_zone_close(w);
   }
   pf_hands h = hands_of(s);
-  pf_hands_zones(v, s->card, &h, seat);
+  pf_hands_zones_write(w, s->card, &h, seat);
   for (int p = 0; p < NSEATS; p++) {
     char id[PF_ZONE_ID], label[32];
-    json_t *cards = json_array();
-    for (int i = 0; i < s->ntakes; i++)
-      if (taker_of(s->take_from[i]) == p)
-        json_array_append_new(cards, take_known(s, i, seat) ? pf_card_json(s->card[s->take_slot[i]]) : json_null());
     snprintf(id, sizeof id, "captures:%d", p);
     snprintf(label, sizeof label, "Seat %d's takes", p);
-    pf_zone_add(v, id, "captures", p, label, cards, PF_FAN);
+    pf_zone_open(w, id, "captures", p, label, PF_FAN);
+    for (int i = 0; i < s->ntakes; i++)
+      if (taker_of(s->take_from[i]) == p) pf_card_write_seen(w, s->card[s->take_slot[i]], take_known(s, i, seat));
+    pf_zone_close(w);
   }
 }
 
-static void pil_view_json(const void *vs, int seat, json_t *v) {
+static void pil_view_write(const void *vs, int seat, pf_jw *w) {
   const pil_state *s = vs;
-  json_object_set_new(v, "turns_played", json_integer(s->turns - s->passing));
-  json_object_set_new(v, "round", json_integer(s->over ? HAND : (s->turns - s->passing) / NSEATS + 1));
-  json_object_set_new(v, "castle", castle_json(s));
-  json_t *colours = json_null();
+  pf_jw_key(w, "turns_played");
+  pf_jw_int(w, s->turns - s->passing);
+  pf_jw_key(w, "round");
+  pf_jw_int(w, s->over ? HAND : (s->turns - s->passing) / NSEATS + 1);
+  pf_jw_key(w, "castle");
+  castle_write(s, w);
+  pf_jw_key(w, "colours"); /* PIL-5: null until the first card is placed */
   if (s->red_team != NONE) {
-    colours = json_array();
-    for (int p = 0; p < NSEATS; p++) json_array_append_new(colours, json_string(colour_name(team_of(p) == s->red_team)));
+    pf_jw_open(w, '[');
+    for (int p = 0; p < NSEATS; p++) pf_jw_str(w, colour_name(team_of(p) == s->red_team));
+    pf_jw_close(w, ']');
+  } else {
+    pf_jw_null(w);
   }
-  json_object_set_new(v, "colours", colours); /* PIL-5: null until the first card is placed */
   pf_hands h = hands_of(s);
-  json_object_set_new(v, "hands", pf_hands_json(s->card, &h, seat));
-  if (s->passing) json_object_set_new(v, "passer", json_integer(s->turn));
-  json_t *takes = json_array();
-  for (int i = 0; i < s->ntakes; i++) {
-    json_t *o = json_object();
-    json_object_set_new(o, "from", json_integer(s->take_from[i]));
-    json_object_set_new(o, "by", json_integer(taker_of(s->take_from[i])));
-    if (take_known(s, i, seat)) json_object_set_new(o, "card", pf_card_json(s->card[s->take_slot[i]]));
-    json_array_append_new(takes, o);
+  pf_jw_key(w, "hands");
+  pf_hands_write(w, s->card, &h, seat);
+  if (s->passing) {
+    pf_jw_key(w, "passer");
+    pf_jw_int(w, s->turn);
   }
-  json_object_set_new(v, "takes", takes); /* PIL-7: the card only for its passer and taker */
-  pil_zones(s, seat, v);
+  pf_jw_key(w, "takes"); /* PIL-7: the card only for its passer and taker */
+  pf_jw_open(w, '[');
+  for (int i = 0; i < s->ntakes; i++) {
+    pf_jw_open(w, '{');
+    pf_jw_key(w, "from");
+    pf_jw_int(w, s->take_from[i]);
+    pf_jw_key(w, "by");
+    pf_jw_int(w, taker_of(s->take_from[i]));
+    if (take_known(s, i, seat)) {
+      pf_jw_key(w, "card");
+      pf_card_write(w, s->card[s->take_slot[i]]);
+    }
+    pf_jw_close(w, '}');
+  }
+  pf_jw_close(w, ']');
+  pil_zones(s, seat, w);
 }
 
 static void put_card(pf_buf *out, pf_card c, const pf_style *st) {
@@ -818,7 +843,7 @@ const pf_game pf_game_piles = {
     .move_parse = pil_move_parse,
     .scores = pil_scores,
     .winners = pil_winners,
-    .view_json = pil_view_json,
+    .view_write = pil_view_write,
     .view_text = pil_view_text,
     .determinize = pil_determinize,
     .check = pil_check,

@@ -682,28 +682,29 @@ static int sbj_check(const void *vs, pf_error *err) {
 
 static const char *const END_NAME[] = {"", "stockpile", "stall", "turn limit"};
 
-static json_t *card_json(pf_card c) {
-  char b[PF_CARD_STR];
-  return json_string(pf_card_str(c, b));
-}
-
-/* A pile's cards as a JSON array, bottom first (top_first: the other way). */
-static json_t *pile_json(const sbj_state *s, int pile, bool top_first) {
+/* A pile's cards as an array, bottom first (top_first: the other way). */
+static void pile_write(const sbj_state *s, int pile, bool top_first, pf_jw *w) {
   uint8_t slots[NCARDS];
   int n = pile_slots(s, pile, slots);
-  json_t *a = json_array();
-  for (int i = 0; i < n; i++) json_array_append_new(a, card_json(s->card[slots[top_first ? n - 1 - i : i]]));
-  return a;
+  pf_jw_open(w, '[');
+  for (int i = 0; i < n; i++) pf_card_write(w, s->card[slots[top_first ? n - 1 - i : i]]);
+  pf_jw_close(w, ']');
 }
 
 /* A pile's cards for the zones, bottom first: the cards at or above `shown` (its size - 1: the
  * top only; 0: all), nulls below. */
-static json_t *pile_seen(const sbj_state *s, int pile, int shown) {
+static void pile_seen(const sbj_state *s, int pile, int shown, pf_jw *w) {
   uint8_t slots[NCARDS];
   int n = pile_slots(s, pile, slots);
-  json_t *a = json_array();
-  for (int i = 0; i < n; i++) json_array_append_new(a, i >= shown ? card_json(s->card[slots[i]]) : json_null());
-  return a;
+  for (int i = 0; i < n; i++) pf_card_write_seen(w, s->card[slots[i]], i >= shown);
+}
+
+/* A zone of a pile's cards (pile_seen) with nothing more. */
+static void pile_zone(const sbj_state *s, const char *id, const char *kind, int owner, const char *label, int pile,
+                      int shown, pf_layout layout, pf_jw *w) {
+  pf_zone_open(w, id, kind, owner, label, layout);
+  pile_seen(s, pile, shown, w);
+  pf_zone_close(w);
 }
 
 /* The zone ids of a seat's stockpile and hand stacks (src 0: the stockpile, 1-3: h1-h3). */
@@ -715,84 +716,128 @@ static void source_id(int seat, int src, char id[PF_ZONE_ID]) {
 }
 
 /* Seat p's zones: its stockpile, of which only the top is seen (SBJ-2), and its hand stacks. */
-static void seat_zones(const sbj_state *s, int p, bool all, json_t *v) {
+static void seat_zones(const sbj_state *s, int p, bool all, pf_jw *w) {
   char id[PF_ZONE_ID], label[32];
   int pile = P_STOCK(p);
   source_id(p, 0, id);
   snprintf(label, sizeof label, "Seat %d's stockpile", p);
-  pf_zone_add(v, id, "stockpile", p, label, pile_seen(s, pile, all ? 0 : s->size[pile] - 1), PF_STACK);
+  pile_zone(s, id, "stockpile", p, label, pile, all ? 0 : s->size[pile] - 1, PF_STACK, w);
   for (int k = 0; k < STACKS; k++) {
     source_id(p, k + 1, id);
     snprintf(label, sizeof label, "Seat %d's %s", p, SOURCE[k + 1]);
-    pf_zone_add(v, id, "hand", p, label, pile_seen(s, P_HAND(p, k), 0), PF_FAN);
+    pile_zone(s, id, "hand", p, label, P_HAND(p, k), 0, PF_FAN, w);
   }
 }
 
 /* The zones (docs/views.md): the draw pile (its order unseen by all, even after a reshuffle), the
  * building piles with the number each needs next (SBJ-4), the completed piles set aside, and
  * each seat's stockpile and hand stacks. */
-static void sbj_zones(const sbj_state *s, int seat, json_t *v) {
+static void sbj_zones(const sbj_state *s, int seat, pf_jw *w) {
   bool all = seat == PF_VIEW_ALL;
-  pf_zone_add(v, "draw", "stock", -1, "Draw pile", pile_seen(s, P_DRAW, all ? 0 : s->size[P_DRAW]), PF_STACK);
+  pile_zone(s, "draw", "stock", -1, "Draw pile", P_DRAW, all ? 0 : s->size[P_DRAW], PF_STACK, w);
   for (int b = 0; b < BUILDS; b++) {
     char id[PF_ZONE_ID], label[16];
     int n = s->size[P_BUILD(b)];
     snprintf(id, sizeof id, "build:%d", b + 1);
     snprintf(label, sizeof label, "b%d", b + 1);
-    json_t *z = pf_zone_add(v, id, "build", -1, label, pile_seen(s, P_BUILD(b), 0), PF_STACK);
-    pf_zone_value(z, n + 1, "takes %lld next");
-    if (!n) pf_zone_note(z, b == lowest_free(s) ? "free: starts with 1 or W" : "free");
+    pf_zone_open(w, id, "build", -1, label, PF_STACK);
+    pile_seen(s, P_BUILD(b), 0, w);
+    pf_zone_write_value(w, n + 1, "takes %lld next");
+    if (!n) pf_zone_write_note(w, b == lowest_free(s) ? "free: starts with 1 or W" : "free");
+    pf_zone_close(w);
   }
-  pf_zone_add(v, "done", "discard", -1, "Completed piles", pile_seen(s, P_DONE, 0), PF_STACK);
-  for (int p = 0; p < s->players; p++) seat_zones(s, p, all, v);
+  pile_zone(s, "done", "discard", -1, "Completed piles", P_DONE, 0, PF_STACK, w);
+  for (int p = 0; p < s->players; p++) seat_zones(s, p, all, w);
 }
 
-static void sbj_view_json(const void *vs, int seat, json_t *v) {
+/* A pile's top card, null when it is empty. */
+static void top_write(const sbj_state *s, int pile, pf_jw *w) {
+  pf_card_write_seen(w, s->size[pile] ? top_card(s, pile) : 0, s->size[pile] > 0);
+}
+
+static void sbj_view_write(const void *vs, int seat, pf_jw *w) {
   const sbj_state *s = vs;
   bool all = seat == PF_VIEW_ALL;
-  json_object_set_new(v, "stock_size", json_integer(s->stock_size));
-  json_object_set_new(v, "turn", json_integer(s->turns));
-  json_object_set_new(v, "turn_limit", json_integer(TURN_LIMIT));
-  json_object_set_new(v, "on_turn", json_integer(s->turn));
-  json_object_set_new(v, "dealt_this_turn", json_integer(s->dealt));
-  json_object_set_new(v, "played_this_turn", json_integer(s->played));
-  json_object_set_new(v, "idle_turns", json_integer(s->idle));
-  json_t *stocks = json_array(), *hands = json_array(), *last = json_array();
+  pf_jw_key(w, "stock_size");
+  pf_jw_int(w, s->stock_size);
+  pf_jw_key(w, "turn");
+  pf_jw_int(w, s->turns);
+  pf_jw_key(w, "turn_limit");
+  pf_jw_int(w, TURN_LIMIT);
+  pf_jw_key(w, "on_turn");
+  pf_jw_int(w, s->turn);
+  pf_jw_key(w, "dealt_this_turn");
+  pf_jw_int(w, s->dealt);
+  pf_jw_key(w, "played_this_turn");
+  pf_jw_int(w, s->played);
+  pf_jw_key(w, "idle_turns");
+  pf_jw_int(w, s->idle);
+  pf_jw_key(w, "stockpiles");
+  pf_jw_open(w, '[');
   for (int p = 0; p < s->players; p++) {
     int pile = P_STOCK(p);
-    json_t *o = json_object();
-    json_object_set_new(o, "size", json_integer(s->size[pile]));
-    json_object_set_new(o, "top", s->size[pile] ? card_json(top_card(s, pile)) : json_null());
-    if (all) json_object_set_new(o, "cards", pile_json(s, pile, false)); /* unseen by all (SBJ-2) */
-    json_array_append_new(stocks, o);
-    json_t *h = json_array();
-    for (int k = 0; k < STACKS; k++) json_array_append_new(h, pile_json(s, P_HAND(p, k), false));
-    json_array_append_new(hands, h);
-    json_t *l = json_object();
-    json_object_set_new(l, "dealt", json_integer(s->last_dealt[p]));
-    json_object_set_new(l, "played", json_integer(s->last_played[p]));
-    json_array_append_new(last, l);
+    pf_jw_open(w, '{');
+    pf_jw_key(w, "size");
+    pf_jw_int(w, s->size[pile]);
+    pf_jw_key(w, "top");
+    top_write(s, pile, w);
+    if (all) { /* unseen by all (SBJ-2) */
+      pf_jw_key(w, "cards");
+      pile_write(s, pile, false, w);
+    }
+    pf_jw_close(w, '}');
   }
-  json_object_set_new(v, "stockpiles", stocks);
-  json_object_set_new(v, "hand_stacks", hands);
-  json_object_set_new(v, "last_turns", last);
-  json_t *builds = json_array();
+  pf_jw_close(w, ']');
+  pf_jw_key(w, "hand_stacks");
+  pf_jw_open(w, '[');
+  for (int p = 0; p < s->players; p++) {
+    pf_jw_open(w, '[');
+    for (int k = 0; k < STACKS; k++) pile_write(s, P_HAND(p, k), false, w);
+    pf_jw_close(w, ']');
+  }
+  pf_jw_close(w, ']');
+  pf_jw_key(w, "last_turns");
+  pf_jw_open(w, '[');
+  for (int p = 0; p < s->players; p++) {
+    pf_jw_open(w, '{');
+    pf_jw_key(w, "dealt");
+    pf_jw_int(w, s->last_dealt[p]);
+    pf_jw_key(w, "played");
+    pf_jw_int(w, s->last_played[p]);
+    pf_jw_close(w, '}');
+  }
+  pf_jw_close(w, ']');
+  pf_jw_key(w, "building_piles");
+  pf_jw_open(w, '[');
   for (int b = 0; b < BUILDS; b++) {
     int pile = P_BUILD(b);
-    json_t *o = json_object();
-    json_object_set_new(o, "count", json_integer(s->size[pile]));
-    json_object_set_new(o, "top", s->size[pile] ? card_json(top_card(s, pile)) : json_null());
-    json_object_set_new(o, "cards", pile_json(s, pile, false));
-    json_array_append_new(builds, o);
+    pf_jw_open(w, '{');
+    pf_jw_key(w, "count");
+    pf_jw_int(w, s->size[pile]);
+    pf_jw_key(w, "top");
+    top_write(s, pile, w);
+    pf_jw_key(w, "cards");
+    pile_write(s, pile, false, w);
+    pf_jw_close(w, '}');
   }
-  json_object_set_new(v, "building_piles", builds);
-  json_object_set_new(v, "draw_pile", json_integer(s->size[P_DRAW]));
-  if (all) json_object_set_new(v, "draw_cards", pile_json(s, P_DRAW, true)); /* top first */
-  json_object_set_new(v, "set_aside", pile_json(s, P_DONE, false));
-  json_object_set_new(v, "completed", json_integer(s->completed));
-  json_object_set_new(v, "reshuffles", json_integer(s->reshuffles));
-  if (s->end) json_object_set_new(v, "ended_by", json_string(END_NAME[s->end]));
-  sbj_zones(s, seat, v);
+  pf_jw_close(w, ']');
+  pf_jw_key(w, "draw_pile");
+  pf_jw_int(w, s->size[P_DRAW]);
+  if (all) {
+    pf_jw_key(w, "draw_cards");
+    pile_write(s, P_DRAW, true, w); /* top first */
+  }
+  pf_jw_key(w, "set_aside");
+  pile_write(s, P_DONE, false, w);
+  pf_jw_key(w, "completed");
+  pf_jw_int(w, s->completed);
+  pf_jw_key(w, "reshuffles");
+  pf_jw_int(w, s->reshuffles);
+  if (s->end) {
+    pf_jw_key(w, "ended_by");
+    pf_jw_str(w, END_NAME[s->end]);
+  }
+  sbj_zones(s, seat, w);
 }
 
 static void put_pile(const sbj_state *s, int pile, bool top_first, const pf_style *st, pf_buf *out) {
@@ -984,7 +1029,7 @@ const pf_game pf_game_skip_bo_junior = {
     .score_unit = "cards left", /* in the stockpile: the first to empty it wins (SBJ-6) */
     .score_low_wins = true,
     .winners = sbj_winners,
-    .view_json = sbj_view_json,
+    .view_write = sbj_view_write,
     .view_text = sbj_view_text,
     .determinize = sbj_determinize,
     .check = sbj_check,

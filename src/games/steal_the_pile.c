@@ -867,14 +867,20 @@ static int pile_slots(const stp_state *s, int q, uint8_t *out) {
   return n;
 }
 
-static json_t *pile_json(const stp_state *s, int q) {
+static void pile_write(const stp_state *s, int q, pf_jw *w) {
   uint8_t slots[MAX_CARDS];
   int n = pile_slots(s, q, slots);
-  json_t *o = json_object();
-  json_object_set_new(o, "size", json_integer(n));
-  json_object_set_new(o, "top", n ? pf_card_json(s->card[s->top[q]]) : json_null());
-  json_object_set_new(o, "cards", pf_slots_json(s->card, slots, n)); /* everyone saw them played */
-  return o;
+  pf_jw_open(w, '{');
+  pf_jw_key(w, "size");
+  pf_jw_int(w, n);
+  pf_jw_key(w, "top");
+  if (n)
+    pf_card_write(w, s->card[s->top[q]]);
+  else
+    pf_jw_null(w);
+  pf_jw_key(w, "cards");
+  pf_slots_write(w, s->card, slots, n); /* everyone saw them played */
+  pf_jw_close(w, '}');
 }
 
 /* Pile q's zone id: "pile:2", or the deck's own pile in solitaire, "pile:deck". */
@@ -885,7 +891,12 @@ static void pile_id(int q, char id[PF_ZONE_ID]) {
     snprintf(id, PF_ZONE_ID, "pile:%d", q);
 }
 
-static void pile_zone(const stp_state *s, int q, json_t *v) {
+/* A zone's cards: those at n slots (an open zone's, pf_zone_open). */
+static void zone_slots(const stp_state *s, const uint8_t *slots, int n, pf_jw *w) {
+  for (int i = 0; i < n; i++) pf_card_write(w, s->card[slots[i]]);
+}
+
+static void pile_zone(const stp_state *s, int q, pf_jw *w) {
   uint8_t slots[MAX_CARDS];
   char id[PF_ZONE_ID], label[32];
   pile_id(q, id);
@@ -893,62 +904,86 @@ static void pile_zone(const stp_state *s, int q, json_t *v) {
     strcpy(label, "The deck's pile");
   else
     snprintf(label, sizeof label, "Seat %d's pile", q);
-  pf_zone_add(v, id, "pile", q == DECK_PILE ? -1 : q, label, pf_slots_json(s->card, slots, pile_slots(s, q, slots)),
-              PF_STACK);
+  pf_zone_open(w, id, "pile", q == DECK_PILE ? -1 : q, label, PF_STACK);
+  zone_slots(s, slots, pile_slots(s, q, slots), w);
+  pf_zone_close(w);
 }
 
 /* The zones (docs/views.md): the stock, the open piles (one card each, STP-4), every player's
  * pile (and the deck's, STP-8), the cards set aside (STP-6), the hands. */
-static void stp_zones(const stp_state *s, int seat, json_t *v) {
-  pf_stock_zone(v, s->card, s->next_slot, s->ncards, seat);
-  pf_pool_zones(v, "open", "Open pile", s->card, s->open, s->nopen);
-  for (int p = 0; p < s->players; p++) pile_zone(s, p, v);
-  if (s->solitaire) pile_zone(s, DECK_PILE, v);
-  if (s->naside) pf_zone_add(v, "aside", "other", -1, "Set aside", pf_slots_json(s->card, s->aside, s->naside), PF_FAN);
+static void stp_zones(const stp_state *s, int seat, pf_jw *w) {
+  pf_stock_zone_write(w, s->card, s->next_slot, s->ncards, seat);
+  pf_pool_zones_write(w, "open", "Open pile", s->card, s->open, s->nopen);
+  for (int p = 0; p < s->players; p++) pile_zone(s, p, w);
+  if (s->solitaire) pile_zone(s, DECK_PILE, w);
+  if (s->naside) {
+    pf_zone_open(w, "aside", "other", -1, "Set aside", PF_FAN);
+    zone_slots(s, s->aside, s->naside, w);
+    pf_zone_close(w);
+  }
   pf_hands h = hands_of(s);
-  pf_hands_zones(v, s->card, &h, seat);
+  pf_hands_zones_write(w, s->card, &h, seat);
 }
 
-static void stp_view_json(const void *vs, int seat, json_t *v) {
+static void stp_view_write(const void *vs, int seat, pf_jw *w) {
   const stp_state *s = vs;
-  json_object_set_new(v, "round", json_integer(s->round + 1));
-  json_object_set_new(v, "rounds", json_integer(s->rounds));
-  if (!s->solitaire) json_object_set_new(v, "dealer", json_integer(s->dealer));
-  json_object_set_new(v, "stock", json_integer(s->ncards - s->next_slot));
-  if (seat == PF_VIEW_ALL) /* the full state: the stock's order too, next card first */
-    json_object_set_new(v, "stock_cards", pf_stock_json(s->card, s->next_slot, s->ncards));
-  json_object_set_new(v, "open_piles", pf_slots_json(s->card, s->open, s->nopen));
-  json_t *piles = json_array();
-  for (int p = 0; p < s->players; p++) json_array_append_new(piles, pile_json(s, p));
-  json_object_set_new(v, "piles", piles);
+  pf_jw_key(w, "round");
+  pf_jw_int(w, s->round + 1);
+  pf_jw_key(w, "rounds");
+  pf_jw_int(w, s->rounds);
+  if (!s->solitaire) {
+    pf_jw_key(w, "dealer");
+    pf_jw_int(w, s->dealer);
+  }
+  pf_jw_key(w, "stock");
+  pf_jw_int(w, s->ncards - s->next_slot);
+  if (seat == PF_VIEW_ALL) { /* the full state: the stock's order too, next card first */
+    pf_jw_key(w, "stock_cards");
+    pf_stock_write(w, s->card, s->next_slot, s->ncards);
+  }
+  pf_jw_key(w, "open_piles");
+  pf_slots_write(w, s->card, s->open, s->nopen);
+  pf_jw_key(w, "piles");
+  pf_jw_open(w, '[');
+  for (int p = 0; p < s->players; p++) pile_write(s, p, w);
+  pf_jw_close(w, ']');
   pf_hands h = hands_of(s);
-  json_object_set_new(v, "hands", pf_hands_json(s->card, &h, seat));
+  pf_jw_key(w, "hands");
+  pf_hands_write(w, s->card, &h, seat);
   if (s->solitaire) {
-    json_object_set_new(v, "deck_pile", pile_json(s, DECK_PILE));
-    json_t *last = json_array();
+    pf_jw_key(w, "deck_pile");
+    pile_write(s, DECK_PILE, w);
+    pf_jw_key(w, "deck_last");
+    pf_jw_open(w, '[');
     for (int i = 0; i < s->deck_last_n; i++) {
       char b[PF_MOVE_STR];
       stp_move_str(s, s->deck_last[i], b);
-      json_array_append_new(last, json_string(b));
+      pf_jw_str(w, b);
     }
-    json_object_set_new(v, "deck_last", last);
+    pf_jw_close(w, ']');
   }
   if (s->target) {
-    json_object_set_new(v, "target", json_integer(s->target));
-    json_object_set_new(v, "game_number", json_integer(s->deal_no + 1));
-    json_t *t = json_array();
-    for (int p = 0; p < s->players; p++) json_array_append_new(t, json_integer(s->total[p]));
-    json_object_set_new(v, "totals", t);
+    pf_jw_key(w, "target");
+    pf_jw_int(w, s->target);
+    pf_jw_key(w, "game_number");
+    pf_jw_int(w, s->deal_no + 1);
+    pf_jw_key(w, "totals");
+    pf_jw_ints(w, s->total, s->players);
   }
   if (s->end_seats) { /* STP-6, once the game is over */
-    json_t *seats = json_array();
+    pf_jw_key(w, "open_piles_went_to");
+    pf_jw_open(w, '[');
     for (int p = 0; p < s->players; p++)
-      if (s->end_seats >> p & 1) json_array_append_new(seats, json_integer(p));
-    json_object_set_new(v, "open_piles_went_to", seats);
-    json_object_set_new(v, "open_piles_share", json_integer(s->end_share));
+      if (s->end_seats >> p & 1) pf_jw_int(w, p);
+    pf_jw_close(w, ']');
+    pf_jw_key(w, "open_piles_share");
+    pf_jw_int(w, s->end_share);
   }
-  if (s->naside) json_object_set_new(v, "set_aside", pf_slots_json(s->card, s->aside, s->naside));
-  stp_zones(s, seat, v);
+  if (s->naside) {
+    pf_jw_key(w, "set_aside");
+    pf_slots_write(w, s->card, s->aside, s->naside);
+  }
+  stp_zones(s, seat, w);
 }
 
 static void pile_line(const stp_state *s, int q, const char *name, const pf_style *st, pf_buf *out) {
@@ -1175,7 +1210,7 @@ const pf_game pf_game_steal_the_pile = {
     .move_parse = stp_move_parse,
     .scores = stp_scores,
     .winners = stp_winners,
-    .view_json = stp_view_json,
+    .view_write = stp_view_write,
     .view_text = stp_view_text,
     .determinize = stp_determinize,
     .check = stp_check,

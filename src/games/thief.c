@@ -1081,17 +1081,25 @@ static int pile_caps(const thf_state *s, int p, uint8_t *ids) {
   return n;
 }
 
-static json_t *pile_json(const thf_state *s, int p) {
+static void pile_write(const thf_state *s, int p, pf_jw *w) {
   uint8_t ids[MAX_CARDS], slots[MAX_CARDS];
   int n = pile_caps(s, p, ids);
-  json_t *o = json_object(), *caps = json_array();
-  for (int i = 0; i < n; i++) json_array_append_new(caps, pf_slots_json(s->card, slots, cap_slots(s, ids[i], slots)));
-  json_object_set_new(o, "size", json_integer(s->pile_cards[p]));
-  json_object_set_new(o, "top", n ? pf_card_json(pile_top_card(s, p)) : json_null());
-  json_object_set_new(o, "captures", caps); /* bottom first; everyone saw them played (THF-3) */
-  if (s->fct) json_object_set_new(o, "locked", json_boolean(n && cap_locked(s, s->pile_top[p])));
-  json_object_set_new(o, "points", json_integer(pile_points(s, p)));
-  return o;
+  pf_jw_open(w, '{');
+  pf_jw_key(w, "size");
+  pf_jw_int(w, s->pile_cards[p]);
+  pf_jw_key(w, "top");
+  pf_card_write_seen(w, n ? pile_top_card(s, p) : 0, n > 0);
+  pf_jw_key(w, "captures"); /* bottom first; everyone saw them played (THF-3) */
+  pf_jw_open(w, '[');
+  for (int i = 0; i < n; i++) pf_slots_write(w, s->card, slots, cap_slots(s, ids[i], slots));
+  pf_jw_close(w, ']');
+  if (s->fct) {
+    pf_jw_key(w, "locked");
+    pf_jw_bool(w, n && cap_locked(s, s->pile_top[p]));
+  }
+  pf_jw_key(w, "points");
+  pf_jw_int(w, pile_points(s, p));
+  pf_jw_close(w, '}');
 }
 
 static const char *phase_name(const thf_state *s) {
@@ -1105,12 +1113,10 @@ static const char *phase_name(const thf_state *s) {
 }
 
 /* The zone of seat p's capture pile: every capture's cards, bottom first (THF-3). */
-static void captures_zone(const thf_state *s, int p, json_t *v) {
+static void captures_zone(const thf_state *s, int p, pf_jw *w) {
   uint8_t ids[MAX_CARDS], slots[MAX_CARDS];
   char id[PF_ZONE_ID], label[32], note[80];
-  int n = pile_caps(s, p, ids), m = 0;
-  for (int i = 0; i < n; i++) m += cap_slots(s, ids[i], slots + m);
-  json_t *cards = pf_slots_json(s->card, slots, m);
+  int n = pile_caps(s, p, ids);
   snprintf(id, sizeof id, "captures:%d", p);
   snprintf(label, sizeof label, "Seat %d's captures", p);
   int top = n ? s->cap_size[s->pile_top[p]] : 0; /* what a steal takes (THF-4c), and FCT-4's lock */
@@ -1119,51 +1125,82 @@ static void captures_zone(const thf_state *s, int p, json_t *v) {
              cap_locked(s, s->pile_top[p]) ? ", locked" : "");
   else
     snprintf(note, sizeof note, "%d points", pile_points(s, p));
-  pf_zone_note(pf_zone_add(v, id, "captures", p, label, cards, PF_STACK), note);
+  pf_zone_open(w, id, "captures", p, label, PF_STACK);
+  for (int i = 0; i < n; i++)
+    for (int k = 0, m = cap_slots(s, ids[i], slots); k < m; k++) pf_card_write(w, s->card[slots[k]]);
+  pf_zone_write_note(w, note);
+  pf_zone_close(w);
 }
 
 /* The zones (docs/views.md): the stock, the discard pile (Four Card Thief: the table cards, one
  * zone each), the capture piles, the hands. */
-static void thf_zones(const thf_state *s, int seat, json_t *v) {
-  pf_stock_zone(v, s->card, s->next_slot, s->ncards, seat);
-  if (s->fct)
-    pf_pool_zones(v, "table", "Table card", s->card, s->heap, s->nheap);
-  else
-    pf_zone_add(v, "discard", "discard", -1, "Discard pile", pf_slots_json(s->card, s->heap, s->nheap), PF_STACK);
-  for (int p = 0; p < s->players; p++) captures_zone(s, p, v);
+static void thf_zones(const thf_state *s, int seat, pf_jw *w) {
+  pf_stock_zone_write(w, s->card, s->next_slot, s->ncards, seat);
+  if (s->fct) {
+    pf_pool_zones_write(w, "table", "Table card", s->card, s->heap, s->nheap);
+  } else {
+    pf_zone_open(w, "discard", "discard", -1, "Discard pile", PF_STACK);
+    for (int k = 0; k < s->nheap; k++) pf_card_write(w, s->card[s->heap[k]]);
+    pf_zone_close(w);
+  }
+  for (int p = 0; p < s->players; p++) captures_zone(s, p, w);
   pf_hands h = hands_of(s);
-  pf_hands_zones(v, s->card, &h, seat);
+  pf_hands_zones_write(w, s->card, &h, seat);
 }
 
-static void thf_view_json(const void *vs, int seat, json_t *v) {
+static void thf_view_write(const void *vs, int seat, pf_jw *w) {
   const thf_state *s = vs;
-  json_object_set_new(v, "hand_number", json_integer(s->hand_no + (s->phase == PH_OVER ? 0 : 1)));
-  json_object_set_new(v, "hands_in_game", json_integer(s->hands));
-  json_object_set_new(v, "dealer", json_integer(s->dealer));
-  json_object_set_new(v, "turn", s->phase == PH_OVER ? json_null() : json_integer(s->turn));
-  json_object_set_new(v, "phase", json_string(phase_name(s)));
-  json_object_set_new(v, "stock", json_integer(s->ncards - s->next_slot));
-  json_object_set_new(v, "last_turn", json_boolean(s->last_turn));
-  if (seat == PF_VIEW_ALL) /* the full state: the stock's order too, next card first */
-    json_object_set_new(v, "stock_cards", pf_stock_json(s->card, s->next_slot, s->ncards));
-  json_object_set_new(v, s->fct ? "table" : "discard", pf_slots_json(s->card, s->heap, s->nheap));
+  pf_jw_key(w, "hand_number");
+  pf_jw_int(w, s->hand_no + (s->phase == PH_OVER ? 0 : 1));
+  pf_jw_key(w, "hands_in_game");
+  pf_jw_int(w, s->hands);
+  pf_jw_key(w, "dealer");
+  pf_jw_int(w, s->dealer);
+  pf_jw_key(w, "turn");
+  if (s->phase == PH_OVER)
+    pf_jw_null(w);
+  else
+    pf_jw_int(w, s->turn);
+  pf_jw_key(w, "phase");
+  pf_jw_str(w, phase_name(s));
+  pf_jw_key(w, "stock");
+  pf_jw_int(w, s->ncards - s->next_slot);
+  pf_jw_key(w, "last_turn");
+  pf_jw_bool(w, s->last_turn);
+  if (seat == PF_VIEW_ALL) { /* the full state: the stock's order too, next card first */
+    pf_jw_key(w, "stock_cards");
+    pf_stock_write(w, s->card, s->next_slot, s->ncards);
+  }
+  pf_jw_key(w, s->fct ? "table" : "discard");
+  pf_slots_write(w, s->card, s->heap, s->nheap);
   if (s->phase == PH_ANSWER) {
     char r[8];
-    json_t *x = json_object();
-    json_object_set_new(x, "thief", json_integer(s->turn));
-    json_object_set_new(x, "victim", json_integer(s->turn == s->answerer ? s->other : s->answerer));
-    json_object_set_new(x, "answering", json_integer(s->answerer));
-    json_object_set_new(x, "contested_rank", json_string(rank_name(s->contested, r)));
-    json_object_set_new(v, "exchange", x);
+    pf_jw_key(w, "exchange");
+    pf_jw_open(w, '{');
+    pf_jw_key(w, "thief");
+    pf_jw_int(w, s->turn);
+    pf_jw_key(w, "victim");
+    pf_jw_int(w, s->turn == s->answerer ? s->other : s->answerer);
+    pf_jw_key(w, "answering");
+    pf_jw_int(w, s->answerer);
+    pf_jw_key(w, "contested_rank");
+    pf_jw_str(w, rank_name(s->contested, r));
+    pf_jw_close(w, '}');
   }
-  json_t *piles = json_array();
-  for (int p = 0; p < s->players; p++) json_array_append_new(piles, pile_json(s, p));
-  json_object_set_new(v, "piles", piles);
+  pf_jw_key(w, "piles");
+  pf_jw_open(w, '[');
+  for (int p = 0; p < s->players; p++) pile_write(s, p, w);
+  pf_jw_close(w, ']');
   pf_hands h = hands_of(s);
-  json_object_set_new(v, "hands", pf_hands_json(s->card, &h, seat));
-  json_object_set_new(v, "totals", pf_ints_json(s->total, s->players));
-  if (s->hand_no > 0) json_object_set_new(v, "last_hand_scores", pf_ints_json(s->last_hand, s->players));
-  thf_zones(s, seat, v);
+  pf_jw_key(w, "hands");
+  pf_hands_write(w, s->card, &h, seat);
+  pf_jw_key(w, "totals");
+  pf_jw_ints(w, s->total, s->players);
+  if (s->hand_no > 0) {
+    pf_jw_key(w, "last_hand_scores");
+    pf_jw_ints(w, s->last_hand, s->players);
+  }
+  thf_zones(s, seat, w);
 }
 
 static void thf_view_text(const void *vs, int seat, const pf_style *st, pf_buf *out) {
@@ -1325,7 +1362,7 @@ static void thf_count_events(const void *before, const void *after, pf_move m, l
   .random_playout = thf_random_playout, .stop_at_deal_end = thf_stop_at_deal_end,                \
   .move_str = thf_move_str,                                                                      \
   .move_parse = thf_move_parse, .scores = thf_scores, .winners = thf_winners,                    \
-  .view_json = thf_view_json, .view_text = thf_view_text, .determinize = thf_determinize,        \
+  .view_write = thf_view_write, .view_text = thf_view_text, .determinize = thf_determinize,        \
   .check = thf_check, .current_deal = thf_current_deal, .describe = thf_describe,             \
   .rate_moves = thf_rate_moves, .move_zones = thf_move_zones, .events = EVENTS,                  \
   .count_events = thf_count_events

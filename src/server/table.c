@@ -415,24 +415,51 @@ static bool seat_connected(const table *t, int s) {
   return false;
 }
 
-static json_t *seats_json(const table *t) {
-  json_t *a = json_array();
+/* The seats as text: every state sends them, so they are written directly (seats_json reads
+ * them back for the summaries, which are few). */
+static int seats_write(const table *t, pf_buf *out) {
+  pf_jw w = {.b = out};
+  pf_jw_open(&w, '[');
   for (int s = 0; s < t->players; s++) {
     const chair *st = &t->seats[s];
-    json_t *o = json_pack("{s:i, s:s}", "seat", s, "kind", SEAT_KIND[st->kind]);
-    if (st->kind == SEAT_BOT) json_object_set_new(o, "bot", json_string(st->bot));
-    if (st->kind == SEAT_HUMAN) {
-      json_object_set_new(o, "connected", json_boolean(seat_connected(t, s)));
-      if (st->name[0]) json_object_set_new(o, "name", json_string(st->name));
-      if (t->clock_s) {
-        json_object_set_new(o, "clock_ms", json_integer(clock_left(t, s, pf_clock_seconds())));
-        json_object_set_new(o, "clock_running", json_boolean(t->status == ST_PLAYING && t->asked_at[s] > 0));
-      }
-      if (st->taken_over) json_object_set_new(o, "bot", json_string(t->takeover_bot));
+    pf_jw_open(&w, '{');
+    pf_jw_key(&w, "seat");
+    pf_jw_int(&w, s);
+    pf_jw_key(&w, "kind");
+    pf_jw_str(&w, SEAT_KIND[st->kind]);
+    if (st->kind == SEAT_BOT) {
+      pf_jw_key(&w, "bot");
+      pf_jw_str(&w, st->bot);
     }
-    json_array_append_new(a, o);
+    if (st->kind == SEAT_HUMAN) {
+      pf_jw_key(&w, "connected");
+      pf_jw_bool(&w, seat_connected(t, s));
+      if (st->name[0]) {
+        pf_jw_key(&w, "name");
+        pf_jw_str(&w, st->name);
+      }
+      if (t->clock_s) {
+        pf_jw_key(&w, "clock_ms");
+        pf_jw_int(&w, clock_left(t, s, pf_clock_seconds()));
+        pf_jw_key(&w, "clock_running");
+        pf_jw_bool(&w, t->status == ST_PLAYING && t->asked_at[s] > 0);
+      }
+      if (st->taken_over) {
+        pf_jw_key(&w, "bot");
+        pf_jw_str(&w, t->takeover_bot);
+      }
+    }
+    pf_jw_close(&w, '}');
   }
-  return a;
+  pf_jw_close(&w, ']');
+  return w.rc;
+}
+
+static json_t *seats_json(const table *t) {
+  pf_buf text = {0};
+  json_t *a = seats_write(t, &text) == 0 ? json_loadb(text.data, text.len, 0, NULL) : NULL;
+  pf_buf_free(&text);
+  return a ? a : json_array(); /* a name that is not UTF-8 (it is cleaned when taken: never) */
 }
 
 json_t *summary_json(const table *t) {
@@ -606,7 +633,7 @@ int state_text(const table *t, int s, pf_buf *out) {
     pf_buf_putc(out, '}');
   }
   PUT_LITERAL(out, "],\"seats\":");
-  rc |= pf_json_write_new(out, seats_json(t));
+  rc |= seats_write(t, out);
   if (t->status == ST_OVER) {
     PUT_LITERAL(out, ",\"result\":");
     rc |= pf_json_write_new(out, result_json(t));

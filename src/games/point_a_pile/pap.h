@@ -392,7 +392,8 @@ bool pap_choice_visible(const pap_state *s, int seat, int l, int p);
 bool pap_throw_visible(const pap_state *s, int seat, int p);
 
 /* views.c */
-void pap_view_json(const void *vs, int seat, json_t *obj);
+void pap_view_write(const void *vs, int seat, pf_jw *w);
+bool pap_score_hidden(const void *vs, int seat, int p);
 void pap_view_text(const void *vs, int seat, const pf_style *st, pf_buf *out);
 void pap_describe(const void *vs, pf_move m, int viewer, const pf_style *st, pf_buf *out);
 void pap_move_zones(const void *vs, pf_move m, pf_move_zones *z);

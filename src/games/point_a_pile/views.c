@@ -7,24 +7,31 @@
 #include <stdio.h>
 #include <string.h>
 
-static json_t *cards_json(const pap_state *s, const uint8_t *ks, int n) {
-  json_t *a = json_array();
-  for (int i = 0; i < n; i++) {
-    char b[PF_CARD_STR];
-    json_array_append_new(a, json_string(pap_card_str(drawn(s, ks[i]), b)));
-  }
-  return a;
+/* The drawn cards ks[0..n) (draw numbers, from 0), as the elements of an open array. */
+static void cards_write(const pap_state *s, const uint8_t *ks, int n, pf_jw *w) {
+  for (int i = 0; i < n; i++) pf_card_write(w, drawn(s, ks[i]));
 }
 
-static json_t *seats_json(int mask) {
-  json_t *a = json_array();
+static void cards_array(const pap_state *s, const uint8_t *ks, int n, pf_jw *w) {
+  pf_jw_open(w, '[');
+  cards_write(s, ks, n, w);
+  pf_jw_close(w, ']');
+}
+
+static void seats_write(int mask, pf_jw *w) {
+  pf_jw_open(w, '[');
   for (int p = 0; p < MAXP; p++)
-    if (mask >> p & 1) json_array_append_new(a, json_integer(p));
-  return a;
+    if (mask >> p & 1) pf_jw_int(w, p);
+  pf_jw_close(w, ']');
 }
 
-static json_t *choice_json(int c) {
-  return c == UNCHOSEN ? json_null() : c == EMPTY ? json_string("empty") : json_integer(c + 1);
+static void choice_write(int c, pf_jw *w) {
+  if (c == UNCHOSEN)
+    pf_jw_null(w);
+  else if (c == EMPTY)
+    pf_jw_str(w, "empty");
+  else
+    pf_jw_int(w, c + 1);
 }
 
 /* Does who leads matter at level l (Leading Curse in force, a Leader Veto card on top), once its
@@ -41,76 +48,86 @@ static bool leaders_matter(const pap_state *s, int l) {
   return false;
 }
 
-/* The levels, round's piles first: each with its piles (cards bottom first, draw numbers),
- * the piles resolved so far, who points there and what each chose, as far as `seat` may know;
- * with the expansions, who leads and who waits (when it matters), who broke the rule, whose
- * choice no longer counts and which piles Take None discards. */
-static json_t *levels_json(const pap_state *s, int seat) {
-  json_t *levels = json_array();
-  for (int l = 0; l < s->depth; l++) {
-    json_t *o = json_object(), *piles = json_array(), *numbers = json_array(), *choices = json_array();
-    for (int p = 0; p < s->npiles[l]; p++) {
-      uint8_t ks[MAX_DRAW];
-      int n = pap_pile_cards(s, l, p, ks);
-      json_array_append_new(piles, cards_json(s, ks, n));
-      json_t *nums = json_array();
-      for (int i = 0; i < n; i++) json_array_append_new(nums, json_integer(ks[i] + 1));
-      json_array_append_new(numbers, nums);
-    }
-    json_object_set_new(o, "piles", piles);
-    json_object_set_new(o, "numbers", numbers);
-    json_object_set_new(o, "resolved", json_integer(s->cursor[l]));
-    json_t *ptrs = json_array();
-    for (int p = 0; p < s->players; p++) {
-      if (!(s->pointers[l] >> p & 1)) {
-        json_array_append_new(choices, json_null());
-        continue;
-      }
-      json_array_append_new(ptrs, json_integer(p));
-      int c = s->choice[l][p];
-      json_array_append_new(choices, c == UNCHOSEN ? json_null()
-                                     : pap_choice_visible(s, seat, l, p) ? choice_json(c) : json_string("chosen"));
-    }
-    json_object_set_new(o, "pointers", ptrs);
-    json_object_set_new(o, "choices", choices);
-    if (s->police || s->shy) json_object_set_new(o, "leaders", leaders_matter(s, l) ? seats_json(s->leaders[l]) : json_null());
-    if (s->police) {
-      json_object_set_new(o, "late", seats_json(s->late[l]));
-      json_object_set_new(o, "broke", seats_json(s->broke[l]));
-    }
-    if (s->actions) {
-      json_object_set_new(o, "voided", seats_json(s->voided[l]));
-      json_t *dropped = json_array();
-      for (int p = 0; p < s->npiles[l]; p++)
-        if (s->dropped[l] >> p & 1) json_array_append_new(dropped, json_integer(p + 1));
-      json_object_set_new(o, "dropped", dropped);
-    }
-    json_array_append_new(levels, o);
+/* Level l: its piles (cards bottom first, draw numbers), the piles resolved so far, who points
+ * there and what each chose, as far as `seat` may know; with the expansions, who leads and who
+ * waits (when it matters), who broke the rule, whose choice no longer counts and which piles Take
+ * None discards. */
+static void level_write(const pap_state *s, int l, int seat, pf_jw *w) {
+  uint8_t ks[MAX_DRAW];
+  pf_jw_open(w, '{');
+  pf_jw_key(w, "piles");
+  pf_jw_open(w, '[');
+  for (int p = 0; p < s->npiles[l]; p++) cards_array(s, ks, pap_pile_cards(s, l, p, ks), w);
+  pf_jw_close(w, ']');
+  pf_jw_key(w, "numbers");
+  pf_jw_open(w, '[');
+  for (int p = 0; p < s->npiles[l]; p++) {
+    int n = pap_pile_cards(s, l, p, ks);
+    pf_jw_open(w, '[');
+    for (int i = 0; i < n; i++) pf_jw_int(w, ks[i] + 1);
+    pf_jw_close(w, ']');
   }
-  return levels;
+  pf_jw_close(w, ']');
+  pf_jw_key(w, "resolved");
+  pf_jw_int(w, s->cursor[l]);
+  pf_jw_key(w, "pointers");
+  seats_write(s->pointers[l] & ((1 << s->players) - 1), w);
+  pf_jw_key(w, "choices");
+  pf_jw_open(w, '[');
+  for (int p = 0; p < s->players; p++) {
+    int c = s->choice[l][p];
+    if (!(s->pointers[l] >> p & 1) || c == UNCHOSEN)
+      pf_jw_null(w);
+    else if (pap_choice_visible(s, seat, l, p))
+      choice_write(c, w);
+    else
+      pf_jw_str(w, "chosen");
+  }
+  pf_jw_close(w, ']');
+  if (s->police || s->shy) {
+    pf_jw_key(w, "leaders");
+    if (leaders_matter(s, l))
+      seats_write(s->leaders[l], w);
+    else
+      pf_jw_null(w);
+  }
+  if (s->police) {
+    pf_jw_key(w, "late");
+    seats_write(s->late[l], w);
+    pf_jw_key(w, "broke");
+    seats_write(s->broke[l], w);
+  }
+  if (s->actions) {
+    pf_jw_key(w, "voided");
+    seats_write(s->voided[l], w);
+    pf_jw_key(w, "dropped");
+    pf_jw_open(w, '[');
+    for (int p = 0; p < s->npiles[l]; p++)
+      if (s->dropped[l] >> p & 1) pf_jw_int(w, p + 1);
+    pf_jw_close(w, ']');
+  }
+  pf_jw_close(w, '}');
 }
 
-static json_t *rows_json(const pap_state *s, int seat) {
-  json_t *rows = json_array();
-  for (int p = 0; p < s->players; p++) {
-    json_t *o = json_object();
-    int n = s->row_len[p];
-    char b[PF_CARD_STR];
-    json_object_set_new(o, "size", json_integer(n));
-    json_object_set_new(o, "top", n ? json_string(pap_card_str(row_card(s, p, n - 1), b)) : json_null());
-    if (pap_row_visible(s, seat, p)) {
-      json_t *cards = json_array(), *values = json_array();
-      row_stats st = pap_stats_of(s, p);
-      for (int i = 0; i < n; i++) {
-        json_array_append_new(cards, json_string(pap_card_str(row_card(s, p, i), b)));
-        json_array_append_new(values, json_integer(pap_row_value(s, p, &st, i)));
-      }
-      json_object_set_new(o, "cards", cards);
-      json_object_set_new(o, "values", values);
-    }
-    json_array_append_new(rows, o);
+static void row_write(const pap_state *s, int p, int seat, pf_jw *w) {
+  int n = s->row_len[p];
+  pf_jw_open(w, '{');
+  pf_jw_key(w, "size");
+  pf_jw_int(w, n);
+  pf_jw_key(w, "top");
+  pf_card_write_seen(w, n ? row_card(s, p, n - 1) : 0, n > 0);
+  if (pap_row_visible(s, seat, p)) {
+    row_stats st = pap_stats_of(s, p);
+    pf_jw_key(w, "cards");
+    pf_jw_open(w, '[');
+    for (int i = 0; i < n; i++) pf_card_write(w, row_card(s, p, i));
+    pf_jw_close(w, ']');
+    pf_jw_key(w, "values");
+    pf_jw_open(w, '[');
+    for (int i = 0; i < n; i++) pf_jw_int(w, pap_row_value(s, p, &st, i));
+    pf_jw_close(w, ']');
   }
-  return rows;
+  pf_jw_close(w, '}');
 }
 
 static const char *phase_name(const pap_state *s) {
@@ -126,51 +143,83 @@ static const char *phase_name(const pap_state *s) {
  * Headpointer's last card scored (always face up) says. */
 static int rule_shown(const pap_state *s) { return s->ruled ? s->rule : s->over ? 0 : pap_rule_in_force(s); }
 
-static void expansions_json(const pap_state *s, int seat, json_t *obj) {
-  char b[PF_CARD_STR];
+/* Rock-paper-scissors over a pile (Action cards), while it is played: null otherwise. */
+static void rps_write(const pap_state *s, int seat, pf_jw *w) {
+  if (s->rps_pile == NONE || s->over) {
+    pf_jw_null(w);
+    return;
+  }
+  pf_jw_open(w, '{');
+  pf_jw_key(w, "pile");
+  pf_jw_int(w, s->rps_pile + 1);
+  pf_jw_key(w, "players");
+  seats_write(s->rps_left, w);
+  pf_jw_key(w, "throw");
+  pf_jw_int(w, s->rps_throws + 1);
+  pf_jw_key(w, "throws");
+  pf_jw_open(w, '[');
+  for (int p = 0; p < s->players; p++) {
+    int t = s->rps[p];
+    if (!(s->rps_left >> p & 1) || t == UNCHOSEN)
+      pf_jw_null(w);
+    else
+      pf_jw_str(w, pap_throw_visible(s, seat, p) ? PAP_THROWS[t] : "thrown");
+  }
+  pf_jw_close(w, ']');
+  pf_jw_close(w, '}');
+}
+
+static void expansions_write(const pap_state *s, int seat, pf_jw *w) {
   if (s->police) {
     int rule = rule_shown(s);
-    json_object_set_new(obj, "rule", rule ? json_string(pf_pap_kind_name(pf_pap_make_kind(0, PF_PAP_RULE, rule)))
-                                          : json_null());
-    json_object_set_new(obj, "out_of_round", seats_json(s->outs));
+    pf_jw_key(w, "rule");
+    if (rule)
+      pf_jw_str(w, pf_pap_kind_name(pf_pap_make_kind(0, PF_PAP_RULE, rule)));
+    else
+      pf_jw_null(w);
+    pf_jw_key(w, "out_of_round");
+    seats_write(s->outs, w);
   }
   if (s->missions) {
-    json_t *m = json_array();
-    for (int p = 0; p < s->players; p++)
-      json_array_append_new(m, pap_mission_visible(s, seat, p) ? json_string(pap_card_str(s->mission[p], b)) : json_null());
-    json_object_set_new(obj, "missions", m);
-    json_object_set_new(obj, "missions_met", seats_json(s->met));
+    pf_jw_key(w, "missions");
+    pf_jw_open(w, '[');
+    for (int p = 0; p < s->players; p++) pf_card_write_seen(w, s->mission[p], pap_mission_visible(s, seat, p));
+    pf_jw_close(w, ']');
+    pf_jw_key(w, "missions_met");
+    seats_write(s->met, w);
   }
   if (!s->actions) return;
-  json_object_set_new(obj, "window", s->window ? json_string(PAP_WINDOW_NAMES[s->window]) : json_null());
-  json_object_set_new(obj, "asked", s->window && !s->over ? json_integer(s->asked) : json_null());
-  json_object_set_new(obj, "acted", seats_json(s->acted));
-  json_object_set_new(obj, "action_stop", json_boolean(s->stopped));
-  json_object_set_new(obj, "draw_more", json_integer(s->ndrawmore));
-  json_t *rps = json_null();
-  if (s->rps_pile != NONE && !s->over) {
-    json_t *throws = json_array();
-    rps = json_object();
-    json_object_set_new(rps, "pile", json_integer(s->rps_pile + 1));
-    json_object_set_new(rps, "players", seats_json(s->rps_left));
-    json_object_set_new(rps, "throw", json_integer(s->rps_throws + 1));
-    for (int p = 0; p < s->players; p++) {
-      int t = s->rps[p];
-      json_array_append_new(throws, !(s->rps_left >> p & 1) || t == UNCHOSEN ? json_null()
-                                    : pap_throw_visible(s, seat, p)              ? json_string(PAP_THROWS[t])
-                                                                             : json_string("thrown"));
-    }
-    json_object_set_new(rps, "throws", throws);
-  }
-  json_object_set_new(obj, "rps", rps);
-  json_t *giving = json_null();
+  pf_jw_key(w, "window");
+  if (s->window)
+    pf_jw_str(w, PAP_WINDOW_NAMES[s->window]);
+  else
+    pf_jw_null(w);
+  pf_jw_key(w, "asked");
+  if (s->window && !s->over)
+    pf_jw_int(w, s->asked);
+  else
+    pf_jw_null(w);
+  pf_jw_key(w, "acted");
+  seats_write(s->acted, w);
+  pf_jw_key(w, "action_stop");
+  pf_jw_bool(w, s->stopped);
+  pf_jw_key(w, "draw_more");
+  pf_jw_int(w, s->ndrawmore);
+  pf_jw_key(w, "rps");
+  rps_write(s, seat, w);
+  pf_jw_key(w, "giving");
   if (s->pend && !s->over) {
-    giving = json_object();
-    json_object_set_new(giving, "seat", json_integer(s->pend_seat));
-    json_object_set_new(giving, "to", json_integer(s->pend_to));
-    json_object_set_new(giving, "for", json_string(s->pend == PEND_TRADE ? "Trade" : "Switch"));
+    pf_jw_open(w, '{');
+    pf_jw_key(w, "seat");
+    pf_jw_int(w, s->pend_seat);
+    pf_jw_key(w, "to");
+    pf_jw_int(w, s->pend_to);
+    pf_jw_key(w, "for");
+    pf_jw_str(w, s->pend == PEND_TRADE ? "Trade" : "Switch");
+    pf_jw_close(w, '}');
+  } else {
+    pf_jw_null(w);
   }
-  json_object_set_new(obj, "giving", giving);
 }
 
 /* ---- zones (docs/views.md) ---- */
@@ -189,20 +238,23 @@ static void point_zone(int l, int c, char id[PF_ZONE_ID]) {
     pile_id(l, c, id);
 }
 
-/* The cards at n slots of the deck as zone cards: those from index `shown` on, nulls before it
- * (0: all seen; n: none). */
-static json_t *slots_cards(const pap_state *s, const uint8_t *slots, int n, int shown) {
-  json_t *a = json_array();
-  for (int i = 0; i < n; i++) {
-    char b[PF_CARD_STR];
-    json_array_append_new(a, i >= shown ? json_string(pap_card_str(s->card[slots[i]], b)) : json_null());
-  }
-  return a;
+/* The cards at n slots of the deck as a zone's cards: those from index `shown` on, nulls before
+ * it (0: all seen; n: none). */
+static void slots_cards(const pap_state *s, const uint8_t *slots, int n, int shown, pf_jw *w) {
+  for (int i = 0; i < n; i++) pf_card_write_seen(w, s->card[slots[i]], i >= shown);
+}
+
+/* A zone of n cards at deck slots (slots_cards) with nothing more. */
+static void slots_zone(const pap_state *s, const char *id, const char *kind, int owner, const char *label,
+                       const uint8_t *slots, int n, int shown, pf_layout layout, pf_jw *w) {
+  pf_zone_open(w, id, kind, owner, label, layout);
+  slots_cards(s, slots, n, shown, w);
+  pf_zone_close(w);
 }
 
 /* The piles of every level, face up (PAP-3, PAP-5), and while the Headpointer may start a new
  * pile at the top level, that pile, empty, for the placing moves to point at. */
-static void piles_zones(const pap_state *s, json_t *obj) {
+static void piles_zones(const pap_state *s, pf_jw *w) {
   for (int l = 0; l < s->depth; l++) {
     bool room = !s->over && l == top_level(s) && pap_placing(s) && s->npiles[l] < s->players;
     for (int p = 0; p < s->npiles[l] + room; p++) {
@@ -211,13 +263,15 @@ static void piles_zones(const pap_state *s, json_t *obj) {
       int n = pap_pile_cards(s, l, p, ks);
       pile_id(l, p, id);
       snprintf(label, sizeof label, l ? "Pile %d of split %d" : "Pile %d", p + 1, l);
-      json_t *z = pf_zone_add(obj, id, "pile", -1, label, cards_json(s, ks, n), PF_FAN);
+      pf_zone_open(w, id, "pile", -1, label, PF_FAN);
+      cards_write(s, ks, n, w);
       const char *note = p == s->npiles[l]                    ? "new pile"
                          : s->dropped[l] >> p & 1              ? "Take None: discarded"
                          : p < s->cursor[l]                    ? "resolved"
                          : l < top_level(s) && p == s->cursor[l] ? "being split"
                                                                  : NULL;
-      if (note) pf_zone_note(z, note);
+      if (note) pf_zone_write_note(w, note);
+      pf_zone_close(w);
     }
   }
 }
@@ -225,52 +279,52 @@ static void piles_zones(const pap_state *s, json_t *obj) {
 /* Every seat's score row: all of it where the viewer may see it (PAP-8: else its top card), with
  * the score as the zone's value when the viewer may know it; and with `missions` the missions,
  * each seen by its owner (PAP-9), and the mission deck's rest. */
-static void rows_zones(const pap_state *s, int seat, json_t *obj) {
+static void rows_zones(const pap_state *s, int seat, pf_jw *w) {
   for (int p = 0; p < s->players; p++) {
     char id[PF_ZONE_ID], label[32];
     int n = s->row_len[p];
     bool whole = pap_row_visible(s, seat, p);
     row_id(p, id);
     snprintf(label, sizeof label, "Seat %d's row", p);
-    json_t *z = pf_zone_add(obj, id, "row", p, label, slots_cards(s, s->row[p], n, whole ? 0 : n - 1), PF_FAN);
-    if (whole) pf_zone_value(z, pap_score_of(s, p), "%lld points");
+    pf_zone_open(w, id, "row", p, label, PF_FAN);
+    slots_cards(s, s->row[p], n, whole ? 0 : n - 1, w);
+    if (whole) pf_zone_write_value(w, pap_score_of(s, p), "%lld points");
+    pf_zone_close(w);
   }
   for (int p = 0; p < s->players && s->missions; p++) {
-    char id[PF_ZONE_ID], label[32], b[PF_CARD_STR];
-    json_t *cards = json_array();
-    json_array_append_new(cards, pap_mission_visible(s, seat, p) ? json_string(pap_card_str(s->mission[p], b)) : json_null());
+    char id[PF_ZONE_ID], label[32];
     snprintf(id, sizeof id, "mission:%d", p);
     snprintf(label, sizeof label, "Seat %d's mission", p);
-    pf_zone_add(obj, id, "mission", p, label, cards, PF_STACK);
+    pf_zone_open(w, id, "mission", p, label, PF_STACK);
+    pf_card_write_seen(w, s->mission[p], pap_mission_visible(s, seat, p));
+    pf_zone_close(w);
   }
   if (!s->missions) return;
-  json_t *rest = json_array();
-  for (int i = s->players; i < MISSION_CARDS; i++) {
-    char b[PF_CARD_STR];
-    json_array_append_new(rest, seat == PF_VIEW_ALL ? json_string(pap_card_str(s->mission[i], b)) : json_null());
-  }
-  pf_zone_add(obj, "missions", "deck", -1, "Missions nobody drew", rest, PF_STACK);
+  pf_zone_open(w, "missions", "deck", -1, "Missions nobody drew", PF_STACK);
+  for (int i = s->players; i < MISSION_CARDS; i++) pf_card_write_seen(w, s->mission[i], seat == PF_VIEW_ALL);
+  pf_zone_close(w);
 }
 
 /* The zones (docs/views.md): the deck (unseen, PAP-1), the drawn cards still to place (seen by
  * the Headpointer only until they have lain face up, PAP-3), the piles, the cards discarded this
  * round (which tapping empty space may win, PAP-6), the cards out of the game, the score rows and
  * the missions. */
-static void pap_zones(const pap_state *s, int seat, json_t *obj) {
+static void pap_zones(const pap_state *s, int seat, pf_jw *w) {
   uint8_t slots[MAX_CARDS], ks[MAX_DRAW];
   int n = 0;
   for (int i = s->ncards - 1; i >= s->next_slot; i--) slots[n++] = (uint8_t)i; /* the next card on top */
-  pf_zone_add(obj, "deck", "deck", -1, "Deck", slots_cards(s, slots, n, seat == PF_VIEW_ALL ? 0 : n), PF_STACK);
+  slots_zone(s, "deck", "deck", -1, "Deck", slots, n, seat == PF_VIEW_ALL ? 0 : n, PF_STACK, w);
   int nk = !s->depth ? 0 : pap_unplaced(s, ks);
   if (nk) {
     for (int i = 0; i < nk; i++) slots[i] = (uint8_t)slot_of(s, ks[i]);
-    pf_zone_add(obj, "drawn", "hand", s->head, "To place", slots_cards(s, slots, nk, pap_unplaced_visible(s, seat) ? 0 : nk),
-                PF_FAN);
+    slots_zone(s, "drawn", "hand", s->head, "To place", slots, nk, pap_unplaced_visible(s, seat) ? 0 : nk, PF_FAN, w);
   }
-  piles_zones(s, obj);
-  pf_zone_add(obj, "discard", "discard", -1, "Discarded this round", cards_json(s, s->disc, s->ndisc), PF_FAN);
-  pf_zone_add(obj, "out", "other", -1, "Out of the game", slots_cards(s, s->out, s->nout, 0), PF_STACK);
-  rows_zones(s, seat, obj);
+  piles_zones(s, w);
+  pf_zone_open(w, "discard", "discard", -1, "Discarded this round", PF_FAN);
+  cards_write(s, s->disc, s->ndisc, w);
+  pf_zone_close(w);
+  slots_zone(s, "out", "other", -1, "Out of the game", s->out, s->nout, 0, PF_STACK, w);
+  rows_zones(s, seat, w);
 }
 
 static void log_text(const pap_event *e, int n, int viewer, const pf_style *st, pf_buf *out);
@@ -278,56 +332,74 @@ static void log_text(const pap_event *e, int n, int viewer, const pf_style *st, 
 /* The round's log as the text view tells it, one string a line: what each seat chose once the
  * choices are revealed (PAP-4), what became of each pile, the expansions' events. Everyone is
  * told the same (the text view differs only in calling the viewer "you"), so seats are named. */
-static json_t *log_json(const pap_event *e, int n) {
+static void log_write(const pap_event *e, int n, pf_jw *w) {
   pf_buf b = {0};
   pf_style plain = {0};
   log_text(e, n, PF_VIEW_PUBLIC, &plain, &b);
-  json_t *lines = json_array();
+  pf_jw_open(w, '[');
   for (char *line = b.data, *end; line && *line; line = end + 1) {
     end = strchr(line, '\n');
     char *text = line;
     while (*text == ' ') text++;
-    json_array_append_new(lines, json_stringn(text, (size_t)(end - text)));
+    pf_jw_strn(w, text, (size_t)(end - text));
   }
+  pf_jw_close(w, ']');
   pf_buf_free(&b);
-  return lines;
 }
 
-void pap_view_json(const void *vs, int seat, json_t *obj) {
+/* PAP-8: a score the seat cannot work out is not shown (null). */
+bool pap_score_hidden(const void *vs, int seat, int p) { return !pap_row_visible(vs, seat, p); }
+
+void pap_view_write(const void *vs, int seat, pf_jw *w) {
   const pap_state *s = vs;
-  /* PAP-8: a score the seat cannot work out is not shown (null). */
-  json_t *scores = json_object_get(obj, "scores");
-  for (int p = 0; p < s->players; p++)
-    if (!pap_row_visible(s, seat, p)) json_array_set_new(scores, (size_t)p, json_null());
-  json_object_set_new(obj, "head", json_integer(s->head));
-  json_object_set_new(obj, "round", json_integer(s->round));
-  json_object_set_new(obj, "deck", json_integer(s->ncards - s->next_slot));
-  json_object_set_new(obj, "pile_variant", json_boolean(s->pile_variant));
-  json_object_set_new(obj, "phase", json_string(phase_name(s)));
+  pf_jw_key(w, "head");
+  pf_jw_int(w, s->head);
+  pf_jw_key(w, "round");
+  pf_jw_int(w, s->round);
+  pf_jw_key(w, "deck");
+  pf_jw_int(w, s->ncards - s->next_slot);
+  pf_jw_key(w, "pile_variant");
+  pf_jw_bool(w, s->pile_variant);
+  pf_jw_key(w, "phase");
+  pf_jw_str(w, phase_name(s));
   uint8_t ks[MAX_DRAW];
   int nk = !s->depth ? 0 : pap_unplaced(s, ks);
-  json_object_set_new(obj, "unplaced_count", json_integer(nk));
+  pf_jw_key(w, "unplaced_count");
+  pf_jw_int(w, nk);
   if (nk && pap_unplaced_visible(s, seat)) {
-    json_t *u = json_array();
+    pf_jw_key(w, "unplaced");
+    pf_jw_open(w, '[');
     for (int i = 0; i < nk; i++) {
-      char b[PF_CARD_STR];
-      json_t *o = json_object();
-      json_object_set_new(o, "number", json_integer(ks[i] + 1));
-      json_object_set_new(o, "card", json_string(pap_card_str(drawn(s, ks[i]), b)));
-      json_array_append_new(u, o);
+      pf_jw_open(w, '{');
+      pf_jw_key(w, "number");
+      pf_jw_int(w, ks[i] + 1);
+      pf_jw_key(w, "card");
+      pf_card_write(w, drawn(s, ks[i]));
+      pf_jw_close(w, '}');
     }
-    json_object_set_new(obj, "unplaced", u);
+    pf_jw_close(w, ']');
   }
-  json_object_set_new(obj, "levels", levels_json(s, seat));
-  json_object_set_new(obj, "rows", rows_json(s, seat));
-  json_object_set_new(obj, "tapped", seats_json(s->tapped));
-  json_object_set_new(obj, "discards", cards_json(s, s->disc, s->ndisc));
-  json_object_set_new(obj, "out", json_integer(s->nout));
+  pf_jw_key(w, "levels");
+  pf_jw_open(w, '[');
+  for (int l = 0; l < s->depth; l++) level_write(s, l, seat, w);
+  pf_jw_close(w, ']');
+  pf_jw_key(w, "rows");
+  pf_jw_open(w, '[');
+  for (int p = 0; p < s->players; p++) row_write(s, p, seat, w);
+  pf_jw_close(w, ']');
+  pf_jw_key(w, "tapped");
+  seats_write(s->tapped, w);
+  pf_jw_key(w, "discards");
+  cards_array(s, s->disc, s->ndisc, w);
+  pf_jw_key(w, "out");
+  pf_jw_int(w, s->nout);
   /* this round's log (the last round's once the game is over), and the round's before it */
-  json_object_set_new(obj, "log", log_json(s->log, s->nlog));
-  json_object_set_new(obj, "previous_log", log_json(s->prev, s->nprev));
-  expansions_json(s, seat, obj);
-  pap_zones(s, seat, obj);
+  pf_jw_key(w, "log");
+  log_write(s->log, s->nlog, w);
+  pf_jw_key(w, "previous_log");
+  log_write(s->prev, s->nprev, w);
+  expansions_write(s, seat, w);
+  pap_zones(s, seat, w);
 }
 
 /* ---- text ---- */
