@@ -30,19 +30,10 @@ import sys
 import tempfile
 import time
 
+import checks
+from checks import check
+
 PILFER, REPO = sys.argv[1], sys.argv[2]
-failed = 0
-
-
-def check(name, cond, detail=""):
-    global failed
-    if cond:
-        print("ok   " + name)
-    else:
-        failed += 1
-        print("FAIL " + name + ("\n     " + str(detail)[:800] if detail else ""))
-
-
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -450,12 +441,12 @@ def main():
                 p.wait(5)
             except subprocess.TimeoutExpired:
                 p.kill()
-        if failed:
+        if checks.failed:
             print("files kept in " + tmp)
         else:
             shutil.rmtree(tmp, ignore_errors=True)
 
 
 main()
-print("%s" % ("all passed" if not failed else "%d failed" % failed))
-sys.exit(1 if failed else 0)
+print("%s" % ("all passed" if not checks.failed else "%d failed" % checks.failed))
+sys.exit(1 if checks.failed else 0)

@@ -25,9 +25,11 @@ import subprocess
 import sys
 import tempfile
 
+import checks
+from checks import check
+
 REPO = sys.argv[1]
 LADDER = os.path.join(REPO, "scripts", "ladder")
-failed = 0
 
 TRUE = {"random": -200.0, "greedy": 0.0, "ismcts:iters=100": 50.0, "ismcts": 150.0, "ismcts:iters=10000": 300.0}
 ENTRANTS = "random,greedy,ismcts:iters=100,ismcts,ismcts:iters=10000@40"
@@ -49,15 +51,6 @@ with open(os.environ["FAKE_LOG"], "a") as f:
     f.write(json.dumps(a) + "\n")
 print(json.dumps({"played": games, "bots": [{"bot": seats[0], "win_rate": p}, {"bot": seats[1], "win_rate": 1 - p}]}))
 '''
-
-
-def check(name, cond, detail=""):
-    global failed
-    if cond:
-        print("ok   " + name)
-    else:
-        failed = 1
-        print("FAIL " + name + (": " + detail if detail else ""))
 
 
 def ladder(args, fake, log):
@@ -182,4 +175,4 @@ with tempfile.TemporaryDirectory() as tmp:
     bad = ladder(["--entrants", "greedy,greedy", "--cache", cache, "--cached-only"], fake, log)
     check("an entrant named twice is refused", bad.returncode != 0 and "named once" in bad.stderr, bad.stderr)
 
-sys.exit(failed)
+sys.exit(1 if checks.failed else 0)

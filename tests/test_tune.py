@@ -20,9 +20,11 @@ import subprocess
 import sys
 import tempfile
 
+import checks
+from checks import check
+
 PILFER, REPO = sys.argv[1], sys.argv[2]
 TUNE = os.path.join(REPO, "scripts", "tune")
-failed = 0
 
 # A stand-in for pilfer sim: the setting's share of the wins is drawn around a true score that
 # the test knows; every call is logged to $FAKE_LOG.
@@ -41,15 +43,6 @@ with open(os.environ["FAKE_LOG"], "a") as f:
 print(json.dumps({"played": games, "bots": [{"bot": spec, "win_rate": wins / games},
                                             {"bot": seats[1], "win_rate": 1 - wins / games}]}))
 '''
-
-
-def check(name, cond, detail=""):
-    global failed
-    if cond:
-        print("ok   " + name)
-    else:
-        failed = 1
-        print("FAIL " + name + (": " + detail if detail else ""))
 
 
 def tune(args, pilfer, log=None):
@@ -114,4 +107,4 @@ check("real: iters=1 (about random play) is not chosen", real.stdout.startswith(
 check("real: two top settings with their commands",
       len([x for x in real.stdout.splitlines() if x.startswith("| ") and "`pilfer sim steal-the-pile" in x]) == 2,
       real.stdout)
-sys.exit(failed)
+sys.exit(1 if checks.failed else 0)
