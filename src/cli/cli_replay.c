@@ -22,7 +22,7 @@ static const char USAGE[] =
     "Exit status 2 when the record is malformed or a move is not legal:\n"
     "  pilfer: move K (\"<move>\"): <reason>\n";
 
-/* The scores as the view shows them (game.h, view_json): one the viewer may not know (Point-a-Pile's
+/* The scores as the view shows them (game.h, score_hidden): one the viewer may not know (Point-a-Pile's
  * pile variant) is printed "?". */
 static void print_scores(const pf_run *run, int seat) {
   json_t *v = pf_view_json(run->game, run->state, run->setup.players, seat);
