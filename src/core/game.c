@@ -305,17 +305,14 @@ void pf_zone_open(pf_jw *w, const char *id, const char *kind, int owner, const c
     w->zones = true;
   }
   pf_jw_open(w, '{');
-  pf_jw_key(w, "id");
-  pf_jw_str(w, id);
-  pf_jw_key(w, "kind");
-  pf_jw_str(w, kind);
+  pf_jw_key_str(w, "id", id);
+  pf_jw_key_str(w, "kind", kind);
   pf_jw_key(w, "owner");
   if (owner >= 0)
     pf_jw_int(w, owner);
   else
     pf_jw_null(w);
-  pf_jw_key(w, "label");
-  pf_jw_str(w, label);
+  pf_jw_key_str(w, "label", label);
   pf_jw_key(w, "cards");
   pf_jw_open(w, '[');
   w->zone_cards = true;
@@ -326,8 +323,7 @@ void pf_zone_open(pf_jw *w, const char *id, const char *kind, int owner, const c
 static void zone_cards_end(pf_jw *w) {
   if (!w->zone_cards) return;
   pf_jw_close(w, ']');
-  pf_jw_key(w, "layout");
-  pf_jw_str(w, w->layout == PF_FAN ? "fan" : "stack");
+  pf_jw_key_str(w, "layout", w->layout == PF_FAN ? "fan" : "stack");
   w->zone_cards = false;
 }
 
@@ -343,20 +339,17 @@ void pf_zone_write_grid(pf_jw *w, int row, int col) {
 void pf_zone_write_value(pf_jw *w, long long value, const char *says) {
   char text[64];
   zone_cards_end(w);
-  pf_jw_key(w, "value");
-  pf_jw_int(w, value);
+  pf_jw_key_int(w, "value", value);
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
   snprintf(text, sizeof text, says, value);
 #pragma GCC diagnostic pop
-  pf_jw_key(w, "value_text");
-  pf_jw_str(w, text);
+  pf_jw_key_str(w, "value_text", text);
 }
 
 void pf_zone_write_note(pf_jw *w, const char *note) {
   zone_cards_end(w);
-  pf_jw_key(w, "note");
-  pf_jw_str(w, note);
+  pf_jw_key_str(w, "note", note);
 }
 
 void pf_zone_close(pf_jw *w) {

@@ -194,6 +194,16 @@ void pf_jw_ints(pf_jw *w, const int *v, int n) {
   pf_jw_close(w, ']');
 }
 
+void pf_jw_key_int(pf_jw *w, const char *key, long long v) {
+  pf_jw_key(w, key);
+  pf_jw_int(w, v);
+}
+
+void pf_jw_key_str(pf_jw *w, const char *key, const char *s) {
+  pf_jw_key(w, key);
+  pf_jw_str(w, s);
+}
+
 static char *dumps_outside_arena(const json_t *v);
 
 static int write_value(pf_buf *b, const json_t *v, int depth) {

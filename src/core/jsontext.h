@@ -55,6 +55,9 @@ void pf_jw_open(pf_jw *w, char c);
 void pf_jw_close(pf_jw *w, char c);
 /* n integers as an array. */
 void pf_jw_ints(pf_jw *w, const int *v, int n);
+/* A key and its value, the commonest pair of a view. */
+void pf_jw_key_int(pf_jw *w, const char *key, long long v);
+void pf_jw_key_str(pf_jw *w, const char *key, const char *s);
 
 /* Makes s valid UTF-8 in place: every byte that does not begin a well-formed character (a cut
  * one, an overlong form, a surrogate) becomes '?'. For text copied from a client, cut to fit. */

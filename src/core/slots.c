@@ -106,8 +106,7 @@ void pf_hands_write(pf_jw *w, const pf_card *card, const pf_hands *h, int seat) 
   pf_jw_open(w, '[');
   for (int p = 0; p < h->players; p++) {
     pf_jw_open(w, '{');
-    pf_jw_key(w, "size");
-    pf_jw_int(w, h->lens[p]);
+    pf_jw_key_int(w, "size", h->lens[p]);
     if (pf_view_sees_own(seat, p)) {
       pf_jw_key(w, "cards");
       pf_slots_write(w, card, h->slots + p * h->stride, h->lens[p]);

@@ -648,8 +648,7 @@ static void pile_cards(const gha_state *s, int q, int seat, pf_jw *w) {
 static void pile_write(const gha_state *s, int q, int seat, pf_jw *w) {
   int n = s->size[q];
   pf_jw_open(w, '{');
-  pf_jw_key(w, "size");
-  pf_jw_int(w, n);
+  pf_jw_key_int(w, "size", n);
   pf_jw_key(w, "top");
   pf_card_write_seen(w, n ? s->card[top_slot(s, q)] : 0, n > 0);
   pf_jw_key(w, "cards"); /* bottom first; null: not seen yet (GHA-2) */
@@ -657,8 +656,7 @@ static void pile_write(const gha_state *s, int q, int seat, pf_jw *w) {
   pile_cards(s, q, seat, w);
   pf_jw_close(w, ']');
   if (q != PLAY) {
-    pf_jw_key(w, "points");
-    pf_jw_int(w, s->points[q]);
+    pf_jw_key_int(w, "points", s->points[q]);
   }
   pf_jw_close(w, '}');
 }
@@ -687,12 +685,9 @@ static void gha_zones(const gha_state *s, int seat, pf_jw *w) {
 
 static void gha_view_write(const void *vs, int seat, pf_jw *w) {
   const gha_state *s = vs;
-  pf_jw_key(w, "hand_number");
-  pf_jw_int(w, s->hand_no + 1);
-  pf_jw_key(w, "dealer");
-  pf_jw_int(w, s->dealer);
-  pf_jw_key(w, "stock");
-  pf_jw_int(w, NCARDS - s->next_slot);
+  pf_jw_key_int(w, "hand_number", s->hand_no + 1);
+  pf_jw_key_int(w, "dealer", s->dealer);
+  pf_jw_key_int(w, "stock", NCARDS - s->next_slot);
   if (seat == PF_VIEW_ALL) { /* the full state: the stock's order too, next card first */
     pf_jw_key(w, "stock_cards");
     pf_stock_write(w, s->card, s->next_slot, NCARDS);
@@ -709,8 +704,7 @@ static void gha_view_write(const void *vs, int seat, pf_jw *w) {
   pf_hands_write(w, s->card, &h, seat);
   pf_jw_key(w, "teams");
   pf_jw_bool(w, s->teams);
-  pf_jw_key(w, "target");
-  pf_jw_int(w, s->target);
+  pf_jw_key_int(w, "target", s->target);
   if (s->target) {
     pf_jw_key(w, "totals");
     pf_jw_ints(w, s->total, s->players);

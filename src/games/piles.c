@@ -547,16 +547,12 @@ static void castle_write(const pil_state *s, pf_jw *w) {
     char ps[3];
     pos_str(pos, ps);
     pf_jw_open(w, '{');
-    pf_jw_key(w, "pos");
-    pf_jw_str(w, ps);
-    pf_jw_key(w, "size");
-    pf_jw_int(w, s->size[pos]);
+    pf_jw_key_str(w, "pos", ps);
+    pf_jw_key_int(w, "size", s->size[pos]);
     pf_jw_key(w, "top");
     pf_card_write(w, top_card(s, pos));
-    pf_jw_key(w, "colour");
-    pf_jw_str(w, colour_name(is_red(top_card(s, pos))));
-    pf_jw_key(w, "value");
-    pf_jw_int(w, pile_value(s, pos)); /* PIL-4 */
+    pf_jw_key_str(w, "colour", colour_name(is_red(top_card(s, pos))));
+    pf_jw_key_int(w, "value", pile_value(s, pos)); /* PIL-4 */
     pf_jw_key(w, "cards");
     pf_jw_open(w, '[');
     pile_cards_write(s, pos, w);
@@ -602,10 +598,8 @@ static void pil_zones(const pil_state *s, int seat, pf_jw *w) {
 
 static void pil_view_write(const void *vs, int seat, pf_jw *w) {
   const pil_state *s = vs;
-  pf_jw_key(w, "turns_played");
-  pf_jw_int(w, s->turns - s->passing);
-  pf_jw_key(w, "round");
-  pf_jw_int(w, s->over ? HAND : (s->turns - s->passing) / NSEATS + 1);
+  pf_jw_key_int(w, "turns_played", s->turns - s->passing);
+  pf_jw_key_int(w, "round", s->over ? HAND : (s->turns - s->passing) / NSEATS + 1);
   pf_jw_key(w, "castle");
   castle_write(s, w);
   pf_jw_key(w, "colours"); /* PIL-5: null until the first card is placed */
@@ -620,17 +614,14 @@ static void pil_view_write(const void *vs, int seat, pf_jw *w) {
   pf_jw_key(w, "hands");
   pf_hands_write(w, s->card, &h, seat);
   if (s->passing) {
-    pf_jw_key(w, "passer");
-    pf_jw_int(w, s->turn);
+    pf_jw_key_int(w, "passer", s->turn);
   }
   pf_jw_key(w, "takes"); /* PIL-7: the card only for its passer and taker */
   pf_jw_open(w, '[');
   for (int i = 0; i < s->ntakes; i++) {
     pf_jw_open(w, '{');
-    pf_jw_key(w, "from");
-    pf_jw_int(w, s->take_from[i]);
-    pf_jw_key(w, "by");
-    pf_jw_int(w, taker_of(s->take_from[i]));
+    pf_jw_key_int(w, "from", s->take_from[i]);
+    pf_jw_key_int(w, "by", taker_of(s->take_from[i]));
     if (take_known(s, i, seat)) {
       pf_jw_key(w, "card");
       pf_card_write(w, s->card[s->take_slot[i]]);

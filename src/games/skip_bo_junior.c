@@ -758,27 +758,19 @@ static void top_write(const sbj_state *s, int pile, pf_jw *w) {
 static void sbj_view_write(const void *vs, int seat, pf_jw *w) {
   const sbj_state *s = vs;
   bool all = seat == PF_VIEW_ALL;
-  pf_jw_key(w, "stock_size");
-  pf_jw_int(w, s->stock_size);
-  pf_jw_key(w, "turn");
-  pf_jw_int(w, s->turns);
-  pf_jw_key(w, "turn_limit");
-  pf_jw_int(w, TURN_LIMIT);
-  pf_jw_key(w, "on_turn");
-  pf_jw_int(w, s->turn);
-  pf_jw_key(w, "dealt_this_turn");
-  pf_jw_int(w, s->dealt);
-  pf_jw_key(w, "played_this_turn");
-  pf_jw_int(w, s->played);
-  pf_jw_key(w, "idle_turns");
-  pf_jw_int(w, s->idle);
+  pf_jw_key_int(w, "stock_size", s->stock_size);
+  pf_jw_key_int(w, "turn", s->turns);
+  pf_jw_key_int(w, "turn_limit", TURN_LIMIT);
+  pf_jw_key_int(w, "on_turn", s->turn);
+  pf_jw_key_int(w, "dealt_this_turn", s->dealt);
+  pf_jw_key_int(w, "played_this_turn", s->played);
+  pf_jw_key_int(w, "idle_turns", s->idle);
   pf_jw_key(w, "stockpiles");
   pf_jw_open(w, '[');
   for (int p = 0; p < s->players; p++) {
     int pile = P_STOCK(p);
     pf_jw_open(w, '{');
-    pf_jw_key(w, "size");
-    pf_jw_int(w, s->size[pile]);
+    pf_jw_key_int(w, "size", s->size[pile]);
     pf_jw_key(w, "top");
     top_write(s, pile, w);
     if (all) { /* unseen by all (SBJ-2) */
@@ -800,10 +792,8 @@ static void sbj_view_write(const void *vs, int seat, pf_jw *w) {
   pf_jw_open(w, '[');
   for (int p = 0; p < s->players; p++) {
     pf_jw_open(w, '{');
-    pf_jw_key(w, "dealt");
-    pf_jw_int(w, s->last_dealt[p]);
-    pf_jw_key(w, "played");
-    pf_jw_int(w, s->last_played[p]);
+    pf_jw_key_int(w, "dealt", s->last_dealt[p]);
+    pf_jw_key_int(w, "played", s->last_played[p]);
     pf_jw_close(w, '}');
   }
   pf_jw_close(w, ']');
@@ -812,8 +802,7 @@ static void sbj_view_write(const void *vs, int seat, pf_jw *w) {
   for (int b = 0; b < BUILDS; b++) {
     int pile = P_BUILD(b);
     pf_jw_open(w, '{');
-    pf_jw_key(w, "count");
-    pf_jw_int(w, s->size[pile]);
+    pf_jw_key_int(w, "count", s->size[pile]);
     pf_jw_key(w, "top");
     top_write(s, pile, w);
     pf_jw_key(w, "cards");
@@ -821,21 +810,17 @@ static void sbj_view_write(const void *vs, int seat, pf_jw *w) {
     pf_jw_close(w, '}');
   }
   pf_jw_close(w, ']');
-  pf_jw_key(w, "draw_pile");
-  pf_jw_int(w, s->size[P_DRAW]);
+  pf_jw_key_int(w, "draw_pile", s->size[P_DRAW]);
   if (all) {
     pf_jw_key(w, "draw_cards");
     pile_write(s, P_DRAW, true, w); /* top first */
   }
   pf_jw_key(w, "set_aside");
   pile_write(s, P_DONE, false, w);
-  pf_jw_key(w, "completed");
-  pf_jw_int(w, s->completed);
-  pf_jw_key(w, "reshuffles");
-  pf_jw_int(w, s->reshuffles);
+  pf_jw_key_int(w, "completed", s->completed);
+  pf_jw_key_int(w, "reshuffles", s->reshuffles);
   if (s->end) {
-    pf_jw_key(w, "ended_by");
-    pf_jw_str(w, END_NAME[s->end]);
+    pf_jw_key_str(w, "ended_by", END_NAME[s->end]);
   }
   sbj_zones(s, seat, w);
 }

@@ -871,8 +871,7 @@ static void pile_write(const stp_state *s, int q, pf_jw *w) {
   uint8_t slots[MAX_CARDS];
   int n = pile_slots(s, q, slots);
   pf_jw_open(w, '{');
-  pf_jw_key(w, "size");
-  pf_jw_int(w, n);
+  pf_jw_key_int(w, "size", n);
   pf_jw_key(w, "top");
   if (n)
     pf_card_write(w, s->card[s->top[q]]);
@@ -927,16 +926,12 @@ static void stp_zones(const stp_state *s, int seat, pf_jw *w) {
 
 static void stp_view_write(const void *vs, int seat, pf_jw *w) {
   const stp_state *s = vs;
-  pf_jw_key(w, "round");
-  pf_jw_int(w, s->round + 1);
-  pf_jw_key(w, "rounds");
-  pf_jw_int(w, s->rounds);
+  pf_jw_key_int(w, "round", s->round + 1);
+  pf_jw_key_int(w, "rounds", s->rounds);
   if (!s->solitaire) {
-    pf_jw_key(w, "dealer");
-    pf_jw_int(w, s->dealer);
+    pf_jw_key_int(w, "dealer", s->dealer);
   }
-  pf_jw_key(w, "stock");
-  pf_jw_int(w, s->ncards - s->next_slot);
+  pf_jw_key_int(w, "stock", s->ncards - s->next_slot);
   if (seat == PF_VIEW_ALL) { /* the full state: the stock's order too, next card first */
     pf_jw_key(w, "stock_cards");
     pf_stock_write(w, s->card, s->next_slot, s->ncards);
@@ -963,10 +958,8 @@ static void stp_view_write(const void *vs, int seat, pf_jw *w) {
     pf_jw_close(w, ']');
   }
   if (s->target) {
-    pf_jw_key(w, "target");
-    pf_jw_int(w, s->target);
-    pf_jw_key(w, "game_number");
-    pf_jw_int(w, s->deal_no + 1);
+    pf_jw_key_int(w, "target", s->target);
+    pf_jw_key_int(w, "game_number", s->deal_no + 1);
     pf_jw_key(w, "totals");
     pf_jw_ints(w, s->total, s->players);
   }
@@ -976,8 +969,7 @@ static void stp_view_write(const void *vs, int seat, pf_jw *w) {
     for (int p = 0; p < s->players; p++)
       if (s->end_seats >> p & 1) pf_jw_int(w, p);
     pf_jw_close(w, ']');
-    pf_jw_key(w, "open_piles_share");
-    pf_jw_int(w, s->end_share);
+    pf_jw_key_int(w, "open_piles_share", s->end_share);
   }
   if (s->naside) {
     pf_jw_key(w, "set_aside");

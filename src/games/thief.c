@@ -1085,8 +1085,7 @@ static void pile_write(const thf_state *s, int p, pf_jw *w) {
   uint8_t ids[MAX_CARDS], slots[MAX_CARDS];
   int n = pile_caps(s, p, ids);
   pf_jw_open(w, '{');
-  pf_jw_key(w, "size");
-  pf_jw_int(w, s->pile_cards[p]);
+  pf_jw_key_int(w, "size", s->pile_cards[p]);
   pf_jw_key(w, "top");
   pf_card_write_seen(w, n ? pile_top_card(s, p) : 0, n > 0);
   pf_jw_key(w, "captures"); /* bottom first; everyone saw them played (THF-3) */
@@ -1097,8 +1096,7 @@ static void pile_write(const thf_state *s, int p, pf_jw *w) {
     pf_jw_key(w, "locked");
     pf_jw_bool(w, n && cap_locked(s, s->pile_top[p]));
   }
-  pf_jw_key(w, "points");
-  pf_jw_int(w, pile_points(s, p));
+  pf_jw_key_int(w, "points", pile_points(s, p));
   pf_jw_close(w, '}');
 }
 
@@ -1150,21 +1148,16 @@ static void thf_zones(const thf_state *s, int seat, pf_jw *w) {
 
 static void thf_view_write(const void *vs, int seat, pf_jw *w) {
   const thf_state *s = vs;
-  pf_jw_key(w, "hand_number");
-  pf_jw_int(w, s->hand_no + (s->phase == PH_OVER ? 0 : 1));
-  pf_jw_key(w, "hands_in_game");
-  pf_jw_int(w, s->hands);
-  pf_jw_key(w, "dealer");
-  pf_jw_int(w, s->dealer);
+  pf_jw_key_int(w, "hand_number", s->hand_no + (s->phase == PH_OVER ? 0 : 1));
+  pf_jw_key_int(w, "hands_in_game", s->hands);
+  pf_jw_key_int(w, "dealer", s->dealer);
   pf_jw_key(w, "turn");
   if (s->phase == PH_OVER)
     pf_jw_null(w);
   else
     pf_jw_int(w, s->turn);
-  pf_jw_key(w, "phase");
-  pf_jw_str(w, phase_name(s));
-  pf_jw_key(w, "stock");
-  pf_jw_int(w, s->ncards - s->next_slot);
+  pf_jw_key_str(w, "phase", phase_name(s));
+  pf_jw_key_int(w, "stock", s->ncards - s->next_slot);
   pf_jw_key(w, "last_turn");
   pf_jw_bool(w, s->last_turn);
   if (seat == PF_VIEW_ALL) { /* the full state: the stock's order too, next card first */
@@ -1177,14 +1170,10 @@ static void thf_view_write(const void *vs, int seat, pf_jw *w) {
     char r[8];
     pf_jw_key(w, "exchange");
     pf_jw_open(w, '{');
-    pf_jw_key(w, "thief");
-    pf_jw_int(w, s->turn);
-    pf_jw_key(w, "victim");
-    pf_jw_int(w, s->turn == s->answerer ? s->other : s->answerer);
-    pf_jw_key(w, "answering");
-    pf_jw_int(w, s->answerer);
-    pf_jw_key(w, "contested_rank");
-    pf_jw_str(w, rank_name(s->contested, r));
+    pf_jw_key_int(w, "thief", s->turn);
+    pf_jw_key_int(w, "victim", s->turn == s->answerer ? s->other : s->answerer);
+    pf_jw_key_int(w, "answering", s->answerer);
+    pf_jw_key_str(w, "contested_rank", rank_name(s->contested, r));
     pf_jw_close(w, '}');
   }
   pf_jw_key(w, "piles");

@@ -68,8 +68,7 @@ static void level_write(const pap_state *s, int l, int seat, pf_jw *w) {
     pf_jw_close(w, ']');
   }
   pf_jw_close(w, ']');
-  pf_jw_key(w, "resolved");
-  pf_jw_int(w, s->cursor[l]);
+  pf_jw_key_int(w, "resolved", s->cursor[l]);
   pf_jw_key(w, "pointers");
   seats_write(s->pointers[l] & ((1 << s->players) - 1), w);
   pf_jw_key(w, "choices");
@@ -112,8 +111,7 @@ static void level_write(const pap_state *s, int l, int seat, pf_jw *w) {
 static void row_write(const pap_state *s, int p, int seat, pf_jw *w) {
   int n = s->row_len[p];
   pf_jw_open(w, '{');
-  pf_jw_key(w, "size");
-  pf_jw_int(w, n);
+  pf_jw_key_int(w, "size", n);
   pf_jw_key(w, "top");
   pf_card_write_seen(w, n ? row_card(s, p, n - 1) : 0, n > 0);
   if (pap_row_visible(s, seat, p)) {
@@ -150,12 +148,10 @@ static void rps_write(const pap_state *s, int seat, pf_jw *w) {
     return;
   }
   pf_jw_open(w, '{');
-  pf_jw_key(w, "pile");
-  pf_jw_int(w, s->rps_pile + 1);
+  pf_jw_key_int(w, "pile", s->rps_pile + 1);
   pf_jw_key(w, "players");
   seats_write(s->rps_left, w);
-  pf_jw_key(w, "throw");
-  pf_jw_int(w, s->rps_throws + 1);
+  pf_jw_key_int(w, "throw", s->rps_throws + 1);
   pf_jw_key(w, "throws");
   pf_jw_open(w, '[');
   for (int p = 0; p < s->players; p++) {
@@ -203,19 +199,15 @@ static void expansions_write(const pap_state *s, int seat, pf_jw *w) {
   seats_write(s->acted, w);
   pf_jw_key(w, "action_stop");
   pf_jw_bool(w, s->stopped);
-  pf_jw_key(w, "draw_more");
-  pf_jw_int(w, s->ndrawmore);
+  pf_jw_key_int(w, "draw_more", s->ndrawmore);
   pf_jw_key(w, "rps");
   rps_write(s, seat, w);
   pf_jw_key(w, "giving");
   if (s->pend && !s->over) {
     pf_jw_open(w, '{');
-    pf_jw_key(w, "seat");
-    pf_jw_int(w, s->pend_seat);
-    pf_jw_key(w, "to");
-    pf_jw_int(w, s->pend_to);
-    pf_jw_key(w, "for");
-    pf_jw_str(w, s->pend == PEND_TRADE ? "Trade" : "Switch");
+    pf_jw_key_int(w, "seat", s->pend_seat);
+    pf_jw_key_int(w, "to", s->pend_to);
+    pf_jw_key_str(w, "for", s->pend == PEND_TRADE ? "Trade" : "Switch");
     pf_jw_close(w, '}');
   } else {
     pf_jw_null(w);
@@ -352,27 +344,21 @@ bool pap_score_hidden(const void *vs, int seat, int p) { return !pap_row_visible
 
 void pap_view_write(const void *vs, int seat, pf_jw *w) {
   const pap_state *s = vs;
-  pf_jw_key(w, "head");
-  pf_jw_int(w, s->head);
-  pf_jw_key(w, "round");
-  pf_jw_int(w, s->round);
-  pf_jw_key(w, "deck");
-  pf_jw_int(w, s->ncards - s->next_slot);
+  pf_jw_key_int(w, "head", s->head);
+  pf_jw_key_int(w, "round", s->round);
+  pf_jw_key_int(w, "deck", s->ncards - s->next_slot);
   pf_jw_key(w, "pile_variant");
   pf_jw_bool(w, s->pile_variant);
-  pf_jw_key(w, "phase");
-  pf_jw_str(w, phase_name(s));
+  pf_jw_key_str(w, "phase", phase_name(s));
   uint8_t ks[MAX_DRAW];
   int nk = !s->depth ? 0 : pap_unplaced(s, ks);
-  pf_jw_key(w, "unplaced_count");
-  pf_jw_int(w, nk);
+  pf_jw_key_int(w, "unplaced_count", nk);
   if (nk && pap_unplaced_visible(s, seat)) {
     pf_jw_key(w, "unplaced");
     pf_jw_open(w, '[');
     for (int i = 0; i < nk; i++) {
       pf_jw_open(w, '{');
-      pf_jw_key(w, "number");
-      pf_jw_int(w, ks[i] + 1);
+      pf_jw_key_int(w, "number", ks[i] + 1);
       pf_jw_key(w, "card");
       pf_card_write(w, drawn(s, ks[i]));
       pf_jw_close(w, '}');
@@ -391,8 +377,7 @@ void pap_view_write(const void *vs, int seat, pf_jw *w) {
   seats_write(s->tapped, w);
   pf_jw_key(w, "discards");
   cards_array(s, s->disc, s->ndisc, w);
-  pf_jw_key(w, "out");
-  pf_jw_int(w, s->nout);
+  pf_jw_key_int(w, "out", s->nout);
   /* this round's log (the last round's once the game is over), and the round's before it */
   pf_jw_key(w, "log");
   log_write(s->log, s->nlog, w);
