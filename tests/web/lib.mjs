@@ -114,6 +114,29 @@ export async function watchMotion(page) {
       requestAnimationFrame(sample);
     };
     requestAnimationFrame(sample);
+    // What scrolled the page, for a failing test's message: each scroll with the calls that may
+    // have caused it (window.scrollLog, the last 40).
+    window.scrollLog = [];
+    const note = (what) => {
+      window.scrollLog.push(`${Math.round(performance.now())} ${what} y=${scrollY} h=${document.documentElement.scrollHeight}`);
+      if (window.scrollLog.length > 40) window.scrollLog.shift();
+    };
+    addEventListener('scroll', () => note('scroll'));
+    const wrap = (proto, name, label) => {
+      const f = proto[name];
+      proto[name] = function (...args) {
+        const y = scrollY;
+        const r = f.apply(this, args);
+        if (scrollY !== y) note(`${label}(${this.className || this.tagName || ''}) from ${y}`);
+        return r;
+      };
+    };
+    wrap(HTMLElement.prototype, 'focus', 'focus');
+    wrap(Element.prototype, 'scrollIntoView', 'scrollIntoView');
+    wrap(HTMLDialogElement.prototype, 'showModal', 'showModal');
+    wrap(HTMLDialogElement.prototype, 'close', 'close');
+    wrap(window, 'scrollBy', 'scrollBy');
+    wrap(window, 'scrollTo', 'scrollTo');
     const box = (r) => r && { x: r.left + r.width / 2, y: r.top + r.height / 2, w: r.width, h: r.height };
     const animate = Element.prototype.animate;
     Element.prototype.animate = function (...args) {
@@ -137,12 +160,14 @@ export async function watchMotion(page) {
 }
 
 // Where the viewer's own seat (its hand: the dock) is on the screen, and how far the page is
-// scrolled.
+// scrolled; whether the game is over and where its result's top is, read in the same moment.
 export function mineOnScreen(page) {
   return page.evaluate(() => {
     const r = document.querySelector('.board .seat-area.mine')?.getBoundingClientRect();
     return r && { top: r.top, bottom: r.bottom, height: innerHeight, scrollY, maxScroll: Math.min(window.leastScroll ?? Infinity, document.documentElement.scrollHeight - innerHeight),
-      scrolled: document.querySelector('.board')?.dataset.scrolled };
+      scrolled: document.querySelector('.board')?.dataset.scrolled, log: window.scrollLog,
+      over: document.querySelector('.table-page')?.dataset.status === 'over',
+      result: document.querySelector('#result:not([hidden])')?.getBoundingClientRect().top };
   });
 }
 

@@ -21,11 +21,18 @@ const env = useServerAndBrowser();
 const inside = (p, r) => Math.abs(p.x - r.x) <= r.w / 2 + 2 && Math.abs(p.y - r.y) <= r.h / 2 + 2;
 const dist = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);
 
-// Asserts that the viewer's own seat is wholly on the screen and that the move did not scroll.
+// Asserts that the viewer's own seat is wholly on the screen and that the move did not scroll
+// (but to show the result, when it ended the game).
 async function mineInView(page, what, scrollY) {
   const r = await mineOnScreen(page);
   if (!r) return;
   assert.ok(r.top >= -1 && r.bottom <= r.height + 1, `${what}: your seat is at ${Math.round(r.top)}-${Math.round(r.bottom)} of ${r.height}`);
+  // At the game's end the page brings the result into view (table.js focuses it): the page may
+  // scroll for that, and the result's top is then on the screen.
+  if (scrollY !== undefined && r.over && r.result !== undefined) {
+    assert.ok(r.result >= -1 && r.result < r.height, `${what}: the game is over, its result at ${Math.round(r.result)}`);
+    return;
+  }
   // Where the page got shorter on the way, the browser scrolled no further than its end.
   // The page may scroll only to show what the last moves touched (the board says where it went).
   if (scrollY !== undefined && String(Math.round(r.scrollY)) !== r.scrolled)

@@ -100,7 +100,13 @@ test('two named people chat, play to the end; a spectator reads the spectators\'
   for (const p of [a, b]) await p.waitForFunction((t) => { const m = /#play=(\d+)/.exec(location.hash); return m && Number(m[1]) !== t; }, table);
   const table2 = Number(/#play=(\d+)/.exec(a.url())[1]);
   assert.equal(Number(/#play=(\d+)/.exec(b.url())[1]), table2);
-  await a.waitForFunction(() => document.querySelector('.table-page')?.dataset.status === 'playing');
+  // Each page loads the new table in its own time: both are waited for, with their seats.
+  for (const p of [a, b]) {
+    await p.waitForFunction(() => {
+      const t = document.querySelector('.table-page')?.dataset;
+      return t?.status === 'playing' && t.seat !== undefined;
+    });
+  }
   assert.equal((await tableData(a)).seat, '1');
   assert.equal((await tableData(b)).seat, '0');
   await a.waitForFunction(() => document.querySelector('.seat[data-seat="1"] .seat-name')?.textContent === 'Ann (you)');
