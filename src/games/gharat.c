@@ -553,24 +553,36 @@ static int gha_current_deal(const void *vs, pf_deal *out) {
 
 /* Hidden from `seat`: the other hands, the stock, and the play pile's unseen cards (GHA-2). They
  * are resampled as pf_slots_shuffle does (sorted by code, then shuffled); the deck has each card
- * once, so the sorted order is the bits of a mask of their codes. */
+ * once, so the sorted order is the bits of a mask of their codes. The hidden slots are listed as
+ * pf_slots_hidden lists them (the other hands seat by seat, then the stock), then the play pile's
+ * unseen ones bottom first: those are the first of the hand's face-down slots 0 .. START - 2 that
+ * are still unseen, at the pile's bottom in slot order (GHA-2: a card is seen once uncovered, and
+ * every card above it was then taken; check() holds to it), so no walk of the pile finds them. */
 static void gha_determinize(void *vs, int seat, pf_rng *rng) {
   gha_state *s = vs;
-  uint8_t slots[NCARDS], hand_slots[MAXP * HAND];
+  uint8_t slots[NCARDS];
   pf_card cards[NCARDS];
-  pf_hands h = hands_of(s, hand_slots);
-  int n = pf_slots_hidden(&h, seat, s->next_slot, NCARDS, slots), pile0 = n, points = s->points[PLAY];
-  for (int i = 0; i < s->size[PLAY] && seat != PF_VIEW_ALL; i++)
-    if (!(s->seen & bit(s->pile[PLAY][i]))) slots[n++] = s->pile[PLAY][i];
+  int n = 0, pile0 = 0, points = s->points[PLAY];
   uint64_t codes = 0;
-  for (int i = 0; i < n; i++) codes |= bit(s->card[slots[i]]);
-  for (int i = pile0; i < n; i++) points -= card_points(s->card[slots[i]]); /* the play pile's unseen */
+  if (seat != PF_VIEW_ALL) {
+    for (int p = 0; p < s->players; p++)
+      if (p != seat)
+        for (int i = 0; i < s->hand_len[p]; i++) slots[n++] = s->slot_of[s->hand[p][i]], codes |= bit(s->hand[p][i]);
+    for (int k = s->next_slot; k < NCARDS; k++) slots[n++] = (uint8_t)k, codes |= bit(s->card[k]);
+    pile0 = n;
+    for (int k = 0; k < START - 1 && !(s->seen & bit(k)); k++) {
+      slots[n++] = (uint8_t)k;
+      codes |= bit(s->card[k]);
+      points -= card_points(s->card[k]);
+    }
+  }
   for (int i = 0; codes; codes &= codes - 1) cards[i++] = (pf_card)__builtin_ctzll(codes);
   pf_shuffle16(rng, cards, (size_t)n);
   for (int i = 0; i < n; i++) s->card[slots[i]] = cards[i], s->slot_of[cards[i]] = slots[i];
-  for (int i = pile0; i < n; i++) points += card_points(cards[i]); /* and their new cards */
-  for (int p = 0; p < s->players; p++)
-    for (int i = 0; i < s->hand_len[p]; i++) s->hand[p][i] = (uint8_t)s->card[hand_slots[p * HAND + i]];
+  for (int i = pile0; i < n; i++) points += card_points(cards[i]); /* the play pile's new unseen cards */
+  for (int p = 0, j = 0; p < s->players && seat != PF_VIEW_ALL; p++) /* the hands' new cards, as listed */
+    if (p != seat)
+      for (int i = 0; i < s->hand_len[p]; i++) s->hand[p][i] = (uint8_t)cards[j++];
   s->points[PLAY] = (int16_t)points;
   /* The deals of later hands are unknown too. */
   s->given = NULL;
@@ -604,6 +616,10 @@ static int gha_check(const void *vs, pf_error *err) {
       return pf_fail(err, "pile %d has %d points, noted %d", q, pile_points(s, q), s->points[q]);
   if (s->size[PLAY] && !(s->seen & bit(top_slot(s, PLAY))))
     return pf_fail(err, "the play pile's top card is unseen");
+  for (int i = 0; i < s->size[PLAY]; i++) /* what determinize assumes of the unseen (GHA-2) */
+    if (!(s->seen & bit(s->pile[PLAY][i])) && (s->pile[PLAY][i] != i || i >= START - 1 || (i && s->seen & bit(i - 1))))
+      return pf_fail(err, "the play pile's unseen slot %d lies at %d, above a seen one or not in order",
+                     s->pile[PLAY][i], i);
   for (int j = 0; j < 8; j++) {
     int q = j == 0 ? PLAY : j - 1, want = j <= s->players && s->size[q] ? rank_of(s, top_slot(s, q)) : 0xFF;
     if ((int)(s->tops >> 8 * j & 0xFF) != want)
