@@ -245,10 +245,11 @@ static int gha_legal(const void *vs, pf_move *out) {
   return n;
 }
 
-/* The move gha_legal would list at index pf_rng_below(rng, n) (game.h's random_move), and its
- * card's index in the hand into *at (for play_at): a card's moves counted from top_count, the
- * draw's card and its match found without a branch. */
-static inline pf_move random_move_at(const gha_state *s, pf_rng *rng, int *count, int *at) {
+/* The move gha_legal would list at index pf_rng_below(rng, n) (game.h's random_move): its card,
+ * returned, the card's index in the hand into *at and its match's byte of tops into *j (7 for
+ * none; TARGET[*j] is the move's target), for play_card; a card's moves counted from top_count,
+ * the draw's card and its match found without a branch. */
+static inline pf_card random_pick(const gha_state *s, pf_rng *rng, int *count, int *at, int *j) {
   const uint8_t *hand = s->hand[s->turn];
   uint64_t tc = s->top_count;
   int len = s->hand_len[s->turn];
@@ -270,12 +271,14 @@ static inline pf_move random_move_at(const gha_state *s, pf_rng *rng, int *count
   uint64_t m = rank_bytes(s->tops, c >> 2);
   m = r >= 1 ? m & (m - 1) : m;
   m = r >= 2 ? m & (m - 1) : m;
-  return MOVE(c, target_of(m));
+  *j = __builtin_ctzll(m | (uint64_t)1 << 63) / 8; /* its byte of tops, 7 for none */
+  return c;
 }
 
 static inline pf_move random_move(const gha_state *s, pf_rng *rng, int *count) {
-  int at;
-  return random_move_at(s, rng, count, &at);
+  int at, j;
+  pf_card c = random_pick(s, rng, count, &at, &j);
+  return MOVE(c, TARGET[j]);
 }
 
 static inline int target_pile(int target) { return target == T_PP ? PLAY : target & 0x7F; }
@@ -298,10 +301,10 @@ static void take_run(gha_state *s, int taker, int from) {
   set_top(s, from);
 }
 
-/* Move m, whose card is at index i of the hand. */
-static inline void play_at(gha_state *s, pf_move m, int i) {
-  int p = s->turn, target = MOVE_TARGET(m);
-  pf_card c = MOVE_CARD(m);
+/* Card c, at index i of the hand, played onto the pile of byte j of tops (random_pick's: the play
+ * pile 0, seat q's q + 1, none 7), without decoding a move's target on the playout's path. */
+static inline void play_card(gha_state *s, pf_card c, int i, int j) {
+  int p = s->turn;
   /* The hand as one word: card i's byte is taken out, the later ones one down. */
   uint32_t h;
   memcpy(&h, s->hand[p], HAND);
@@ -311,15 +314,22 @@ static inline void play_at(gha_state *s, pf_move m, int i) {
   s->hand_len[p]--;
   uint8_t slot = s->slot_of[c];
   int to = PLAY;
-  if (target != T_PLAY) {
+  if (j != 7) { /* a match (GHA-3): the run taken onto one's own pile, or the card added to it */
+    int from = j ? j - 1 : PLAY;
     to = p;
-    if (target_pile(target) != p) take_run(s, p, target_pile(target));
+    if (from != p) take_run(s, p, from);
   }
   s->pile[to][s->size[to]++] = slot;
   s->seen |= bit(slot);
   s->points[to] = (int16_t)(s->points[to] + card_points(c));
   note_top(s, to, c >> 2);
   next_turn(s);
+}
+
+/* Move m, whose card is at index i of the hand. */
+static inline void play_at(gha_state *s, pf_move m, int i) {
+  int target = MOVE_TARGET(m);
+  play_card(s, MOVE_CARD(m), i, target == T_PLAY ? 7 : target == T_PP ? 0 : (target & 0x7F) + 1);
 }
 
 static inline void play(gha_state *s, pf_move m) {
@@ -340,10 +350,10 @@ static long gha_random_playout(void *vs, pf_rng *rng, long *branching) {
   gha_state *s = vs;
   pf_rng x = *rng;
   long n = 0, b = 0;
-  for (int k, at; !s->over; n++) {
-    pf_move m = random_move_at(s, &x, &k, &at);
+  for (int k, at, j; !s->over; n++) {
+    pf_card c = random_pick(s, &x, &k, &at, &j);
     b += k;
-    play_at(s, m, at);
+    play_card(s, c, at, j);
   }
   *rng = x;
   *branching += b;
@@ -553,24 +563,36 @@ static int gha_current_deal(const void *vs, pf_deal *out) {
 
 /* Hidden from `seat`: the other hands, the stock, and the play pile's unseen cards (GHA-2). They
  * are resampled as pf_slots_shuffle does (sorted by code, then shuffled); the deck has each card
- * once, so the sorted order is the bits of a mask of their codes. */
+ * once, so the sorted order is the bits of a mask of their codes. The hidden slots are listed as
+ * pf_slots_hidden lists them (the other hands seat by seat, then the stock), then the play pile's
+ * unseen ones bottom first: those are the first of the hand's face-down slots 0 .. START - 2 that
+ * are still unseen, at the pile's bottom in slot order (GHA-2: a card is seen once uncovered, and
+ * every card above it was then taken; check() holds to it), so no walk of the pile finds them. */
 static void gha_determinize(void *vs, int seat, pf_rng *rng) {
   gha_state *s = vs;
-  uint8_t slots[NCARDS], hand_slots[MAXP * HAND];
+  uint8_t slots[NCARDS];
   pf_card cards[NCARDS];
-  pf_hands h = hands_of(s, hand_slots);
-  int n = pf_slots_hidden(&h, seat, s->next_slot, NCARDS, slots), pile0 = n, points = s->points[PLAY];
-  for (int i = 0; i < s->size[PLAY] && seat != PF_VIEW_ALL; i++)
-    if (!(s->seen & bit(s->pile[PLAY][i]))) slots[n++] = s->pile[PLAY][i];
+  int n = 0, pile0 = 0, points = s->points[PLAY];
   uint64_t codes = 0;
-  for (int i = 0; i < n; i++) codes |= bit(s->card[slots[i]]);
-  for (int i = pile0; i < n; i++) points -= card_points(s->card[slots[i]]); /* the play pile's unseen */
+  if (seat != PF_VIEW_ALL) {
+    for (int p = 0; p < s->players; p++)
+      if (p != seat)
+        for (int i = 0; i < s->hand_len[p]; i++) slots[n++] = s->slot_of[s->hand[p][i]], codes |= bit(s->hand[p][i]);
+    for (int k = s->next_slot; k < NCARDS; k++) slots[n++] = (uint8_t)k, codes |= bit(s->card[k]);
+    pile0 = n;
+    for (int k = 0; k < START - 1 && !(s->seen & bit(k)); k++) {
+      slots[n++] = (uint8_t)k;
+      codes |= bit(s->card[k]);
+      points -= card_points(s->card[k]);
+    }
+  }
   for (int i = 0; codes; codes &= codes - 1) cards[i++] = (pf_card)__builtin_ctzll(codes);
   pf_shuffle16(rng, cards, (size_t)n);
   for (int i = 0; i < n; i++) s->card[slots[i]] = cards[i], s->slot_of[cards[i]] = slots[i];
-  for (int i = pile0; i < n; i++) points += card_points(cards[i]); /* and their new cards */
-  for (int p = 0; p < s->players; p++)
-    for (int i = 0; i < s->hand_len[p]; i++) s->hand[p][i] = (uint8_t)s->card[hand_slots[p * HAND + i]];
+  for (int i = pile0; i < n; i++) points += card_points(cards[i]); /* the play pile's new unseen cards */
+  for (int p = 0, j = 0; p < s->players && seat != PF_VIEW_ALL; p++) /* the hands' new cards, as listed */
+    if (p != seat)
+      for (int i = 0; i < s->hand_len[p]; i++) s->hand[p][i] = (uint8_t)cards[j++];
   s->points[PLAY] = (int16_t)points;
   /* The deals of later hands are unknown too. */
   s->given = NULL;
@@ -604,6 +626,10 @@ static int gha_check(const void *vs, pf_error *err) {
       return pf_fail(err, "pile %d has %d points, noted %d", q, pile_points(s, q), s->points[q]);
   if (s->size[PLAY] && !(s->seen & bit(top_slot(s, PLAY))))
     return pf_fail(err, "the play pile's top card is unseen");
+  for (int i = 0; i < s->size[PLAY]; i++) /* what determinize assumes of the unseen (GHA-2) */
+    if (!(s->seen & bit(s->pile[PLAY][i])) && (s->pile[PLAY][i] != i || i >= START - 1 || (i && s->seen & bit(i - 1))))
+      return pf_fail(err, "the play pile's unseen slot %d lies at %d, above a seen one or not in order",
+                     s->pile[PLAY][i], i);
   for (int j = 0; j < 8; j++) {
     int q = j == 0 ? PLAY : j - 1, want = j <= s->players && s->size[q] ? rank_of(s, top_slot(s, q)) : 0xFF;
     if ((int)(s->tops >> 8 * j & 0xFF) != want)

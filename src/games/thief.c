@@ -978,23 +978,51 @@ static long thf_random_playout(void *vs, pf_rng *rng, long *branching) {
  *
  * They are resampled exactly as pf_slots_shuffle resamples pf_slots_hidden's slots: sorted by
  * code, then pf_shuffle. Here the sort is a count of each code (every code is below 64) read back
- * in order, each code written four times at once (no deck holds more copies: THF-1's four
- * jokers) and the next one written where its copies end, so that no branch depends on how many
- * copies a code has. */
+ * in order, every code written eight times at once (no deck holds more copies: THF-1's four
+ * jokers) and the next one written where its copies end (over it, when it has none), so that no
+ * branch depends on how many copies a code has. The slots are pf_slots_hidden's, in its order
+ * (the other hands seat by seat, then the stock), read where they lie, and the stock written back
+ * as one run. The count is of the hidden cards themselves, or, when the stock is the most of the
+ * deck, of the whole deck (DECK_TIMES) less the cards dealt from it (slots below next_slot) plus
+ * the other hands. */
+static const uint8_t DECK_TIMES[2][64] = {
+    {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+     2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 4}, /* THF-1 */
+    {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3}, /* FCT-1 */
+};
 static void thf_determinize(void *vs, int seat, pf_rng *rng) {
   thf_state *s = vs;
-  uint8_t slots[MAX_CARDS], times[64] = {0}, cards[MAX_CARDS + 8];
-  pf_hands h = hands_of(s);
-  int n = pf_slots_hidden(&h, seat, s->next_slot, s->ncards, slots);
-  uint64_t present = 0;
-  for (int i = 0; i < n; i++) times[s->card[slots[i]]]++, present |= (uint64_t)1 << s->card[slots[i]];
-  for (int k = 0; present; present &= present - 1) {
-    int c = __builtin_ctzll(present);
-    word_set(cards + k, BYTES_1 * (uint64_t)c);
+  uint8_t times[64], cards[MAX_CARDS + 8];
+  int n = 0, next = s->next_slot, stock = s->ncards - next;
+  if (seat != PF_VIEW_ALL && stock > next) {
+    memcpy(times, DECK_TIMES[s->fct], sizeof times);
+    for (int k = 0; k < next; k++) times[s->card[k]]--;
+  } else {
+    memset(times, 0, sizeof times);
+    for (int k = next; k < s->ncards && seat != PF_VIEW_ALL; k++) times[s->card[k]]++;
+  }
+  if (seat != PF_VIEW_ALL) {
+    for (int p = 0; p < s->players; p++)
+      if (p != seat)
+        for (int i = 0; i < s->hand_len[p]; i++, n++) times[s->hcard[p][i]]++;
+    n += stock;
+  }
+  /* Every code in order, written 8 times where the last one's copies end: a code not hidden
+   * (0 copies) is overwritten by the next one. */
+  uint64_t w = 0;
+  for (int c = 0, k = 0; c <= PF_CARD_JOKER; c++, w += BYTES_1) {
+    word_set(cards + k, w);
     k += times[c];
   }
   pf_shuffle(rng, cards, (size_t)n);
-  for (int i = 0; i < n; i++) s->card[slots[i]] = cards[i];
+  if (n) {
+    int j = 0;
+    for (int p = 0; p < s->players; p++)
+      if (p != seat)
+        for (int i = 0; i < s->hand_len[p]; i++) s->card[s->hand[p][i]] = cards[j++];
+    for (int i = 0; i < stock; i++) s->card[next + i] = cards[j + i];
+  }
   hands_read(s, seat);
   s->given = NULL; /* later deals are unknown too */
   s->ndeals_given = 0;
