@@ -406,6 +406,15 @@ export class TablePage {
     this.renderLegal(m);
     this.renderResult(m);
     if (!this.review) this.board.update(this.boardOpts(m));
+    // The game's end: its result, above the board, is brought into view and focused, after the
+    // board has shown the last moves; the board then stops following them (they stay outlined,
+    // and the log says them), so that nothing scrolls the result away.
+    if (this.resultNew) {
+      this.resultNew = false;
+      this.board.follow = false;
+      this.result.focus({ preventScroll: true });
+      this.result.scrollIntoView({ block: 'nearest', behavior: 'instant' });
+    }
     this.hintBtn.disabled = !(m.legal || []).length || !!this.review;
     this.renderPeople(m);
     this.leaveBtn.hidden = this.seat === null || m.status === 'over';
@@ -613,7 +622,7 @@ export class TablePage {
         h('a.button', { href: '#' }, 'Lobby')),
       this.rematchLine);
     this.result.hidden = false;
-    if (wasHidden && !this.review) this.result.focus();
+    this.resultNew = wasHidden && !this.review; // draw() brings it into view
   }
 
   // ---- people: names, chat, presence, the takeover's countdown, the turn in the tab's title ----
