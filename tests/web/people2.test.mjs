@@ -178,7 +178,8 @@ test('the lobby teaches each game, keeps Create in view, and lists the tables as
   const o = await named('Ola');
   const table = await create(o, { game: 'thief', seats: ['you', 'open'] });
   await l.waitForSelector(`#table-list li[data-table="${table}"]`, { timeout: 10000 });
-  assert.match(await l.locator(`#table-list li[data-table="${table}"]`).textContent(), /Ola/);
+  // Created with its seats open, then Ola's page joins her seat: a push each, in that order.
+  await l.waitForFunction((t) => document.querySelector(`#table-list li[data-table="${t}"]`)?.textContent.includes('Ola'), table, { timeout: 10000 });
   // Its options are the game's defaults: not listed (Thief's hands=0 says nothing to a person).
   assert.doesNotMatch(await l.locator(`#table-list li[data-table="${table}"]`).textContent(), /hands/);
   await screenshots(l, 'people2-lobby');
