@@ -41,6 +41,15 @@ json_t *pf_to_move_json(int to_move) {
   return to_move >= 0 ? json_integer(to_move) : to_move == PF_CHANCE ? json_string("chance") : json_null();
 }
 
+void pf_to_move_write(pf_jw *w, int to_move) {
+  if (to_move >= 0)
+    pf_jw_int(w, to_move);
+  else if (to_move == PF_CHANCE)
+    pf_jw_str(w, "chance");
+  else
+    pf_jw_null(w);
+}
+
 json_t *pf_legal_json(const pf_game *g, const void *st) {
   json_t *legal = json_array();
   pf_move moves[PF_MAX_MOVES];
@@ -155,12 +164,7 @@ static int write_but_moves(pf_buf *out, const pf_game *g, const void *st, int pl
   else
     pf_jw_int(&w, seat);
   pf_jw_key(&w, "to_move");
-  if (who >= 0)
-    pf_jw_int(&w, who);
-  else if (who == PF_CHANCE)
-    pf_jw_str(&w, "chance");
-  else
-    pf_jw_null(&w);
+  pf_to_move_write(&w, who);
   pf_jw_key(&w, "legal");
   pf_jw_open(&w, '[');
   if (entitled(who, seat)) {

@@ -367,6 +367,8 @@ int pf_moves_write(pf_buf *out, const pf_game *g, const void *st, int seat);
 int pf_check_players(const pf_game *g, long long players, pf_error *err);
 /* to_move as SPEC §1 writes it: the seat, "chance", or null when the game is over. */
 json_t *pf_to_move_json(int to_move);
+/* The same as JSON text (pf_jw), where a view or a state is written. */
+void pf_to_move_write(pf_jw *w, int to_move);
 /* The canonical strings of the legal moves of the seat to move, as a JSON array (empty when no
  * seat is to move). */
 json_t *pf_legal_json(const pf_game *g, const void *st);

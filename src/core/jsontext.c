@@ -271,7 +271,6 @@ char *pf_json_text(const json_t *v) {
 void pf_json_cache_blocks(void) {}
 void pf_json_arena_begin(void) {}
 void pf_json_arena_end(void) {}
-static bool arena_whole(const json_t *v) { (void)v; return false; }
 static char *dumps_outside_arena(const json_t *v) { return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY); }
 #else
 
@@ -332,9 +331,6 @@ void pf_json_arena_begin(void) {
 
 void pf_json_arena_end(void) { work.on = false; }
 
-/* Whether v and everything made since the arena began are in it (it did not outgrow its chunk). */
-static bool arena_whole(const json_t *v) { return work.on && !work.outgrown && in_arena(v); }
-
 /* json_dumps's text is freed with free(): never cut from the arena. */
 static char *dumps_outside_arena(const json_t *v) {
   bool on = work.on;
@@ -394,11 +390,6 @@ void pf_json_cache_blocks(void) {
 }
 #endif
 
-int pf_json_write_arena(pf_buf *b, json_t *v) {
-  int rc = pf_json_write(b, v);
-  if (v && !arena_whole(v)) json_decref(v);
-  return rc;
-}
 
 void pf_utf8_clean(char *s) {
   unsigned char *p = (unsigned char *)s;

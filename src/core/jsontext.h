@@ -74,9 +74,5 @@ void pf_json_cache_blocks(void);
  * between must be freed (decref'd) by the end; values made before may be used and freed. */
 void pf_json_arena_begin(void);
 void pf_json_arena_end(void);
-/* Writes v as pf_json_write does and lets it go: a value that it and everything in it were made
- * in the calling thread's arena (and nothing else refers to) is left for the arena's end to take
- * back, without the walk of every value that freeing it is; any other is decref'd. */
-int pf_json_write_arena(pf_buf *b, json_t *v);
 
 #endif

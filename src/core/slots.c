@@ -92,8 +92,12 @@ int pf_slots_hidden(const pf_hands *h, int seat, int next, int ncards, uint8_t *
 
 void pf_slots_write(pf_jw *w, const pf_card *card, const uint8_t *slots, int n) {
   pf_jw_open(w, '[');
-  for (int i = 0; i < n; i++) pf_card_write(w, card[slots[i]]);
+  pf_slots_cards_write(w, card, slots, n, 0);
   pf_jw_close(w, ']');
+}
+
+void pf_slots_cards_write(pf_jw *w, const pf_card *card, const uint8_t *slots, int n, int shown) {
+  for (int i = 0; i < n; i++) pf_card_write_seen(w, card[slots[i]], i >= shown);
 }
 
 void pf_stock_write(pf_jw *w, const pf_card *card, int next, int ncards) {

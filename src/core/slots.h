@@ -43,6 +43,9 @@ int pf_slots_hidden(const pf_hands *h, int seat, int next, int ncards, uint8_t *
 
 /* The cards at n slots, as an array of strings. */
 void pf_slots_write(pf_jw *w, const pf_card *card, const uint8_t *slots, int n);
+/* The same cards as a zone's (pf_zone_open: its "cards" array is open): those from index `shown`
+ * on, nulls before it (0: all seen; n: none). */
+void pf_slots_cards_write(pf_jw *w, const pf_card *card, const uint8_t *slots, int n, int shown);
 /* The stock, slots next..ncards-1, next card first. */
 void pf_stock_write(pf_jw *w, const pf_card *card, int next, int ncards);
 /* The view's "hands": [{size, cards}] with the cards only for `seat` (every seat for PF_VIEW_ALL,

@@ -695,8 +695,7 @@ static void pile_write(const sbj_state *s, int pile, bool top_first, pf_jw *w) {
  * top only; 0: all), nulls below. */
 static void pile_seen(const sbj_state *s, int pile, int shown, pf_jw *w) {
   uint8_t slots[NCARDS];
-  int n = pile_slots(s, pile, slots);
-  for (int i = 0; i < n; i++) pf_card_write_seen(w, s->card[slots[i]], i >= shown);
+  pf_slots_cards_write(w, s->card, slots, pile_slots(s, pile, slots), shown);
 }
 
 /* A zone of a pile's cards (pile_seen) with nothing more. */

@@ -890,11 +890,6 @@ static void pile_id(int q, char id[PF_ZONE_ID]) {
     snprintf(id, PF_ZONE_ID, "pile:%d", q);
 }
 
-/* A zone's cards: those at n slots (an open zone's, pf_zone_open). */
-static void zone_slots(const stp_state *s, const uint8_t *slots, int n, pf_jw *w) {
-  for (int i = 0; i < n; i++) pf_card_write(w, s->card[slots[i]]);
-}
-
 static void pile_zone(const stp_state *s, int q, pf_jw *w) {
   uint8_t slots[MAX_CARDS];
   char id[PF_ZONE_ID], label[32];
@@ -904,7 +899,7 @@ static void pile_zone(const stp_state *s, int q, pf_jw *w) {
   else
     snprintf(label, sizeof label, "Seat %d's pile", q);
   pf_zone_open(w, id, "pile", q == DECK_PILE ? -1 : q, label, PF_STACK);
-  zone_slots(s, slots, pile_slots(s, q, slots), w);
+  pf_slots_cards_write(w, s->card, slots, pile_slots(s, q, slots), 0);
   pf_zone_close(w);
 }
 
@@ -917,7 +912,7 @@ static void stp_zones(const stp_state *s, int seat, pf_jw *w) {
   if (s->solitaire) pile_zone(s, DECK_PILE, w);
   if (s->naside) {
     pf_zone_open(w, "aside", "other", -1, "Set aside", PF_FAN);
-    zone_slots(s, s->aside, s->naside, w);
+    pf_slots_cards_write(w, s->card, s->aside, s->naside, 0);
     pf_zone_close(w);
   }
   pf_hands h = hands_of(s);

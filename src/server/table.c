@@ -552,7 +552,8 @@ int state_text(const table *t, int s, pf_buf *out) {
   pf_json_write_int(out, t->run.nmoves);
   int group[PF_MAX_PLAYERS], n = asked(t, group);
   PUT_LITERAL(out, ",\"to_move\":");
-  rc |= pf_json_write_new(out, t->status == ST_PLAYING ? pf_to_move_json(t->g->to_move(t->run.state)) : json_null());
+  pf_jw w = {.b = out};
+  pf_to_move_write(&w, t->status == ST_PLAYING ? t->g->to_move(t->run.state) : PF_NOBODY);
   PUT_LITERAL(out, ",\"choosing\":");
   write_ints(out, group, n);
   /* The legal moves of this seat, if it may answer now (from the group's stand-in state when it
@@ -651,7 +652,7 @@ void states_build(const table *t, table_states *ts) {
     int slot = viewer_slot(t, t->watch[i].seat);
     if (ts->text[slot].len || ts->failed[slot]) continue;
     pf_buf_reserve(&ts->text[slot], 8192); /* a state's size: no reallocation on the way */
-    pf_json_arena_begin(); /* its hundreds of small values: no malloc and free for each */
+    pf_json_arena_begin(); /* what jansson values it makes (a result): no malloc and free for each */
     ts->failed[slot] = state_text(t, t->watch[i].seat, &ts->text[slot]) != 0;
     pf_json_arena_end();
   }

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/slots.h"
+
 /* The drawn cards ks[0..n) (draw numbers, from 0), as the elements of an open array. */
 static void cards_write(const pap_state *s, const uint8_t *ks, int n, pf_jw *w) {
   for (int i = 0; i < n; i++) pf_card_write(w, drawn(s, ks[i]));
@@ -230,17 +232,11 @@ static void point_zone(int l, int c, char id[PF_ZONE_ID]) {
     pile_id(l, c, id);
 }
 
-/* The cards at n slots of the deck as a zone's cards: those from index `shown` on, nulls before
- * it (0: all seen; n: none). */
-static void slots_cards(const pap_state *s, const uint8_t *slots, int n, int shown, pf_jw *w) {
-  for (int i = 0; i < n; i++) pf_card_write_seen(w, s->card[slots[i]], i >= shown);
-}
-
 /* A zone of n cards at deck slots (slots_cards) with nothing more. */
 static void slots_zone(const pap_state *s, const char *id, const char *kind, int owner, const char *label,
                        const uint8_t *slots, int n, int shown, pf_layout layout, pf_jw *w) {
   pf_zone_open(w, id, kind, owner, label, layout);
-  slots_cards(s, slots, n, shown, w);
+  pf_slots_cards_write(w, s->card, slots, n, shown);
   pf_zone_close(w);
 }
 
@@ -279,7 +275,7 @@ static void rows_zones(const pap_state *s, int seat, pf_jw *w) {
     row_id(p, id);
     snprintf(label, sizeof label, "Seat %d's row", p);
     pf_zone_open(w, id, "row", p, label, PF_FAN);
-    slots_cards(s, s->row[p], n, whole ? 0 : n - 1, w);
+    pf_slots_cards_write(w, s->card, s->row[p], n, whole ? 0 : n - 1);
     if (whole) pf_zone_write_value(w, pap_score_of(s, p), "%lld points");
     pf_zone_close(w);
   }
