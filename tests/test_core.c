@@ -1,7 +1,11 @@
 /*
  * test_core.c - the core that knows no game: card notation (G-8), the specified random stream,
- * shuffling, decks and deal checks, options; JSON text written as jansson writes it.
+ * shuffling, decks and deal checks, options; JSON text written as jansson writes it; snprintf's
+ * fast twin (pf_snprintf).
  */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -352,8 +356,47 @@ static void test_json_text(void **unused) {
   for (int i = 0; i < 20000; i++) expect_like_jansson(random_json(&r, 0));
 }
 
+/* pf_snprintf writes what snprintf writes and returns what it returns, at every room from none
+ * to enough (a cut text is cut where snprintf cuts it), for the formats it writes itself and for
+ * those it hands on. The strings hold the edges: empty, one character, multibyte, a NUL cut by
+ * %.*s, the integer types' least and greatest values. */
+#define EXPECT_LIKE_SNPRINTF(...)                                                                   \
+  do {                                                                                              \
+    char want[256], got[256];                                                                       \
+    int nw = snprintf(want, sizeof want, __VA_ARGS__);                                              \
+    assert_true(nw >= 0 && nw < (int)sizeof want);                                                  \
+    for (size_t cap = 0; cap <= (size_t)nw + 2; cap++) {                                            \
+      memset(want, 'x', sizeof want), memset(got, 'x', sizeof got);                                 \
+      assert_int_equal(snprintf(cap ? want : NULL, cap, __VA_ARGS__), nw);                          \
+      assert_int_equal(pf_snprintf(cap ? got : NULL, cap, __VA_ARGS__), nw);                        \
+      assert_memory_equal(got, want, sizeof want);                                                  \
+    }                                                                                               \
+  } while (0)
+
+static void test_snprintf(void **unused) {
+  (void)unused;
+  const char *strs[] = {"", "a", "Seat 0's h1", "7\xe2\x99\xa5 takes", "100%"};
+  for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
+    EXPECT_LIKE_SNPRINTF("%s", strs[i]);
+    EXPECT_LIKE_SNPRINTF("hand:%d.%s|%c|%%|%s", (int)i, strs[i], 'Q', strs[i]);
+    for (int prec = -1; prec <= 8; prec++) EXPECT_LIKE_SNPRINTF("[%.*s]", prec, strs[i]);
+  }
+  EXPECT_LIKE_SNPRINTF("%.*s", 3, "ab\0cd");
+  EXPECT_LIKE_SNPRINTF("no conversion at all");
+  EXPECT_LIKE_SNPRINTF("%d %i %d %d %u %u", 0, -7, INT_MIN, INT_MAX, 0u, UINT_MAX);
+  EXPECT_LIKE_SNPRINTF("%ld %li %lu %lld %lli %llu", LONG_MIN, LONG_MAX, ULONG_MAX, LLONG_MIN, LLONG_MAX, ULLONG_MAX);
+  EXPECT_LIKE_SNPRINTF("%zu %zd %zu", (size_t)0, (ptrdiff_t)-5, SIZE_MAX);
+  EXPECT_LIKE_SNPRINTF("%c%c", 'a', 0); /* a NUL written as a character */
+  /* handed on to vsnprintf: flags, widths, precisions, other conversions, a NULL string */
+  EXPECT_LIKE_SNPRINTF("%5d|%-4s|%+d|%03d|%.2s|%x|%g|%hd|%p", 42, "ab", 3, 7, "abcdef", 255u, 0.5, (short)-3, (void *)strs);
+  const char *volatile null = NULL; /* hidden from the compiler's format checks */
+  EXPECT_LIKE_SNPRINTF("%s and %d", null, 4);
+  EXPECT_LIKE_SNPRINTF("%d then %5.1f", 9, 2.25);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_snprintf),
       cmocka_unit_test(test_G_8_card_notation),   cmocka_unit_test(test_card_scan),
       cmocka_unit_test(test_card_render),         cmocka_unit_test(test_rng_splitmix_reference),
       cmocka_unit_test(test_rng_specified_stream), cmocka_unit_test(test_rng_below_uniform_enough),

@@ -29,4 +29,10 @@ void pf_buf_reserve(pf_buf *b, size_t n); /* room for n more bytes at once (data
 void pf_buf_clear(pf_buf *b);            /* keeps the memory */
 void pf_buf_free(pf_buf *b);
 
+/* snprintf and vsnprintf, the same text and result, faster for the formats of %s, %.*s, %c and
+ * the integers' %d, %i and %u (with l, ll or z) without flags or widths; any other format goes to
+ * vsnprintf as it is. */
+int pf_snprintf(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int pf_vsnprintf(char *out, size_t cap, const char *fmt, va_list ap);
+
 #endif

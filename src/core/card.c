@@ -24,11 +24,11 @@ char *pf_card_str_in(const pf_card_notation *own, pf_card c, char *buf) {
   } else if (c == PF_CARD_JOKER) {
     strcpy(buf, "JK");
   } else if (c >= PF_CARD_SBJ(1) && c <= PF_CARD_SBJ(10)) {
-    snprintf(buf, PF_CARD_STR, "%d", c - PF_CARD_SBJ(0));
+    pf_snprintf(buf, PF_CARD_STR, "%d", c - PF_CARD_SBJ(0));
   } else if (c == PF_CARD_SBJ_WILD) {
     strcpy(buf, "W");
   } else {
-    snprintf(buf, PF_CARD_STR, "#%d", c);
+    pf_snprintf(buf, PF_CARD_STR, "#%d", c);
   }
   return buf;
 }

@@ -15,7 +15,7 @@ _Static_assert(PF_MAX_PLAYERS == 12 && PF_WIN_UNIT % (8 * 9 * 5 * 7 * 11) == 0, 
 const char *pf_to_move_text(int to_move, char buf[32]) {
   if (to_move == PF_CHANCE) return "chance";
   if (to_move == PF_NOBODY) return "nobody (game over)";
-  snprintf(buf, 32, "seat %d", to_move);
+  pf_snprintf(buf, 32, "seat %d", to_move);
   return buf;
 }
 
@@ -346,7 +346,7 @@ void pf_zone_write_value(pf_jw *w, long long value, const char *says) {
   pf_jw_key_int(w, "value", value);
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-  snprintf(text, sizeof text, says, value);
+  pf_snprintf(text, sizeof text, says, value);
 #pragma GCC diagnostic pop
   pf_jw_key_str(w, "value_text", text);
 }

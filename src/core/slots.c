@@ -123,8 +123,8 @@ void pf_hands_write(pf_jw *w, const pf_card *card, const pf_hands *h, int seat) 
 void pf_hands_zones_write(pf_jw *w, const pf_card *card, const pf_hands *h, int seat) {
   for (int p = 0; p < h->players; p++) {
     char id[PF_ZONE_ID], label[32];
-    snprintf(id, sizeof id, "hand:%d", p);
-    snprintf(label, sizeof label, "Seat %d's hand", p);
+    pf_snprintf(id, sizeof id, "hand:%d", p);
+    pf_snprintf(label, sizeof label, "Seat %d's hand", p);
     const uint8_t *slots = h->slots + p * h->stride;
     bool sees = pf_view_sees_own(seat, p);
     pf_zone_open(w, id, "hand", p, label, PF_FAN);
@@ -144,7 +144,7 @@ void pf_pool_zones_write(pf_jw *w, const char *prefix, const char *label, const 
   for (int k = 0; k < n; k++) {
     char id[PF_ZONE_ID], name[48], c[PF_CARD_STR];
     pf_pool_id(prefix, card, slots, k, id);
-    snprintf(name, sizeof name, "%s %s", label, pf_card_str(card[slots[k]], c));
+    pf_snprintf(name, sizeof name, "%s %s", label, pf_card_str(card[slots[k]], c));
     pf_zone_open(w, id, "pool", -1, name, PF_STACK);
     pf_card_write(w, card[slots[k]]);
     pf_zone_close(w);
@@ -182,7 +182,7 @@ void pf_pool_id(const char *prefix, const pf_card *card, const uint8_t *slots, i
   for (int j = 0; j < k; j++) copy += card[slots[j]] == card[slots[k]];
   pf_card_str(card[slots[k]], c);
   if (copy == 1)
-    snprintf(id, PF_ZONE_ID, "%s:%s", prefix, c);
+    pf_snprintf(id, PF_ZONE_ID, "%s:%s", prefix, c);
   else
-    snprintf(id, PF_ZONE_ID, "%s:%s.%d", prefix, c, copy);
+    pf_snprintf(id, PF_ZONE_ID, "%s:%s.%d", prefix, c, copy);
 }

@@ -372,10 +372,10 @@ static void gha_move_str(const void *vs, pf_move m, char buf[PF_MOVE_STR]) {
   char c[PF_CARD_STR], t[PF_CARD_STR];
   pf_card_str(MOVE_CARD(m), c);
   if (MOVE_TARGET(m) == T_PLAY) {
-    snprintf(buf, PF_MOVE_STR, "%s", c);
+    pf_snprintf(buf, PF_MOVE_STR, "%s", c);
   } else {
     target_str(MOVE_TARGET(m), t);
-    snprintf(buf, PF_MOVE_STR, "%s>%s", c, t);
+    pf_snprintf(buf, PF_MOVE_STR, "%s>%s", c, t);
   }
 }
 
@@ -387,7 +387,7 @@ static void matches_text(const gha_state *s, pf_card c, char *buf, size_t n) {
   for (int i = 0; i < k; i++) {
     char t[PF_CARD_STR];
     target_str(MOVE_TARGET(ms[i]), t);
-    snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", i ? ", " : "", t);
+    pf_snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", i ? ", " : "", t);
   }
 }
 
@@ -398,14 +398,14 @@ static int parse_target(const gha_state *s, const char **pp, int *target, char *
   if (strncasecmp(p, "pp", 2) == 0) {
     p += 2;
     *target = T_PP;
-    snprintf(what, n, "the play pile");
+    pf_snprintf(what, n, "the play pile");
   } else if ((p[0] == 'p' || p[0] == 'P') && p[1] >= '0' && p[1] <= '9') {
     int seat = 0;
     p++;
     while (*p >= '0' && *p <= '9' && seat < 100) seat = seat * 10 + (*p++ - '0');
     if (seat >= s->players) return pf_fail(err, "there is no seat %d", seat);
     *target = T_PILE(seat);
-    snprintf(what, n, "seat %d's capture pile", seat);
+    pf_snprintf(what, n, "seat %d's capture pile", seat);
   } else {
     return pf_fail(err, "after '>' comes pp (the play pile) or p<seat> (a capture pile)");
   }
@@ -696,9 +696,9 @@ static void gha_zones(const gha_state *s, int seat, pf_jw *w) {
   pf_zone_close(w);
   for (int p = 0; p < s->players; p++) {
     char id[PF_ZONE_ID], label[32], note[32];
-    snprintf(id, sizeof id, "captures:%d", p);
-    snprintf(label, sizeof label, "Seat %d's captures", p);
-    snprintf(note, sizeof note, "%d points", s->points[p]);
+    pf_snprintf(id, sizeof id, "captures:%d", p);
+    pf_snprintf(label, sizeof label, "Seat %d's captures", p);
+    pf_snprintf(note, sizeof note, "%d points", s->points[p]);
     pf_zone_open(w, id, "captures", p, label, PF_STACK);
     pile_cards(s, p, seat, w);
     pf_zone_write_note(w, note);
@@ -760,9 +760,9 @@ static void sides_text(const gha_state *s, const int32_t *v, pf_buf *out) {
 
 static void who_text(const gha_state *s, int p, int seat, char *buf, size_t n) {
   if (s->teams)
-    snprintf(buf, n, "seat %d%s, partner seat %d", p, p == seat ? " (you)" : "", (p + 2) % 4);
+    pf_snprintf(buf, n, "seat %d%s, partner seat %d", p, p == seat ? " (you)" : "", (p + 2) % 4);
   else
-    snprintf(buf, n, "seat %d%s", p, p == seat ? " (you)" : "");
+    pf_snprintf(buf, n, "seat %d%s", p, p == seat ? " (you)" : "");
 }
 
 static void gha_view_text(const void *vs, int seat, const pf_style *st, pf_buf *out) {
@@ -820,12 +820,12 @@ static void gha_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
 static void gha_move_zones(const void *vs, pf_move m, pf_move_zones *z) {
   const gha_state *s = vs;
   int q = target_pile(MOVE_TARGET(m));
-  snprintf(z->from, sizeof z->from, "hand:%d", s->turn);
+  pf_snprintf(z->from, sizeof z->from, "hand:%d", s->turn);
   z->card = MOVE_CARD(m);
   if (MOVE_TARGET(m) == T_PLAY || q == PLAY)
     strcpy(z->to, "play");
   else
-    snprintf(z->to, sizeof z->to, "captures:%d", q);
+    pf_snprintf(z->to, sizeof z->to, "captures:%d", q);
 }
 
 /* "7♥ takes 7♦ 7♠ from the play pile": what a move does, as `viewer` may know it. The play

@@ -314,11 +314,11 @@ static void pil_move_str(const void *vs, pf_move m, char buf[PF_MOVE_STR]) {
   (void)vs;
   char c[PF_CARD_STR], p[3];
   if (m == MOVE_PASS) {
-    snprintf(buf, PF_MOVE_STR, "pass");
+    pf_snprintf(buf, PF_MOVE_STR, "pass");
     return;
   }
   pos_str(MOVE_POS(m), p);
-  snprintf(buf, PF_MOVE_STR, "%s>%s", pf_card_str(MOVE_CARD(m), c), p);
+  pf_snprintf(buf, PF_MOVE_STR, "%s>%s", pf_card_str(MOVE_CARD(m), c), p);
 }
 
 /* Why card c may not go on pos (PIL-6). */
@@ -565,7 +565,7 @@ static void castle_write(const pil_state *s, pf_jw *w) {
 static void castle_id(int pos, char id[PF_ZONE_ID]) {
   char ps[3];
   pos_str(pos, ps);
-  snprintf(id, PF_ZONE_ID, "castle:%s", ps);
+  pf_snprintf(id, PF_ZONE_ID, "castle:%s", ps);
 }
 
 /* The zones (docs/views.md): the castle's piles in a grid (rows 1-3, columns a-d, PIL-2) with
@@ -587,8 +587,8 @@ static void pil_zones(const pil_state *s, int seat, pf_jw *w) {
   pf_hands_zones_write(w, s->card, &h, seat);
   for (int p = 0; p < NSEATS; p++) {
     char id[PF_ZONE_ID], label[32];
-    snprintf(id, sizeof id, "captures:%d", p);
-    snprintf(label, sizeof label, "Seat %d's takes", p);
+    pf_snprintf(id, sizeof id, "captures:%d", p);
+    pf_snprintf(label, sizeof label, "Seat %d's takes", p);
     pf_zone_open(w, id, "captures", p, label, PF_FAN);
     for (int i = 0; i < s->ntakes; i++)
       if (taker_of(s->take_from[i]) == p) pf_card_write_seen(w, s->card[s->take_slot[i]], take_known(s, i, seat));
@@ -668,7 +668,7 @@ static void castle_text(const pil_state *s, const pf_style *st, pf_buf *out) {
     for (int col = 0; col < 4; col++) {
       int pos = row * 4 + col;
       char n[16];
-      snprintf(n, sizeof n, "x%d", s->size[pos]);
+      pf_snprintf(n, sizeof n, "x%d", s->size[pos]);
       pf_buf_putc(out, ' ');
       put_card(out, top_card(s, pos), st);
       pf_buf_printf(out, "%*s |", CELL - 2 - card_width(top_card(s, pos), st), n);
@@ -688,9 +688,9 @@ static void castle_text(const pil_state *s, const pf_style *st, pf_buf *out) {
 
 static void seat_name(int p, int seat, char *buf, size_t n) {
   if (p == seat)
-    snprintf(buf, n, "you");
+    pf_snprintf(buf, n, "you");
   else
-    snprintf(buf, n, "seat %d", p);
+    pf_snprintf(buf, n, "seat %d", p);
 }
 
 static void takes_text(const pil_state *s, int seat, const pf_style *st, pf_buf *out) {
@@ -739,7 +739,7 @@ static void pil_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
 static void pil_move_zones(const void *vs, pf_move m, pf_move_zones *z) {
   const pil_state *s = vs;
   if (m == MOVE_PASS) return;
-  snprintf(z->from, sizeof z->from, "hand:%d", s->turn);
+  pf_snprintf(z->from, sizeof z->from, "hand:%d", s->turn);
   z->card = MOVE_CARD(m);
   castle_id(MOVE_POS(m), z->to);
 }

@@ -352,10 +352,10 @@ static void reshuffle(sbj_state *s, const pf_card *cards, int n) {
 
 /* "*3,W,10,1": the new draw pile, top card first (RULINGS, Skip-Bo Junior, Moves). */
 static void outcome_str(const pf_card *cards, int n, char *buf) {
-  int len = snprintf(buf, PF_MOVE_STR, "*");
+  int len = pf_snprintf(buf, PF_MOVE_STR, "*");
   for (int i = 0; i < n && len < PF_MOVE_STR; i++) {
     char c[PF_CARD_STR];
-    len += snprintf(buf + len, (size_t)(PF_MOVE_STR - len), "%s%s", i ? "," : "", pf_card_str(cards[i], c));
+    len += pf_snprintf(buf + len, (size_t)(PF_MOVE_STR - len), "%s%s", i ? "," : "", pf_card_str(cards[i], c));
   }
 }
 
@@ -428,7 +428,7 @@ static int sbj_chance_apply(void *vs, const char *text, char canon[PF_MOVE_STR],
 
 static void sbj_move_str(const void *vs, pf_move m, char buf[PF_MOVE_STR]) {
   (void)vs;
-  snprintf(buf, PF_MOVE_STR, "%s>b%d", SOURCE[MOVE_SRC(m)], MOVE_BUILD(m) + 1);
+  pf_snprintf(buf, PF_MOVE_STR, "%s>b%d", SOURCE[MOVE_SRC(m)], MOVE_BUILD(m) + 1);
 }
 
 /* Reads a number of at most two digits at *p; -1 if there is none. */
@@ -444,9 +444,9 @@ static int refuse_play(const sbj_state *s, int src, int b, pf_card c, pf_error *
   char cs[PF_CARD_STR], where[32];
   pf_card_str(c, cs);
   if (src == 0)
-    snprintf(where, sizeof where, "the stockpile");
+    pf_snprintf(where, sizeof where, "the stockpile");
   else
-    snprintf(where, sizeof where, "hand stack %d", src);
+    pf_snprintf(where, sizeof where, "hand stack %d", src);
   int n = s->size[P_BUILD(b)], free_b = lowest_free(s);
   if (n)
     return pf_fail(err, "b%d counts %d: it takes a %d or W, not the %s on top of %s (SBJ-4)", b + 1, n, n + 1,
@@ -649,7 +649,7 @@ static int sbj_check(const void *vs, pf_error *err) {
   char what[32];
   for (int b = 0; b < BUILDS; b++) {
     int n = pile_slots(s, P_BUILD(b), slots);
-    snprintf(what, sizeof what, "b%d", b + 1);
+    pf_snprintf(what, sizeof what, "b%d", b + 1);
     if (n >= COMPLETE) return pf_fail(err, "b%d counts %d and was not set aside", b + 1, n);
     if (check_run(s, slots, n, what, err) != 0) return -1;
   }
@@ -709,9 +709,9 @@ static void pile_zone(const sbj_state *s, const char *id, const char *kind, int 
 /* The zone ids of a seat's stockpile and hand stacks (src 0: the stockpile, 1-3: h1-h3). */
 static void source_id(int seat, int src, char id[PF_ZONE_ID]) {
   if (src == 0)
-    snprintf(id, PF_ZONE_ID, "stockpile:%d", seat);
+    pf_snprintf(id, PF_ZONE_ID, "stockpile:%d", seat);
   else
-    snprintf(id, PF_ZONE_ID, "hand:%d.%d", seat, src);
+    pf_snprintf(id, PF_ZONE_ID, "hand:%d.%d", seat, src);
 }
 
 /* Seat p's zones: its stockpile, of which only the top is seen (SBJ-2), and its hand stacks. */
@@ -719,11 +719,11 @@ static void seat_zones(const sbj_state *s, int p, bool all, pf_jw *w) {
   char id[PF_ZONE_ID], label[32];
   int pile = P_STOCK(p);
   source_id(p, 0, id);
-  snprintf(label, sizeof label, "Seat %d's stockpile", p);
+  pf_snprintf(label, sizeof label, "Seat %d's stockpile", p);
   pile_zone(s, id, "stockpile", p, label, pile, all ? 0 : s->size[pile] - 1, PF_STACK, w);
   for (int k = 0; k < STACKS; k++) {
     source_id(p, k + 1, id);
-    snprintf(label, sizeof label, "Seat %d's %s", p, SOURCE[k + 1]);
+    pf_snprintf(label, sizeof label, "Seat %d's %s", p, SOURCE[k + 1]);
     pile_zone(s, id, "hand", p, label, P_HAND(p, k), 0, PF_FAN, w);
   }
 }
@@ -737,8 +737,8 @@ static void sbj_zones(const sbj_state *s, int seat, pf_jw *w) {
   for (int b = 0; b < BUILDS; b++) {
     char id[PF_ZONE_ID], label[16];
     int n = s->size[P_BUILD(b)];
-    snprintf(id, sizeof id, "build:%d", b + 1);
-    snprintf(label, sizeof label, "b%d", b + 1);
+    pf_snprintf(id, sizeof id, "build:%d", b + 1);
+    pf_snprintf(label, sizeof label, "b%d", b + 1);
     pf_zone_open(w, id, "build", -1, label, PF_STACK);
     pile_seen(s, P_BUILD(b), 0, w);
     pf_zone_write_value(w, n + 1, "takes %lld next");
@@ -931,7 +931,7 @@ static void sbj_move_zones(const void *vs, pf_move m, pf_move_zones *z) {
   const sbj_state *s = vs;
   source_id(s->turn, MOVE_SRC(m), z->from);
   z->card = top_card(s, source_pile(s, MOVE_SRC(m)));
-  snprintf(z->to, sizeof z->to, "build:%d", MOVE_BUILD(m) + 1);
+  pf_snprintf(z->to, sizeof z->to, "build:%d", MOVE_BUILD(m) + 1);
 }
 
 /* "W from your hand stack 2 onto b3 (as 7)": what a play does, as anyone sees it (all of it is

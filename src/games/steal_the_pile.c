@@ -617,10 +617,10 @@ static void stp_move_str(const void *vs, pf_move m, char buf[PF_MOVE_STR]) {
   char c[PF_CARD_STR], t[PF_CARD_STR];
   pf_card_str(MOVE_CARD(m), c);
   if (MOVE_TARGET(m) == T_NONE) {
-    snprintf(buf, PF_MOVE_STR, "%s", c);
+    pf_snprintf(buf, PF_MOVE_STR, "%s", c);
   } else {
     target_str(MOVE_TARGET(m), t);
-    snprintf(buf, PF_MOVE_STR, "%s>%s", c, t);
+    pf_snprintf(buf, PF_MOVE_STR, "%s>%s", c, t);
   }
 }
 
@@ -632,7 +632,7 @@ static void matches_text(const stp_state *s, pf_card c, char *buf, size_t n) {
   for (int i = 0; i < k; i++) {
     char t[PF_CARD_STR];
     target_str(MOVE_TARGET(ms[i]), t);
-    snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", i ? ", " : "", t);
+    pf_snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", i ? ", " : "", t);
   }
 }
 
@@ -662,7 +662,7 @@ static int stp_move_parse(const void *vs, const char *text, pf_move *m, pf_error
     if (pf_pile_scan(&p, &seat) == 0) {
       if (seat >= npiles_in_play(s)) return pf_fail(err, "there is no seat %d", seat);
       target = T_PILE(seat);
-      snprintf(what, sizeof what, "seat %d's pile", seat);
+      pf_snprintf(what, sizeof what, "seat %d's pile", seat);
     } else if (strncasecmp(p, "deck", 4) == 0) {
       if (!s->solitaire) return pf_fail(err, "there is no deck's pile: that is solitaire only");
       p += 4;
@@ -676,7 +676,7 @@ static int stp_move_parse(const void *vs, const char *text, pf_move *m, pf_error
       char os[PF_CARD_STR];
       if (open_find(s, o) < 0) return pf_fail(err, "there is no open pile %s", pf_card_str(o, os));
       target = T_OPEN(o);
-      snprintf(what, sizeof what, "the open pile %s", pf_card_str(o, os));
+      pf_snprintf(what, sizeof what, "the open pile %s", pf_card_str(o, os));
     }
   }
   while (*p == ' ') p++;
@@ -887,7 +887,7 @@ static void pile_id(int q, char id[PF_ZONE_ID]) {
   if (q == DECK_PILE)
     strcpy(id, "pile:deck");
   else
-    snprintf(id, PF_ZONE_ID, "pile:%d", q);
+    pf_snprintf(id, PF_ZONE_ID, "pile:%d", q);
 }
 
 static void pile_zone(const stp_state *s, int q, pf_jw *w) {
@@ -897,7 +897,7 @@ static void pile_zone(const stp_state *s, int q, pf_jw *w) {
   if (q == DECK_PILE)
     strcpy(label, "The deck's pile");
   else
-    snprintf(label, sizeof label, "Seat %d's pile", q);
+    pf_snprintf(label, sizeof label, "Seat %d's pile", q);
   pf_zone_open(w, id, "pile", q == DECK_PILE ? -1 : q, label, PF_STACK);
   pf_slots_cards_write(w, s->card, slots, pile_slots(s, q, slots), 0);
   pf_zone_close(w);
@@ -1007,7 +1007,7 @@ static void stp_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
     pf_buf_puts(out, "none");
   pf_buf_puts(out, "\nPiles:\n");
   for (int p = 0; p < s->players; p++) {
-    snprintf(name, sizeof name, "seat %d%s", p, p == seat ? " (you)" : "");
+    pf_snprintf(name, sizeof name, "seat %d%s", p, p == seat ? " (you)" : "");
     pile_line(s, p, name, st, out);
   }
   if (s->solitaire) {
@@ -1055,7 +1055,7 @@ static void stp_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
 static void stp_move_zones(const void *vs, pf_move m, pf_move_zones *z) {
   const stp_state *s = vs;
   int tg = MOVE_TARGET(m);
-  snprintf(z->from, sizeof z->from, "hand:%d", s->turn);
+  pf_snprintf(z->from, sizeof z->from, "hand:%d", s->turn);
   z->card = MOVE_CARD(m);
   if (tg & 0x80)
     pile_id(tg & 0x7F, z->to);

@@ -738,12 +738,12 @@ static void thf_move_str(const void *vs, pf_move m, char buf[PF_MOVE_STR]) {
   char a[PF_CARD_STR], b[PF_CARD_STR];
   pf_card_str(MV_A(m), a);
   switch (MV_KIND(m)) {
-  case K_DISCARD: snprintf(buf, PF_MOVE_STR, "%s", a); break;
-  case K_PAIR: snprintf(buf, PF_MOVE_STR, "%s+%s", a, pf_card_str((pf_card)MV_B(m), b)); break;
-  case K_DISCARD_CAPTURE: snprintf(buf, PF_MOVE_STR, "%s>d", a); break;
-  case K_TABLE_CAPTURE: snprintf(buf, PF_MOVE_STR, "%s>%s", a, pf_card_str((pf_card)MV_B(m), b)); break;
-  case K_STEAL: snprintf(buf, PF_MOVE_STR, "%s>p%d", a, MV_B(m)); break;
-  default: snprintf(buf, PF_MOVE_STR, "pass"); break;
+  case K_DISCARD: pf_snprintf(buf, PF_MOVE_STR, "%s", a); break;
+  case K_PAIR: pf_snprintf(buf, PF_MOVE_STR, "%s+%s", a, pf_card_str((pf_card)MV_B(m), b)); break;
+  case K_DISCARD_CAPTURE: pf_snprintf(buf, PF_MOVE_STR, "%s>d", a); break;
+  case K_TABLE_CAPTURE: pf_snprintf(buf, PF_MOVE_STR, "%s>%s", a, pf_card_str((pf_card)MV_B(m), b)); break;
+  case K_STEAL: pf_snprintf(buf, PF_MOVE_STR, "%s>p%d", a, MV_B(m)); break;
+  default: pf_snprintf(buf, PF_MOVE_STR, "pass"); break;
   }
 }
 
@@ -756,10 +756,10 @@ static void legal_list(const thf_state *s, char *buf, size_t size) {
     thf_move_str(s, ms[i], t);
     size_t used = strlen(buf);
     if (used + strlen(t) + 8 >= size) {
-      snprintf(buf + used, size - used, " ...");
+      pf_snprintf(buf + used, size - used, " ...");
       return;
     }
-    snprintf(buf + used, size - used, "%s%s", i ? " " : "", t);
+    pf_snprintf(buf + used, size - used, "%s%s", i ? " " : "", t);
   }
 }
 
@@ -1143,14 +1143,14 @@ static void captures_zone(const thf_state *s, int p, pf_jw *w) {
   uint8_t ids[MAX_CARDS], slots[MAX_CARDS];
   char id[PF_ZONE_ID], label[32], note[80];
   int n = pile_caps(s, p, ids);
-  snprintf(id, sizeof id, "captures:%d", p);
-  snprintf(label, sizeof label, "Seat %d's captures", p);
+  pf_snprintf(id, sizeof id, "captures:%d", p);
+  pf_snprintf(label, sizeof label, "Seat %d's captures", p);
   int top = n ? s->cap_size[s->pile_top[p]] : 0; /* what a steal takes (THF-4c), and FCT-4's lock */
   if (top)
-    snprintf(note, sizeof note, "%d points; top capture %d cards%s", pile_points(s, p), top,
+    pf_snprintf(note, sizeof note, "%d points; top capture %d cards%s", pile_points(s, p), top,
              cap_locked(s, s->pile_top[p]) ? ", locked" : "");
   else
-    snprintf(note, sizeof note, "%d points", pile_points(s, p));
+    pf_snprintf(note, sizeof note, "%d points", pile_points(s, p));
   pf_zone_open(w, id, "captures", p, label, PF_STACK);
   for (int i = 0; i < n; i++)
     for (int k = 0, m = cap_slots(s, ids[i], slots); k < m; k++) pf_card_write(w, s->card[slots[k]]);
@@ -1261,7 +1261,7 @@ static void thf_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
                                        : "\nCapture piles (a steal takes the top capture, in brackets):\n");
   for (int p = 0; p < s->players; p++) {
     char name[32];
-    snprintf(name, sizeof name, "seat %d%s", p, p == seat ? " (you)" : "");
+    pf_snprintf(name, sizeof name, "seat %d%s", p, p == seat ? " (you)" : "");
     pf_buf_printf(out, "  %-12s", name);
     if (!s->pile_caps[p]) {
       pf_buf_puts(out, " empty\n");
@@ -1283,16 +1283,16 @@ static void thf_view_text(const void *vs, int seat, const pf_style *st, pf_buf *
     if (named[i] == seat)
       strcpy(who[i], "you");
     else
-      snprintf(who[i], sizeof who[i], "seat %d", named[i]);
+      pf_snprintf(who[i], sizeof who[i], "seat %d", named[i]);
   }
   if (s->phase == PH_ANSWER) {
     int c = s->contested;
-    snprintf(line, sizeof line, "exchange (THF-5): %s stole from %s; %s may re-capture from p%d with a%s %s or %s, or pass",
+    pf_snprintf(line, sizeof line, "exchange (THF-5): %s stole from %s; %s may re-capture from p%d with a%s %s or %s, or pass",
              who[0], who[1], who[2], s->other, c == 0 || c == 7 ? "n" : "", rank_name(c, r), wild_text(s));
   } else if (s->phase == PH_DISCARDED) {
-    snprintf(line, sizeof line, "%s discarded and drew: now pairs and discard captures, no steals, or pass to end the turn (THF-6)", who[0]);
+    pf_snprintf(line, sizeof line, "%s discarded and drew: now pairs and discard captures, no steals, or pass to end the turn (THF-6)", who[0]);
   } else if (s->phase == PH_CAPTURED) {
-    snprintf(line, sizeof line, "%s captured: %s may capture again or pass to end the turn (THF-6)", who[0], who[0]);
+    pf_snprintf(line, sizeof line, "%s captured: %s may capture again or pass to end the turn (THF-6)", who[0], who[0]);
   }
   if (line[0]) {
     line[0] = (char)(line[0] - 'a' + 'A');
@@ -1307,10 +1307,10 @@ static void thf_move_zones(const void *vs, pf_move m, pf_move_zones *z) {
   const thf_state *s = vs;
   int p = thf_to_move(s), kind = MV_KIND(m);
   if (kind == K_PASS) return;
-  snprintf(z->from, sizeof z->from, "hand:%d", p);
+  pf_snprintf(z->from, sizeof z->from, "hand:%d", p);
   z->card = MV_A(m);
   if (kind == K_PAIR || kind == K_STEAL)
-    snprintf(z->to, sizeof z->to, "captures:%d", kind == K_PAIR ? p : MV_B(m));
+    pf_snprintf(z->to, sizeof z->to, "captures:%d", kind == K_PAIR ? p : MV_B(m));
   else if (kind == K_TABLE_CAPTURE)
     pf_pool_id("table", s->card, s->heap, table_find(s, (pf_card)MV_B(m)), z->to);
   else if (!s->fct)
@@ -1338,7 +1338,7 @@ static void thf_describe(const void *vs, pf_move m, int viewer, const pf_style *
     if (q == viewer)
       strcpy(whose, "your");
     else
-      snprintf(whose, sizeof whose, "seat %d's", q);
+      pf_snprintf(whose, sizeof whose, "seat %d's", q);
     pf_buf_printf(out, "%s %s %s top capture (%d card%s)", a, s->phase == PH_ANSWER ? "re-captures" : "steals", whose, cards,
                   cards == 1 ? "" : "s");
     break;

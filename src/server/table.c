@@ -32,7 +32,7 @@ void new_token(char out[33]) {
     if (n < 0 && errno != EINTR) abort(); /* no randomness: no secrets, no server */
     if (n > 0) got += (size_t)n;
   }
-  for (int i = 0; i < 16; i++) snprintf(out + 2 * i, 3, "%02x", b[i]);
+  for (int i = 0; i < 16; i++) pf_snprintf(out + 2 * i, 3, "%02x", b[i]);
 }
 
 uint64_t os_random64(void) {
@@ -234,7 +234,7 @@ int table_from_store(void *ctx, const pf_store_loaded *l) {
   t->lost_on_time = l->table.lost_on_time;
   for (int s = 0; s < t->players && s < 12; s++)
     t->clock_ms[s] = l->clock_ms[s] >= 0 ? l->clock_ms[s] : (int64_t)t->clock_s * 1000;
-  snprintf(t->takeover_bot, sizeof t->takeover_bot, "%s", l->table.takeover_bot ? l->table.takeover_bot : "");
+  pf_snprintf(t->takeover_bot, sizeof t->takeover_bot, "%s", l->table.takeover_bot ? l->table.takeover_bot : "");
   t->status = strcmp(l->table.status, "over") == 0 ? ST_OVER : strcmp(l->table.status, "playing") == 0 ? ST_PLAYING
                                                                                                       : ST_WAITING;
   json_error_t jerr;
@@ -255,9 +255,9 @@ int table_from_store(void *ctx, const pf_store_loaded *l) {
     chair *st = &t->seats[s->seat];
     st->kind = parse_kind(s->kind);
     st->taken_over = s->taken_over;
-    snprintf(st->bot, sizeof st->bot, "%s", s->bot ? s->bot : "");
-    snprintf(st->token, sizeof st->token, "%s", s->token ? s->token : "");
-    snprintf(st->name, sizeof st->name, "%s", s->name && st->kind == SEAT_HUMAN ? s->name : "");
+    pf_snprintf(st->bot, sizeof st->bot, "%s", s->bot ? s->bot : "");
+    pf_snprintf(st->token, sizeof st->token, "%s", s->token ? s->token : "");
+    pf_snprintf(st->name, sizeof st->name, "%s", s->name && st->kind == SEAT_HUMAN ? s->name : "");
   }
   for (int k = 0; k < l->nmoves; k++)
     if (play_text(t, l->moves[k], k >= l->nmoves - LOG_KEEP, &err) != 0) {
@@ -270,7 +270,7 @@ int table_from_store(void *ctx, const pf_store_loaded *l) {
     int s = l->sealed[i].seat;
     if (s < 0 || s >= t->players || l->sealed[i].ply > t->run.nmoves) continue;
     t->seats[s].has_sealed = true;
-    snprintf(t->seats[s].sealed, sizeof t->seats[s].sealed, "%s", l->sealed[i].move);
+    pf_snprintf(t->seats[s].sealed, sizeof t->seats[s].sealed, "%s", l->sealed[i].move);
   }
   if (t->status == ST_OVER) log_reveal(t);
   t->since = pf_clock_seconds();
@@ -804,7 +804,7 @@ int seat_move(pf_hall *h, table *t, int s, const char *text, char canon[PF_MOVE_
     rc = pf_store_add_sealed(h->store, t->id, s, t->run.nmoves, canon, err);
     if (rc == 0) {
       t->seats[s].has_sealed = true;
-      snprintf(t->seats[s].sealed, sizeof t->seats[s].sealed, "%s", canon);
+      pf_snprintf(t->seats[s].sealed, sizeof t->seats[s].sealed, "%s", canon);
     }
   } else {
     rc = play_and_store(h, t, canon, err);
@@ -899,7 +899,7 @@ bot_job *job_new(pf_hall *h, const table *t, int seat, int at, const char *spec)
   j->players = t->players;
   j->state = pf_xmalloc(t->g->state_size);
   memcpy(j->state, at == 0 ? t->run.state : state_for(t, at, h->scratch), t->g->state_size);
-  snprintf(j->spec, sizeof j->spec, "%s", spec);
+  pf_snprintf(j->spec, sizeof j->spec, "%s", spec);
   j->max_ms = h->lim.search_ms;
   j->max_threads = pf_workers_threads(h->workers) > 1 ? pf_workers_threads(h->workers) : 1;
   j->seed = os_random64();

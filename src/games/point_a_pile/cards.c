@@ -88,9 +88,9 @@ bool pf_pap_valid(pf_card c) {
 /* M3; M10:5R3G (5 of colour C1 = red, 3 of C2 = green). */
 static char *mission_str(pf_card c, char *buf) {
   if (pf_pap_type(c) == PF_PAP_MISSION)
-    snprintf(buf, PF_CARD_STR, "M%d", pf_pap_kind(c));
+    pf_snprintf(buf, PF_CARD_STR, "M%d", pf_pap_kind(c));
   else
-    snprintf(buf, PF_CARD_STR, "M%d:%d%c%d%c", PF_PAP_MISSIONS, pf_pap_a(c), COLOUR_LETTERS[pf_pap_c(c)], pf_pap_b(c),
+    pf_snprintf(buf, PF_CARD_STR, "M%d:%d%c%d%c", PF_PAP_MISSIONS, pf_pap_a(c), COLOUR_LETTERS[pf_pap_c(c)], pf_pap_b(c),
              COLOUR_LETTERS[pf_pap_colour(c)]);
   return buf;
 }
@@ -108,7 +108,7 @@ char *pf_pap_str(pf_card c, char *buf) {
     case 's': buf[n++] = pf_pap_a(c) ? '-' : '+'; break;
     case 'x': buf[n++] = (char)('0' + pf_pap_a(c)); break;
     case 'y': buf[n++] = (char)('0' + pf_pap_b(c)); break;
-    case 'k': n += snprintf(buf + n, (size_t)(PF_CARD_STR - n), "%d", pf_pap_kind(c)); break;
+    case 'k': n += pf_snprintf(buf + n, (size_t)(PF_CARD_STR - n), "%d", pf_pap_kind(c)); break;
     default: buf[n++] = COLOUR_LETTERS[pf_pap_c(c)]; break;
     }
   }

@@ -141,13 +141,13 @@ void pap_apply(void *vs, pf_move m) {
 static void action_arg_str(int kind, int a, int b, char *buf, size_t n) {
   switch (PAP_ACTS[kind].arg) {
   case 'p':
-  case 'r': snprintf(buf, n, ":%d", b + 1); break;
-  case 'm': b == EMPTY ? snprintf(buf, n, ":empty") : snprintf(buf, n, ":%d", b + 1); break;
-  case 'w': snprintf(buf, n, ":%d+%d", a + 1, b + 1); break;
-  case 'o': snprintf(buf, n, ":%d>%d", a + 1, b + 1); break;
-  case 'c': snprintf(buf, n, ":c%d", a + 1); break;
-  case 's': snprintf(buf, n, ":p%d.%d", a, b + 1); break;
-  case 'k': snprintf(buf, n, ":%c", pf_pap_colour_letter(b)); break;
+  case 'r': pf_snprintf(buf, n, ":%d", b + 1); break;
+  case 'm': b == EMPTY ? pf_snprintf(buf, n, ":empty") : pf_snprintf(buf, n, ":%d", b + 1); break;
+  case 'w': pf_snprintf(buf, n, ":%d+%d", a + 1, b + 1); break;
+  case 'o': pf_snprintf(buf, n, ":%d>%d", a + 1, b + 1); break;
+  case 'c': pf_snprintf(buf, n, ":c%d", a + 1); break;
+  case 's': pf_snprintf(buf, n, ":p%d.%d", a, b + 1); break;
+  case 'k': pf_snprintf(buf, n, ":%c", pf_pap_colour_letter(b)); break;
   default: buf[0] = '\0'; break;
   }
 }
@@ -156,21 +156,21 @@ void pap_move_str(const void *vs, pf_move m, char buf[PF_MOVE_STR]) {
   (void)vs;
   int kind = MV_KIND(m);
   if (kind == MV_PLACE)
-    snprintf(buf, PF_MOVE_STR, "c%d>%d", MV_A(m) + 1, MV_B(m) + 1);
+    pf_snprintf(buf, PF_MOVE_STR, "c%d>%d", MV_A(m) + 1, MV_B(m) + 1);
   else if (kind == MV_POINT && MV_B(m) == EMPTY)
-    snprintf(buf, PF_MOVE_STR, "@empty");
+    pf_snprintf(buf, PF_MOVE_STR, "@empty");
   else if (kind == MV_POINT)
-    snprintf(buf, PF_MOVE_STR, "@%d", MV_B(m) + 1);
+    pf_snprintf(buf, PF_MOVE_STR, "@%d", MV_B(m) + 1);
   else if (kind == MV_PASS)
-    snprintf(buf, PF_MOVE_STR, "pass");
+    pf_snprintf(buf, PF_MOVE_STR, "pass");
   else if (kind == MV_THROW)
-    snprintf(buf, PF_MOVE_STR, "%s", PAP_THROWS[MV_B(m)]);
+    pf_snprintf(buf, PF_MOVE_STR, "%s", PAP_THROWS[MV_B(m)]);
   else if (kind == MV_GIVE)
-    snprintf(buf, PF_MOVE_STR, "give:%d", MV_B(m) + 1);
+    pf_snprintf(buf, PF_MOVE_STR, "give:%d", MV_B(m) + 1);
   else {
     char arg[32];
     action_arg_str(kind - MV_ACT, MV_A(m), MV_B(m), arg, sizeof arg);
-    snprintf(buf, PF_MOVE_STR, "%s%s", PAP_ACTS[kind - MV_ACT].word, arg);
+    pf_snprintf(buf, PF_MOVE_STR, "%s%s", PAP_ACTS[kind - MV_ACT].word, arg);
   }
 }
 
@@ -187,17 +187,17 @@ static int scan_number(const char **p) {
 /* What the game waits for, for refusals: "the Headpointer is making the piles". */
 static const char *moment_text(const pap_state *s, char *buf, size_t n) {
   if (s->pend)
-    snprintf(buf, n, "seat %d is to give a card for its %s (give:K)", s->pend_seat,
+    pf_snprintf(buf, n, "seat %d is to give a card for its %s (give:K)", s->pend_seat,
              s->pend == PEND_TRADE ? "Trade" : "Switch");
   else if (s->rps_pile != NONE)
-    snprintf(buf, n, "rock-paper-scissors is being played for pile %d (rock, paper or scissors)", s->rps_pile + 1);
+    pf_snprintf(buf, n, "rock-paper-scissors is being played for pile %d (rock, paper or scissors)", s->rps_pile + 1);
   else if (s->window)
-    snprintf(buf, n, "seat %d is asked whether to use an action %s (an action or pass)", s->asked,
+    pf_snprintf(buf, n, "seat %d is asked whether to use an action %s (an action or pass)", s->asked,
              PAP_WINDOW_NAMES[s->window]);
   else if (pap_placing(s))
-    snprintf(buf, n, "the Headpointer is making the piles (PAP-3)");
+    pf_snprintf(buf, n, "the Headpointer is making the piles (PAP-3)");
   else
-    snprintf(buf, n, "it is time to point (PAP-4)");
+    pf_snprintf(buf, n, "it is time to point (PAP-4)");
   return buf;
 }
 
@@ -272,11 +272,11 @@ static int parse_action(const pap_state *s, int kind, const char *text, const ch
   int a, b;
   if (scan_action_arg(s, kind, arg, &a, &b) != 0) {
     char form[80], *w;
-    snprintf(form, sizeof form, "%s", action_form(kind));
+    pf_snprintf(form, sizeof form, "%s", action_form(kind));
     while ((w = strstr(form, "WORD")) != NULL) { /* the form with the action's word */
       char rest[80];
-      snprintf(rest, sizeof rest, "%s%s", PAP_ACTS[kind].word, w + 4);
-      snprintf(w, sizeof form - (size_t)(w - form), "%s", rest);
+      pf_snprintf(rest, sizeof rest, "%s%s", PAP_ACTS[kind].word, w + 4);
+      pf_snprintf(w, sizeof form - (size_t)(w - form), "%s", rest);
     }
     return pf_fail(err, "'%s' is not a %s move: write %s", text, name, form);
   }
@@ -358,7 +358,7 @@ static int parse_word(const pap_state *s, const char *text, pf_move *m, pf_error
   size_t len = strcspn(text, ":");
   const char *arg = text[len] ? text + len + 1 : "";
   *matched = true;
-  snprintf(word, sizeof word, "%.*s", (int)(len < sizeof word ? len : sizeof word - 1), text);
+  pf_snprintf(word, sizeof word, "%.*s", (int)(len < sizeof word ? len : sizeof word - 1), text);
   for (int kind = 1; kind <= PF_PAP_ACTIONS; kind++)
     if (len < sizeof word && strcasecmp(word, PAP_ACTS[kind].word) == 0) return parse_action(s, kind, text, arg, m, err);
   for (int t = 0; t < 3; t++)

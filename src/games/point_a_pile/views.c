@@ -219,9 +219,9 @@ static void expansions_write(const pap_state *s, int seat, pf_jw *w) {
 /* ---- zones (docs/views.md) ---- */
 
 /* The zone of pile p (from 0) at level l: "pap:0.2" is the round's pile 2, as moves number it. */
-static void pile_id(int l, int p, char id[PF_ZONE_ID]) { snprintf(id, PF_ZONE_ID, "pap:%d.%d", l, p + 1); }
+static void pile_id(int l, int p, char id[PF_ZONE_ID]) { pf_snprintf(id, PF_ZONE_ID, "pap:%d.%d", l, p + 1); }
 
-static void row_id(int seat, char id[PF_ZONE_ID]) { snprintf(id, PF_ZONE_ID, "row:%d", seat); }
+static void row_id(int seat, char id[PF_ZONE_ID]) { pf_snprintf(id, PF_ZONE_ID, "row:%d", seat); }
 
 /* What a choice points at: pile c's zone, or for empty space the cards discarded this round,
  * which tapping it alone wins (PAP-6). */
@@ -250,7 +250,7 @@ static void piles_zones(const pap_state *s, pf_jw *w) {
       char id[PF_ZONE_ID], label[32];
       int n = pap_pile_cards(s, l, p, ks);
       pile_id(l, p, id);
-      snprintf(label, sizeof label, l ? "Pile %d of split %d" : "Pile %d", p + 1, l);
+      pf_snprintf(label, sizeof label, l ? "Pile %d of split %d" : "Pile %d", p + 1, l);
       pf_zone_open(w, id, "pile", -1, label, PF_FAN);
       cards_write(s, ks, n, w);
       const char *note = p == s->npiles[l]                    ? "new pile"
@@ -273,7 +273,7 @@ static void rows_zones(const pap_state *s, int seat, pf_jw *w) {
     int n = s->row_len[p];
     bool whole = pap_row_visible(s, seat, p);
     row_id(p, id);
-    snprintf(label, sizeof label, "Seat %d's row", p);
+    pf_snprintf(label, sizeof label, "Seat %d's row", p);
     pf_zone_open(w, id, "row", p, label, PF_FAN);
     pf_slots_cards_write(w, s->card, s->row[p], n, whole ? 0 : n - 1);
     if (whole) pf_zone_write_value(w, pap_score_of(s, p), "%lld points");
@@ -281,8 +281,8 @@ static void rows_zones(const pap_state *s, int seat, pf_jw *w) {
   }
   for (int p = 0; p < s->players && s->missions; p++) {
     char id[PF_ZONE_ID], label[32];
-    snprintf(id, sizeof id, "mission:%d", p);
-    snprintf(label, sizeof label, "Seat %d's mission", p);
+    pf_snprintf(id, sizeof id, "mission:%d", p);
+    pf_snprintf(label, sizeof label, "Seat %d's mission", p);
     pf_zone_open(w, id, "mission", p, label, PF_STACK);
     pf_card_write_seen(w, s->mission[p], pap_mission_visible(s, seat, p));
     pf_zone_close(w);
@@ -401,7 +401,7 @@ static void legend_add(pf_card *legend, int *n, pf_card c) {
 
 static const char *seat_name(int p, int viewer, char buf[16]) {
   if (p == viewer) return "you";
-  snprintf(buf, 16, "seat %d", p);
+  pf_snprintf(buf, 16, "seat %d", p);
   return buf;
 }
 
