@@ -12,9 +12,10 @@
  * is freed at once, not when it reads a close frame it will never read. A refused
  * message is answered with an error; the hall never sees it.
  *
- * Each pass of the loop (lws_service) ends with pf_hall_flush: the moves of a pass are committed
- * together, then acknowledged; then what the pass gave each WebSocket is written (write_pending),
- * its messages framed here and written together.
+ * The loop is libev's (epoll; lws's own poll() when lws has no libev: see pf_serve). Each pass
+ * of it (lws's handling of the events of one wait) ends with pf_hall_flush: the moves of a pass
+ * are committed together, then acknowledged; then what the pass gave each WebSocket is written
+ * (write_pending), its messages framed here and written together.
  *
  * The web folder's files are served to GET and HEAD only, and only files inside it: a path with
  * "..", a directory, or a symbolic link that leads out of the folder is not found. They come
@@ -33,6 +34,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <ev.h>
 #include <libwebsockets.h>
 #include <limits.h>
 #include <pthread.h>
@@ -816,6 +818,23 @@ static bool bound_as_asked(const char *iface, int port, char *got, size_t n) {
   return found;
 }
 
+/* The end of a pass of the loop: every event of the pass handled, the changes are committed and
+ * told (pf_hall_flush), and what they gave each connection written. */
+static void end_pass(server *srv) {
+  pf_hall_flush(srv->hall);
+  write_pending(srv);
+}
+
+/* libev's prepare watcher: its loop has handled the pass's events and is about to wait. */
+static void end_of_pass(struct ev_loop *loop, ev_prepare *w, int revents) {
+  (void)revents;
+  if (stopping) {
+    ev_break(loop, EVBREAK_ALL);
+    return;
+  }
+  end_pass(w->data);
+}
+
 int pf_serve(const pf_serve_config *cfg) {
   pf_json_cache_blocks(); /* before the workers start */
   server srv = {.cfg = cfg, .started = (double)time(NULL)};
@@ -853,7 +872,22 @@ int pf_serve(const pf_serve_config *cfg) {
   /* No validity check by lws (idle_check does it): a hangup time of 0 turns it off. */
   lws_retry_bo_t no_check = {.secs_since_valid_ping = 0, .secs_since_valid_hangup = 0};
   info.retry_and_idle_policy = &no_check;
+  /* The loop waits with epoll (libev's, lws's event library for it) rather than lws's own
+   * poll() of every connection on every pass, most of a pass's fixed cost with thousands open;
+   * without that library (Debian's libwebsockets-evlib-ev) lws polls. */
+  struct ev_loop *loop = ev_loop_new(EVBACKEND_EPOLL);
+  void *loops[1] = {loop};
+  info.options |= loop ? LWS_SERVER_OPTION_LIBEV : 0;
+  info.foreign_loops = loop ? loops : NULL;
   set_context(&srv, lws_create_context(&info));
+  if (!srv.ctx && loop) {
+    ev_loop_destroy(loop);
+    loop = NULL;
+    info.options &= ~(uint64_t)LWS_SERVER_OPTION_LIBEV;
+    info.foreign_loops = NULL;
+    set_context(&srv, lws_create_context(&info));
+    if (srv.ctx) pf_log("config", "no libev for libwebsockets (libwebsockets-evlib-ev): polling every connection");
+  }
   if (!srv.ctx) {
     pf_log_fail("cannot listen on %s:%d", cfg->iface ? cfg->iface : "*", cfg->port);
     pf_hall_close(srv.hall);
@@ -870,6 +904,7 @@ int pf_serve(const pf_serve_config *cfg) {
     struct lws_context *ctx = srv.ctx;
     set_context(&srv, NULL);
     lws_context_destroy(ctx);
+    if (loop) ev_loop_destroy(loop);
     pf_hall_close(srv.hall);
     return 1;
   }
@@ -879,14 +914,21 @@ int pf_serve(const pf_serve_config *cfg) {
              cfg->iface ? cfg->iface : "localhost", v6 ? "]" : "", port, cfg->db, ntables, ntables == 1 ? "table" : "tables");
   lws_sul_schedule(srv.ctx, 0, &srv.tick, on_tick, LWS_US_PER_SEC);
   pf_hall_poll(srv.hall); /* bots of the tables that came back may have chosen already */
-  while (!stopping && lws_service(srv.ctx, 0) >= 0) {
-    pf_hall_flush(srv.hall);
-    write_pending(&srv);
+  if (loop) {
+    ev_prepare pass_end;
+    ev_prepare_init(&pass_end, end_of_pass);
+    pass_end.data = &srv;
+    ev_prepare_start(loop, &pass_end);
+    ev_run(loop, 0);
+    ev_prepare_stop(loop, &pass_end);
+  } else {
+    while (!stopping && lws_service(srv.ctx, 0) >= 0) end_pass(&srv);
   }
   pf_hall_stopping(srv.hall);
   struct lws_context *ctx = srv.ctx;
   set_context(&srv, NULL); /* no worker wakes a context being destroyed */
   lws_context_destroy(ctx); /* closes every connection: the hall hears of each */
+  if (loop) ev_loop_destroy(loop);
   pf_hall_close(srv.hall);
   free(srv.addrs);
   pf_log_out("stop", "stopped");
