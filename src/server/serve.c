@@ -825,14 +825,12 @@ static void end_pass(server *srv) {
   write_pending(srv);
 }
 
-/* libev's prepare watcher: its loop has handled the pass's events and is about to wait. */
+/* libev's prepare watcher: its loop has handled the pass's events and is about to wait. The pass
+ * is ended first, stopping or not, as the poll() loop ends every pass it services. */
 static void end_of_pass(struct ev_loop *loop, ev_prepare *w, int revents) {
   (void)revents;
-  if (stopping) {
-    ev_break(loop, EVBREAK_ALL);
-    return;
-  }
   end_pass(w->data);
+  if (stopping) ev_break(loop, EVBREAK_ALL);
 }
 
 int pf_serve(const pf_serve_config *cfg) {
