@@ -1,0 +1,24 @@
+/*
+ * peer.h - who is at the other end of a connection: the client's address, and whether a page may
+ * open a WebSocket here.
+ */
+#ifndef PF_SERVER_PEER_H
+#define PF_SERVER_PEER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "server/transport.h"
+
+/* An address in one form: IPv4 as itself (also when given IPv4-mapped, "::ffff:1.2.3.4"), IPv6 as
+ * inet_ntop writes it; false when `text` is no address. */
+bool pf_peer_canonical(const char *text, char *out, size_t n);
+/* The client's address: the peer's, or, when the peer is a trusted proxy, the last address of its
+ * X-Forwarded-For (the one that proxy saw) when that is an address. */
+bool pf_peer_address(server *srv, struct lws *wsi, char *ip, size_t n);
+/* Whether a WebSocket upgrade may come from its Origin (none, the server's own, or --origin). */
+bool pf_peer_origin_allowed(server *srv, struct lws *wsi);
+/* The index of a client's address in srv->addrs, added when new; -1 when it cannot be told. */
+int pf_peer_address_index(server *srv, struct lws *wsi);
+
+#endif
