@@ -100,9 +100,10 @@ def read_head(s):
     return status, headers, rest
 
 
-def http_get(port, path, tls=False, extra=""):
+def http_get(port, path, tls=False, extra="", host=None):
     s = connect(port, tls)
-    s.sendall(("GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n%sConnection: close\r\n\r\n" % (path, port, extra)).encode())
+    s.sendall(("GET %s HTTP/1.1\r\nHost: %s\r\n%sConnection: close\r\n\r\n"
+               % (path, host or "127.0.0.1:%d" % port, extra)).encode())
     status, headers, body = read_head(s)
     while True:
         chunk = s.recv(65536)
@@ -330,6 +331,30 @@ def main():
             if ws.status == 101:  # and it works
                 r = ws.request({"type": "games"}, "games")
                 check("  ... and it is served", len(r["games"]) >= 7, r)
+            ws.close()
+
+        # ---- the Host of every request: DNS rebinding ----
+        # A page of evil.example whose name the attacker's DNS points at 127.0.0.1 is "same origin"
+        # to itself: its requests carry Host: evil.example, and its Origin matches that Host.
+        evil_host = "evil.example:%d" % port
+        ws = WS(port, origin="http://" + evil_host, host=evil_host)
+        check("a rebinding page's upgrade (Host and Origin evil.example) is refused: 403", ws.status == 403,
+              ws.status)
+        ws.close()
+        ws = WS(port, host=evil_host)
+        check("an upgrade with Host evil.example and no Origin is refused too: 403", ws.status == 403, ws.status)
+        ws.close()
+        status, _, body = http_get(port, "/api/tables", extra="X-Test: 1\r\n", host=evil_host)
+        check("GET /api/tables with Host evil.example: 421, nothing served", status == 421 and b"[" not in body,
+              (status, body[:80]))
+        for host, want in [("localhost:%d" % port, 101), ("LOCALHOST.:%d" % port, 101), ("play.localhost:%d" % port, 101),
+                           ("127.0.0.1", 101), ("[::1]:%d" % port, 101), ("friends.example", 101),
+                           ("friends.example.evil.example", 403), ("localhost.evil.example", 403),
+                           ("a:b:c", 403)]:
+            origin = None if host.startswith("friends") or host.startswith("[") else "http://" + host
+            ws = WS(port, origin="https://friends.example" if host == "friends.example" else origin, host=host)
+            check("upgrade with Host %s: %s" % (host, "taken" if want == 101 else "refused"), ws.status == want,
+                  ws.status)
             ws.close()
 
         # ---- X-Forwarded-For from a trusted proxy only ----

@@ -14,6 +14,8 @@
 
 #include "core/mem.h"
 #include "games/registry.h"
+#include "server/log.h"
+#include "server/peer.h"
 #include "server/webfile.h"
 
 #define HTTP_CHUNK 16384
@@ -202,6 +204,12 @@ static int http_metrics(server *srv, session *s) {
 
 int pf_httpd_request(server *srv, session *s, const char *path) {
   pf_buf_clear(&s->http);
+  char host[128];
+  if (!pf_peer_host_allowed(srv, s->wsi, host, sizeof host)) {
+    pf_counts_add(&srv->limits, "host");
+    pf_log_limit("host", "refused a request for a name this server does not serve (Host %s)", host);
+    return http_text(s, 421, "this server does not serve that name (pilfer serve --origin adds one)\n");
+  }
   if (!lws_hdr_total_length(s->wsi, WSI_TOKEN_GET_URI) && !lws_hdr_total_length(s->wsi, WSI_TOKEN_HEAD_URI))
     return http_text(s, 405, "only GET and HEAD are answered here\n");
   if (strcmp(path, "/metrics") == 0) return http_metrics(srv, s);

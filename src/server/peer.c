@@ -5,6 +5,7 @@
 #include "server/peer.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
@@ -73,4 +74,52 @@ int pf_peer_address_index(server *srv, struct lws *wsi) {
   snprintf(srv->addrs[free_slot].ip, sizeof srv->addrs[free_slot].ip, "%s", ip);
   srv->addrs[free_slot].conns = 0;
   return free_slot;
+}
+
+/* The host of an authority ("name:port", "[v6]:port", "1.2.3.4"), lower case, without its port
+ * or a final dot; false when it is not one. */
+static bool authority_host(const char *authority, size_t len, char *out, size_t n) {
+  size_t end = len;
+  if (len && authority[0] == '[') {
+    const char *close = memchr(authority, ']', len);
+    if (!close) return false;
+    end = (size_t)(close - authority) + 1;
+    if (end < len && authority[end] != ':') return false;
+  } else {
+    const char *colon = memchr(authority, ':', len);
+    if (colon) end = (size_t)(colon - authority);
+    if (colon && memchr(colon + 1, ':', len - end - 1)) return false;
+  }
+  if (end && authority[end - 1] == '.' && authority[0] != '[') end--;
+  if (end == 0 || end >= n) return false;
+  for (size_t i = 0; i < end; i++) out[i] = (char)tolower((unsigned char)authority[i]);
+  out[end] = '\0';
+  return true;
+}
+
+bool pf_peer_host_allowed(const server *srv, struct lws *wsi, char *host, size_t n) {
+  char raw[256], name[256], v6[64];
+  unsigned char bin[16];
+  snprintf(host, n, "?");
+  int len = lws_hdr_total_length(wsi, WSI_TOKEN_HOST);
+  if (len <= 0) return true; /* no browser leaves it out */
+  if (len >= (int)sizeof raw || lws_hdr_copy(wsi, raw, sizeof raw, WSI_TOKEN_HOST) <= 0) return false;
+  snprintf(host, n, "%s", raw);
+  if (!authority_host(raw, strlen(raw), name, sizeof name)) return false;
+  /* An address is never a rebinding page's: that needs a name the attacker's DNS answers. */
+  if (inet_pton(AF_INET, name, bin) == 1) return true;
+  if (name[0] == '[') {
+    snprintf(v6, sizeof v6, "%.*s", (int)strlen(name) - 2, name + 1);
+    return strlen(name) < sizeof v6 && inet_pton(AF_INET6, v6, bin) == 1;
+  }
+  size_t nl = strlen(name);
+  if (strcmp(name, "localhost") == 0 || (nl > 10 && strcmp(name + nl - 10, ".localhost") == 0)) return true;
+  const pf_serve_config *cfg = srv->cfg;
+  if (cfg->iface && strcasecmp(cfg->iface, name) == 0) return true;
+  for (int i = 0; i < cfg->norigins; i++) {
+    const char *o = strstr(cfg->origins[i], "://");
+    char oname[256];
+    if (o && authority_host(o + 3, strcspn(o + 3, "/"), oname, sizeof oname) && strcmp(oname, name) == 0) return true;
+  }
+  return false;
 }

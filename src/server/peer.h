@@ -20,5 +20,10 @@ bool pf_peer_address(server *srv, struct lws *wsi, char *ip, size_t n);
 bool pf_peer_origin_allowed(server *srv, struct lws *wsi);
 /* The index of a client's address in srv->addrs, added when new; -1 when it cannot be told. */
 int pf_peer_address_index(server *srv, struct lws *wsi);
+/* Whether the Host header names this server (DNS rebinding: a page of evil.example whose name
+ * the attacker's DNS points at 127.0.0.1 sends "Host: evil.example"): an address, "localhost"
+ * or a name under it, the --listen name, or an --origin's host; no Host at all (not a browser)
+ * too. host gets the header as sent, for the refusal's message. */
+bool pf_peer_host_allowed(const server *srv, struct lws *wsi, char *host, size_t n);
 
 #endif

@@ -70,6 +70,12 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
   session *s = user;
   switch (reason) {
   case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: { /* before the upgrade: another site's page, or past the address's limit */
+    char host[128];
+    if (!pf_peer_host_allowed(srv, wsi, host, sizeof host)) { /* first: a rebinding page's Origin is its Host */
+      pf_counts_add(&srv->limits, "host");
+      pf_log_limit("host", "refused a WebSocket for a name this server does not serve (Host %s)", host);
+      return refuse_upgrade(wsi, "this server does not serve that name (pilfer serve --origin adds one)");
+    }
     if (!pf_peer_origin_allowed(srv, wsi)) {
       char origin[128] = "?";
       lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN);
