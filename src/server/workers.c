@@ -1,46 +1,216 @@
 /*
- * workers.c - the thread pool of workers.h: one mutex, two queues; and the crew: one mutex, one
+ * workers.c - the thread pool of workers.h: one mutex; in each lane the clients with jobs
+ * waiting or running, each with its groups' queues; one done queue. And the crew: one mutex, one
  * batch at a time, its items taken one by one under the mutex.
  */
 #include "server/workers.h"
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "core/buf.h"
 
+enum { SEARCH, CHEAP, LANES };
+
+/* A group's jobs waiting, first come first served; `next` is its client's next group in turn. */
+typedef struct group {
+  int64_t id;
+  pf_work *head, *tail;
+  struct group *next;
+} group;
+
+/* A client as its lane knows it: only while it has jobs waiting (queued) or running there. */
+typedef struct client {
+  uint64_t id;
+  uint64_t served;    /* the lane's tick when a job of it was last taken; 0: never */
+  int queued, running;
+  group *turn, *last; /* its groups with jobs waiting, the one whose turn it is first */
+  struct client *next;
+} client;
+
+typedef struct lane {
+  client *clients, *clients_tail; /* in the order they came: the first of equals goes first */
+  int queued;
+  uint64_t tick; /* jobs taken */
+  pthread_cond_t ready;
+} lane;
+
+typedef struct worker {
+  pthread_t thread;
+  struct pf_workers *w;
+  int home; /* the lane it serves */
+} worker;
+
 struct pf_workers {
   pthread_mutex_t lock;
-  pthread_cond_t ready;
-  pf_work *todo, *todo_tail, *done;
+  lane lanes[LANES];
+  pf_work *done;
   int pending;
   bool stopping;
-  int nthreads;
-  pthread_t *threads;
+  int nsearch;       /* search threads: 0 runs jobs inline */
+  bool cheap_thread; /* the cheap lane has its thread (else the search threads serve it) */
+  int nworkers;
+  worker *workers;
   void (*fn)(pf_work *);
   void (*wake)(void *);
   void *ctx;
 };
+
+static lane *lane_of(pf_workers *w, const pf_work *job) { return &w->lanes[job->cheap ? CHEAP : SEARCH]; }
 
 static void push_done(pf_workers *w, pf_work *job) {
   job->next = w->done;
   w->done = job;
 }
 
+/* Puts g at the end of its client's turn. */
+static void group_append(client *c, group *g) {
+  g->next = NULL;
+  if (c->last)
+    c->last->next = g;
+  else
+    c->turn = g;
+  c->last = g;
+}
+
+/* The lane's record of a client, made (never served, last in order) if it has none. */
+static client *client_of(lane *l, uint64_t id) {
+  for (client *c = l->clients; c; c = c->next)
+    if (c->id == id) return c;
+  client *c = pf_xcalloc(1, sizeof *c);
+  c->id = id;
+  if (l->clients_tail)
+    l->clients_tail->next = c;
+  else
+    l->clients = c;
+  l->clients_tail = c;
+  return c;
+}
+
+/* Queues a job at the end of its group, the group at the end of its client's turn if new. */
+static void enqueue(lane *l, pf_work *job) {
+  client *c = client_of(l, job->client);
+  group *g = c->turn;
+  while (g && g->id != job->group) g = g->next;
+  if (!g) {
+    g = pf_xcalloc(1, sizeof *g);
+    g->id = job->group;
+    group_append(c, g);
+  }
+  job->next = NULL;
+  if (g->tail)
+    g->tail->next = job;
+  else
+    g->head = job;
+  g->tail = job;
+  c->queued++, l->queued++;
+}
+
+/* Takes the next job of the lane (NULL: none waits): the first job of the group in turn of the
+ * client served least recently; *who is its client, which counts it running until client_done. */
+static pf_work *lane_take(lane *l, client **who) {
+  client *c = NULL;
+  for (client *k = l->clients; k; k = k->next)
+    if (k->queued && (!c || k->served < c->served)) c = k;
+  if (!c) return NULL;
+  group *g = c->turn;
+  pf_work *job = g->head;
+  g->head = job->next;
+  c->turn = g->next;
+  if (!c->turn) c->last = NULL;
+  if (g->head)
+    group_append(c, g);
+  else
+    free(g);
+  job->next = NULL;
+  c->queued--, l->queued--;
+  c->running++;
+  c->served = ++l->tick;
+  *who = c;
+  return job;
+}
+
+/* A job of c has finished: c is forgotten if it has no other. */
+static void client_done(lane *l, client *c) {
+  if (--c->running || c->queued) return;
+  client **p = &l->clients, *prev = NULL;
+  while (*p != c) prev = *p, p = &(*p)->next;
+  *p = c->next;
+  if (l->clients_tail == c) l->clients_tail = prev;
+  free(c);
+}
+
+/* Hands back through the done queue every job waiting in l for which match says true, and drops
+ * the groups and clients left with nothing. */
+static void lane_cancel(pf_workers *w, lane *l, bool (*match)(pf_work *job, void *ctx), void *ctx) {
+  client **cp = &l->clients, *clast = NULL;
+  while (*cp) {
+    client *c = *cp;
+    group **gp = &c->turn;
+    c->last = NULL;
+    while (*gp) {
+      group *g = *gp;
+      pf_work **jp = &g->head;
+      g->tail = NULL;
+      while (*jp) {
+        pf_work *job = *jp;
+        if (match(job, ctx)) {
+          *jp = job->next;
+          push_done(w, job);
+          c->queued--, l->queued--;
+        } else {
+          g->tail = job;
+          jp = &job->next;
+        }
+      }
+      if (g->head) {
+        c->last = g;
+        gp = &g->next;
+      } else {
+        *gp = g->next;
+        free(g);
+      }
+    }
+    if (c->queued || c->running) {
+      clast = c;
+      cp = &c->next;
+    } else {
+      *cp = c->next;
+      free(c);
+    }
+  }
+  l->clients_tail = clast;
+}
+
+/* The next job for a thread serving `home` (NULL: none waits). */
+static pf_work *take(pf_workers *w, int home, client **who) {
+  if (home == SEARCH && !w->cheap_thread) { /* no cheap thread: the cheap lane first */
+    pf_work *job = lane_take(&w->lanes[CHEAP], who);
+    if (job) return job;
+  }
+  return lane_take(&w->lanes[home], who);
+}
+
 static void *worker_main(void *arg) {
-  pf_workers *w = arg;
+  worker *me = arg;
+  pf_workers *w = me->w;
+  client *who = NULL;
+  pf_work *job = NULL;
   pthread_mutex_lock(&w->lock);
   for (;;) {
-    while (!w->todo && !w->stopping) pthread_cond_wait(&w->ready, &w->lock);
-    if (!w->todo) break;
-    pf_work *job = w->todo;
-    w->todo = job->next;
-    if (!w->todo) w->todo_tail = NULL;
+    while (!job && !(job = take(w, me->home, &who)) && !w->stopping)
+      pthread_cond_wait(&w->lanes[me->home].ready, &w->lock);
+    if (!job) break;
     pthread_mutex_unlock(&w->lock);
     w->fn(job);
     pthread_mutex_lock(&w->lock);
+    client_done(lane_of(w, job), who);
     push_done(w, job);
+    /* The next job is taken before the loop can collect this one and submit again, so that a
+     * client whose job just ran is not taken for one that never was. */
+    job = take(w, me->home, &who);
     pthread_mutex_unlock(&w->lock);
     if (w->wake) w->wake(w->ctx);
     pthread_mutex_lock(&w->lock);
@@ -49,14 +219,26 @@ static void *worker_main(void *arg) {
   return NULL;
 }
 
+static bool spawn(pf_workers *w, int home) {
+  worker *k = &w->workers[w->nworkers];
+  k->w = w, k->home = home;
+  if (pthread_create(&k->thread, NULL, worker_main, k) != 0) return false;
+  w->nworkers++;
+  return true;
+}
+
 pf_workers *pf_workers_start(int n, void (*fn)(pf_work *job), void (*wake)(void *ctx), void *ctx) {
   pf_workers *w = pf_xcalloc(1, sizeof *w);
   pthread_mutex_init(&w->lock, NULL);
-  pthread_cond_init(&w->ready, NULL);
+  for (int i = 0; i < LANES; i++) pthread_cond_init(&w->lanes[i].ready, NULL);
   w->fn = fn, w->wake = wake, w->ctx = ctx;
-  w->threads = pf_xcalloc((size_t)(n > 0 ? n : 1), sizeof *w->threads);
-  for (int i = 0; i < n; i++)
-    if (pthread_create(&w->threads[w->nthreads], NULL, worker_main, w) == 0) w->nthreads++;
+  w->workers = pf_xcalloc((size_t)(n > 0 ? n + 1 : 1), sizeof *w->workers);
+  for (int i = 0; i < n; i++) w->nsearch += spawn(w, SEARCH);
+  if (w->nsearch && spawn(w, CHEAP)) {
+    pthread_mutex_lock(&w->lock); /* the search threads read it */
+    w->cheap_thread = true;
+    pthread_mutex_unlock(&w->lock);
+  }
   return w;
 }
 
@@ -64,18 +246,14 @@ void pf_workers_submit(pf_workers *w, pf_work *job) {
   job->next = NULL;
   pthread_mutex_lock(&w->lock);
   w->pending++;
-  if (w->nthreads == 0) { /* inline: run now, under the lock (nobody else takes it) */
+  if (w->nsearch == 0) { /* inline: run now */
     pthread_mutex_unlock(&w->lock);
     w->fn(job);
     pthread_mutex_lock(&w->lock);
     push_done(w, job);
   } else {
-    if (w->todo_tail)
-      w->todo_tail->next = job;
-    else
-      w->todo = job;
-    w->todo_tail = job;
-    pthread_cond_signal(&w->ready);
+    enqueue(lane_of(w, job), job);
+    pthread_cond_signal(&w->lanes[job->cheap && w->cheap_thread ? CHEAP : SEARCH].ready);
   }
   pthread_mutex_unlock(&w->lock);
 }
@@ -93,22 +271,11 @@ pf_work *pf_workers_done(pf_workers *w) {
 
 void pf_workers_cancel(pf_workers *w, bool (*match)(pf_work *job, void *ctx), void *ctx) {
   pthread_mutex_lock(&w->lock);
-  pf_work **p = &w->todo, *last = NULL;
-  while (*p) {
-    pf_work *job = *p;
-    if (match(job, ctx)) {
-      *p = job->next;
-      push_done(w, job);
-    } else {
-      last = job;
-      p = &job->next;
-    }
-  }
-  w->todo_tail = last;
+  for (int i = 0; i < LANES; i++) lane_cancel(w, &w->lanes[i], match, ctx);
   pthread_mutex_unlock(&w->lock);
 }
 
-int pf_workers_threads(const pf_workers *w) { return w->nthreads; }
+int pf_workers_threads(const pf_workers *w) { return w->nsearch; }
 
 int pf_workers_pending(pf_workers *w) {
   pthread_mutex_lock(&w->lock);
@@ -117,27 +284,36 @@ int pf_workers_pending(pf_workers *w) {
   return n;
 }
 
+int pf_workers_queued(pf_workers *w, bool cheap) {
+  pthread_mutex_lock(&w->lock);
+  int n = w->lanes[cheap ? CHEAP : SEARCH].queued;
+  pthread_mutex_unlock(&w->lock);
+  return n;
+}
+
+static bool every_job(pf_work *job, void *ctx) {
+  (void)job, (void)ctx;
+  return true;
+}
+
 void pf_workers_stop(pf_workers *w) {
   pthread_mutex_lock(&w->lock);
   w->stopping = true;
-  /* Jobs not started are handed back unrun. */
-  while (w->todo) {
-    pf_work *job = w->todo;
-    w->todo = job->next;
-    push_done(w, job);
+  for (int i = 0; i < LANES; i++) { /* jobs not begun are handed back unrun */
+    lane_cancel(w, &w->lanes[i], every_job, NULL);
+    pthread_cond_broadcast(&w->lanes[i].ready);
   }
-  w->todo_tail = NULL;
-  pthread_cond_broadcast(&w->ready);
   pthread_mutex_unlock(&w->lock);
-  for (int i = 0; i < w->nthreads; i++) pthread_join(w->threads[i], NULL);
-  w->nthreads = 0;
+  for (int i = 0; i < w->nworkers; i++) pthread_join(w->workers[i].thread, NULL);
+  w->nworkers = w->nsearch = 0;
+  w->cheap_thread = false;
 }
 
 void pf_workers_free(pf_workers *w) {
   if (!w) return;
   pthread_mutex_destroy(&w->lock);
-  pthread_cond_destroy(&w->ready);
-  free(w->threads);
+  for (int i = 0; i < LANES; i++) pthread_cond_destroy(&w->lanes[i].ready);
+  free(w->workers);
   free(w);
 }
 
