@@ -192,6 +192,45 @@ static void fair_across_clients(void **state) {
   one_against_fifty(0); /* the server's */
 }
 
+/* The last free search thread is kept for the others while they are there: client 2's job has
+ * just run, so client 1, with two searches that hold their threads, gets one of the two threads;
+ * client 2's next job runs at once on the other. Alone, client 1 gets both. */
+static void share_keeps_a_thread(void **state) {
+  (void)state;
+  reset();
+  pf_workers *w = pf_workers_start(2, run_job, wake, NULL);
+  submit(w, 0, 2, 5, false, false);
+  collect(w, 1);
+  submit(w, 1, 1, 1, false, true);
+  submit(w, 2, 1, 2, false, true);
+  wait_entered(1);
+  submit(w, 3, 2, 5, false, false); /* would wait for a gate if client 1 had both threads */
+  collect(w, 1);
+  assert_int_equal(jobs[3].back, 1);
+  assert_true(jobs[3].shut);
+  pthread_mutex_lock(&mu);
+  int in = entered;
+  pthread_mutex_unlock(&mu);
+  assert_int_equal(in, 1);
+  assert_int_equal(pf_workers_queued(w, false), 1); /* client 1's second search still waits */
+  open_gates();
+  collect(w, 2);
+  assert_false(hung);
+  pf_workers_stop(w);
+  pf_workers_free(w);
+
+  reset(); /* a new pool: nobody else was there */
+  w = pf_workers_start(2, run_job, wake, NULL);
+  submit(w, 1, 1, 1, false, true);
+  submit(w, 2, 1, 2, false, true);
+  wait_entered(2);
+  open_gates();
+  collect(w, 2);
+  assert_false(hung);
+  pf_workers_stop(w);
+  pf_workers_free(w);
+}
+
 /* Jobs that set no keys: one client, one group, one lane: first come first served. */
 static void no_keys_first_come(void **state) {
   (void)state;
@@ -441,6 +480,7 @@ static void crew_of_many(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(fair_across_clients),
+      cmocka_unit_test(share_keeps_a_thread),
       cmocka_unit_test(no_keys_first_come),
       cmocka_unit_test(cheap_lane_not_behind_searches),
       cmocka_unit_test(cancel_across_clients),

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "core/buf.h"
 
@@ -30,12 +31,43 @@ typedef struct client {
   struct client *next;
 } client;
 
+#define RECENT 16     /* clients whose last job of the lane ended lately, remembered */
+#define LINGER 10.0   /* seconds a client counts as there after its last job ended */
+
 typedef struct lane {
   client *clients, *clients_tail; /* in the order they came: the first of equals goes first */
-  int queued;
+  int queued, running;
+  int threads;   /* the threads that serve it (the cap on one client: share_cap) */
   uint64_t tick; /* jobs taken */
+  struct {
+    uint64_t id;
+    double ended;
+  } recent[RECENT]; /* a ring: clients whose last job ended, and when */
+  int nrecent;
   pthread_cond_t ready;
 } lane;
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Whether a client other than c has jobs in l, or had one end within LINGER seconds. */
+static bool others_there(const lane *l, const client *c, double now) {
+  for (const client *k = l->clients; k; k = k->next)
+    if (k != c && (k->queued || k->running)) return true;
+  for (int i = 0; i < l->nrecent && i < RECENT; i++)
+    if (l->recent[i].id != c->id && now - l->recent[i].ended < LINGER) return true;
+  return false;
+}
+
+/* The most jobs c may run at once in l: every thread, but for one kept free while other clients
+ * are there, so that a client whose bots search one move after another never waits for the
+ * searches of another that fills the lane (with one thread, nothing can be kept). */
+static int share_cap(const lane *l, const client *c, double now) {
+  return l->threads >= 2 && others_there(l, c, now) ? l->threads - 1 : l->threads;
+}
 
 typedef struct worker {
   pthread_t thread;
@@ -112,8 +144,9 @@ static void enqueue(lane *l, pf_work *job) {
  * client served least recently; *who is its client, which counts it running until client_done. */
 static pf_work *lane_take(lane *l, client **who) {
   client *c = NULL;
+  double now = l->running + 1 >= l->threads ? now_seconds() : 0; /* the last free thread: a share's question */
   for (client *k = l->clients; k; k = k->next)
-    if (k->queued && (!c || k->served < c->served)) c = k;
+    if (k->queued && (!c || k->served < c->served) && (now == 0 || k->running < share_cap(l, k, now))) c = k;
   if (!c) return NULL;
   group *g = c->turn;
   pf_work *job = g->head;
@@ -126,7 +159,7 @@ static pf_work *lane_take(lane *l, client **who) {
     free(g);
   job->next = NULL;
   c->queued--, l->queued--;
-  c->running++;
+  c->running++, l->running++;
   c->served = ++l->tick;
   *who = c;
   return job;
@@ -134,6 +167,10 @@ static pf_work *lane_take(lane *l, client **who) {
 
 /* A job of c has finished: c is forgotten if it has no other. */
 static void client_done(lane *l, client *c) {
+  l->running--;
+  l->recent[l->nrecent++ % RECENT].id = c->id;
+  l->recent[(l->nrecent - 1) % RECENT].ended = now_seconds();
+  if (l->nrecent >= 2 * RECENT) l->nrecent -= RECENT; /* stays in [RECENT, 2 RECENT) once full */
   if (--c->running || c->queued) return;
   client **p = &l->clients, *prev = NULL;
   while (*p != c) prev = *p, p = &(*p)->next;
@@ -200,8 +237,17 @@ static void *worker_main(void *arg) {
   pf_work *job = NULL;
   pthread_mutex_lock(&w->lock);
   for (;;) {
-    while (!job && !(job = take(w, me->home, &who)) && !w->stopping)
-      pthread_cond_wait(&w->lanes[me->home].ready, &w->lock);
+    while (!job && !(job = take(w, me->home, &who)) && !w->stopping) {
+      if (w->lanes[me->home].queued) { /* jobs wait that a share holds back: look again soon */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 100 * 1000 * 1000;
+        if (ts.tv_nsec >= 1000000000) ts.tv_sec++, ts.tv_nsec -= 1000000000;
+        pthread_cond_timedwait(&w->lanes[me->home].ready, &w->lock, &ts);
+      } else {
+        pthread_cond_wait(&w->lanes[me->home].ready, &w->lock);
+      }
+    }
     if (!job) break;
     pthread_mutex_unlock(&w->lock);
     w->fn(job);
@@ -233,7 +279,11 @@ pf_workers *pf_workers_start(int n, void (*fn)(pf_work *job), void (*wake)(void 
   for (int i = 0; i < LANES; i++) pthread_cond_init(&w->lanes[i].ready, NULL);
   w->fn = fn, w->wake = wake, w->ctx = ctx;
   w->workers = pf_xcalloc((size_t)(n > 0 ? n + 1 : 1), sizeof *w->workers);
+  w->lanes[SEARCH].threads = n > 0 ? n : 0, w->lanes[CHEAP].threads = 1; /* before any thread reads them */
   for (int i = 0; i < n; i++) w->nsearch += spawn(w, SEARCH);
+  pthread_mutex_lock(&w->lock);
+  w->lanes[SEARCH].threads = w->nsearch;
+  pthread_mutex_unlock(&w->lock);
   if (w->nsearch && spawn(w, CHEAP)) {
     pthread_mutex_lock(&w->lock); /* the search threads read it */
     w->cheap_thread = true;
