@@ -20,7 +20,7 @@ static pf_move random_choose(pf_bot *bot, const pf_game *g, const void *st) {
   return m;
 }
 
-const pf_bot_kind pf_bot_random = {"random", "a uniformly random legal move", NULL, 0, random_choose, NULL, NULL, false};
+const pf_bot_kind pf_bot_random = {"random", "a uniformly random legal move", NULL, 0, random_choose, NULL, NULL, false, false};
 
 /* The kinds `--seat` and `sim` accept, in the order help lists them. */
 const pf_bot_kind *const pf_bot_kinds[] = {&pf_bot_random, &pf_bot_greedy, &pf_bot_ismcts, &pf_bot_exec, NULL};

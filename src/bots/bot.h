@@ -73,6 +73,9 @@ typedef struct pf_bot_kind {
   void (*close)(pf_bot *bot);
   /* Whether the kind starts programs on this machine: refused unless pf_bot_allow_programs. */
   bool runs_programs;
+  /* Whether a choice is a search (its time grows with its settings: iters, time), not a rule of
+   * thumb: the server runs searches apart from the cheap bots (server/workers.h). */
+  bool searches;
 } pf_bot_kind;
 
 /* Every bot kind, NULL-terminated. */

@@ -343,4 +343,5 @@ const pf_bot_kind pf_bot_exec = {
     exec_open,
     exec_close,
     true,
+    true, /* its time is the program's: never counted cheap */
 };

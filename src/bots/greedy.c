@@ -86,4 +86,5 @@ const pf_bot_kind pf_bot_greedy = {
     greedy_choose,    NULL,
     NULL,
     false,
+    false,
 };

@@ -675,4 +675,5 @@ const pf_bot_kind pf_bot_ismcts = {
     ismcts_choose,    NULL,
     NULL,
     false,
+    true,
 };
