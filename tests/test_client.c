@@ -82,14 +82,14 @@ static void defaults(void **state) {
   (void)state;
   pf_client_limits l;
   pf_client_default_limits(&l);
-  assert_int_equal(l.tcp_per_client, 64);
+  assert_int_equal(l.tcp_per_client, 128);
   assert_int_equal(l.ws_per_client, 64);
   assert_int_equal(l.waiting_per_client, 4);
   assert_int_equal(l.bot_tables_per_client, 16);
   assert_int_equal(l.hints_per_client, 1);
   assert_int_equal(l.clients_max, 65536);
-  assert_int_equal(l.connect.burst, 64);
-  assert_int_equal(l.connect.every_ms, 50);
+  assert_int_equal(l.connect.burst, 256);
+  assert_int_equal(l.connect.every_ms, 10);
   assert_int_equal(l.chat.burst, 5);
   assert_int_equal(l.chat.every_ms, 2000);
   assert_int_equal(l.costly.burst, 200);
@@ -165,11 +165,11 @@ static void buckets(void **state) {
   int got = 0;
   for (int ms = 1; ms <= 1000; ms++) got += pf_client_take(c, PF_RATE_COSTLY, 1000 + ms / 1000.0);
   assert_true(got >= 19 && got <= 20);
-  /* connect: 64, then 20 a second */
-  for (int i = 0; i < 64; i++) assert_true(pf_client_take(c, PF_RATE_CONNECT, 1000));
+  /* connect: 256, then 100 a second */
+  for (int i = 0; i < 256; i++) assert_true(pf_client_take(c, PF_RATE_CONNECT, 1000));
   assert_false(pf_client_take(c, PF_RATE_CONNECT, 1000));
-  assert_false(pf_client_take(c, PF_RATE_CONNECT, 1000.03125));
-  assert_true(pf_client_take(c, PF_RATE_CONNECT, 1000.0625));
+  assert_false(pf_client_take(c, PF_RATE_CONNECT, 1000.0078125));
+  assert_true(pf_client_take(c, PF_RATE_CONNECT, 1000.015625));
   pf_clients_free(cs);
 }
 

@@ -1957,10 +1957,10 @@ static void http_files(void **st) {
   const char *args[] = {"--web", web, NULL};
   srv s;
   own_server(&s, "http", args);
-  assert_int_equal(http_raw(s.port, "GET /index.html HTTP/1.1\r\nHost: x\r\n\r\n"), 200);
-  assert_int_equal(http_raw(s.port, "GET /sub HTTP/1.1\r\nHost: x\r\n\r\n"), 404);
-  assert_int_equal(http_raw(s.port, "GET /out.txt HTTP/1.1\r\nHost: x\r\n\r\n"), 404);
-  assert_int_equal(http_raw(s.port, "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"), 405);
+  assert_int_equal(http_raw(s.port, "GET /index.html HTTP/1.1\r\nHost: localhost\r\n\r\n"), 200);
+  assert_int_equal(http_raw(s.port, "GET /sub HTTP/1.1\r\nHost: localhost\r\n\r\n"), 404);
+  assert_int_equal(http_raw(s.port, "GET /out.txt HTTP/1.1\r\nHost: localhost\r\n\r\n"), 404);
+  assert_int_equal(http_raw(s.port, "POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n"), 405);
   stop_own(&s);
 }
 
@@ -2020,7 +2020,7 @@ static void reports(void **st) {
   }
   json_decref(j);
   char reply[512];
-  assert_int_equal(http_raw_reply(s.port, "GET /reports/thief.html HTTP/1.1\r\nHost: x\r\n\r\n", reply, sizeof reply), 200);
+  assert_int_equal(http_raw_reply(s.port, "GET /reports/thief.html HTTP/1.1\r\nHost: localhost\r\n\r\n", reply, sizeof reply), 200);
   if (!strcasestr(reply, "content-type: text/html")) fail_msg("a report is not served as HTML: %s", reply);
   assert_int_equal(http_get(HOST, s.port, "/reports/thief.html", WAIT_MS, &body, NULL), 200);
   assert_string_equal(body, "<p>thief report</p>\n");
@@ -2030,7 +2030,7 @@ static void reports(void **st) {
                            "/reports/", "/reports/nothere.html", "/reports.db", "/reports/dots..html"};
   for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
     char req[300];
-    snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", refused[i]);
+    snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: localhost\r\n\r\n", refused[i]);
     if (http_raw(s.port, req) != 404) fail_msg("%s was not refused", refused[i]);
   }
   stop_own(&s);
@@ -2143,7 +2143,7 @@ static int non_reader(const srv *s) {
   setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
   struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)s->port), .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
   if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) fail_msg("connect: %s", strerror(errno));
-  static const char up[] = "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+  static const char up[] = "GET /ws HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
                            "Sec-WebSocket-Protocol: pilfer\r\n\r\n";
   send(fd, up, sizeof up - 1, MSG_NOSIGNAL);

@@ -100,9 +100,9 @@ bool pf_client_key(const char *address, char *out, size_t n) {
 /* ------------------------------------------------------------------------------------------ */
 
 /* The defaults, each sized so that a person in a browser never meets it and a flood soon does:
- *   tcp_per_client 64 and ws_per_client 64: a household or an office behind one address (NAT)
+ *   tcp_per_client 128 and ws_per_client 64: a household or an office behind one address (NAT)
  *     with a few people, each with a few tabs; a browser opens about 6 HTTP connections to a host
- *     and one WebSocket per tab.
+ *     and one WebSocket per tab, and keeps some a few seconds after.
  *   waiting_per_client 4: a person waits for players at one or two tables at once; as the hall's
  *     waiting_per_conn, now per address.
  *   bot_tables_per_client 16: a person plays one game or a few at once; many bot games at once
@@ -112,9 +112,10 @@ bool pf_client_key(const char *address, char *out, size_t n) {
  *   clients_max 65536: about 12 MiB at most (some 180 bytes a client, with its share of the
  *     hash and the heap); the cap bounds memory, not fairness: a host with a /48 (65536 /64s)
  *     that keeps a connection open from each fills the table, and new clients are refused.
- *   connect 64, then 20 a second: a page load opens a handful of connections (the page, its
- *     files, the WebSocket), so 64 covers a household reloading at once; 20 a second sustained is
- *     far above any person and far below a connection flood.
+ *   connect 256, then 100 a second: a page load opens a handful of connections (the page, its
+ *     files, the WebSocket), so 256 covers a household reloading at once, and a test suite or a
+ *     script that plays bots and reconnects; 100 a second sustained is far above any person and
+ *     far below a connection flood (and what the connections hold, tcp_per_client, is capped).
  *   chat 5, then one every 2 s: today's chat_flood rule.
  *   costly 200, then 20 a second: the page subscribes to the hall's list when a person clicks
  *     a filter or a page, and asks for a hint (one at a time: hints_per_client), a few a second
@@ -124,13 +125,13 @@ bool pf_client_key(const char *address, char *out, size_t n) {
  *     a second cuts it a hundredfold, and each of these costs the server at most a replay. */
 void pf_client_default_limits(pf_client_limits *lim) {
   *lim = (pf_client_limits){
-      .tcp_per_client = 64,
+      .tcp_per_client = 128,
       .ws_per_client = 64,
       .waiting_per_client = 4,
       .bot_tables_per_client = 16,
       .hints_per_client = 1,
       .clients_max = 65536,
-      .connect = {64, 50},
+      .connect = {256, 10},
       .chat = {5, 2000},
       .costly = {200, 50},
   };

@@ -77,13 +77,13 @@ typedef struct pf_client_rate {
  * a rate's two are NAME_burst and NAME_every_ms). pf_client_default_limits sets each, with its
  * reason in client.c; each must be at least 1. */
 typedef struct pf_client_limits {
-  int tcp_per_client;        /* tcp_per_client 64: PF_HOLD_TCP */
+  int tcp_per_client;        /* tcp_per_address 128: PF_HOLD_TCP */
   int ws_per_client;         /* ws_per_client 64: PF_HOLD_WS (today's conns_per_address) */
   int waiting_per_client;    /* waiting_per_client 4: PF_HOLD_WAITING (today's waiting_per_conn) */
   int bot_tables_per_client; /* bot_tables_per_client 16: PF_HOLD_BOT_TABLES */
   int hints_per_client;      /* hints_per_client 1: PF_HOLD_HINTS */
   int clients_max;           /* clients_max 65536: clients the table keeps at once */
-  pf_client_rate connect;    /* connect 64, then one every 50 ms (20 a second) */
+  pf_client_rate connect;    /* connect 256, then one every 10 ms (100 a second) */
   pf_client_rate chat;       /* chat 5, then one every 2000 ms (today's chat_flood rule) */
   pf_client_rate costly;     /* costly 200, then one every 50 ms (20 a second) */
 } pf_client_limits;

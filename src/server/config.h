@@ -22,7 +22,7 @@ typedef struct pf_serve_config {
   int workers;       /* bot threads */
   int helpers;       /* threads that build states with the loop's (hall.h) */
   pf_hall_limits hall;   /* the hall's limits */
-  int conns_per_address; /* WebSockets open at once from one address */
+  int conns_max;         /* TCP connections open at once, at most (fewer when the descriptors are fewer) */
   int idle;              /* seconds: a WebSocket that answers no ping for this long is closed */
   int queue_kib;         /* KiB waiting to be written to one connection before it is closed */
   int queue_total_mib;   /* MiB waiting for all connections together */

@@ -26,6 +26,7 @@
 void pf_hall_default_limits(pf_hall_limits *lim) {
   *lim = (pf_hall_limits){.waiting_per_conn = 4, .waiting_max = 10000, .waiting_expiry = 3600,
                           .search_iters = 100000, .search_ms = 1000};
+  pf_client_default_limits(&lim->clients);
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -28,6 +28,7 @@
 #include <stddef.h>
 
 #include "core/buf.h"
+#include "server/client.h"
 
 typedef struct pf_hall pf_hall;
 typedef struct pf_conn pf_conn;
@@ -53,6 +54,7 @@ typedef struct pf_hall_limits {
   int waiting_expiry;   /* seconds a waiting table with nobody seated lives */
   int search_iters;     /* the most search iterations a bot seat or a hint may ask */
   int search_ms;        /* the longest one search may take (a spec without a time gets this) */
+  pf_client_limits clients; /* what one client (an address: client.h) may hold and how fast it may ask */
 } pf_hall_limits;
 
 void pf_hall_default_limits(pf_hall_limits *lim);

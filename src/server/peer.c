@@ -12,7 +12,7 @@
 #include <strings.h>
 #include <sys/socket.h>
 
-#include "core/mem.h"
+#include "core/clock.h"
 
 /* An address in one form: IPv4 as itself (also when lws gives it IPv4-mapped, "::ffff:1.2.3.4"),
  * IPv6 as inet_ntop writes it; false when `text` is no address. */
@@ -58,22 +58,13 @@ bool pf_peer_origin_allowed(server *srv, struct lws *wsi) {
   return authority && lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) > 0 && strcasecmp(authority, host) == 0;
 }
 
-/* The index of a client's address, added when new; -1 when it cannot be told. */
-int pf_peer_address_index(server *srv, struct lws *wsi) {
+pf_client *pf_peer_client(server *srv, struct lws *wsi, char *key, size_t n) {
   char ip[64];
-  if (!pf_peer_address(srv, wsi, ip, sizeof ip)) return -1;
-  int free_slot = -1;
-  for (int i = 0; i < srv->naddrs; i++) {
-    if (strcmp(srv->addrs[i].ip, ip) == 0) return i;
-    if (!srv->addrs[i].conns && free_slot < 0) free_slot = i;
-  }
-  if (free_slot < 0) {
-    srv->addrs = pf_xrealloc(srv->addrs, (size_t)(srv->naddrs + 1) * sizeof *srv->addrs);
-    free_slot = srv->naddrs++;
-  }
-  snprintf(srv->addrs[free_slot].ip, sizeof srv->addrs[free_slot].ip, "%s", ip);
-  srv->addrs[free_slot].conns = 0;
-  return free_slot;
+  snprintf(key, n, "?");
+  if (!pf_peer_address(srv, wsi, ip, sizeof ip)) return NULL;
+  snprintf(key, n, "%s", ip);
+  if (!pf_client_key(ip, key, n)) return NULL;
+  return pf_client_get(srv->clients, key, pf_clock_seconds());
 }
 
 /* The host of an authority ("name:port", "[v6]:port", "1.2.3.4"), lower case, without its port

@@ -18,8 +18,10 @@ bool pf_peer_canonical(const char *text, char *out, size_t n);
 bool pf_peer_address(server *srv, struct lws *wsi, char *ip, size_t n);
 /* Whether a WebSocket upgrade may come from its Origin (none, the server's own, or --origin). */
 bool pf_peer_origin_allowed(server *srv, struct lws *wsi);
-/* The index of a client's address in srv->addrs, added when new; -1 when it cannot be told. */
-int pf_peer_address_index(server *srv, struct lws *wsi);
+/* The client of a connection (its address's, pf_peer_address), added when new; NULL when its
+ * address cannot be told or the table of clients is full (clients_max). key gets its key (or
+ * what stood for its address), for messages. */
+pf_client *pf_peer_client(server *srv, struct lws *wsi, char *key, size_t n);
 /* Whether the Host header names this server (DNS rebinding: a page of evil.example whose name
  * the attacker's DNS points at 127.0.0.1 sends "Host: evil.example"): an address, "localhost"
  * or a name under it, the --listen name, or an --origin's host; no Host at all (not a browser)

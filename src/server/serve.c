@@ -31,6 +31,7 @@
 #include "server/httpd.h"
 #include "server/log.h"
 #include "server/peer.h"
+#include "server/tcp.h"
 #include "server/transport.h"
 #include "server/ws.h"
 
@@ -55,6 +56,15 @@ static volatile sig_atomic_t stopping;
 static void on_signal(int sig) {
   (void)sig;
   stopping = 1;
+}
+
+/* libwebsockets' own errors, in the server's log, as many a second as a limit's (a failing accept
+ * could otherwise write one a pass). */
+static void lws_line(int level, const char *line) {
+  (void)level;
+  size_t n = strlen(line);
+  while (n && (line[n - 1] == '\n' || line[n - 1] == '\r')) n--;
+  pf_log_limit("lws", "libwebsockets: %.*s", (int)n, line);
 }
 
 /* An upgrade refused before it happens: an HTTP 403 with the reason, then the connection closes
@@ -83,16 +93,28 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
       pf_log_limit("origin", "refused a WebSocket from another site's page (Origin %s)", origin);
       return refuse_upgrade(wsi, "another site's page may not open a WebSocket here");
     }
-    int a = pf_peer_address_index(srv, wsi);
-    if (a >= 0 && srv->addrs[a].conns >= srv->cfg->conns_per_address) {
-      pf_counts_add(&srv->limits, "conns_per_address");
-      pf_log_limit("conns_per_address", "refused a WebSocket from %s: it has %d open (conns_per_address)", srv->addrs[a].ip,
-                   srv->addrs[a].conns);
-      return refuse_upgrade(wsi, "too many WebSockets from your address (conns_per_address)");
+    char key[PF_CLIENT_KEY_MAX];
+    pf_client *c = pf_peer_client(srv, wsi, key, sizeof key);
+    if (!c || !pf_client_may_hold(c, PF_HOLD_WS)) {
+      const char *limit = c ? "conns_per_address" : "clients_max";
+      pf_counts_add(&srv->limits, limit);
+      pf_log_limit(limit, "refused a WebSocket from %s: it has %d open (%s)", key, c ? pf_client_held(c, PF_HOLD_WS) : 0,
+                   limit);
+      return refuse_upgrade(wsi, c ? "too many WebSockets from your address (conns_per_address)"
+                                   : "too many clients on this server now (clients_max)");
     }
     return 0;
   }
+  case LWS_CALLBACK_FILTER_NETWORK_CONNECTION: /* accepted: its address's TCP limits, and conns_max */
+    return pf_tcp_accept(srv, user);
+  case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
+    pf_tcp_adopted(srv, wsi);
+    return 0;
+  case LWS_CALLBACK_WSI_DESTROY:
+    if (srv) pf_tcp_closed(srv, wsi);
+    return 0;
   case LWS_CALLBACK_ESTABLISHED:
+    pf_tcp_upgraded(srv, wsi);
     pf_ws_open(srv, s, wsi);
     return 0;
   case LWS_CALLBACK_RECEIVE:
@@ -107,6 +129,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     pf_ws_closed(s);
     return 0;
   case LWS_CALLBACK_HTTP:
+    pf_tcp_request(srv, wsi);
     memset(s, 0, sizeof *s);
     s->wsi = wsi;
     return pf_httpd_request(srv, s, in);
@@ -137,6 +160,7 @@ static void on_tick(lws_sorted_usec_list_t *sul) {
   server *srv = lws_container_of(sul, server, tick);
   pf_hall_tick(srv->hall);
   pf_ws_idle_check(srv);
+  pf_clients_sweep(srv->clients, pf_clock_seconds());
   lws_sul_schedule(srv->ctx, 0, &srv->tick, on_tick, LWS_US_PER_SEC);
 }
 
@@ -223,8 +247,9 @@ int pf_serve(const pf_serve_config *cfg) {
     pf_log_fail("%s", err.msg);
     return 1;
   }
+  srv.clients = pf_clients_new(&cfg->hall.clients);
   raise_file_limit();
-  lws_set_log_level(LLL_ERR, NULL);
+  lws_set_log_level(LLL_ERR, lws_line);
   struct lws_context_creation_info info;
   memset(&info, 0, sizeof info);
   info.port = cfg->port;
@@ -295,7 +320,7 @@ int pf_serve(const pf_serve_config *cfg) {
   lws_context_destroy(ctx); /* closes every connection: the hall hears of each */
   if (loop) ev_loop_destroy(loop);
   pf_hall_close(srv.hall);
-  free(srv.addrs);
+  pf_clients_free(srv.clients);
   pf_log_out("stop", "stopped");
   return 0;
 }

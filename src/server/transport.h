@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "core/buf.h"
+#include "server/client.h"
 #include "server/config.h"
 #include "server/hall.h"
 #include "server/metrics.h"
@@ -19,6 +20,7 @@
 #define PF_WRITE_MAX (64 * 1024) /* bytes of a WebSocket's messages written at once */
 
 typedef struct server server;
+typedef struct pf_tcp pf_tcp; /* a TCP connection (tcp.c) */
 
 typedef struct session {
   server *srv;        /* the server it belongs to */
@@ -31,7 +33,7 @@ typedef struct session {
   int close_code;     /* close once the queue is written (0: no) */
   double tokens, last;
   int drops;
-  int addr;           /* its index in the server's addresses (-1: none) */
+  pf_client *client;  /* its client (the forwarded address behind a trusted proxy), holding PF_HOLD_WS */
   double heard;       /* when the peer last sent anything (a message, a pong) */
   bool pinged, ping_due; /* a ping was sent since (or is to be sent) */
   struct session *prev, *next; /* the server's WebSockets, for the idle check */
@@ -42,20 +44,16 @@ typedef struct session {
   bool report;        /* the answer is a report's (its own Content-Security-Policy) */
 } session;
 
-/* The WebSockets open from one address. */
-typedef struct address {
-  char ip[64];
-  int conns;
-} address;
-
 struct server {
   pf_hall *hall;
   const pf_serve_config *cfg;
   char web[PATH_MAX];     /* the web folder, resolved ("" when there is none) */
   char reports[PATH_MAX]; /* the reports folder, resolved ("" when there is none) */
   size_t queued;          /* bytes waiting for every connection */
-  address *addrs;
-  int naddrs;
+  pf_clients *clients;    /* every client, by address (the hall's: pf_hall_clients) */
+  pf_tcp *tcp, *tcp_last; /* the TCP connections that are not WebSockets, the last active first (tcp.c) */
+  pf_tcp *accepting;      /* the one taken, until lws gives it its wsi */
+  int ntcp, nshed;        /* how many, and how many of them are being closed to make room */
   session *sockets;       /* every open WebSocket */
   session *pending;       /* the WebSockets given messages in this pass (write_pending) */
   lws_sorted_usec_list_t tick;

@@ -245,8 +245,9 @@ void pf_ws_open(server *srv, session *s, struct lws *wsi) {
   memset(s, 0, sizeof *s);
   s->srv = srv;
   s->wsi = wsi;
-  s->addr = pf_peer_address_index(srv, wsi);
-  if (s->addr >= 0) srv->addrs[s->addr].conns++;
+  char key[PF_CLIENT_KEY_MAX];
+  s->client = pf_peer_client(srv, wsi, key, sizeof key); /* as it was when the upgrade was let through */
+  if (s->client) pf_client_hold(s->client, PF_HOLD_WS, 1);
   s->conn = pf_hall_connect(srv->hall, s);
   s->tokens = BURST;
   s->last = s->heard = pf_clock_seconds();
@@ -259,7 +260,8 @@ void pf_ws_closed(session *s) {
   server *srv = s->srv;
   if (!srv) return; /* never opened */
   if (s->conn) pf_hall_disconnect(srv->hall, s->conn);
-  if (s->conn && s->addr >= 0) srv->addrs[s->addr].conns--;
+  if (s->conn && s->client) pf_client_hold(s->client, PF_HOLD_WS, -1);
+  s->client = NULL;
   if (s->pending) { /* out of the pending list */
     if (s->pending_prev) s->pending_prev->pending_next = s->pending_next;
     else srv->pending = s->pending_next;

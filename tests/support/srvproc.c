@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -79,6 +80,10 @@ static pid_t spawn(const srv *s) {
     dup2(fd, 2);
   }
   if (null >= 0) dup2(null, 0);
+  if (s->nofile > 0) { /* a server with few descriptors, for the test of what it does at the limit */
+    struct rlimit rl = {(rlim_t)s->nofile, (rlim_t)s->nofile};
+    if (setrlimit(RLIMIT_NOFILE, &rl) != 0) _exit(126);
+  }
   const char *argv[64] = {s->pilfer, "serve", "--listen", "127.0.0.1:0", "--db", s->db};
   int n = 6;
   for (int i = 0; s->args && s->args[i] && n < 63; i++) argv[n++] = s->args[i];

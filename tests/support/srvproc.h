@@ -21,6 +21,7 @@ typedef struct srv {
   int status;         /* wait status once it ended */
   char error[700];    /* why srv_start failed */
   const char *const *args; /* more arguments of `pilfer serve` (NULL-terminated), or NULL */
+  int nofile;         /* > 0: the server's descriptor limit (soft and hard) */
 } srv;
 
 /* Starts `PILFER serve --listen 127.0.0.1:0 --db DB [s->args...]`, its output appended to LOG, reads the port

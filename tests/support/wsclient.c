@@ -7,6 +7,7 @@
 #define _GNU_SOURCE /* memmem, strcasestr, SOCK_NONBLOCK */
 #include "wsclient.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -243,8 +244,12 @@ int ws_parser_next(ws_parser *p, ws_msg *m) {
 
 /* ====================================== sockets ====================================== */
 
-/* A non-blocking TCP socket connecting to host:port (the connect may be in progress); -1 on
- * failure with last_error set. */
+static _Thread_local char source[64]; /* ws_source: the local address to connect from ("": any) */
+
+void ws_source(const char *address) { snprintf(source, sizeof source, "%s", address ? address : ""); }
+
+/* A non-blocking TCP socket connecting to host:port (the connect may be in progress), from the
+ * address ws_source set; -1 on failure with last_error set. */
 static int tcp_open(const char *host, int port) {
   struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *res = NULL;
   char portstr[16];
@@ -262,6 +267,15 @@ static int tcp_open(const char *host, int port) {
   }
   int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  if (source[0] && res->ai_family == AF_INET) {
+    struct sockaddr_in from = {.sin_family = AF_INET};
+    if (inet_pton(AF_INET, source, &from.sin_addr) != 1 || bind(fd, (struct sockaddr *)&from, sizeof from) != 0) {
+      set_last_error("bind to %s: %s", source, strerror(errno));
+      close(fd);
+      freeaddrinfo(res);
+      return -1;
+    }
+  }
   if (connect(fd, res->ai_addr, res->ai_addrlen) != 0 && errno != EINPROGRESS) {
     set_last_error("connect to %s:%d: %s", host, port, strerror(errno));
     close(fd);

@@ -91,6 +91,10 @@ void ws_accept_key(const char *key, char out[32]);
 
 typedef struct ws_conn ws_conn;
 
+/* The local address this thread's next connections (ws_open, ws_connect, http_get) come from, as
+ * "another client" of a test ("127.0.0.2": every 127/8 address is loopback); NULL: any. */
+void ws_source(const char *address);
+
 typedef enum ws_state {
   WS_CONNECTING, /* TCP connect or the HTTP upgrade in progress */
   WS_OPEN,
