@@ -1283,6 +1283,32 @@ void pf_hall_flush(pf_hall *h) {
 
 int pf_hall_tables(const pf_hall *h) { return h->ntables; }
 
+/* The hall's series for /metrics (metrics.h writes them). */
+void pf_hall_metrics(pf_hall *h, pf_buf *out) {
+  static const char *const STATUS_NAME[] = {"waiting", "playing", "over"};
+  int64_t by_status[3] = {0}, bots = 0, hints = 0, conns = 0;
+  for (int64_t i = 0; i < h->cap; i++) {
+    const table *t = h->tables[i];
+    if (!t) continue;
+    if (t->status >= 0 && t->status < 3) by_status[t->status]++;
+    bots += t->bot_busy;
+    hints += t->hint_busy;
+  }
+  for (const pf_conn *c = h->conns; c; c = c->next) conns++;
+  pf_metric_head(out, "pilfer_tables", "gauge", "tables in memory, by status (finished ones leave it when nobody is at them)");
+  for (int s = 0; s < 3; s++) pf_metric_sample(out, "pilfer_tables", "status", STATUS_NAME[s], (double)by_status[s]);
+  pf_metric(out, "pilfer_connections", "gauge", "WebSocket connections open", (double)conns);
+  pf_metric(out, "pilfer_bot_jobs", "gauge", "bot moves being searched or waiting for a worker (one a table at most)", (double)bots);
+  pf_metric(out, "pilfer_hint_jobs", "gauge", "hints being searched or waiting for a worker (one a table at most)", (double)hints);
+  pf_metric(out, "pilfer_worker_jobs", "gauge", "jobs handed to the bots' workers and not yet collected",
+            (double)pf_workers_pending(h->workers));
+  pf_counts_write(out, "pilfer_errors_total", "code", "error replies sent to clients, by code (docs/protocol.md)", &h->errors);
+  pf_histogram_write(out, "pilfer_message_seconds",
+                     "from a message's arrival to its replies and its tables' new states being handed to the network "
+                     "(the commit included; measured from its pass's first message)",
+                     &h->pass_seconds);
+  pf_store_metrics(h->store, out);
+}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Opening and closing                                                                        */
