@@ -1,14 +1,20 @@
 /*
  * hall.c - the hall's connections, the checks of each request, and the protocol's handlers
- * (hall.h, docs/protocol.md); the tables themselves are table.c's, the HTTP answers http.c's.
+ * (hall.h, docs/protocol.md). A table is table.c's, who is asked turn.c's, the hall's tables
+ * tables.c's, changing them change.c's, what their viewers are told state.c's, sending
+ * outbox.c's, the bots' jobs botjob.c's, the HTTP answers http.c's.
  *
- * Every request is answered exactly once. A reply that cannot be built (a text jansson refuses)
- * becomes a fixed `internal` error; text copied from a client into an error is cut at a
- * character boundary and its invalid UTF-8 replaced, so that no client text can stop a reply.
+ * Every request is answered exactly once.
  */
-#include "server/table.h"
+#include "server/botjob.h"
+#include "server/change.h"
+#include "server/hallstate.h"
 #include "server/log.h"
+#include "server/outbox.h"
+#include "server/state.h"
+#include "server/tables.h"
 #include "server/text.h"
+#include "server/turn.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -30,108 +36,8 @@ void pf_hall_default_limits(pf_hall_limits *lim) {
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Sending                                                                                    */
-/* ------------------------------------------------------------------------------------------ */
-
-static const char INTERNAL[] = "{\"type\":\"error\",\"code\":\"internal\",\"message\":\"the reply could not be built\"}";
-
-static void out_push(pf_hall *h, pf_conn *c, char *text, char *fail, bool plain) {
-  if (h->nout == h->capout) {
-    h->capout = h->capout ? 2 * h->capout : 64;
-    h->out = pf_xrealloc(h->out, (size_t)h->capout * sizeof *h->out);
-  }
-  h->out[h->nout++] = (outmsg){c, text, fail, plain};
-}
-
-static char *error_text(json_t *id, const char *code, const char *msg) {
-  json_t *o = json_pack("{s:s, s:s, s:s}", "type", "error", "code", code, "message", msg);
-  if (o && id) json_object_set(o, "id", id);
-  char *text = o ? pf_json_text(o) : NULL;
-  json_decref(o);
-  return text;
-}
-
-void hall_send_text(pf_hall *h, pf_conn *c, const char *text, size_t len, bool plain) {
-  if (pf_store_in_transaction(h->store))
-    out_push(h, c, pf_xstrdup(text), NULL, plain);
-  else
-    h->io.send(h->io.ctx, c->peer, text, len);
-}
-
-/* Sends a message (taking it): `acked`, it answers a change and waits for the pass's commit
- * (a `storage` error instead if that fails); plain, it goes out in order whatever the commit. */
-void hall_send(pf_hall *h, pf_conn *c, json_t *o, json_t *id, bool plain, bool acked) {
-  if (o && id) json_object_set(o, "id", id);
-  char *text = o ? pf_json_text(o) : NULL;
-  json_decref(o);
-  if (!text) {
-    char *fixed = error_text(id, "internal", "the reply could not be built");
-    hall_send_text(h, c, fixed ? fixed : INTERNAL, strlen(fixed ? fixed : INTERNAL), true);
-    free(fixed);
-    return;
-  }
-  if (pf_store_in_transaction(h->store)) {
-    out_push(h, c, text, acked ? error_text(id, "storage", "the database refused the pass's commit: nothing changed")
-                               : NULL, plain);
-    return;
-  }
-  h->io.send(h->io.ctx, c->peer, text, strlen(text));
-  free(text);
-}
-
-static void send_error(pf_hall *h, pf_conn *c, json_t *id, const char *code, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static void send_error(pf_hall *h, pf_conn *c, json_t *id, const char *code, const char *fmt, ...) {
-  char msg[600];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  pf_utf8_clean(msg);
-  pf_counts_add(&h->errors, code);
-  hall_send(h, c, json_pack("{s:s, s:s, s:s}", "type", "error", "code", code, "message", msg), id, true, false);
-}
-
-static pf_conn *conn_by_id(pf_hall *h, uint64_t id) {
-  for (pf_conn *c = h->conns; c; c = c->next)
-    if (c->id == id) return c;
-  return NULL;
-}
-
-/* ------------------------------------------------------------------------------------------ */
 /* Connections and bindings                                                                   */
 /* ------------------------------------------------------------------------------------------ */
-
-/* Binds c to seat s of t (-1: watching); false when c is at MAX_BINDINGS tables already. */
-static bool bind_conn(table *t, pf_conn *c, int s) {
-  for (int i = 0; i < c->nbind; i++)
-    if (c->bind[i].table == t->id && c->bind[i].seat == s) return true;
-  if (c->nbind == MAX_BINDINGS) return false;
-  c->bind[c->nbind++] = (binding){t->id, s};
-  if (t->nwatch == t->capwatch) {
-    t->capwatch = t->capwatch ? 2 * t->capwatch : 4;
-    t->watch = pf_xrealloc(t->watch, (size_t)t->capwatch * sizeof *t->watch);
-  }
-  t->watch[t->nwatch++] = (watcher){c, s};
-  return true;
-}
-
-/* Unbinds c from seat s of table t (s = -2: from every seat and watching). */
-void unbind_conn(pf_hall *h, int64_t id, pf_conn *c, int s) {
-  table *t = table_in_memory(h, id);
-  for (int i = 0; i < c->nbind;)
-    if (c->bind[i].table == id && (s == -2 || c->bind[i].seat == s))
-      c->bind[i] = c->bind[--c->nbind];
-    else
-      i++;
-  if (!t) return;
-  for (int i = 0; i < t->nwatch;)
-    if (t->watch[i].conn == c && (s == -2 || t->watch[i].seat == s))
-      t->watch[i] = t->watch[--t->nwatch];
-    else
-      i++;
-}
-
 
 pf_conn *pf_hall_connect(pf_hall *h, void *peer) {
   pf_conn *c = pf_xcalloc(1, sizeof *c);
@@ -154,23 +60,19 @@ void pf_hall_disconnect(pf_hall *h, pf_conn *c) {
   pf_workers_cancel(h->workers, job_of_conn, &c->id); /* its hints not begun are not searched */
   while (c->nbind) {
     int64_t id = c->bind[0].table;
-    unbind_conn(h, id, c, -2);
-    table *t = table_in_memory(h, id);
-    if (t && t->status != ST_OVER && !h->stopping) broadcast(h, t); /* the others see the seat disconnected */
-    if (t) note_idle(h, t);
+    pf_tables_unbind(h, id, c, -2);
+    table *t = pf_tables_in_memory(h, id);
+    if (t && t->status != ST_OVER && !h->stopping) pf_state_broadcast(h, t); /* the others see the seat disconnected */
+    if (t) pf_tables_note_idle(h, t);
   }
-  for (int i = 0; i < h->nout; i++) /* what waited for the commit has nobody to go to */
-    if (h->out[i].conn == c) {
-      free(h->out[i].text), free(h->out[i].fail);
-      h->out[i] = (outmsg){0};
-    }
+  pf_outbox_drop(h, c);
   if (c->subscribed) h->nsubs--;
   if (c->prev) c->prev->next = c->next;
   else h->conns = c->next;
   if (c->next) c->next->prev = c->prev;
   free(c->made);
   free(c);
-  sweep_idle(h);
+  pf_tables_sweep_idle(h);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -191,12 +93,12 @@ static void bad(request *r, const char *code, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  send_error(r->h, r->c, r->id, code, "%s", msg);
+  pf_outbox_error(r->h, r->c, r->id, code, "%s", msg);
 }
 
 /* The reply to a request that changed a table: sent once the change is committed. */
-static void reply_acked(request *r, json_t *o) { hall_send(r->h, r->c, o, r->id, false, true); }
-static void reply(request *r, json_t *o) { hall_send(r->h, r->c, o, r->id, true, false); }
+static void reply_acked(request *r, json_t *o) { pf_outbox_send(r->h, r->c, o, r->id, false, true); }
+static void reply(request *r, json_t *o) { pf_outbox_send(r->h, r->c, o, r->id, true, false); }
 
 /* An integer field; absent is *v = def when optional. Returns 0, or -1 after the error reply. */
 static int field_int(request *r, const char *key, bool optional, json_int_t def, json_int_t lo, json_int_t hi,
@@ -232,7 +134,7 @@ static const char *field_str(request *r, const char *key, bool optional) {
 static table *field_table(request *r) {
   json_int_t id;
   if (field_int(r, "table", false, 0, 1, INT64_MAX, &id) != 0) return NULL;
-  table *t = table_get(r->h, id);
+  table *t = pf_tables_get(r->h, id);
   if (!t) bad(r, "unknown_table", "there is no table %lld", (long long)id);
   return t;
 }
@@ -243,7 +145,7 @@ static int field_token(request *r, const table *t) {
   if (!tok) return -1;
   if (strlen(tok) == 32)
     for (int s = 0; s < t->players; s++)
-      if (t->seats[s].kind == SEAT_HUMAN && token_equal(t->seats[s].token, tok)) return s;
+      if (t->seats[s].kind == SEAT_HUMAN && pf_table_token_equal(t->seats[s].token, tok)) return s;
   bad(r, "bad_token", "that token is not a seat's of table %" PRId64, t->id);
   return -1;
 }
@@ -253,7 +155,6 @@ static int field_seat(request *r, table **t) {
   *t = field_table(r);
   return *t ? field_token(r, *t) : -1;
 }
-
 
 /* ---- text people write: names and chat (docs/protocol.md, "Names" and "chat") ---- */
 
@@ -316,27 +217,27 @@ static json_t *rematch_json(const table *t, int s);
  * messages it may read: `{"type": "chat_log", ...}`, sent only when there is one. */
 static void send_chat_log(pf_hall *h, pf_conn *c, const table *t, int seat) {
   json_t *news = rematch_json(t, seat); /* and a finished table's rematch, offered or made */
-  if (news) hall_send(h, c, news, NULL, false, false);
+  if (news) pf_outbox_send(h, c, news, NULL, false, false);
   chat_log_ctx x = {t, seat, json_array()};
   pf_error err;
   const char *only = t->status == ST_OVER ? NULL : seat < 0 ? "spectators" : "players";
   if (pf_store_chat_log(h->store, t->id, only, CHAT_LOG, chat_log_add, &x, &err) < 0)
     pf_log("error", "table %" PRId64 ": %s", t->id, err.msg);
   if (!json_array_size(x.a)) return json_decref(x.a);
-  hall_send(h, c, json_pack("{s:s, s:I, s:o}", "type", "chat_log", "table", (json_int_t)t->id, "messages", x.a), NULL,
+  pf_outbox_send(h, c, json_pack("{s:s, s:I, s:o}", "type", "chat_log", "table", (json_int_t)t->id, "messages", x.a), NULL,
             false, false);
 }
 
 /* Binds the requester, or refuses: false after the error reply. */
 static bool bind_or_refuse(request *r, table *t, int s) {
-  if (bind_conn(t, r->c, s)) return true;
+  if (pf_tables_bind(t, r->c, s)) return true;
   bad(r, "too_many_tables", "a connection may sit at or watch %d tables at once; leave one first", MAX_BINDINGS);
   return false;
 }
 
 static void h_games(request *r) { reply(r, json_pack("{s:s, s:o}", "type", "games", "games", pf_games_json())); }
 
-static void h_list(request *r) { reply(r, json_pack("{s:s, s:o}", "type", "tables", "tables", tables_json(r->h))); }
+static void h_list(request *r) { reply(r, json_pack("{s:s, s:o}", "type", "tables", "tables", pf_state_tables(r->h))); }
 
 /* What a create request asks for, read and checked. */
 typedef struct create_req {
@@ -368,7 +269,7 @@ static int read_create(request *r, create_req *q) {
   json_int_t players;
   if (field_int(r, "players", true, q->g->min_players, 1, PF_MAX_PLAYERS, &players) != 0) return -1;
   pf_error err;
-  q->setup = (pf_setup){.players = (int)players, .seed = os_random64() >> 1}; /* records hold seeds < 2^63 */
+  q->setup = (pf_setup){.players = (int)players, .seed = pf_table_random64() >> 1}; /* records hold seeds < 2^63 */
   if (pf_check_players(q->g, players, &err) != 0 ||
       pf_record_options_read(json_object_get(r->msg, "options"), q->g, &q->setup.options, &err) != 0) {
     bad(r, "bad_options", "%s", err.msg);
@@ -388,7 +289,7 @@ static int read_create(request *r, create_req *q) {
       return -1;
     }
     if (strcmp(spec, "open") == 0) continue;
-    if (check_bot(r->h, spec, &code, &err) != 0) {
+    if (pf_botjob_check(r->h, spec, &code, &err) != 0) {
       bad(r, code, "seats[%d]: %s", s, err.msg);
       return -1;
     }
@@ -404,7 +305,7 @@ static int read_create(request *r, create_req *q) {
       bad(r, "bad_message", "create: \"takeover\" must be {\"after\": 10 to 86400 seconds, \"bot\": a spec}");
       return -1;
     }
-    if (bot && check_bot(r->h, json_string_value(bot), &code, &err) != 0) {
+    if (bot && pf_botjob_check(r->h, json_string_value(bot), &code, &err) != 0) {
       bad(r, code, "takeover: %s", err.msg);
       return -1;
     }
@@ -439,7 +340,7 @@ static bool may_create(request *r) {
   pf_conn *c = r->c;
   int n = 0;
   for (int i = 0; i < c->nmade; i++) {
-    table *t = table_in_memory(h, c->made[i]);
+    table *t = pf_tables_in_memory(h, c->made[i]);
     if (t && t->status == ST_WAITING) c->made[n++] = c->made[i];
   }
   c->nmade = n;
@@ -458,7 +359,7 @@ static bool may_create(request *r) {
 
 /* Creates the table a create request asked for, as one change: the table, or NULL with err. */
 static table *create_table(pf_hall *h, const create_req *q, pf_error *err) {
-  table *t = table_new(q->g, q->setup.players);
+  table *t = pf_table_new(q->g, q->setup.players);
   t->takeover_after = q->takeover_after;
   t->spectator_chat = q->spectator_chat;
   t->clock_s = q->clock_s;
@@ -471,7 +372,7 @@ static table *create_table(pf_hall *h, const create_req *q, pf_error *err) {
     snprintf(t->seats[s].bot, sizeof t->seats[s].bot, "%s", q->bot[s] ? q->bot[s] : "");
     snprintf(t->seats[s].token, sizeof t->seats[s].token, "%s", q->token[s] ? q->token[s] : "");
     snprintf(t->seats[s].name, sizeof t->seats[s].name, "%s", q->name[s] ? q->name[s] : "");
-    rows[s] = (pf_store_seat){s, SEAT_KIND[t->seats[s].kind], q->bot[s], q->token[s], false, q->name[s]};
+    rows[s] = (pf_store_seat){s, pf_table_seat_kind[t->seats[s].kind], q->bot[s], q->token[s], false, q->name[s]};
   }
   t->created = (int64_t)time(NULL);
   t->since = pf_clock_seconds();
@@ -481,7 +382,7 @@ static table *create_table(pf_hall *h, const create_req *q, pf_error *err) {
     json_t *opts = pf_record_options_json(q->g, &q->setup.options);
     opts_text = json_dumps(opts, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(opts);
-    rc = change_begin(h, err);
+    rc = pf_change_begin(h, err);
   }
   bool in_change = rc == 0;
   pf_store_table row = {0, q->g->id, t->players, opts_text, q->setup.seed, "waiting", t->takeover_after,
@@ -490,17 +391,17 @@ static table *create_table(pf_hall *h, const create_req *q, pf_error *err) {
   if (rc == 0) rc = pf_store_add_table(h->store, &row, rows, err);
   if (rc == 0) {
     t->id = row.id;
-    table_put(h, t);
-    rc = start_if_full(h, t, err);
+    pf_tables_put(h, t);
+    rc = pf_change_start_if_full(h, t, err);
   }
   free(opts_text);
   if (rc != 0) { /* the one way out of a failure */
     if (in_change) pf_store_change_end(h->store, false, err);
     if (t->id) h->tables[t->id] = NULL, h->ntables--;
-    table_free(t);
+    pf_table_free(t);
     return NULL;
   }
-  change_keep(h, t);
+  pf_change_keep(h, t);
   return t;
 }
 
@@ -515,7 +416,7 @@ static void h_create(request *r) {
     c->made = pf_xrealloc(c->made, (size_t)(c->nmade + 1) * sizeof *c->made);
     c->made[c->nmade++] = t->id;
   }
-  reply_acked(r, json_pack("{s:s, s:I, s:o}", "type", "created", "table", (json_int_t)t->id, "summary", summary_json(t)));
+  reply_acked(r, json_pack("{s:s, s:I, s:o}", "type", "created", "table", (json_int_t)t->id, "summary", pf_state_summary(t)));
 }
 
 static void h_join(request *r) {
@@ -535,17 +436,17 @@ static void h_join(request *r) {
   pf_error err;
   chair *st = &t->seats[s];
   pf_store_seat row = {(int)s, "human", NULL, NULL, false, name[0] ? name : NULL};
-  if (change_begin(h, &err) != 0) return bad(r, "storage", "%s", err.msg);
-  new_token(st->token);
+  if (pf_change_begin(h, &err) != 0) return bad(r, "storage", "%s", err.msg);
+  pf_table_new_token(st->token);
   st->kind = SEAT_HUMAN;
   memcpy(st->name, name, sizeof st->name);
   row.token = st->token;
-  if (pf_store_set_seat(h->store, t->id, &row, &err) != 0 || start_if_full(h, t, &err) != 0) {
-    change_undo(h, t);
+  if (pf_store_set_seat(h->store, t->id, &row, &err) != 0 || pf_change_start_if_full(h, t, &err) != 0) {
+    pf_change_undo(h, t);
     return bad(r, "storage", "%s", err.msg);
   }
-  change_keep(h, t);
-  bind_conn(t, r->c, (int)s);
+  pf_change_keep(h, t);
+  pf_tables_bind(t, r->c, (int)s);
   reply_acked(r, json_pack("{s:s, s:I, s:i, s:s}", "type", "joined", "table", (json_int_t)t->id, "seat", (int)s,
                            "token", st->token));
   send_chat_log(h, r->c, t, (int)s);
@@ -560,21 +461,21 @@ static void h_resume(request *r) {
   pf_error err;
   chair *st = &t->seats[s];
   bool renamed = name[0] && strcmp(name, st->name) != 0;
-  bool back = st->taken_over && clock_left(t, s, pf_clock_seconds()) != 0; /* not a seat out of time */
+  bool back = st->taken_over && pf_turn_clock_left(t, s, pf_clock_seconds()) != 0; /* not a seat out of time */
   if (back || renamed) {
     pf_store_seat row = {s, "human", NULL, st->token, st->taken_over && !back, name[0] ? name : st->name[0] ? st->name : NULL};
-    if (change_begin(h, &err) != 0 || pf_store_set_seat(h->store, t->id, &row, &err) != 0) {
-      change_undo(h, t);
-      unbind_conn(h, t->id, r->c, s);
+    if (pf_change_begin(h, &err) != 0 || pf_store_set_seat(h->store, t->id, &row, &err) != 0) {
+      pf_change_undo(h, t);
+      pf_tables_unbind(h, t->id, r->c, s);
       return bad(r, "storage", "%s", err.msg);
     }
     st->taken_over = row.taken_over;
     if (renamed) memcpy(st->name, name, sizeof st->name);
-    change_keep(h, t);
+    pf_change_keep(h, t);
   }
   reply_acked(r, json_pack("{s:s, s:I, s:i}", "type", "joined", "table", (json_int_t)t->id, "seat", s));
   send_chat_log(h, r->c, t, s);
-  if (!t->dirty) broadcast(h, t); /* its state, and the others see the seat connected (else at the flush) */
+  if (!t->dirty) pf_state_broadcast(h, t); /* its state, and the others see the seat connected (else at the flush) */
 }
 
 static void h_watch(request *r) {
@@ -582,10 +483,10 @@ static void h_watch(request *r) {
   if (!t || !bind_or_refuse(r, t, -1)) return;
   reply(r, json_pack("{s:s, s:I}", "type", "watching", "table", (json_int_t)t->id));
   pf_buf state = {0};
-  if (state_text(t, -1, &state) == 0)
-    hall_send_text(r->h, r->c, state.data, state.len, false);
+  if (pf_state_text(t, -1, &state) == 0)
+    pf_outbox_send_text(r->h, r->c, state.data, state.len, false);
   else
-    hall_send(r->h, r->c, NULL, NULL, true, false); /* the fixed internal error */
+    pf_outbox_send(r->h, r->c, NULL, NULL, true, false); /* the fixed internal error */
   pf_buf_free(&state);
   send_chat_log(r->h, r->c, t, -1);
 }
@@ -601,9 +502,9 @@ static void h_move(request *r) {
   if (field_int(r, "ply", false, 0, 0, INT32_MAX, &ply) != 0) return;
   if (t->status != ST_PLAYING)
     return bad(r, "not_your_turn", "table %" PRId64 " is %s", t->id, t->status == ST_OVER ? "over" : "waiting for players");
-  if (!clock_left(t, s, pf_clock_seconds()))
+  if (!pf_turn_clock_left(t, s, pf_clock_seconds()))
     return bad(r, "time_out", "seat %d has no time left on its clock: the bot plays it", s);
-  if (!current_for(t, s, ply))
+  if (!pf_turn_current_for(t, s, ply))
     return bad(r, "stale", "the table is at ply %d, not %lld (seat %d's choice is asked since ply %d)", t->run.nmoves,
                (long long)ply, s, t->group_since[s] >= 0 ? t->group_since[s] : t->run.nmoves);
   char canon[PF_MOVE_STR];
@@ -611,9 +512,9 @@ static void h_move(request *r) {
   const char *code;
   pf_error err;
   int64_t id = t->id;
-  if (seat_move(h, t, s, text, canon, &sealed, &code, &err) != 0) /* t may be reloaded: not used after */
+  if (pf_change_seat_move(h, t, s, text, canon, &sealed, &code, &err) != 0) /* t may be reloaded: not used after */
     return bad(r, code, "move \"%.60s\": %s", text, err.msg);
-  t = table_in_memory(h, id);
+  t = pf_tables_in_memory(h, id);
   if (!t) return bad(r, "storage", "table %" PRId64 " could not be read back", id);
   json_t *ack = json_pack("{s:s, s:I, s:i, s:s}", "type", "ack", "table", (json_int_t)id, "ply", t->run.nmoves, "move",
                           canon);
@@ -631,25 +532,25 @@ static void h_leave(request *r) {
   pf_store_seat row = {s, "open", NULL, NULL, false, NULL};
   if (t->status == ST_PLAYING) row = (pf_store_seat){s, "bot", t->takeover_bot, NULL, false, NULL};
   if (t->status != ST_OVER) {
-    if (change_begin(h, &err) != 0 || pf_store_set_seat(h->store, t->id, &row, &err) != 0) {
-      change_undo(h, t);
+    if (pf_change_begin(h, &err) != 0 || pf_store_set_seat(h->store, t->id, &row, &err) != 0) {
+      pf_change_undo(h, t);
       return bad(r, "storage", "%s", err.msg);
     }
-    st->kind = parse_kind(row.kind);
+    st->kind = pf_table_parse_kind(row.kind);
     st->taken_over = false;
     memset(st->token, 0, sizeof st->token);
     memset(st->name, 0, sizeof st->name);
     snprintf(st->bot, sizeof st->bot, "%s", row.bot ? row.bot : "");
     if (t->status == ST_WAITING) t->since = pf_clock_seconds(); /* expiry counts from the last to leave */
-    change_keep(h, t);
+    pf_change_keep(h, t);
     /* Every connection at that seat leaves it. */
     for (int i = 0; i < t->nwatch;)
       if (t->watch[i].seat == s)
-        unbind_conn(h, t->id, t->watch[i].conn, s);
+        pf_tables_unbind(h, t->id, t->watch[i].conn, s);
       else
         i++;
   }
-  unbind_conn(h, t->id, r->c, s);
+  pf_tables_unbind(h, t->id, r->c, s);
   reply_acked(r, json_pack("{s:s, s:I}", "type", "left", "table", (json_int_t)t->id));
 }
 
@@ -663,12 +564,12 @@ static void h_hint(request *r) {
   if (!spec) spec = pf_game_strong_bot(t->g); /* the game's strong bot (games/registry.c) */
   pf_error err;
   const char *code;
-  if (check_bot(h, spec, &code, &err) != 0) return bad(r, code, "hint: %s", err.msg);
+  if (pf_botjob_check(h, spec, &code, &err) != 0) return bad(r, code, "hint: %s", err.msg);
   int at;
-  if (!may_answer(t, s, &at)) return bad(r, "not_your_turn", "seat %d is not asked now", s);
+  if (!pf_turn_may_answer(t, s, &at)) return bad(r, "not_your_turn", "seat %d is not asked now", s);
   if (r->c->hint_busy) return bad(r, "busy", "this connection's last hint is not answered yet: one at a time");
   if (t->hint_busy) return bad(r, "busy", "a hint for table %" PRId64 " is being searched: one at a time", t->id);
-  bot_job *j = job_new(h, t, s, at, spec);
+  bot_job *j = pf_botjob_new(h, t, s, at, spec);
   j->hint = true;
   j->conn = r->c->id;
   j->req_id = r->id ? json_incref(r->id) : NULL;
@@ -682,7 +583,7 @@ static json_t *review_entry(const table *t, const void *st, int k) {
   int who = t->g->to_move(st);
   pf_buf b = {0};
   pf_move_zones z = {.card = PF_CARD_NONE};
-  if (describe_shown(t->g, st, text, &b, &z)) who = -1;
+  if (pf_table_describe_shown(t->g, st, text, &b, &z)) who = -1;
   json_t *o = json_pack("{s:i, s:o, s:s%, s:s}", "ply", k, "seat", who >= 0 ? json_integer(who) : json_null(), "text",
                         b.len ? b.data : text, b.len ? b.len : strlen(text), "move", text);
   char c[PF_CARD_STR];
@@ -750,12 +651,12 @@ static void h_name(request *r) {
   chair *st = &t->seats[s];
   pf_error err;
   pf_store_seat row = {s, "human", NULL, st->token, st->taken_over, name};
-  if (change_begin(h, &err) != 0 || pf_store_set_seat(h->store, t->id, &row, &err) != 0) {
-    change_undo(h, t);
+  if (pf_change_begin(h, &err) != 0 || pf_store_set_seat(h->store, t->id, &row, &err) != 0) {
+    pf_change_undo(h, t);
     return bad(r, "storage", "%s", err.msg);
   }
   memcpy(st->name, name, sizeof st->name);
-  change_keep(h, t); /* everyone at the table is sent the new name in its state */
+  pf_change_keep(h, t); /* everyone at the table is sent the new name in its state */
   reply_acked(r, json_pack("{s:s, s:I, s:i, s:s}", "type", "named", "table", (json_int_t)t->id, "seat", s, "name", name));
 }
 
@@ -800,13 +701,13 @@ static void h_chat(request *r) {
   pf_store_chat m = {CHANNEL[s < 0], s, s >= 0 ? (t->seats[s].name[0] ? t->seats[s].name : NULL) : name[0] ? name : NULL,
                      text, (int64_t)time(NULL)};
   pf_error err;
-  if (change_begin(h, &err) != 0 || pf_store_add_chat(h->store, t->id, &m, &err) != 0) {
-    change_undo(h, NULL);
+  if (pf_change_begin(h, &err) != 0 || pf_store_add_chat(h->store, t->id, &m, &err) != 0) {
+    pf_change_undo(h, NULL);
     return bad(r, "storage", "%s", err.msg);
   }
   pf_store_change_end(h->store, true, &err);
-  for (int i = 0; i < t->nwatch; i++) /* once committed (hall_send waits for it) */
-    if (hears(t, t->watch[i].seat, s < 0)) hall_send(h, t->watch[i].conn, chat_json(t, &m), NULL, false, false);
+  for (int i = 0; i < t->nwatch; i++) /* once committed (pf_outbox_send waits for it) */
+    if (hears(t, t->watch[i].seat, s < 0)) pf_outbox_send(h, t->watch[i].conn, chat_json(t, &m), NULL, false, false);
   reply_acked(r, json_pack("{s:s, s:I, s:s}", "type", "said", "table", (json_int_t)t->id, "channel", m.channel));
 }
 
@@ -845,7 +746,7 @@ static void rematch_tell(pf_hall *h, const table *t, json_t *news, const pf_conn
     json_t *o = news ? json_deep_copy(news) : rematch_json(t, t->watch[i].seat);
     if (o && news && t->rematch && t->watch[i].seat >= 0)
       json_object_set_new(o, "seat", json_integer(rematch_seat(t->watch[i].seat, t->players)));
-    if (o) hall_send(h, t->watch[i].conn, o, NULL, false, false);
+    if (o) pf_outbox_send(h, t->watch[i].conn, o, NULL, false, false);
   }
 }
 
@@ -855,7 +756,7 @@ static table *rematch_make(pf_hall *h, table *old, pf_error *err) {
   create_req q = {.g = old->g, .takeover_after = old->takeover_after, .spectator_chat = old->spectator_chat,
                   .clock_s = old->clock_s, .clock_loss = old->clock_loss,
                   .takeover_bot = old->takeover_bot[0] ? old->takeover_bot : DEFAULT_TAKEOVER_BOT};
-  q.setup = (pf_setup){.players = old->players, .options = old->run.setup.options, .seed = os_random64() >> 1};
+  q.setup = (pf_setup){.players = old->players, .options = old->run.setup.options, .seed = pf_table_random64() >> 1};
   for (int s = 0; s < old->players; s++) {
     int k = rematch_seat(s, old->players);
     const chair *c = &old->seats[s];
@@ -896,15 +797,15 @@ static void h_rematch(request *r) {
   pf_error err;
   int64_t id = t->id;
   table *n = rematch_make(h, t, &err);
-  t = table_in_memory(h, id);
+  t = pf_tables_in_memory(h, id);
   if (!n || !t) return bad(r, "storage", "%s", n ? "the table could not be read back" : err.msg);
-  if (change_begin(h, &err) != 0 || pf_store_set_rematch(h->store, t->id, n->id, &err) != 0) {
-    change_undo(h, t);
+  if (pf_change_begin(h, &err) != 0 || pf_store_set_rematch(h->store, t->id, n->id, &err) != 0) {
+    pf_change_undo(h, t);
     return bad(r, "storage", "%s", err.msg);
   }
   t->offer_open = false;
   t->rematch = n->id;
-  change_keep(h, t); /* told again if the pass's commit fails: then put back as stored */
+  pf_change_keep(h, t); /* told again if the pass's commit fails: then put back as stored */
   reply_acked(r, rematch_json(t, s));
   rematch_tell(h, t, NULL, r->c);
 }
@@ -941,7 +842,7 @@ static void lobby_all_build(pf_hall *h, lobby_all *a) {
     if (h->tables[id] && h->tables[id]->status != ST_OVER) a->live[a->nlive++] = h->tables[id];
   a->over = json_array();
   pf_error err;
-  if (pf_store_finished(h->store, LIST_MAX, add_summary, a->over, &err) < 0) pf_log("error", "%s", err.msg);
+  if (pf_store_finished(h->store, LIST_MAX, pf_state_add_summary, a->over, &err) < 0) pf_log("error", "%s", err.msg);
 }
 
 static void lobby_all_free(lobby_all *a) {
@@ -957,7 +858,7 @@ static json_t *lobby_page(const pf_conn *c, const lobby_all *a) {
     const table *t = a->live[i];
     bool in = f == F_ALL || (f == F_OPEN && t->status == ST_WAITING && has_open_seat(t)) ||
               (f == F_MINE && is_mine(c, t->id)) || (f == F_PLAYING && t->status == ST_PLAYING);
-    if (in && total++ >= first && (int)json_array_size(list) < LOBBY_PAGE) json_array_append_new(list, summary_json(t));
+    if (in && total++ >= first && (int)json_array_size(list) < LOBBY_PAGE) json_array_append_new(list, pf_state_summary(t));
   }
   size_t i;
   json_t *o;
@@ -980,7 +881,7 @@ static void lobby_send(pf_hall *h, pf_conn *c, const lobby_all *a, json_t *id) {
   free(text);
   if (!id && hash == c->sub_hash) return json_decref(o);
   c->sub_hash = hash;
-  hall_send(h, c, o, id, true, false);
+  pf_outbox_send(h, c, o, id, true, false);
 }
 
 /* Subscribes the connection to the lobby's list: a page of the tables a filter keeps, sent now
@@ -1046,12 +947,12 @@ void pf_hall_message(pf_hall *h, pf_conn *c, const char *text, size_t len) {
   json_t *msg = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
   request r = {h, c, msg, NULL, "message"};
   if (!msg) {
-    send_error(h, c, NULL, "bad_json", "line %d column %d: %s", jerr.line, jerr.column, jerr.text);
+    pf_outbox_error(h, c, NULL, "bad_json", "line %d column %d: %s", jerr.line, jerr.column, jerr.text);
     return;
   }
   if (!json_is_object(msg)) {
     json_decref(msg);
-    send_error(h, c, NULL, "bad_json", "a message must be a JSON object");
+    pf_outbox_error(h, c, NULL, "bad_json", "a message must be a JSON object");
     return;
   }
   json_t *id = json_object_get(msg, "id");
@@ -1080,29 +981,15 @@ void pf_hall_message(pf_hall *h, pf_conn *c, const char *text, size_t len) {
 /* The bots' results, the clock, and the pass's commit                                        */
 /* ------------------------------------------------------------------------------------------ */
 
-static void hint_done(pf_hall *h, bot_job *j) {
-  table *t = table_in_memory(h, j->table);
-  if (t) t->hint_busy = false;
-  pf_conn *c = conn_by_id(h, j->conn);
-  if (!c) return;
-  c->hint_busy = false;
-  if (j->cancelled) return;
-  if (j->failed) return send_error(h, c, j->req_id, "bad_seat_spec", "%s", j->err.msg);
-  hall_send(h, c,
-            json_pack("{s:s, s:I, s:i, s:s, s:s, s:s}", "type", "hint", "table", (json_int_t)j->table, "ply", j->ply,
-                      "move", j->move, "text", pf_buf_str(&j->text), "bot", j->spec),
-            j->req_id, true, false);
-}
-
 void pf_hall_poll(pf_hall *h) {
   pf_work *w;
   while ((w = pf_workers_done(h->workers))) {
     bot_job *j = (bot_job *)w;
     if (j->hint)
-      hint_done(h, j);
+      pf_botjob_hint_done(h, j);
     else
-      bot_played(h, j);
-    job_free(j);
+      pf_botjob_played(h, j);
+    pf_botjob_free(j);
   }
 }
 
@@ -1114,18 +1001,18 @@ static bool job_of_table(pf_work *w, void *ctx) {
 /* Removes a waiting table nobody sat at for limits.waiting_expiry seconds (as one change). */
 static void expire(pf_hall *h, table *t) {
   pf_error err;
-  if (change_begin(h, &err) != 0 || pf_store_drop_table(h->store, t->id, &err) != 0) {
+  if (pf_change_begin(h, &err) != 0 || pf_store_drop_table(h->store, t->id, &err) != 0) {
     pf_log("error", "table %" PRId64 " expires: %s", t->id, err.msg);
-    return change_undo(h, t);
+    return pf_change_undo(h, t);
   }
   pf_store_change_end(h->store, true, &err);
   pf_workers_cancel(h->workers, job_of_table, &t->id);
   while (t->nwatch) {
     pf_conn *c = t->watch[0].conn;
-    hall_send(h, c, json_pack("{s:s, s:I}", "type", "expired", "table", (json_int_t)t->id), NULL, false, false);
-    unbind_conn(h, t->id, c, -2);
+    pf_outbox_send(h, c, json_pack("{s:s, s:I}", "type", "expired", "table", (json_int_t)t->id), NULL, false, false);
+    pf_tables_unbind(h, t->id, c, -2);
   }
-  table_remove(h, t);
+  pf_tables_remove(h, t);
   h->lobby_dirty = true; /* it leaves the lists */
 }
 
@@ -1138,15 +1025,15 @@ static bool nobody_seated(const table *t) {
 /* The seats of a table with a clock that are out of time: the game lost, or the seat given to the
  * takeover bot for the rest of it (as one change each). */
 static void clock_check(pf_hall *h, table *t, double now) {
-  int seats[PF_MAX_PLAYERS], n = asked(t, seats);
+  int seats[PF_MAX_PLAYERS], n = pf_turn_asked(t, seats);
   for (int i = 0; i < n && t->status == ST_PLAYING; i++) {
     int s = seats[i];
     chair *st = &t->seats[s];
-    if (st->kind != SEAT_HUMAN || st->taken_over || st->has_sealed || clock_left(t, s, now) != 0) continue;
+    if (st->kind != SEAT_HUMAN || st->taken_over || st->has_sealed || pf_turn_clock_left(t, s, now) != 0) continue;
     pf_error err;
-    int rc = change_begin(h, &err);
+    int rc = pf_change_begin(h, &err);
     if (rc == 0 && t->clock_loss) {
-      rc = lose_on_time(h, t, s, &err);
+      rc = pf_change_lose_on_time(h, t, s, &err);
     } else if (rc == 0) {
       pf_store_seat row = {s, "human", NULL, st->token, true, st->name[0] ? st->name : NULL};
       rc = pf_store_set_seat(h->store, t->id, &row, &err);
@@ -1155,9 +1042,9 @@ static void clock_check(pf_hall *h, table *t, double now) {
     }
     if (rc != 0) {
       pf_log("error", "table %" PRId64 ": seat %d out of time: %s", t->id, s, err.msg);
-      return change_undo(h, t);
+      return pf_change_undo(h, t);
     }
-    change_keep(h, t);
+    pf_change_keep(h, t);
   }
 }
 
@@ -1172,7 +1059,7 @@ void pf_hall_tick(pf_hall *h) {
       continue;
     }
     if (!t || t->status != ST_PLAYING || !t->takeover_after || now - t->since < t->takeover_after) continue;
-    int seats[PF_MAX_PLAYERS], n = asked(t, seats), changed = 0, rc = change_begin(h, &err);
+    int seats[PF_MAX_PLAYERS], n = pf_turn_asked(t, seats), changed = 0, rc = pf_change_begin(h, &err);
     for (int i = 0; i < n && rc == 0; i++) {
       chair *st = &t->seats[seats[i]];
       if (st->kind != SEAT_HUMAN || st->taken_over || st->has_sealed) continue;
@@ -1183,7 +1070,7 @@ void pf_hall_tick(pf_hall *h) {
     }
     if (rc != 0) {
       pf_log("error", "table %" PRId64 ": takeover: %s", t->id, err.msg);
-      change_undo(h, t);
+      pf_change_undo(h, t);
       continue;
     }
     if (!changed) {
@@ -1191,7 +1078,7 @@ void pf_hall_tick(pf_hall *h) {
       t->since = now;
       continue;
     }
-    change_keep(h, t);
+    pf_change_keep(h, t);
   }
   lobby_push(h);
 }
@@ -1205,7 +1092,7 @@ typedef struct pass_states {
 
 static void build_one(void *ctx, int i) {
   pass_states *p = ctx;
-  if (p->t[i]) states_build(p->t[i], &p->ts[i]);
+  if (p->t[i]) pf_state_build(p->t[i], &p->ts[i]);
 }
 
 /* A table's states are built: sent, and written (io.write: with what waited for the same
@@ -1215,10 +1102,10 @@ static void send_one(void *ctx, int i) {
   pass_states *p = ctx;
   table *t = p->t[i];
   if (!t) return;
-  states_send(p->h, t, &p->ts[i]);
+  pf_state_send(p->h, t, &p->ts[i]);
   for (int k = 0; k < t->nwatch && p->h->io.write; k++) p->h->io.write(p->h->io.ctx, t->watch[k].conn->peer);
-  schedule_bot(p->h, t);
-  note_idle(p->h, t);
+  pf_botjob_schedule(p->h, t);
+  pf_tables_note_idle(p->h, t);
 }
 
 /* Tells the tables changed in a pass (broadcast for each, their states built by the crew while
@@ -1227,15 +1114,15 @@ static void tell_changed(pf_hall *h, const int64_t *dirty, int ndirty) {
   pass_states p = {h, pf_xcalloc((size_t)ndirty + 1, sizeof *p.t), pf_xcalloc((size_t)ndirty + 1, sizeof *p.ts)};
   double now = pf_clock_seconds();
   for (int i = 0; i < ndirty; i++) { /* marked again: one put back as stored after a failed commit is told too */
-    table *t = table_in_memory(h, dirty[i]);
+    table *t = pf_tables_in_memory(h, dirty[i]);
     if (t) t->dirty = true;
   }
   for (int i = 0; i < ndirty; i++) {
-    table *t = table_in_memory(h, dirty[i]);
+    table *t = pf_tables_in_memory(h, dirty[i]);
     if (!t || !t->dirty) continue; /* a table twice in the list is told once */
     t->dirty = false;
     t->since = now;
-    note_group(t);
+    pf_turn_note_group(t);
     p.t[i] = t;
   }
   pf_crew_run(h->crew, ndirty, build_one, send_one, &p);
@@ -1243,7 +1130,7 @@ static void tell_changed(pf_hall *h, const int64_t *dirty, int ndirty) {
   free(p.ts);
 }
 
-/* Commits the pass (table.h), sends what waited, tells the changed tables; again while bots
+/* Commits the pass (hallstate.h), sends what waited, tells the changed tables; again while bots
  * running inline (0 workers) play on. */
 void pf_hall_flush(pf_hall *h) {
   do {
@@ -1263,22 +1150,16 @@ void pf_hall_flush(pf_hall *h) {
     h->out = NULL, h->nout = h->capout = 0;
     h->dirty = NULL, h->ndirty = h->capdirty = 0;
     for (int i = 0; i < ndirty && !ok; i++) { /* back as stored (and told so below) */
-      table *t = table_in_memory(h, dirty[i]);
-      if (t) table_reload(h, t);
+      table *t = pf_tables_in_memory(h, dirty[i]);
+      if (t) pf_tables_reload(h, t);
     }
-    for (int i = 0; i < nout; i++) {
-      outmsg *m = &out[i];
-      const char *text = ok || m->plain ? m->text : m->fail;
-      if (m->conn && text) h->io.send(h->io.ctx, m->conn->peer, text, strlen(text));
-      free(m->text), free(m->fail);
-    }
-    free(out);
+    pf_outbox_deliver(h, out, nout, ok);
     tell_changed(h, dirty, ndirty);
     free(dirty);
   } while (pf_workers_pending(h->workers) && h->io.wake == NULL);
   if (h->pass_messages) pf_histogram_observe(&h->pass_seconds, pf_clock_seconds() - h->pass_start, h->pass_messages);
   h->pass_messages = 0;
-  sweep_idle(h);
+  pf_tables_sweep_idle(h);
 }
 
 int pf_hall_tables(const pf_hall *h) { return h->ntables; }
@@ -1328,26 +1209,26 @@ pf_hall *pf_hall_open(const pf_hall_config *cfg, const pf_hall_io *io, pf_error 
   if (!h->lim.search_ms) pf_hall_default_limits(&h->lim);
   h->scratch = pf_xmalloc(largest_state());
   if (pf_store_open(&h->store, cfg->db, cfg->full_sync, err) != 0 ||
-      pf_store_load_unfinished(h->store, table_from_store, h, err) != 0) {
-    for (int64_t id = 1; id < h->cap; id++) table_free(h->tables[id]);
+      pf_store_load_unfinished(h->store, pf_tables_load, h, err) != 0) {
+    for (int64_t id = 1; id < h->cap; id++) pf_table_free(h->tables[id]);
     free(h->tables);
     pf_store_close(h->store);
     free(h->scratch);
     free(h);
     return NULL;
   }
-  h->workers = pf_workers_start(cfg->workers, run_bot, io->wake, io->ctx);
+  h->workers = pf_workers_start(cfg->workers, pf_botjob_run, io->wake, io->ctx);
   h->crew = pf_crew_start(cfg->helpers);
   /* The tables that came back: what needs nobody is played, and the bots play their seats. */
   for (int64_t id = 1; id < h->cap; id++) {
     table *t = h->tables[id];
     if (!t || t->status != ST_PLAYING) continue;
-    if (change_begin(h, err) != 0 || advance(h, t, err) != 0) {
+    if (pf_change_begin(h, err) != 0 || pf_change_advance(h, t, err) != 0) {
       pf_log("error", "table %" PRId64 ": %s", id, err->msg);
-      change_undo(h, t);
+      pf_change_undo(h, t);
       continue;
     }
-    change_keep(h, t);
+    pf_change_keep(h, t);
   }
   pf_hall_flush(h);
   return h;
@@ -1360,10 +1241,10 @@ void pf_hall_close(pf_hall *h) {
   while (h->conns) pf_hall_disconnect(h, h->conns); /* before the workers go: it cancels its jobs there */
   pf_workers_stop(h->workers);
   pf_work *w;
-  while ((w = pf_workers_done(h->workers))) job_free((bot_job *)w);
+  while ((w = pf_workers_done(h->workers))) pf_botjob_free((bot_job *)w);
   pf_workers_free(h->workers);
   pf_crew_stop(h->crew);
-  for (int64_t id = 1; id < h->cap; id++) table_free(h->tables[id]);
+  for (int64_t id = 1; id < h->cap; id++) pf_table_free(h->tables[id]);
   free(h->tables);
   pf_store_close(h->store);
   free(h->scratch);
