@@ -118,7 +118,7 @@ int pf_change_lose_on_time(pf_hall *h, table *t, int s, pf_error *err) {
  * group, sealed otherwise, as one change (kept). `canon` gets its canonical string. Returns 0, or
  * -1 with err set, *code the protocol's error code, and the table as stored (t may be freed). */
 int pf_change_seat_move(pf_hall *h, table *t, int s, const char *text, char canon[PF_MOVE_STR], bool *sealed,
-                     const char **code, pf_error *err) {
+                        const char **code, pf_error *err) {
   int at;
   *code = "not_your_turn";
   if (!pf_turn_may_answer(t, s, &at)) {

@@ -1,8 +1,8 @@
 /*
  * hallstate.h - the hall's private state: struct pf_hall and struct pf_conn (hall.h keeps them
  * opaque), and the limits of what a connection may hold. Only the hall's own modules include it
- * (tables, outbox, state, change, botjob, hall.c and http.c); the transport, the store, the
- * workers, the metrics and the log never see it.
+ * (tables, outbox, state, change, botjob, request, the handlers, api.c and http.c); the
+ * transport, the store, the workers, the metrics and the log never see it.
  *
  * Changes and commits: every change to a table is one savepoint (pf_change_begin, then
  * pf_change_keep or pf_change_undo: change.h) inside the transaction of the event loop's pass;
