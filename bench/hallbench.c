@@ -27,7 +27,8 @@
 #include <time.h>
 
 #include "core/jsontext.h"
-#include "server/table.h"
+#include "server/tables.h"
+#include "server/turn.h"
 
 #include "srvproc.h"
 
@@ -128,16 +129,16 @@ int main(int argc, char **argv) {
   double busy = 0;
   for (int turn = 0, made = 0; turn < turns; turn++) {
     int i = turn % ntables;
-    table *t = table_in_memory(h, ids[i]);
+    table *t = pf_tables_in_memory(h, ids[i]);
     if (!t || t->status == ST_OVER) {
       ids[i] = open_table(h, conns, i, made++, watch);
       continue;
     }
-    int group[PF_MAX_PLAYERS], n = asked(t, group), first = n ? (int)(next_random(&rng) >> 35) % n : 0, at;
+    int group[PF_MAX_PLAYERS], n = pf_turn_asked(t, group), first = n ? (int)(next_random(&rng) >> 35) % n : 0, at;
     for (int k = 0; k < n; k++) {
       int s = group[(first + k) % n];
-      if (s > 1 || !may_answer(t, s, &at)) continue; /* a bot's, or sealed */
-      /* a seat choosing after another answers from the stand-in state (table.c: state_for) */
+      if (s > 1 || !pf_turn_may_answer(t, s, &at)) continue; /* a bot's, or sealed */
+      /* a seat choosing after another answers from the stand-in state (turn.c: pf_turn_state_for) */
       memcpy(h->scratch, t->run.state, t->g->state_size);
       pf_move moves[PF_MAX_MOVES];
       for (int j = 0; j < at; j++) t->g->legal(h->scratch, moves), t->g->apply(h->scratch, moves[0]);
@@ -150,7 +151,7 @@ int main(int argc, char **argv) {
       double t0 = cpu_seconds();
       say(h, conns[3 * i + s], msg);
       busy += cpu_seconds() - t0;
-      t = table_in_memory(h, ids[i]);
+      t = pf_tables_in_memory(h, ids[i]);
       plies += t ? t->run.nmoves - before : 1;
       break;
     }

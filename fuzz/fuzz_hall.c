@@ -1,5 +1,5 @@
 /*
- * fuzz_hall.c - the server's message handler (server/hall.c) from untrusted bytes.
+ * fuzz_hall.c - the server's message handler (server/api.c) from untrusted bytes.
  *
  * The input is lines; each is one message of one of three connections: its first byte, taken
  * modulo 3, picks the connection, and the rest is the message. The word TOKEN in a message

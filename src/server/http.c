@@ -2,7 +2,9 @@
  * http.c - the hall's answers to HTTP GETs under /api/ (hall.h: pf_hall_http; docs/protocol.md),
  * and the web page's files, compressed and cached (webfile.h: pf_web_file).
  */
-#include "server/table.h"
+#include "server/hall.h"
+#include "server/state.h"
+#include "server/tables.h"
 #include "server/webfile.h"
 
 #include <strings.h>
@@ -28,7 +30,7 @@ static int http_error(pf_buf *body, const char **type, int status, const char *m
 
 int pf_hall_http(pf_hall *h, const char *path, pf_buf *body, const char **type) {
   if (strcmp(path, "/api/games") == 0) return http_json(body, type, 200, pf_games_json());
-  if (strcmp(path, "/api/tables") == 0) return http_json(body, type, 200, tables_json(h));
+  if (strcmp(path, "/api/tables") == 0) return http_json(body, type, 200, pf_state_tables(h));
   if (strncmp(path, "/api/rules/", 11) == 0) {
     const pf_game *g = pf_game_find(path + 11);
     if (!g) return http_error(body, type, 404, "no such game");
@@ -39,9 +41,9 @@ int pf_hall_http(pf_hall *h, const char *path, pf_buf *body, const char **type) 
   long long id;
   char rest[16] = "";
   if (sscanf(path, "/api/tables/%lld%15s", &id, rest) >= 1 && id > 0) {
-    table *t = table_get(h, id);
+    table *t = pf_tables_get(h, id);
     if (!t) return http_error(body, type, 404, "no such table");
-    if (!rest[0]) return http_json(body, type, 200, summary_json(t));
+    if (!rest[0]) return http_json(body, type, 200, pf_state_summary(t));
     if (strcmp(rest, "/record") == 0) {
       if (t->status != ST_OVER) return http_error(body, type, 409, "the game is still being played");
       json_t *rec = pf_record_json(&t->run);

@@ -2,7 +2,6 @@
  * metrics.c - Prometheus's text format for pilfer serve's figures (metrics.h).
  */
 #include "server/metrics.h"
-#include "server/table.h" /* the hall's series, below */
 
 #include <stdio.h>
 #include <string.h>
@@ -78,33 +77,4 @@ void pf_counts_write(pf_buf *out, const char *name, const char *label, const cha
   int n = atomic_load_explicit(&((pf_counts *)c)->nvalues, memory_order_acquire);
   for (int i = 0; i < n; i++)
     pf_metric_sample(out, name, label, c->value[i], (double)atomic_load_explicit(&((pf_counts *)c)->n[i], memory_order_relaxed));
-}
-
-/* ---- the hall's series ---- */
-
-
-void pf_hall_metrics(pf_hall *h, pf_buf *out) {
-  static const char *const STATUS_NAME[] = {"waiting", "playing", "over"};
-  int64_t by_status[3] = {0}, bots = 0, hints = 0, conns = 0;
-  for (int64_t i = 0; i < h->cap; i++) {
-    const table *t = h->tables[i];
-    if (!t) continue;
-    if (t->status >= 0 && t->status < 3) by_status[t->status]++;
-    bots += t->bot_busy;
-    hints += t->hint_busy;
-  }
-  for (const pf_conn *c = h->conns; c; c = c->next) conns++;
-  pf_metric_head(out, "pilfer_tables", "gauge", "tables in memory, by status (finished ones leave it when nobody is at them)");
-  for (int s = 0; s < 3; s++) pf_metric_sample(out, "pilfer_tables", "status", STATUS_NAME[s], (double)by_status[s]);
-  pf_metric(out, "pilfer_connections", "gauge", "WebSocket connections open", (double)conns);
-  pf_metric(out, "pilfer_bot_jobs", "gauge", "bot moves being searched or waiting for a worker (one a table at most)", (double)bots);
-  pf_metric(out, "pilfer_hint_jobs", "gauge", "hints being searched or waiting for a worker (one a table at most)", (double)hints);
-  pf_metric(out, "pilfer_worker_jobs", "gauge", "jobs handed to the bots' workers and not yet collected",
-            (double)pf_workers_pending(h->workers));
-  pf_counts_write(out, "pilfer_errors_total", "code", "error replies sent to clients, by code (docs/protocol.md)", &h->errors);
-  pf_histogram_write(out, "pilfer_message_seconds",
-                     "from a message's arrival to its replies and its tables' new states being handed to the network "
-                     "(the commit included; measured from its pass's first message)",
-                     &h->pass_seconds);
-  pf_store_metrics(h->store, out);
 }

@@ -1,0 +1,111 @@
+/*
+ * chat.c - a table's chat (chat.h).
+ */
+#include "server/chat.h"
+#include "server/change.h"
+#include "server/log.h"
+#include "server/outbox.h"
+#include "server/rematch.h"
+
+#include <inttypes.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/clock.h"
+
+static const char *const CHANNEL[] = {"players", "spectators"};
+
+/* Whether a viewer (seat >= 0, or a spectator) is told a channel's messages: each channel its
+ * own people; once the game is over, everyone both. */
+static bool hears(const table *t, int seat, bool spectators) {
+  return t->status == ST_OVER || (seat < 0) == spectators;
+}
+
+static json_t *chat_json(const table *t, const pf_store_chat *m) {
+  json_t *o = json_pack("{s:s, s:I, s:s, s:o, s:s, s:I}", "type", "chat", "table", (json_int_t)t->id, "channel",
+                        m->channel, "seat", m->seat >= 0 ? json_integer(m->seat) : json_null(), "text", m->text,
+                        "at", (json_int_t)m->at);
+  if (o && m->name) json_object_set_new(o, "name", json_string(m->name));
+  return o;
+}
+
+typedef struct chat_log_ctx {
+  const table *t;
+  int seat;
+  json_t *a;
+} chat_log_ctx;
+
+static void chat_log_add(void *ctx, const pf_store_chat *m) {
+  chat_log_ctx *x = ctx;
+  if (!hears(x->t, x->seat, strcmp(m->channel, "spectators") == 0)) return;
+  json_t *o = chat_json(x->t, m);
+  json_object_del(o, "type");
+  json_object_del(o, "table");
+  json_array_append_new(x->a, o);
+}
+
+/* Tells a connection that has just sat at seat s of t (or watches it: -1) the last CHAT_LOG
+ * messages it may read: `{"type": "chat_log", ...}`, sent only when there is one. */
+void pf_chat_send_log(pf_hall *h, pf_conn *c, const table *t, int seat) {
+  json_t *news = pf_rematch_json(t, seat); /* and a finished table's rematch, offered or made */
+  if (news) pf_outbox_send(h, c, news, NULL, false, false);
+  chat_log_ctx x = {t, seat, json_array()};
+  pf_error err;
+  const char *only = t->status == ST_OVER ? NULL : seat < 0 ? "spectators" : "players";
+  if (pf_store_chat_log(h->store, t->id, only, CHAT_LOG, chat_log_add, &x, &err) < 0)
+    pf_log("error", "table %" PRId64 ": %s", t->id, err.msg);
+  if (!json_array_size(x.a)) return json_decref(x.a);
+  pf_outbox_send(h, c, json_pack("{s:s, s:I, s:o}", "type", "chat_log", "table", (json_int_t)t->id, "messages", x.a), NULL,
+            false, false);
+}
+
+/* Whether the connection may send one more chat message now (CHAT_BURST, then one every
+ * CHAT_EVERY seconds); takes it if so. */
+static bool chat_allowed(pf_conn *c) {
+  double now = pf_clock_seconds();
+  if (c->chat_at == 0) c->chat_tokens = CHAT_BURST;
+  else c->chat_tokens += (now - c->chat_at) / CHAT_EVERY;
+  if (c->chat_tokens > CHAT_BURST) c->chat_tokens = CHAT_BURST;
+  c->chat_at = now;
+  if (c->chat_tokens < 1) return false;
+  c->chat_tokens -= 1;
+  return true;
+}
+
+static bool watches(const pf_conn *c, const table *t) {
+  for (int i = 0; i < c->nbind; i++)
+    if (c->bind[i].table == t->id && c->bind[i].seat == -1) return true;
+  return false;
+}
+
+/* A message to a table's chat: from a seat (its token) to the players, or from a spectator of
+ * the table (no token) to the spectators, when the table has their channel. */
+void pf_chat_say(request *r) {
+  pf_hall *h = r->h;
+  table *t = pf_request_table(r);
+  if (!t) return;
+  int s = -1;
+  if (json_object_get(r->msg, "token") && (s = pf_request_token(r, t)) < 0) return;
+  char text[4 * CHAT_CHARS + 1], name[NAME_BYTES];
+  int has_text = pf_request_text(r, "text", CHAT_CHARS, text, sizeof text, "bad_chat");
+  if (has_text < 0) return;
+  if (!has_text) return pf_request_bad(r, "bad_message", "chat: \"text\" is missing");
+  if (s < 0) {
+    if (!watches(r->c, t)) return pf_request_bad(r, "not_watching", "chat: without a token, only a spectator of table %" PRId64 " may write", t->id);
+    if (!t->spectator_chat) return pf_request_bad(r, "chat_closed", "table %" PRId64 " has no spectators' chat", t->id);
+    if (pf_request_name(r, name) < 0) return;
+  }
+  if (!chat_allowed(r->c))
+    return pf_request_bad(r, "chat_flood", "chat: at most %d messages at once, then one every %g seconds", CHAT_BURST, CHAT_EVERY);
+  pf_store_chat m = {CHANNEL[s < 0], s, s >= 0 ? (t->seats[s].name[0] ? t->seats[s].name : NULL) : name[0] ? name : NULL,
+                     text, (int64_t)time(NULL)};
+  pf_error err;
+  if (pf_change_begin(h, &err) != 0 || pf_store_add_chat(h->store, t->id, &m, &err) != 0) {
+    pf_change_undo(h, NULL);
+    return pf_request_bad(r, "storage", "%s", err.msg);
+  }
+  pf_store_change_end(h->store, true, &err);
+  for (int i = 0; i < t->nwatch; i++) /* once committed (pf_outbox_send waits for it) */
+    if (hears(t, t->watch[i].seat, s < 0)) pf_outbox_send(h, t->watch[i].conn, chat_json(t, &m), NULL, false, false);
+  pf_request_reply_acked(r, json_pack("{s:s, s:I, s:s}", "type", "said", "table", (json_int_t)t->id, "channel", m.channel));
+}

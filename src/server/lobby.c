@@ -1,0 +1,311 @@
+/*
+ * lobby.c - the lobby's requests: games, list, create, and the list pushed to subscribers
+ * (lobby.h).
+ */
+#include "server/lobby.h"
+#include "server/botjob.h"
+#include "server/change.h"
+#include "server/log.h"
+#include "server/outbox.h"
+#include "server/state.h"
+#include "server/tables.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/clock.h"
+#include "core/jsontext.h"
+#include "core/siphash.h"
+
+void pf_lobby_games(request *r) { pf_request_reply(r, json_pack("{s:s, s:o}", "type", "games", "games", pf_games_json())); }
+
+void pf_lobby_list(request *r) { pf_request_reply(r, json_pack("{s:s, s:o}", "type", "tables", "tables", pf_state_tables(r->h))); }
+
+/* ---- create ---- */
+
+/* Reads a create request; -1 after the error reply. */
+static int read_create(request *r, create_req *q) {
+  const char *gid = pf_request_str(r, "game", false);
+  if (!gid) return -1;
+  q->g = pf_game_find(gid);
+  if (!q->g) {
+    pf_buf known = {0};
+    for (int i = 0; pf_games[i]; i++) pf_buf_printf(&known, "%s%s", i ? ", " : "", pf_games[i]->id);
+    pf_request_bad(r, "bad_game", "no game is called \"%.60s\"; the games are %s", gid, pf_buf_str(&known));
+    pf_buf_free(&known);
+    return -1;
+  }
+  json_int_t players;
+  if (pf_request_int(r, "players", true, q->g->min_players, 1, PF_MAX_PLAYERS, &players) != 0) return -1;
+  pf_error err;
+  q->setup = (pf_setup){.players = (int)players, .seed = pf_table_random64() >> 1}; /* records hold seeds < 2^63 */
+  if (pf_check_players(q->g, players, &err) != 0 ||
+      pf_record_options_read(json_object_get(r->msg, "options"), q->g, &q->setup.options, &err) != 0) {
+    pf_request_bad(r, "bad_options", "%s", err.msg);
+    return -1;
+  }
+  const char *code;
+  json_t *seats = json_object_get(r->msg, "seats");
+  if (seats && (!json_is_array(seats) || json_array_size(seats) != (size_t)players)) {
+    pf_request_bad(r, "bad_message", "create: \"seats\" must be an array of %lld: \"open\" or a bot spec each", (long long)players);
+    return -1;
+  }
+  for (int s = 0; s < players; s++) {
+    json_t *v = seats ? json_array_get(seats, (size_t)s) : NULL;
+    const char *spec = v ? json_string_value(v) : "open";
+    if (!spec) {
+      pf_request_bad(r, "bad_message", "create: seats[%d] must be a string", s);
+      return -1;
+    }
+    if (strcmp(spec, "open") == 0) continue;
+    if (pf_botjob_check(r->h, spec, &code, &err) != 0) {
+      pf_request_bad(r, code, "seats[%d]: %s", s, err.msg);
+      return -1;
+    }
+    q->seat_kind[s] = SEAT_BOT;
+    q->bot[s] = spec;
+  }
+  q->takeover_bot = DEFAULT_TAKEOVER_BOT;
+  json_t *tk = json_object_get(r->msg, "takeover");
+  if (tk) {
+    json_t *after = json_object_get(tk, "after"), *bot = json_object_get(tk, "bot");
+    if (!json_is_object(tk) || !json_is_integer(after) || json_integer_value(after) < 10 ||
+        json_integer_value(after) > 86400 || (bot && !json_is_string(bot))) {
+      pf_request_bad(r, "bad_message", "create: \"takeover\" must be {\"after\": 10 to 86400 seconds, \"bot\": a spec}");
+      return -1;
+    }
+    if (bot && pf_botjob_check(r->h, json_string_value(bot), &code, &err) != 0) {
+      pf_request_bad(r, code, "takeover: %s", err.msg);
+      return -1;
+    }
+    q->takeover_after = (int)json_integer_value(after);
+    if (bot) q->takeover_bot = json_string_value(bot);
+  }
+  json_t *sc = json_object_get(r->msg, "spectator_chat");
+  if (sc && !json_is_boolean(sc)) {
+    pf_request_bad(r, "bad_message", "create: \"spectator_chat\" must be true or false");
+    return -1;
+  }
+  q->spectator_chat = json_is_true(sc);
+  json_t *ck = json_object_get(r->msg, "clock");
+  if (ck) {
+    json_t *min = json_object_get(ck, "minutes"), *sec = json_object_get(ck, "seconds"), *on = json_object_get(ck, "on_time");
+    const char *how = on ? json_string_value(on) : "bot";
+    json_int_t secs = json_is_integer(min) ? 60 * json_integer_value(min) : json_is_integer(sec) ? json_integer_value(sec) : 0;
+    if (!json_is_object(ck) || !min == !sec || secs < 10 || secs > 36000 || !how || (strcmp(how, "bot") && strcmp(how, "loss"))) {
+      pf_request_bad(r, "bad_message", "create: \"clock\" must be {\"minutes\": 1 to 600 (or \"seconds\": 10 to 36000), "
+                            "\"on_time\": \"bot\" or \"loss\"}");
+      return -1;
+    }
+    q->clock_s = (int)secs;
+    q->clock_loss = !strcmp(how, "loss");
+  }
+  return 0;
+}
+
+/* Whether the connection and the hall may have one more waiting table (prunes c->made). */
+static bool may_create(request *r) {
+  pf_hall *h = r->h;
+  pf_conn *c = r->c;
+  int n = 0;
+  for (int i = 0; i < c->nmade; i++) {
+    table *t = pf_tables_in_memory(h, c->made[i]);
+    if (t && t->status == ST_WAITING) c->made[n++] = c->made[i];
+  }
+  c->nmade = n;
+  if (n >= h->lim.waiting_per_conn) {
+    pf_request_bad(r, "too_many_tables", "this connection has %d tables waiting for players already (the most it may have)", n);
+    return false;
+  }
+  int waiting = 0;
+  for (int64_t id = 1; id < h->cap; id++) waiting += h->tables[id] && h->tables[id]->status == ST_WAITING;
+  if (waiting >= h->lim.waiting_max) {
+    pf_request_bad(r, "full", "the server has %d tables waiting for players, its most; join one of them", waiting);
+    return false;
+  }
+  return true;
+}
+
+/* Creates the table a create request asked for, as one change: the table, or NULL with err. */
+table *pf_lobby_create_table(pf_hall *h, const create_req *q, pf_error *err) {
+  table *t = pf_table_new(q->g, q->setup.players);
+  t->takeover_after = q->takeover_after;
+  t->spectator_chat = q->spectator_chat;
+  t->clock_s = q->clock_s;
+  t->clock_loss = q->clock_loss;
+  for (int s = 0; s < t->players; s++) t->clock_ms[s] = (int64_t)q->clock_s * 1000;
+  snprintf(t->takeover_bot, sizeof t->takeover_bot, "%s", q->takeover_bot);
+  pf_store_seat rows[PF_MAX_PLAYERS];
+  for (int s = 0; s < t->players; s++) {
+    t->seats[s].kind = q->seat_kind[s];
+    snprintf(t->seats[s].bot, sizeof t->seats[s].bot, "%s", q->bot[s] ? q->bot[s] : "");
+    snprintf(t->seats[s].token, sizeof t->seats[s].token, "%s", q->token[s] ? q->token[s] : "");
+    snprintf(t->seats[s].name, sizeof t->seats[s].name, "%s", q->name[s] ? q->name[s] : "");
+    rows[s] = (pf_store_seat){s, pf_table_seat_kind[t->seats[s].kind], q->bot[s], q->token[s], false, q->name[s]};
+  }
+  t->created = (int64_t)time(NULL);
+  t->since = pf_clock_seconds();
+  char *opts_text = NULL;
+  int rc = pf_run_start(&t->run, q->g, &q->setup, err);
+  if (rc == 0) {
+    json_t *opts = pf_record_options_json(q->g, &q->setup.options);
+    opts_text = json_dumps(opts, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(opts);
+    rc = pf_change_begin(h, err);
+  }
+  bool in_change = rc == 0;
+  pf_store_table row = {0, q->g->id, t->players, opts_text, q->setup.seed, "waiting", t->takeover_after,
+                        t->takeover_after ? t->takeover_bot : NULL, t->created, t->spectator_chat, 0,
+                        t->clock_s, t->clock_loss, -1};
+  if (rc == 0) rc = pf_store_add_table(h->store, &row, rows, err);
+  if (rc == 0) {
+    t->id = row.id;
+    pf_tables_put(h, t);
+    rc = pf_change_start_if_full(h, t, err);
+  }
+  free(opts_text);
+  if (rc != 0) { /* the one way out of a failure */
+    if (in_change) pf_store_change_end(h->store, false, err);
+    if (t->id) h->tables[t->id] = NULL, h->ntables--;
+    pf_table_free(t);
+    return NULL;
+  }
+  pf_change_keep(h, t);
+  return t;
+}
+
+void pf_lobby_create(request *r) {
+  create_req q = {0};
+  if (read_create(r, &q) != 0 || !may_create(r)) return;
+  pf_error err;
+  table *t = pf_lobby_create_table(r->h, &q, &err);
+  if (!t) return pf_request_bad(r, "storage", "%s", err.msg);
+  if (t->status == ST_WAITING) {
+    pf_conn *c = r->c;
+    c->made = pf_xrealloc(c->made, (size_t)(c->nmade + 1) * sizeof *c->made);
+    c->made[c->nmade++] = t->id;
+  }
+  pf_request_reply_acked(r, json_pack("{s:s, s:I, s:o}", "type", "created", "table", (json_int_t)t->id, "summary", pf_state_summary(t)));
+}
+
+/* ---- the lobby's list, pushed (subscribe) ---- */
+
+enum { F_ALL, F_OPEN, F_MINE, F_PLAYING, F_OVER };
+static const char *const FILTERS[] = {"all", "open", "mine", "playing", "over"};
+
+static bool has_open_seat(const table *t) {
+  for (int s = 0; s < t->players; s++)
+    if (t->seats[s].kind == SEAT_OPEN) return true;
+  return false;
+}
+
+static bool is_mine(const pf_conn *c, int64_t id) {
+  for (int i = 0; i < c->nsub_mine; i++)
+    if (c->sub_mine[i] == id) return true;
+  return false;
+}
+
+/* What every page is cut from: the unfinished tables in memory, newest first, and the newest
+ * finished ones (LIST_MAX), as their summaries. */
+typedef struct lobby_all {
+  table **live;
+  int nlive;
+  json_t *over; /* summaries */
+} lobby_all;
+
+static void lobby_all_build(pf_hall *h, lobby_all *a) {
+  a->live = pf_xmalloc(((size_t)h->ntables + 1) * sizeof *a->live);
+  a->nlive = 0;
+  for (int64_t id = h->cap - 1; id > 0; id--)
+    if (h->tables[id] && h->tables[id]->status != ST_OVER) a->live[a->nlive++] = h->tables[id];
+  a->over = json_array();
+  pf_error err;
+  if (pf_store_finished(h->store, LIST_MAX, pf_state_add_summary, a->over, &err) < 0) pf_log("error", "%s", err.msg);
+}
+
+static void lobby_all_free(lobby_all *a) {
+  free(a->live);
+  json_decref(a->over);
+}
+
+/* The page a subscriber asked for, as a `tables` message. */
+static json_t *lobby_page(const pf_conn *c, const lobby_all *a) {
+  json_t *list = json_array();
+  int total = 0, first = c->sub_page * LOBBY_PAGE, f = c->sub_filter;
+  for (int i = 0; i < a->nlive; i++) {
+    const table *t = a->live[i];
+    bool in = f == F_ALL || (f == F_OPEN && t->status == ST_WAITING && has_open_seat(t)) ||
+              (f == F_MINE && is_mine(c, t->id)) || (f == F_PLAYING && t->status == ST_PLAYING);
+    if (in && total++ >= first && (int)json_array_size(list) < LOBBY_PAGE) json_array_append_new(list, pf_state_summary(t));
+  }
+  size_t i;
+  json_t *o;
+  json_array_foreach(a->over, i, o) {
+    bool in = f == F_ALL || f == F_OVER || (f == F_MINE && is_mine(c, json_integer_value(json_object_get(o, "table"))));
+    if (in && total++ >= first && (int)json_array_size(list) < LOBBY_PAGE) json_array_append(list, o);
+  }
+  int pages = total ? (total + LOBBY_PAGE - 1) / LOBBY_PAGE : 1;
+  return json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:o}", "type", "tables", "filter", FILTERS[f], "page", c->sub_page,
+                   "pages", pages, "page_size", LOBBY_PAGE, "total", total, "tables", list);
+}
+
+/* Sends a subscriber its page if it is not the one it was sent last (or always, with an id). */
+static void lobby_send(pf_hall *h, pf_conn *c, const lobby_all *a, json_t *id) {
+  json_t *o = lobby_page(c, a);
+  if (!o) return;
+  char *text = pf_json_text(o);
+  static const uint8_t key[PF_SIPHASH_KEY] = {0};
+  uint64_t hash = text ? pf_siphash24(key, text, strlen(text)) : 0;
+  free(text);
+  if (!id && hash == c->sub_hash) return json_decref(o);
+  c->sub_hash = hash;
+  pf_outbox_send(h, c, o, id, true, false);
+}
+
+/* Subscribes the connection to the lobby's list: a page of the tables a filter keeps, sent now
+ * and again whenever it changes (pf_hall_tick), until another subscribe or the end. */
+void pf_lobby_subscribe(request *r) {
+  pf_hall *h = r->h;
+  pf_conn *c = r->c;
+  const char *f = pf_request_str(r, "filter", true);
+  if (!f && json_object_get(r->msg, "filter")) return;
+  int filter = F_ALL;
+  if (f) {
+    while (filter < (int)(sizeof FILTERS / sizeof *FILTERS) && strcmp(FILTERS[filter], f) != 0) filter++;
+    if (filter == (int)(sizeof FILTERS / sizeof *FILTERS))
+      return pf_request_bad(r, "bad_message", "subscribe: \"filter\" must be all, open, mine, playing or over, not \"%.40s\"", f);
+  }
+  json_int_t page;
+  if (pf_request_int(r, "page", true, 0, 0, 10000, &page) != 0) return;
+  json_t *mine = json_object_get(r->msg, "mine");
+  if (mine && (!json_is_array(mine) || json_array_size(mine) > LOBBY_MINE))
+    return pf_request_bad(r, "bad_message", "subscribe: \"mine\" must be an array of at most %d table numbers", LOBBY_MINE);
+  for (size_t i = 0; mine && i < json_array_size(mine); i++)
+    if (!json_is_integer(json_array_get(mine, i)))
+      return pf_request_bad(r, "bad_message", "subscribe: mine[%zu] must be a table number", i);
+  if (!c->subscribed && h->nsubs >= LOBBY_SUBSCRIBERS)
+    return pf_request_bad(r, "full", "%d connections follow the list of tables already, the most", LOBBY_SUBSCRIBERS);
+  if (!c->subscribed) h->nsubs++;
+  c->subscribed = true;
+  c->sub_filter = filter;
+  c->sub_page = (int)page;
+  c->nsub_mine = 0;
+  for (size_t i = 0; mine && i < json_array_size(mine); i++) c->sub_mine[c->nsub_mine++] = json_integer_value(json_array_get(mine, i));
+  lobby_all a;
+  lobby_all_build(h, &a);
+  lobby_send(h, c, &a, r->id);
+  lobby_all_free(&a);
+}
+
+/* Every subscriber whose page changed is sent it again (called each second, when a table changed). */
+void pf_lobby_push(pf_hall *h) {
+  if (!h->lobby_dirty || !h->nsubs) return;
+  h->lobby_dirty = false;
+  lobby_all a;
+  lobby_all_build(h, &a);
+  for (pf_conn *c = h->conns; c; c = c->next)
+    if (c->subscribed) lobby_send(h, c, &a, NULL);
+  lobby_all_free(&a);
+}

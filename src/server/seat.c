@@ -1,0 +1,140 @@
+/*
+ * seat.c - joining, resuming, watching, leaving and naming a seat (seat.h).
+ */
+#include "server/seat.h"
+#include "server/change.h"
+#include "server/chat.h"
+#include "server/outbox.h"
+#include "server/state.h"
+#include "server/tables.h"
+#include "server/turn.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/clock.h"
+
+void pf_seat_join(request *r) {
+  pf_hall *h = r->h;
+  table *t = pf_request_table(r);
+  if (!t) return;
+  json_int_t s;
+  if (pf_request_int(r, "seat", true, -1, 0, t->players - 1, &s) != 0) return;
+  if (s < 0)
+    for (int i = 0; i < t->players && s < 0; i++)
+      if (t->seats[i].kind == SEAT_OPEN) s = i;
+  if (s < 0) return pf_request_bad(r, "seat_taken", "table %" PRId64 " has no open seat", t->id);
+  if (t->seats[s].kind != SEAT_OPEN) return pf_request_bad(r, "seat_taken", "seat %lld of table %" PRId64 " is taken", (long long)s, t->id);
+  if (r->c->nbind == MAX_BINDINGS) return (void)pf_request_bind(r, t, (int)s);
+  char name[NAME_BYTES];
+  if (pf_request_name(r, name) < 0) return;
+  pf_error err;
+  chair *st = &t->seats[s];
+  pf_store_seat row = {(int)s, "human", NULL, NULL, false, name[0] ? name : NULL};
+  if (pf_change_begin(h, &err) != 0) return pf_request_bad(r, "storage", "%s", err.msg);
+  pf_table_new_token(st->token);
+  st->kind = SEAT_HUMAN;
+  memcpy(st->name, name, sizeof st->name);
+  row.token = st->token;
+  if (pf_store_set_seat(h->store, t->id, &row, &err) != 0 || pf_change_start_if_full(h, t, &err) != 0) {
+    pf_change_undo(h, t);
+    return pf_request_bad(r, "storage", "%s", err.msg);
+  }
+  pf_change_keep(h, t);
+  pf_tables_bind(t, r->c, (int)s);
+  pf_request_reply_acked(r, json_pack("{s:s, s:I, s:i, s:s}", "type", "joined", "table", (json_int_t)t->id, "seat", (int)s,
+                           "token", st->token));
+  pf_chat_send_log(h, r->c, t, (int)s);
+}
+
+void pf_seat_resume(request *r) {
+  pf_hall *h = r->h;
+  table *t;
+  int s = pf_request_seat(r, &t);
+  char name[NAME_BYTES];
+  if (s < 0 || pf_request_name(r, name) < 0 || !pf_request_bind(r, t, s)) return;
+  pf_error err;
+  chair *st = &t->seats[s];
+  bool renamed = name[0] && strcmp(name, st->name) != 0;
+  bool back = st->taken_over && pf_turn_clock_left(t, s, pf_clock_seconds()) != 0; /* not a seat out of time */
+  if (back || renamed) {
+    pf_store_seat row = {s, "human", NULL, st->token, st->taken_over && !back, name[0] ? name : st->name[0] ? st->name : NULL};
+    if (pf_change_begin(h, &err) != 0 || pf_store_set_seat(h->store, t->id, &row, &err) != 0) {
+      pf_change_undo(h, t);
+      pf_tables_unbind(h, t->id, r->c, s);
+      return pf_request_bad(r, "storage", "%s", err.msg);
+    }
+    st->taken_over = row.taken_over;
+    if (renamed) memcpy(st->name, name, sizeof st->name);
+    pf_change_keep(h, t);
+  }
+  pf_request_reply_acked(r, json_pack("{s:s, s:I, s:i}", "type", "joined", "table", (json_int_t)t->id, "seat", s));
+  pf_chat_send_log(h, r->c, t, s);
+  if (!t->dirty) pf_state_broadcast(h, t); /* its state, and the others see the seat connected (else at the flush) */
+}
+
+void pf_seat_watch(request *r) {
+  table *t = pf_request_table(r);
+  if (!t || !pf_request_bind(r, t, -1)) return;
+  pf_request_reply(r, json_pack("{s:s, s:I}", "type", "watching", "table", (json_int_t)t->id));
+  pf_buf state = {0};
+  if (pf_state_text(t, -1, &state) == 0)
+    pf_outbox_send_text(r->h, r->c, state.data, state.len, false);
+  else
+    pf_outbox_send(r->h, r->c, NULL, NULL, true, false); /* the fixed internal error */
+  pf_buf_free(&state);
+  pf_chat_send_log(r->h, r->c, t, -1);
+}
+
+void pf_seat_leave(request *r) {
+  pf_hall *h = r->h;
+  table *t;
+  int s = pf_request_seat(r, &t);
+  if (s < 0) return;
+  pf_error err;
+  chair *st = &t->seats[s];
+  pf_store_seat row = {s, "open", NULL, NULL, false, NULL};
+  if (t->status == ST_PLAYING) row = (pf_store_seat){s, "bot", t->takeover_bot, NULL, false, NULL};
+  if (t->status != ST_OVER) {
+    if (pf_change_begin(h, &err) != 0 || pf_store_set_seat(h->store, t->id, &row, &err) != 0) {
+      pf_change_undo(h, t);
+      return pf_request_bad(r, "storage", "%s", err.msg);
+    }
+    st->kind = pf_table_parse_kind(row.kind);
+    st->taken_over = false;
+    memset(st->token, 0, sizeof st->token);
+    memset(st->name, 0, sizeof st->name);
+    snprintf(st->bot, sizeof st->bot, "%s", row.bot ? row.bot : "");
+    if (t->status == ST_WAITING) t->since = pf_clock_seconds(); /* expiry counts from the last to leave */
+    pf_change_keep(h, t);
+    /* Every connection at that seat leaves it. */
+    for (int i = 0; i < t->nwatch;)
+      if (t->watch[i].seat == s)
+        pf_tables_unbind(h, t->id, t->watch[i].conn, s);
+      else
+        i++;
+  }
+  pf_tables_unbind(h, t->id, r->c, s);
+  pf_request_reply_acked(r, json_pack("{s:s, s:I}", "type", "left", "table", (json_int_t)t->id));
+}
+
+/* A seat's new display name. */
+void pf_seat_name(request *r) {
+  pf_hall *h = r->h;
+  table *t;
+  int s = pf_request_seat(r, &t);
+  char name[NAME_BYTES];
+  if (s < 0 || pf_request_name(r, name) < 0) return;
+  if (!name[0]) return pf_request_bad(r, "bad_message", "name: \"name\" is missing");
+  chair *st = &t->seats[s];
+  pf_error err;
+  pf_store_seat row = {s, "human", NULL, st->token, st->taken_over, name};
+  if (pf_change_begin(h, &err) != 0 || pf_store_set_seat(h->store, t->id, &row, &err) != 0) {
+    pf_change_undo(h, t);
+    return pf_request_bad(r, "storage", "%s", err.msg);
+  }
+  memcpy(st->name, name, sizeof st->name);
+  pf_change_keep(h, t); /* everyone at the table is sent the new name in its state */
+  pf_request_reply_acked(r, json_pack("{s:s, s:I, s:i, s:s}", "type", "named", "table", (json_int_t)t->id, "seat", s, "name", name));
+}
