@@ -34,8 +34,21 @@ static bool is_control(long c) {
          (c >= 0x2060 && c <= 0x206F) || c == 0xFEFF || (c >= 0xFFF9 && c <= 0xFFFB) || (c >= 0xE0000 && c <= 0xE007F);
 }
 
+/* Characters that show nothing of their own: white space, fillers (the Hangul ones, the Braille
+ * blank), and the format characters and selectors a text may hold but that draw nothing alone
+ * (soft hyphen, grapheme joiner, Arabic letter mark, Mongolian and other variation selectors,
+ * Khmer's inherent vowels, musical and shorthand format controls). A text made only of these
+ * would be a name nobody sees. */
+static bool is_blank(long c) {
+  return is_space(c) || c == 0x00AD || c == 0x034F || c == 0x061C || c == 0x115F || c == 0x1160 || c == 0x17B4 ||
+         c == 0x17B5 || (c >= 0x180B && c <= 0x180F) || c == 0x2800 || c == 0x3164 || (c >= 0xFE00 && c <= 0xFE0F) ||
+         c == 0xFFA0 || (c >= 0x1BCA0 && c <= 0x1BCA3) || (c >= 0x1D173 && c <= 0x1D17A) ||
+         (c >= 0xE0100 && c <= 0xE01EF);
+}
+
 /* Checks text a person wrote (a name, a chat message) and copies it into out, trimmed of white
- * space at both ends: 1 to max characters, valid UTF-8, no control character. -1 with why. */
+ * space at both ends: 1 to max characters, valid UTF-8, no control character, at least one that
+ * shows (not only blanks, fillers and format characters). -1 with why. */
 int pf_text_check(const char *in, size_t n, int max, char *out, size_t outsz, char *why, size_t whysz) {
   const unsigned char *p = (const unsigned char *)in, *end = p + n;
   int len;
@@ -43,6 +56,7 @@ int pf_text_check(const char *in, size_t n, int max, char *out, size_t outsz, ch
   while (p < end && (c = utf8_next(p, (size_t)(end - p), &len)) >= 0 && is_space(c)) p += len;
   const unsigned char *start = p, *last = p;
   int chars = 0;
+  bool visible = false;
   for (; p < end; p += len) {
     if ((c = utf8_next(p, (size_t)(end - p), &len)) < 0)
       return snprintf(why, whysz, "byte %d is not UTF-8", (int)(p - (const unsigned char *)in)), -1;
@@ -50,10 +64,12 @@ int pf_text_check(const char *in, size_t n, int max, char *out, size_t outsz, ch
       return snprintf(why, whysz, "character %d is a control character (U+%04lX)", chars + 1, c), -1;
     chars++;
     if (!is_space(c)) last = p + len;
+    visible |= !is_blank(c);
   }
   chars = 0;
   for (p = start; p < last; p += len) utf8_next(p, (size_t)(last - p), &len), chars++;
   if (!chars) return snprintf(why, whysz, "it is empty (white space only)"), -1;
+  if (!visible) return snprintf(why, whysz, "it shows nothing: each of its characters is blank or invisible"), -1;
   if (chars > max || (size_t)(last - start) >= outsz)
     return snprintf(why, whysz, "it has %d characters; the most is %d", chars, max), -1;
   memcpy(out, start, (size_t)(last - start));

@@ -9,7 +9,8 @@
 #include <stddef.h>
 
 /* Checks text a person wrote (a name, a chat message) and copies it into out, trimmed of white
- * space at both ends: 1 to max characters, valid UTF-8, no control character. -1 with why. */
+ * space at both ends: 1 to max characters, valid UTF-8, no control character, at least one that
+ * shows (not only blanks, fillers and format characters). -1 with why. */
 int pf_text_check(const char *in, size_t n, int max, char *out, size_t outsz, char *why, size_t whysz);
 
 #endif
