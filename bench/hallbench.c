@@ -77,7 +77,7 @@ static int64_t open_table(pf_hall *h, pf_conn **conns, int i, int made, bool wat
   strcat(seats, "]");
   for (int k = 0; k < 3; k++) {
     if (conns[3 * i + k]) pf_hall_disconnect(h, conns[3 * i + k]);
-    conns[3 * i + k] = k < 2 || (watch && made % 3 == 0) ? pf_hall_connect(h, NULL) : NULL;
+    conns[3 * i + k] = k < 2 || (watch && made % 3 == 0) ? pf_hall_connect(h, NULL, NULL) : NULL;
   }
   int64_t id;
   snprintf(msg, sizeof msg, "{\"type\":\"create\",\"game\":\"%s\",\"players\":%d,\"options\":%s,\"seats\":%s}",
@@ -118,7 +118,9 @@ int main(int argc, char **argv) {
   pf_hall_io io = {.send = count_send};
   pf_hall_config cfg = {.db = ":memory:"};
   pf_hall_default_limits(&cfg.limits);
-  cfg.limits.waiting_per_conn = 1000000;
+  cfg.limits.clients.waiting_per_client = 1000000; /* every table is the in-process client's */
+  cfg.limits.clients.bot_tables_per_client = 1000000;
+  cfg.limits.clients.costly.burst = 1000000;
   pf_error err;
   pf_hall *h = pf_hall_open(&cfg, &io, &err);
   if (!h) return fprintf(stderr, "pilfer-hallbench: %s\n", err.msg), 1;

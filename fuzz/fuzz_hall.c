@@ -87,7 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   memset(peers, 0, sizeof peers);
   for (int k = 0; k < CONNS; k++) {
     peers[k].index = k;
-    conns[k] = pf_hall_connect(h, &peers[k]);
+    conns[k] = pf_hall_connect(h, &peers[k], NULL);
   }
   pf_buf msg = {0};
   const char *p = (const char *)data, *end = p + size;

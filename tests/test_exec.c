@@ -35,7 +35,7 @@ static const char *ask_hall(const char *msg) {
   pf_error err;
   pf_hall *h = pf_hall_open(&cfg, &io, &err);
   if (!h) fail_msg("the hall does not open: %s", err.msg);
-  pf_conn *c = pf_hall_connect(h, NULL);
+  pf_conn *c = pf_hall_connect(h, NULL, NULL);
   pf_buf_clear(&replies);
   pf_hall_message(h, c, msg, strlen(msg));
   pf_hall_flush(h); /* replies wait for the pass's commit (hall.h) */

@@ -2089,15 +2089,18 @@ static void connections(void **st) {
   stop_own(&s);
 }
 
-/* Finding 6, tables: waiting tables per connection and in all, their expiry (from the store
- * too), the search budget of a bot seat. */
+/* Finding 6, tables: waiting tables per address (another client is another address) and in
+ * all, their expiry (from the store too), the search budget of a bot seat. */
 static void waiting_tables(void **st) {
   (void)st;
-  const char *args[] = {"--limit", "waiting_per_conn=2", "--limit", "waiting_max=3", "--limit", "waiting_expiry=2",
+  const char *args[] = {"--limit", "waiting_per_client=2", "--limit", "waiting_max=3", "--limit", "waiting_expiry=2",
                         "--limit", "search_iters=5000", NULL};
   srv s;
   own_server(&s, "waiting", args);
-  ws_conn *c1 = connect_or_fail(&s), *c2 = connect_or_fail(&s);
+  ws_conn *c1 = connect_or_fail(&s);
+  ws_source("127.0.0.2");
+  ws_conn *c2 = connect_or_fail(&s);
+  ws_source(NULL);
   const char *create = "\"type\": \"create\", \"game\": \"thief\", \"players\": 2";
   long long ids[3];
   for (int i = 0; i < 2; i++) {
@@ -2106,7 +2109,10 @@ static void waiting_tables(void **st) {
     ids[i] = jint(r, "table");
     json_decref(r);
   }
-  want_code(ask(c1, "%s", create), "too_many_tables", "a third waiting table of one connection");
+  want_code(ask(c1, "%s", create), "too_many_tables", "a third waiting table of one address");
+  ws_conn *c3 = connect_or_fail(&s); /* the same address again: reconnecting changes nothing */
+  want_code(ask(c3, "%s", create), "too_many_tables", "a third waiting table of one address, reconnected");
+  ws_close(c3, WS_CLOSE_NORMAL);
   json_t *r = ask(c2, "%s", create);
   ids[2] = jint(r, "table");
   json_decref(r);
@@ -2273,6 +2279,7 @@ static void random_messages(void **st) {
   const char *seats[] = {NULL, "random"};
   table *t = table_new("thief", 2, srv_short_options("thief"), seats, NULL, false);
   ws_conn *c[CONNS];
+  ws_source("127.0.0.4"); /* a client of its own: its costly requests are rate limited, not the checks' */
   for (int i = 0; i < CONNS; i++) c[i] = connect_or_fail(&server);
   char *msg = malloc(8000);
   int sent = 0, reconnects = 0;
@@ -2298,6 +2305,7 @@ static void random_messages(void **st) {
     usleep(12500);
   }
   free(msg);
+  ws_source(NULL);
   print_message("10,000 random messages in %.1f s (%d connections closed for invalid UTF-8)\n",
                 (double)(ws_now_ms() - start) / 1000, reconnects);
   alive_or_fail(&server, "10,000 random messages");
@@ -2315,7 +2323,8 @@ static void sigterm(void **st) {
   char db[400], log[400];
   snprintf(db, sizeof db, "%s/sigterm.db", tmpdir);
   snprintf(log, sizeof log, "%s/sigterm.log", tmpdir);
-  const char *args[] = {"--limit", "conns_per_address=1000", "--limit", "waiting_per_conn=1000", NULL};
+  const char *args[] = {"--limit", "conns_per_address=1000", "--limit", "waiting_per_client=1000",
+                        "--limit", "bot_tables_per_client=1000", "--limit", "costly_burst=1000000", NULL};
   srv s = {.args = serve_args(args)};
   if (srv_start(&s, pilfer, db, log, WAIT_MS) != 0) fail_msg("the server did not start: %s", s.error);
   ws_conn *c[TABLES];
@@ -2474,8 +2483,10 @@ static void names(void **st) {
  * checked, rate limited, and markup kept as mere text. */
 static void chat(void **st) {
   (void)st;
-  ws_conn *a = connect_or_fail(&server), *b = connect_or_fail(&server), *w = connect_or_fail(&server),
-          *w2 = connect_or_fail(&server);
+  ws_conn *a = connect_or_fail(&server), *w = connect_or_fail(&server), *w2 = connect_or_fail(&server);
+  ws_source("127.0.0.3"); /* the chat's rate is an address's: b's own, for the flood below */
+  ws_conn *b = connect_or_fail(&server);
+  ws_source(NULL);
   json_t *r = ask(a, "\"type\": \"create\", \"game\": \"thief\", \"players\": 2, \"spectator_chat\": true");
   long long tid = jint(r, "table");
   json_decref(r);
@@ -2835,7 +2846,8 @@ static int start_server(void **st) {
   char db[400], log[400];
   snprintf(db, sizeof db, "%s/pilfer.db", tmpdir);
   snprintf(log, sizeof log, "%s/server.log", tmpdir);
-  static const char *const args[] = {"--limit", "waiting_per_conn=1000", NULL}; /* the lobby creates every table */
+  static const char *const args[] = {"--limit", "waiting_per_client=1000", "--limit", "bot_tables_per_client=1000",
+                                     NULL}; /* the lobby creates every table */
   server.args = serve_args(args);
   if (srv_start(&server, pilfer, db, log, WAIT_MS) != 0) {
     print_error("the server did not start: %s\n", server.error);

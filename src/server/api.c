@@ -32,17 +32,17 @@
 #include "core/clock.h"
 
 void pf_hall_default_limits(pf_hall_limits *lim) {
-  *lim = (pf_hall_limits){.waiting_per_conn = 4, .waiting_max = 10000, .waiting_expiry = 3600,
-                          .search_iters = 100000, .search_ms = 1000};
+  *lim = (pf_hall_limits){.waiting_max = 10000, .waiting_expiry = 3600, .search_iters = 100000, .search_ms = 1000};
   pf_client_default_limits(&lim->clients);
 }
 
 /* ---- connections ---- */
 
-pf_conn *pf_hall_connect(pf_hall *h, void *peer) {
+pf_conn *pf_hall_connect(pf_hall *h, void *peer, pf_client *client) {
   pf_conn *c = pf_xcalloc(1, sizeof *c);
   c->id = ++h->next_conn;
   c->peer = peer;
+  c->client = client ? client : h->local;
   c->next = h->conns;
   if (h->conns) h->conns->prev = c;
   h->conns = c;
@@ -70,7 +70,6 @@ void pf_hall_disconnect(pf_hall *h, pf_conn *c) {
   if (c->prev) c->prev->next = c->next;
   else h->conns = c->next;
   if (c->next) c->next->prev = c->prev;
-  free(c->made);
   free(c);
   pf_tables_sweep_idle(h);
 }
@@ -208,6 +207,7 @@ static void clock_check(pf_hall *h, table *t, double now) {
 void pf_hall_tick(pf_hall *h) {
   double now = pf_clock_seconds();
   pf_error err;
+  pf_clients_sweep(h->clients, now); /* the clients that hold nothing and owe nothing are forgotten */
   for (int64_t id = 1; id < h->cap; id++) {
     if (h->tables[id] && h->tables[id]->status == ST_PLAYING && h->tables[id]->clock_s) clock_check(h, h->tables[id], now);
     table *t = h->tables[id];
@@ -365,12 +365,17 @@ pf_hall *pf_hall_open(const pf_hall_config *cfg, const pf_hall_io *io, pf_error 
   h->lim = cfg->limits;
   if (!h->lim.search_ms) pf_hall_default_limits(&h->lim);
   h->scratch = pf_xmalloc(largest_state());
+  h->clients = pf_clients_new(&h->lim.clients);
+  /* The in-process client (pf_hall_connect with none): held for the hall's life. */
+  h->local = pf_client_get(h->clients, "in-process", pf_clock_seconds());
+  pf_client_hold(h->local, PF_HOLD_TCP, 1);
   if (pf_store_open(&h->store, cfg->db, cfg->full_sync, err) != 0 ||
       pf_store_load_unfinished(h->store, pf_tables_load, h, err) != 0) {
     for (int64_t id = 1; id < h->cap; id++) pf_table_free(h->tables[id]);
     free(h->tables);
     pf_store_close(h->store);
     free(h->scratch);
+    pf_clients_free(h->clients);
     free(h);
     return NULL;
   }
@@ -408,5 +413,8 @@ void pf_hall_close(pf_hall *h) {
   free(h->idle);
   free(h->dirty);
   free(h->out);
+  pf_clients_free(h->clients); /* last: the tables' charges were released as they were freed */
   free(h);
 }
+
+pf_clients *pf_hall_clients(pf_hall *h) { return h->clients; }

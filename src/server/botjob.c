@@ -64,8 +64,22 @@ void pf_botjob_free(bot_job *j) {
   free(j);
 }
 
+/* Whether a spec's bot searches (its kind says so: bot.h), so that its job goes to the search lane
+ * rather than the cheap one. */
+static bool spec_searches(const char *spec) {
+  size_t n = strcspn(spec, ":");
+  for (int i = 0; pf_bot_kinds[i]; i++)
+    if (strlen(pf_bot_kinds[i]->name) == n && strncmp(pf_bot_kinds[i]->name, spec, n) == 0) return pf_bot_kinds[i]->searches;
+  return true;
+}
+
 bot_job *pf_botjob_new(pf_hall *h, const table *t, int seat, int at, const char *spec) {
   bot_job *j = pf_xcalloc(1, sizeof *j);
+  /* The workers' keys (workers.h): charged to the table's creator (0, the server, for a table
+   * that came back from the database), its turn among the creator's tables, its lane. */
+  j->work.client = (uint64_t)(uintptr_t)t->creator;
+  j->work.group = t->id;
+  j->work.cheap = !spec_searches(spec);
   j->table = t->id;
   j->ply = t->run.nmoves;
   j->seat = seat;
@@ -123,9 +137,10 @@ static pf_conn *conn_by_id(pf_hall *h, uint64_t id) {
 void pf_botjob_hint_done(pf_hall *h, bot_job *j) {
   table *t = pf_tables_in_memory(h, j->table);
   if (t) t->hint_busy = false;
+  if (j->asker) pf_client_hold(j->asker, PF_HOLD_HINTS, -1);
+  j->asker = NULL;
   pf_conn *c = conn_by_id(h, j->conn);
   if (!c) return;
-  c->hint_busy = false;
   if (j->cancelled) return;
   if (j->failed) return pf_outbox_error(h, c, j->req_id, "bad_seat_spec", "%s", j->err.msg);
   pf_outbox_send(h, c,

@@ -20,6 +20,7 @@ typedef struct bot_job {
   int64_t table;
   int ply, seat;
   uint64_t conn;   /* the hint's asker */
+  pf_client *asker; /* its client, holding PF_HOLD_HINTS until the hint comes back (pf_botjob_hint_done) */
   json_t *req_id;  /* the hint request's id, owned */
   const pf_game *g;
   int players;

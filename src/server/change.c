@@ -41,6 +41,7 @@ void pf_change_keep(pf_hall *h, table *t) {
     return;
   }
   pf_turn_note_group(t);
+  pf_table_charge(t);
   mark_dirty(h, t);
 }
 

@@ -59,19 +59,6 @@ void pf_chat_send_log(pf_hall *h, pf_conn *c, const table *t, int seat) {
             false, false);
 }
 
-/* Whether the connection may send one more chat message now (CHAT_BURST, then one every
- * CHAT_EVERY seconds); takes it if so. */
-static bool chat_allowed(pf_conn *c) {
-  double now = pf_clock_seconds();
-  if (c->chat_at == 0) c->chat_tokens = CHAT_BURST;
-  else c->chat_tokens += (now - c->chat_at) / CHAT_EVERY;
-  if (c->chat_tokens > CHAT_BURST) c->chat_tokens = CHAT_BURST;
-  c->chat_at = now;
-  if (c->chat_tokens < 1) return false;
-  c->chat_tokens -= 1;
-  return true;
-}
-
 static bool watches(const pf_conn *c, const table *t) {
   for (int i = 0; i < c->nbind; i++)
     if (c->bind[i].table == t->id && c->bind[i].seat == -1) return true;
@@ -95,8 +82,13 @@ void pf_chat_say(request *r) {
     if (!t->spectator_chat) return pf_request_bad(r, "chat_closed", "table %" PRId64 " has no spectators' chat", t->id);
     if (pf_request_name(r, name) < 0) return;
   }
-  if (!chat_allowed(r->c))
-    return pf_request_bad(r, "chat_flood", "chat: at most %d messages at once, then one every %g seconds", CHAT_BURST, CHAT_EVERY);
+  double now = pf_clock_seconds();
+  if (!pf_client_take(r->c->client, PF_RATE_CHAT, now)) {
+    const pf_client_rate *rate = &h->lim.clients.chat;
+    return pf_request_bad(r, "chat_flood", "chat: your address may send %d messages at once, then one every %g seconds "
+                          "(try again in %.1f s)", rate->burst, rate->every_ms / 1000.0,
+                          pf_client_retry_in(r->c->client, PF_RATE_CHAT, now));
+  }
   pf_store_chat m = {CHANNEL[s < 0], s, s >= 0 ? (t->seats[s].name[0] ? t->seats[s].name : NULL) : name[0] ? name : NULL,
                      text, (int64_t)time(NULL)};
   pf_error err;

@@ -103,8 +103,7 @@ bool pf_client_key(const char *address, char *out, size_t n) {
  *   tcp_per_client 128 and ws_per_client 64: a household or an office behind one address (NAT)
  *     with a few people, each with a few tabs; a browser opens about 6 HTTP connections to a host
  *     and one WebSocket per tab, and keeps some a few seconds after.
- *   waiting_per_client 4: a person waits for players at one or two tables at once; as the hall's
- *     waiting_per_conn, now per address.
+ *   waiting_per_client 4: a person waits for players at one or two tables at once.
  *   bot_tables_per_client 16: a person plays one game or a few at once; many bot games at once
  *     are research, which `pilfer sim` does without the server. Each costs searches on the
  *     workers, so this bounds what one client takes of them.

@@ -78,8 +78,8 @@ typedef struct pf_client_rate {
  * reason in client.c; each must be at least 1. */
 typedef struct pf_client_limits {
   int tcp_per_client;        /* tcp_per_address 128: PF_HOLD_TCP */
-  int ws_per_client;         /* ws_per_client 64: PF_HOLD_WS (today's conns_per_address) */
-  int waiting_per_client;    /* waiting_per_client 4: PF_HOLD_WAITING (today's waiting_per_conn) */
+  int ws_per_client;         /* conns_per_address 64: PF_HOLD_WS */
+  int waiting_per_client;    /* waiting_per_client 4 (or its old name waiting_per_conn): PF_HOLD_WAITING */
   int bot_tables_per_client; /* bot_tables_per_client 16: PF_HOLD_BOT_TABLES */
   int hints_per_client;      /* hints_per_client 1: PF_HOLD_HINTS */
   int clients_max;           /* clients_max 65536: clients the table keeps at once */

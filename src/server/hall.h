@@ -49,7 +49,6 @@ typedef struct pf_hall_io {
 /* What one client may cost the hall (docs/protocol.md, "Limits"). pf_hall_default_limits sets
  * each; 0 is not "none". */
 typedef struct pf_hall_limits {
-  int waiting_per_conn; /* tables a connection created that are still waiting for players */
   int waiting_max;      /* waiting tables in all */
   int waiting_expiry;   /* seconds a waiting table with nobody seated lives */
   int search_iters;     /* the most search iterations a bot seat or a hint may ask */
@@ -76,8 +75,12 @@ void pf_hall_close(pf_hall *h);
  * its table's others a state, thousands of them to connections about to close too). */
 void pf_hall_stopping(pf_hall *h);
 
-/* A new connection, known to the transport as peer. */
-pf_conn *pf_hall_connect(pf_hall *h, void *peer);
+/* A new connection, known to the transport as peer, of a client of pf_hall_clients (the
+ * transport keeps it valid while the connection is open: client.h, by holding its PF_HOLD_WS);
+ * NULL: the hall's own in-process client, for tests and the fuzz target. */
+pf_conn *pf_hall_connect(pf_hall *h, void *peer, pf_client *client);
+/* The hall's clients, by address (client.h): every per-client limit, the transport's too. */
+pf_clients *pf_hall_clients(pf_hall *h);
 /* The connection is gone: it leaves every table it watched or sat at (its seats stay its own:
  * the token brings them back). */
 void pf_hall_disconnect(pf_hall *h, pf_conn *c);

@@ -26,8 +26,6 @@
 #define MAX_BINDINGS 32    /* tables a connection may sit at or watch at once */
 #define LIST_MAX 200       /* tables in a list */
 #define CHAT_CHARS 300     /* a chat message's characters at most */
-#define CHAT_BURST 5       /* chat messages a connection may send at once ... */
-#define CHAT_EVERY 2.0     /* ... and then one every this many seconds (`chat_flood`) */
 #define CHAT_LOG 50        /* the messages told to a connection as it sits down or watches */
 #define LOBBY_PAGE 20      /* tables in one page of a `subscribe` */
 #define LOBBY_MINE 100     /* table ids a `subscribe` may name as its own */
@@ -43,10 +41,7 @@ struct pf_conn {
   void *peer;
   binding bind[MAX_BINDINGS];
   int nbind;
-  int64_t *made; /* the tables it created that may still be waiting (pruned at each create) */
-  int nmade;
-  bool hint_busy; /* its hint job is out */
-  double chat_tokens, chat_at; /* its chat's rate: messages it may send now, as of when */
+  pf_client *client; /* who it is (its address: client.h): what it may hold and how fast it may ask */
   /* The lobby's list it subscribed to (`subscribe`): a filter, a page, the tables it calls its
    * own, and a hash of the last page it was sent (a page is sent again only when it changed). */
   bool subscribed;
@@ -77,6 +72,8 @@ struct pf_hall {
   int ntables;
   pf_conn *conns;
   uint64_t next_conn;
+  pf_clients *clients; /* every client, by address (client.h); the transport's too */
+  pf_client *local;    /* the in-process client (pf_hall_connect without one) */
   void *scratch;  /* a state-sized buffer (the largest game's) */
   int64_t *idle;  /* finished tables that may have nobody left at them: unloaded by pf_tables_sweep_idle */
   int nidle, capidle;

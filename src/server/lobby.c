@@ -21,7 +21,9 @@
 
 void pf_lobby_games(request *r) { pf_request_reply(r, json_pack("{s:s, s:o}", "type", "games", "games", pf_games_json())); }
 
-void pf_lobby_list(request *r) { pf_request_reply(r, json_pack("{s:s, s:o}", "type", "tables", "tables", pf_state_tables(r->h))); }
+void pf_lobby_list(request *r) {
+  if (pf_request_costly(r)) pf_request_reply(r, json_pack("{s:s, s:o}", "type", "tables", "tables", pf_state_tables(r->h)));
+}
 
 /* ---- create ---- */
 
@@ -105,18 +107,22 @@ static int read_create(request *r, create_req *q) {
   return 0;
 }
 
-/* Whether the connection and the hall may have one more waiting table (prunes c->made). */
-static bool may_create(request *r) {
+/* Whether the client and the hall may have one more table of this kind: waiting ones in all
+ * (waiting_max), the client's waiting ones (waiting_per_client), and with a bot in a seat, the
+ * client's tables being played with bots (bot_tables_per_client). */
+static bool may_create(request *r, const create_req *q) {
   pf_hall *h = r->h;
-  pf_conn *c = r->c;
-  int n = 0;
-  for (int i = 0; i < c->nmade; i++) {
-    table *t = pf_tables_in_memory(h, c->made[i]);
-    if (t && t->status == ST_WAITING) c->made[n++] = c->made[i];
+  pf_client *c = r->c->client;
+  bool bots = false;
+  for (int s = 0; s < q->setup.players; s++) bots |= q->seat_kind[s] == SEAT_BOT;
+  if (!pf_client_may_hold(c, PF_HOLD_WAITING)) {
+    pf_request_bad(r, "too_many_tables", "your address has %d tables waiting for players already, the most it may have "
+                   "(waiting_per_client)", pf_client_held(c, PF_HOLD_WAITING));
+    return false;
   }
-  c->nmade = n;
-  if (n >= h->lim.waiting_per_conn) {
-    pf_request_bad(r, "too_many_tables", "this connection has %d tables waiting for players already (the most it may have)", n);
+  if (bots && !pf_client_may_hold(c, PF_HOLD_BOT_TABLES)) {
+    pf_request_bad(r, "too_many_tables", "your address has %d tables being played with bots already, the most it may "
+                   "have (bot_tables_per_client)", pf_client_held(c, PF_HOLD_BOT_TABLES));
     return false;
   }
   int waiting = 0;
@@ -147,6 +153,7 @@ table *pf_lobby_create_table(pf_hall *h, const create_req *q, pf_error *err) {
   }
   t->created = (int64_t)time(NULL);
   t->since = pf_clock_seconds();
+  t->creator = q->creator;
   char *opts_text = NULL;
   int rc = pf_run_start(&t->run, q->g, &q->setup, err);
   if (rc == 0) {
@@ -169,6 +176,7 @@ table *pf_lobby_create_table(pf_hall *h, const create_req *q, pf_error *err) {
   if (rc != 0) { /* the one way out of a failure */
     if (in_change) pf_store_change_end(h->store, false, err);
     if (t->id) h->tables[t->id] = NULL, h->ntables--;
+    t->creator = NULL; /* charged nothing yet */
     pf_table_free(t);
     return NULL;
   }
@@ -177,16 +185,11 @@ table *pf_lobby_create_table(pf_hall *h, const create_req *q, pf_error *err) {
 }
 
 void pf_lobby_create(request *r) {
-  create_req q = {0};
-  if (read_create(r, &q) != 0 || !may_create(r)) return;
+  create_req q = {.creator = r->c->client};
+  if (read_create(r, &q) != 0 || !may_create(r, &q)) return;
   pf_error err;
   table *t = pf_lobby_create_table(r->h, &q, &err);
   if (!t) return pf_request_bad(r, "storage", "%s", err.msg);
-  if (t->status == ST_WAITING) {
-    pf_conn *c = r->c;
-    c->made = pf_xrealloc(c->made, (size_t)(c->nmade + 1) * sizeof *c->made);
-    c->made[c->nmade++] = t->id;
-  }
   pf_request_reply_acked(r, json_pack("{s:s, s:I, s:o}", "type", "created", "table", (json_int_t)t->id, "summary", pf_state_summary(t)));
 }
 
@@ -267,6 +270,7 @@ static void lobby_send(pf_hall *h, pf_conn *c, const lobby_all *a, json_t *id) {
 /* Subscribes the connection to the lobby's list: a page of the tables a filter keeps, sent now
  * and again whenever it changes (pf_hall_tick), until another subscribe or the end. */
 void pf_lobby_subscribe(request *r) {
+  if (!pf_request_costly(r)) return;
   pf_hall *h = r->h;
   pf_conn *c = r->c;
   const char *f = pf_request_str(r, "filter", true);

@@ -24,6 +24,7 @@ typedef struct create_req {
   bool clock_loss;
   const char *token[PF_MAX_PLAYERS]; /* a rematch's seats already taken: their tokens and names */
   const char *name[PF_MAX_PLAYERS];
+  pf_client *creator; /* who is charged for it (table.h): the asker, or the old table's */
 } create_req;
 
 /* Creates the table q asks for, as one change: the table, or NULL with err. */

@@ -58,13 +58,19 @@ void pf_play_hint(request *r) {
   if (pf_botjob_check(h, spec, &code, &err) != 0) return pf_request_bad(r, code, "hint: %s", err.msg);
   int at;
   if (!pf_turn_may_answer(t, s, &at)) return pf_request_bad(r, "not_your_turn", "seat %d is not asked now", s);
-  if (r->c->hint_busy) return pf_request_bad(r, "busy", "this connection's last hint is not answered yet: one at a time");
+  pf_client *c = r->c->client;
+  if (!pf_client_may_hold(c, PF_HOLD_HINTS))
+    return pf_request_bad(r, "busy", "your address's last hint is not answered yet: one at a time (hints_per_client)");
   if (t->hint_busy) return pf_request_bad(r, "busy", "a hint for table %" PRId64 " is being searched: one at a time", t->id);
+  if (!pf_request_costly(r)) return;
   bot_job *j = pf_botjob_new(h, t, s, at, spec);
   j->hint = true;
   j->conn = r->c->id;
+  j->asker = c;
+  pf_client_hold(c, PF_HOLD_HINTS, 1);
+  j->work.client = (uint64_t)(uintptr_t)c; /* the asker's, not the table's creator's */
   j->req_id = r->id ? json_incref(r->id) : NULL;
-  r->c->hint_busy = t->hint_busy = true;
+  t->hint_busy = true;
   pf_workers_submit(h->workers, &j->work);
 }
 
@@ -86,6 +92,7 @@ static json_t *review_entry(const table *t, const void *st, int k) {
 }
 
 void pf_play_review(request *r) {
+  if (!pf_request_costly(r)) return;
   table *t = pf_request_table(r);
   if (!t) return;
   if (t->status != ST_OVER) return pf_request_bad(r, "not_over", "table %" PRId64 " is still being played", t->id);

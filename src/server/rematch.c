@@ -48,11 +48,13 @@ static void rematch_tell(pf_hall *h, const table *t, json_t *news, const pf_conn
 }
 
 /* The rematch of a finished table, every seat having accepted: the same game, options, bots,
- * takeover and chat, the same people (their tokens and names) one seat on, a new deal. */
-static table *rematch_make(pf_hall *h, table *old, pf_error *err) {
+ * takeover and chat, the same people (their tokens and names) one seat on, a new deal; charged
+ * to `creator`. */
+static table *rematch_make(pf_hall *h, table *old, pf_client *creator, pf_error *err) {
   create_req q = {.g = old->g, .takeover_after = old->takeover_after, .spectator_chat = old->spectator_chat,
                   .clock_s = old->clock_s, .clock_loss = old->clock_loss,
-                  .takeover_bot = old->takeover_bot[0] ? old->takeover_bot : DEFAULT_TAKEOVER_BOT};
+                  .takeover_bot = old->takeover_bot[0] ? old->takeover_bot : DEFAULT_TAKEOVER_BOT,
+                  .creator = creator};
   q.setup = (pf_setup){.players = old->players, .options = old->run.setup.options, .seed = pf_table_random64() >> 1};
   for (int s = 0; s < old->players; s++) {
     int k = rematch_seat(s, old->players);
@@ -93,7 +95,7 @@ void pf_rematch_handle(request *r) {
   }
   pf_error err;
   int64_t id = t->id;
-  table *n = rematch_make(h, t, &err);
+  table *n = rematch_make(h, t, r->c->client, &err); /* charged to the last to accept */
   t = pf_tables_in_memory(h, id);
   if (!n || !t) return pf_request_bad(r, "storage", "%s", n ? "the table could not be read back" : err.msg);
   if (pf_change_begin(h, &err) != 0 || pf_store_set_rematch(h->store, t->id, n->id, &err) != 0) {

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/clock.h"
+
 void pf_request_bad(request *r, const char *code, const char *fmt, ...) {
   char msg[560];
   va_list ap;
@@ -104,5 +106,14 @@ int pf_request_name(request *r, char out[NAME_BYTES]) { return pf_request_text(r
 bool pf_request_bind(request *r, table *t, int s) {
   if (pf_tables_bind(t, r->c, s)) return true;
   pf_request_bad(r, "too_many_tables", "a connection may sit at or watch %d tables at once; leave one first", MAX_BINDINGS);
+  return false;
+}
+
+bool pf_request_costly(request *r) {
+  double now = pf_clock_seconds();
+  if (pf_client_take(r->c->client, PF_RATE_COSTLY, now)) return true;
+  const pf_client_rate *rate = &r->h->lim.clients.costly;
+  pf_request_bad(r, "flood", "%s: your address may send %d of subscribe, list, review and hint at once, then one every %d ms "
+                 "(try again in %.2f s)", r->type, rate->burst, rate->every_ms, pf_client_retry_in(r->c->client, PF_RATE_COSTLY, now));
   return false;
 }

@@ -24,6 +24,9 @@ void pf_request_bad(request *r, const char *code, const char *fmt, ...) __attrib
 void pf_request_reply_acked(request *r, json_t *o);
 /* A reply sent whatever the commit (taking o). */
 void pf_request_reply(request *r, json_t *o);
+/* A costly request (subscribe, list, review, hint): whether the client's rate allows one more now
+ * (client.h, PF_RATE_COSTLY), taking it; else the `flood` error is sent and false returned. */
+bool pf_request_costly(request *r);
 
 /* The fields: each returns what it read, or -1 / NULL after the error reply. */
 /* An integer field from lo to hi; absent is *v = def when optional. */

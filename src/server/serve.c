@@ -160,7 +160,6 @@ static void on_tick(lws_sorted_usec_list_t *sul) {
   server *srv = lws_container_of(sul, server, tick);
   pf_hall_tick(srv->hall);
   pf_ws_idle_check(srv);
-  pf_clients_sweep(srv->clients, pf_clock_seconds());
   lws_sul_schedule(srv->ctx, 0, &srv->tick, on_tick, LWS_US_PER_SEC);
 }
 
@@ -247,7 +246,7 @@ int pf_serve(const pf_serve_config *cfg) {
     pf_log_fail("%s", err.msg);
     return 1;
   }
-  srv.clients = pf_clients_new(&cfg->hall.clients);
+  srv.clients = pf_hall_clients(srv.hall);
   raise_file_limit();
   lws_set_log_level(LLL_ERR, lws_line);
   struct lws_context_creation_info info;
@@ -320,7 +319,6 @@ int pf_serve(const pf_serve_config *cfg) {
   lws_context_destroy(ctx); /* closes every connection: the hall hears of each */
   if (loop) ev_loop_destroy(loop);
   pf_hall_close(srv.hall);
-  pf_clients_free(srv.clients);
   pf_log_out("stop", "stopped");
   return 0;
 }

@@ -58,8 +58,27 @@ static void log_free(log_entry *e) {
   for (int v = 0; v <= PF_MAX_PLAYERS; v++) free(e->texts[v]), e->texts[v] = NULL;
 }
 
+bool pf_table_has_bot(const table *t) {
+  for (int s = 0; s < t->players; s++)
+    if (t->seats[s].kind == SEAT_BOT) return true;
+  return false;
+}
+
+void pf_table_charge(table *t) {
+  if (!t->creator) return;
+  bool waiting = t->status == ST_WAITING, bots = t->status == ST_PLAYING && pf_table_has_bot(t);
+  if (waiting != t->held_waiting) pf_client_hold(t->creator, PF_HOLD_WAITING, waiting ? 1 : -1);
+  if (bots != t->held_bots) pf_client_hold(t->creator, PF_HOLD_BOT_TABLES, bots ? 1 : -1);
+  t->held_waiting = waiting, t->held_bots = bots;
+  if (!waiting && !bots) t->creator = NULL; /* it holds nothing: the pointer may go (client.h) */
+}
+
 void pf_table_free(table *t) {
   if (!t) return;
+  if (t->creator) {
+    t->status = ST_OVER; /* what a table gone holds: nothing */
+    pf_table_charge(t);
+  }
   for (int i = 0; i < LOG_KEEP; i++) log_free(&t->log[i]);
   pf_run_free(&t->run);
   free(t->watch);

@@ -13,6 +13,7 @@
 #include "bots/bot.h"
 #include "core/record.h"
 #include "games/registry.h"
+#include "server/client.h"
 
 #define LOG_KEEP 20        /* moves told in each state message */
 #define NAME_CHARS 24      /* a display name's characters at most (docs/protocol.md, "Names") */
@@ -83,6 +84,11 @@ typedef struct table {
   bool hint_busy;      /* a hint job for this table is out */
   bool dirty;          /* changed in this pass: told at pf_hall_flush */
   double since;        /* when the table last changed (takeover and expiry count from here) */
+  /* The client that created it (NULL: a table that came back from the database, or the server's
+   * own), and what it charges that client now (pf_table_charge): a waiting table its
+   * PF_HOLD_WAITING, one being played with a bot in a seat its PF_HOLD_BOT_TABLES. */
+  pf_client *creator;
+  bool held_waiting, held_bots;
 } table;
 
 /* ---- tokens and seat kinds ---- */
@@ -100,7 +106,13 @@ int pf_table_parse_kind(const char *k);
 
 /* A table of g for `players`, empty: no run started, no seat taken. */
 table *pf_table_new(const pf_game *g, int players);
+/* Releases what the table charges its creator, then frees it. */
 void pf_table_free(table *t);
+/* Charges the table's creator what the table holds now (waiting, or being played with a bot),
+ * releasing what it no longer holds: called after every change (pf_change_keep). */
+void pf_table_charge(table *t);
+/* Whether a seat of the table is a bot's. */
+bool pf_table_has_bot(const table *t);
 /* The viewer index of a seat in a log entry's texts: seats are themselves, spectators (-1) last. */
 int pf_table_viewer_slot(const table *t, int seat);
 

@@ -115,6 +115,9 @@ void pf_tables_reload(pf_hall *h, table *t) {
   watcher *w = t->watch;
   int nw = t->nwatch;
   bool bot_busy = t->bot_busy, hint_busy = t->hint_busy;
+  pf_client *creator = t->creator; /* its charges go with it to the table as stored */
+  bool held_waiting = t->held_waiting, held_bots = t->held_bots;
+  t->creator = NULL;
   t->watch = NULL, t->nwatch = 0;
   int64_t id = t->id;
   pf_tables_remove(h, t);
@@ -129,8 +132,12 @@ void pf_tables_reload(pf_hall *h, table *t) {
     free(back->watch);
     back->watch = w, back->nwatch = nw, back->capwatch = nw;
     back->bot_busy = bot_busy, back->hint_busy = hint_busy;
+    back->creator = creator, back->held_waiting = held_waiting, back->held_bots = held_bots;
+    pf_table_charge(back);
   } else {
     free(w);
+    if (creator && held_waiting) pf_client_hold(creator, PF_HOLD_WAITING, -1);
+    if (creator && held_bots) pf_client_hold(creator, PF_HOLD_BOT_TABLES, -1);
   }
 }
 

@@ -248,7 +248,7 @@ void pf_ws_open(server *srv, session *s, struct lws *wsi) {
   char key[PF_CLIENT_KEY_MAX];
   s->client = pf_peer_client(srv, wsi, key, sizeof key); /* as it was when the upgrade was let through */
   if (s->client) pf_client_hold(s->client, PF_HOLD_WS, 1);
-  s->conn = pf_hall_connect(srv->hall, s);
+  s->conn = pf_hall_connect(srv->hall, s, s->client);
   s->tokens = BURST;
   s->last = s->heard = pf_clock_seconds();
   s->next = srv->sockets;
