@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "srvproc.h"
@@ -452,6 +453,139 @@ static void costly_rate(void **st) {
   stop(&s);
 }
 
+/* ====================================== every flood ====================================== */
+
+/* One hostile client from 127.0.0.1 for `seconds`, in a child process: silent TCP connections
+ * kept open, WebSockets opened and dropped at will, each sending a burst of subscribe, list and
+ * review without reading, creating waiting tables and tables of strong bots, chatting at a
+ * table it sits at, and asking hints. It ends by itself. */
+static pid_t hostile_child(const srv *s, int seconds) {
+  pid_t pid = fork();
+  if (pid != 0) return pid;
+  enum { SILENT = 100 };
+  int silent[SILENT], nsilent = 0;
+  int64_t end = ws_now_ms() + seconds * 1000;
+  char msg[512], token[80] = "";
+  json_int_t seat_table = 0;
+  for (int round = 0; ws_now_ms() < end; round++) {
+    if (nsilent < SILENT) {
+      int fd = silent_tcp(s, "127.0.0.1");
+      if (fd >= 0) silent[nsilent++] = fd;
+    }
+    ws_source("127.0.0.1");
+    ws_conn *c = ws_connect(HOST, s->port, "/ws", "pilfer", 2000);
+    ws_source(NULL);
+    if (!c) {
+      usleep(5000);
+      continue;
+    }
+    if (!token[0]) { /* a seat to chat and ask hints from */
+      json_t *r = create2(c, "thief", "open", "greedy", NULL);
+      seat_table = json_integer_value(json_object_get(r, "table"));
+      json_decref(r);
+      r = ask(c, json_pack("{s:s, s:I, s:i}", "type", "join", "table", seat_table, "seat", 0), NULL);
+      snprintf(token, sizeof token, "%s", json_string_value(json_object_get(r, "token")) ?: "x");
+      json_decref(r);
+    }
+    for (int k = 0; k < 60; k++) {
+      static const char *const KINDS[] = {"subscribe", "list", "review"};
+      int n = snprintf(msg, sizeof msg, "{\"type\": \"%s\", \"table\": 1, \"ply\": 0, \"log\": true}", KINDS[k % 3]);
+      ws_send_text(c, msg, (size_t)n);
+    }
+    int n = snprintf(msg, sizeof msg,
+                     "{\"type\": \"create\", \"game\": \"steal-the-pile\", \"players\": 2, \"seats\": [\"%s\", \"%s\"]}",
+                     STRONG, STRONG);
+    ws_send_text(c, msg, (size_t)n);
+    n = snprintf(msg, sizeof msg, "{\"type\": \"create\", \"game\": \"thief\", \"players\": 2}");
+    ws_send_text(c, msg, (size_t)n);
+    for (int k = 0; k < 5; k++) {
+      n = snprintf(msg, sizeof msg, "{\"type\": \"chat\", \"table\": %lld, \"token\": \"%s\", \"text\": \"spam\"}",
+                   (long long)seat_table, token);
+      ws_send_text(c, msg, (size_t)n);
+    }
+    n = snprintf(msg, sizeof msg, "{\"type\": \"hint\", \"table\": %lld, \"token\": \"%s\", \"bot\": \"%s\"}",
+                 (long long)seat_table, token, STRONG);
+    ws_send_text(c, msg, (size_t)n);
+    ws_flush(c);
+    if (round % 2) ws_drop(c); /* reconnecting at will: the next round is a new connection */
+    else ws_close(c, WS_CLOSE_NORMAL);
+  }
+  for (int i = 0; i < nsilent; i++) close(silent[i]);
+  _exit(0);
+}
+
+/* Every flood at once from one address, reconnecting at will: another address's handshake,
+ * create and join are each answered within a second, again and again, and its table of cheap
+ * bots plays within twice its quiet time (and a second of slack for a busy machine). */
+static void every_flood(void **st) {
+  (void)st;
+  const char *args[] = {"--workers", "2", NULL};
+  srv s;
+  start(&s, "every", args, 0);
+  int64_t quiet = median3(bot_game_ms(&s, "thief", "random", "random"), bot_game_ms(&s, "thief", "random", "random"),
+                          bot_game_ms(&s, "thief", "random", "random"));
+  pid_t child = hostile_child(&s, 10);
+  usleep(1500000); /* the floods under way */
+  int64_t worst_hs = 0, worst_create = 0, worst_join = 0, worst_game = 0;
+  for (int round = 0; round < 4; round++) {
+    ws_conn *c = NULL;
+    int64_t hs = handshake_ms(&s, "127.0.0.2", &c), create_ms, join_ms;
+    json_t *r = create2(c, "thief", "open", "random", &create_ms);
+    if (strcmp(rtype(r), "created")) fail_msg("another client's create: %s", json_dumps(r, 0));
+    json_int_t id = json_integer_value(json_object_get(r, "table"));
+    json_decref(r);
+    r = ask(c, json_pack("{s:s, s:I, s:i}", "type", "join", "table", id, "seat", 0), &join_ms);
+    if (strcmp(rtype(r), "joined")) fail_msg("another client's join: %s", json_dumps(r, 0));
+    json_decref(r);
+    ws_close(c, WS_CLOSE_NORMAL);
+    int64_t game = bot_game_ms(&s, "thief", "random", "random");
+    worst_hs = hs > worst_hs ? hs : worst_hs;
+    worst_create = create_ms > worst_create ? create_ms : worst_create;
+    worst_join = join_ms > worst_join ? join_ms : worst_join;
+    worst_game = game > worst_game ? game : worst_game;
+  }
+  print_message("under every flood, another client's worst: handshake %lld ms, create %lld ms, join %lld ms, a game of "
+                "cheap bots %lld ms (quiet %lld)\n",
+                (long long)worst_hs, (long long)worst_create, (long long)worst_join, (long long)worst_game,
+                (long long)quiet);
+  int status;
+  waitpid(child, &status, 0);
+  if (worst_hs > PROMPT_MS || worst_create > PROMPT_MS || worst_join > PROMPT_MS)
+    fail_msg("another client waited over %d ms (above)", PROMPT_MS);
+  if (worst_game > 2 * quiet + 1000) fail_msg("a game of cheap bots: %lld ms against %lld quiet", (long long)worst_game, (long long)quiet);
+  stop(&s);
+}
+
+/* At most 1000 connections follow the list (`subscribe`): the next is refused `full`; one
+ * address holds at most conns_per_address of them. */
+static void subscribers_full(void **st) {
+  (void)st;
+  srv s;
+  start(&s, "subs", NULL, 0);
+  enum { N = 1000 };
+  ws_conn **c = calloc(N + 1, sizeof *c);
+  for (int i = 0; i < N; i++) {
+    char from[32];
+    snprintf(from, sizeof from, "127.0.3.%d", 1 + i / 60); /* 60 from each address, under its 64 */
+    c[i] = conn_from(&s, from);
+    json_t *r = ask(c[i], json_pack("{s:s}", "type", "subscribe"), NULL);
+    if (strcmp(rtype(r), "tables")) fail_msg("subscriber %d: %s", i, json_dumps(r, 0));
+    json_decref(r);
+  }
+  c[N] = conn_from(&s, "127.0.4.1");
+  json_t *r = ask(c[N], json_pack("{s:s}", "type", "subscribe"), NULL);
+  if (strcmp(rcode(r), "full")) fail_msg("the 1001st subscriber: %s", json_dumps(r, 0));
+  json_decref(r);
+  ws_close(c[0], WS_CLOSE_NORMAL);
+  usleep(200000);
+  r = ask(c[N], json_pack("{s:s}", "type", "subscribe"), NULL);
+  if (strcmp(rtype(r), "tables")) fail_msg("a subscriber once one left: %s", json_dumps(r, 0));
+  json_decref(r);
+  for (int i = 1; i <= N; i++) ws_drop(c[i]);
+  free(c);
+  stop(&s);
+}
+
 /* ========================================= main ========================================= */
 
 int main(int argc, char **argv) {
@@ -470,6 +604,8 @@ int main(int argc, char **argv) {
       cmocka_unit_test(chat_by_reconnecting),
       cmocka_unit_test(invisible_names),
       cmocka_unit_test(costly_rate),
+      cmocka_unit_test(every_flood),
+      cmocka_unit_test(subscribers_full),
   };
   struct CMUnitTest run[sizeof all / sizeof *all];
   size_t n = 0;

@@ -1,6 +1,13 @@
 /*
  * httpd.c - the transport's HTTP answers (httpd.h): the API (pf_hall_http), /metrics, the
  * reports folder and the web folder's files.
+ *
+ * The web folder's files are served to GET and HEAD only, and only files inside it: a path with
+ * "..", a directory, or a symbolic link that leads out of the folder is not found. They come
+ * compressed and with an ETag (pf_web_file, http.c); one bigger than PF_WEB_FILE_MAX is streamed
+ * as it is. The reports folder (--reports) is served the same way under /reports/, and only its
+ * HTML files that lie in it (not in a folder of it) with a plain name (report_name); /api/reports
+ * lists them, at most MAX_REPORTS, each with the game its name begins with.
  */
 #define _DEFAULT_SOURCE /* realpath */
 #include "server/httpd.h"

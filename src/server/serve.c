@@ -1,30 +1,20 @@
 /*
  * serve.c - the hall on HTTP and WebSocket with libwebsockets, on one thread (serve.h): the one
- * protocol's callback, the loop, and the server's start and stop. Its WebSockets are ws.c's, its
- * HTTP answers httpd.c's, who a peer is peer.c's.
+ * protocol's callback, the loop, and the server's start and stop. Every TCP connection is tcp.c's
+ * from its accept (counted against its address and conns_max), its WebSockets are ws.c's (a
+ * message's size and rate, the queues, pings), its HTTP answers httpd.c's, who a peer is peer.c's
+ * (its address and client, its Host and Origin). A refused message is answered with an error;
+ * the hall never sees it.
  *
  * One protocol handles both: HTTP GETs under /api/ go to pf_hall_http, other paths are files of
  * the web folder, and a WebSocket (at /ws, with or without the subprotocol "pilfer") carries the
- * JSON messages of docs/protocol.md. The limits of a connection are kept here, before the hall
- * sees anything: a message is at most MAX_MESSAGE bytes, a connection sends at most RATE messages
- * a second (bursts of BURST) plus one for each state it is sent (a client that answers every
- * state at once, as a script playing bots does, is never held back), one address opens at most
- * conns_per_address WebSockets, one that answers no ping for `idle` seconds is closed, and so is
- * one that does not read when queue_kib wait for it (or queue_total_mib for everyone): its queue
- * is freed at once, not when it reads a close frame it will never read. A refused
- * message is answered with an error; the hall never sees it.
+ * JSON messages of docs/protocol.md, each connection with its client (pf_hall_connect): the
+ * table of clients is the hall's (pf_hall_clients), and the transport counts in it too.
  *
  * The loop is libev's (epoll; lws's own poll() when lws has no libev: see pf_serve). Each pass
  * of it (lws's handling of the events of one wait) ends with pf_hall_flush: the moves of a pass
  * are committed together, then acknowledged; then what the pass gave each WebSocket is written
- * (write_pending), its messages framed here and written together.
- *
- * The web folder's files are served to GET and HEAD only, and only files inside it: a path with
- * "..", a directory, or a symbolic link that leads out of the folder is not found. They come
- * compressed and with an ETag (pf_web_file, http.c); one bigger than PF_WEB_FILE_MAX is streamed
- * as it is. The reports folder (--reports) is served the same way under /reports/, and only its
- * HTML files that lie in it (not in a folder of it) with a plain name (report_name); /api/reports
- * lists them, at most MAX_REPORTS, each with the game its name begins with.
+ * (pf_ws_write_pending), its messages framed and written together.
  */
 #define _DEFAULT_SOURCE /* realpath */
 #include "server/serve.h"
