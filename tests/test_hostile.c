@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -586,6 +587,196 @@ static void subscribers_full(void **st) {
   stop(&s);
 }
 
+/* ================================== cheap reads ================================== */
+
+/* The per-address rate of costly requests (subscribe, list, review, hint) would hold a flood back
+ * before it reaches the loop: these tests show the loop stays quick on its own, so that limit is
+ * lifted here. */
+#define COSTLY_OFF "--limit", "costly_burst=1000000", "--limit", "costly_every_ms=1",
+
+/* Sends m (taken) on c with a fresh id and returns the reply with that id (others skipped). */
+static json_t *ask_json(ws_conn *c, json_t *m) {
+  int id = next_id++;
+  json_object_set_new(m, "id", json_integer(id));
+  if (ws_send_json(c, m) != 0) fail_msg("send: %s", ws_error(c));
+  json_decref(m);
+  for (;;) {
+    json_t *r = ws_recv_json(c, WAIT_MS);
+    if (!r) fail_msg("no reply to %d: %s", id, ws_error(c));
+    if (json_integer_value(json_object_get(r, "id")) == id) return r;
+    json_decref(r);
+  }
+}
+
+static const char *type_of(const json_t *r) { return json_string_value(json_object_get(r, "type")) ?: ""; }
+
+/* Creates a table of two `random` bots (with options, NULL: none) and waits until it is over:
+ * its id. */
+static int64_t finished_table(ws_conn *c, const char *game, json_t *options) {
+  json_t *m = json_pack("{s:s, s:s, s:i, s:[s,s]}", "type", "create", "game", game, "players", 2, "seats", "random", "random");
+  if (options) json_object_set_new(m, "options", options);
+  json_t *r = ask_json(c, m);
+  if (strcmp(type_of(r), "created") != 0) fail_msg("create: %s", json_dumps(r, 0));
+  int64_t id = json_integer_value(json_object_get(r, "table"));
+  json_decref(r);
+  return id;
+}
+
+/* Waits until table id is over (its summary, polled). */
+static void wait_over(ws_conn *c, int64_t id) {
+  for (int64_t t0 = ws_now_ms(); ws_now_ms() - t0 < 4 * WAIT_MS; usleep(50000)) {
+    json_t *r = ask_json(c, json_pack("{s:s, s:I, s:i}", "type", "review", "table", (json_int_t)id, "ply", 0));
+    bool over = strcmp(type_of(r), "review") == 0;
+    json_decref(r);
+    if (over) return;
+  }
+  fail_msg("table %lld did not finish", (long long)id);
+}
+
+/* A flood on its own thread: conns connections each sending make(i) messages as fast as the
+ * per-connection rate lets them pass (a burst of 60, then 90 a second), and reading what comes back. */
+typedef struct flood {
+  ws_conn *conns[60];
+  int n;
+  json_t *(*make)(struct flood *f, int i);
+  int64_t table;
+  int plies;
+  volatile bool stop;
+  long sent;
+  pthread_t thread;
+} flood;
+
+static void *flood_run(void *arg) {
+  flood *f = arg;
+  for (int round = 0; !f->stop; round++) {
+    for (int k = 0; k < f->n; k++) {
+      for (int i = 0; i < (round ? 9 : 60); i++) {
+        json_t *m = f->make(f, (int)f->sent);
+        ws_send_json(f->conns[k], m);
+        json_decref(m);
+        f->sent++;
+      }
+      ws_msg msg;
+      while (ws_recv(f->conns[k], &msg, 0) > 0) {}
+    }
+    usleep(100000);
+  }
+  return NULL;
+}
+
+static void flood_start(flood *f, const srv *s, int n) {
+  f->n = n;
+  ws_source("127.0.0.1");
+  for (int k = 0; k < n; k++)
+    if (!(f->conns[k] = ws_connect(HOST, s->port, "/ws", "pilfer", WAIT_MS))) fail_msg("flood connect: %s", ws_last_error());
+  ws_source(NULL);
+  pthread_create(&f->thread, NULL, flood_run, f);
+}
+
+static void flood_stop(flood *f) {
+  f->stop = true;
+  pthread_join(f->thread, NULL);
+  for (int k = 0; k < f->n; k++) ws_close(f->conns[k], WS_CLOSE_NORMAL);
+}
+
+/* Another address's handshake, create and join answered within PROMPT_MS each meanwhile. */
+static void others_prompt(const srv *s, const char *what) {
+  ws_conn *c;
+  int64_t ms = handshake_ms(s, "127.0.0.2", &c);
+  if (ms > PROMPT_MS) fail_msg("another client's handshake took %lld ms during %s", (long long)ms, what);
+  int64_t t0 = ws_now_ms();
+  json_t *r = ask_json(c, json_pack("{s:s, s:s, s:i, s:[s,s]}", "type", "create", "game", "thief", "players", 2, "seats",
+                                    "open", "random"));
+  ms = ws_now_ms() - t0;
+  if (strcmp(type_of(r), "created") != 0 || ms > PROMPT_MS) fail_msg("create: %lld ms during %s", (long long)ms, what);
+  int64_t id = json_integer_value(json_object_get(r, "table"));
+  json_decref(r);
+  t0 = ws_now_ms();
+  r = ask_json(c, json_pack("{s:s, s:I}", "type", "join", "table", (json_int_t)id));
+  ms = ws_now_ms() - t0;
+  if (strcmp(type_of(r), "joined") != 0 || ms > PROMPT_MS) fail_msg("join: %lld ms during %s", (long long)ms, what);
+  json_decref(r);
+  ws_close(c, WS_CLOSE_NORMAL);
+}
+
+static json_t *make_subscribe(flood *f, int i) {
+  (void)f;
+  static const char *const filters[] = {"all", "over", "open", "mine"};
+  if (i % 50 == 49) return json_pack("{s:s}", "type", "list");
+  /* no id: the same page is not sent again, but the server cuts it for every one */
+  return json_pack("{s:s, s:s, s:i, s:[i,i]}", "type", "subscribe", "filter", filters[i % 4], "page", i % 11, "mine", 3, 150);
+}
+
+/* A flood of `subscribe` and `list` over many finished tables, from 60 connections of one
+ * address: the pages are cut from the list kept, so the loop stays quick for everyone else, and
+ * the server's memory grows little. */
+static void subscribe_flood(void **st) {
+  (void)st;
+  const char *args[] = {COSTLY_OFF NULL};
+  char asan[600]; /* a sanitized server's quarantine of freed memory would show as growth */
+  snprintf(asan, sizeof asan, "%s:quarantine_size_mb=8", getenv("ASAN_OPTIONS") ?: "");
+  setenv("ASAN_OPTIONS", asan, 1);
+  srv s;
+  start(&s, "subflood", args, 0);
+  ws_conn *c;
+  handshake_ms(&s, "127.0.0.3", &c);
+  int64_t last = 0;
+  for (int i = 0; i < 230; i++, usleep(12000)) last = finished_table(c, "steal-the-pile", NULL); /* within the rate */
+  wait_over(c, last);
+  ws_close(c, WS_CLOSE_NORMAL);
+  long rss0 = proc_rss_kib(s.pid);
+  flood f = {.make = make_subscribe};
+  flood_start(&f, &s, 60);
+  usleep(300000);
+  others_prompt(&s, "a subscribe flood");
+  usleep(1500000);
+  others_prompt(&s, "a subscribe flood");
+  flood_stop(&f);
+  long rss = proc_rss_kib(s.pid);
+  if (rss - rss0 > 30 * 1024) fail_msg("the server grew from %ld to %ld KiB during the flood", rss0, rss);
+  stop(&s);
+}
+
+static json_t *make_review(flood *f, int i) {
+  unsigned x = (unsigned)i * 2654435761u;
+  return json_pack("{s:s, s:I, s:i, s:b, s:i}", "type", "review", "table", (json_int_t)f->table, "ply",
+                   (int)(x % (unsigned)(f->plies + 1)), "log", i % 2, "id", i);
+}
+
+/* A long finished game reviewed in a flood from one address, at any ply with its log: another
+ * address's bot table still finishes and its create is answered promptly. */
+static void review_flood(void **st) {
+  (void)st;
+  const char *args[] = {COSTLY_OFF NULL};
+  srv s;
+  start(&s, "revflood", args, 0);
+  ws_conn *c;
+  handshake_ms(&s, "127.0.0.3", &c);
+  int64_t id = finished_table(c, "steal-the-pile", json_pack("{s:i}", "target", 6000));
+  wait_over(c, id);
+  json_t *r = ask_json(c, json_pack("{s:s, s:I, s:i}", "type", "review", "table", (json_int_t)id, "ply", 0));
+  int plies = (int)json_integer_value(json_object_get(r, "plies"));
+  json_decref(r);
+  ws_close(c, WS_CLOSE_NORMAL);
+  if (plies < 5000) fail_msg("the long game has %d plies only", plies);
+  flood f = {.make = make_review, .table = id, .plies = plies};
+  flood_start(&f, &s, 8);
+  usleep(300000);
+  ws_conn *o;
+  int64_t ms = handshake_ms(&s, "127.0.0.2", &o);
+  if (ms > PROMPT_MS) fail_msg("another client's handshake took %lld ms during a review flood", (long long)ms);
+  int64_t t0 = ws_now_ms();
+  int64_t bots = finished_table(o, "steal-the-pile", NULL);
+  ms = ws_now_ms() - t0;
+  if (ms > PROMPT_MS) fail_msg("another client's create took %lld ms during a review flood", (long long)ms);
+  wait_over(o, bots);
+  ms = ws_now_ms() - t0;
+  if (ms > 5 * PROMPT_MS) fail_msg("another client's bot table took %lld ms to finish during a review flood", (long long)ms);
+  ws_close(o, WS_CLOSE_NORMAL);
+  flood_stop(&f);
+  stop(&s);
+}
+
 /* ========================================= main ========================================= */
 
 int main(int argc, char **argv) {
@@ -606,6 +797,8 @@ int main(int argc, char **argv) {
       cmocka_unit_test(costly_rate),
       cmocka_unit_test(every_flood),
       cmocka_unit_test(subscribers_full),
+      cmocka_unit_test(subscribe_flood),
+      cmocka_unit_test(review_flood),
   };
   struct CMUnitTest run[sizeof all / sizeof *all];
   size_t n = 0;

@@ -20,6 +20,7 @@
 #include "server/play.h"
 #include "server/rematch.h"
 #include "server/request.h"
+#include "server/review.h"
 #include "server/seat.h"
 #include "server/state.h"
 #include "server/tables.h"
@@ -314,6 +315,7 @@ void pf_hall_flush(pf_hall *h) {
     }
     pf_outbox_deliver(h, out, nout, ok);
     tell_changed(h, dirty, ndirty);
+    pf_state_list_told(h, dirty, ndirty);
     free(dirty);
   } while (pf_workers_pending(h->workers) && h->io.wake == NULL);
   if (h->pass_messages) pf_histogram_observe(&h->pass_seconds, pf_clock_seconds() - h->pass_start, h->pass_messages);
@@ -411,6 +413,8 @@ void pf_hall_close(pf_hall *h) {
   pf_store_close(h->store);
   free(h->scratch);
   free(h->idle);
+  pf_lobbylist_free(h->lobbylist);
+  pf_review_free(h->review);
   free(h->dirty);
   free(h->out);
   pf_clients_free(h->clients); /* last: the tables' charges were released as they were freed */

@@ -89,6 +89,8 @@ struct pf_hall {
   uint64_t pass_messages;
   int nsubs;        /* connections subscribed to the lobby's list */
   bool lobby_dirty; /* a table changed since the subscribers were last sent their pages */
+  struct pf_lobbylist *lobbylist; /* the lobby's list kept (state.h: pf_state_list) */
+  struct pf_review *review;       /* the finished games reviewed lately, kept (review.h) */
 };
 
 #endif

@@ -21,10 +21,6 @@
 
 void pf_lobby_games(request *r) { pf_request_reply(r, json_pack("{s:s, s:o}", "type", "games", "games", pf_games_json())); }
 
-void pf_lobby_list(request *r) {
-  if (pf_request_costly(r)) pf_request_reply(r, json_pack("{s:s, s:o}", "type", "tables", "tables", pf_state_tables(r->h)));
-}
-
 /* ---- create ---- */
 
 /* Reads a create request; -1 after the error reply. */
@@ -198,73 +194,74 @@ void pf_lobby_create(request *r) {
 enum { F_ALL, F_OPEN, F_MINE, F_PLAYING, F_OVER };
 static const char *const FILTERS[] = {"all", "open", "mine", "playing", "over"};
 
-static bool has_open_seat(const table *t) {
-  for (int s = 0; s < t->players; s++)
-    if (t->seats[s].kind == SEAT_OPEN) return true;
-  return false;
-}
-
 static bool is_mine(const pf_conn *c, int64_t id) {
   for (int i = 0; i < c->nsub_mine; i++)
     if (c->sub_mine[i] == id) return true;
   return false;
 }
 
-/* What every page is cut from: the unfinished tables in memory, newest first, and the newest
- * finished ones (LIST_MAX), as their summaries. */
-typedef struct lobby_all {
-  table **live;
-  int nlive;
-  json_t *over; /* summaries */
-} lobby_all;
-
-static void lobby_all_build(pf_hall *h, lobby_all *a) {
-  a->live = pf_xmalloc(((size_t)h->ntables + 1) * sizeof *a->live);
-  a->nlive = 0;
-  for (int64_t id = h->cap - 1; id > 0; id--)
-    if (h->tables[id] && h->tables[id]->status != ST_OVER) a->live[a->nlive++] = h->tables[id];
-  a->over = json_array();
-  pf_error err;
-  if (pf_store_finished(h->store, LIST_MAX, pf_state_add_summary, a->over, &err) < 0) pf_log("error", "%s", err.msg);
-}
-
-static void lobby_all_free(lobby_all *a) {
-  free(a->live);
-  json_decref(a->over);
-}
-
-/* The page a subscriber asked for, as a `tables` message. */
-static json_t *lobby_page(const pf_conn *c, const lobby_all *a) {
-  json_t *list = json_array();
-  int total = 0, first = c->sub_page * LOBBY_PAGE, f = c->sub_filter;
-  for (int i = 0; i < a->nlive; i++) {
-    const table *t = a->live[i];
-    bool in = f == F_ALL || (f == F_OPEN && t->status == ST_WAITING && has_open_seat(t)) ||
-              (f == F_MINE && is_mine(c, t->id)) || (f == F_PLAYING && t->status == ST_PLAYING);
-    if (in && total++ >= first && (int)json_array_size(list) < LOBBY_PAGE) json_array_append_new(list, pf_state_summary(t));
+/* Appends a message's "id" and closes it (pf_outbox_send puts it last, so here too). */
+static void close_with_id(pf_buf *b, const json_t *id) {
+  if (id) {
+    char *text = pf_json_text(id);
+    pf_buf_puts(b, ",\"id\":");
+    pf_buf_puts(b, text ? text : "null");
+    free(text);
   }
-  size_t i;
-  json_t *o;
-  json_array_foreach(a->over, i, o) {
-    bool in = f == F_ALL || f == F_OVER || (f == F_MINE && is_mine(c, json_integer_value(json_object_get(o, "table"))));
-    if (in && total++ >= first && (int)json_array_size(list) < LOBBY_PAGE) json_array_append(list, o);
+  pf_buf_putc(b, '}');
+}
+
+void pf_lobby_list(request *r) {
+  if (!pf_request_costly(r)) return;
+  pf_buf b = {0};
+  pf_buf_puts(&b, "{\"type\":\"tables\",\"tables\":");
+  pf_state_tables_write(r->h, &b);
+  close_with_id(&b, r->id);
+  pf_outbox_send_text(r->h, r->c, b.data, b.len, true);
+  pf_buf_free(&b);
+}
+
+/* The page a subscriber asked for, as a `tables` message without its id (docs/protocol.md,
+ * "subscribe"): cut from the list kept, its entries' texts joined. */
+static void lobby_page(pf_hall *h, const pf_conn *c, pf_lobbylist *l, pf_buf *out) {
+  int total = 0, n = 0, first = c->sub_page * LOBBY_PAGE, f = c->sub_filter;
+  pf_buf list = {0};
+  for (int i = 0; i < l->nlive + l->nover; i++) {
+    bool live = i < l->nlive;
+    pf_lobbylist_entry *e = live ? &l->live[i] : &l->over[i - l->nlive];
+    bool in = f == F_ALL || (f == F_MINE && is_mine(c, e->id)) ||
+              (live ? (f == F_OPEN && e->open) || (f == F_PLAYING && e->status == ST_PLAYING) : f == F_OVER);
+    if (!in || total++ < first || n >= LOBBY_PAGE) continue;
+    pf_state_list_text(h, e);
+    if (!e->text) { /* cannot be written (never): left out, as a summary that cannot be built was */
+      total--;
+      continue;
+    }
+    if (n++) pf_buf_putc(&list, ',');
+    pf_buf_append(&list, e->text, e->len);
   }
   int pages = total ? (total + LOBBY_PAGE - 1) / LOBBY_PAGE : 1;
-  return json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:o}", "type", "tables", "filter", FILTERS[f], "page", c->sub_page,
-                   "pages", pages, "page_size", LOBBY_PAGE, "total", total, "tables", list);
+  pf_buf_printf(out, "{\"type\":\"tables\",\"filter\":\"%s\",\"page\":%d,\"pages\":%d,\"page_size\":%d,\"total\":%d,\"tables\":[",
+                FILTERS[f], c->sub_page, pages, LOBBY_PAGE, total);
+  if (list.len) pf_buf_append(out, list.data, list.len);
+  pf_buf_putc(out, ']');
+  pf_buf_free(&list);
 }
 
 /* Sends a subscriber its page if it is not the one it was sent last (or always, with an id). */
-static void lobby_send(pf_hall *h, pf_conn *c, const lobby_all *a, json_t *id) {
-  json_t *o = lobby_page(c, a);
-  if (!o) return;
-  char *text = pf_json_text(o);
+static void lobby_send(pf_hall *h, pf_conn *c, pf_lobbylist *l, const json_t *id) {
+  pf_buf b = {0};
+  lobby_page(h, c, l, &b);
+  pf_buf_putc(&b, '}');
   static const uint8_t key[PF_SIPHASH_KEY] = {0};
-  uint64_t hash = text ? pf_siphash24(key, text, strlen(text)) : 0;
-  free(text);
-  if (!id && hash == c->sub_hash) return json_decref(o);
-  c->sub_hash = hash;
-  pf_outbox_send(h, c, o, id, true, false);
+  uint64_t hash = pf_siphash24(key, b.data, b.len);
+  if (id || hash != c->sub_hash) {
+    c->sub_hash = hash;
+    b.data[--b.len] = '\0';
+    close_with_id(&b, id);
+    pf_outbox_send_text(h, c, b.data, b.len, true);
+  }
+  pf_buf_free(&b);
 }
 
 /* Subscribes the connection to the lobby's list: a page of the tables a filter keeps, sent now
@@ -297,19 +294,14 @@ void pf_lobby_subscribe(request *r) {
   c->sub_page = (int)page;
   c->nsub_mine = 0;
   for (size_t i = 0; mine && i < json_array_size(mine); i++) c->sub_mine[c->nsub_mine++] = json_integer_value(json_array_get(mine, i));
-  lobby_all a;
-  lobby_all_build(h, &a);
-  lobby_send(h, c, &a, r->id);
-  lobby_all_free(&a);
+  lobby_send(h, c, pf_state_list(h), r->id);
 }
 
 /* Every subscriber whose page changed is sent it again (called each second, when a table changed). */
 void pf_lobby_push(pf_hall *h) {
   if (!h->lobby_dirty || !h->nsubs) return;
   h->lobby_dirty = false;
-  lobby_all a;
-  lobby_all_build(h, &a);
+  pf_lobbylist *l = pf_state_list(h);
   for (pf_conn *c = h->conns; c; c = c->next)
-    if (c->subscribed) lobby_send(h, c, &a, NULL);
-  lobby_all_free(&a);
+    if (c->subscribed) lobby_send(h, c, l, NULL);
 }

@@ -4,6 +4,8 @@
 #include "server/play.h"
 #include "server/botjob.h"
 #include "server/change.h"
+#include "server/outbox.h"
+#include "server/review.h"
 #include "server/tables.h"
 #include "server/turn.h"
 
@@ -11,8 +13,7 @@
 #include <string.h>
 
 #include "core/clock.h"
-
-#define REVIEW_LOG 1000 /* the moves a review's "log" tells at most (docs/protocol.md) */
+#include "core/jsontext.h"
 
 void pf_play_move(request *r) {
   pf_hall *h = r->h;
@@ -74,66 +75,36 @@ void pf_play_hint(request *r) {
   pf_workers_submit(h->workers, &j->work);
 }
 
-/* One move of a finished game in words, with everything shown: a review's "log" entry. */
-static json_t *review_entry(const table *t, const void *st, int k) {
-  const char *text = t->run.moves[k];
-  int who = t->g->to_move(st);
-  pf_buf b = {0};
-  pf_move_zones z = {.card = PF_CARD_NONE};
-  if (pf_table_describe_shown(t->g, st, text, &b, &z)) who = -1;
-  json_t *o = json_pack("{s:i, s:o, s:s%, s:s}", "ply", k, "seat", who >= 0 ? json_integer(who) : json_null(), "text",
-                        b.len ? b.data : text, b.len ? b.len : strlen(text), "move", text);
-  char c[PF_CARD_STR];
-  if (o && z.from[0]) json_object_set_new(o, "from", json_string(z.from));
-  if (o && z.to[0]) json_object_set_new(o, "to", json_string(z.to));
-  if (o && z.card != PF_CARD_NONE) json_object_set_new(o, "card", json_string(pf_card_str_in(t->g->cards, z.card, c)));
-  pf_buf_free(&b);
-  return o;
-}
-
+/* Reviews a finished game (docs/protocol.md, "review"): what is costly is kept (review.h). */
 void pf_play_review(request *r) {
   if (!pf_request_costly(r)) return;
-  table *t = pf_request_table(r);
-  if (!t) return;
-  if (t->status != ST_OVER) return pf_request_bad(r, "not_over", "table %" PRId64 " is still being played", t->id);
+  pf_hall *h = r->h;
+  if (!h->review) h->review = pf_review_new();
+  json_t *tid = json_object_get(r->msg, "table");
+  int64_t id = json_is_integer(tid) ? json_integer_value(tid) : 0;
+  int plies = pf_review_plies(h->review, id);
+  pf_error err;
+  if (plies < 0) { /* not kept: the table (from the store, maybe), kept from now on */
+    table *t = pf_request_table(r);
+    if (!t) return;
+    if (t->status != ST_OVER) return pf_request_bad(r, "not_over", "table %" PRId64 " is still being played", t->id);
+    if (pf_review_keep(h->review, t, &err) != 0) return pf_request_bad(r, "storage", "%s", err.msg);
+    plies = t->run.nmoves;
+  }
   json_int_t ply;
-  if (pf_request_int(r, "ply", false, 0, 0, t->run.nmoves, &ply) != 0) return;
+  if (pf_request_int(r, "ply", false, 0, 0, plies, &ply) != 0) return;
   json_t *want = json_object_get(r->msg, "log");
   if (want && !json_is_boolean(want)) return pf_request_bad(r, "bad_message", "review: \"log\" must be true or false");
-  /* With "log": REVIEW_LOG moves around ply (the whole game when it is no longer), each told at
-   * the position before it, on the way to ply or past it. */
-  int first = (int)ply - REVIEW_LOG / 2;
-  if (first > t->run.nmoves - REVIEW_LOG) first = t->run.nmoves - REVIEW_LOG;
-  if (first < 0) first = 0;
-  int end = first + REVIEW_LOG < t->run.nmoves ? first + REVIEW_LOG : t->run.nmoves;
-  json_t *log = json_is_true(want) ? json_array() : NULL;
-  pf_run run;
-  pf_error err;
-  if (pf_run_start(&run, t->g, &t->run.setup, &err) != 0) return pf_request_bad(r, "storage", "%s", err.msg);
-  pf_buf text = {0};
-  pf_style plain = {0};
-  json_t *view = NULL;
-  for (int k = 0; k <= t->run.nmoves; k++) {
-    if (k == ply) {
-      t->g->view_text(run.state, PF_VIEW_ALL, &plain, &text);
-      view = pf_view_json(t->g, run.state, t->players, PF_VIEW_ALL);
-    }
-    if (k >= (log ? end : (int)ply)) break;
-    if (log && k >= first) json_array_append_new(log, review_entry(t, run.state, k));
-    if (pf_run_play_text(&run, t->run.moves[k], &err) != 0) {
-      pf_run_free(&run);
-      pf_buf_free(&text);
-      json_decref(view);
-      json_decref(log);
-      return pf_request_bad(r, "storage", "move %d: %s", k + 1, err.msg);
-    }
+  pf_buf b = {0};
+  if (pf_review_write(h->review, id, (int)ply, json_is_true(want), &b, &err) != 0) {
+    pf_buf_free(&b);
+    return pf_request_bad(r, "storage", "%s", err.msg);
   }
-  json_t *o = json_pack("{s:s, s:I, s:i, s:i, s:o, s:s}", "type", "review", "table", (json_int_t)t->id, "ply",
-                        (int)ply, "plies", t->run.nmoves, "view", view, "text", pf_buf_str(&text));
-  if (o && ply < t->run.nmoves) json_object_set_new(o, "next", json_string(t->run.moves[ply]));
-  if (o && log) json_object_set_new(o, "log", log);
-  else json_decref(log);
-  pf_buf_free(&text);
-  pf_run_free(&run);
-  pf_request_reply(r, o);
+  if (r->id) {
+    pf_buf_puts(&b, ",\"id\":");
+    pf_json_write(&b, r->id);
+  }
+  pf_buf_putc(&b, '}');
+  pf_outbox_send_text(h, r->c, b.data, b.len, true);
+  pf_buf_free(&b);
 }

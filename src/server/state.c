@@ -3,6 +3,7 @@
  * message written as text, and the states of a table built once per viewer kind and sent.
  */
 #include "server/state.h"
+#include "server/lobbylist.h"
 #include "server/log.h"
 #include "server/outbox.h"
 #include "server/turn.h"
@@ -256,6 +257,8 @@ int pf_state_text(const table *t, int s, pf_buf *out) {
 
 /* ---- telling a table ---- */
 
+static void list_note(pf_lobbylist *l, const table *t);
+
 /* Builds the state of each viewer kind at t (table_states). It reads the table only, so that
  * pf_hall_flush builds the states of the tables of a pass on several threads at once. */
 void pf_state_build(const table *t, table_states *ts) {
@@ -284,6 +287,7 @@ void pf_state_send(pf_hall *h, const table *t, table_states *ts) {
 void pf_state_broadcast(pf_hall *h, table *t) {
   table_states ts = {0};
   h->lobby_dirty = true; /* a seat (dis)connected: the lists show it */
+  if (h->lobbylist) list_note(h->lobbylist, t);
   pf_turn_note_group(t);
   pf_state_build(t, &ts);
   pf_state_send(h, t, &ts);
@@ -291,20 +295,90 @@ void pf_state_broadcast(pf_hall *h, table *t) {
 
 /* ---- lists ---- */
 
-void pf_state_add_summary(void *ctx, const char *text) {
-  json_t *o = json_loads(text ? text : "", 0, NULL);
-  if (json_is_object(o)) json_array_append(ctx, o);
+static bool has_open_seat(const table *t) {
+  for (int s = 0; s < t->players; s++)
+    if (t->seats[s].kind == SEAT_OPEN) return true;
+  return false;
+}
+
+static char *summary_text(const table *t) {
+  json_t *o = pf_state_summary(t);
+  char *text = pf_json_text(o);
   json_decref(o);
+  return text;
+}
+
+/* Table t changed: its entry in the list. A finished table's summary is written now (it stays
+ * what it is); an unfinished one's when a page shows it (pf_state_list_text). */
+static void list_note(pf_lobbylist *l, const table *t) {
+  if (t->status != ST_OVER)
+    pf_lobbylist_set_live(l, t->id, t->status, t->status == ST_WAITING && has_open_seat(t));
+  else if (!pf_lobbylist_has_over(l, t->id))
+    pf_lobbylist_set_over(l, t->id, summary_text(t));
+}
+
+/* A stored finished summary, read back with its table's id (pf_store_finished's callback). */
+static void list_add_stored(void *ctx, const char *text) {
+  json_t *o = json_loads(text ? text : "", 0, NULL);
+  json_t *id = json_object_get(o, "table");
+  if (json_is_object(o) && json_is_integer(id)) pf_lobbylist_set_over(ctx, json_integer_value(id), pf_json_text(o));
+  json_decref(o);
+}
+
+/* The list built: the one time the store is read, every later change coming through list_note. */
+static pf_lobbylist *list_build(pf_hall *h) {
+  pf_lobbylist *l = h->lobbylist = pf_lobbylist_new();
+  pf_error err;
+  if (pf_store_finished(h->store, LIST_MAX, list_add_stored, l, &err) < 0) pf_log("error", "%s", err.msg);
+  for (int64_t id = 1; id < h->cap; id++)
+    if (h->tables[id]) list_note(l, h->tables[id]);
+  return l;
+}
+
+pf_lobbylist *pf_state_list(pf_hall *h) {
+  pf_lobbylist *l = h->lobbylist ? h->lobbylist : list_build(h);
+  for (; l->noted < h->ndirty; l->noted++) { /* changed in this pass, not yet told */
+    int64_t id = h->dirty[l->noted];
+    if (id > 0 && id < h->cap && h->tables[id]) list_note(l, h->tables[id]);
+  }
+  for (int i = l->nlive - 1; i >= 0; i--) { /* gone from memory: expired, or not read back */
+    int64_t id = l->live[i].id;
+    if (id >= h->cap || !h->tables[id] || h->tables[id]->status == ST_OVER) pf_lobbylist_drop_live(l, i);
+  }
+  return l;
+}
+
+void pf_state_list_told(pf_hall *h, const int64_t *ids, int n) {
+  if (!h->lobbylist) list_build(h); /* at the hall's opening (its first flush) */
+  for (int i = 0; i < n; i++)
+    if (ids[i] > 0 && ids[i] < h->cap && h->tables[ids[i]]) list_note(h->lobbylist, h->tables[ids[i]]);
+  h->lobbylist->noted = 0; /* the pass's list of changed tables starts again */
+}
+
+const pf_lobbylist_entry *pf_state_list_text(pf_hall *h, pf_lobbylist_entry *e) {
+  if (!e->text && e->status != ST_OVER) pf_lobbylist_set_text(e, summary_text(h->tables[e->id]));
+  return e;
 }
 
 /* The summaries of a list: every unfinished table in memory (newest first), then the newest
  * finished ones, LIST_MAX in all. */
+void pf_state_tables_write(pf_hall *h, pf_buf *out) {
+  pf_lobbylist *l = pf_state_list(h);
+  int n = 0;
+  pf_buf_putc(out, '[');
+  for (int i = 0; i < l->nlive + l->nover && n < LIST_MAX; i++) {
+    const pf_lobbylist_entry *e = pf_state_list_text(h, i < l->nlive ? &l->live[i] : &l->over[i - l->nlive]);
+    if (!e->text) continue;
+    if (n++) pf_buf_putc(out, ',');
+    pf_buf_append(out, e->text, e->len);
+  }
+  pf_buf_putc(out, ']');
+}
+
 json_t *pf_state_tables(pf_hall *h) {
-  json_t *a = json_array();
-  for (int64_t id = h->cap - 1; id > 0 && json_array_size(a) < LIST_MAX; id--)
-    if (h->tables[id] && h->tables[id]->status != ST_OVER) json_array_append_new(a, pf_state_summary(h->tables[id]));
-  pf_error err;
-  if (pf_store_finished(h->store, LIST_MAX - (int)json_array_size(a), pf_state_add_summary, a, &err) < 0)
-    pf_log("error", "%s", err.msg);
-  return a;
+  pf_buf text = {0};
+  pf_state_tables_write(h, &text);
+  json_t *a = json_loadb(text.data, text.len, 0, NULL);
+  pf_buf_free(&text);
+  return a ? a : json_array();
 }

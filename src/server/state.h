@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "server/hallstate.h"
+#include "server/lobbylist.h"
 
 /* The states of one table, one for each viewer kind at it: text[s] for seat s, text[players]
  * for spectators (empty: nobody of that kind watches). */
@@ -31,9 +32,17 @@ void pf_state_send(pf_hall *h, const table *t, table_states *ts);
  * ends here or in pf_hall_flush, which does the same for every table of a pass at once. */
 void pf_state_broadcast(pf_hall *h, table *t);
 /* The summaries of a list: every unfinished table in memory (newest first), then the newest
- * finished ones, LIST_MAX in all. */
+ * finished ones, LIST_MAX in all: as a JSON array (the HTTP API), or written to out as text. */
 json_t *pf_state_tables(pf_hall *h);
-/* Appends a stored summary (JSON text) to the array ctx (pf_store_finished's callback). */
-void pf_state_add_summary(void *ctx, const char *text);
+void pf_state_tables_write(pf_hall *h, pf_buf *out);
+/* The lobby's list (lobbylist.h), up to date: built at the hall's opening (from the tables in memory
+ * and the store's newest finished ones: the only time it reads the store), then told each
+ * table that changes (the pass's changed tables, pf_state_list_told; a seat that connects or
+ * leaves, pf_state_broadcast); a table gone from memory leaves it here. */
+pf_lobbylist *pf_state_list(pf_hall *h);
+/* The tables told at the end of a pass (pf_hall_flush): their entries written again. */
+void pf_state_list_told(pf_hall *h, const int64_t *ids, int n);
+/* Entry e of pf_state_list's, its text written if it was stale (its table is in memory). */
+const pf_lobbylist_entry *pf_state_list_text(pf_hall *h, pf_lobbylist_entry *e);
 
 #endif
