@@ -525,7 +525,10 @@ static void every_flood(void **st) {
   start(&s, "every", args, 0);
   int64_t quiet = median3(bot_game_ms(&s, "thief", "random", "random"), bot_game_ms(&s, "thief", "random", "random"),
                           bot_game_ms(&s, "thief", "random", "random"));
-  pid_t child = hostile_child(&s, 10);
+  int64_t quiet_search = median3(bot_game_ms(&s, "thief", VICTIM_SEARCH, "random"),
+                                 bot_game_ms(&s, "thief", VICTIM_SEARCH, "random"),
+                                 bot_game_ms(&s, "thief", VICTIM_SEARCH, "random"));
+  pid_t child = hostile_child(&s, 12);
   usleep(1500000); /* the floods under way */
   int64_t worst_hs = 0, worst_create = 0, worst_join = 0, worst_game = 0;
   for (int round = 0; round < 4; round++) {
@@ -545,15 +548,18 @@ static void every_flood(void **st) {
     worst_join = join_ms > worst_join ? join_ms : worst_join;
     worst_game = game > worst_game ? game : worst_game;
   }
+  int64_t search = bot_game_ms(&s, "thief", VICTIM_SEARCH, "random");
   print_message("under every flood, another client's worst: handshake %lld ms, create %lld ms, join %lld ms, a game of "
-                "cheap bots %lld ms (quiet %lld)\n",
+                "cheap bots %lld ms (quiet %lld); a game of a search %lld ms (quiet %lld)\n",
                 (long long)worst_hs, (long long)worst_create, (long long)worst_join, (long long)worst_game,
-                (long long)quiet);
+                (long long)quiet, (long long)search, (long long)quiet_search);
   int status;
   waitpid(child, &status, 0);
   if (worst_hs > PROMPT_MS || worst_create > PROMPT_MS || worst_join > PROMPT_MS)
     fail_msg("another client waited over %d ms (above)", PROMPT_MS);
   if (worst_game > 2 * quiet + 1000) fail_msg("a game of cheap bots: %lld ms against %lld quiet", (long long)worst_game, (long long)quiet);
+  if (search > 2 * quiet_search + 1000)
+    fail_msg("a game of a search: %lld ms against %lld quiet", (long long)search, (long long)quiet_search);
   stop(&s);
 }
 

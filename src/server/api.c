@@ -344,6 +344,11 @@ void pf_hall_metrics(pf_hall *h, pf_buf *out) {
   pf_metric(out, "pilfer_hint_jobs", "gauge", "hints being searched or waiting for a worker (one a table at most)", (double)hints);
   pf_metric(out, "pilfer_worker_jobs", "gauge", "jobs handed to the bots' workers and not yet collected",
             (double)pf_workers_pending(h->workers));
+  pf_metric_head(out, "pilfer_worker_queued", "gauge", "jobs waiting for a thread of the workers, by lane (workers.h)");
+  pf_metric_sample(out, "pilfer_worker_queued", "lane", "search", (double)pf_workers_queued(h->workers, false));
+  pf_metric_sample(out, "pilfer_worker_queued", "lane", "cheap", (double)pf_workers_queued(h->workers, true));
+  pf_metric(out, "pilfer_clients", "gauge", "clients (addresses) the server keeps: those that hold or owe anything (client.h)",
+            (double)pf_clients_count(h->clients));
   pf_counts_write(out, "pilfer_errors_total", "code", "error replies sent to clients, by code (docs/protocol.md)", &h->errors);
   pf_histogram_write(out, "pilfer_message_seconds",
                      "from a message's arrival to its replies and its tables' new states being handed to the network "
