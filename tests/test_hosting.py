@@ -367,6 +367,16 @@ def main():
         check("another client's address behind the same proxy is taken", other.status == 101, other.status)
         for w in held + [fourth, other]:
             w.close()
+        # An IPv6 /64 is one client: three addresses of 2001:db8:1:2::/64 hold its 3, a fourth of the
+        # same /64 is refused, one of the next /64 is another client.
+        held = [WS(port, xff="2001:db8:1:2::%d" % (i + 1)) for i in range(3)]
+        fourth = WS(port, xff="2001:db8:1:2:ffff::9")
+        other = WS(port, xff="2001:db8:1:3::1")
+        check("an IPv6 /64 is one client: 3 taken, a 4th of the /64 refused, another /64 taken",
+              all(w.status == 101 for w in held) and fourth.status == 403 and other.status == 101,
+              [w.status for w in held] + [fourth.status, other.status])
+        for w in held + [fourth, other]:
+            w.close()
         srv2, port2 = start_server(tmp, "untrusting", "--limit", "conns_per_address=3")
         procs.append(srv2)
         held = [WS(port2, xff="10.0.0.%d" % i) for i in range(1, 4)]
