@@ -14,7 +14,10 @@
  * a table: its VmRSS (/proc/PID/status) before the tables are opened and once all are, over T.
  *
  * Opening: a seat's connection sends `create` and `join`, the other's `join`; at most --batch
- * connections are being opened at a time. Moves wait until every table is open, so that the
+ * connections are being opened at a time. On a loopback server the tables come from many
+ * addresses, TABLES_AN_ADDRESS tables each (127.A.B.C, never 127.0.x.x), as people at many
+ * machines would: the server counts a client by its address (docs/protocol.md, "Limits"), and
+ * the benchmark measures people playing, not one client holding thousands of tables. Moves wait until every table is open, so that the
  * memory is measured with all of them in play and the timing covers the playing only.
  */
 #define _GNU_SOURCE
@@ -115,6 +118,7 @@ typedef struct bench {
   const char *bot;
   int think_ms;
   bool sustain;
+  bool spread;          /* the tables' seats connect from many loopback addresses (table_source) */
   long long done_plies; /* plies of the tables replaced (--sustain) */
   bool full_games;
   json_t *games;     /* the ids played */
@@ -154,8 +158,22 @@ static void send_json(bench *b, seat *s, json_t *msg) {
   watch(b, s, EPOLL_CTL_MOD);
 }
 
+#define TABLES_AN_ADDRESS 4 /* within waiting_per_client, whatever the batch */
+
+/* The loopback address a table's seats connect from: 127.A.B.C, A from 1, B and C 1 to 250. */
+static void table_source(int index, char *out, size_t n) {
+  int k = index / TABLES_AN_ADDRESS;
+  snprintf(out, n, "127.%d.%d.%d", 1 + k / 62500, 1 + (k / 250) % 250, 1 + k % 250);
+}
+
 static void open_seat(bench *b, seat *s) {
+  char from[32];
+  if (b->spread) {
+    table_source(s->t->index, from, sizeof from);
+    ws_source(from);
+  }
   s->ws = ws_open(b->host, b->port, b->path, "pilfer");
+  ws_source(NULL);
   if (!s->ws) die("%s", ws_last_error());
   ws_set_user(s->ws, s);
   b->connecting++;
@@ -451,6 +469,7 @@ int main(int argc, char **argv) {
     parse_url(&b, url);
     if (pid < 0) pid = proc_listening_on(b.port);
   }
+  b.spread = strncmp(b.host, "127.", 4) == 0 || strcmp(b.host, "localhost") == 0;
   /* the games */
   char *body = NULL;
   if (http_get(b.host, b.port, "/api/games", 10000, &body, NULL) != 200) die("GET /api/games failed");
