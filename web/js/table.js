@@ -955,20 +955,43 @@ export class TablePage {
 
   // Move `ply` (the position after it): drawn as play drew it, the cards it moved travelling from
   // the position shown before and marked, the move said in words, the log's line of it picked.
+  // One step is asked of the server at a time: steps taken meanwhile (a slider dragged, a key
+  // held) only move where it goes next, so the page asks as fast as the answers come, and no
+  // faster; told to slow down (the server's rate of reviews: docs/protocol.md), it asks again.
   async reviewGo(ply) {
     const rv = this.review;
     if (!rv) return;
-    ply = Math.max(0, Math.min(rv.plies, ply));
-    const from = rv.ply;
-    rv.ply = ply;
-    let r, before;
+    rv.ply = Math.max(0, Math.min(rv.plies, ply));
+    if (rv.busy) return; // the step being asked goes on to rv.ply once it is in
+    rv.busy = true;
     try {
-      [r, before] = await Promise.all([this.reviewAt(ply), ply > 0 ? this.reviewAt(ply - 1) : null]);
-    } catch (e) {
-      this.error(e.message);
-      return;
+      while (this.review === rv) {
+        const want = rv.ply;
+        let r, before;
+        try {
+          [r, before] = await Promise.all([this.reviewAt(want), want > 0 ? this.reviewAt(want - 1) : null]);
+        } catch (e) {
+          if (e.code === 'flood') {
+            await new Promise((resolve) => setTimeout(resolve, 500));
+            continue;
+          }
+          this.error(e.message);
+          return;
+        }
+        if (this.review !== rv) return;
+        if (rv.ply !== want) continue; // stepped on meanwhile: on to where it is now
+        this.reviewShow(rv, want, r, before);
+        return;
+      }
+    } finally {
+      rv.busy = false;
     }
-    if (this.review !== rv || rv.ply !== ply) return; // stepped on meanwhile
+  }
+
+  // Draws the reviewed step `ply` (r, and before: the step before it, or null).
+  reviewShow(rv, ply, r, before) {
+    const from = rv.shown ?? -1;
+    rv.shown = ply;
     history.replaceState(null, '', `#review=${this.table}&ply=${ply}`);
     this.reviewSlider.value = ply;
     const words = this.reviewWords(before);
