@@ -94,6 +94,8 @@ static void defaults(void **state) {
   assert_int_equal(l.chat.every_ms, 2000);
   assert_int_equal(l.costly.burst, 200);
   assert_int_equal(l.costly.every_ms, 50);
+  assert_int_equal(l.messages.burst, 1000);
+  assert_int_equal(l.messages.every_ms, 2);
 }
 
 /* Each counter reaches its own limit, independently of the others, and a release makes room. */
@@ -159,6 +161,15 @@ static void buckets(void **state) {
   /* a long wait refills it to its burst, no more */
   for (int i = 0; i < 5; i++) assert_true(pf_client_take(c, PF_RATE_CHAT, 1000));
   assert_false(pf_client_take(c, PF_RATE_CHAT, 1000));
+  /* messages: 1000, then 500 a second; one given back for each state sent, up to the burst */
+  for (int i = 0; i < 1000; i++) assert_true(pf_client_take(c, PF_RATE_MESSAGES, 1000));
+  assert_false(pf_client_take(c, PF_RATE_MESSAGES, 1000));
+  pf_client_give(c, PF_RATE_MESSAGES, 1000);
+  assert_true(pf_client_take(c, PF_RATE_MESSAGES, 1000));
+  assert_false(pf_client_take(c, PF_RATE_MESSAGES, 1000));
+  for (int i = 0; i < 5000; i++) pf_client_give(c, PF_RATE_MESSAGES, 1000);
+  for (int i = 0; i < 1000; i++) assert_true(pf_client_take(c, PF_RATE_MESSAGES, 1000));
+  assert_false(pf_client_take(c, PF_RATE_MESSAGES, 1000)); /* never more than the burst */
   /* costly: 200, then 20 a second */
   for (int i = 0; i < 200; i++) assert_true(pf_client_take(c, PF_RATE_COSTLY, 1000));
   assert_false(pf_client_take(c, PF_RATE_COSTLY, 1000));

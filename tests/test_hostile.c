@@ -359,7 +359,8 @@ static void waiting_by_reconnecting(void **st) {
 static void chat_by_reconnecting(void **st) {
   (void)st;
   srv s;
-  start(&s, "chat", NULL, 0);
+  const char *args[] = {"--limit", "messages_burst=10000000", NULL}; /* the chat's own rate, not the messages' */
+  start(&s, "chat", args, 0);
   ws_conn *c = conn_from(&s, "127.0.0.1");
   json_t *r = create2(c, "thief", "open", "open", NULL);
   json_int_t id = json_integer_value(json_object_get(r, "table"));
@@ -395,6 +396,44 @@ static void chat_by_reconnecting(void **st) {
   int64_t secs = (ws_now_ms() - t0 + 999) / 1000;
   if (said < 5 || said > 5 + (int)(secs / 2) + 1)
     fail_msg("%d chat messages said in %lld s from one address (5 at once, then one every 2 s)", said, (long long)secs);
+  stop(&s);
+}
+
+/* The messages of all an address's WebSockets together have a rate (messages_burst, then one
+ * every messages_every_ms): a flood that reconnects, or spreads over many sockets, gets no more
+ * through, and another address is answered at once. */
+static void messages_by_reconnecting(void **st) {
+  (void)st;
+  const char *args[] = {"--limit", "messages_burst=100", "--limit", "messages_every_ms=100", NULL};
+  srv s;
+  start(&s, "messages", args, 0);
+  int answered = 0, refused = 0;
+  int64_t t0 = ws_now_ms();
+  for (int round = 0; round < 6; round++) {
+    ws_conn *c = conn_from(&s, "127.0.0.1");
+    for (int k = 0; k < 50; k++) { /* one reply each, in order: the games, or a flood error (the
+                                    * transport's, before any parsing: without the id) */
+      json_t *m = json_pack("{s:s, s:i}", "type", "games", "id", next_id++);
+      if (ws_send_json(c, m) != 0) fail_msg("send: %s", ws_error(c));
+      json_decref(m);
+      json_t *r = ws_recv_json(c, WAIT_MS);
+      if (!r) fail_msg("no reply: %s", ws_error(c));
+      if (!strcmp(rtype(r), "games"))
+        answered++;
+      else if (!strcmp(rcode(r), "flood"))
+        refused++;
+      else
+        fail_msg("%s", json_dumps(r, 0));
+      json_decref(r);
+    }
+    ws_close(c, WS_CLOSE_NORMAL);
+  }
+  int64_t secs = (ws_now_ms() - t0) / 1000 + 1;
+  if (answered < 100 || answered > 100 + 10 * (int)secs + 5)
+    fail_msg("%d of 300 answered in %lld s from one address (100 at once, then 10 a second)", answered, (long long)secs);
+  assert_int_equal(answered + refused, 300);
+  int64_t ms = handshake_ms(&s, "127.0.0.2", NULL);
+  if (ms > PROMPT_MS) fail_msg("another client's handshake took %lld ms", (long long)ms);
   stop(&s);
 }
 
@@ -595,10 +634,10 @@ static void subscribers_full(void **st) {
 
 /* ================================== cheap reads ================================== */
 
-/* The per-address rate of costly requests (subscribe, list, review, hint) would hold a flood back
- * before it reaches the loop: these tests show the loop stays quick on its own, so that limit is
- * lifted here. */
-#define COSTLY_OFF "--limit", "costly_burst=1000000", "--limit", "costly_every_ms=1",
+/* The per-address rates of costly requests (subscribe, list, review, hint) and of messages would
+ * hold a flood back before it reaches the loop: these tests show the loop stays quick on its own,
+ * so those limits are lifted here. */
+#define COSTLY_OFF "--limit", "costly_burst=1000000", "--limit", "costly_every_ms=1", "--limit", "messages_burst=10000000",
 
 /* Sends m (taken) on c with a fresh id and returns the reply with that id (others skipped). */
 static json_t *ask_json(ws_conn *c, json_t *m) {
@@ -799,6 +838,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(bots_fair),
       cmocka_unit_test(waiting_by_reconnecting),
       cmocka_unit_test(chat_by_reconnecting),
+      cmocka_unit_test(messages_by_reconnecting),
       cmocka_unit_test(invisible_names),
       cmocka_unit_test(costly_rate),
       cmocka_unit_test(every_flood),

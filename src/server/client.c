@@ -121,7 +121,12 @@ bool pf_client_key(const char *address, char *out, size_t n) {
  *     at most; but its review slider asks for every step not seen yet as it is dragged, one a
  *     frame, and an arrow key held steps some 30 a second, so a person scrubbing through a long
  *     game sends a few hundred in a few seconds. A flood is thousands a second without end: 20
- *     a second cuts it a hundredfold, and each of these costs the server at most a replay. */
+ *     a second cuts it a hundredfold, and each of these costs the server at most a replay.
+ *   messages 1000, then 500 a second, and one back for each state sent: what all of an address's
+ *     WebSockets may send together, so that a client that reconnects or opens its 64 sockets gets
+ *     no more than one socket's worth of the loop (each socket has its own 200, then 100 a second,
+ *     in ws.c); a person sends a few a minute, a script that plays bots answers states (given
+ *     back), and a household's few players stay far below it. */
 void pf_client_default_limits(pf_client_limits *lim) {
   *lim = (pf_client_limits){
       .tcp_per_client = 128,
@@ -133,6 +138,7 @@ void pf_client_default_limits(pf_client_limits *lim) {
       .connect = {256, 10},
       .chat = {5, 2000},
       .costly = {200, 50},
+      .messages = {1000, 2},
   };
 }
 
@@ -266,6 +272,7 @@ pf_clients *pf_clients_new(const pf_client_limits *lim) {
   cs->rate[PF_RATE_CONNECT] = lim->connect;
   cs->rate[PF_RATE_CHAT] = lim->chat;
   cs->rate[PF_RATE_COSTLY] = lim->costly;
+  cs->rate[PF_RATE_MESSAGES] = lim->messages;
   for (int r = 0; r < PF_RATE_COUNT; r++) assert(cs->rate[r].burst >= 1 && cs->rate[r].every_ms >= 1);
   random_key(cs->sipkey);
   cs->slot = pf_xcalloc(SLOTS_MIN, sizeof *cs->slot);
@@ -371,6 +378,14 @@ bool pf_client_take(pf_client *c, int rate, double now) {
     if (c->idle >= 0) heap_down(c->cs, c->idle);
   }
   return true;
+}
+
+void pf_client_give(pf_client *c, int rate, double now) {
+  assert(rate >= 0 && rate < PF_RATE_COUNT);
+  double t = level(c, rate, now) + 1;
+  int burst = c->cs->rate[rate].burst;
+  c->bucket[rate].tokens = t < burst ? t : burst;
+  if (now > c->bucket[rate].at) c->bucket[rate].at = now;
 }
 
 double pf_client_retry_in(const pf_client *c, int rate, double now) {

@@ -64,6 +64,7 @@ enum {
   PF_RATE_CONNECT, /* new TCP connections */
   PF_RATE_CHAT,    /* chat messages */
   PF_RATE_COSTLY,  /* requests that cost the server work or bytes: subscribe, list, review, hint */
+  PF_RATE_MESSAGES, /* messages of its WebSockets, all together (each state they are sent gives one back) */
   PF_RATE_COUNT
 };
 
@@ -86,6 +87,7 @@ typedef struct pf_client_limits {
   pf_client_rate connect;    /* connect 256, then one every 10 ms (100 a second) */
   pf_client_rate chat;       /* chat 5, then one every 2000 ms (today's chat_flood rule) */
   pf_client_rate costly;     /* costly 200, then one every 50 ms (20 a second) */
+  pf_client_rate messages;   /* messages 1000, then one every 2 ms (500 a second), and one back a state sent */
 } pf_client_limits;
 
 void pf_client_default_limits(pf_client_limits *lim);
@@ -125,6 +127,11 @@ void pf_client_hold(pf_client *c, int what, int delta);
 /* Takes one token from the bucket `rate` (PF_RATE_*) at `now`: false (nothing taken) when it is
  * empty, and the caller refuses the request. */
 bool pf_client_take(pf_client *c, int rate, double now);
+/* Gives one token back to the bucket `rate` (up to its burst): a state sent to one of the
+ * client's WebSockets gives back a message, so that a client answering every state at once is
+ * never held back. The client's full_at is left as it was (it may be kept a little longer than
+ * it must, never freed too soon). */
+void pf_client_give(pf_client *c, int rate, double now);
 /* Seconds from `now` until the bucket `rate` has a token again (0: it has one), for the message
  * that refuses. */
 double pf_client_retry_in(const pf_client *c, int rate, double now);

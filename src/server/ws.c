@@ -36,7 +36,10 @@ void pf_ws_queue(session *s, const char *text, size_t len) {
     return;
   }
   static const char STATE[] = "{\"type\":\"state\"";
-  if (len >= sizeof STATE - 1 && memcmp(text, STATE, sizeof STATE - 1) == 0 && s->tokens < BURST) s->tokens += 1.0;
+  if (len >= sizeof STATE - 1 && memcmp(text, STATE, sizeof STATE - 1) == 0) { /* a state answered is never held back */
+    if (s->tokens < BURST) s->tokens += 1.0;
+    if (s->client) pf_client_give(s->client, PF_RATE_MESSAGES, pf_clock_seconds());
+  }
   /* Framed here, as one final text frame (a server's is not masked), so that whatever waits for
    * a connection goes in one write: its acknowledgement and its state, say. */
   unsigned char head[10];
@@ -113,12 +116,17 @@ static void ws_message(server *srv, session *s) {
   s->tokens += (now - s->last) * RATE;
   if (s->tokens > BURST) s->tokens = BURST;
   s->last = now;
-  if (s->tokens < 1.0) {
+  /* The connection's rate, then its address's (all its WebSockets together: reconnecting or
+   * opening more of them gives a flood no more). */
+  bool own = s->tokens < 1.0;
+  if (own || (s->client && !pf_client_take(s->client, PF_RATE_MESSAGES, now))) {
     if (++s->drops >= DROPS_MAX) {
       transport_error(s, "flood", "too many messages: closing");
       s->close_code = LWS_CLOSE_STATUS_POLICY_VIOLATION;
     } else {
-      transport_error(s, "flood", "too many messages (at most 100 a second): this one is dropped");
+      transport_error(s, "flood", own ? "too many messages (at most 100 a second): this one is dropped"
+                                      : "too many messages from your address (messages_burst, messages_every_ms): this one "
+                                        "is dropped");
     }
     return;
   }
