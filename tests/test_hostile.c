@@ -641,29 +641,13 @@ static void subscribers_full(void **st) {
  * so those limits are lifted here. */
 #define COSTLY_OFF "--limit", "costly_burst=1000000", "--limit", "costly_every_ms=1", "--limit", "messages_burst=10000000",
 
-/* Sends m (taken) on c with a fresh id and returns the reply with that id (others skipped). */
-static json_t *ask_json(ws_conn *c, json_t *m) {
-  int id = next_id++;
-  json_object_set_new(m, "id", json_integer(id));
-  if (ws_send_json(c, m) != 0) fail_msg("send: %s", ws_error(c));
-  json_decref(m);
-  for (;;) {
-    json_t *r = ws_recv_json(c, WAIT_MS);
-    if (!r) fail_msg("no reply to %d: %s", id, ws_error(c));
-    if (json_integer_value(json_object_get(r, "id")) == id) return r;
-    json_decref(r);
-  }
-}
-
-static const char *type_of(const json_t *r) { return json_string_value(json_object_get(r, "type")) ?: ""; }
-
 /* Creates a table of two `random` bots (with options, NULL: none) and waits until it is over:
  * its id. */
 static int64_t finished_table(ws_conn *c, const char *game, json_t *options) {
   json_t *m = json_pack("{s:s, s:s, s:i, s:[s,s]}", "type", "create", "game", game, "players", 2, "seats", "random", "random");
   if (options) json_object_set_new(m, "options", options);
-  json_t *r = ask_json(c, m);
-  if (strcmp(type_of(r), "created") != 0) fail_msg("create: %s", json_dumps(r, 0));
+  json_t *r = ask(c, m, NULL);
+  if (strcmp(rtype(r), "created") != 0) fail_msg("create: %s", json_dumps(r, 0));
   int64_t id = json_integer_value(json_object_get(r, "table"));
   json_decref(r);
   return id;
@@ -672,8 +656,8 @@ static int64_t finished_table(ws_conn *c, const char *game, json_t *options) {
 /* Waits until table id is over (its summary, polled). */
 static void wait_over(ws_conn *c, int64_t id) {
   for (int64_t t0 = ws_now_ms(); ws_now_ms() - t0 < 4 * WAIT_MS; usleep(50000)) {
-    json_t *r = ask_json(c, json_pack("{s:s, s:I, s:i}", "type", "review", "table", (json_int_t)id, "ply", 0));
-    bool over = strcmp(type_of(r), "review") == 0;
+    json_t *r = ask(c, json_pack("{s:s, s:I, s:i}", "type", "review", "table", (json_int_t)id, "ply", 0), NULL);
+    bool over = strcmp(rtype(r), "review") == 0;
     json_decref(r);
     if (over) return;
   }
@@ -731,17 +715,12 @@ static void others_prompt(const srv *s, const char *what) {
   ws_conn *c;
   int64_t ms = handshake_ms(s, "127.0.0.2", &c);
   if (ms > PROMPT_MS) fail_msg("another client's handshake took %lld ms during %s", (long long)ms, what);
-  int64_t t0 = ws_now_ms();
-  json_t *r = ask_json(c, json_pack("{s:s, s:s, s:i, s:[s,s]}", "type", "create", "game", "thief", "players", 2, "seats",
-                                    "open", "random"));
-  ms = ws_now_ms() - t0;
-  if (strcmp(type_of(r), "created") != 0 || ms > PROMPT_MS) fail_msg("create: %lld ms during %s", (long long)ms, what);
+  json_t *r = create2(c, "thief", "open", "random", &ms);
+  if (strcmp(rtype(r), "created") != 0 || ms > PROMPT_MS) fail_msg("create: %lld ms during %s", (long long)ms, what);
   int64_t id = json_integer_value(json_object_get(r, "table"));
   json_decref(r);
-  t0 = ws_now_ms();
-  r = ask_json(c, json_pack("{s:s, s:I}", "type", "join", "table", (json_int_t)id));
-  ms = ws_now_ms() - t0;
-  if (strcmp(type_of(r), "joined") != 0 || ms > PROMPT_MS) fail_msg("join: %lld ms during %s", (long long)ms, what);
+  r = ask(c, json_pack("{s:s, s:I}", "type", "join", "table", (json_int_t)id), &ms);
+  if (strcmp(rtype(r), "joined") != 0 || ms > PROMPT_MS) fail_msg("join: %lld ms during %s", (long long)ms, what);
   json_decref(r);
   ws_close(c, WS_CLOSE_NORMAL);
 }
@@ -801,7 +780,7 @@ static void review_flood(void **st) {
   handshake_ms(&s, "127.0.0.3", &c);
   int64_t id = finished_table(c, "steal-the-pile", json_pack("{s:i}", "target", 6000));
   wait_over(c, id);
-  json_t *r = ask_json(c, json_pack("{s:s, s:I, s:i}", "type", "review", "table", (json_int_t)id, "ply", 0));
+  json_t *r = ask(c, json_pack("{s:s, s:I, s:i}", "type", "review", "table", (json_int_t)id, "ply", 0), NULL);
   int plies = (int)json_integer_value(json_object_get(r, "plies"));
   json_decref(r);
   ws_close(c, WS_CLOSE_NORMAL);

@@ -23,16 +23,20 @@ bool pf_peer_canonical(const char *text, char *out, size_t n) {
   return inet_pton(AF_INET6, text, bin) == 1 && inet_ntop(AF_INET6, bin, out, (socklen_t)n) != NULL;
 }
 
+bool pf_peer_trusted(const server *srv, const char *ip) {
+  char proxy[64];
+  for (int i = 0; i < srv->cfg->nproxies; i++)
+    if (pf_peer_canonical(srv->cfg->proxies[i], proxy, sizeof proxy) && strcmp(ip, proxy) == 0) return true;
+  return false;
+}
+
 /* The client's address: the peer's, or, when the peer is a trusted proxy, the last address of
  * its X-Forwarded-For (the one that proxy saw) when that is an address. */
 bool pf_peer_address(server *srv, struct lws *wsi, char *ip, size_t n) {
-  char peer[64], xff[512], cand[64], proxy[64];
+  char peer[64], xff[512], cand[64];
   if (!lws_get_peer_simple(wsi, peer, sizeof peer)) return false;
   if (!pf_peer_canonical(peer, ip, n)) snprintf(ip, n, "%s", peer);
-  bool trusted = false;
-  for (int i = 0; i < srv->cfg->nproxies && !trusted; i++)
-    trusted = pf_peer_canonical(srv->cfg->proxies[i], proxy, sizeof proxy) && strcmp(ip, proxy) == 0;
-  if (!trusted || lws_hdr_copy(wsi, xff, sizeof xff, WSI_TOKEN_X_FORWARDED_FOR) <= 0) return true;
+  if (!pf_peer_trusted(srv, ip) || lws_hdr_copy(wsi, xff, sizeof xff, WSI_TOKEN_X_FORWARDED_FOR) <= 0) return true;
   const char *last = strrchr(xff, ',');
   last = last ? last + 1 : xff;
   last += strspn(last, " \t");

@@ -13,6 +13,8 @@
 /* An address in one form: IPv4 as itself (also when given IPv4-mapped, "::ffff:1.2.3.4"), IPv6 as
  * inet_ntop writes it; false when `text` is no address. */
 bool pf_peer_canonical(const char *text, char *out, size_t n);
+/* Whether an address (canonical, as pf_peer_canonical writes it) is one of --trust-proxy's. */
+bool pf_peer_trusted(const server *srv, const char *ip);
 /* The client's address: the peer's, or, when the peer is a trusted proxy, the last address of its
  * X-Forwarded-For (the one that proxy saw) when that is an address. */
 bool pf_peer_address(server *srv, struct lws *wsi, char *ip, size_t n);

@@ -72,13 +72,6 @@ static pf_tcp *longest_idle(server *srv, double now) {
   return NULL;
 }
 
-static bool trusted_proxy(const server *srv, const char *ip) {
-  char proxy[64];
-  for (int i = 0; i < srv->cfg->nproxies; i++)
-    if (pf_peer_canonical(srv->cfg->proxies[i], proxy, sizeof proxy) && strcmp(ip, proxy) == 0) return true;
-  return false;
-}
-
 int pf_tcp_accept(server *srv, const struct lws_filter_network_conn_args *a) {
   double now = pf_clock_seconds();
   if (srv->accepting) { /* the last one taken was never adopted (lws failed it) */
@@ -94,7 +87,7 @@ int pf_tcp_accept(server *srv, const struct lws_filter_network_conn_args *a) {
   pf_client *c = NULL;
   if (!pf_client_key(ip, key, sizeof key)) {
     if (a->cli_addr.ss_family == AF_INET || a->cli_addr.ss_family == AF_INET6) return 1;
-  } else if (!trusted_proxy(srv, key)) {
+  } else if (!pf_peer_trusted(srv, key)) {
     c = pf_client_get(srv->clients, key, now);
     const char *limit = !c                                    ? "clients_max"
                         : !pf_client_may_hold(c, PF_HOLD_TCP) ? "tcp_per_address"
