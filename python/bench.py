@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The speed of `import pilfer` (README: Python): moves per second of
+"""The speed of `import pilfer` (docs/benchmarks.md: Python): moves per second of
 
   loop      a pure-Python loop of legal_actions() and apply_action() (a random choice by
             Python's random.Random), whole games of 2-player Steal the Pile;

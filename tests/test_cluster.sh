@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_cluster.sh PILFER README: runs the README's cluster recipe (the indented lines after its
+# test_cluster.sh PILFER DOC: runs the cluster recipe of DOC, docs/cli.md (the indented lines after its
 # "the cluster recipe" marker) as written, with GNU parallel's local job slots, and checks that
 # each merge of shards equals the same run unsharded, bit for bit but wall_seconds.
 set -uo pipefail

@@ -41,7 +41,7 @@
  * determinizations with its own generator and 1/T of the iterations, the root's visits added up
  * move by move. Nothing is shared but the position and the settings, read only, so there is no
  * lock, and a seed and T make one choice. A shared tree with virtual loss was measured against it
- * (README, "The benchmark") and did no better.
+ * (docs/cli.md, "Parallel search") and did no better.
  */
 #include <math.h>
 #include <pthread.h>

@@ -1,5 +1,5 @@
 /*
- * analyze.h - design metrics of a run's games (`pilfer analyze`, README "Analysis").
+ * analyze.h - design metrics of a run's games (`pilfer analyze`, docs/cli.md "Analysis").
  *
  * sim.c plays the games; while it does, it keeps a trace of each game (where every seat stood at
  * every position, the legal moves offered, who moved, the game's own counters), and when the game
@@ -8,7 +8,7 @@
  * exact and does not depend on order; means, shares and their 95% intervals are worked out from
  * the sums only when a result is shown (pf_an_json).
  *
- * The words, as the README defines them. A position's leaders are the seats with the highest
+ * The words, as docs/cli.md defines them. A position's leaders are the seats with the highest
  * standing (game.h: pf_standing), unless every seat has it. The lead changes when the leaders
  * share no seat with the last leaders (a seat that was only tied for the lead and is now alone
  * in it keeps the lead). "The winner" is the first of the winners, "the others" every seat that
