@@ -160,7 +160,8 @@ static void expire(pf_hall *h, table *t) {
   pf_error err;
   if (pf_change_begin(h, &err) != 0 || pf_store_drop_table(h->store, t->id, &err) != 0) {
     pf_log("error", "table %" PRId64 " expires: %s", t->id, err.msg);
-    return pf_change_undo(h, t);
+    pf_change_undo(h, t);
+    return;
   }
   pf_store_change_end(h->store, true, &err);
   pf_workers_cancel(h->workers, job_of_table, &t->id);
@@ -199,7 +200,8 @@ static void clock_check(pf_hall *h, table *t, double now) {
     }
     if (rc != 0) {
       pf_log("error", "table %" PRId64 ": seat %d out of time: %s", t->id, s, err.msg);
-      return pf_change_undo(h, t);
+      pf_change_undo(h, t);
+      return;
     }
     pf_change_keep(h, t);
   }
