@@ -329,7 +329,6 @@ int pf_hall_tables(const pf_hall *h) { return h->ntables; }
 
 /* The hall's series for /metrics (metrics.h writes them). */
 void pf_hall_metrics(pf_hall *h, pf_buf *out) {
-  static const char *const STATUS_NAME[] = {"waiting", "playing", "over"};
   int64_t by_status[3] = {0}, bots = 0, hints = 0, conns = 0;
   for (int64_t i = 0; i < h->cap; i++) {
     const table *t = h->tables[i];
@@ -340,7 +339,7 @@ void pf_hall_metrics(pf_hall *h, pf_buf *out) {
   }
   for (const pf_conn *c = h->conns; c; c = c->next) conns++;
   pf_metric_head(out, "pilfer_tables", "gauge", "tables in memory, by status (finished ones leave it when nobody is at them)");
-  for (int s = 0; s < 3; s++) pf_metric_sample(out, "pilfer_tables", "status", STATUS_NAME[s], (double)by_status[s]);
+  for (int s = 0; s < 3; s++) pf_metric_sample(out, "pilfer_tables", "status", pf_table_status[s], (double)by_status[s]);
   pf_metric(out, "pilfer_connections", "gauge", "WebSocket connections open", (double)conns);
   pf_metric(out, "pilfer_bot_jobs", "gauge", "bot moves being searched or waiting for a worker (one a table at most)", (double)bots);
   pf_metric(out, "pilfer_hint_jobs", "gauge", "hints being searched or waiting for a worker (one a table at most)", (double)hints);

@@ -159,7 +159,7 @@ table *pf_lobby_create_table(pf_hall *h, const create_req *q, pf_error *err) {
     rc = pf_change_begin(h, err);
   }
   bool in_change = rc == 0;
-  pf_store_table row = {0, q->g->id, t->players, opts_text, q->setup.seed, "waiting", t->takeover_after,
+  pf_store_table row = {0, q->g->id, t->players, opts_text, q->setup.seed, pf_table_status[ST_WAITING], t->takeover_after,
                         t->takeover_after ? t->takeover_bot : NULL, t->created, t->spectator_chat, 0,
                         t->clock_s, t->clock_loss, -1};
   if (rc == 0) rc = pf_store_add_table(h->store, &row, rows, err);

@@ -101,6 +101,8 @@ uint64_t pf_table_random64(void);
 bool pf_table_token_equal(const char *a, const char *b);
 /* A stored seat kind ("open", "human", "bot") as SEAT_*. */
 int pf_table_parse_kind(const char *k);
+/* A stored status ("waiting", "playing", "over") as ST_*. */
+int pf_table_parse_status(const char *st);
 
 /* ---- a table ---- */
 
