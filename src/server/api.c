@@ -127,7 +127,7 @@ void pf_hall_message(pf_hall *h, pf_conn *c, const char *text, size_t len) {
       HANDLERS[i].fn(&r);
     } else {
       pf_buf known = {0};
-      for (size_t k = 0; k < n; k++) pf_buf_printf(&known, "%s%s", k ? ", " : "", HANDLERS[k].type);
+      for (size_t k = 0; k < n; k++) pf_buf_join_item(&known, k, "%s", HANDLERS[k].type);
       pf_request_bad(&r, "bad_message", "no message type is called \"%.40s\"; the types are %s", r.type, pf_buf_str(&known));
       pf_buf_free(&known);
       r.type = "message";

@@ -30,7 +30,7 @@ static int read_create(request *r, create_req *q) {
   q->g = pf_game_find(gid);
   if (!q->g) {
     pf_buf known = {0};
-    for (int i = 0; pf_games[i]; i++) pf_buf_printf(&known, "%s%s", i ? ", " : "", pf_games[i]->id);
+    for (int i = 0; pf_games[i]; i++) pf_buf_join_item(&known, i, "%s", pf_games[i]->id);
     pf_request_bad(r, "bad_game", "no game is called \"%.60s\"; the games are %s", gid, pf_buf_str(&known));
     pf_buf_free(&known);
     return -1;
