@@ -14,10 +14,9 @@
 #include "core/record.h"
 #include "games/registry.h"
 #include "server/client.h"
+#include "server/text.h"
 
 #define LOG_KEEP 20        /* moves told in each state message */
-#define NAME_CHARS 24      /* a display name's characters at most (docs/protocol.md, "Names") */
-#define NAME_BYTES (4 * NAME_CHARS + 1)
 
 enum { SEAT_OPEN, SEAT_HUMAN, SEAT_BOT };
 extern const char *const pf_table_seat_kind[]; /* by SEAT_*: "open", "human", "bot" */
