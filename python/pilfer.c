@@ -185,7 +185,7 @@ static PyObject *load_game(PyObject *mod, PyObject *args, PyObject *kw) {
   const pf_game *g = pf_game_find(name);
   if (!g) {
     pf_buf b = {0};
-    for (int i = 0; pf_games[i]; i++) pf_buf_printf(&b, "%s%s", i ? ", " : "", pf_games[i]->id);
+    for (int i = 0; pf_games[i]; i++) pf_buf_join_item(&b, i, "%s", pf_games[i]->id);
     PyErr_Format(Error, "unknown game '%s'; games are: %s", name, pf_buf_str(&b));
     pf_buf_free(&b);
     return NULL;

@@ -44,6 +44,9 @@ static int nservers;
 
 /* ======================================== helpers ======================================== */
 
+/* s, or dflt when s is NULL (ISO C has no `s ?: dflt`). */
+static const char *or_else(const char *s, const char *dflt) { return s ? s : dflt; }
+
 static void start(srv *s, const char *name, const char *const *args, int nofile) {
   char db[400], log[400];
   snprintf(db, sizeof db, "%s/%s-%d.db", tmpdir, name, nservers);
@@ -96,7 +99,7 @@ static int64_t handshake_ms(const srv *s, const char *from, ws_conn **out) {
   if (ws_send_json(c, m) != 0) fail_msg("send: %s", ws_error(c));
   json_decref(m);
   json_t *r = ws_recv_json(c, WAIT_MS);
-  if (!r || strcmp(json_string_value(json_object_get(r, "type")) ?: "", "games") != 0)
+  if (!r || strcmp(or_else(json_string_value(json_object_get(r, "type")), ""), "games") != 0)
     fail_msg("no games from %s: %s", from, ws_error(c));
   json_decref(r);
   int64_t ms = ws_now_ms() - t0;
@@ -230,8 +233,8 @@ static json_t *ask(ws_conn *c, json_t *msg, int64_t *ms) {
   }
 }
 
-static const char *rtype(const json_t *r) { return json_string_value(json_object_get(r, "type")) ?: ""; }
-static const char *rcode(const json_t *r) { return json_string_value(json_object_get(r, "code")) ?: ""; }
+static const char *rtype(const json_t *r) { return or_else(json_string_value(json_object_get(r, "type")), ""); }
+static const char *rcode(const json_t *r) { return or_else(json_string_value(json_object_get(r, "code")), ""); }
 
 /* A create of `game` for 2 with these seats ("open" or a bot spec); the reply. */
 static json_t *create2(ws_conn *c, const char *game, const char *seat0, const char *seat1, int64_t *ms) {
@@ -251,7 +254,7 @@ static int64_t watch_to_end(ws_conn *c, json_int_t id) {
     json_t *m = ws_recv_json(c, WAIT_MS * 3);
     if (!m) fail_msg("table %lld: no state for %d s: %s", (long long)id, WAIT_MS * 3 / 1000, ws_error(c));
     bool over = !strcmp(rtype(m), "state") && json_integer_value(json_object_get(m, "table")) == id &&
-                !strcmp(json_string_value(json_object_get(m, "status")) ?: "", "over");
+                !strcmp(or_else(json_string_value(json_object_get(m, "status")), ""), "over");
     json_decref(m);
     if (over) return ws_now_ms() - t0;
   }
@@ -369,7 +372,7 @@ static void chat_by_reconnecting(void **st) {
   json_decref(r);
   r = ask(c, json_pack("{s:s, s:I, s:i}", "type", "join", "table", id, "seat", 0), NULL);
   char token[80];
-  snprintf(token, sizeof token, "%s", json_string_value(json_object_get(r, "token")) ?: "");
+  snprintf(token, sizeof token, "%s", or_else(json_string_value(json_object_get(r, "token")), ""));
   json_decref(r);
   ws_close(c, WS_CLOSE_NORMAL);
   int said = 0;
@@ -526,7 +529,7 @@ static pid_t hostile_child(const srv *s, int seconds) {
       seat_table = json_integer_value(json_object_get(r, "table"));
       json_decref(r);
       r = ask(c, json_pack("{s:s, s:I, s:i}", "type", "join", "table", seat_table, "seat", 0), NULL);
-      snprintf(token, sizeof token, "%s", json_string_value(json_object_get(r, "token")) ?: "x");
+      snprintf(token, sizeof token, "%s", or_else(json_string_value(json_object_get(r, "token")), "x"));
       json_decref(r);
     }
     for (int k = 0; k < 60; k++) {
@@ -740,7 +743,7 @@ static void subscribe_flood(void **st) {
   (void)st;
   const char *args[] = {COSTLY_OFF NULL};
   char asan[600]; /* a sanitized server's quarantine of freed memory would show as growth */
-  snprintf(asan, sizeof asan, "%s:quarantine_size_mb=8", getenv("ASAN_OPTIONS") ?: "");
+  snprintf(asan, sizeof asan, "%s:quarantine_size_mb=8", or_else(getenv("ASAN_OPTIONS"), ""));
   setenv("ASAN_OPTIONS", asan, 1);
   srv s;
   start(&s, "subflood", args, 0);

@@ -431,6 +431,7 @@ static void item(void *ctx, int i) {
   batch *b = ctx;
   volatile unsigned x = 0;
   for (int k = 0; k < b->spin * (i % 7); k++) x += (unsigned)k;
+  (void)x;
   atomic_fetch_add(&b->runs[i], 1);
   atomic_fetch_add(&b->done, 1);
 }

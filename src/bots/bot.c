@@ -101,7 +101,7 @@ int pf_bot_parse_settings(const pf_bot_kind *k, const char *text, int64_t *set, 
     while (i < k->nsettings && strcmp(k->settings[i].name, kv) != 0) i++;
     if (i == k->nsettings) {
       pf_buf b = {0};
-      for (int j = 0; j < k->nsettings; j++) pf_buf_printf(&b, "%s%s", j ? ", " : "", k->settings[j].name);
+      for (int j = 0; j < k->nsettings; j++) pf_buf_join_item(&b, j, "%s", k->settings[j].name);
       pf_fail(err, "bot '%s' has no setting '%s'; %s", k->name, kv,
               k->nsettings ? "its settings are: " : "it takes no settings");
       if (k->nsettings) strncat(err->msg, pf_buf_str(&b), sizeof err->msg - strlen(err->msg) - 1);
@@ -141,7 +141,7 @@ static const pf_bot_kind *parse_spec(const char *spec, int64_t *set, pf_error *e
     return k;
   }
   pf_buf b = {0};
-  for (int i = 0; pf_bot_kinds[i]; i++) pf_buf_printf(&b, "%s%s", i ? ", " : "", pf_bot_kinds[i]->name);
+  for (int i = 0; pf_bot_kinds[i]; i++) pf_buf_join_item(&b, i, "%s", pf_bot_kinds[i]->name);
   pf_fail(err, "unknown bot '%.*s'; bots are: %s", (int)len, spec, pf_buf_str(&b));
   pf_buf_free(&b);
   return NULL;

@@ -95,7 +95,7 @@ const pf_game *cli_game(const char *id) {
   const pf_game *g = pf_game_find(id);
   if (g) return g;
   pf_buf b = {0};
-  for (int i = 0; pf_games[i]; i++) pf_buf_printf(&b, "%s%s", i ? ", " : "", pf_games[i]->id);
+  for (int i = 0; pf_games[i]; i++) pf_buf_join_item(&b, i, "%s", pf_games[i]->id);
   cli_error("unknown game '%s'; games are: %s", id, pf_buf_str(&b));
   pf_buf_free(&b);
   return NULL;

@@ -49,7 +49,7 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < NCOMMANDS; i++)
     if (strcmp(argv[1], COMMANDS[i].name) == 0) return COMMANDS[i].run(argc - 1, argv + 1);
   pf_buf b = {0};
-  for (size_t i = 0; i < NCOMMANDS; i++) pf_buf_printf(&b, "%s%s", i ? ", " : "", COMMANDS[i].name);
+  for (size_t i = 0; i < NCOMMANDS; i++) pf_buf_join_item(&b, i, "%s", COMMANDS[i].name);
   cli_error("unknown command '%s'; commands are: %s", argv[1], pf_buf_str(&b));
   pf_buf_free(&b);
   return EXIT_BAD_INPUT;

@@ -179,6 +179,14 @@ void pf_buf_printf(pf_buf *b, const char *fmt, ...) {
   va_end(ap);
 }
 
+void pf_buf_join_item(pf_buf *b, size_t i, const char *fmt, ...) {
+  if (i) pf_buf_puts(b, ", ");
+  va_list ap;
+  va_start(ap, fmt);
+  pf_buf_vprintf(b, fmt, ap);
+  va_end(ap);
+}
+
 const char *pf_buf_str(const pf_buf *b) { return b->data ? b->data : ""; }
 
 void pf_buf_clear(pf_buf *b) {

@@ -21,6 +21,9 @@ void pf_buf_puts(pf_buf *b, const char *s);
 void pf_buf_putc(pf_buf *b, char c);
 void pf_buf_printf(pf_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void pf_buf_vprintf(pf_buf *b, const char *fmt, va_list ap);
+/* Appends item i (from 0) of a list written "a, b, c": ", " unless i is 0, then fmt's text. The
+ * one way a list is joined for a message: `for (...) pf_buf_join_item(&b, i, "%s", name[i]);`. */
+void pf_buf_join_item(pf_buf *b, size_t i, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void pf_buf_append(pf_buf *b, const void *data, size_t n); /* may hold NUL bytes */
 /* Appends a whole file ("-" is standard input); the message names the path. */
 int pf_buf_read_file(pf_buf *b, const char *path, pf_error *err);

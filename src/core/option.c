@@ -75,7 +75,7 @@ int pf_option_parse_kv(const pf_option_desc *desc, int n, const char *kv, pf_opt
   int i = pf_option_find(desc, n, name);
   if (i < 0) {
     pf_buf b = {0};
-    for (int k = 0; k < n; k++) pf_buf_printf(&b, "%s%s", k ? ", " : "", desc[k].name);
+    for (int k = 0; k < n; k++) pf_buf_join_item(&b, k, "%s", desc[k].name);
     pf_fail(err, "unknown option '%s'; options are: %s", name, n ? pf_buf_str(&b) : "(none)");
     pf_buf_free(&b);
     return -1;

@@ -205,7 +205,7 @@ int pf_record_replay(const pf_record *rec, int until, pf_run *run, int *failed_m
 
 static void list_text(const int *v, int n, pf_buf *b) {
   pf_buf_putc(b, '[');
-  for (int i = 0; i < n; i++) pf_buf_printf(b, "%s%d", i ? ", " : "", v[i]);
+  for (int i = 0; i < n; i++) pf_buf_join_item(b, i, "%d", v[i]);
   pf_buf_putc(b, ']');
 }
 

@@ -628,12 +628,14 @@ static void stp_move_str(const void *vs, pf_move m, char buf[PF_MOVE_STR]) {
 static void matches_text(const stp_state *s, pf_card c, char *buf, size_t n) {
   pf_move ms[64];
   int k = moves_of_card(s, c, ms);
-  buf[0] = '\0';
+  pf_buf list = {0};
   for (int i = 0; i < k; i++) {
     char t[PF_CARD_STR];
     target_str(MOVE_TARGET(ms[i]), t);
-    pf_snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", i ? ", " : "", t);
+    pf_buf_join_item(&list, i, "%s", t);
   }
+  pf_snprintf(buf, n, "%s", pf_buf_str(&list)); /* at most n - 1 bytes */
+  pf_buf_free(&list);
 }
 
 static int stp_move_parse(const void *vs, const char *text, pf_move *m, pf_error *err) {

@@ -127,7 +127,7 @@ void pf_hall_message(pf_hall *h, pf_conn *c, const char *text, size_t len) {
       HANDLERS[i].fn(&r);
     } else {
       pf_buf known = {0};
-      for (size_t k = 0; k < n; k++) pf_buf_printf(&known, "%s%s", k ? ", " : "", HANDLERS[k].type);
+      for (size_t k = 0; k < n; k++) pf_buf_join_item(&known, k, "%s", HANDLERS[k].type);
       pf_request_bad(&r, "bad_message", "no message type is called \"%.40s\"; the types are %s", r.type, pf_buf_str(&known));
       pf_buf_free(&known);
       r.type = "message";
@@ -160,7 +160,8 @@ static void expire(pf_hall *h, table *t) {
   pf_error err;
   if (pf_change_begin(h, &err) != 0 || pf_store_drop_table(h->store, t->id, &err) != 0) {
     pf_log("error", "table %" PRId64 " expires: %s", t->id, err.msg);
-    return pf_change_undo(h, t);
+    pf_change_undo(h, t);
+    return;
   }
   pf_store_change_end(h->store, true, &err);
   pf_workers_cancel(h->workers, job_of_table, &t->id);
@@ -199,7 +200,8 @@ static void clock_check(pf_hall *h, table *t, double now) {
     }
     if (rc != 0) {
       pf_log("error", "table %" PRId64 ": seat %d out of time: %s", t->id, s, err.msg);
-      return pf_change_undo(h, t);
+      pf_change_undo(h, t);
+      return;
     }
     pf_change_keep(h, t);
   }
@@ -327,7 +329,6 @@ int pf_hall_tables(const pf_hall *h) { return h->ntables; }
 
 /* The hall's series for /metrics (metrics.h writes them). */
 void pf_hall_metrics(pf_hall *h, pf_buf *out) {
-  static const char *const STATUS_NAME[] = {"waiting", "playing", "over"};
   int64_t by_status[3] = {0}, bots = 0, hints = 0, conns = 0;
   for (int64_t i = 0; i < h->cap; i++) {
     const table *t = h->tables[i];
@@ -338,7 +339,7 @@ void pf_hall_metrics(pf_hall *h, pf_buf *out) {
   }
   for (const pf_conn *c = h->conns; c; c = c->next) conns++;
   pf_metric_head(out, "pilfer_tables", "gauge", "tables in memory, by status (finished ones leave it when nobody is at them)");
-  for (int s = 0; s < 3; s++) pf_metric_sample(out, "pilfer_tables", "status", STATUS_NAME[s], (double)by_status[s]);
+  for (int s = 0; s < 3; s++) pf_metric_sample(out, "pilfer_tables", "status", pf_table_status[s], (double)by_status[s]);
   pf_metric(out, "pilfer_connections", "gauge", "WebSocket connections open", (double)conns);
   pf_metric(out, "pilfer_bot_jobs", "gauge", "bot moves being searched or waiting for a worker (one a table at most)", (double)bots);
   pf_metric(out, "pilfer_hint_jobs", "gauge", "hints being searched or waiting for a worker (one a table at most)", (double)hints);

@@ -142,7 +142,7 @@ void pf_botjob_hint_done(pf_hall *h, bot_job *j) {
   pf_conn *c = conn_by_id(h, j->conn);
   if (!c) return;
   if (j->cancelled) return;
-  if (j->failed) return pf_outbox_error(h, c, j->req_id, "bad_seat_spec", "%s", j->err.msg);
+  if (j->failed) { pf_outbox_error(h, c, j->req_id, "bad_seat_spec", "%s", j->err.msg); return; }
   pf_outbox_send(h, c,
             json_pack("{s:s, s:I, s:i, s:s, s:s, s:s}", "type", "hint", "table", (json_int_t)j->table, "ply", j->ply,
                       "move", j->move, "text", pf_buf_str(&j->text), "bot", j->spec),

@@ -71,7 +71,7 @@ int pf_change_advance(pf_hall *h, table *t, pf_error *err) {
       json_t *sum = pf_state_summary(t);
       char *text = json_dumps(sum, JSON_COMPACT | JSON_PRESERVE_ORDER);
       json_decref(sum);
-      int rc = pf_store_set_status(h->store, t->id, "over", text, err);
+      int rc = pf_store_set_status(h->store, t->id, pf_table_status[ST_OVER], text, err);
       free(text);
       return rc;
     }
@@ -110,7 +110,7 @@ int pf_change_lose_on_time(pf_hall *h, table *t, int s, pf_error *err) {
   json_decref(sum);
   int rc = pf_store_set_clock(h->store, t->id, s, 0, err);
   if (rc == 0) rc = pf_store_set_lost(h->store, t->id, s, err);
-  if (rc == 0) rc = pf_store_set_status(h->store, t->id, "over", text, err);
+  if (rc == 0) rc = pf_store_set_status(h->store, t->id, pf_table_status[ST_OVER], text, err);
   free(text);
   return rc;
 }
@@ -166,6 +166,6 @@ int pf_change_start_if_full(pf_hall *h, table *t, pf_error *err) {
   for (int s = 0; s < t->players; s++)
     if (t->seats[s].kind == SEAT_OPEN) return 0;
   t->status = ST_PLAYING;
-  if (pf_store_set_status(h->store, t->id, "playing", NULL, err) != 0) return -1;
+  if (pf_store_set_status(h->store, t->id, pf_table_status[ST_PLAYING], NULL, err) != 0) return -1;
   return pf_change_advance(h, t, err);
 }

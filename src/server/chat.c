@@ -54,7 +54,7 @@ void pf_chat_send_log(pf_hall *h, pf_conn *c, const table *t, int seat) {
   const char *only = t->status == ST_OVER ? NULL : seat < 0 ? "spectators" : "players";
   if (pf_store_chat_log(h->store, t->id, only, CHAT_LOG, chat_log_add, &x, &err) < 0)
     pf_log("error", "table %" PRId64 ": %s", t->id, err.msg);
-  if (!json_array_size(x.a)) return json_decref(x.a);
+  if (!json_array_size(x.a)) { json_decref(x.a); return; }
   pf_outbox_send(h, c, json_pack("{s:s, s:I, s:o}", "type", "chat_log", "table", (json_int_t)t->id, "messages", x.a), NULL,
             false, false);
 }
@@ -76,25 +76,27 @@ void pf_chat_say(request *r) {
   char text[4 * CHAT_CHARS + 1], name[NAME_BYTES];
   int has_text = pf_request_text(r, "text", CHAT_CHARS, text, sizeof text, "bad_chat");
   if (has_text < 0) return;
-  if (!has_text) return pf_request_bad(r, "bad_message", "chat: \"text\" is missing");
+  if (!has_text) { pf_request_bad(r, "bad_message", "chat: \"text\" is missing"); return; }
   if (s < 0) {
-    if (!watches(r->c, t)) return pf_request_bad(r, "not_watching", "chat: without a token, only a spectator of table %" PRId64 " may write", t->id);
-    if (!t->spectator_chat) return pf_request_bad(r, "chat_closed", "table %" PRId64 " has no spectators' chat", t->id);
+    if (!watches(r->c, t)) { pf_request_bad(r, "not_watching", "chat: without a token, only a spectator of table %" PRId64 " may write", t->id); return; }
+    if (!t->spectator_chat) { pf_request_bad(r, "chat_closed", "table %" PRId64 " has no spectators' chat", t->id); return; }
     if (pf_request_name(r, name) < 0) return;
   }
   double now = pf_clock_seconds();
   if (!pf_client_take(r->c->client, PF_RATE_CHAT, now)) {
     const pf_client_rate *rate = &h->lim.clients.chat;
-    return pf_request_bad(r, "chat_flood", "chat: your address may send %d messages at once, then one every %g seconds "
-                          "(try again in %.1f s)", rate->burst, rate->every_ms / 1000.0,
-                          pf_client_retry_in(r->c->client, PF_RATE_CHAT, now));
+    pf_request_bad(r, "chat_flood", "chat: your address may send %d messages at once, then one every %g seconds "
+                   "(try again in %.1f s)", rate->burst, rate->every_ms / 1000.0,
+                   pf_client_retry_in(r->c->client, PF_RATE_CHAT, now));
+    return;
   }
   pf_store_chat m = {CHANNEL[s < 0], s, s >= 0 ? (t->seats[s].name[0] ? t->seats[s].name : NULL) : name[0] ? name : NULL,
                      text, (int64_t)time(NULL)};
   pf_error err;
   if (pf_change_begin(h, &err) != 0 || pf_store_add_chat(h->store, t->id, &m, &err) != 0) {
     pf_change_undo(h, NULL);
-    return pf_request_bad(r, "storage", "%s", err.msg);
+    pf_request_bad(r, "storage", "%s", err.msg);
+    return;
   }
   pf_store_change_end(h->store, true, &err);
   for (int i = 0; i < t->nwatch; i++) /* once committed (pf_outbox_send waits for it) */

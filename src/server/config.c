@@ -76,7 +76,7 @@ int pf_serve_set_limit(pf_serve_config *cfg, const char *text, pf_error *err) {
   pf_serve_config def = {0};
   pf_serve_defaults(&def);
   for (size_t i = 0; i < sizeof LIMITS / sizeof *LIMITS; i++)
-    pf_buf_printf(&names, "%s%s (%d)", i ? ", " : "", LIMITS[i].name, *(const int *)((const char *)&def + LIMITS[i].offset));
+    pf_buf_join_item(&names, i, "%s (%d)", LIMITS[i].name, *(const int *)((const char *)&def + LIMITS[i].offset));
   pf_fail(err, "--limit NAME=N, not '%s'; the names (and defaults) are %s", text, pf_buf_str(&names));
   pf_buf_free(&names);
   return -1;

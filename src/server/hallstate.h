@@ -25,7 +25,6 @@
 
 #define MAX_BINDINGS 32    /* tables a connection may sit at or watch at once */
 #define LIST_MAX 200       /* tables in a list */
-#define CHAT_CHARS 300     /* a chat message's characters at most */
 #define CHAT_LOG 50        /* the messages told to a connection as it sits down or watches */
 #define LOBBY_PAGE 20      /* tables in one page of a `subscribe` */
 #define LOBBY_MINE 100     /* table ids a `subscribe` may name as its own */

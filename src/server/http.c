@@ -31,6 +31,8 @@ static int http_error(pf_buf *body, const char **type, int status, const char *m
 int pf_hall_http(pf_hall *h, const char *path, pf_buf *body, const char **type) {
   if (strcmp(path, "/api/games") == 0) return http_json(body, type, 200, pf_games_json());
   if (strcmp(path, "/api/tables") == 0) return http_json(body, type, 200, pf_state_tables(h));
+  if (strcmp(path, "/api/limits") == 0)
+    return http_json(body, type, 200, json_pack("{s:i, s:i}", "name_chars", NAME_CHARS, "chat_chars", CHAT_CHARS));
   if (strncmp(path, "/api/rules/", 11) == 0) {
     const pf_game *g = pf_game_find(path + 11);
     if (!g) return http_error(body, type, 404, "no such game");

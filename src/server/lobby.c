@@ -30,7 +30,7 @@ static int read_create(request *r, create_req *q) {
   q->g = pf_game_find(gid);
   if (!q->g) {
     pf_buf known = {0};
-    for (int i = 0; pf_games[i]; i++) pf_buf_printf(&known, "%s%s", i ? ", " : "", pf_games[i]->id);
+    for (int i = 0; pf_games[i]; i++) pf_buf_join_item(&known, i, "%s", pf_games[i]->id);
     pf_request_bad(r, "bad_game", "no game is called \"%.60s\"; the games are %s", gid, pf_buf_str(&known));
     pf_buf_free(&known);
     return -1;
@@ -159,7 +159,7 @@ table *pf_lobby_create_table(pf_hall *h, const create_req *q, pf_error *err) {
     rc = pf_change_begin(h, err);
   }
   bool in_change = rc == 0;
-  pf_store_table row = {0, q->g->id, t->players, opts_text, q->setup.seed, "waiting", t->takeover_after,
+  pf_store_table row = {0, q->g->id, t->players, opts_text, q->setup.seed, pf_table_status[ST_WAITING], t->takeover_after,
                         t->takeover_after ? t->takeover_bot : NULL, t->created, t->spectator_chat, 0,
                         t->clock_s, t->clock_loss, -1};
   if (rc == 0) rc = pf_store_add_table(h->store, &row, rows, err);
@@ -185,7 +185,7 @@ void pf_lobby_create(request *r) {
   if (read_create(r, &q) != 0 || !may_create(r, &q)) return;
   pf_error err;
   table *t = pf_lobby_create_table(r->h, &q, &err);
-  if (!t) return pf_request_bad(r, "storage", "%s", err.msg);
+  if (!t) { pf_request_bad(r, "storage", "%s", err.msg); return; }
   pf_request_reply_acked(r, json_pack("{s:s, s:I, s:o}", "type", "created", "table", (json_int_t)t->id, "summary", pf_state_summary(t)));
 }
 
@@ -275,19 +275,27 @@ void pf_lobby_subscribe(request *r) {
   int filter = F_ALL;
   if (f) {
     while (filter < (int)(sizeof FILTERS / sizeof *FILTERS) && strcmp(FILTERS[filter], f) != 0) filter++;
-    if (filter == (int)(sizeof FILTERS / sizeof *FILTERS))
-      return pf_request_bad(r, "bad_message", "subscribe: \"filter\" must be all, open, mine, playing or over, not \"%.40s\"", f);
+    if (filter == (int)(sizeof FILTERS / sizeof *FILTERS)) {
+      pf_request_bad(r, "bad_message", "subscribe: \"filter\" must be all, open, mine, playing or over, not \"%.40s\"", f);
+      return;
+    }
   }
   json_int_t page;
   if (pf_request_int(r, "page", true, 0, 0, 10000, &page) != 0) return;
   json_t *mine = json_object_get(r->msg, "mine");
-  if (mine && (!json_is_array(mine) || json_array_size(mine) > LOBBY_MINE))
-    return pf_request_bad(r, "bad_message", "subscribe: \"mine\" must be an array of at most %d table numbers", LOBBY_MINE);
+  if (mine && (!json_is_array(mine) || json_array_size(mine) > LOBBY_MINE)) {
+    pf_request_bad(r, "bad_message", "subscribe: \"mine\" must be an array of at most %d table numbers", LOBBY_MINE);
+    return;
+  }
   for (size_t i = 0; mine && i < json_array_size(mine); i++)
-    if (!json_is_integer(json_array_get(mine, i)))
-      return pf_request_bad(r, "bad_message", "subscribe: mine[%zu] must be a table number", i);
-  if (!c->subscribed && h->nsubs >= LOBBY_SUBSCRIBERS)
-    return pf_request_bad(r, "full", "%d connections follow the list of tables already, the most", LOBBY_SUBSCRIBERS);
+    if (!json_is_integer(json_array_get(mine, i))) {
+      pf_request_bad(r, "bad_message", "subscribe: mine[%zu] must be a table number", i);
+      return;
+    }
+  if (!c->subscribed && h->nsubs >= LOBBY_SUBSCRIBERS) {
+    pf_request_bad(r, "full", "%d connections follow the list of tables already, the most", LOBBY_SUBSCRIBERS);
+    return;
+  }
   if (!c->subscribed) h->nsubs++;
   c->subscribed = true;
   c->sub_filter = filter;

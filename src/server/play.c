@@ -24,22 +24,30 @@ void pf_play_move(request *r) {
   if (!text) return;
   json_int_t ply;
   if (pf_request_int(r, "ply", false, 0, 0, INT32_MAX, &ply) != 0) return;
-  if (t->status != ST_PLAYING)
-    return pf_request_bad(r, "not_your_turn", "table %" PRId64 " is %s", t->id, t->status == ST_OVER ? "over" : "waiting for players");
-  if (!pf_turn_clock_left(t, s, pf_clock_seconds()))
-    return pf_request_bad(r, "time_out", "seat %d has no time left on its clock: the bot plays it", s);
-  if (!pf_turn_current_for(t, s, ply))
-    return pf_request_bad(r, "stale", "the table is at ply %d, not %lld (seat %d's choice is asked since ply %d)", t->run.nmoves,
+  if (t->status != ST_PLAYING) {
+    pf_request_bad(r, "not_your_turn", "table %" PRId64 " is %s", t->id, t->status == ST_OVER ? "over" : "waiting for players");
+    return;
+  }
+  if (!pf_turn_clock_left(t, s, pf_clock_seconds())) {
+    pf_request_bad(r, "time_out", "seat %d has no time left on its clock: the bot plays it", s);
+    return;
+  }
+  if (!pf_turn_current_for(t, s, ply)) {
+    pf_request_bad(r, "stale", "the table is at ply %d, not %lld (seat %d's choice is asked since ply %d)", t->run.nmoves,
                (long long)ply, s, t->group_since[s] >= 0 ? t->group_since[s] : t->run.nmoves);
+    return;
+  }
   char canon[PF_MOVE_STR];
   bool sealed = false;
   const char *code;
   pf_error err;
   int64_t id = t->id;
-  if (pf_change_seat_move(h, t, s, text, canon, &sealed, &code, &err) != 0) /* t may be reloaded: not used after */
-    return pf_request_bad(r, code, "move \"%.60s\": %s", text, err.msg);
+  if (pf_change_seat_move(h, t, s, text, canon, &sealed, &code, &err) != 0) { /* t may be reloaded: not used after */
+    pf_request_bad(r, code, "move \"%.60s\": %s", text, err.msg);
+    return;
+  }
   t = pf_tables_in_memory(h, id);
-  if (!t) return pf_request_bad(r, "storage", "table %" PRId64 " could not be read back", id);
+  if (!t) { pf_request_bad(r, "storage", "table %" PRId64 " could not be read back", id); return; }
   json_t *ack = json_pack("{s:s, s:I, s:i, s:s}", "type", "ack", "table", (json_int_t)id, "ply", t->run.nmoves, "move",
                           canon);
   if (sealed) json_object_set_new(ack, "sealed", json_true());
@@ -56,13 +64,15 @@ void pf_play_hint(request *r) {
   if (!spec) spec = pf_game_strong_bot(t->g); /* the game's strong bot (games/registry.c) */
   pf_error err;
   const char *code;
-  if (pf_botjob_check(h, spec, &code, &err) != 0) return pf_request_bad(r, code, "hint: %s", err.msg);
+  if (pf_botjob_check(h, spec, &code, &err) != 0) { pf_request_bad(r, code, "hint: %s", err.msg); return; }
   int at;
-  if (!pf_turn_may_answer(t, s, &at)) return pf_request_bad(r, "not_your_turn", "seat %d is not asked now", s);
+  if (!pf_turn_may_answer(t, s, &at)) { pf_request_bad(r, "not_your_turn", "seat %d is not asked now", s); return; }
   pf_client *c = r->c->client;
-  if (!pf_client_may_hold(c, PF_HOLD_HINTS))
-    return pf_request_bad(r, "busy", "your address's last hint is not answered yet: one at a time (hints_per_client)");
-  if (t->hint_busy) return pf_request_bad(r, "busy", "a hint for table %" PRId64 " is being searched: one at a time", t->id);
+  if (!pf_client_may_hold(c, PF_HOLD_HINTS)) {
+    pf_request_bad(r, "busy", "your address's last hint is not answered yet: one at a time (hints_per_client)");
+    return;
+  }
+  if (t->hint_busy) { pf_request_bad(r, "busy", "a hint for table %" PRId64 " is being searched: one at a time", t->id); return; }
   if (!pf_request_costly(r)) return;
   bot_job *j = pf_botjob_new(h, t, s, at, spec);
   j->hint = true;
@@ -87,18 +97,19 @@ void pf_play_review(request *r) {
   if (plies < 0) { /* not kept: the table (from the store, maybe), kept from now on */
     table *t = pf_request_table(r);
     if (!t) return;
-    if (t->status != ST_OVER) return pf_request_bad(r, "not_over", "table %" PRId64 " is still being played", t->id);
-    if (pf_review_keep(h->review, t, &err) != 0) return pf_request_bad(r, "storage", "%s", err.msg);
+    if (t->status != ST_OVER) { pf_request_bad(r, "not_over", "table %" PRId64 " is still being played", t->id); return; }
+    if (pf_review_keep(h->review, t, &err) != 0) { pf_request_bad(r, "storage", "%s", err.msg); return; }
     plies = t->run.nmoves;
   }
   json_int_t ply;
   if (pf_request_int(r, "ply", false, 0, 0, plies, &ply) != 0) return;
   json_t *want = json_object_get(r->msg, "log");
-  if (want && !json_is_boolean(want)) return pf_request_bad(r, "bad_message", "review: \"log\" must be true or false");
+  if (want && !json_is_boolean(want)) { pf_request_bad(r, "bad_message", "review: \"log\" must be true or false"); return; }
   pf_buf b = {0};
   if (pf_review_write(h->review, id, (int)ply, json_is_true(want), &b, &err) != 0) {
     pf_buf_free(&b);
-    return pf_request_bad(r, "storage", "%s", err.msg);
+    pf_request_bad(r, "storage", "%s", err.msg);
+    return;
   }
   if (r->id) {
     pf_buf_puts(&b, ",\"id\":");

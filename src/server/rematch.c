@@ -73,34 +73,37 @@ void pf_rematch_handle(request *r) {
   int s = pf_request_seat(r, &t);
   if (s < 0) return;
   json_t *acc = json_object_get(r->msg, "accept");
-  if (acc && !json_is_boolean(acc)) return pf_request_bad(r, "bad_message", "rematch: \"accept\" must be true or false");
-  if (t->status != ST_OVER) return pf_request_bad(r, "not_over", "table %" PRId64 " is still being played", t->id);
-  if (t->rematch) return pf_request_reply(r, pf_rematch_json(t, s));
+  if (acc && !json_is_boolean(acc)) { pf_request_bad(r, "bad_message", "rematch: \"accept\" must be true or false"); return; }
+  if (t->status != ST_OVER) { pf_request_bad(r, "not_over", "table %" PRId64 " is still being played", t->id); return; }
+  if (t->rematch) { pf_request_reply(r, pf_rematch_json(t, s)); return; }
   unsigned all = (1u << t->players) - 1, bots = 0;
   for (int k = 0; k < t->players; k++) bots |= (unsigned)(t->seats[k].kind != SEAT_HUMAN) << k;
   if (json_is_false(acc)) {
-    if (!t->offer_open) return pf_request_bad(r, "no_offer", "table %" PRId64 " has no rematch offered", t->id);
+    if (!t->offer_open) { pf_request_bad(r, "no_offer", "table %" PRId64 " has no rematch offered", t->id); return; }
     t->offer_open = false;
     json_t *news = json_pack("{s:s, s:I, s:s, s:i}", "type", "rematch", "table", (json_int_t)t->id, "status",
                              "declined", "by", s);
     pf_request_reply(r, json_deep_copy(news));
     rematch_tell(h, t, news, r->c);
-    return json_decref(news);
+    json_decref(news);
+    return;
   }
   if (!t->offer_open) t->offer_open = true, t->offer_from = s, t->offer_yes = bots;
   t->offer_yes |= 1u << s;
   if ((t->offer_yes & all) != all) {
     pf_request_reply(r, pf_rematch_json(t, s));
-    return rematch_tell(h, t, NULL, r->c);
+    rematch_tell(h, t, NULL, r->c);
+    return;
   }
   pf_error err;
   int64_t id = t->id;
   table *n = rematch_make(h, t, r->c->client, &err); /* charged to the last to accept */
   t = pf_tables_in_memory(h, id);
-  if (!n || !t) return pf_request_bad(r, "storage", "%s", n ? "the table could not be read back" : err.msg);
+  if (!n || !t) { pf_request_bad(r, "storage", "%s", n ? "the table could not be read back" : err.msg); return; }
   if (pf_change_begin(h, &err) != 0 || pf_store_set_rematch(h->store, t->id, n->id, &err) != 0) {
     pf_change_undo(h, t);
-    return pf_request_bad(r, "storage", "%s", err.msg);
+    pf_request_bad(r, "storage", "%s", err.msg);
+    return;
   }
   t->offer_open = false;
   t->rematch = n->id;

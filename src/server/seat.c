@@ -24,22 +24,23 @@ void pf_seat_join(request *r) {
   if (s < 0)
     for (int i = 0; i < t->players && s < 0; i++)
       if (t->seats[i].kind == SEAT_OPEN) s = i;
-  if (s < 0) return pf_request_bad(r, "seat_taken", "table %" PRId64 " has no open seat", t->id);
-  if (t->seats[s].kind != SEAT_OPEN) return pf_request_bad(r, "seat_taken", "seat %lld of table %" PRId64 " is taken", (long long)s, t->id);
-  if (r->c->nbind == MAX_BINDINGS) return (void)pf_request_bind(r, t, (int)s);
+  if (s < 0) { pf_request_bad(r, "seat_taken", "table %" PRId64 " has no open seat", t->id); return; }
+  if (t->seats[s].kind != SEAT_OPEN) { pf_request_bad(r, "seat_taken", "seat %lld of table %" PRId64 " is taken", (long long)s, t->id); return; }
+  if (r->c->nbind == MAX_BINDINGS) { (void)pf_request_bind(r, t, (int)s); return; }
   char name[NAME_BYTES];
   if (pf_request_name(r, name) < 0) return;
   pf_error err;
   chair *st = &t->seats[s];
   pf_store_seat row = {(int)s, "human", NULL, NULL, false, name[0] ? name : NULL};
-  if (pf_change_begin(h, &err) != 0) return pf_request_bad(r, "storage", "%s", err.msg);
+  if (pf_change_begin(h, &err) != 0) { pf_request_bad(r, "storage", "%s", err.msg); return; }
   pf_table_new_token(st->token);
   st->kind = SEAT_HUMAN;
   memcpy(st->name, name, sizeof st->name);
   row.token = st->token;
   if (pf_store_set_seat(h->store, t->id, &row, &err) != 0 || pf_change_start_if_full(h, t, &err) != 0) {
     pf_change_undo(h, t);
-    return pf_request_bad(r, "storage", "%s", err.msg);
+    pf_request_bad(r, "storage", "%s", err.msg);
+    return;
   }
   pf_change_keep(h, t);
   pf_tables_bind(t, r->c, (int)s);
@@ -63,7 +64,8 @@ void pf_seat_resume(request *r) {
     if (pf_change_begin(h, &err) != 0 || pf_store_set_seat(h->store, t->id, &row, &err) != 0) {
       pf_change_undo(h, t);
       pf_tables_unbind(h, t->id, r->c, s);
-      return pf_request_bad(r, "storage", "%s", err.msg);
+      pf_request_bad(r, "storage", "%s", err.msg);
+      return;
     }
     st->taken_over = row.taken_over;
     if (renamed) memcpy(st->name, name, sizeof st->name);
@@ -99,7 +101,8 @@ void pf_seat_leave(request *r) {
   if (t->status != ST_OVER) {
     if (pf_change_begin(h, &err) != 0 || pf_store_set_seat(h->store, t->id, &row, &err) != 0) {
       pf_change_undo(h, t);
-      return pf_request_bad(r, "storage", "%s", err.msg);
+      pf_request_bad(r, "storage", "%s", err.msg);
+      return;
     }
     st->kind = pf_table_parse_kind(row.kind);
     st->taken_over = false;
@@ -126,13 +129,14 @@ void pf_seat_name(request *r) {
   int s = pf_request_seat(r, &t);
   char name[NAME_BYTES];
   if (s < 0 || pf_request_name(r, name) < 0) return;
-  if (!name[0]) return pf_request_bad(r, "bad_message", "name: \"name\" is missing");
+  if (!name[0]) { pf_request_bad(r, "bad_message", "name: \"name\" is missing"); return; }
   chair *st = &t->seats[s];
   pf_error err;
   pf_store_seat row = {s, "human", NULL, st->token, st->taken_over, name};
   if (pf_change_begin(h, &err) != 0 || pf_store_set_seat(h->store, t->id, &row, &err) != 0) {
     pf_change_undo(h, t);
-    return pf_request_bad(r, "storage", "%s", err.msg);
+    pf_request_bad(r, "storage", "%s", err.msg);
+    return;
   }
   memcpy(st->name, name, sizeof st->name);
   pf_change_keep(h, t); /* everyone at the table is sent the new name in its state */

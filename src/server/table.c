@@ -46,6 +46,12 @@ bool pf_table_token_equal(const char *a, const char *b) {
   return diff == 0 && a[32] == 0 && b[32] == 0;
 }
 
+int pf_table_parse_status(const char *st) {
+  for (int i = 0; i < 3; i++)
+    if (strcmp(st, pf_table_status[i]) == 0) return i;
+  return ST_WAITING;
+}
+
 int pf_table_parse_kind(const char *k) {
   for (int i = 0; i < 3; i++)
     if (strcmp(k, pf_table_seat_kind[i]) == 0) return i;

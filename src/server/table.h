@@ -14,10 +14,9 @@
 #include "core/record.h"
 #include "games/registry.h"
 #include "server/client.h"
+#include "server/text.h"
 
 #define LOG_KEEP 20        /* moves told in each state message */
-#define NAME_CHARS 24      /* a display name's characters at most (docs/protocol.md, "Names") */
-#define NAME_BYTES (4 * NAME_CHARS + 1)
 
 enum { SEAT_OPEN, SEAT_HUMAN, SEAT_BOT };
 extern const char *const pf_table_seat_kind[]; /* by SEAT_*: "open", "human", "bot" */
@@ -101,6 +100,8 @@ uint64_t pf_table_random64(void);
 bool pf_table_token_equal(const char *a, const char *b);
 /* A stored seat kind ("open", "human", "bot") as SEAT_*. */
 int pf_table_parse_kind(const char *k);
+/* A stored status ("waiting", "playing", "over") as ST_*. */
+int pf_table_parse_status(const char *st);
 
 /* ---- a table ---- */
 

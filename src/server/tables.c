@@ -50,8 +50,7 @@ int pf_tables_load(void *ctx, const pf_store_loaded *l) {
   for (int s = 0; s < t->players && s < 12; s++)
     t->clock_ms[s] = l->clock_ms[s] >= 0 ? l->clock_ms[s] : (int64_t)t->clock_s * 1000;
   pf_snprintf(t->takeover_bot, sizeof t->takeover_bot, "%s", l->table.takeover_bot ? l->table.takeover_bot : "");
-  t->status = strcmp(l->table.status, "over") == 0 ? ST_OVER : strcmp(l->table.status, "playing") == 0 ? ST_PLAYING
-                                                                                                      : ST_WAITING;
+  t->status = pf_table_parse_status(l->table.status);
   json_error_t jerr;
   json_t *opts = json_loads(l->table.options, 0, &jerr);
   pf_setup setup = {.players = t->players, .seed = l->table.seed};

@@ -69,6 +69,9 @@ test('two named people chat, play to the end; a spectator reads the spectators\'
   assert.deepEqual((await chatLines(a)).map((l) => l.slice(0, 40)),
     ['You: Good game', `${HOSTILE_NAME}: ${HOSTILE_TEXT}`, `${HOSTILE_NAME}: ${'w'.repeat(300)}`].map((l) => l.slice(0, 40)));
   assert.equal((await chatLines(a))[2], `${HOSTILE_NAME}: ${'w'.repeat(300)}`);
+  // The page cuts with the server's limits (GET /api/limits, docs/protocol.md), not its own.
+  assert.deepEqual(await (await fetch(`${env.server.url}/api/limits`)).json(), { name_chars: 24, chat_chars: 300 });
+  assert.equal(await b.locator('#chat-input').evaluate((e) => e.maxLength), 300);
   assert.equal(await noMarkup(a), 0);
   // The spectator saw none of it, and writes to the spectators.
   assert.deepEqual(await chatLines(c), []);

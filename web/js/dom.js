@@ -1,5 +1,6 @@
 // dom.js - small helpers shared by the pages: building elements, announcing to screen readers,
-// the seats kept in this browser, and the names of the bots.
+// the seats kept in this browser, the server's limits on names and chat, and the names of the bots.
+import { api } from './conn.js';
 
 // h('button.primary', {onclick, type: 'button'}, 'text', child...): an element with classes,
 // properties (attributes for aria-*, data-* and a few others) and children.
@@ -119,9 +120,15 @@ export function seatName(seat, seats, mine) {
   return who ? `Seat ${seat} (${who})` : `Seat ${seat}`;
 }
 
-// ---- the display name this browser uses: localStorage 'pilfer.name' ----
+// ---- what the server takes of a name and a chat message: GET /api/limits ----
 
-export const NAME_CHARS = 24; // docs/protocol.md, "Names and chat text"
+// {name_chars, chat_chars} (docs/protocol.md, "Names and chat text"), filled in once the server
+// has told them, read once as the page loads. Until then nothing is cut or refused here: the
+// server checks all the same.
+export const limits = {};
+export const limitsRead = api('/api/limits').then((l) => Object.assign(limits, l), () => limits);
+
+// ---- the display name this browser uses: localStorage 'pilfer.name' ----
 
 export function myName() {
   return (localStorage.getItem('pilfer.name') || '').trim();
@@ -130,7 +137,7 @@ export function myName() {
 // Keeps a name (trimmed; '' forgets it); returns what is wrong with it, or ''.
 export function setMyName(text) {
   const name = String(text).trim();
-  if ([...name].length > NAME_CHARS) return `A name has at most ${NAME_CHARS} characters.`;
+  if ([...name].length > limits.name_chars) return `A name has at most ${limits.name_chars} characters.`;
   if (/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/.test(name)) return 'A name cannot hold control characters.';
   if (name) localStorage.setItem('pilfer.name', name);
   else localStorage.removeItem('pilfer.name');

@@ -2,7 +2,7 @@
 // yourself, friends and bots, create the table; and the tables of the server, filtered and paged,
 // as the server pushes them (`subscribe`: no polling).
 import { Conn, api } from './conn.js';
-import { h, BOTS, botsFor, seatName, seatsHeld, announce, myName, setMyName, NAME_CHARS } from './dom.js';
+import { h, BOTS, botsFor, seatName, seatsHeld, announce, myName, setMyName, limitsRead } from './dom.js';
 
 const SEAT_YOU = 'you', SEAT_FRIEND = 'open';
 const FILTERS = [['open', 'Open seats'], ['mine', 'Mine'], ['playing', 'Being played'], ['over', 'Finished'], ['all', 'All']];
@@ -90,7 +90,11 @@ export class Lobby {
       h('div.table-pages', {}, this.prevBtn, this.pageWhere, this.nextBtn));
     this.nameInput = h('input', { type: 'text', id: 'my-name', maxLength: 64, value: myName(), autocomplete: 'nickname',
       placeholder: 'e.g. Ann', onchange: () => this.saveName(), 'aria-describedby': 'my-name-msg' });
-    this.nameMsg = h('span.help', { id: 'my-name-msg', role: 'status' }, `Shown to the others at your tables (at most ${NAME_CHARS} characters).`);
+    const shown = 'Shown to the others at your tables';
+    this.nameMsg = h('span.help', { id: 'my-name-msg', role: 'status' }, `${shown}.`);
+    limitsRead.then((l) => {
+      if (l.name_chars && this.nameMsg.textContent === `${shown}.`) this.nameMsg.textContent = `${shown} (at most ${l.name_chars} characters).`;
+    });
     this.root.append(h('div.lobby', {},
       h('section.intro', {}, h('h1', {}, 'Pile card games'),
         h('p', {}, this.gameNames, 'with friends and bots. Pick a game, press ', h('b', {}, 'Create the table'),

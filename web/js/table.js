@@ -9,9 +9,8 @@ import { Board } from './board.js';
 import { changes, reducedMotion } from './motion.js';
 import { richText } from './cards.js';
 import { rulesElements } from './markup.js';
-import { h, announce, keepFocus, seatsHeld, holdSeat, dropSeat, seatName, joinLink, watchLink, copyText, myName, setMyName, botName } from './dom.js';
+import { h, announce, keepFocus, seatsHeld, holdSeat, dropSeat, seatName, joinLink, watchLink, copyText, myName, setMyName, botName, limitsRead } from './dom.js';
 
-const CHAT_CHARS = 300; // docs/protocol.md, "chat"
 const QUICK = ['Good game', 'Your turn', 'One moment', 'Well played'];
 
 // A short beep (WebAudio, made here: no file to fetch), for the turn alert when asked for.
@@ -94,8 +93,9 @@ export class TablePage {
       this.legalList);
     this.logList = h('ol.log', { id: 'log' });
     this.chatList = h('ol.chat-log', { id: 'chat-log', 'aria-live': 'polite' });
-    this.chatInput = h('input.chat-input', { type: 'text', id: 'chat-input', maxLength: CHAT_CHARS, autocomplete: 'off',
+    this.chatInput = h('input.chat-input', { type: 'text', id: 'chat-input', autocomplete: 'off',
       'aria-label': 'Message', placeholder: 'Say something' });
+    limitsRead.then((l) => { if (l.chat_chars) this.chatInput.maxLength = l.chat_chars; });
     this.chatMsg = h('p.help.chat-msg', { id: 'chat-msg', role: 'status' });
     this.chatForm = h('form.chat-form', { onsubmit: (e) => { e.preventDefault(); this.say(this.chatInput.value); } },
       h('div.chat-quick', {}, QUICK.map((q) => h('button.quick', { type: 'button', onclick: () => this.say(q) }, q))),
@@ -656,7 +656,8 @@ export class TablePage {
     if (!channel) return;
     this.chatMsg.textContent = '';
     try {
-      await this.conn.request({ type: 'chat', table: this.table, text: text.slice(0, CHAT_CHARS),
+      const { chat_chars: most } = await limitsRead; // the server's (dom.js)
+      await this.conn.request({ type: 'chat', table: this.table, text: text.slice(0, most),
         ...(this.token ? { token: this.token } : this.nameField()) });
       if (text === this.chatInput.value.trim()) this.chatInput.value = '';
     } catch (e) {
