@@ -22,6 +22,7 @@
 #include <strings.h>
 
 #include "core/game.h"
+#include "core/measure.h"
 #include "core/slots.h"
 #include "games/registry.h"
 #include "games/rules.h"
@@ -1136,13 +1137,20 @@ static void stp_rate_moves(const void *vs, const pf_move *moves, int n, int64_t 
 /* ------------------------------------------------------------------------------------------ */
 
 
-/* How pilfer bench and scripts/strength exercise the game (core/game.h: pf_measures). */
+/* How pilfer bench and scripts/strength exercise the game, and the lobby's copy (core/measure.h). */
 static const pf_measures MEASURES = {
     .playouts = {{1, 50000}, {2, 400000}, {4, 100000}, {7, 50000}, {12, 30000}},
     .searches = {{2, 20000, 4, {0, 16, 32}}, {4, 5000, 2, {0, 12, 24}}},
     .sims = {{2, 20, "ismcts:iters=300 greedy"}},
     .strength = {{2, 2000, "ismcts greedy"}, {2, 2000, "greedy random"}},
     .quick_players = 2,
+    .description = "A matching game for 1 to 12 players. On your turn you play one card from your hand: if its "
+    "rank matches the top card of an open pile or of any player's pile, you take that whole pile "
+    "onto yours; if nothing matches, your card starts a new open pile. Whoever holds the rank on top "
+    "of your pile can take all of it, so mind what you leave showing. The most cards when the deck "
+    "runs out wins.",
+    .length_players = 2,
+    .length_moves = 48,
 };
 
 /* Design metrics (`pilfer analyze`): what a player's move did. */
@@ -1173,12 +1181,6 @@ static void stp_count_events(const void *before, const void *after, pf_move m, l
 const pf_game pf_game_steal_the_pile = {
     .id = "steal-the-pile",
     .title = "Steal the Pile",
-    .description = "A matching game for 1 to 12 players. On your turn you play one card from your hand: if its "
-    "rank matches the top card of an open pile or of any player's pile, you take that whole pile "
-    "onto yours; if nothing matches, your card starts a new open pile. Whoever holds the rank on top "
-    "of your pile can take all of it, so mind what you leave showing. The most cards when the deck "
-    "runs out wins.",
-    .length_players = 2, .length_moves = 48,
     .min_players = 1,
     .max_players = 12,
     .options = OPTIONS,

@@ -26,6 +26,7 @@
 #include <strings.h>
 
 #include "core/game.h"
+#include "core/measure.h"
 #include "core/slots.h"
 #include "games/registry.h"
 #include "games/rules.h"
@@ -1384,7 +1385,7 @@ static void thf_count_events(const void *before, const void *after, pf_move m, l
   .rate_moves = thf_rate_moves, .move_zones = thf_move_zones, .events = EVENTS,                  \
   .count_events = thf_count_events
 
-/* How pilfer bench and scripts/strength exercise Thief (core/game.h: pf_measures) ... */
+/* How pilfer bench and scripts/strength exercise Thief, and the lobby's copy (core/measure.h) ... */
 static const pf_measures MEASURES_THIEF = {
     .playouts = {{2, 20000}, {4, 50000, "hands=1"}, {6, 5000}},
     .searches = {{2, 5000, 2, {0, 40, 80}}},
@@ -1392,6 +1393,13 @@ static const pf_measures MEASURES_THIEF = {
     .strength = {{2, 2000, "ismcts greedy"}, {2, 2000, "greedy random"}},
     .quick_players = 2,
     .quick_options = "hands=1",
+    .description = "A capturing game for 2 to 6 players with two decks and jokers. Capture pairs from your "
+    "hand, take the discard pile's top card with one of its rank, or steal another player's top "
+    "capture with a card of its rank or a wild (2s and jokers), and they may steal it straight "
+    "back. You must capture when you can; otherwise you discard and draw. The most points in your "
+    "captures after a few hands wins.",
+    .length_players = 2,
+    .length_moves = 322,
 };
 
 /* ... and Four Card Thief. */
@@ -1402,25 +1410,22 @@ static const pf_measures MEASURES_FCT = {
     .strength = {{2, 2000, "ismcts greedy"}, {2, 2000, "greedy random"}},
     .quick_players = 2,
     .quick_options = "hands=1",
+    .description = "Thief with one deck, three jokers and four cards in hand, for 2 to 6 players. Capture "
+    "pairs and the cards laid face up on the table, and steal the other players' top captures, "
+    "but nobody can steal them back. Jokers count 25, court cards and aces 10, the rest 1: the "
+    "most points in your captures wins.",
+    .length_players = 2,
+    .length_moves = 70,
 };
 
 const pf_game pf_game_thief = {
     .id = "thief", .title = "Thief",
-    .description = "A capturing game for 2 to 6 players with two decks and jokers. Capture pairs from your "
-    "hand, take the discard pile's top card with one of its rank, or steal another player's top "
-    "capture with a card of its rank or a wild (2s and jokers), and they may steal it straight "
-    "back. You must capture when you can; otherwise you discard and draw. The most points in your "
-    "captures after a few hands wins.",
-    .length_players = 2, .length_moves = 322, .rules = pf_rules_thief, .measures = &MEASURES_THIEF,
+    .rules = pf_rules_thief, .measures = &MEASURES_THIEF,
     .start = thf_start, THIEF_METHODS,
 };
 
 const pf_game pf_game_four_card_thief = {
     .id = "four-card-thief", .title = "Four Card Thief",
-    .description = "Thief with one deck, three jokers and four cards in hand, for 2 to 6 players. Capture "
-    "pairs and the cards laid face up on the table, and steal the other players' top captures, "
-    "but nobody can steal them back. Jokers count 25, court cards and aces 10, the rest 1: the "
-    "most points in your captures wins.",
-    .length_players = 2, .length_moves = 70, .rules = pf_rules_four_card_thief,
+    .rules = pf_rules_four_card_thief,
     .measures = &MEASURES_FCT, .start = fct_start, THIEF_METHODS,
 };
