@@ -1,9 +1,10 @@
 /*
  * registry.c - the list of games: the one place a game is listed.
  *
- * To add a game: write its files in src/games/ (CMakeLists.txt builds every .c there), exporting
- * one `const pf_game pf_game_<name>` (core/game.h describes every field and method;
- * steal_the_pile.c is a complete example), and add its line to GAMES below. Everything else reads
+ * To add a game: write its files in src/games/ (CMakeLists.txt builds every .c there but the
+ * template's), exporting one `const pf_game pf_game_<name>` (core/game.h describes every field
+ * and method; games/template/template.c is the smallest complete example, which
+ * docs/architecture.md walks through), and add its line to GAMES below. Everything else reads
  * this table: `pilfer games`, `rules`, `play`, `replay`, `sim`, `bench` (the cases each game
  * declares in its measures) and `serve`; the conformance suite, the digests and the bots' tests,
  * which ctest runs over every game it lists; scripts/strength (`pilfer games --strength`).
