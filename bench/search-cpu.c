@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "bots/bot.h"
+#include "core/measure.h"
 #include "games/registry.h"
 
 #define BENCH_SEED 20261121u

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/game.h"
+#include "core/view.h"
 #include "games/registry.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -30,6 +30,7 @@
 #include "bots/sample.h"
 #include "core/record.h"
 #include "core/run.h"
+#include "core/view.h"
 #include "games/registry.h"
 #include "sim/sim.h"
 

@@ -23,8 +23,11 @@
  *   - every viewer's zones (docs/views.md) are well formed with unique ids, the full view's hold
  *     every card in play, and "moves" follows "legal" one for one, naming zones of the view and
  *     cards the viewer sees in them;
+ *   - the speed hooks (core/game.h) do as the slow path: random_move, random_playout,
+ *     stop_at_deal_end, standing_key and events_before;
  *   - scores and winners are well formed at the end.
- * A game added to the registry is covered without changing this file.
+ * A game added to the registry is covered without changing this file; so is the template game
+ * (src/games/template/), which the registry does not list.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +50,22 @@
 #endif
 
 static const char *only_game; /* argv[1]: run the suite over this game only */
+
+/* The template game (src/games/template/template.c): not in the registry, so that `pilfer` does not
+ * offer it, but held to the suite like every game (ctest's test_conformance_template). */
+extern const pf_game pf_game_template;
+
+/* Game i of the suite's: the registry's, then the template; NULL past them. */
+static const pf_game *suite_game(int i) {
+  int n = 0;
+  while (pf_games[n]) n++;
+  return i < n ? pf_games[i] : i == n ? &pf_game_template : NULL;
+}
+
+/* A game by id: the registry's, or the template. */
+static const pf_game *find_game(const char *id) {
+  return strcmp(id, pf_game_template.id) == 0 ? &pf_game_template : pf_game_find(id);
+}
 
 /* ---- helpers ---- */
 
@@ -570,7 +589,7 @@ static void check_record_roundtrip(const pf_run *run) {
   json_decref(j);
   pf_record rec;
   pf_error err;
-  if (pf_record_parse(text, strlen(text), &rec, &err) != 0) fail_msg("own record does not parse: %s", err.msg);
+  if (pf_record_read(text, strlen(text), find_game, &rec, &err) != 0) fail_msg("own record does not parse: %s", err.msg);
   pf_run again;
   if (pf_record_replay(&rec, -1, &again, NULL, &err) != 0) fail_msg("own record does not replay: %s", err.msg);
   if (pf_record_check_result(&rec, &again, &err) != 0) fail_msg("own record's result differs: %s", err.msg);
@@ -712,6 +731,36 @@ static void check_stop_at_deal_end(const pf_game *g, const void *st, int players
   free(c);
 }
 
+/* standing_key: a move that leaves the key unchanged leaves the standing unchanged (analyze reads
+ * the standing only after the moves that change the key). */
+static void check_standing_key(const pf_game *g, const void *before, const void *after, int players, uint64_t seed,
+                               int ply) {
+  if (!g->standing_key || g->standing_key(before) != g->standing_key(after)) return;
+  int a[PF_MAX_PLAYERS], b[PF_MAX_PLAYERS];
+  pf_standing(g, before, a);
+  pf_standing(g, after, b);
+  if (memcmp(a, b, sizeof a[0] * (size_t)players) != 0)
+    fail_msg("%s, seed %llu, ply %d: the standing changed but its standing_key did not", g->id,
+             (unsigned long long)seed, ply);
+}
+
+/* events_before: count_events reads no more of `before` than its first events_before bytes (the
+ * copy analyze keeps of a position holds only those): with the rest overwritten it counts alike. */
+static void check_events_before(const pf_game *g, const void *before, const void *after, pf_move m, uint64_t seed,
+                                int ply) {
+  if (!g->count_events || !g->events_before) return;
+  long long full[PF_MAX_EVENTS] = {0}, prefix[PF_MAX_EVENTS] = {0};
+  unsigned char *part = pf_xmalloc(g->state_size);
+  memset(part, 0xA5, g->state_size);
+  memcpy(part, before, g->events_before);
+  g->count_events(before, after, m, full);
+  g->count_events(part, after, m, prefix);
+  if (memcmp(full, prefix, sizeof full) != 0)
+    fail_msg("%s, seed %llu, ply %d: count_events reads past events_before (%zu bytes)", g->id,
+             (unsigned long long)seed, ply, g->events_before);
+  free(part);
+}
+
 /* Scores and winners at the end: winners are distinct seats. */
 static void check_result(const pf_run *run) {
   int w[PF_MAX_PLAYERS];
@@ -734,7 +783,7 @@ static int conform_one(const pf_game *g, int players, const pf_options *opts, ui
   pf_rng rng, drng;
   pf_rng_seed(&rng, seed, 7);
   pf_rng_seed(&drng, seed, 8);
-  void *clone = pf_xmalloc(g->state_size);
+  void *clone = pf_xmalloc(g->state_size), *before = pf_xmalloc(g->state_size);
   int changed = 0;
   for (int seat = 0; seat < players; seat++) check_other_deal(g, &setup, run.state, seat, &drng);
   for (int ply = 0;; ply++) {
@@ -747,6 +796,8 @@ static int conform_one(const pf_game *g, int players, const pf_options *opts, ui
     if (ply > 100000) fail_msg("%s: game does not end", g->id);
     memcpy(clone, run.state, g->state_size);
     assert_memory_equal(clone, run.state, g->state_size);
+    memcpy(before, run.state, g->state_size);
+    pf_move played = PF_MOVE_CHANCE;
     if (who == PF_CHANCE) {
       pf_run_chance(&run);
       assert_int_equal(pf_run_play_text(&twin, run.moves[run.nmoves - 1], &err), 0);
@@ -764,6 +815,7 @@ static int conform_one(const pf_game *g, int players, const pf_options *opts, ui
       pf_move moves[PF_MAX_MOVES];
       int n = g->legal(run.state, moves);
       pf_move m = moves[pf_rng_below(&rng, (uint32_t)n)];
+      played = m;
       pf_run_play(&run, m);
       g->apply(clone, m);
       if (pf_run_play_text(&twin, run.moves[run.nmoves - 1], &err) != 0)
@@ -771,18 +823,21 @@ static int conform_one(const pf_game *g, int players, const pf_options *opts, ui
     }
     /* The clone played the same move: same state, byte for byte. */
     assert_memory_equal(clone, run.state, g->state_size);
+    check_standing_key(g, before, run.state, players, seed, ply);
+    check_events_before(g, before, run.state, played, seed, ply);
   }
   /* Same seed, same moves: same game. */
   assert_memory_equal(run.state, twin.state, g->state_size);
   check_result(&run);
   check_record_roundtrip(&run);
   free(clone);
+  free(before);
   pf_run_free(&twin);
   pf_run_free(&run);
   return changed;
 }
 
-/* A measures' case (core/game.h) the game plays: players in its range, its options accepted. */
+/* A measures' case (core/measure.h) the game plays: players in its range, its options accepted. */
 static void check_case(const pf_game *g, const char *what, int players, const char *options) {
   pf_options o;
   pf_error err;
@@ -814,8 +869,8 @@ static void check_measures(const pf_game *g) {
 
 static void test_conformance_every_game(void **unused) {
   (void)unused;
-  for (int gi = 0; pf_games[gi]; gi++) {
-    const pf_game *g = pf_games[gi];
+  const pf_game *g;
+  for (int gi = 0; (g = suite_game(gi)); gi++) {
     if (only_game && strcmp(only_game, g->id) != 0) continue;
     assert_non_null(g->id);
     check_measures(g);
@@ -900,7 +955,7 @@ static void test_conformance_catches_a_leak(void **unused) {
 int main(int argc, char **argv) {
   if (argc > 1) {
     only_game = argv[1];
-    if (!pf_game_find(only_game)) {
+    if (!find_game(only_game)) {
       fprintf(stderr, "test_conformance: no game '%s'\n", only_game);
       return 2;
     }

@@ -46,6 +46,7 @@
 #include <unistd.h>
 
 #include "core/record.h"
+#include "core/view.h"
 #include "games/registry.h"
 #include "srvproc.h"
 #include "wsclient.h"

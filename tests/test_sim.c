@@ -142,15 +142,15 @@ static void test_sim_lengths(void **unused) {
   static const char *const GREEDY[] = {"greedy", "greedy", "greedy", "greedy", "greedy", "greedy"};
   for (int i = 0; pf_games[i]; i++) {
     const pf_game *g = pf_games[i];
-    assert_true(g->description && strlen(g->description) > 80);
-    assert_true(g->length_players >= g->min_players && g->length_players <= g->max_players);
-    pf_sim_config c = tu_sim_config(g->id, g->length_players, 60 * g->length_players, true, GREEDY);
+    assert_true(g->measures->description && strlen(g->measures->description) > 80);
+    assert_true(g->measures->length_players >= g->min_players && g->measures->length_players <= g->max_players);
+    pf_sim_config c = tu_sim_config(g->id, g->measures->length_players, 60 * g->measures->length_players, true, GREEDY);
     pf_sim_result r;
     tu_sim_run(&c, 2, NULL, &r);
     double mean = (double)r.sums.moves / (double)r.sums.games;
-    if (mean < 0.85 * g->length_moves || mean > 1.15 * g->length_moves)
-      fail_msg("%s: length_moves is %d, but %d greedy bots play %.1f moves a game", g->id, g->length_moves,
-               g->length_players, mean);
+    if (mean < 0.85 * g->measures->length_moves || mean > 1.15 * g->measures->length_moves)
+      fail_msg("%s: length_moves is %d, but %d greedy bots play %.1f moves a game", g->id, g->measures->length_moves,
+               g->measures->length_players, mean);
   }
 }
 

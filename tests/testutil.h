@@ -13,7 +13,9 @@
 /* cmocka needs the four headers above first */
 #include <cmocka.h>
 
+#include "core/measure.h"
 #include "core/record.h"
+#include "core/view.h"
 #include "games/registry.h"
 #include "sim/sim.h"
 

@@ -31,6 +31,7 @@
 #include "bots/bot.h"
 #include "bots/sample.h"
 #include "core/clock.h"
+#include "core/view.h"
 
 #define EXEC_LINE 4096     /* the longest answer line taken, its newline included */
 #define EXEC_PROTOCOL 1    /* docs/botproto.md */

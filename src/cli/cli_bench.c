@@ -2,7 +2,7 @@
  * cli_bench.c - `pilfer bench` (SPEC §5): the fixed benchmark.
  *
  * On one thread with fixed seeds, the cases every registered game declares in its measures
- * (core/game.h): random playouts (and each game's speed over all its cases), ismcts searches on
+ * (core/measure.h): random playouts (and each game's speed over all its cases), ismcts searches on
  * fixed positions, and a short sim of ismcts against greedy. The last line is `Bench: N`, where N adds up the moves played and the legal
  * moves offered at every seat's turn (a perft-like count), the searches' iterations, simulated
  * moves and nodes, and the sims' moves and wins. N depends only on the engine's behaviour: the
@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "bots/bot.h"
 #include "core/clock.h"
+#include "core/measure.h"
 #include "games/registry.h"
 #include "sim/sim.h"
 

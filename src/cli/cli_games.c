@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/measure.h"
 #include "games/registry.h"
 
 static int games_json(void) {

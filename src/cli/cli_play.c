@@ -16,6 +16,7 @@
 #include "bots/bot.h"
 #include "cli/cli.h"
 #include "core/record.h"
+#include "core/view.h"
 #include "games/registry.h"
 
 static const char USAGE[] =

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/view.h"
 #include "games/registry.h"
 
 static const char USAGE[] =

@@ -3,6 +3,7 @@
  */
 #include "core/game.h"
 #include "core/jsontext.h"
+#include "core/view.h"
 
 #include <assert.h>
 #include <stdio.h>

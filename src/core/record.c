@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/view.h"
+
 /* ---- reading ---- */
 
 /* Deal k of a record, in the notation of the game's cards (own). */

@@ -14,6 +14,7 @@
 #include "core/deck.h"
 #include "core/game.h"
 #include "core/rng.h"
+#include "core/view.h"
 
 /* Hands as a game keeps them: seat p's cards are the slots hands[p * stride + i], i < lens[p]. */
 typedef struct pf_hands {

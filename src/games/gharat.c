@@ -22,6 +22,7 @@
 #include <strings.h>
 
 #include "core/game.h"
+#include "core/measure.h"
 #include "core/slots.h"
 #include "games/registry.h"
 #include "games/rules.h"
@@ -865,7 +866,7 @@ static void gha_describe(const void *vs, pf_move m, int viewer, const pf_style *
 /* ------------------------------------------------------------------------------------------ */
 
 
-/* How pilfer bench and scripts/strength exercise the game (core/game.h: pf_measures). */
+/* How pilfer bench and scripts/strength exercise the game, and the lobby's copy (core/measure.h). */
 static const pf_measures MEASURES = {
     .playouts = {{2, 20000}, {3, 12000}, {4, 6000}},
     .searches = {{2, 5000, 2, {0, 20, 40}}},
@@ -873,6 +874,12 @@ static const pf_measures MEASURES = {
     .strength = {{2, 3000, "ismcts greedy"}, {2, 1000, "greedy random"}},
     .quick_players = 2,
     .quick_options = "target=0",
+    .description = "A capturing game for 2 to 4 players, or two teams of two. Play a card: if its rank matches "
+    "the top card of the play pile or of a player's capture pile, you take it, with every card of "
+    "the same rank right beneath it. Captured cards score 5, 10 or 20 points, and a match is "
+    "played over several hands to 1000 points.",
+    .length_players = 2,
+    .length_moves = 622,
 };
 
 /* Design metrics (`pilfer analyze`): takes from an opponent's capture pile, from the play pile,
@@ -904,11 +911,6 @@ static void gha_count_events(const void *before, const void *after, pf_move m, l
 const pf_game pf_game_gharat = {
     .id = "gharat",
     .title = "Ghârat",
-    .description = "A capturing game for 2 to 4 players, or two teams of two. Play a card: if its rank matches "
-    "the top card of the play pile or of a player's capture pile, you take it, with every card of "
-    "the same rank right beneath it. Captured cards score 5, 10 or 20 points, and a match is "
-    "played over several hands to 1000 points.",
-    .length_players = 2, .length_moves = 622,
     .min_players = 2,
     .max_players = 4,
     .options = OPTIONS,

@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "core/game.h"
+#include "core/measure.h"
 #include "core/slots.h"
 #include "games/registry.h"
 #include "games/rules.h"
@@ -787,13 +788,21 @@ static void pil_describe_chance(const void *vs, const char *outcome, int viewer,
 /* ------------------------------------------------------------------------------------------ */
 
 
-/* How pilfer bench and scripts/strength exercise the game (core/game.h: pf_measures). */
+/* How pilfer bench and scripts/strength exercise the game, and the lobby's copy (core/measure.h). */
 static const pf_measures MEASURES = {
     .playouts = {{4, 50000}},
     .searches = {{4, 5000, 2, {0, 12, 24}}},
     .sims = {{4, 8, "ismcts:iters=300 greedy ismcts:iters=300 greedy"}},
     .strength = {{4, 2000, "ismcts greedy ismcts greedy"}, {4, 2000, "greedy random greedy random"}},
     .quick_players = 4,
+    .description = "A game for 4 players in two teams; the first card placed gives its team its colour, red or "
+    "black. In turn you lay a card on one of the 12 piles of the castle in the middle: on a pile "
+    "of your colour always, on the other "
+    "colour only if the pile's value goes up. Or pass, and the next player takes a card from your "
+    "hand for their team. At the end each team collects the piles topped by its colour and scores "
+    "the other colour's cards among them.",
+    .length_players = 4,
+    .length_moves = 41,
 };
 
 /* Design metrics (`pilfer analyze`): passes (PIL-7) and cards placed on the castle. */
@@ -810,13 +819,6 @@ static void pil_count_events(const void *before, const void *after, pf_move m, l
 const pf_game pf_game_piles = {
     .id = "piles",
     .title = "Piles",
-    .description = "A game for 4 players in two teams; the first card placed gives its team its colour, red or "
-    "black. In turn you lay a card on one of the 12 piles of the castle in the middle: on a pile "
-    "of your colour always, on the other "
-    "colour only if the pile's value goes up. Or pass, and the next player takes a card from your "
-    "hand for their team. At the end each team collects the piles topped by its colour and scores "
-    "the other colour's cards among them.",
-    .length_players = 4, .length_moves = 41,
     .min_players = 4,
     .max_players = 4,
     .options = NULL,

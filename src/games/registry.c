@@ -1,9 +1,10 @@
 /*
  * registry.c - the list of games: the one place a game is listed.
  *
- * To add a game: write its files in src/games/ (CMakeLists.txt builds every .c there), exporting
- * one `const pf_game pf_game_<name>` (core/game.h describes every field and method;
- * steal_the_pile.c is a complete example), and add its line to GAMES below. Everything else reads
+ * To add a game: write its files in src/games/ (CMakeLists.txt builds every .c there but the
+ * template's), exporting one `const pf_game pf_game_<name>` (core/game.h describes every field
+ * and method; games/template/template.c is the smallest complete example, which
+ * docs/architecture.md walks through), and add its line to GAMES below. Everything else reads
  * this table: `pilfer games`, `rules`, `play`, `replay`, `sim`, `bench` (the cases each game
  * declares in its measures) and `serve`; the conformance suite, the digests and the bots' tests,
  * which ctest runs over every game it lists; scripts/strength (`pilfer games --strength`).
@@ -12,6 +13,8 @@
 #include "games/registry.h"
 
 #include <string.h>
+
+#include "core/measure.h"
 
 /* One line a game, in the order `pilfer games` lists them, with its strong bot: the strongest bot
  * measured in the game (docs/strength.md, "The lobby's strong bot": the ladder and "what was
@@ -88,14 +91,15 @@ json_t *pf_games_json(void) {
     json_t *o = json_object(), *opts = json_array();
     json_object_set_new(o, "id", json_string(g->id));
     json_object_set_new(o, "title", json_string(g->title));
-    json_object_set_new(o, "description", json_string(g->description));
+    json_object_set_new(o, "description", json_string(g->measures->description));
     json_object_set_new(o, "min_players", json_integer(g->min_players));
     json_object_set_new(o, "max_players", json_integer(g->max_players));
     for (int k = 0; k < g->noptions; k++) json_array_append_new(opts, option_json(&g->options[k]));
     json_object_set_new(o, "options", opts);
     json_object_set_new(o, "score", json_pack("{s:s, s:b}", "unit", g->score_unit ? g->score_unit : "points", "lower_wins",
                                               g->score_low_wins));
-    json_object_set_new(o, "length", json_pack("{s:i, s:i, s:s}", "players", g->length_players, "moves", g->length_moves,
+    const pf_measures *m = g->measures;
+    json_object_set_new(o, "length", json_pack("{s:i, s:i, s:s}", "players", m->length_players, "moves", m->length_moves,
                                                "measured", "pilfer sim with greedy bots, default options"));
     json_object_set_new(o, "strong_bot", json_string(pf_game_strong_bot(g)));
     json_t *quick = quick_json(g);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/game.h"
+#include "core/measure.h"
 #include "core/slots.h"
 #include "games/registry.h"
 #include "games/rules.h"
@@ -960,7 +961,7 @@ static void sbj_describe(const void *vs, pf_move m, int viewer, const pf_style *
 /* ------------------------------------------------------------------------------------------ */
 
 
-/* How pilfer bench and scripts/strength exercise the game (core/game.h: pf_measures). */
+/* How pilfer bench and scripts/strength exercise the game, and the lobby's copy (core/measure.h). */
 static const pf_measures MEASURES = {
     .playouts = {{2, 40000}, {4, 20000}, {6, 20000}},
     .searches = {{2, 5000, 2, {0, 20, 40}}},
@@ -968,6 +969,12 @@ static const pf_measures MEASURES = {
     .strength = {{2, 2000, "ismcts greedy"}, {2, 2000, "greedy random"}},
     .quick_players = 2,
     .quick_options = "stock=5",
+    .description = "A race for 2 to 6 players. Everyone builds on the same piles in the middle, in order from "
+    "1 to 10, with wild cards filling any gap. Each turn you get three cards on your hand stacks "
+    "and must keep playing while you can, from your stacks or your stockpile. The first to empty "
+    "their stockpile wins, so the score is the cards left in it: fewer is better.",
+    .length_players = 2,
+    .length_moves = 47,
 };
 
 /* Design metrics (`pilfer analyze`). The fewest stockpile cards win (SBJ-6), so a seat stands by
@@ -989,11 +996,6 @@ static void sbj_count_events(const void *before, const void *after, pf_move m, l
 const pf_game pf_game_skip_bo_junior = {
     .id = "skip-bo-junior",
     .title = "Skip-Bo Junior",
-    .description = "A race for 2 to 6 players. Everyone builds on the same piles in the middle, in order from "
-    "1 to 10, with wild cards filling any gap. Each turn you get three cards on your hand stacks "
-    "and must keep playing while you can, from your stacks or your stockpile. The first to empty "
-    "their stockpile wins, so the score is the cards left in it: fewer is better.",
-    .length_players = 2, .length_moves = 47,
     .min_players = 2,
     .max_players = MAX_SEATS,
     .options = OPTIONS,

@@ -15,6 +15,10 @@
  * cards lying face up, as a mask: what determinizing lists as hidden is every other card). An
  * empty pile's top counts under the rank EMPTY, which no card has, so that laying a card on a pile
  * needs no branch for an empty one.
+ *
+ * The state is declared in steal_the_pile.h; the views, what a move is told as and its zones are
+ * in steal_the_pile_views.c, away from the move generator, which this file keeps whole so that
+ * the compiler inlines it into apply and random_playout.
  */
 #include <stdio.h>
 #include <stddef.h>
@@ -22,63 +26,12 @@
 #include <strings.h>
 
 #include "core/game.h"
+#include "core/measure.h"
 #include "core/slots.h"
 #include "games/registry.h"
 #include "games/rules.h"
+#include "games/steal_the_pile.h" /* the state */
 PF_RULES_TEXT(pf_rules_steal_the_pile);
-
-/* ------------------------------------------------------------------------------------------ */
-/* State                                                                                      */
-/* ------------------------------------------------------------------------------------------ */
-
-#define MAX_CARDS 104
-#define MAX_OPEN 32 /* open piles have distinct ranks but for duplicates of the first deal */
-#define NONE 0xFF
-#define DECK_PILE 12 /* solitaire: the deck's own pile (STP-8), after the 12 seats */
-#define NPILES 13
-#define HAND_MAX 4
-#define EMPTY 13 /* top_rank of an empty pile: a 14th rank, no card's */
-
-/* Move codes: the card played in bits 0-7, the target in bits 8-15. */
-#define T_NONE 0               /* no match: a new open pile */
-#define T_OPEN(card) ((card) + 1) /* the open pile whose card this is (1..53) */
-#define T_PILE(p) (0x80 | (p)) /* a player's pile, or DECK_PILE */
-#define MOVE(card, target) ((pf_move)(card) | ((pf_move)(target) << 8))
-#define MOVE_CARD(m) ((pf_card)((m)&0xFF))
-#define MOVE_TARGET(m) ((int)(((m) >> 8) & 0xFF))
-
-typedef struct stp_state {
-  /* First, before the cards: what stp_count_events reads of the position before a move (turn,
-   * size; events_before). */
-  uint8_t top[NPILES], bottom[NPILES], size[NPILES];
-  uint8_t players, ncards, next_slot, nopen, naside;
-  uint8_t dealer, turn, round, rounds, per_round, final_round, first_open;
-  pf_card card[MAX_CARDS];  /* the card of each slot */
-  uint8_t below[MAX_CARDS]; /* the slot beneath, in a pile; NONE at the bottom */
-  uint8_t hand[PF_MAX_PLAYERS][HAND_MAX];
-  uint8_t hand_card[PF_MAX_PLAYERS][HAND_MAX]; /* the cards of those slots: card[hand[p][i]] */
-  uint8_t hand_len[PF_MAX_PLAYERS];
-  uint8_t open[MAX_OPEN];  /* slots of the open piles, in the order laid */
-  uint8_t aside[MAX_OPEN]; /* the remainder of STP-6, set aside */
-  uint16_t top_mask[EMPTY + 1]; /* by rank: the piles q (bit q) whose top card is of that rank */
-  uint8_t rank_n[EMPTY + 1];    /* by rank: open_n and the piles in top_mask */
-  uint8_t open_n[13];           /* by rank: the open piles of that rank */
-  pf_card open_card[13];        /* by rank: the card of the first open pile of it, if open_n */
-  uint8_t open_slot[13];        /* ... and its slot */
-  uint16_t dup_ranks;           /* the ranks (bit r) with two open piles or more: the first deal's */
-  uint8_t top_rank[NPILES];     /* the rank of each pile's top card; EMPTY for an empty pile */
-  uint64_t faceup;              /* one deck: the cards lying face up (bit c: card c), the others
-                                   being in hands and the stock; with two decks, unused */
-  uint8_t over, solitaire;
-  uint8_t end_share;           /* STP-6: cards each seat of end_seats got from the open piles */
-  uint16_t end_seats;          /* STP-6: the seats with the fewest cards, as a bit mask */
-  uint8_t deck_last_n;         /* solitaire: the deck's plays after the last player card */
-  pf_move deck_last[2];        /* ... as moves of the deck */
-  int32_t target, deal_no, ndeals_given;
-  int32_t total[PF_MAX_PLAYERS]; /* scoring games (STP-7): totals of the games finished */
-  uint64_t seed;
-  const pf_deal *given; /* explicit deals (owned by the caller, see pf_setup) */
-} stp_state;
 
 /* STP-2: open piles, dealt per round, dealt in the final round, rounds, decks; by players. */
 static const uint8_t TABLE[13][5] = {
@@ -163,12 +116,6 @@ static inline void open_add(stp_state *s, uint8_t slot, pf_card c) {
   s->rank_n[r]++;
 }
 
-/* Index of the first open pile holding this card, or -1. */
-static int open_find(const stp_state *s, pf_card c) {
-  for (int k = 0; k < s->nopen; k++)
-    if (s->card[s->open[k]] == c) return k;
-  return -1;
-}
 
 /* Index of the first open pile of rank r (there is one). */
 static int open_first(const stp_state *s, int r) {
@@ -295,10 +242,6 @@ static void load_deal(stp_state *s) {
   pf_card deck[MAX_CARDS];
   int n = pf_deck_standard(deck, TABLE[s->players][4], 0);
   pf_slots_load_deal(s->card, deck, n, s->given, s->ndeals_given, s->deal_no, s->seed);
-}
-
-static pf_hands hands_of(const stp_state *s) {
-  return (pf_hands){.slots = &s->hand[0][0], .stride = HAND_MAX, .lens = s->hand_len, .players = s->players};
 }
 
 /* The stock's next card as a new open pile. */
@@ -612,7 +555,7 @@ static void target_str(int target, char *buf) {
   }
 }
 
-static void stp_move_str(const void *vs, pf_move m, char buf[PF_MOVE_STR]) {
+void stp_move_str(const void *vs, pf_move m, char buf[PF_MOVE_STR]) {
   (void)vs;
   char c[PF_CARD_STR], t[PF_CARD_STR];
   pf_card_str(MOVE_CARD(m), c);
@@ -858,234 +801,6 @@ static int stp_check(const void *vs, pf_error *err) {
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Views                                                                                      */
-/* ------------------------------------------------------------------------------------------ */
-
-/* A pile's cards, bottom first. */
-static int pile_slots(const stp_state *s, int q, uint8_t *out) {
-  int n = s->size[q];
-  int slot = s->top[q];
-  for (int i = n - 1; i >= 0; i--, slot = s->below[slot]) out[i] = (uint8_t)slot;
-  return n;
-}
-
-static void pile_write(const stp_state *s, int q, pf_jw *w) {
-  uint8_t slots[MAX_CARDS];
-  int n = pile_slots(s, q, slots);
-  pf_jw_open(w, '{');
-  pf_jw_key_int(w, "size", n);
-  pf_jw_key(w, "top");
-  if (n)
-    pf_card_write(w, s->card[s->top[q]]);
-  else
-    pf_jw_null(w);
-  pf_jw_key(w, "cards");
-  pf_slots_write(w, s->card, slots, n); /* everyone saw them played */
-  pf_jw_close(w, '}');
-}
-
-/* Pile q's zone id: "pile:2", or the deck's own pile in solitaire, "pile:deck". */
-static void pile_id(int q, char id[PF_ZONE_ID]) {
-  if (q == DECK_PILE)
-    strcpy(id, "pile:deck");
-  else
-    pf_snprintf(id, PF_ZONE_ID, "pile:%d", q);
-}
-
-static void pile_zone(const stp_state *s, int q, pf_jw *w) {
-  uint8_t slots[MAX_CARDS];
-  char id[PF_ZONE_ID], label[32];
-  pile_id(q, id);
-  if (q == DECK_PILE)
-    strcpy(label, "The deck's pile");
-  else
-    pf_snprintf(label, sizeof label, "Seat %d's pile", q);
-  pf_zone_open(w, id, "pile", q == DECK_PILE ? -1 : q, label, PF_STACK);
-  pf_slots_cards_write(w, s->card, slots, pile_slots(s, q, slots), 0);
-  pf_zone_close(w);
-}
-
-/* The zones (docs/views.md): the stock, the open piles (one card each, STP-4), every player's
- * pile (and the deck's, STP-8), the cards set aside (STP-6), the hands. */
-static void stp_zones(const stp_state *s, int seat, pf_jw *w) {
-  pf_stock_zone_write(w, s->card, s->next_slot, s->ncards, seat);
-  pf_pool_zones_write(w, "open", "Open pile", s->card, s->open, s->nopen);
-  for (int p = 0; p < s->players; p++) pile_zone(s, p, w);
-  if (s->solitaire) pile_zone(s, DECK_PILE, w);
-  if (s->naside) {
-    pf_zone_open(w, "aside", "other", -1, "Set aside", PF_FAN);
-    pf_slots_cards_write(w, s->card, s->aside, s->naside, 0);
-    pf_zone_close(w);
-  }
-  pf_hands h = hands_of(s);
-  pf_hands_zones_write(w, s->card, &h, seat);
-}
-
-static void stp_view_write(const void *vs, int seat, pf_jw *w) {
-  const stp_state *s = vs;
-  pf_jw_key_int(w, "round", s->round + 1);
-  pf_jw_key_int(w, "rounds", s->rounds);
-  if (!s->solitaire) {
-    pf_jw_key_int(w, "dealer", s->dealer);
-  }
-  pf_jw_key_int(w, "stock", s->ncards - s->next_slot);
-  if (seat == PF_VIEW_ALL) { /* the full state: the stock's order too, next card first */
-    pf_jw_key(w, "stock_cards");
-    pf_stock_write(w, s->card, s->next_slot, s->ncards);
-  }
-  pf_jw_key(w, "open_piles");
-  pf_slots_write(w, s->card, s->open, s->nopen);
-  pf_jw_key(w, "piles");
-  pf_jw_open(w, '[');
-  for (int p = 0; p < s->players; p++) pile_write(s, p, w);
-  pf_jw_close(w, ']');
-  pf_hands h = hands_of(s);
-  pf_jw_key(w, "hands");
-  pf_hands_write(w, s->card, &h, seat);
-  if (s->solitaire) {
-    pf_jw_key(w, "deck_pile");
-    pile_write(s, DECK_PILE, w);
-    pf_jw_key(w, "deck_last");
-    pf_jw_open(w, '[');
-    for (int i = 0; i < s->deck_last_n; i++) {
-      char b[PF_MOVE_STR];
-      stp_move_str(s, s->deck_last[i], b);
-      pf_jw_str(w, b);
-    }
-    pf_jw_close(w, ']');
-  }
-  if (s->target) {
-    pf_jw_key_int(w, "target", s->target);
-    pf_jw_key_int(w, "game_number", s->deal_no + 1);
-    pf_jw_key(w, "totals");
-    pf_jw_ints(w, s->total, s->players);
-  }
-  if (s->end_seats) { /* STP-6, once the game is over */
-    pf_jw_key(w, "open_piles_went_to");
-    pf_jw_open(w, '[');
-    for (int p = 0; p < s->players; p++)
-      if (s->end_seats >> p & 1) pf_jw_int(w, p);
-    pf_jw_close(w, ']');
-    pf_jw_key_int(w, "open_piles_share", s->end_share);
-  }
-  if (s->naside) {
-    pf_jw_key(w, "set_aside");
-    pf_slots_write(w, s->card, s->aside, s->naside);
-  }
-  stp_zones(s, seat, w);
-}
-
-static void pile_line(const stp_state *s, int q, const char *name, const pf_style *st, pf_buf *out) {
-  char b[32];
-  pf_buf_printf(out, "  %-16s", name);
-  if (!s->size[q])
-    pf_buf_puts(out, " empty\n");
-  else
-    pf_buf_printf(out, "%3d card%s  top %s\n", s->size[q], s->size[q] == 1 ? " " : "s",
-                  pf_card_render(s->card[s->top[q]], st, b));
-}
-
-static void stp_view_text(const void *vs, int seat, const pf_style *st, pf_buf *out) {
-  const stp_state *s = vs;
-  char name[32];
-  if (s->solitaire)
-    pf_buf_printf(out, "Steal the Pile, solitaire: round %d of %d, stock %d\n", s->round + 1,
-                  s->rounds, s->ncards - s->next_slot);
-  else
-    pf_buf_printf(out, "Steal the Pile, %d players: round %d of %d, dealer seat %d, stock %d\n",
-                  s->players, s->round + 1, s->rounds, s->dealer, s->ncards - s->next_slot);
-  if (s->target) {
-    if (s->over) /* end_game added the last game's cards (STP-7) */
-      pf_buf_printf(out, "Match to %d, over after game %d. Final totals:", s->target, s->deal_no + 1);
-    else
-      pf_buf_printf(out, "Match to %d, game %d. Totals before this game:", s->target, s->deal_no + 1);
-    for (int p = 0; p < s->players; p++) pf_buf_printf(out, " seat %d: %d", p, s->total[p]);
-    pf_buf_putc(out, '\n');
-  }
-  pf_buf_puts(out, "Open piles: ");
-  if (s->nopen)
-    pf_slots_render(s->card, s->open, s->nopen, "  ", st, out);
-  else
-    pf_buf_puts(out, "none");
-  pf_buf_puts(out, "\nPiles:\n");
-  for (int p = 0; p < s->players; p++) {
-    pf_snprintf(name, sizeof name, "seat %d%s", p, p == seat ? " (you)" : "");
-    pile_line(s, p, name, st, out);
-  }
-  if (s->solitaire) {
-    pile_line(s, DECK_PILE, "the deck", st, out);
-    if (s->deck_last_n) {
-      pf_buf_puts(out, "The deck just played: ");
-      for (int i = 0; i < s->deck_last_n; i++) {
-        pf_buf_printf(out, "%s", i ? "; " : "");
-        pf_move m = s->deck_last[i];
-        char b[32], t[PF_CARD_STR];
-        pf_buf_puts(out, pf_card_render(MOVE_CARD(m), st, b));
-        int tg = MOVE_TARGET(m);
-        if (tg == T_NONE)
-          pf_buf_puts(out, " (new open pile)");
-        else if (tg == T_PILE(DECK_PILE))
-          pf_buf_puts(out, " (onto its own pile)");
-        else if (tg & 0x80)
-          pf_buf_puts(out, " (took your pile)");
-        else
-          pf_buf_printf(out, " (took the open pile %s)", pf_card_render((pf_card)(tg - 1), st, t));
-      }
-      pf_buf_putc(out, '\n');
-    }
-  }
-  if (s->over) {
-    if (s->end_seats) {
-      pf_buf_puts(out, "End (STP-6): fewest cards:");
-      for (int p = 0; p < s->players; p++)
-        if (s->end_seats >> p & 1) pf_buf_printf(out, " seat %d", p);
-      pf_buf_printf(out, "; each got %d card%s of the open piles\n", s->end_share, s->end_share == 1 ? "" : "s");
-    }
-    if (s->naside) {
-      pf_buf_puts(out, "Set aside (STP-6): ");
-      pf_slots_render(s->card, s->aside, s->naside, "  ", st, out);
-      pf_buf_putc(out, '\n');
-    }
-    return;
-  }
-  pf_hands h = hands_of(s);
-  pf_hands_text(s->card, &h, seat, st, out);
-}
-
-/* A card from the mover's hand to the pile it takes (an open pile: the first of equal ones,
- * G-5), or to no zone: laid as a new open pile. */
-static void stp_move_zones(const void *vs, pf_move m, pf_move_zones *z) {
-  const stp_state *s = vs;
-  int tg = MOVE_TARGET(m);
-  pf_snprintf(z->from, sizeof z->from, "hand:%d", s->turn);
-  z->card = MOVE_CARD(m);
-  if (tg & 0x80)
-    pile_id(tg & 0x7F, z->to);
-  else if (tg != T_NONE)
-    pf_pool_id("open", s->card, s->open, open_find(s, (pf_card)(tg - 1)), z->to);
-}
-
-/* "7♥ takes seat 2's pile (9 cards)": what a move does, as any seat sees it (all is public). */
-static void stp_describe(const void *vs, pf_move m, int viewer, const pf_style *st, pf_buf *out) {
-  const stp_state *s = vs;
-  char b[32], t[32];
-  int tg = MOVE_TARGET(m), q = tg & 0x7F;
-  pf_buf_puts(out, pf_card_render(MOVE_CARD(m), st, b));
-  if (tg == T_NONE)
-    pf_buf_puts(out, " becomes a new open pile");
-  else if (!(tg & 0x80))
-    pf_buf_printf(out, " takes the open pile %s", pf_card_render((pf_card)(tg - 1), st, t));
-  else if (q == s->turn)
-    pf_buf_printf(out, " goes onto %s own pile", q == viewer ? "your" : "their");
-  else if (q == DECK_PILE)
-    pf_buf_printf(out, " takes the deck's pile (%d card%s)", s->size[q], s->size[q] == 1 ? "" : "s");
-  else if (q == viewer)
-    pf_buf_printf(out, " takes your pile (%d card%s)", s->size[q], s->size[q] == 1 ? "" : "s");
-  else
-    pf_buf_printf(out, " takes seat %d's pile (%d card%s)", q, s->size[q], s->size[q] == 1 ? "" : "s");
-}
-
-/* ------------------------------------------------------------------------------------------ */
 /* The greedy bot's rule of thumb                                                             */
 /* ------------------------------------------------------------------------------------------ */
 
@@ -1138,13 +853,20 @@ static void stp_rate_moves(const void *vs, const pf_move *moves, int n, int64_t 
 /* ------------------------------------------------------------------------------------------ */
 
 
-/* How pilfer bench and scripts/strength exercise the game (core/game.h: pf_measures). */
+/* How pilfer bench and scripts/strength exercise the game, and the lobby's copy (core/measure.h). */
 static const pf_measures MEASURES = {
     .playouts = {{1, 50000}, {2, 400000}, {4, 100000}, {7, 50000}, {12, 30000}},
     .searches = {{2, 20000, 4, {0, 16, 32}}, {4, 5000, 2, {0, 12, 24}}},
     .sims = {{2, 20, "ismcts:iters=300 greedy"}},
     .strength = {{2, 2000, "ismcts greedy"}, {2, 2000, "greedy random"}},
     .quick_players = 2,
+    .description = "A matching game for 1 to 12 players. On your turn you play one card from your hand: if its "
+    "rank matches the top card of an open pile or of any player's pile, you take that whole pile "
+    "onto yours; if nothing matches, your card starts a new open pile. Whoever holds the rank on top "
+    "of your pile can take all of it, so mind what you leave showing. The most cards when the deck "
+    "runs out wins.",
+    .length_players = 2,
+    .length_moves = 48,
 };
 
 /* Design metrics (`pilfer analyze`): what a player's move did. */
@@ -1175,12 +897,6 @@ static void stp_count_events(const void *before, const void *after, pf_move m, l
 const pf_game pf_game_steal_the_pile = {
     .id = "steal-the-pile",
     .title = "Steal the Pile",
-    .description = "A matching game for 1 to 12 players. On your turn you play one card from your hand: if its "
-    "rank matches the top card of an open pile or of any player's pile, you take that whole pile "
-    "onto yours; if nothing matches, your card starts a new open pile. Whoever holds the rank on top "
-    "of your pile can take all of it, so mind what you leave showing. The most cards when the deck "
-    "runs out wins.",
-    .length_players = 2, .length_moves = 48,
     .min_players = 1,
     .max_players = 12,
     .options = OPTIONS,

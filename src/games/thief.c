@@ -20,125 +20,28 @@
  * The flow of a turn (THF-6, FCT-3, THF-5) is a phase; positions where nobody has a choice (a turn
  * that ends because no capture is left, the end of a hand) are passed through inside apply, so
  * that to_move always names a seat with a real choice, or nobody.
+ *
+ * The state is declared in thief.h; the views, what a move is told as and its zones are in
+ * thief_views.c, away from the move generator, which this file keeps whole so that the compiler
+ * inlines it into apply and random_playout.
  */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "core/game.h"
+#include "core/measure.h"
 #include "core/slots.h"
 #include "games/registry.h"
 #include "games/rules.h"
+#include "games/thief.h" /* the state */
 PF_RULES_TEXT(pf_rules_thief);
 PF_RULES_TEXT(pf_rules_four_card_thief);
-
-/* ------------------------------------------------------------------------------------------ */
-/* State                                                                                      */
-/* ------------------------------------------------------------------------------------------ */
-
-#define MAX_CARDS 108 /* THF-1 */
-#define MAX_SEATS 6
-#define NONE 0xFF
-#define HAND_MAX 5 /* Four Card Thief: 4, and 5 during a turn (FCT-3) */
-#define HAND_ROOM 8 /* a hand's slots, and its cards, are each one 8-byte word */
-#define JOKER_RANK 13 /* rank key of a joker: card code / 4 */
-
-/* Moves: the kind in bits 16-19, the card played in bits 0-7, and in bits 8-15 the pair's second
- * card, the table card taken, or the seat stolen from. */
-enum { K_DISCARD, K_PAIR, K_DISCARD_CAPTURE, K_TABLE_CAPTURE, K_STEAL, K_PASS };
-#define MV(kind, a, b) ((pf_move)(a) | (pf_move)(b) << 8 | (pf_move)(kind) << 16)
-#define MV_KIND(m) ((int)((m) >> 16 & 0xF))
-#define MV_A(m) ((pf_card)((m)&0xFF))
-#define MV_B(m) ((int)((m) >> 8 & 0xFF))
-
-/* The phase of a turn. */
-enum {
-  PH_START,     /* Thief: the turn's first action: a capture, or a discard if none (THF-6).
-                   Four Card Thief: captures while any, else the discard that ends the turn. */
-  PH_CAPTURED,  /* Thief: the first action was a capture; more captures or pass (THF-6) */
-  PH_DISCARDED, /* Thief: discarded and drew; pairs, discard captures or pass (THF-6) */
-  PH_ANSWER,    /* Thief: a re-capture may answer the last steal (THF-5) */
-  PH_OVER,
-  PH_STOPPED, /* stop_at_deal_end: the hand is over and the game goes on, but play stops here */
-};
-
-/* A hand as the move generator reads it, kept by seat and updated card by card as the hand
- * changes (hand_add, hand_remove): its distinct cards as a set (held) and those held twice or
- * more (twice), and counted: the distinct cards of each rank (4 bits a rank), the distinct wild
- * ones, the pairs they make (THF-4(a): two distinct cards of a rank, or a card held twice, once;
- * a wild pairs only with its own rank) and the copies held beyond two (only a joker: THF-1 has
- * four, FCT-1 three). A card held twice offers its moves once, at its first copy (G-5). */
-typedef struct hand_cards {
-  uint64_t held, twice, per_rank;
-  uint8_t n, wilds, pairs, extra;
-} hand_cards;
-
-/* Besides the slots, the state keeps what the move generator reads on every move, updated where
- * it changes: the hands' cards (hcard) and what they make (hc), each pile's top card, the piles
- * open to a steal, the discard pile's top card, and the points of every capture and pile. Card
- * codes are below 64 (the joker is 52), so a set of cards is a 64-bit mask, a rank's four codes
- * one nibble of it. */
-typedef struct thf_state {
-  pf_card card[MAX_CARDS];
-  uint8_t below[MAX_CARDS];
-  uint8_t cap_top[MAX_CARDS], cap_size[MAX_CARDS], cap_nat[MAX_CARDS], cap_under[MAX_CARDS];
-  uint16_t cap_pts[MAX_CARDS];  /* the points of capture id (THF-8, FCT-6) */
-  uint8_t pile_top[MAX_SEATS], pile_caps[MAX_SEATS], pile_cards[MAX_SEATS];
-  uint8_t top[MAX_SEATS]; /* the card on top of seat p's pile; NONE when it is empty */
-  uint8_t open;           /* the seats whose top capture a steal may take: not empty, not locked (FCT-4) */
-  int pile_pts[MAX_SEATS]; /* the points in seat p's pile */
-  uint8_t hand[MAX_SEATS][HAND_ROOM], hand_len[MAX_SEATS]; /* the hands' slots, then 0s (draw ORs a slot in) */
-  uint8_t hcard[MAX_SEATS][HAND_ROOM]; /* card[hand[p][i]] for every i < hand_len[p], then 0s (no
-                                        * card beyond the hand lingers: determinize is canonical; and
-                                        * draw ORs a card in) */
-  hand_cards hc[MAX_SEATS];            /* seat p's hand, as the move generator reads it */
-  uint8_t dtop;                        /* Thief: the discard pile's top card; NONE when it is empty */
-  uint8_t heap[MAX_CARDS]; /* Thief: the discard pile, bottom first; Four Card Thief: the table
-                              cards, in the order laid */
-  uint8_t nheap;
-  uint64_t laid; /* Four Card Thief: the table cards as a set, bit c for card c (0 in Thief) */
-  uint64_t wild; /* the wild cards as a set: every 2 and the joker (THF-1), the joker (FCT-1) */
-  uint8_t fct, players, ncards, next_slot, hand_size;
-  uint8_t dealer, turn, phase;
-  uint8_t last_turn;  /* THF-7: a draw took the last card of the stock; this turn is the last */
-  uint8_t answerer, other; /* THF-5: who may re-capture now, and from whom */
-  uint8_t contested;       /* THF-5: the contested rank key */
-  uint8_t stop;            /* stop_at_deal_end: a hand's end that is not the game's stops play (PH_STOPPED) */
-  int32_t hands, hand_no, ndeals_given;
-  int total[MAX_SEATS];     /* THF-8: the totals of the hands finished */
-  int last_hand[MAX_SEATS]; /* the scores of the last hand finished */
-  uint64_t seed;
-  const pf_deal *given;
-} thf_state;
 
 static const pf_option_desc OPTIONS[] = {
     {"hands", PF_OPT_INT, 0, 0, 100,
      "hands in a game (THF-8); 0 = one per player, so that each deals once"},
 };
-
-static inline int rk(pf_card c) { return c >> 2; } /* 0 ace .. 12 king, 13 joker */
-static inline pf_card card_of(const thf_state *s, int slot) { return s->card[slot]; }
-#define RANK_SET(r) ((uint64_t)0xF << 4 * (r)) /* the codes of rank key r, as a set */
-#define NIBBLE_BITS(x) ((int)(0x4332322132212110ull >> 4 * (x) & 0xF)) /* the bits set in a nibble */
-
-/* THF-1: every 2 and every joker is wild; FCT-1: only jokers. */
-static inline bool is_wild(const thf_state *s, pf_card c) { return s->wild >> c & 1; }
-
-/* FCT-4: a capture holding all four natural cards of a rank. Its natural cards are all of one
- * rank: a pair or a table capture is one rank, and a steal with a natural card matches the top,
- * which is a natural of that rank or a wild. */
-static inline bool cap_locked(const thf_state *s, int id) { return s->fct && s->cap_nat[id] >= 4; }
-
-static inline pf_card pile_top_card(const thf_state *s, int p) { return s->top[p]; }
-
-/* THF-8 / FCT-6: what a card scores, by rank key (ace .. king, joker): in Thief an ace 15, a 2
- * 25, a ten to a king 10, the other ranks 5, a joker 50; in Four Card Thief an ace, jack, queen
- * or king 10, a joker 25, the others 1. */
-static inline int card_points(const thf_state *s, pf_card c) {
-  static const uint8_t POINTS[2][14] = {{15, 25, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 50},
-                                        {10, 1, 1, 1, 1, 1, 1, 1, 1, 1, 10, 10, 10, 25}};
-  return POINTS[s->fct][rk(c)];
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Cards moving                                                                               */
@@ -523,9 +426,6 @@ static void load_deal(thf_state *s) {
   pf_slots_load_deal(s->card, deck, deck_of(s, deck), s->given, s->ndeals_given, s->hand_no, s->seed);
 }
 
-static pf_hands hands_of(const thf_state *s) {
-  return (pf_hands){.slots = &s->hand[0][0], .stride = HAND_ROOM, .lens = s->hand_len, .players = s->players};
-}
 
 static void start_turn(thf_state *s) {
   s->phase = PH_START;
@@ -560,8 +460,6 @@ static void start_hand(thf_state *s) {
   start_turn(s);
 }
 
-/* The points in seat p's capture pile. */
-static int pile_points(const thf_state *s, int p) { return s->pile_pts[p]; }
 
 /* THF-7: the hand is over; cards in hands and the discard pile (the table) count for nobody.
  * THF-8: N hands, the deal moving on (G-2). */
@@ -613,12 +511,6 @@ static inline void heap_remove(thf_state *s, int t) {
   s->nheap--;
 }
 
-/* Four Card Thief: the index of the first table card c (G-5). */
-static int table_find(const thf_state *s, pf_card c) {
-  int t = 0;
-  while (card_of(s, s->heap[t]) != c) t++;
-  return t;
-}
 
 static inline __attribute__((always_inline)) void apply(thf_state *s, pf_move m) {
   int p = s->turn, kind = MV_KIND(m);
@@ -763,15 +655,7 @@ static void legal_list(const thf_state *s, char *buf, size_t size) {
   }
 }
 
-static const char *rank_name(int key, char *buf) {
-  static const char R[] = "A23456789TJQK";
-  if (key == JOKER_RANK) return strcpy(buf, "joker");
-  buf[0] = R[key];
-  buf[1] = '\0';
-  return buf;
-}
 
-static const char *wild_text(const thf_state *s) { return s->fct ? "a joker" : "a wild (a 2 or a joker)"; }
 
 /* Why a well-formed move that is not legal is refused. */
 static int refuse(const thf_state *s, pf_move m, pf_error *err) {
@@ -919,7 +803,7 @@ static int start(void *vs, const pf_setup *setup, bool fct, pf_error *err) {
 static int thf_start(void *vs, const pf_setup *setup, pf_error *err) { return start(vs, setup, false, err); }
 static int fct_start(void *vs, const pf_setup *setup, pf_error *err) { return start(vs, setup, true, err); }
 
-static int thf_to_move(const void *vs) {
+int thf_to_move(const void *vs) {
   const thf_state *s = vs;
   if (s->phase >= PH_OVER) return PF_NOBODY; /* over, or stopped at a hand's end */
   return s->phase == PH_ANSWER ? s->answerer : s->turn;
@@ -1092,262 +976,6 @@ static int thf_check(const void *vs, pf_error *err) {
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Views                                                                                      */
-/* ------------------------------------------------------------------------------------------ */
-
-/* A capture's slots, bottom first. */
-static int cap_slots(const thf_state *s, int id, uint8_t *out) {
-  int n = s->cap_size[id], slot = s->cap_top[id];
-  for (int i = n - 1; i >= 0; i--, slot = s->below[slot]) out[i] = (uint8_t)slot;
-  return n;
-}
-
-/* The captures of a pile, bottom first. */
-static int pile_caps(const thf_state *s, int p, uint8_t *ids) {
-  int n = s->pile_caps[p], id = s->pile_top[p];
-  for (int i = n - 1; i >= 0; i--, id = s->cap_under[id]) ids[i] = (uint8_t)id;
-  return n;
-}
-
-static void pile_write(const thf_state *s, int p, pf_jw *w) {
-  uint8_t ids[MAX_CARDS], slots[MAX_CARDS];
-  int n = pile_caps(s, p, ids);
-  pf_jw_open(w, '{');
-  pf_jw_key_int(w, "size", s->pile_cards[p]);
-  pf_jw_key(w, "top");
-  pf_card_write_seen(w, n ? pile_top_card(s, p) : 0, n > 0);
-  pf_jw_key(w, "captures"); /* bottom first; everyone saw them played (THF-3) */
-  pf_jw_open(w, '[');
-  for (int i = 0; i < n; i++) pf_slots_write(w, s->card, slots, cap_slots(s, ids[i], slots));
-  pf_jw_close(w, ']');
-  if (s->fct) {
-    pf_jw_key(w, "locked");
-    pf_jw_bool(w, n && cap_locked(s, s->pile_top[p]));
-  }
-  pf_jw_key_int(w, "points", pile_points(s, p));
-  pf_jw_close(w, '}');
-}
-
-static const char *phase_name(const thf_state *s) {
-  switch (s->phase) {
-  case PH_START: return "start";
-  case PH_CAPTURED: return "captured";
-  case PH_DISCARDED: return "discarded";
-  case PH_ANSWER: return "answer";
-  default: return "over";
-  }
-}
-
-/* The zone of seat p's capture pile: every capture's cards, bottom first (THF-3). */
-static void captures_zone(const thf_state *s, int p, pf_jw *w) {
-  uint8_t ids[MAX_CARDS], slots[MAX_CARDS];
-  char id[PF_ZONE_ID], label[32], note[80];
-  int n = pile_caps(s, p, ids);
-  pf_snprintf(id, sizeof id, "captures:%d", p);
-  pf_snprintf(label, sizeof label, "Seat %d's captures", p);
-  int top = n ? s->cap_size[s->pile_top[p]] : 0; /* what a steal takes (THF-4c), and FCT-4's lock */
-  if (top)
-    pf_snprintf(note, sizeof note, "%d points; top capture %d cards%s", pile_points(s, p), top,
-             cap_locked(s, s->pile_top[p]) ? ", locked" : "");
-  else
-    pf_snprintf(note, sizeof note, "%d points", pile_points(s, p));
-  pf_zone_open(w, id, "captures", p, label, PF_STACK);
-  for (int i = 0; i < n; i++)
-    for (int k = 0, m = cap_slots(s, ids[i], slots); k < m; k++) pf_card_write(w, s->card[slots[k]]);
-  pf_zone_write_note(w, note);
-  pf_zone_close(w);
-}
-
-/* The zones (docs/views.md): the stock, the discard pile (Four Card Thief: the table cards, one
- * zone each), the capture piles, the hands. */
-static void thf_zones(const thf_state *s, int seat, pf_jw *w) {
-  pf_stock_zone_write(w, s->card, s->next_slot, s->ncards, seat);
-  if (s->fct) {
-    pf_pool_zones_write(w, "table", "Table card", s->card, s->heap, s->nheap);
-  } else {
-    pf_zone_open(w, "discard", "discard", -1, "Discard pile", PF_STACK);
-    for (int k = 0; k < s->nheap; k++) pf_card_write(w, s->card[s->heap[k]]);
-    pf_zone_close(w);
-  }
-  for (int p = 0; p < s->players; p++) captures_zone(s, p, w);
-  pf_hands h = hands_of(s);
-  pf_hands_zones_write(w, s->card, &h, seat);
-}
-
-static void thf_view_write(const void *vs, int seat, pf_jw *w) {
-  const thf_state *s = vs;
-  pf_jw_key_int(w, "hand_number", s->hand_no + (s->phase == PH_OVER ? 0 : 1));
-  pf_jw_key_int(w, "hands_in_game", s->hands);
-  pf_jw_key_int(w, "dealer", s->dealer);
-  pf_jw_key(w, "turn");
-  if (s->phase == PH_OVER)
-    pf_jw_null(w);
-  else
-    pf_jw_int(w, s->turn);
-  pf_jw_key_str(w, "phase", phase_name(s));
-  pf_jw_key_int(w, "stock", s->ncards - s->next_slot);
-  pf_jw_key(w, "last_turn");
-  pf_jw_bool(w, s->last_turn);
-  if (seat == PF_VIEW_ALL) { /* the full state: the stock's order too, next card first */
-    pf_jw_key(w, "stock_cards");
-    pf_stock_write(w, s->card, s->next_slot, s->ncards);
-  }
-  pf_jw_key(w, s->fct ? "table" : "discard");
-  pf_slots_write(w, s->card, s->heap, s->nheap);
-  if (s->phase == PH_ANSWER) {
-    char r[8];
-    pf_jw_key(w, "exchange");
-    pf_jw_open(w, '{');
-    pf_jw_key_int(w, "thief", s->turn);
-    pf_jw_key_int(w, "victim", s->turn == s->answerer ? s->other : s->answerer);
-    pf_jw_key_int(w, "answering", s->answerer);
-    pf_jw_key_str(w, "contested_rank", rank_name(s->contested, r));
-    pf_jw_close(w, '}');
-  }
-  pf_jw_key(w, "piles");
-  pf_jw_open(w, '[');
-  for (int p = 0; p < s->players; p++) pile_write(s, p, w);
-  pf_jw_close(w, ']');
-  pf_hands h = hands_of(s);
-  pf_jw_key(w, "hands");
-  pf_hands_write(w, s->card, &h, seat);
-  pf_jw_key(w, "totals");
-  pf_jw_ints(w, s->total, s->players);
-  if (s->hand_no > 0) {
-    pf_jw_key(w, "last_hand_scores");
-    pf_jw_ints(w, s->last_hand, s->players);
-  }
-  thf_zones(s, seat, w);
-}
-
-static void thf_view_text(const void *vs, int seat, const pf_style *st, pf_buf *out) {
-  const thf_state *s = vs;
-  const char *title = s->fct ? "Four Card Thief" : "Thief";
-  if (s->phase == PH_OVER)
-    pf_buf_printf(out, "%s, %d players: game over after %d hand%s\n", title, s->players, s->hands, s->hands == 1 ? "" : "s");
-  else
-    pf_buf_printf(out, "%s, %d players: hand %d of %d, dealer seat %d, stock %d%s\n", title, s->players,
-                  s->hand_no + 1, s->hands, s->dealer, s->ncards - s->next_slot,
-                  s->last_turn ? " (out: this is the hand's last turn, THF-7)" : "");
-  if (s->hand_no > 0) {
-    pf_buf_printf(out, "Hand %d scored:", s->hand_no);
-    for (int p = 0; p < s->players; p++) pf_buf_printf(out, " seat %d %d;", p, s->last_hand[p]);
-    out->data[out->len - 1] = '\n';
-    pf_buf_puts(out, "Totals:");
-    for (int p = 0; p < s->players; p++) pf_buf_printf(out, " seat %d %d;", p, s->total[p]);
-    out->data[out->len - 1] = '\n';
-  }
-  if (s->fct) {
-    pf_buf_puts(out, "Table cards: ");
-    if (s->nheap)
-      pf_slots_render(s->card, s->heap, s->nheap, " ", st, out);
-    else
-      pf_buf_puts(out, "none");
-  } else {
-    char b[32];
-    if (s->nheap) {
-      pf_buf_printf(out, "Discard pile: top %s", pf_card_render(card_of(s, s->heap[s->nheap - 1]), st, b));
-      if (s->nheap > 1) {
-        pf_buf_puts(out, "  (beneath, top first: ");
-        for (int k = s->nheap - 2; k >= 0; k--)
-          pf_buf_printf(out, "%s%s", k == s->nheap - 2 ? "" : " ", pf_card_render(card_of(s, s->heap[k]), st, b));
-        pf_buf_puts(out, ")");
-      }
-    } else {
-      pf_buf_puts(out, "Discard pile: empty");
-    }
-  }
-  pf_buf_puts(out, s->phase == PH_OVER ? "\nCapture piles at the end of the last hand:\n"
-                                       : "\nCapture piles (a steal takes the top capture, in brackets):\n");
-  for (int p = 0; p < s->players; p++) {
-    char name[32];
-    pf_snprintf(name, sizeof name, "seat %d%s", p, p == seat ? " (you)" : "");
-    pf_buf_printf(out, "  %-12s", name);
-    if (!s->pile_caps[p]) {
-      pf_buf_puts(out, " empty\n");
-      continue;
-    }
-    uint8_t slots[MAX_CARDS];
-    int id = s->pile_top[p];
-    pf_buf_printf(out, "%3d card%s in %d capture%s, %3d points  top [", s->pile_cards[p], s->pile_cards[p] == 1 ? " " : "s",
-                  s->pile_caps[p], s->pile_caps[p] == 1 ? "" : "s", pile_points(s, p));
-    pf_slots_render(s->card, slots, cap_slots(s, id, slots), " ", st, out);
-    pf_buf_printf(out, "]%s\n", cap_locked(s, id) ? " locked (FCT-4)" : "");
-  }
-  if (s->phase == PH_OVER) return;
-  pf_hands h = hands_of(s);
-  pf_hands_text(s->card, &h, seat, st, out);
-  char r[8], who[3][16], line[256] = "";
-  const int named[3] = {s->turn, s->turn == s->answerer ? s->other : s->answerer, s->answerer};
-  for (int i = 0; i < 3; i++) {
-    if (named[i] == seat)
-      strcpy(who[i], "you");
-    else
-      pf_snprintf(who[i], sizeof who[i], "seat %d", named[i]);
-  }
-  if (s->phase == PH_ANSWER) {
-    int c = s->contested;
-    pf_snprintf(line, sizeof line, "exchange (THF-5): %s stole from %s; %s may re-capture from p%d with a%s %s or %s, or pass",
-             who[0], who[1], who[2], s->other, c == 0 || c == 7 ? "n" : "", rank_name(c, r), wild_text(s));
-  } else if (s->phase == PH_DISCARDED) {
-    pf_snprintf(line, sizeof line, "%s discarded and drew: now pairs and discard captures, no steals, or pass to end the turn (THF-6)", who[0]);
-  } else if (s->phase == PH_CAPTURED) {
-    pf_snprintf(line, sizeof line, "%s captured: %s may capture again or pass to end the turn (THF-6)", who[0], who[0]);
-  }
-  if (line[0]) {
-    line[0] = (char)(line[0] - 'a' + 'A');
-    pf_buf_printf(out, "%s.\n", line);
-  }
-}
-
-/* A card from the mover's hand to what it captures (a pair: the mover's own captures; a table
- * card: the first of equal ones, G-5) or steals, or to the discard pile; a Four Card Thief discard
- * goes to no zone: it is laid as a new table card. A pass moves nothing. */
-static void thf_move_zones(const void *vs, pf_move m, pf_move_zones *z) {
-  const thf_state *s = vs;
-  int p = thf_to_move(s), kind = MV_KIND(m);
-  if (kind == K_PASS) return;
-  pf_snprintf(z->from, sizeof z->from, "hand:%d", p);
-  z->card = MV_A(m);
-  if (kind == K_PAIR || kind == K_STEAL)
-    pf_snprintf(z->to, sizeof z->to, "captures:%d", kind == K_PAIR ? p : MV_B(m));
-  else if (kind == K_TABLE_CAPTURE)
-    pf_pool_id("table", s->card, s->heap, table_find(s, (pf_card)MV_B(m)), z->to);
-  else if (!s->fct)
-    strcpy(z->to, "discard");
-}
-
-/* What a move does, as anyone sees it: every capture is made face up; a discard too. */
-static void thf_describe(const void *vs, pf_move m, int viewer, const pf_style *st, pf_buf *out) {
-  const thf_state *s = vs;
-  char a[32], b[32];
-  int q = MV_B(m);
-  pf_card_render(MV_A(m), st, a);
-  switch (MV_KIND(m)) {
-  case K_DISCARD:
-    pf_buf_printf(out, "discards %s%s", a, s->fct ? " to the table, ending the turn" : " and draws one");
-    break;
-  case K_PAIR: pf_buf_printf(out, "lays the pair %s %s", a, pf_card_render((pf_card)q, st, b)); break;
-  case K_DISCARD_CAPTURE:
-    pf_buf_printf(out, "%s takes the discard %s", a, pf_card_render(card_of(s, s->heap[s->nheap - 1]), st, b));
-    break;
-  case K_TABLE_CAPTURE: pf_buf_printf(out, "%s takes the table card %s", a, pf_card_render((pf_card)q, st, b)); break;
-  case K_STEAL: {
-    char whose[32];
-    int cards = s->cap_size[s->pile_top[q]];
-    if (q == viewer)
-      strcpy(whose, "your");
-    else
-      pf_snprintf(whose, sizeof whose, "seat %d's", q);
-    pf_buf_printf(out, "%s %s %s top capture (%d card%s)", a, s->phase == PH_ANSWER ? "re-captures" : "steals", whose, cards,
-                  cards == 1 ? "" : "s");
-    break;
-  }
-  default: pf_buf_puts(out, s->phase == PH_ANSWER ? "passes: no re-capture" : "passes, ending the turn"); break;
-  }
-}
-
-/* ------------------------------------------------------------------------------------------ */
 /* The descriptions                                                                           */
 /* ------------------------------------------------------------------------------------------ */
 
@@ -1384,7 +1012,7 @@ static void thf_count_events(const void *before, const void *after, pf_move m, l
   .rate_moves = thf_rate_moves, .move_zones = thf_move_zones, .events = EVENTS,                  \
   .count_events = thf_count_events
 
-/* How pilfer bench and scripts/strength exercise Thief (core/game.h: pf_measures) ... */
+/* How pilfer bench and scripts/strength exercise Thief, and the lobby's copy (core/measure.h) ... */
 static const pf_measures MEASURES_THIEF = {
     .playouts = {{2, 20000}, {4, 50000, "hands=1"}, {6, 5000}},
     .searches = {{2, 5000, 2, {0, 40, 80}}},
@@ -1392,6 +1020,13 @@ static const pf_measures MEASURES_THIEF = {
     .strength = {{2, 2000, "ismcts greedy"}, {2, 2000, "greedy random"}},
     .quick_players = 2,
     .quick_options = "hands=1",
+    .description = "A capturing game for 2 to 6 players with two decks and jokers. Capture pairs from your "
+    "hand, take the discard pile's top card with one of its rank, or steal another player's top "
+    "capture with a card of its rank or a wild (2s and jokers), and they may steal it straight "
+    "back. You must capture when you can; otherwise you discard and draw. The most points in your "
+    "captures after a few hands wins.",
+    .length_players = 2,
+    .length_moves = 322,
 };
 
 /* ... and Four Card Thief. */
@@ -1402,25 +1037,22 @@ static const pf_measures MEASURES_FCT = {
     .strength = {{2, 2000, "ismcts greedy"}, {2, 2000, "greedy random"}},
     .quick_players = 2,
     .quick_options = "hands=1",
+    .description = "Thief with one deck, three jokers and four cards in hand, for 2 to 6 players. Capture "
+    "pairs and the cards laid face up on the table, and steal the other players' top captures, "
+    "but nobody can steal them back. Jokers count 25, court cards and aces 10, the rest 1: the "
+    "most points in your captures wins.",
+    .length_players = 2,
+    .length_moves = 70,
 };
 
 const pf_game pf_game_thief = {
     .id = "thief", .title = "Thief",
-    .description = "A capturing game for 2 to 6 players with two decks and jokers. Capture pairs from your "
-    "hand, take the discard pile's top card with one of its rank, or steal another player's top "
-    "capture with a card of its rank or a wild (2s and jokers), and they may steal it straight "
-    "back. You must capture when you can; otherwise you discard and draw. The most points in your "
-    "captures after a few hands wins.",
-    .length_players = 2, .length_moves = 322, .rules = pf_rules_thief, .measures = &MEASURES_THIEF,
+    .rules = pf_rules_thief, .measures = &MEASURES_THIEF,
     .start = thf_start, THIEF_METHODS,
 };
 
 const pf_game pf_game_four_card_thief = {
     .id = "four-card-thief", .title = "Four Card Thief",
-    .description = "Thief with one deck, three jokers and four cards in hand, for 2 to 6 players. Capture "
-    "pairs and the cards laid face up on the table, and steal the other players' top captures, "
-    "but nobody can steal them back. Jokers count 25, court cards and aces 10, the rest 1: the "
-    "most points in your captures wins.",
-    .length_players = 2, .length_moves = 70, .rules = pf_rules_four_card_thief,
+    .rules = pf_rules_four_card_thief,
     .measures = &MEASURES_FCT, .start = fct_start, THIEF_METHODS,
 };

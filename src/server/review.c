@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/jsontext.h"
+#include "core/view.h"
 
 /* What is kept of one finished table. */
 typedef struct kept {

@@ -14,6 +14,7 @@
 
 #include "core/clock.h"
 #include "core/jsontext.h"
+#include "core/view.h"
 
 /* ---- seats and summaries ---- */
 

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "core/measure.h"
 #include "games/rules.h"
 PF_RULES_TEXT(pf_rules_point_a_pile);
 
@@ -251,7 +252,7 @@ static const pf_option_desc OPTIONS[] = {
     [OPT_ACTIONS] = {"actions", PF_OPT_BOOL, 0, 0, 1, "Wait-a-Minute: Action cards (PAP-9)"},
 };
 
-/* How pilfer bench and scripts/strength exercise the game (core/game.h: pf_measures). */
+/* How pilfer bench and scripts/strength exercise the game, and the lobby's copy (core/measure.h). */
 static const pf_measures MEASURES = {
     .playouts = {{2, 200000},
                  {4, 100000},
@@ -261,6 +262,13 @@ static const pf_measures MEASURES = {
     .sims = {{3, 6, "ismcts:iters=300 greedy greedy"}},
     .strength = {{3, 1200, "ismcts greedy greedy"}, {3, 1200, "greedy random random"}},
     .quick_players = 3,
+    .description = "A game of bluff for 2 to 6 players with coloured cards. Each round one player, the "
+    "Headpointer, lays out piles of cards; then everyone points at the pile they want, all at "
+    "once and in secret. A pile that only one player wants is theirs; one that several want is "
+    "split, and they point again. The cards in your row score by colour and text: the first to "
+    "10 points wins.",
+    .length_players = 3,
+    .length_moves = 121,
 };
 
 /* Design metrics (`pilfer analyze`): taps of empty space (PAP-6) from the moves, and the round's
@@ -296,12 +304,6 @@ static void pap_count_events(const void *before, const void *after, pf_move m, l
 const pf_game pf_game_point_a_pile = {
     .id = "point-a-pile",
     .title = "Point-a-Pile",
-    .description = "A game of bluff for 2 to 6 players with coloured cards. Each round one player, the "
-    "Headpointer, lays out piles of cards; then everyone points at the pile they want, all at "
-    "once and in secret. A pile that only one player wants is theirs; one that several want is "
-    "split, and they point again. The cards in your row score by colour and text: the first to "
-    "10 points wins.",
-    .length_players = 3, .length_moves = 121,
     .min_players = 2,
     .max_players = MAXP,
     .options = OPTIONS,

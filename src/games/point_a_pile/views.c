@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/slots.h"
+#include "core/view.h"
 
 /* The drawn cards ks[0..n) (draw numbers, from 0), as the elements of an open array. */
 static void cards_write(const pap_state *s, const uint8_t *ks, int n, pf_jw *w) {
