@@ -58,6 +58,19 @@ void pf_jw_ints(pf_jw *w, const int *v, int n);
 /* A key and its value, the commonest pair of a view. */
 void pf_jw_key_int(pf_jw *w, const char *key, long long v);
 void pf_jw_key_str(pf_jw *w, const char *key, const char *s);
+/* A real as jansson writes it with JSON_REAL_PRECISION(17) (its default): "%.17g", ".0" added
+ * when that looks like an integer, the exponent without '+' or leading zeros ("1e20", "1e-5").
+ * rc becomes -1 at a real that is not finite (jansson has none), "null" standing in for it. */
+void pf_jw_real(pf_jw *w, double v);
+void pf_jw_key_real(pf_jw *w, const char *key, double v);
+/* A value read with jansson (input passed on), as its pieces would write it. */
+void pf_jw_value(pf_jw *w, const json_t *v);
+
+/* Rewrites b's text from byte `from` on, compact JSON as pf_jw writes it, as json_dumps writes
+ * the same value with JSON_INDENT(indent) (indent > 0; 0 leaves it compact) and, with ascii,
+ * JSON_ENSURE_ASCII (every character past U+007F as \uXXXX, past U+FFFF as a surrogate pair).
+ * For what is printed or logged, not the views: the views stay compact and UTF-8. */
+void pf_jw_format(pf_buf *b, size_t from, int indent, bool ascii);
 
 /* Makes s valid UTF-8 in place: every byte that does not begin a well-formed character (a cut
  * one, an overlong form, a surrogate) becomes '?'. For text copied from a client, cut to fit. */
