@@ -4,6 +4,8 @@
  */
 #include "core/record.h"
 
+#include "core/jsontext.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -246,6 +248,19 @@ json_t *pf_record_options_json(const pf_game *g, const pf_options *options) {
     json_object_set_new(opts, d->name, d->type == PF_OPT_BOOL ? json_boolean(v) : json_integer(v));
   }
   return opts;
+}
+
+void pf_record_options_write(pf_jw *w, const pf_game *g, const pf_options *options) {
+  pf_jw_open(w, '{');
+  for (int i = 0; i < g->noptions; i++) {
+    const pf_option_desc *d = &g->options[i];
+    pf_jw_key(w, d->name);
+    if (d->type == PF_OPT_BOOL)
+      pf_jw_bool(w, options->v[i] != 0);
+    else
+      pf_jw_int(w, options->v[i]);
+  }
+  pf_jw_close(w, '}');
 }
 
 json_t *pf_record_json(const pf_run *run) {

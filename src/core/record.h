@@ -46,6 +46,8 @@ int pf_record_check_result(const pf_record *rec, const pf_run *run, pf_error *er
 json_t *pf_record_json(const pf_run *run);
 /* Every option of a game as a JSON object, as records write them. */
 json_t *pf_record_options_json(const pf_game *g, const pf_options *options);
+struct pf_jw;
+void pf_record_options_write(struct pf_jw *w, const pf_game *g, const pf_options *options);
 /* Reads options written so (NULL: all defaults; options not named keep their defaults); the
  * message names a bad key or value. */
 int pf_record_options_read(json_t *o, const pf_game *g, pf_options *out, pf_error *err);
