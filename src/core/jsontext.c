@@ -285,6 +285,22 @@ void pf_jw_value(pf_jw *w, const json_t *v) {
   w->comma = true;
 }
 
+char *pf_jw_dumps(const json_t *v, int indent, bool ascii) {
+  pf_buf b = {0};
+  pf_buf_reserve(&b, 4096); /* a state message's size: few reallocations */
+  pf_jw w = {.b = &b};
+  if (v)
+    pf_jw_value(&w, v);
+  else
+    w.rc = -1;
+  if (w.rc != 0) {
+    pf_buf_free(&b);
+    return NULL;
+  }
+  pf_jw_format(&b, 0, indent, ascii);
+  return b.data;
+}
+
 /* ---- indented and ASCII text (pf_jw_format) ---- */
 
 static void put_spaces(pf_buf *b, size_t n) {

@@ -66,6 +66,11 @@ void pf_jw_key_real(pf_jw *w, const char *key, double v);
 /* A value read with jansson (input passed on), as its pieces would write it. */
 void pf_jw_value(pf_jw *w, const json_t *v);
 
+/* v's text as json_dumps writes it with JSON_COMPACT (indent 0) or JSON_INDENT(indent), and
+ * JSON_ENSURE_ASCII with ascii (caller frees), or NULL when it cannot be written. For a value
+ * read with jansson, or one made where text is not yet written as it goes. */
+char *pf_jw_dumps(const json_t *v, int indent, bool ascii);
+
 /* Rewrites b's text from byte `from` on, compact JSON as pf_jw writes it, as json_dumps writes
  * the same value with JSON_INDENT(indent) (indent > 0; 0 leaves it compact) and, with ascii,
  * JSON_ENSURE_ASCII (every character past U+007F as \uXXXX, past U+FFFF as a surrogate pair).
