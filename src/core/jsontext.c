@@ -10,9 +10,7 @@
  */
 #include "core/jsontext.h"
 
-#include <malloc.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -277,11 +275,9 @@ static int write_value(pf_buf *b, const json_t *v, int depth) {
   return -1;
 }
 
-int pf_json_write(pf_buf *b, const json_t *v) { return v ? write_value(b, v, 0) : -1; }
-
 void pf_jw_value(pf_jw *w, const json_t *v) {
   jw_sep(w);
-  w->rc |= pf_json_write(w->b, v);
+  w->rc |= v ? write_value(w->b, v, 0) : -1;
   w->comma = true;
 }
 
@@ -384,138 +380,6 @@ void pf_jw_format(pf_buf *b, size_t from, int indent, bool ascii) {
   append(b, out.data, out.len);
   pf_buf_free(&out);
 }
-
-int pf_json_write_new(pf_buf *b, json_t *v) {
-  int rc = pf_json_write(b, v);
-  json_decref(v);
-  return rc;
-}
-
-char *pf_json_text(const json_t *v) {
-  pf_buf b = {0};
-  pf_buf_reserve(&b, 4096); /* a state message's size: few reallocations */
-  if (pf_json_write(&b, v) != 0) {
-    pf_buf_free(&b);
-    return NULL;
-  }
-  return b.data;
-}
-
-/* ---- jansson's small blocks ---- */
-
-#if defined(__SANITIZE_ADDRESS__) /* AddressSanitizer must see every free */
-void pf_json_cache_blocks(void) {}
-void pf_json_arena_begin(void) {}
-void pf_json_arena_end(void) {}
-#else
-
-#define CACHE_CLASSES 17 /* malloc chunks of 32 to 256 bytes, by 16 */
-#define CACHE_KEEP 4096  /* blocks kept of each class, per thread */
-
-typedef struct block {
-  struct block *next;
-} block;
-
-typedef struct block_cache {
-  block *head[CACHE_CLASSES];
-  int n[CACHE_CLASSES];
-} block_cache;
-
-static pthread_key_t cache_key;
-static __thread block_cache *cache;
-
-/* malloc's chunk size (its class here) for a block of `usable` bytes, or a request of n. */
-static size_t chunk_of_usable(size_t usable) { return usable + 8; }
-static size_t chunk_of_request(size_t n) {
-  size_t c = (n + 8 + 15) & ~(size_t)15;
-  return c < 32 ? 32 : c;
-}
-
-/* The arena of this thread's piece of work (pf_json_arena_begin): jansson's blocks are cut from
- * one chunk in turn, freeing one does nothing, and the end takes them all back at once. A piece
- * that outgrows the chunk gets the rest from malloc, and the next piece a chunk twice as big. */
-typedef struct arena {
-  char *base;
-  size_t used, cap;
-  bool on, outgrown;
-} arena;
-
-static __thread arena work;
-
-#define ARENA_FIRST (256 * 1024)
-#define ARENA_MAX (16 * 1024 * 1024)
-
-static bool in_arena(const void *p) {
-  return work.base && (const char *)p >= work.base && (const char *)p < work.base + work.cap;
-}
-
-void pf_json_arena_begin(void) {
-  if (!cache && !(cache = calloc(1, sizeof *cache))) return;
-  if (!pthread_getspecific(cache_key)) pthread_setspecific(cache_key, cache); /* the arena goes with the thread */
-  if (!work.base || (work.outgrown && work.cap < ARENA_MAX)) {
-    size_t cap = work.base ? 2 * work.cap : ARENA_FIRST;
-    char *base = malloc(cap);
-    if (!base) return; /* no arena: malloc as ever */
-    free(work.base);
-    work.base = base, work.cap = cap;
-  }
-  work.used = 0;
-  work.outgrown = false;
-  work.on = true;
-}
-
-void pf_json_arena_end(void) { work.on = false; }
-
-static void *cached_malloc(size_t n) {
-  if (work.on) {
-    size_t need = (n + 15) & ~(size_t)15;
-    if (need <= work.cap - work.used) {
-      void *p = work.base + work.used;
-      work.used += need;
-      return p;
-    }
-    work.outgrown = true;
-  }
-  size_t k = chunk_of_request(n) / 16 - 2;
-  if (cache && k < CACHE_CLASSES && cache->head[k]) {
-    block *b = cache->head[k];
-    cache->head[k] = b->next;
-    cache->n[k]--;
-    return b;
-  }
-  return malloc(n);
-}
-
-static void cached_free(void *p) {
-  if (!p || in_arena(p)) return;
-  size_t k = chunk_of_usable(malloc_usable_size(p)) / 16 - 2;
-  if (k < CACHE_CLASSES && (cache || (cache = calloc(1, sizeof *cache)) != NULL) && cache->n[k] < CACHE_KEEP) {
-    if (!pthread_getspecific(cache_key)) pthread_setspecific(cache_key, cache);
-    block *b = p;
-    b->next = cache->head[k];
-    cache->head[k] = b;
-    cache->n[k]++;
-    return;
-  }
-  free(p);
-}
-
-static void cache_free(void *v) { /* a thread ends: its blocks go back to malloc */
-  block_cache *c = v;
-  for (int k = 0; k < CACHE_CLASSES; k++)
-    for (block *b = c->head[k], *next; b; b = next) next = b->next, free(b);
-  free(c);
-  cache = NULL;
-  free(work.base);
-  work = (arena){0};
-}
-
-void pf_json_cache_blocks(void) {
-  pthread_key_create(&cache_key, cache_free);
-  json_set_alloc_funcs(cached_malloc, cached_free);
-}
-#endif
-
 
 void pf_utf8_clean(char *s) {
   unsigned char *p = (unsigned char *)s;
