@@ -114,7 +114,6 @@ int main(int argc, char **argv) {
     }
   }
   if (ntables < 1 || turns < 1) return fputs("pilfer-hallbench: --tables and --turns are at least 1\n", stderr), 2;
-  pf_json_cache_blocks();
   pf_hall_io io = {.send = count_send};
   pf_hall_config cfg = {.db = ":memory:"};
   pf_hall_default_limits(&cfg.limits);

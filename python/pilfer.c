@@ -49,7 +49,7 @@ static PyObject *fail(const pf_error *err) {
 
 /* Python's json.loads of jansson's text of j (which it takes). */
 static PyObject *json_to_py(json_t *j) {
-  char *text = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
+  char *text = pf_jw_dumps(j, 0, false);
   json_decref(j);
   PyObject *mod = PyImport_ImportModule("json");
   PyObject *out = mod ? PyObject_CallMethod(mod, "loads", "s", text) : NULL;
@@ -843,7 +843,7 @@ static int to_run(StateObject *s, pf_run *run) {
 /* ---- information_state_string: the seat's view and the history as the seat saw it ---- */
 
 static void put_json(pf_buf *b, json_t *j) {
-  char *t = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
+  char *t = pf_jw_dumps(j, 0, false);
   pf_buf_puts(b, t);
   free(t);
 }
@@ -963,7 +963,7 @@ static PyObject *st_to_record(StateObject *s, PyObject *args, PyObject *kw) {
     out = pf_record_save(&run, path, &err) == 0 ? Py_NewRef(Py_None) : fail(&err);
   } else {
     json_t *j = pf_record_json(&run);
-    char *text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    char *text = pf_jw_dumps(j, 2, false);
     json_decref(j);
     out = PyUnicode_FromString(text);
     free(text);
@@ -1006,7 +1006,7 @@ static PyObject *st_serialize(StateObject *s, PyObject *unused) {
                                           (json_int_t)s->rs[i].seed));
     json_object_set_new(j, "resamples", rs);
   }
-  char *text = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  char *text = pf_jw_dumps(j, 0, false);
   json_decref(j);
   PyObject *out = PyUnicode_FromString(text);
   free(text);

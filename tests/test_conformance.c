@@ -338,11 +338,11 @@ static json_t *move_reference(const pf_game *g, const void *st, pf_move m, int s
  * card_text_json's either way). */
 static void check_view_text(const pf_game *g, const void *st, shown *sh, int players, uint64_t seed, int ply) {
   json_t *view = shown_json(sh);
-  char *again = pf_json_text(view);
+  char *again = pf_jw_dumps(view, 0, false);
   assert_non_null(again);
   assert_same_text(sh->view, again, "a view's text is not its JSON written again", g, players, seed, ply);
   json_t *moves = json_object_get(view, "moves");
-  char *text = pf_json_text(moves);
+  char *text = pf_jw_dumps(moves, 0, false);
   size_t len = strlen(sh->view);
   assert_true(sh->moves_at > 0 && sh->moves_at + strlen(text) + 1 == len);
   assert_memory_equal(sh->view + sh->moves_at, text, strlen(text));

@@ -4,6 +4,7 @@
  * fast twin (pf_snprintf).
  */
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -299,10 +300,10 @@ static void test_options(void **unused) {
 
 /* ---- JSON text ---- */
 
-/* pf_json_text writes what json_dumps(JSON_COMPACT) writes, or refuses what it refuses. */
+/* pf_jw_dumps writes what json_dumps(JSON_COMPACT) writes, or refuses what it refuses. */
 static void expect_like_jansson(json_t *v) {
-  char *want = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY), *got = pf_json_text(v);
-  if (!want != !got) fail_msg("jansson %s, pf_json_text %s", want ? want : "(refused)", got ? got : "(refused)");
+  char *want = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY), *got = pf_jw_dumps(v, 0, false);
+  if (!want != !got) fail_msg("jansson %s, pf_jw_dumps %s", want ? want : "(refused)", got ? got : "(refused)");
   if (want) assert_string_equal(got, want);
   free(want);
   free(got);
@@ -341,6 +342,72 @@ static json_t *random_json(uint64_t *r, int depth) {
     return o;
   }
   }
+}
+
+/* pf_jw_value and pf_jw_format write what json_dumps writes with JSON_INDENT(indent) (0:
+ * JSON_COMPACT) and JSON_ENSURE_ASCII, reals at JSON_REAL_PRECISION(17). v is taken. */
+static void expect_format_like_jansson(json_t *v, int indent, bool ascii) {
+  size_t flags = (indent ? JSON_INDENT(indent) : JSON_COMPACT) | (ascii ? JSON_ENSURE_ASCII : 0) | JSON_ENCODE_ANY |
+                 JSON_REAL_PRECISION(17);
+  char *want = json_dumps(v, flags);
+  pf_buf b = {0};
+  pf_buf_puts(&b, "kept");
+  pf_jw w = {.b = &b};
+  pf_jw_value(&w, v);
+  pf_jw_format(&b, 4, indent, ascii);
+  if (!want != (w.rc != 0)) fail_msg("jansson %s, pf_jw %s", want ? want : "(refused)", w.rc ? "(refused)" : b.data);
+  if (want) {
+    assert_memory_equal(b.data, "kept", 4);
+    assert_string_equal(b.data + 4, want);
+  }
+  free(want);
+  pf_buf_free(&b);
+  json_decref(v);
+}
+
+/* pf_jw_real writes what json_dumps writes of json_real. */
+static void expect_real_like_jansson(double x) {
+  json_t *v = json_real(x);
+  char *want = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(17));
+  pf_buf b = {0};
+  pf_jw w = {.b = &b};
+  pf_jw_open(&w, '[');
+  pf_jw_real(&w, x);
+  pf_jw_close(&w, ']');
+  char wrapped[64];
+  snprintf(wrapped, sizeof wrapped, "[%s]", want);
+  assert_int_equal(w.rc, 0);
+  assert_string_equal(b.data, wrapped);
+  free(want);
+  pf_buf_free(&b);
+  json_decref(v);
+}
+
+static void test_json_format(void **unused) {
+  (void)unused;
+  const double reals[] = {0.0,    -0.0,   1.0,     -1.0,   0.5,    0.1,     1.0 / 3,  2.0 / 3,   1e15,      1e16,
+                          1e17,   1e20,   1e21,    1e22,   1e100,  1e300,   1e-4,     1e-5,      1e-7,      1e-300,
+                          5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, 123456789012345678.0, 0.25,
+                          100.0,  -2.5e-10, 12345.678, 3.0e5,   -7e-100, 9007199254740993.0};
+  for (size_t i = 0; i < sizeof reals / sizeof *reals; i++) expect_real_like_jansson(reals[i]);
+  uint64_t r = 36;
+  for (int i = 0; i < 20000; i++) { /* any finite bit pattern */
+    uint64_t bits = pf_splitmix64(&r);
+    double x;
+    memcpy(&x, &bits, sizeof x);
+    if (isfinite(x)) expect_real_like_jansson(x);
+    expect_real_like_jansson((double)(int64_t)bits / (double)(1ULL << (bits % 64)));
+  }
+  pf_buf b = {0};
+  pf_jw w = {.b = &b};
+  pf_jw_real(&w, NAN); /* jansson has no such real */
+  assert_int_equal(w.rc, -1);
+  pf_buf_free(&b);
+  expect_format_like_jansson(json_pack("{s:[], s:{}, s:[{}, []], s:s, s:f, s:{s:[i, {s:n}]}}", "a", "b", "c", "d",
+                                       "caf\xc3\xa9 \xf0\x9f\x82\xa1 \\\"q\"\n", "e", 0.5, "f", "g", 1, "h"),
+                             2, true);
+  expect_format_like_jansson(json_string("\xe2\x82\xac: [1, {2}]"), 1, true);
+  for (int i = 0; i < 6000; i++) expect_format_like_jansson(random_json(&r, 0), i % 3, i % 2);
 }
 
 static void test_json_text(void **unused) {
@@ -402,7 +469,7 @@ int main(void) {
       cmocka_unit_test(test_rng_specified_stream), cmocka_unit_test(test_rng_below_uniform_enough),
       cmocka_unit_test(test_decks),               cmocka_unit_test(test_deal_check),
       cmocka_unit_test(test_options),            cmocka_unit_test(test_pile_scan),
-      cmocka_unit_test(test_json_text),          cmocka_unit_test(test_siphash_reference),
+      cmocka_unit_test(test_json_text),          cmocka_unit_test(test_json_format),          cmocka_unit_test(test_siphash_reference),
       cmocka_unit_test(test_cards_resample),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

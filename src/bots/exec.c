@@ -195,15 +195,11 @@ static int read_line(exec_bot *x, char *line, double deadline, pf_error *err) {
   }
 }
 
-/* Sends a JSON object as one line and takes the answer line. */
-static int ask(exec_bot *x, json_t *msg, char *answer, double deadline, pf_error *err) {
-  char *text = json_dumps(msg, JSON_COMPACT);
-  json_decref(msg);
-  pf_buf b = {0};
-  pf_buf_printf(&b, "%s\n", text);
-  free(text);
-  int rc = send_line(x, pf_buf_str(&b), deadline, err) == 0 && read_line(x, answer, deadline, err) == 0 ? 0 : -1;
-  pf_buf_free(&b);
+/* Sends a JSON object (pf_jw's text, taken) as one line and takes the answer line. */
+static int ask(exec_bot *x, pf_buf *b, char *answer, double deadline, pf_error *err) {
+  pf_buf_putc(b, '\n');
+  int rc = send_line(x, pf_buf_str(b), deadline, err) == 0 && read_line(x, answer, deadline, err) == 0 ? 0 : -1;
+  pf_buf_free(b);
   return rc;
 }
 
@@ -212,9 +208,16 @@ static int hello(exec_bot *x, const pf_bot *bot, const pf_game *g, pf_error *err
   if (start_program(x, err) != 0) return -1;
   char line[EXEC_LINE];
   double deadline = pf_clock_seconds() + (double)pf_bot_setting_value(bot, "ms") / 1000;
-  json_t *msg = json_pack("{s:s, s:i, s:s, s:i, s:I}", "pilfer", "botproto", "protocol", EXEC_PROTOCOL, "game",
-                          g->id, "players", bot->players, "ms", (json_int_t)pf_bot_setting_value(bot, "ms"));
-  if (ask(x, msg, line, deadline, err) != 0) return -1;
+  pf_buf msg = {0};
+  pf_jw w = {.b = &msg};
+  pf_jw_open(&w, '{');
+  pf_jw_key_str(&w, "pilfer", "botproto");
+  pf_jw_key_int(&w, "protocol", EXEC_PROTOCOL);
+  pf_jw_key_str(&w, "game", g->id);
+  pf_jw_key_int(&w, "players", bot->players);
+  pf_jw_key_int(&w, "ms", pf_bot_setting_value(bot, "ms"));
+  pf_jw_close(&w, '}');
+  if (ask(x, &msg, line, deadline, err) != 0) return -1;
   json_t *j = json_loads(line, 0, NULL);
   json_t *name = json_object_get(j, "name");
   if (!json_is_object(j) || !json_is_string(name) || !json_is_string(json_object_get(j, "version"))) {
@@ -233,8 +236,8 @@ static int hello(exec_bot *x, const pf_bot *bot, const pf_game *g, pf_error *err
 /* The determinizations for the seat to move that the program asked for, sealed under the run's
  * key (bots/sample.h) and drawn with the bot's generator: since determinize is canonical, they
  * tell nothing the seat cannot see. */
-static json_t *samples_json(exec_bot *x, pf_bot *bot, const pf_game *g, const void *st) {
-  json_t *arr = json_array();
+static void samples_write(pf_jw *w, exec_bot *x, pf_bot *bot, const pf_game *g, const void *st) {
+  pf_jw_open(w, '[');
   if (!x->scratch) x->scratch = pf_xmalloc(g->state_size);
   pf_buf b = {0};
   for (int k = 0; k < x->samples; k++) {
@@ -242,10 +245,10 @@ static json_t *samples_json(exec_bot *x, pf_bot *bot, const pf_game *g, const vo
     g->determinize(x->scratch, g->to_move(st), &bot->rng);
     pf_buf_clear(&b);
     pf_sample_write(g, bot->players, x->scratch, run_key, &b);
-    json_array_append_new(arr, json_string(pf_buf_str(&b)));
+    pf_jw_str(w, pf_buf_str(&b));
   }
   pf_buf_free(&b);
-  return arr;
+  pf_jw_close(w, ']');
 }
 
 /* The program's move, or -1 when it failed (saying why). */
@@ -253,11 +256,23 @@ static int program_move(exec_bot *x, pf_bot *bot, const pf_game *g, const void *
   if (!x->pid && hello(x, bot, g, err) != 0) return -1;
   int seat = g->to_move(st);
   int64_t ms = pf_bot_setting_value(bot, "ms");
-  json_t *msg = json_pack("{s:i, s:o, s:I, s:o}", "seat", seat, "legal", pf_legal_json(g, st), "ms", (json_int_t)ms,
-                          "view", pf_view_json(g, st, bot->players, seat));
-  if (x->samples) json_object_set_new(msg, "samples", samples_json(x, bot, g, st));
+  pf_buf msg = {0};
+  pf_jw w = {.b = &msg};
+  pf_jw_open(&w, '{');
+  pf_jw_key_int(&w, "seat", seat);
+  pf_jw_key(&w, "legal");
+  pf_legal_write(&w, g, st);
+  pf_jw_key_int(&w, "ms", ms);
+  pf_jw_key(&w, "view");
+  if (pf_view_write(&msg, g, st, bot->players, seat, NULL) != 0) abort(); /* as pf_view_json */
+  w.comma = true;
+  if (x->samples) {
+    pf_jw_key(&w, "samples");
+    samples_write(&w, x, bot, g, st);
+  }
+  pf_jw_close(&w, '}');
   char line[EXEC_LINE];
-  if (ask(x, msg, line, pf_clock_seconds() + (double)ms / 1000, err) != 0) return -1;
+  if (ask(x, &msg, line, pf_clock_seconds() + (double)ms / 1000, err) != 0) return -1;
   pf_error why;
   if (g->move_parse(st, line, m, &why) != 0) return pf_fail(err, "answered '%.60s', which is not legal: %s", line, why.msg);
   return 0;

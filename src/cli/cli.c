@@ -121,6 +121,12 @@ int cli_json_flag(int argc, char **argv, const char *usage, bool *json) {
   return -1;
 }
 
+void cli_print_json(pf_buf *b, int indent) {
+  pf_jw_format(b, 0, indent, false);
+  fwrite(pf_buf_str(b), 1, b->len, stdout);
+  putchar('\n');
+}
+
 json_t *cli_load_json(const char *cmd, const char *path) {
   pf_buf b = {0};
   pf_error err;

@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "core/game.h"
+#include "core/jsontext.h"
 
 /* Exit statuses of SPEC §1. */
 #define EXIT_BAD_INPUT 2
@@ -53,6 +54,9 @@ int cli_usage_with_bots(const char *usage);
 void cli_rules_text(const char *markup, int width, pf_buf *out);
 /* Prints a game's rules so (`pilfer rules`, and `rules` while playing). */
 void cli_print_rules(const pf_game *g, FILE *f);
+/* Prints b's JSON text (pf_jw's) on standard output as json_dumpf writes it with
+ * JSON_INDENT(indent), and a newline; b is left indented. */
+void cli_print_json(pf_buf *b, int indent);
 /* The JSON text of a file ('-': standard input), or NULL after saying what is wrong, where:
  * "CMD: FILE: line L column C: ...". */
 json_t *cli_load_json(const char *cmd, const char *path);
@@ -60,7 +64,7 @@ json_t *cli_load_json(const char *cmd, const char *path);
 void cli_analyze_print(json_t *result, FILE *f);
 /* An analyze --json result as one HTML file with a chart per metric (Vega-Lite, copied in so that
  * it opens offline); 0, or the exit status after saying what is wrong. */
-int cli_analyze_html(json_t *result, const char *path);
+int cli_analyze_html(const pf_buf *result, const char *path);
 /* `pilfer analyze --compare FILE...`: results side by side, with the differences' intervals. */
 int cli_analyze_compare(int argc, char **argv);
 /* Shows n analyze results side by side (as a table, --json, and --html when html is not NULL),

@@ -201,7 +201,7 @@ static void write_script(FILE *f, const char *prefix, const char *text, size_t n
   fputs("\n</script>\n", f);
 }
 
-int cli_analyze_html(json_t *result, const char *path) {
+int cli_analyze_html(const pf_buf *result, const char *path) {
   char found[4096];
   const char *dir = getenv("PILFER_REPORT_DIR");
   if (!dir && !(dir = cli_find_beside("report", "report.js", found, sizeof found))) {
@@ -230,11 +230,9 @@ int cli_analyze_html(json_t *result, const char *path) {
   if (f) {
     fputs(REPORT_HEAD, f);
     for (size_t i = 0; i + 1 < n; i++) write_script(f, "", files[i].data, files[i].len, false);
-    char *json = json_dumps(result, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
-    write_script(f, "window.PILFER_RESULT = ", json, strlen(json), true);
+    write_script(f, "window.PILFER_RESULT = ", pf_buf_str(result), result->len, true);
     write_script(f, "", files[n - 1].data, files[n - 1].len, false);
     fputs("</body>\n</html>\n", f);
-    free(json);
     if (fclose(f) != 0) {
       cli_error("analyze: --html %s: cannot write it: %s", path, strerror(errno));
       rc = EXIT_OTHER;
@@ -346,6 +344,22 @@ static void describe_run(json_t *r, char *buf, size_t size) {
   if (len < (int)size) snprintf(buf + len, size - (size_t)len, ", %lld games", (long long)num(r, "played"));
 }
 
+/* {"<name>": v, "ci95": [lo, hi]}, or null when there is no such figure. */
+static void estimate_write(pf_jw *w, const char *name, double v, double lo, double hi, bool none) {
+  if (none) {
+    pf_jw_null(w);
+    return;
+  }
+  pf_jw_open(w, '{');
+  pf_jw_key_real(w, name, v);
+  pf_jw_key(w, "ci95");
+  pf_jw_open(w, '[');
+  pf_jw_real(w, lo);
+  pf_jw_real(w, hi);
+  pf_jw_close(w, ']');
+  pf_jw_close(w, '}');
+}
+
 int cli_analyze_compare_results(json_t *const *r, const char *const *names, int n, const char *key, bool json,
                                 const char *html) {
   int rc = 0;
@@ -353,17 +367,34 @@ int cli_analyze_compare_results(json_t *const *r, const char *const *names, int 
   int nm = (int)(sizeof METRICS / sizeof *METRICS);
   memcpy(m, METRICS, sizeof METRICS);
   nm += extra_metrics(r[0], m + nm, (int)(sizeof m / sizeof *m) - nm);
-  json_t *out = json_object(), *configs = json_array(), *metrics = json_array();
+  pf_buf out = {0}, diffs = {0};
+  pf_jw w = {.b = &out};
+  pf_jw_open(&w, '{');
+  pf_jw_key(&w, "configs");
+  pf_jw_open(&w, '[');
   char what[512];
   for (int i = 0; i < n; i++) {
     describe_run(r[i], what, sizeof what);
-    json_array_append_new(configs, json_pack("{s:s, s:s}", key, names[i], "run", what));
+    pf_jw_open(&w, '{');
+    pf_jw_key_str(&w, key, names[i]);
+    pf_jw_key_str(&w, "run", what);
+    pf_jw_close(&w, '}');
     if (!json) printf("#%d  %s: %s\n", i + 1, names[i], what);
   }
+  pf_jw_close(&w, ']');
+  pf_jw_key(&w, "metrics");
+  pf_jw_open(&w, '[');
   for (int k = 0; k < nm; k++) {
     double m0, lo0, hi0;
     metric_of(r[0], &m[k], &m0, &lo0, &hi0);
-    json_t *values = json_array(), *diffs = json_array();
+    pf_buf_clear(&diffs);
+    pf_jw dw = {.b = &diffs};
+    pf_jw_open(&w, '{');
+    pf_jw_key_str(&w, "metric", m[k].id);
+    pf_jw_key_str(&w, "label", m[k].label);
+    pf_jw_key(&w, "values");
+    pf_jw_open(&w, '[');
+    pf_jw_open(&dw, '[');
     if (!json) printf("\n%s\n", m[k].label);
     for (int i = 0; i < n; i++) {
       double mi, lo, hi;
@@ -372,11 +403,8 @@ int cli_analyze_compare_results(json_t *const *r, const char *const *names, int 
        * estimates, each one's standard error read back from its interval's half-width. */
       double se0 = (hi0 - lo0) / (2 * 1.96), se = (hi - lo) / (2 * 1.96), d = mi - m0;
       double half = 1.96 * sqrt(se0 * se0 + se * se);
-      json_array_append_new(values, isnan(mi) ? json_null() : json_pack("{s:f, s:[f, f]}", "mean", mi, "ci95", lo, hi));
-      if (i > 0)
-        json_array_append_new(diffs, isnan(d) || isnan(half) ? json_null()
-                                                            : json_pack("{s:f, s:[f, f]}", "difference", d, "ci95",
-                                                                        d - half, d + half));
+      estimate_write(&w, "mean", mi, lo, hi, isnan(mi));
+      if (i > 0) estimate_write(&dw, "difference", d, d - half, d + half, isnan(d) || isnan(half));
       if (json) continue;
       if (isnan(mi)) {
         printf("  #%-2d %10s\n", i + 1, "-");
@@ -388,19 +416,26 @@ int cli_analyze_compare_results(json_t *const *r, const char *const *names, int 
                d - half > 0 || d + half < 0 ? "  *" : "");
       printf("\n");
     }
-    json_array_append_new(metrics, json_pack("{s:s, s:s, s:o, s:o}", "metric", m[k].id, "label", m[k].label, "values", values,
-                                             "differences", diffs));
+    pf_jw_close(&w, ']');
+    pf_jw_close(&dw, ']');
+    pf_jw_key(&w, "differences");
+    pf_buf_append(&out, diffs.data, diffs.len);
+    w.comma = true;
+    pf_jw_close(&w, '}');
   }
-  json_object_set_new(out, "configs", configs);
-  json_object_set_new(out, "metrics", metrics);
+  pf_jw_close(&w, ']');
+  pf_jw_close(&w, '}');
   if (json) {
-    json_dumpf(out, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
-    putchar('\n');
+    pf_buf text = {0};
+    pf_buf_append(&text, out.data, out.len);
+    cli_print_json(&text, 2);
+    pf_buf_free(&text);
   } else {
     printf("\n* the interval of the difference excludes 0.\n");
   }
-  if (html) rc = cli_analyze_html(out, html);
-  json_decref(out);
+  if (html) rc = cli_analyze_html(&out, html);
+  pf_buf_free(&out);
+  pf_buf_free(&diffs);
   return rc;
 }
 

@@ -134,28 +134,33 @@ static int run_sim(const pf_game *g, const pf_sim_case *sc, pf_sim_result *r) {
   return 0;
 }
 
-static json_t *row_json(const char *game, int players, const char *options) {
-  json_t *o = json_object();
-  json_object_set_new(o, "game", json_string(game));
-  json_object_set_new(o, "players", json_integer(players));
-  if (options != (const char *)1) json_object_set_new(o, "options", options ? json_string(options) : json_null());
-  return o;
+/* Opens a row's object: its game, players (none when negative) and options (none when
+ * (const char *)1, null when NULL). */
+static void row_open(pf_jw *w, const char *game, int players, const char *options) {
+  pf_jw_open(w, '{');
+  pf_jw_key_str(w, "game", game);
+  if (players >= 0) pf_jw_key_int(w, "players", players);
+  if (options == (const char *)1) return;
+  pf_jw_key(w, "options");
+  if (options)
+    pf_jw_str(w, options);
+  else
+    pf_jw_null(w);
 }
 
 /* Each game's speed over all its random playout cases: moves over seconds, a line per game (in
  * JSON, "speeds"). The figure scripts/bench-compare sets against another build's. */
-static void bench_speeds(bool json, json_t *out, const bench_row *by_game) {
+static void bench_speeds(bool json, pf_jw *out, const bench_row *by_game) {
   if (!json) printf("\nSpeed of random playouts by game, over all its cases\n%-16s %12s\n", "game", "moves/s");
   for (int gi = 0; pf_games[gi]; gi++) {
     const bench_row *r = &by_game[gi];
     double v = r->moves / (r->seconds > 0 ? r->seconds : 1e-9);
     if (json) {
-      json_t *o = row_json(pf_games[gi]->id, 0, (const char *)1);
-      json_object_del(o, "players");
-      json_object_set_new(o, "moves", json_integer(r->moves));
-      json_object_set_new(o, "seconds", json_real(r->seconds));
-      json_object_set_new(o, "moves_per_second", json_real(v));
-      json_array_append_new(out, o);
+      row_open(out, pf_games[gi]->id, -1, (const char *)1);
+      pf_jw_key_int(out, "moves", r->moves);
+      pf_jw_key_real(out, "seconds", r->seconds);
+      pf_jw_key_real(out, "moves_per_second", v);
+      pf_jw_close(out, '}');
     } else {
       printf("%-16s %12.0f\n", pf_games[gi]->id, v);
     }
@@ -164,7 +169,7 @@ static void bench_speeds(bool json, json_t *out, const bench_row *by_game) {
 
 /* Random playouts of every game; adds moves and legal moves offered to *total, and each game's
  * moves and seconds to by_game (indexed as pf_games). */
-static int bench_playouts(bool json, json_t *out, long *total, bench_row *by_game) {
+static int bench_playouts(bool json, pf_jw *out, long *total, bench_row *by_game) {
   const pf_playout_case *c;
   int width = 8; /* of the options column: its longest entry */
   for (int gi = 0; pf_games[gi]; gi++)
@@ -183,14 +188,14 @@ static int bench_playouts(bool json, json_t *out, long *total, bench_row *by_gam
       by_game[gi].moves += r.moves;
       by_game[gi].seconds += r.seconds;
       if (json) {
-        json_t *o = row_json(g->id, c->players, c->options);
-        json_object_set_new(o, "games", json_integer(r.games));
-        json_object_set_new(o, "moves", json_integer(r.moves));
-        json_object_set_new(o, "legal_offered", json_integer(r.branching));
-        json_object_set_new(o, "seconds", json_real(r.seconds));
-        json_object_set_new(o, "games_per_second", json_real(r.games / secs));
-        json_object_set_new(o, "moves_per_second", json_real(r.moves / secs));
-        json_array_append_new(out, o);
+        row_open(out, g->id, c->players, c->options);
+        pf_jw_key_int(out, "games", r.games);
+        pf_jw_key_int(out, "moves", r.moves);
+        pf_jw_key_int(out, "legal_offered", r.branching);
+        pf_jw_key_real(out, "seconds", r.seconds);
+        pf_jw_key_real(out, "games_per_second", r.games / secs);
+        pf_jw_key_real(out, "moves_per_second", r.moves / secs);
+        pf_jw_close(out, '}');
       } else {
         printf("%-16s %7d %-*s %8ld %10ld %12.0f %12.0f %14ld\n", g->id, c->players, width, case_label(c), r.games,
                r.moves, r.games / secs, r.moves / secs, r.branching);
@@ -201,7 +206,7 @@ static int bench_playouts(bool json, json_t *out, long *total, bench_row *by_gam
 }
 
 /* ismcts on fixed positions; adds iterations, simulated moves and nodes to *total. */
-static int bench_searches(bool json, json_t *out, long *total) {
+static int bench_searches(bool json, pf_jw *out, long *total) {
   const pf_search_case *c;
   if (!json)
     printf("\nismcts searches (default settings) on fixed positions\n%-16s %7s %9s %10s %11s %12s %12s\n", "game",
@@ -215,14 +220,14 @@ static int bench_searches(bool json, json_t *out, long *total) {
       double secs = r.seconds > 0 ? r.seconds : 1e-9;
       *total += r.branching + r.moves + nodes;
       if (json) {
-        json_t *o = row_json(g->id, c->players, (const char *)1);
-        json_object_set_new(o, "searches", json_integer(r.games));
-        json_object_set_new(o, "iterations", json_integer(r.branching));
-        json_object_set_new(o, "simulated_moves", json_integer(r.moves));
-        json_object_set_new(o, "nodes", json_integer(nodes));
-        json_object_set_new(o, "seconds", json_real(r.seconds));
-        json_object_set_new(o, "iterations_per_second", json_real(r.branching / secs));
-        json_array_append_new(out, o);
+        row_open(out, g->id, c->players, (const char *)1);
+        pf_jw_key_int(out, "searches", r.games);
+        pf_jw_key_int(out, "iterations", r.branching);
+        pf_jw_key_int(out, "simulated_moves", r.moves);
+        pf_jw_key_int(out, "nodes", nodes);
+        pf_jw_key_real(out, "seconds", r.seconds);
+        pf_jw_key_real(out, "iterations_per_second", r.branching / secs);
+        pf_jw_close(out, '}');
       } else {
         printf("%-16s %7d %9ld %10ld %12.0f %12.0f %12ld\n", g->id, c->players, r.games, r.branching, r.branching / secs,
                r.moves / secs, nodes);
@@ -237,7 +242,7 @@ static int bench_searches(bool json, json_t *out, long *total) {
  * each made in the same time and their ratio. Timed, so not in Bench's N. */
 #define PAR_MS 200
 #define PAR_ROUNDS 3
-static int bench_parallel(bool json, json_t *out) {
+static int bench_parallel(bool json, pf_jw *out) {
   const pf_game *g = pf_games[0];
   const pf_search_case *sc = &g->measures->searches[0];
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -265,13 +270,13 @@ static int bench_parallel(bool json, json_t *out) {
   free(st);
   double ratio = iters[0] ? (double)iters[1] / (double)iters[0] : 0;
   if (json) {
-    json_t *o = row_json(g->id, sc->players, (const char *)1);
-    json_object_set_new(o, "threads", json_integer(threads[1]));
-    json_object_set_new(o, "milliseconds", json_integer(PAR_MS * PAR_ROUNDS));
-    json_object_set_new(o, "iterations_one_thread", json_integer(iters[0]));
-    json_object_set_new(o, "iterations", json_integer(iters[1]));
-    json_object_set_new(o, "ratio", json_real(ratio));
-    json_array_append_new(out, o);
+    row_open(out, g->id, sc->players, (const char *)1);
+    pf_jw_key_int(out, "threads", threads[1]);
+    pf_jw_key_int(out, "milliseconds", PAR_MS * PAR_ROUNDS);
+    pf_jw_key_int(out, "iterations_one_thread", iters[0]);
+    pf_jw_key_int(out, "iterations", iters[1]);
+    pf_jw_key_real(out, "ratio", ratio);
+    pf_jw_close(out, '}');
   } else {
     printf("\nParallel ismcts (threads; timed, so not in Bench): %s, %d players, %d x %d ms a side, interleaved\n"
            "%-16s %7s %12s %12s %6s\n",
@@ -285,7 +290,7 @@ static int bench_parallel(bool json, json_t *out) {
 }
 
 /* The short sim: ismcts against greedy; adds moves and the first bot's wins to *total. */
-static int bench_sims(bool json, json_t *out, long *total) {
+static int bench_sims(bool json, pf_jw *out, long *total) {
   const pf_sim_case *c;
   if (!json)
     printf("\nA short sim: ismcts:iters=300 against greedy, seats rotated, one thread\n%-16s %7s %8s %10s %12s %9s\n",
@@ -298,12 +303,12 @@ static int bench_sims(bool json, json_t *out, long *total) {
       double secs = r.seconds > 0 ? r.seconds : 1e-9;
       *total += r.sums.moves + r.sums.bot_win[0];
       if (json) {
-        json_t *o = row_json(g->id, c->players, (const char *)1);
-        json_object_set_new(o, "games", json_integer(r.sums.games));
-        json_object_set_new(o, "moves", json_integer(r.sums.moves));
-        json_object_set_new(o, "ismcts_wins", json_real((double)r.sums.bot_win[0] / PF_WIN_UNIT));
-        json_object_set_new(o, "seconds", json_real(r.seconds));
-        json_array_append_new(out, o);
+        row_open(out, g->id, c->players, (const char *)1);
+        pf_jw_key_int(out, "games", r.sums.games);
+        pf_jw_key_int(out, "moves", r.sums.moves);
+        pf_jw_key_real(out, "ismcts_wins", (double)r.sums.bot_win[0] / PF_WIN_UNIT);
+        pf_jw_key_real(out, "seconds", r.seconds);
+        pf_jw_close(out, '}');
       } else {
         printf("%-16s %7d %8lld %10lld %12.1f %9.1f\n", g->id, c->players, r.sums.games, r.sums.moves,
                r.sums.games / secs, (double)r.sums.bot_win[0] / PF_WIN_UNIT);
@@ -331,38 +336,46 @@ int cmd_bench(int argc, char **argv) {
   int ngames = 0;
   while (pf_games[ngames]) ngames++;
   bench_row *by_game = pf_xcalloc((size_t)ngames, sizeof *by_game);
-  json_t *playouts = json_array(), *speeds = json_array(), *searches = json_array(), *parallel = json_array(),
-         *sims = json_array();
-  rc = bench_playouts(json, playouts, &total, by_game);
-  if (rc == 0) bench_speeds(json, speeds, by_game);
+  pf_buf b = {0};
+  pf_jw w = {.b = &b};
+  pf_jw_open(&w, '{');
+  pf_jw_key(&w, "playouts");
+  pf_jw_open(&w, '[');
+  rc = bench_playouts(json, &w, &total, by_game);
+  pf_jw_close(&w, ']');
+  pf_jw_key(&w, "speeds");
+  pf_jw_open(&w, '[');
+  if (rc == 0) bench_speeds(json, &w, by_game);
+  pf_jw_close(&w, ']');
   free(by_game);
-  if (rc != 0 || bench_searches(json, searches, &total) != 0 || bench_parallel(json, parallel) != 0 ||
-      bench_sims(json, sims, &total) != 0) {
-    json_decref(playouts);
-    json_decref(speeds);
-    json_decref(searches);
-    json_decref(parallel);
-    json_decref(sims);
+  if (rc == 0) {
+    pf_jw_key(&w, "searches");
+    pf_jw_open(&w, '[');
+    rc = bench_searches(json, &w, &total);
+    pf_jw_close(&w, ']');
+  }
+  if (rc == 0) {
+    pf_jw_key(&w, "parallel");
+    pf_jw_open(&w, '[');
+    rc = bench_parallel(json, &w);
+    pf_jw_close(&w, ']');
+  }
+  if (rc == 0) {
+    pf_jw_key(&w, "sims");
+    pf_jw_open(&w, '[');
+    rc = bench_sims(json, &w, &total);
+    pf_jw_close(&w, ']');
+  }
+  if (rc != 0) {
+    pf_buf_free(&b);
     return EXIT_OTHER;
   }
   if (json) {
-    json_t *o = json_object();
-    json_object_set_new(o, "playouts", playouts);
-    json_object_set_new(o, "speeds", speeds);
-    json_object_set_new(o, "searches", searches);
-    json_object_set_new(o, "parallel", parallel);
-    json_object_set_new(o, "sims", sims);
-    json_object_set_new(o, "bench", json_integer(total));
-    json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    putchar('\n');
-    json_decref(o);
-  } else {
-    json_decref(playouts);
-    json_decref(speeds);
-    json_decref(searches);
-    json_decref(parallel);
-    json_decref(sims);
+    pf_jw_key_int(&w, "bench", total);
+    pf_jw_close(&w, '}');
+    cli_print_json(&b, 2);
   }
+  pf_buf_free(&b);
   printf("Bench: %ld\n", total);
   return 0;
 }

@@ -10,10 +10,11 @@
 #include "games/registry.h"
 
 static int games_json(void) {
-  json_t *arr = pf_games_json();
-  json_dumpf(arr, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-  fputc('\n', stdout);
-  json_decref(arr);
+  pf_buf b = {0};
+  pf_jw w = {.b = &b};
+  pf_games_write(&w);
+  cli_print_json(&b, 2);
+  pf_buf_free(&b);
   return 0;
 }
 

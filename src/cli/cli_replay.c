@@ -74,18 +74,25 @@ static int trace(const pf_record *rec) {
   pf_error err;
   if (pf_run_start(&run, rec->game, &rec->setup, &err) != 0) return cli_bad("cannot start the game: %s", err.msg);
   int rc = 0;
+  pf_buf line = {0};
   for (int ply = 0;; ply++) {
-    json_t *o = json_object();
     int who = pf_run_to_move(&run);
-    json_object_set_new(o, "ply", json_integer(ply));
-    json_object_set_new(o, "to_move", pf_to_move_json(who));
-    json_object_set_new(o, "legal", pf_legal_json(rec->game, run.state));
     bool more = ply < rec->nmoves;
-    json_object_set_new(o, "move", more ? json_string(rec->moves[ply]) : json_null());
-    char *line = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    puts(line);
-    free(line);
-    json_decref(o);
+    pf_buf_clear(&line);
+    pf_jw w = {.b = &line};
+    pf_jw_open(&w, '{');
+    pf_jw_key_int(&w, "ply", ply);
+    pf_jw_key(&w, "to_move");
+    pf_to_move_write(&w, who);
+    pf_jw_key(&w, "legal");
+    pf_legal_write(&w, rec->game, run.state);
+    pf_jw_key(&w, "move");
+    if (more)
+      pf_jw_str(&w, rec->moves[ply]);
+    else
+      pf_jw_null(&w);
+    pf_jw_close(&w, '}');
+    puts(pf_buf_str(&line));
     if (!more) break;
     if (pf_run_play_text(&run, rec->moves[ply], &err) != 0) {
       rc = cli_bad("move %d (\"%s\"): %s", ply + 1, rec->moves[ply], err.msg);
@@ -95,6 +102,7 @@ static int trace(const pf_record *rec) {
   if (rc == 0 && pf_record_check_result(rec, &run, &err) != 0) {
     rc = cli_bad("%s", err.msg);
   }
+  pf_buf_free(&line);
   pf_run_free(&run);
   return rc;
 }

@@ -124,10 +124,11 @@ static void print_table(const pf_sim_result *r) {
 }
 
 static void print_json(const pf_sim_result *r) {
-  json_t *j = pf_sim_json(r);
-  json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
-  putchar('\n');
-  json_decref(j);
+  pf_buf b = {0};
+  pf_jw w = {.b = &b};
+  pf_sim_write(&w, r);
+  cli_print_json(&b, 2);
+  pf_buf_free(&b);
 }
 
 /* ---- progress on a terminal ---- */
@@ -343,9 +344,11 @@ static int sim_run(const sim_args *a) {
   else
     print_table(&r);
   if (a->html) {
-    json_t *j = pf_sim_json(&r);
-    rc = cli_analyze_html(j, a->html);
-    json_decref(j);
+    pf_buf b = {0};
+    pf_jw w = {.b = &b};
+    pf_sim_write(&w, &r);
+    rc = cli_analyze_html(&b, a->html);
+    pf_buf_free(&b);
   }
   return rc;
 }

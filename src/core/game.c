@@ -63,6 +63,18 @@ json_t *pf_legal_json(const pf_game *g, const void *st) {
   return legal;
 }
 
+void pf_legal_write(pf_jw *w, const pf_game *g, const void *st) {
+  pf_move moves[PF_MAX_MOVES];
+  int n = g->to_move(st) >= 0 ? g->legal(st, moves) : 0;
+  pf_jw_open(w, '[');
+  for (int i = 0; i < n; i++) {
+    char s[PF_MOVE_STR];
+    g->move_str(st, moves[i], s);
+    pf_jw_str(w, s);
+  }
+  pf_jw_close(w, ']');
+}
+
 json_t *pf_ints_json(const int *v, int n) {
   json_t *a = json_array();
   for (int i = 0; i < n; i++) json_array_append_new(a, json_integer(v[i]));

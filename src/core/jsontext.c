@@ -1,19 +1,19 @@
 /*
- * jsontext.c - JSON values as compact text (jsontext.h).
+ * jsontext.c - JSON text (jsontext.h).
  *
  * jansson's writer goes through a callback for every token, prints every integer with snprintf
  * and looks at strings one code point at a time. This one copies each run of bytes that needs no
- * escape at once and prints integers by hand; what it writes is json_dumps's JSON_COMPACT text
- * exactly (tests/test_core.c compares the two), reals included (they are rare: jansson writes
- * them). Strings are checked to be UTF-8 as jansson checks them, so that a value jansson would
- * refuse is refused here too.
+ * escape at once and prints integers by hand; what it writes is json_dumps's text exactly
+ * (tests/test_core.c compares the two): compact as it is written, indented and ASCII-only after
+ * pf_jw_format, reals as jansson's jsonp_dtostr prints them. Strings are checked to be UTF-8 as
+ * jansson checks them, so that a value jansson would refuse is refused here too.
  */
 #include "core/jsontext.h"
 
-#include <malloc.h>
-#include <pthread.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -204,7 +204,41 @@ void pf_jw_key_str(pf_jw *w, const char *key, const char *s) {
   pf_jw_str(w, s);
 }
 
-static char *dumps_outside_arena(const json_t *v);
+/* jansson's jsonp_dtostr at its default precision, 17. */
+static int write_real(pf_buf *b, double v) {
+  if (!isfinite(v)) return -1;
+  char t[40];
+  int n = snprintf(t, sizeof t, "%.17g", v);
+  if (n <= 0 || n >= (int)sizeof t - 2) return -1;
+  char *e = strchr(t, 'e');
+  if (!e && !strchr(t, '.')) {
+    t[n++] = '.', t[n++] = '0', t[n] = '\0';
+  } else if (e) { /* "1e+20" -> "1e20", "1e-05" -> "1e-5" */
+    char *start = e + 1, *end = e + 2;
+    if (*start == '-') start++;
+    while (*end == '0') end++;
+    if (end != start) {
+      memmove(start, end, (size_t)(t + n + 1 - end));
+      n -= (int)(end - start);
+    }
+  }
+  append(b, t, (size_t)n);
+  return 0;
+}
+
+void pf_jw_real(pf_jw *w, double v) {
+  jw_sep(w);
+  if (write_real(w->b, v) != 0) {
+    w->rc = -1;
+    PUT_LITERAL(w->b, "null");
+  }
+  w->comma = true;
+}
+
+void pf_jw_key_real(pf_jw *w, const char *key, double v) {
+  pf_jw_key(w, key);
+  pf_jw_real(w, v);
+}
 
 static int write_value(pf_buf *b, const json_t *v, int depth) {
   if (depth > MAX_DEPTH) return -1;
@@ -233,13 +267,7 @@ static int write_value(pf_buf *b, const json_t *v, int depth) {
   }
   case JSON_STRING: return pf_json_write_string(b, json_string_value(v), json_string_length(v));
   case JSON_INTEGER: pf_json_write_int(b, json_integer_value(v)); return 0;
-  case JSON_REAL: {
-    char *s = dumps_outside_arena(v);
-    if (!s) return -1;
-    pf_buf_puts(b, s);
-    free(s);
-    return 0;
-  }
+  case JSON_REAL: return write_real(b, json_real_value(v));
   case JSON_TRUE: PUT_LITERAL(b, "true"); return 0;
   case JSON_FALSE: PUT_LITERAL(b, "false"); return 0;
   case JSON_NULL: PUT_LITERAL(b, "null"); return 0;
@@ -247,149 +275,111 @@ static int write_value(pf_buf *b, const json_t *v, int depth) {
   return -1;
 }
 
-int pf_json_write(pf_buf *b, const json_t *v) { return v ? write_value(b, v, 0) : -1; }
-
-int pf_json_write_new(pf_buf *b, json_t *v) {
-  int rc = pf_json_write(b, v);
-  json_decref(v);
-  return rc;
+void pf_jw_value(pf_jw *w, const json_t *v) {
+  jw_sep(w);
+  w->rc |= v ? write_value(w->b, v, 0) : -1;
+  w->comma = true;
 }
 
-char *pf_json_text(const json_t *v) {
+char *pf_jw_dumps(const json_t *v, int indent, bool ascii) {
   pf_buf b = {0};
   pf_buf_reserve(&b, 4096); /* a state message's size: few reallocations */
-  if (pf_json_write(&b, v) != 0) {
+  pf_jw w = {.b = &b};
+  if (v)
+    pf_jw_value(&w, v);
+  else
+    w.rc = -1;
+  if (w.rc != 0) {
     pf_buf_free(&b);
     return NULL;
   }
+  pf_jw_format(&b, 0, indent, ascii);
   return b.data;
 }
 
-/* ---- jansson's small blocks ---- */
+/* ---- indented and ASCII text (pf_jw_format) ---- */
 
-#if defined(__SANITIZE_ADDRESS__) /* AddressSanitizer must see every free */
-void pf_json_cache_blocks(void) {}
-void pf_json_arena_begin(void) {}
-void pf_json_arena_end(void) {}
-static char *dumps_outside_arena(const json_t *v) { return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY); }
-#else
-
-#define CACHE_CLASSES 17 /* malloc chunks of 32 to 256 bytes, by 16 */
-#define CACHE_KEEP 4096  /* blocks kept of each class, per thread */
-
-typedef struct block {
-  struct block *next;
-} block;
-
-typedef struct block_cache {
-  block *head[CACHE_CLASSES];
-  int n[CACHE_CLASSES];
-} block_cache;
-
-static pthread_key_t cache_key;
-static __thread block_cache *cache;
-
-/* malloc's chunk size (its class here) for a block of `usable` bytes, or a request of n. */
-static size_t chunk_of_usable(size_t usable) { return usable + 8; }
-static size_t chunk_of_request(size_t n) {
-  size_t c = (n + 8 + 15) & ~(size_t)15;
-  return c < 32 ? 32 : c;
+static void put_spaces(pf_buf *b, size_t n) {
+  static const char SP[] = "                                ";
+  for (; n > 32; n -= 32) append(b, SP, 32);
+  append(b, SP, n);
 }
 
-/* The arena of this thread's piece of work (pf_json_arena_begin): jansson's blocks are cut from
- * one chunk in turn, freeing one does nothing, and the end takes them all back at once. A piece
- * that outgrows the chunk gets the rest from malloc, and the next piece a chunk twice as big. */
-typedef struct arena {
-  char *base;
-  size_t used, cap;
-  bool on, outgrown;
-} arena;
-
-static __thread arena work;
-
-#define ARENA_FIRST (256 * 1024)
-#define ARENA_MAX (16 * 1024 * 1024)
-
-static bool in_arena(const void *p) {
-  return work.base && (const char *)p >= work.base && (const char *)p < work.base + work.cap;
+/* A newline and the indent of `depth` levels, as jansson's dump_indent. */
+static void newline(pf_buf *b, int indent, int depth) {
+  put(b, '\n');
+  put_spaces(b, (size_t)indent * (size_t)depth);
 }
 
-void pf_json_arena_begin(void) {
-  if (!cache && !(cache = calloc(1, sizeof *cache))) return;
-  if (!pthread_getspecific(cache_key)) pthread_setspecific(cache_key, cache); /* the arena goes with the thread */
-  if (!work.base || (work.outgrown && work.cap < ARENA_MAX)) {
-    size_t cap = work.base ? 2 * work.cap : ARENA_FIRST;
-    char *base = malloc(cap);
-    if (!base) return; /* no arena: malloc as ever */
-    free(work.base);
-    work.base = base, work.cap = cap;
-  }
-  work.used = 0;
-  work.outgrown = false;
-  work.on = true;
+static void put_u(pf_buf *b, unsigned cp) {
+  char t[8];
+  snprintf(t, sizeof t, "\\u%04X", cp);
+  append(b, t, 6);
 }
 
-void pf_json_arena_end(void) { work.on = false; }
-
-/* json_dumps's text is freed with free(): never cut from the arena. */
-static char *dumps_outside_arena(const json_t *v) {
-  bool on = work.on;
-  work.on = false;
-  char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-  work.on = on;
-  return s;
-}
-
-static void *cached_malloc(size_t n) {
-  if (work.on) {
-    size_t need = (n + 15) & ~(size_t)15;
-    if (need <= work.cap - work.used) {
-      void *p = work.base + work.used;
-      work.used += need;
-      return p;
+void pf_jw_format(pf_buf *b, size_t from, int indent, bool ascii) {
+  if (indent <= 0 && !ascii) return;
+  if (from >= b->len) return;
+  pf_buf out = {0};
+  pf_buf_reserve(&out, (b->len - from) * 2 + 16);
+  const unsigned char *s = (const unsigned char *)b->data + from, *end = (const unsigned char *)b->data + b->len;
+  int depth = 0;
+  while (s < end) {
+    unsigned c = *s;
+    if (c == '"') { /* a string: as it is, but for its characters past U+007F with ascii */
+      const unsigned char *run = s++;
+      while (s < end && *s != '"') {
+        if (*s == '\\') {
+          s += 2;
+        } else if (*s >= 0x80 && ascii) {
+          append(&out, run, (size_t)(s - run));
+          size_t len = utf8_len(s, (size_t)(end - s));
+          if (!len) len = 1; /* pf_jw writes none: kept as it is */
+          unsigned cp = len == 1 ? *s : len == 2 ? *s & 0x1Fu : len == 3 ? *s & 0x0Fu : *s & 0x07u;
+          for (size_t i = 1; i < len; i++) cp = (cp << 6) | (s[i] & 0x3Fu);
+          if (cp >= 0x10000) {
+            cp -= 0x10000;
+            put_u(&out, 0xD800 | ((cp & 0xFFC00) >> 10));
+            put_u(&out, 0xDC00 | (cp & 0x3FF));
+          } else {
+            put_u(&out, cp);
+          }
+          s += len;
+          run = s;
+        } else {
+          s++;
+        }
+      }
+      if (s < end) s++;
+      append(&out, run, (size_t)(s - run));
+      continue;
     }
-    work.outgrown = true;
+    s++;
+    if (indent <= 0) {
+      put(&out, (char)c);
+    } else if (c == '{' || c == '[') {
+      put(&out, (char)c);
+      if (s < end && (*s == '}' || *s == ']')) {
+        put(&out, (char)*s++);
+      } else {
+        newline(&out, indent, ++depth);
+      }
+    } else if (c == '}' || c == ']') {
+      newline(&out, indent, --depth);
+      put(&out, (char)c);
+    } else if (c == ',') {
+      put(&out, ',');
+      newline(&out, indent, depth);
+    } else if (c == ':') {
+      append(&out, ": ", 2);
+    } else {
+      put(&out, (char)c);
+    }
   }
-  size_t k = chunk_of_request(n) / 16 - 2;
-  if (cache && k < CACHE_CLASSES && cache->head[k]) {
-    block *b = cache->head[k];
-    cache->head[k] = b->next;
-    cache->n[k]--;
-    return b;
-  }
-  return malloc(n);
+  b->len = from;
+  append(b, out.data, out.len);
+  pf_buf_free(&out);
 }
-
-static void cached_free(void *p) {
-  if (!p || in_arena(p)) return;
-  size_t k = chunk_of_usable(malloc_usable_size(p)) / 16 - 2;
-  if (k < CACHE_CLASSES && (cache || (cache = calloc(1, sizeof *cache)) != NULL) && cache->n[k] < CACHE_KEEP) {
-    if (!pthread_getspecific(cache_key)) pthread_setspecific(cache_key, cache);
-    block *b = p;
-    b->next = cache->head[k];
-    cache->head[k] = b;
-    cache->n[k]++;
-    return;
-  }
-  free(p);
-}
-
-static void cache_free(void *v) { /* a thread ends: its blocks go back to malloc */
-  block_cache *c = v;
-  for (int k = 0; k < CACHE_CLASSES; k++)
-    for (block *b = c->head[k], *next; b; b = next) next = b->next, free(b);
-  free(c);
-  cache = NULL;
-  free(work.base);
-  work = (arena){0};
-}
-
-void pf_json_cache_blocks(void) {
-  pthread_key_create(&cache_key, cache_free);
-  json_set_alloc_funcs(cached_malloc, cached_free);
-}
-#endif
-
 
 void pf_utf8_clean(char *s) {
   unsigned char *p = (unsigned char *)s;

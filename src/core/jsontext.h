@@ -1,6 +1,7 @@
 /*
- * jsontext.h - a JSON value as compact text, fast: byte for byte what json_dumps(v, JSON_COMPACT)
- * writes (keys in insertion order, non-ASCII as UTF-8), in a fraction of its time. The server
+ * jsontext.h - the one writer of the JSON pilfer sends and prints (jansson only reads): text
+ * written as it is made, fast, byte for byte what json_dumps writes of the same values (keys in
+ * insertion order, non-ASCII as UTF-8; indented or ASCII-only through pf_jw_format). The server
  * writes every state message with it; jansson's own writer took a third of the server's time.
  */
 #ifndef PF_JSONTEXT_H
@@ -11,22 +12,15 @@
 
 #include "core/buf.h"
 
-/* Appends v as compact JSON text to b; -1 when it cannot be written (a string that is not
- * UTF-8, a real that is not finite, a value nested too deep), b's new text then being partial. */
-int pf_json_write(pf_buf *b, const json_t *v);
-/* v as compact JSON text (caller frees), or NULL when it cannot be written. */
-char *pf_json_text(const json_t *v);
-/* The pieces, for text written without building the value: a string of n bytes (-1 when it is
- * not UTF-8), an integer, and a value that is taken (decref'd) once written. */
+/* The pieces pf_jw writes with, for text written by hand where a view is hot: a string of n
+ * bytes (-1 when it is not UTF-8) and an integer. */
 int pf_json_write_string(pf_buf *b, const char *s, size_t n);
 void pf_json_write_int(pf_buf *b, long long v);
-int pf_json_write_new(pf_buf *b, json_t *v);
 
 /* ---- JSON text written as it is made (pf_jw): the views, without building jansson values ----
  * A writer appends to its buffer and puts the commas itself: a key or a value that follows
- * another in the same object or array is preceded by one. Its text is what pf_json_write would
- * write of the jansson values made in the same order (keys in insertion order), so a view may be
- * written either way with the same bytes. rc becomes -1 at a string that is not UTF-8. */
+ * another in the same object or array is preceded by one. Its text is what json_dumps would
+ * write of the jansson values made in the same order (keys in insertion order). rc becomes -1 at a string that is not UTF-8. */
 #define PF_JW_ZONE_CARDS 128 /* PF_MAX_DEAL: no zone holds more cards than a deal */
 
 typedef struct pf_jw {
@@ -58,21 +52,27 @@ void pf_jw_ints(pf_jw *w, const int *v, int n);
 /* A key and its value, the commonest pair of a view. */
 void pf_jw_key_int(pf_jw *w, const char *key, long long v);
 void pf_jw_key_str(pf_jw *w, const char *key, const char *s);
+/* A real as jansson writes it with JSON_REAL_PRECISION(17) (its default): "%.17g", ".0" added
+ * when that looks like an integer, the exponent without '+' or leading zeros ("1e20", "1e-5").
+ * rc becomes -1 at a real that is not finite (jansson has none), "null" standing in for it. */
+void pf_jw_real(pf_jw *w, double v);
+void pf_jw_key_real(pf_jw *w, const char *key, double v);
+/* A value read with jansson (input passed on), as its pieces would write it. */
+void pf_jw_value(pf_jw *w, const json_t *v);
+
+/* v's text as json_dumps writes it with JSON_COMPACT (indent 0) or JSON_INDENT(indent), and
+ * JSON_ENSURE_ASCII with ascii (caller frees), or NULL when it cannot be written. For a value
+ * read with jansson, or one made where text is not yet written as it goes. */
+char *pf_jw_dumps(const json_t *v, int indent, bool ascii);
+
+/* Rewrites b's text from byte `from` on, compact JSON as pf_jw writes it, as json_dumps writes
+ * the same value with JSON_INDENT(indent) (indent > 0; 0 leaves it compact) and, with ascii,
+ * JSON_ENSURE_ASCII (every character past U+007F as \uXXXX, past U+FFFF as a surrogate pair).
+ * For what is printed or logged, not the views: the views stay compact and UTF-8. */
+void pf_jw_format(pf_buf *b, size_t from, int indent, bool ascii);
 
 /* Makes s valid UTF-8 in place: every byte that does not begin a well-formed character (a cut
  * one, an overlong form, a surrogate) becomes '?'. For text copied from a client, cut to fit. */
 void pf_utf8_clean(char *s);
-
-/* Gives jansson a per-thread cache of the small blocks it frees, in front of malloc: building a
- * view allocates and frees hundreds of them, and malloc's own per-thread cache holds only 7 of
- * a size. The blocks are malloc's (free() may take any of them). Call before any thread but the
- * caller uses jansson; without effect under AddressSanitizer, which must see every free. */
-void pf_json_cache_blocks(void);
-/* Between begin and end, the jansson values the calling thread makes are cut from an arena of
- * its own, and taken back at once (with pf_json_cache_blocks; without effect otherwise): for a
- * piece of work that makes and frees many values, as a state message does. Every value made in
- * between must be freed (decref'd) by the end; values made before may be used and freed. */
-void pf_json_arena_begin(void);
-void pf_json_arena_end(void);
 
 #endif

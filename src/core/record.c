@@ -4,6 +4,8 @@
  */
 #include "core/record.h"
 
+#include "core/jsontext.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -250,45 +252,84 @@ json_t *pf_record_options_json(const pf_game *g, const pf_options *options) {
   return opts;
 }
 
-json_t *pf_record_json(const pf_run *run) {
+void pf_record_options_write(pf_jw *w, const pf_game *g, const pf_options *options) {
+  pf_jw_open(w, '{');
+  for (int i = 0; i < g->noptions; i++) {
+    const pf_option_desc *d = &g->options[i];
+    pf_jw_key(w, d->name);
+    if (d->type == PF_OPT_BOOL)
+      pf_jw_bool(w, options->v[i] != 0);
+    else
+      pf_jw_int(w, options->v[i]);
+  }
+  pf_jw_close(w, '}');
+}
+
+void pf_record_write(pf_jw *w, const pf_run *run) {
   const pf_game *g = run->game;
-  json_t *root = json_object();
-  json_object_set_new(root, "game", json_string(g->id));
-  json_object_set_new(root, "players", json_integer(run->setup.players));
-  json_object_set_new(root, "options", pf_record_options_json(g, &run->setup.options));
-  json_object_set_new(root, "seed", json_integer((json_int_t)run->setup.seed));
-  json_t *deals = json_array();
+  pf_jw_open(w, '{');
+  pf_jw_key_str(w, "game", g->id);
+  pf_jw_key_int(w, "players", run->setup.players);
+  pf_jw_key(w, "options");
+  pf_record_options_write(w, g, &run->setup.options);
+  pf_jw_key_int(w, "seed", (json_int_t)run->setup.seed);
+  pf_jw_key(w, "deals");
+  pf_jw_open(w, '[');
   for (int k = 0; k < run->ndeals; k++) {
-    json_t *d = json_array();
+    pf_jw_open(w, '[');
     for (int i = 0; i < run->deals[k].ncards; i++) {
       char s[PF_CARD_STR];
-      json_array_append_new(d, json_string(pf_card_str_in(g->cards, run->deals[k].cards[i], s)));
+      pf_jw_str(w, pf_card_str_in(g->cards, run->deals[k].cards[i], s));
     }
-    json_array_append_new(deals, d);
+    pf_jw_close(w, ']');
   }
-  json_object_set_new(root, "deals", deals);
-  json_t *moves = json_array();
-  for (int i = 0; i < run->nmoves; i++) json_array_append_new(moves, json_string(run->moves[i]));
-  json_object_set_new(root, "moves", moves);
+  pf_jw_close(w, ']');
+  pf_jw_key(w, "moves");
+  pf_jw_open(w, '[');
+  for (int i = 0; i < run->nmoves; i++) pf_jw_str(w, run->moves[i]);
+  pf_jw_close(w, ']');
   if (g->to_move(run->state) == PF_NOBODY) {
     int scores[PF_MAX_PLAYERS], winners[PF_MAX_PLAYERS];
     g->scores(run->state, scores);
     int nw = g->winners(run->state, winners);
-    json_t *res = json_object();
-    json_object_set_new(res, "scores", pf_ints_json(scores, run->setup.players));
-    json_object_set_new(res, "winners", pf_ints_json(winners, nw));
-    json_object_set_new(root, "result", res);
+    pf_jw_key(w, "result");
+    pf_jw_open(w, '{');
+    pf_jw_key(w, "scores");
+    pf_jw_ints(w, scores, run->setup.players);
+    pf_jw_key(w, "winners");
+    pf_jw_ints(w, winners, nw);
+    pf_jw_close(w, '}');
   }
-  return root;
+  pf_jw_close(w, '}');
+}
+
+json_t *pf_record_json(const pf_run *run) {
+  pf_buf b = {0};
+  pf_jw w = {.b = &b};
+  pf_record_write(&w, run);
+  json_t *j = w.rc ? NULL : json_loadb(b.data, b.len, 0, NULL);
+  pf_buf_free(&b);
+  return j;
+}
+
+int pf_record_text(const pf_run *run, pf_buf *out) {
+  size_t from = out->len;
+  pf_jw w = {.b = out};
+  pf_record_write(&w, run);
+  pf_jw_format(out, from, 1, false);
+  return w.rc;
 }
 
 int pf_record_save(const pf_run *run, const char *path, pf_error *err) {
-  json_t *root = pf_record_json(run);
+  pf_buf text = {0};
+  int rc = pf_record_text(run, &text);
   /* Written to a temporary file first and renamed, so a failure never leaves half a record. */
   char tmp[4096];
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  int rc = json_dump_file(root, tmp, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-  json_decref(root);
+  FILE *f = rc == 0 ? fopen(tmp, "w") : NULL;
+  if (!f || fwrite(pf_buf_str(&text), 1, text.len, f) != text.len) rc = -1;
+  if (f && fclose(f) != 0) rc = -1;
+  pf_buf_free(&text);
   if (rc != 0 || rename(tmp, path) != 0) {
     remove(tmp);
     return pf_fail(err, "%s: cannot write the record: %s", path, strerror(errno));

@@ -42,10 +42,16 @@ int pf_record_replay(const pf_record *rec, int until, pf_run *run, int *failed_m
 int pf_record_check_result(const pf_record *rec, const pf_run *run, pf_error *err);
 
 /* The record of a run: every option, seed, every deal used, every move, and the result when the
- * game is over. Caller owns the result. */
+ * game is over: written compact to w, as a value to read (caller owns it), or appended to out as
+ * a record file's text (indented by one space; 0, or -1 when a string is not UTF-8). */
+struct pf_jw;
+void pf_record_write(struct pf_jw *w, const pf_run *run);
 json_t *pf_record_json(const pf_run *run);
+int pf_record_text(const pf_run *run, pf_buf *out);
 /* Every option of a game as a JSON object, as records write them. */
 json_t *pf_record_options_json(const pf_game *g, const pf_options *options);
+struct pf_jw;
+void pf_record_options_write(struct pf_jw *w, const pf_game *g, const pf_options *options);
 /* Reads options written so (NULL: all defaults; options not named keep their defaults); the
  * message names a bad key or value. */
 int pf_record_options_read(json_t *o, const pf_game *g, pf_options *out, pf_error *err);

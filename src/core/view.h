@@ -46,6 +46,7 @@ void pf_to_move_write(pf_jw *w, int to_move);
 /* The canonical strings of the legal moves of the seat to move, as a JSON array (empty when no
  * seat is to move). */
 json_t *pf_legal_json(const pf_game *g, const void *st);
+void pf_legal_write(pf_jw *w, const pf_game *g, const void *st);
 /* n integers as a JSON array. */
 json_t *pf_ints_json(const int *v, int n);
 

@@ -57,54 +57,77 @@ int pf_record_load(const char *path, pf_record *rec, pf_error *err) {
   return pf_record_read_file(path, pf_game_find, rec, err);
 }
 
-static json_t *option_json(const pf_option_desc *d) {
-  json_t *o = json_object();
+static void option_write(pf_jw *w, const pf_option_desc *d) {
   bool b = d->type == PF_OPT_BOOL;
-  json_object_set_new(o, "name", json_string(d->name));
-  json_object_set_new(o, "type", json_string(b ? "bool" : "int"));
-  json_object_set_new(o, "default", b ? json_boolean(d->def) : json_integer(d->def));
+  pf_jw_open(w, '{');
+  pf_jw_key_str(w, "name", d->name);
+  pf_jw_key_str(w, "type", b ? "bool" : "int");
+  pf_jw_key(w, "default");
+  if (b)
+    pf_jw_bool(w, d->def != 0);
+  else
+    pf_jw_int(w, d->def);
   if (!b) {
-    json_object_set_new(o, "min", json_integer(d->min));
-    json_object_set_new(o, "max", json_integer(d->max));
+    pf_jw_key_int(w, "min", d->min);
+    pf_jw_key_int(w, "max", d->max);
   }
-  json_object_set_new(o, "help", json_string(d->help));
-  return o;
+  pf_jw_key_str(w, "help", d->help);
+  pf_jw_close(w, '}');
 }
 
-/* The short whole game a game declares (its measures): players and every option. NULL if its
+/* The short whole game a game declares (its measures): players and every option. Nothing if its
  * options are not the game's, which the conformance suite rules out. */
-static json_t *quick_json(const pf_game *g) {
+static void quick_write(pf_jw *w, const pf_game *g) {
   pf_options o;
   pf_error err;
   pf_options_default(g->options, g->noptions, &o);
-  if (pf_options_parse_list(g->options, g->noptions, g->measures->quick_options, &o, &err) != 0) return NULL;
-  json_t *q = json_object();
-  json_object_set_new(q, "players", json_integer(g->measures->quick_players));
-  json_object_set_new(q, "options", pf_record_options_json(g, &o));
-  return q;
+  if (pf_options_parse_list(g->options, g->noptions, g->measures->quick_options, &o, &err) != 0) return;
+  pf_jw_key(w, "quick");
+  pf_jw_open(w, '{');
+  pf_jw_key_int(w, "players", g->measures->quick_players);
+  pf_jw_key(w, "options");
+  pf_record_options_write(w, g, &o);
+  pf_jw_close(w, '}');
+}
+
+void pf_games_write(pf_jw *w) {
+  pf_jw_open(w, '[');
+  for (int i = 0; pf_games[i]; i++) {
+    const pf_game *g = pf_games[i];
+    pf_jw_open(w, '{');
+    pf_jw_key_str(w, "id", g->id);
+    pf_jw_key_str(w, "title", g->title);
+    pf_jw_key_str(w, "description", g->measures->description);
+    pf_jw_key_int(w, "min_players", g->min_players);
+    pf_jw_key_int(w, "max_players", g->max_players);
+    pf_jw_key(w, "options");
+    pf_jw_open(w, '[');
+    for (int k = 0; k < g->noptions; k++) option_write(w, &g->options[k]);
+    pf_jw_close(w, ']');
+    pf_jw_key(w, "score");
+    pf_jw_open(w, '{');
+    pf_jw_key_str(w, "unit", g->score_unit ? g->score_unit : "points");
+    pf_jw_key(w, "lower_wins");
+    pf_jw_bool(w, g->score_low_wins);
+    pf_jw_close(w, '}');
+    pf_jw_key(w, "length");
+    pf_jw_open(w, '{');
+    pf_jw_key_int(w, "players", g->measures->length_players);
+    pf_jw_key_int(w, "moves", g->measures->length_moves);
+    pf_jw_key_str(w, "measured", "pilfer sim with greedy bots, default options");
+    pf_jw_close(w, '}');
+    pf_jw_key_str(w, "strong_bot", pf_game_strong_bot(g));
+    quick_write(w, g);
+    pf_jw_close(w, '}');
+  }
+  pf_jw_close(w, ']');
 }
 
 json_t *pf_games_json(void) {
-  json_t *arr = json_array();
-  for (int i = 0; pf_games[i]; i++) {
-    const pf_game *g = pf_games[i];
-    json_t *o = json_object(), *opts = json_array();
-    json_object_set_new(o, "id", json_string(g->id));
-    json_object_set_new(o, "title", json_string(g->title));
-    json_object_set_new(o, "description", json_string(g->measures->description));
-    json_object_set_new(o, "min_players", json_integer(g->min_players));
-    json_object_set_new(o, "max_players", json_integer(g->max_players));
-    for (int k = 0; k < g->noptions; k++) json_array_append_new(opts, option_json(&g->options[k]));
-    json_object_set_new(o, "options", opts);
-    json_object_set_new(o, "score", json_pack("{s:s, s:b}", "unit", g->score_unit ? g->score_unit : "points", "lower_wins",
-                                              g->score_low_wins));
-    const pf_measures *m = g->measures;
-    json_object_set_new(o, "length", json_pack("{s:i, s:i, s:s}", "players", m->length_players, "moves", m->length_moves,
-                                               "measured", "pilfer sim with greedy bots, default options"));
-    json_object_set_new(o, "strong_bot", json_string(pf_game_strong_bot(g)));
-    json_t *quick = quick_json(g);
-    if (quick) json_object_set_new(o, "quick", quick);
-    json_array_append_new(arr, o);
-  }
-  return arr;
+  pf_buf b = {0};
+  pf_jw w = {.b = &b};
+  pf_games_write(&w);
+  json_t *j = w.rc ? NULL : json_loadb(b.data, b.len, 0, NULL);
+  pf_buf_free(&b);
+  return j;
 }

@@ -19,7 +19,9 @@ const char *pf_game_strong_bot(const pf_game *g);
 
 /* Every game as `pilfer games --json` lists it: id, title, players, each option with its type,
  * default and range, "strong_bot", and "quick": the short whole game it declares, players and
- * options (the server's `games` message too). Caller owns the result. */
+ * options (the server's `games` message too): written to w, or as a value to read (caller owns
+ * it). */
+void pf_games_write(pf_jw *w);
 json_t *pf_games_json(void);
 
 /* A record read from JSON text or a file (core/record.h: pf_record_read) with the registry's games. */

@@ -167,7 +167,10 @@ static void expire(pf_hall *h, table *t) {
   pf_workers_cancel(h->workers, job_of_table, &t->id);
   while (t->nwatch) {
     pf_conn *c = t->watch[0].conn;
-    pf_outbox_send(h, c, json_pack("{s:s, s:I}", "type", "expired", "table", (json_int_t)t->id), NULL, false, false);
+    pf_msg m;
+    pf_outbox_open(&m, "expired");
+    pf_jw_key_int(&m.w, "table", t->id);
+    pf_outbox_send_msg(h, c, &m, NULL, false, false);
     pf_tables_unbind(h, t->id, c, -2);
   }
   pf_tables_remove(h, t);

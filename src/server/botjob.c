@@ -143,8 +143,12 @@ void pf_botjob_hint_done(pf_hall *h, bot_job *j) {
   if (!c) return;
   if (j->cancelled) return;
   if (j->failed) { pf_outbox_error(h, c, j->req_id, "bad_seat_spec", "%s", j->err.msg); return; }
-  pf_outbox_send(h, c,
-            json_pack("{s:s, s:I, s:i, s:s, s:s, s:s}", "type", "hint", "table", (json_int_t)j->table, "ply", j->ply,
-                      "move", j->move, "text", pf_buf_str(&j->text), "bot", j->spec),
-            j->req_id, true, false);
+  pf_msg m;
+  pf_outbox_open(&m, "hint");
+  pf_jw_key_int(&m.w, "table", j->table);
+  pf_jw_key_int(&m.w, "ply", j->ply);
+  pf_jw_key_str(&m.w, "move", j->move);
+  pf_jw_key_str(&m.w, "text", pf_buf_str(&j->text));
+  pf_jw_key_str(&m.w, "bot", j->spec);
+  pf_outbox_send_msg(h, c, &m, j->req_id, true, false);
 }

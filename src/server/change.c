@@ -68,9 +68,7 @@ int pf_change_advance(pf_hall *h, table *t, pf_error *err) {
     if (who == PF_NOBODY) {
       t->status = ST_OVER;
       pf_table_log_reveal(t);
-      json_t *sum = pf_state_summary(t);
-      char *text = json_dumps(sum, JSON_COMPACT | JSON_PRESERVE_ORDER);
-      json_decref(sum);
+      char *text = pf_state_summary_text(t);
       int rc = pf_store_set_status(h->store, t->id, pf_table_status[ST_OVER], text, err);
       free(text);
       return rc;
@@ -105,9 +103,7 @@ int pf_change_lose_on_time(pf_hall *h, table *t, int s, pf_error *err) {
   t->lost_on_time = s;
   t->clock_ms[s] = 0;
   pf_table_log_reveal(t);
-  json_t *sum = pf_state_summary(t);
-  char *text = json_dumps(sum, JSON_COMPACT | JSON_PRESERVE_ORDER);
-  json_decref(sum);
+  char *text = pf_state_summary_text(t);
   int rc = pf_store_set_clock(h->store, t->id, s, 0, err);
   if (rc == 0) rc = pf_store_set_lost(h->store, t->id, s, err);
   if (rc == 0) rc = pf_store_set_status(h->store, t->id, pf_table_status[ST_OVER], text, err);

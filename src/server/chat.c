@@ -21,42 +21,62 @@ static bool hears(const table *t, int seat, bool spectators) {
   return t->status == ST_OVER || (seat < 0) == spectators;
 }
 
-static json_t *chat_json(const table *t, const pf_store_chat *m) {
-  json_t *o = json_pack("{s:s, s:I, s:s, s:o, s:s, s:I}", "type", "chat", "table", (json_int_t)t->id, "channel",
-                        m->channel, "seat", m->seat >= 0 ? json_integer(m->seat) : json_null(), "text", m->text,
-                        "at", (json_int_t)m->at);
-  if (o && m->name) json_object_set_new(o, "name", json_string(m->name));
-  return o;
+/* A message's fields after "type" and "table": channel, seat, text, at and name. */
+static void chat_fields(pf_jw *w, const pf_store_chat *m) {
+  pf_jw_key_str(w, "channel", m->channel);
+  pf_jw_key(w, "seat");
+  if (m->seat >= 0)
+    pf_jw_int(w, m->seat);
+  else
+    pf_jw_null(w);
+  pf_jw_key_str(w, "text", m->text);
+  pf_jw_key_int(w, "at", m->at);
+  if (m->name) pf_jw_key_str(w, "name", m->name);
 }
 
 typedef struct chat_log_ctx {
   const table *t;
-  int seat;
-  json_t *a;
+  int seat, n;
+  pf_msg m;
 } chat_log_ctx;
 
 static void chat_log_add(void *ctx, const pf_store_chat *m) {
   chat_log_ctx *x = ctx;
   if (!hears(x->t, x->seat, strcmp(m->channel, "spectators") == 0)) return;
-  json_t *o = chat_json(x->t, m);
-  json_object_del(o, "type");
-  json_object_del(o, "table");
-  json_array_append_new(x->a, o);
+  /* a message that is not UTF-8 is left out, as jansson left it out (it could not be packed) */
+  size_t at = x->m.b.len;
+  pf_jw w = x->m.w;
+  pf_jw_open(&x->m.w, '{');
+  chat_fields(&x->m.w, m);
+  pf_jw_close(&x->m.w, '}');
+  if (x->m.w.rc) {
+    x->m.b.len = at, x->m.b.data[at] = '\0';
+    x->m.w = w;
+    return;
+  }
+  x->n++;
 }
 
 /* Tells a connection that has just sat at seat s of t (or watches it: -1) the last CHAT_LOG
  * messages it may read: `{"type": "chat_log", ...}`, sent only when there is one. */
 void pf_chat_send_log(pf_hall *h, pf_conn *c, const table *t, int seat) {
-  json_t *news = pf_rematch_json(t, seat); /* and a finished table's rematch, offered or made */
-  if (news) pf_outbox_send(h, c, news, NULL, false, false);
-  chat_log_ctx x = {t, seat, json_array()};
+  pf_msg news; /* and a finished table's rematch, offered or made */
+  if (pf_rematch_open(&news, t, seat)) pf_outbox_send_msg(h, c, &news, NULL, false, false);
+  chat_log_ctx x = {.t = t, .seat = seat};
+  pf_outbox_open(&x.m, "chat_log");
+  pf_jw_key_int(&x.m.w, "table", t->id);
+  pf_jw_key(&x.m.w, "messages");
+  pf_jw_open(&x.m.w, '[');
   pf_error err;
   const char *only = t->status == ST_OVER ? NULL : seat < 0 ? "spectators" : "players";
   if (pf_store_chat_log(h->store, t->id, only, CHAT_LOG, chat_log_add, &x, &err) < 0)
     pf_log("error", "table %" PRId64 ": %s", t->id, err.msg);
-  if (!json_array_size(x.a)) { json_decref(x.a); return; }
-  pf_outbox_send(h, c, json_pack("{s:s, s:I, s:o}", "type", "chat_log", "table", (json_int_t)t->id, "messages", x.a), NULL,
-            false, false);
+  if (!x.n) {
+    pf_buf_free(&x.m.b);
+    return;
+  }
+  pf_jw_close(&x.m.w, ']');
+  pf_outbox_send_msg(h, c, &x.m, NULL, false, false);
 }
 
 static bool watches(const pf_conn *c, const table *t) {
@@ -100,6 +120,16 @@ void pf_chat_say(request *r) {
   }
   pf_store_change_end(h->store, true, &err);
   for (int i = 0; i < t->nwatch; i++) /* once committed (pf_outbox_send waits for it) */
-    if (hears(t, t->watch[i].seat, s < 0)) pf_outbox_send(h, t->watch[i].conn, chat_json(t, &m), NULL, false, false);
-  pf_request_reply_acked(r, json_pack("{s:s, s:I, s:s}", "type", "said", "table", (json_int_t)t->id, "channel", m.channel));
+    if (hears(t, t->watch[i].seat, s < 0)) {
+      pf_msg cm;
+      pf_outbox_open(&cm, "chat");
+      pf_jw_key_int(&cm.w, "table", t->id);
+      chat_fields(&cm.w, &m);
+      pf_outbox_send_msg(h, t->watch[i].conn, &cm, NULL, false, false);
+    }
+  pf_msg said;
+  pf_outbox_open(&said, "said");
+  pf_jw_key_int(&said.w, "table", t->id);
+  pf_jw_key_str(&said.w, "channel", m.channel);
+  pf_request_answer_acked(r, &said);
 }

@@ -14,25 +14,43 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-static int http_json(pf_buf *body, const char **type, int status, json_t *o) {
-  char *text = json_dumps(o, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-  json_decref(o);
-  pf_buf_puts(body, text);
+/* Answers JSON text (compact, pf_jw's; taken) as json_dumps's JSON_INDENT(1) and a newline. */
+static int http_json(pf_buf *body, const char **type, int status, pf_buf *text) {
+  pf_jw_format(text, 0, 1, false);
+  pf_buf_append(body, pf_buf_str(text), text->len);
   pf_buf_putc(body, '\n');
-  free(text);
+  pf_buf_free(text);
   *type = "application/json";
   return status;
 }
 
 static int http_error(pf_buf *body, const char **type, int status, const char *msg) {
-  return http_json(body, type, status, json_pack("{s:s}", "error", msg));
+  pf_buf text = {0};
+  pf_jw w = {.b = &text};
+  pf_jw_open(&w, '{');
+  pf_jw_key_str(&w, "error", msg);
+  pf_jw_close(&w, '}');
+  return http_json(body, type, status, &text);
 }
 
 int pf_hall_http(pf_hall *h, const char *path, pf_buf *body, const char **type) {
-  if (strcmp(path, "/api/games") == 0) return http_json(body, type, 200, pf_games_json());
-  if (strcmp(path, "/api/tables") == 0) return http_json(body, type, 200, pf_state_tables(h));
-  if (strcmp(path, "/api/limits") == 0)
-    return http_json(body, type, 200, json_pack("{s:i, s:i}", "name_chars", NAME_CHARS, "chat_chars", CHAT_CHARS));
+  pf_buf text = {0};
+  pf_jw w = {.b = &text};
+  if (strcmp(path, "/api/games") == 0) {
+    pf_games_write(&w);
+    return http_json(body, type, 200, &text);
+  }
+  if (strcmp(path, "/api/tables") == 0) {
+    pf_state_tables_write(h, &text);
+    return http_json(body, type, 200, &text);
+  }
+  if (strcmp(path, "/api/limits") == 0) {
+    pf_jw_open(&w, '{');
+    pf_jw_key_int(&w, "name_chars", NAME_CHARS);
+    pf_jw_key_int(&w, "chat_chars", CHAT_CHARS);
+    pf_jw_close(&w, '}');
+    return http_json(body, type, 200, &text);
+  }
   if (strncmp(path, "/api/rules/", 11) == 0) {
     const pf_game *g = pf_game_find(path + 11);
     if (!g) return http_error(body, type, 404, "no such game");
@@ -45,14 +63,24 @@ int pf_hall_http(pf_hall *h, const char *path, pf_buf *body, const char **type) 
   if (sscanf(path, "/api/tables/%lld%15s", &id, rest) >= 1 && id > 0) {
     table *t = pf_tables_get(h, id);
     if (!t) return http_error(body, type, 404, "no such table");
-    if (!rest[0]) return http_json(body, type, 200, pf_state_summary(t));
+    if (!rest[0]) {
+      pf_state_summary_write(&w, t);
+      return http_json(body, type, 200, &text);
+    }
     if (strcmp(rest, "/record") == 0) {
       if (t->status != ST_OVER) return http_error(body, type, 409, "the game is still being played");
-      json_t *rec = pf_record_json(&t->run);
+      pf_record_write(&w, &t->run);
       /* A game lost on time stopped before its end: its moves and no result (SPEC §2), and why. */
-      if (rec && t->lost_on_time >= 0)
-        json_object_set_new(rec, "stopped", json_pack("{s:s, s:i}", "reason", "time", "seat", t->lost_on_time));
-      return http_json(body, type, 200, rec);
+      if (t->lost_on_time >= 0) {
+        text.data[--text.len] = '\0'; /* the record's closing brace: "stopped" comes last */
+        pf_jw_key(&w, "stopped");
+        pf_jw_open(&w, '{');
+        pf_jw_key_str(&w, "reason", "time");
+        pf_jw_key_int(&w, "seat", t->lost_on_time);
+        pf_jw_close(&w, '}');
+        pf_jw_close(&w, '}');
+      }
+      return http_json(body, type, 200, &text);
     }
   }
   return http_error(body, type, 404, "no such thing");

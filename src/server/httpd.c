@@ -163,21 +163,32 @@ static int http_reports(server *srv, session *s) {
   }
   if (d) closedir(d);
   qsort(names, (size_t)n, sizeof *names, by_name);
-  json_t *list = json_array();
+  pf_buf text = {0};
+  pf_jw w = {.b = &text};
+  pf_jw_open(&w, '{');
+  pf_jw_key(&w, "reports");
+  pf_jw_open(&w, '[');
   for (int i = 0; i < n; i++) {
     const pf_game *g = report_game(names[i]);
     char url[REPORT_NAME_MAX + 16];
     snprintf(url, sizeof url, "/reports/%s", names[i]);
-    json_array_append_new(list, json_pack("{s:s, s:s, s:o}", "file", names[i], "url", url, "game",
-                                          g ? json_string(g->id) : json_null()));
+    pf_jw_open(&w, '{');
+    pf_jw_key_str(&w, "file", names[i]);
+    pf_jw_key_str(&w, "url", url);
+    pf_jw_key(&w, "game");
+    if (g)
+      pf_jw_str(&w, g->id);
+    else
+      pf_jw_null(&w);
+    pf_jw_close(&w, '}');
     free(names[i]);
   }
-  json_t *o = json_pack("{s:o}", "reports", list);
-  char *text = json_dumps(o, JSON_INDENT(1));
-  json_decref(o);
-  pf_buf_puts(&s->http, text);
+  pf_jw_close(&w, ']');
+  pf_jw_close(&w, '}');
+  pf_jw_format(&text, 0, 1, false);
+  pf_buf_append(&s->http, pf_buf_str(&text), text.len);
   pf_buf_putc(&s->http, '\n');
-  free(text);
+  pf_buf_free(&text);
   return http_answer(s, 200, "application/json", NULL);
 }
 

@@ -19,7 +19,13 @@
 #include "core/jsontext.h"
 #include "core/siphash.h"
 
-void pf_lobby_games(request *r) { pf_request_reply(r, json_pack("{s:s, s:o}", "type", "games", "games", pf_games_json())); }
+void pf_lobby_games(request *r) {
+  pf_msg m;
+  pf_outbox_open(&m, "games");
+  pf_jw_key(&m.w, "games");
+  pf_games_write(&m.w);
+  pf_request_answer(r, &m);
+}
 
 /* ---- create ---- */
 
@@ -153,9 +159,10 @@ table *pf_lobby_create_table(pf_hall *h, const create_req *q, pf_error *err) {
   char *opts_text = NULL;
   int rc = pf_run_start(&t->run, q->g, &q->setup, err);
   if (rc == 0) {
-    json_t *opts = pf_record_options_json(q->g, &q->setup.options);
-    opts_text = json_dumps(opts, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    json_decref(opts);
+    pf_buf b = {0};
+    pf_jw w = {.b = &b};
+    pf_record_options_write(&w, q->g, &q->setup.options);
+    opts_text = b.data;
     rc = pf_change_begin(h, err);
   }
   bool in_change = rc == 0;
@@ -186,7 +193,12 @@ void pf_lobby_create(request *r) {
   pf_error err;
   table *t = pf_lobby_create_table(r->h, &q, &err);
   if (!t) { pf_request_bad(r, "storage", "%s", err.msg); return; }
-  pf_request_reply_acked(r, json_pack("{s:s, s:I, s:o}", "type", "created", "table", (json_int_t)t->id, "summary", pf_state_summary(t)));
+  pf_msg m;
+  pf_outbox_open(&m, "created");
+  pf_jw_key_int(&m.w, "table", t->id);
+  pf_jw_key(&m.w, "summary");
+  pf_state_summary_write(&m.w, t);
+  pf_request_answer_acked(r, &m);
 }
 
 /* ---- the lobby's list, pushed (subscribe) ---- */
@@ -203,7 +215,7 @@ static bool is_mine(const pf_conn *c, int64_t id) {
 /* Appends a message's "id" and closes it (pf_outbox_send puts it last, so here too). */
 static void close_with_id(pf_buf *b, const json_t *id) {
   if (id) {
-    char *text = pf_json_text(id);
+    char *text = pf_jw_dumps(id, 0, false);
     pf_buf_puts(b, ",\"id\":");
     pf_buf_puts(b, text ? text : "null");
     free(text);

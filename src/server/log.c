@@ -18,6 +18,17 @@ static bool as_json;
 
 void pf_log_json(bool on) { as_json = on; }
 
+/* A key and its string, or nothing when the string is not UTF-8. */
+static void key_str_or_none(pf_jw *w, const char *key, const char *s) {
+  size_t at = w->b->len;
+  bool comma = w->comma;
+  pf_jw_key_str(w, key, s);
+  if (w->rc) {
+    w->b->len = at, w->b->data[at] = '\0';
+    w->comma = comma, w->rc = 0;
+  }
+}
+
 static void emit(FILE *f, const char *event, const char *limit, char *msg) {
   pf_utf8_clean(msg); /* a message cut inside a character, or holding a client's bytes */
   if (!as_json) {
@@ -32,13 +43,18 @@ static void emit(FILE *f, const char *event, const char *limit, char *msg) {
     char when[40];
     size_t n = strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
     snprintf(when + n, sizeof when - n, ".%03dZ", (int)(tv.tv_usec / 1000));
-    json_t *o = json_pack("{s:s, s:s}", "time", when, "event", event);
-    if (limit) json_object_set_new(o, "limit", json_string(limit));
-    json_object_set_new(o, "message", json_string(msg));
-    char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
-    json_decref(o);
-    fprintf(f, "%s\n", text ? text : "{\"event\":\"log\",\"message\":\"a line could not be written\"}");
-    free(text);
+    pf_buf line = {0};
+    pf_jw w = {.b = &line};
+    pf_jw_open(&w, '{');
+    pf_jw_key_str(&w, "time", when);
+    pf_jw_key_str(&w, "event", event);
+    int bad = w.rc;
+    if (limit) key_str_or_none(&w, "limit", limit);
+    key_str_or_none(&w, "message", msg);
+    pf_jw_close(&w, '}');
+    pf_jw_format(&line, 0, 0, true);
+    fprintf(f, "%s\n", bad ? "{\"event\":\"log\",\"message\":\"a line could not be written\"}" : pf_buf_str(&line));
+    pf_buf_free(&line);
   }
   fflush(f);
 }

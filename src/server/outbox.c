@@ -1,7 +1,7 @@
 /*
  * outbox.c - sending, now or after the pass's commit (outbox.h).
  *
- * A reply that cannot be built (a text jansson refuses) becomes a fixed `internal` error; text
+ * A reply that cannot be built (a string that is not UTF-8) becomes a fixed `internal` error; text
  * copied from a client into an error is cut at a character boundary and its invalid UTF-8
  * replaced, so that no client text can stop a reply.
  */
@@ -24,12 +24,31 @@ static void out_push(pf_hall *h, pf_conn *c, char *text, char *fail, bool plain)
   h->out[h->nout++] = (outmsg){c, text, fail, plain};
 }
 
+void pf_outbox_open(pf_msg *m, const char *type) {
+  *m = (pf_msg){0};
+  m->w.b = &m->b;
+  pf_jw_open(&m->w, '{');
+  pf_jw_key_str(&m->w, "type", type);
+}
+
+/* Adds the id, closes m and takes its text: NULL when it cannot be written. */
+static char *msg_text(pf_msg *m, const json_t *id) {
+  if (id) {
+    pf_jw_key(&m->w, "id");
+    pf_jw_value(&m->w, id);
+  }
+  pf_jw_close(&m->w, '}');
+  if (m->w.rc == 0) return m->b.data;
+  pf_buf_free(&m->b);
+  return NULL;
+}
+
 static char *error_text(json_t *id, const char *code, const char *msg) {
-  json_t *o = json_pack("{s:s, s:s, s:s}", "type", "error", "code", code, "message", msg);
-  if (o && id) json_object_set(o, "id", id);
-  char *text = o ? pf_json_text(o) : NULL;
-  json_decref(o);
-  return text;
+  pf_msg m;
+  pf_outbox_open(&m, "error");
+  pf_jw_key_str(&m.w, "code", code);
+  pf_jw_key_str(&m.w, "message", msg);
+  return msg_text(&m, id);
 }
 
 void pf_outbox_send_text(pf_hall *h, pf_conn *c, const char *text, size_t len, bool plain) {
@@ -39,12 +58,8 @@ void pf_outbox_send_text(pf_hall *h, pf_conn *c, const char *text, size_t len, b
     h->io.send(h->io.ctx, c->peer, text, len);
 }
 
-/* Sends a message (taking it): `acked`, it answers a change and waits for the pass's commit
- * (a `storage` error instead if that fails); plain, it goes out in order whatever the commit. */
-void pf_outbox_send(pf_hall *h, pf_conn *c, json_t *o, json_t *id, bool plain, bool acked) {
-  if (o && id) json_object_set(o, "id", id);
-  char *text = o ? pf_json_text(o) : NULL;
-  json_decref(o);
+/* Sends a message's text (taking it; NULL: the fixed internal error). */
+static void send_taken(pf_hall *h, pf_conn *c, char *text, json_t *id, bool plain, bool acked) {
   if (!text) {
     char *fixed = error_text(id, "internal", "the reply could not be built");
     pf_outbox_send_text(h, c, fixed ? fixed : INTERNAL, strlen(fixed ? fixed : INTERNAL), true);
@@ -60,6 +75,12 @@ void pf_outbox_send(pf_hall *h, pf_conn *c, json_t *o, json_t *id, bool plain, b
   free(text);
 }
 
+void pf_outbox_send_msg(pf_hall *h, pf_conn *c, pf_msg *m, json_t *id, bool plain, bool acked) {
+  send_taken(h, c, msg_text(m, id), id, plain, acked);
+}
+
+void pf_outbox_internal(pf_hall *h, pf_conn *c, json_t *id) { send_taken(h, c, NULL, id, true, false); }
+
 void pf_outbox_error(pf_hall *h, pf_conn *c, json_t *id, const char *code, const char *fmt, ...) {
   char msg[600];
   va_list ap;
@@ -68,7 +89,7 @@ void pf_outbox_error(pf_hall *h, pf_conn *c, json_t *id, const char *code, const
   va_end(ap);
   pf_utf8_clean(msg);
   pf_counts_add(&h->errors, code);
-  pf_outbox_send(h, c, json_pack("{s:s, s:s, s:s}", "type", "error", "code", code, "message", msg), id, true, false);
+  send_taken(h, c, error_text(id, code, msg), id, true, false);
 }
 
 void pf_outbox_drop(pf_hall *h, const pf_conn *c) {

@@ -10,13 +10,24 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/jsontext.h"
 #include "server/hallstate.h"
 
-/* Sends a message (taking it) to a connection, with "id" when id is given: `acked`, it answers
- * a change and waits for the pass's commit (a `storage` error instead if that fails); plain, it
- * goes out in order whatever the commit. NULL (a reply that could not be built) sends a fixed
- * `internal` error. */
-void pf_outbox_send(pf_hall *h, pf_conn *c, json_t *o, json_t *id, bool plain, bool acked);
+/* A message written as it is made (pf_jw): pf_outbox_open writes {"type":TYPE, and its fields follow
+ * through m->w; the object is closed when it is sent (after its "id"). */
+typedef struct pf_msg {
+  pf_buf b;
+  pf_jw w;
+} pf_msg;
+void pf_outbox_open(pf_msg *m, const char *type);
+
+/* Sends a message (taking its text) to a connection, with "id" when id is given: `acked`, it
+ * answers a change and waits for the pass's commit (a `storage` error instead if that fails);
+ * plain, it goes out in order whatever the commit. One that cannot be written (a string that is
+ * not UTF-8) sends a fixed `internal` error instead. */
+void pf_outbox_send_msg(pf_hall *h, pf_conn *c, pf_msg *m, json_t *id, bool plain, bool acked);
+/* Sends the `internal` error of a reply that could not be built. */
+void pf_outbox_internal(pf_hall *h, pf_conn *c, json_t *id);
 /* Sends a text already written (copied when it must wait for the commit). */
 void pf_outbox_send_text(pf_hall *h, pf_conn *c, const char *text, size_t len, bool plain);
 /* Sends an error reply of a code (counted for /metrics), its message cleaned to UTF-8. */

@@ -48,10 +48,16 @@ void pf_play_move(request *r) {
   }
   t = pf_tables_in_memory(h, id);
   if (!t) { pf_request_bad(r, "storage", "table %" PRId64 " could not be read back", id); return; }
-  json_t *ack = json_pack("{s:s, s:I, s:i, s:s}", "type", "ack", "table", (json_int_t)id, "ply", t->run.nmoves, "move",
-                          canon);
-  if (sealed) json_object_set_new(ack, "sealed", json_true());
-  pf_request_reply_acked(r, ack);
+  pf_msg m;
+  pf_outbox_open(&m, "ack");
+  pf_jw_key_int(&m.w, "table", id);
+  pf_jw_key_int(&m.w, "ply", t->run.nmoves);
+  pf_jw_key_str(&m.w, "move", canon);
+  if (sealed) {
+    pf_jw_key(&m.w, "sealed");
+    pf_jw_bool(&m.w, true);
+  }
+  pf_request_answer_acked(r, &m);
 }
 
 void pf_play_hint(request *r) {
@@ -112,8 +118,9 @@ void pf_play_review(request *r) {
     return;
   }
   if (r->id) {
-    pf_buf_puts(&b, ",\"id\":");
-    pf_json_write(&b, r->id);
+    pf_jw w = {.b = &b, .comma = true};
+    pf_jw_key(&w, "id");
+    pf_jw_value(&w, r->id);
   }
   pf_buf_putc(&b, '}');
   pf_outbox_send_text(h, r->c, b.data, b.len, true);

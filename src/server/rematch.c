@@ -14,36 +14,60 @@
  * is another. */
 static int rematch_seat(int s, int n) { return (s + n - 1) % n; }
 
-static json_t *seat_list(unsigned bits, int n, bool in) {
-  json_t *a = json_array();
+static void seat_list(pf_jw *w, const char *key, unsigned bits, int n, bool in) {
+  pf_jw_key(w, key);
+  pf_jw_open(w, '[');
   for (int s = 0; s < n; s++)
-    if (((bits >> s) & 1u) == in) json_array_append_new(a, json_integer(s));
-  return a;
+    if (((bits >> s) & 1u) == in) pf_jw_int(w, s);
+  pf_jw_close(w, ']');
 }
 
-/* The rematch's news for one viewer of t (seat s, or -1): the open offer, or the table it made
- * with the viewer's seat there; NULL when there is neither. */
-json_t *pf_rematch_json(const table *t, int s) {
+bool pf_rematch_open(pf_msg *m, const table *t, int s) {
+  if (!t->rematch && !t->offer_open) return false;
+  pf_outbox_open(m, "rematch");
+  pf_jw_key_int(&m->w, "table", t->id);
   if (t->rematch) {
-    json_t *o = json_pack("{s:s, s:I, s:s, s:I}", "type", "rematch", "table", (json_int_t)t->id, "status", "made",
-                          "new_table", (json_int_t)t->rematch);
-    if (o && s >= 0) json_object_set_new(o, "seat", json_integer(rematch_seat(s, t->players)));
-    return o;
+    pf_jw_key_str(&m->w, "status", "made");
+    pf_jw_key_int(&m->w, "new_table", t->rematch);
+    if (s >= 0) pf_jw_key_int(&m->w, "seat", rematch_seat(s, t->players));
+    return true;
   }
-  if (!t->offer_open) return NULL;
-  return json_pack("{s:s, s:I, s:s, s:i, s:o, s:o}", "type", "rematch", "table", (json_int_t)t->id, "status", "offered",
-                   "from", t->offer_from, "accepted", seat_list(t->offer_yes, t->players, true), "waiting",
-                   seat_list(t->offer_yes, t->players, false));
+  pf_jw_key_str(&m->w, "status", "offered");
+  pf_jw_key_int(&m->w, "from", t->offer_from);
+  seat_list(&m->w, "accepted", t->offer_yes, t->players, true);
+  seat_list(&m->w, "waiting", t->offer_yes, t->players, false);
+  return true;
 }
 
-/* Tells everyone at t but the asker the rematch's news (each its own seat in the new table). */
-static void rematch_tell(pf_hall *h, const table *t, json_t *news, const pf_conn *asker) {
+/* The news that seat `by` declined t's offer. */
+static void declined_open(pf_msg *m, const table *t, int by) {
+  pf_outbox_open(m, "rematch");
+  pf_jw_key_int(&m->w, "table", t->id);
+  pf_jw_key_str(&m->w, "status", "declined");
+  pf_jw_key_int(&m->w, "by", by);
+}
+
+/* The rematch's news for seat s of t as a reply (there is some: a rematch made or offered). */
+static void reply_news(request *r, const table *t, int s, bool acked) {
+  pf_msg m;
+  if (!pf_rematch_open(&m, t, s)) { pf_outbox_internal(r->h, r->c, r->id); return; } /* never */
+  if (acked)
+    pf_request_answer_acked(r, &m);
+  else
+    pf_request_answer(r, &m);
+}
+
+/* Tells everyone at t but the asker the rematch's news (each its own seat in the new table), or
+ * that seat declined_by (when not -1) declined the offer. */
+static void rematch_tell(pf_hall *h, const table *t, int declined_by, const pf_conn *asker) {
   for (int i = 0; i < t->nwatch; i++) {
     if (t->watch[i].conn == asker) continue; /* answered */
-    json_t *o = news ? json_deep_copy(news) : pf_rematch_json(t, t->watch[i].seat);
-    if (o && news && t->rematch && t->watch[i].seat >= 0)
-      json_object_set_new(o, "seat", json_integer(rematch_seat(t->watch[i].seat, t->players)));
-    if (o) pf_outbox_send(h, t->watch[i].conn, o, NULL, false, false);
+    pf_msg m;
+    if (declined_by >= 0)
+      declined_open(&m, t, declined_by);
+    else if (!pf_rematch_open(&m, t, t->watch[i].seat))
+      continue;
+    pf_outbox_send_msg(h, t->watch[i].conn, &m, NULL, false, false);
   }
 }
 
@@ -75,24 +99,23 @@ void pf_rematch_handle(request *r) {
   json_t *acc = json_object_get(r->msg, "accept");
   if (acc && !json_is_boolean(acc)) { pf_request_bad(r, "bad_message", "rematch: \"accept\" must be true or false"); return; }
   if (t->status != ST_OVER) { pf_request_bad(r, "not_over", "table %" PRId64 " is still being played", t->id); return; }
-  if (t->rematch) { pf_request_reply(r, pf_rematch_json(t, s)); return; }
+  if (t->rematch) { reply_news(r, t, s, false); return; }
   unsigned all = (1u << t->players) - 1, bots = 0;
   for (int k = 0; k < t->players; k++) bots |= (unsigned)(t->seats[k].kind != SEAT_HUMAN) << k;
   if (json_is_false(acc)) {
     if (!t->offer_open) { pf_request_bad(r, "no_offer", "table %" PRId64 " has no rematch offered", t->id); return; }
     t->offer_open = false;
-    json_t *news = json_pack("{s:s, s:I, s:s, s:i}", "type", "rematch", "table", (json_int_t)t->id, "status",
-                             "declined", "by", s);
-    pf_request_reply(r, json_deep_copy(news));
-    rematch_tell(h, t, news, r->c);
-    json_decref(news);
+    pf_msg m;
+    declined_open(&m, t, s);
+    pf_request_answer(r, &m);
+    rematch_tell(h, t, s, r->c);
     return;
   }
   if (!t->offer_open) t->offer_open = true, t->offer_from = s, t->offer_yes = bots;
   t->offer_yes |= 1u << s;
   if ((t->offer_yes & all) != all) {
-    pf_request_reply(r, pf_rematch_json(t, s));
-    rematch_tell(h, t, NULL, r->c);
+    reply_news(r, t, s, false);
+    rematch_tell(h, t, -1, r->c);
     return;
   }
   pf_error err;
@@ -108,6 +131,6 @@ void pf_rematch_handle(request *r) {
   t->offer_open = false;
   t->rematch = n->id;
   pf_change_keep(h, t); /* told again if the pass's commit fails: then put back as stored */
-  pf_request_reply_acked(r, pf_rematch_json(t, s));
-  rematch_tell(h, t, NULL, r->c);
+  reply_news(r, t, s, true);
+  rematch_tell(h, t, -1, r->c);
 }

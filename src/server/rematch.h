@@ -7,9 +7,9 @@
 
 #include "server/request.h"
 
-/* The rematch's news for one viewer of t (seat s, or -1): the open offer, or the table it made
- * with the viewer's seat there; NULL when there is neither. */
-json_t *pf_rematch_json(const table *t, int s);
+/* The rematch's news for one viewer of t (seat s, or -1), opened in m: the open offer, or the
+ * table it made with the viewer's seat there; false (m untouched) when there is neither. */
+bool pf_rematch_open(pf_msg *m, const table *t, int s);
 
 /* The handler of `rematch`: offers a rematch, accepts or declines one. */
 void pf_rematch_handle(request *r);

@@ -23,8 +23,8 @@ void pf_request_bad(request *r, const char *code, const char *fmt, ...) {
 }
 
 /* The reply to a request that changed a table: sent once the change is committed. */
-void pf_request_reply_acked(request *r, json_t *o) { pf_outbox_send(r->h, r->c, o, r->id, false, true); }
-void pf_request_reply(request *r, json_t *o) { pf_outbox_send(r->h, r->c, o, r->id, true, false); }
+void pf_request_answer_acked(request *r, pf_msg *m) { pf_outbox_send_msg(r->h, r->c, m, r->id, false, true); }
+void pf_request_answer(request *r, pf_msg *m) { pf_outbox_send_msg(r->h, r->c, m, r->id, true, false); }
 
 /* An integer field; absent is *v = def when optional. Returns 0, or -1 after the error reply. */
 int pf_request_int(request *r, const char *key, bool optional, json_int_t def, json_int_t lo, json_int_t hi,

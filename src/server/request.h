@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "server/hallstate.h"
+#include "server/outbox.h"
 
 typedef struct request {
   pf_hall *h;
@@ -20,10 +21,10 @@ typedef struct request {
 
 /* The error reply of a code. */
 void pf_request_bad(request *r, const char *code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* The reply to a request that changed a table: sent once the change is committed. */
-void pf_request_reply_acked(request *r, json_t *o);
-/* A reply sent whatever the commit (taking o). */
-void pf_request_reply(request *r, json_t *o);
+/* The reply to a request that changed a table, sent once the change is committed; and a reply
+ * sent whatever the commit: a message written as it is made (server/outbox.h), its text taken. */
+void pf_request_answer_acked(request *r, pf_msg *m);
+void pf_request_answer(request *r, pf_msg *m);
 /* A costly request (subscribe, list, review, hint): whether the client's rate allows one more now
  * (client.h, PF_RATE_COSTLY), taking it; else the `flood` error is sent and false returned. */
 bool pf_request_costly(request *r);

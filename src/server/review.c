@@ -146,20 +146,30 @@ static int state_at(kept *k, int ply, void *st, pf_error *err) {
 }
 
 /* One move of a finished game in words, with everything shown: a review's "log" entry. */
-static json_t *review_entry(const kept *k, const void *st, int ply) {
+static int review_entry(pf_buf *out, const kept *k, const void *st, int ply) {
   const char *text = k->moves[ply];
   int who = k->g->to_move(st);
   pf_buf b = {0};
   pf_move_zones z = {.card = PF_CARD_NONE};
   if (pf_table_describe_shown(k->g, st, text, &b, &z)) who = -1;
-  json_t *o = json_pack("{s:i, s:o, s:s%, s:s}", "ply", ply, "seat", who >= 0 ? json_integer(who) : json_null(), "text",
-                        b.len ? b.data : text, b.len ? b.len : strlen(text), "move", text);
+  pf_jw w = {.b = out};
+  pf_jw_open(&w, '{');
+  pf_jw_key_int(&w, "ply", ply);
+  pf_jw_key(&w, "seat");
+  if (who >= 0)
+    pf_jw_int(&w, who);
+  else
+    pf_jw_null(&w);
+  pf_jw_key(&w, "text");
+  pf_jw_strn(&w, b.len ? b.data : text, b.len ? b.len : strlen(text));
+  pf_jw_key_str(&w, "move", text);
   char c[PF_CARD_STR];
-  if (o && z.from[0]) json_object_set_new(o, "from", json_string(z.from));
-  if (o && z.to[0]) json_object_set_new(o, "to", json_string(z.to));
-  if (o && z.card != PF_CARD_NONE) json_object_set_new(o, "card", json_string(pf_card_str_in(k->g->cards, z.card, c)));
+  if (z.from[0]) pf_jw_key_str(&w, "from", z.from);
+  if (z.to[0]) pf_jw_key_str(&w, "to", z.to);
+  if (z.card != PF_CARD_NONE) pf_jw_key_str(&w, "card", pf_card_str_in(k->g->cards, z.card, c));
+  pf_jw_close(&w, '}');
   pf_buf_free(&b);
-  return o;
+  return w.rc;
 }
 
 /* Builds chunk c of the log: the entries of its plies, each told at the position before it. */
@@ -170,7 +180,7 @@ static int chunk_build(pf_review *rv, kept *k, int c, void *st, pf_error *err) {
   int *off = pf_xmalloc((REVIEW_EVERY + 1) * sizeof *off);
   for (int i = first; i < end; i++) {
     off[i - first] = (int)b.len;
-    int bad = pf_json_write_new(&b, review_entry(k, st, i));
+    int bad = review_entry(&b, k, st, i);
     pf_buf_putc(&b, ','); /* each entry ends with one: a run of them is cut and joined as is */
     if (bad || step(k->g, st, k->moves[i], err) != 0) {
       free(off);
@@ -198,17 +208,16 @@ int pf_review_write(pf_review *rv, int64_t id, int ply, bool log, pf_buf *out, p
   int end = first + REVIEW_LOG < k->plies ? first + REVIEW_LOG : k->plies;
   if (rc == 0) {
     pf_buf_printf(out, "{\"type\":\"review\",\"table\":%lld,\"ply\":%d,\"plies\":%d,\"view\":", (long long)k->id, ply, k->plies);
-    rc |= pf_json_write_new(out, pf_view_json(k->g, st, k->players, PF_VIEW_ALL));
+    rc |= pf_view_write(out, k->g, st, k->players, PF_VIEW_ALL, NULL);
     pf_buf text = {0};
     pf_style plain = {0};
     k->g->view_text(st, PF_VIEW_ALL, &plain, &text);
-    pf_buf_puts(out, ",\"text\":");
-    rc |= pf_json_write_string(out, pf_buf_str(&text), text.len);
+    pf_jw w = {.b = out, .comma = true};
+    pf_jw_key(&w, "text");
+    pf_jw_strn(&w, pf_buf_str(&text), text.len);
     pf_buf_free(&text);
-    if (ply < k->plies) {
-      pf_buf_puts(out, ",\"next\":");
-      rc |= pf_json_write_string(out, k->moves[ply], strlen(k->moves[ply]));
-    }
+    if (ply < k->plies) pf_jw_key_str(&w, "next", k->moves[ply]);
+    rc |= w.rc;
     if (rc) rc = pf_fail(err, "the position cannot be written");
   }
   if (rc == 0 && log) {

@@ -44,8 +44,12 @@ void pf_seat_join(request *r) {
   }
   pf_change_keep(h, t);
   pf_tables_bind(t, r->c, (int)s);
-  pf_request_reply_acked(r, json_pack("{s:s, s:I, s:i, s:s}", "type", "joined", "table", (json_int_t)t->id, "seat", (int)s,
-                           "token", st->token));
+  pf_msg m;
+  pf_outbox_open(&m, "joined");
+  pf_jw_key_int(&m.w, "table", t->id);
+  pf_jw_key_int(&m.w, "seat", (int)s);
+  pf_jw_key_str(&m.w, "token", st->token);
+  pf_request_answer_acked(r, &m);
   pf_chat_send_log(h, r->c, t, (int)s);
 }
 
@@ -71,7 +75,11 @@ void pf_seat_resume(request *r) {
     if (renamed) memcpy(st->name, name, sizeof st->name);
     pf_change_keep(h, t);
   }
-  pf_request_reply_acked(r, json_pack("{s:s, s:I, s:i}", "type", "joined", "table", (json_int_t)t->id, "seat", s));
+  pf_msg m;
+  pf_outbox_open(&m, "joined");
+  pf_jw_key_int(&m.w, "table", t->id);
+  pf_jw_key_int(&m.w, "seat", s);
+  pf_request_answer_acked(r, &m);
   pf_chat_send_log(h, r->c, t, s);
   if (!t->dirty) pf_state_broadcast(h, t); /* its state, and the others see the seat connected (else at the flush) */
 }
@@ -79,12 +87,15 @@ void pf_seat_resume(request *r) {
 void pf_seat_watch(request *r) {
   table *t = pf_request_table(r);
   if (!t || !pf_request_bind(r, t, -1)) return;
-  pf_request_reply(r, json_pack("{s:s, s:I}", "type", "watching", "table", (json_int_t)t->id));
+  pf_msg m;
+  pf_outbox_open(&m, "watching");
+  pf_jw_key_int(&m.w, "table", t->id);
+  pf_request_answer(r, &m);
   pf_buf state = {0};
   if (pf_state_text(t, -1, &state) == 0)
     pf_outbox_send_text(r->h, r->c, state.data, state.len, false);
   else
-    pf_outbox_send(r->h, r->c, NULL, NULL, true, false); /* the fixed internal error */
+    pf_outbox_internal(r->h, r->c, NULL); /* the fixed internal error */
   pf_buf_free(&state);
   pf_chat_send_log(r->h, r->c, t, -1);
 }
@@ -119,7 +130,10 @@ void pf_seat_leave(request *r) {
         i++;
   }
   pf_tables_unbind(h, t->id, r->c, s);
-  pf_request_reply_acked(r, json_pack("{s:s, s:I}", "type", "left", "table", (json_int_t)t->id));
+  pf_msg m;
+  pf_outbox_open(&m, "left");
+  pf_jw_key_int(&m.w, "table", t->id);
+  pf_request_answer_acked(r, &m);
 }
 
 /* A seat's new display name. */
@@ -140,5 +154,10 @@ void pf_seat_name(request *r) {
   }
   memcpy(st->name, name, sizeof st->name);
   pf_change_keep(h, t); /* everyone at the table is sent the new name in its state */
-  pf_request_reply_acked(r, json_pack("{s:s, s:I, s:i, s:s}", "type", "named", "table", (json_int_t)t->id, "seat", s, "name", name));
+  pf_msg m;
+  pf_outbox_open(&m, "named");
+  pf_jw_key_int(&m.w, "table", t->id);
+  pf_jw_key_int(&m.w, "seat", s);
+  pf_jw_key_str(&m.w, "name", name);
+  pf_request_answer_acked(r, &m);
 }

@@ -215,7 +215,6 @@ static void end_of_pass(struct ev_loop *loop, ev_prepare *w, int revents) {
 }
 
 int pf_serve(const pf_serve_config *cfg) {
-  pf_json_cache_blocks(); /* before the workers start */
   server srv = {.cfg = cfg, .started = (double)time(NULL)};
   if (cfg->web && !realpath(cfg->web, srv.web)) {
     pf_log_fail("the web folder %s: %s", cfg->web, strerror(errno));

@@ -64,41 +64,75 @@ static int seats_write(const table *t, pf_buf *out) {
   return w.rc;
 }
 
-static json_t *seats_json(const table *t) {
-  pf_buf text = {0};
-  json_t *a = seats_write(t, &text) == 0 ? json_loadb(text.data, text.len, 0, NULL) : NULL;
-  pf_buf_free(&text);
-  return a ? a : json_array(); /* a name that is not UTF-8 (it is cleaned when taken: never) */
+void pf_state_summary_write(pf_jw *w, const table *t) {
+  pf_jw_open(w, '{');
+  pf_jw_key_int(w, "table", t->id);
+  pf_jw_key_str(w, "game", t->g->id);
+  pf_jw_key_str(w, "title", t->g->title);
+  pf_jw_key_int(w, "players", t->players);
+  pf_jw_key(w, "options");
+  pf_record_options_write(w, t->g, &t->run.setup.options);
+  pf_jw_key_str(w, "status", pf_table_status[t->status]);
+  pf_jw_key_int(w, "ply", t->run.nmoves);
+  pf_jw_key(w, "to_move");
+  if (t->status == ST_PLAYING)
+    pf_to_move_write(w, t->g->to_move(t->run.state));
+  else
+    pf_jw_null(w);
+  pf_jw_key(w, "seats");
+  size_t at = w->b->len;
+  if (seats_write(t, w->b) != 0) { /* a name that is not UTF-8 (it is cleaned when taken: never) */
+    w->b->len = at, w->b->data[at] = '\0';
+    pf_buf_puts(w->b, "[]");
+  }
+  w->comma = true;
+  if (t->takeover_after) {
+    pf_jw_key(w, "takeover");
+    pf_jw_open(w, '{');
+    pf_jw_key_int(w, "after", t->takeover_after);
+    pf_jw_key_str(w, "bot", t->takeover_bot);
+    pf_jw_close(w, '}');
+  }
+  if (t->spectator_chat) {
+    pf_jw_key(w, "spectator_chat");
+    pf_jw_bool(w, true);
+  }
+  if (t->clock_s) {
+    pf_jw_key(w, "clock");
+    pf_jw_open(w, '{');
+    pf_jw_key_int(w, "seconds", t->clock_s);
+    pf_jw_key_str(w, "on_time", t->clock_loss ? "loss" : "bot");
+    pf_jw_close(w, '}');
+  }
+  if (t->lost_on_time >= 0) pf_jw_key_int(w, "lost_on_time", t->lost_on_time);
+  pf_jw_close(w, '}');
 }
 
-json_t *pf_state_summary(const table *t) {
-  json_t *o = json_pack("{s:I, s:s, s:s, s:i, s:o, s:s, s:i, s:o, s:o}", "table", (json_int_t)t->id, "game",
-                        t->g->id, "title", t->g->title, "players", t->players, "options",
-                        pf_record_options_json(t->g, &t->run.setup.options), "status", pf_table_status[t->status], "ply",
-                        t->run.nmoves, "to_move",
-                        t->status == ST_PLAYING ? pf_to_move_json(t->g->to_move(t->run.state)) : json_null(),
-                        "seats", seats_json(t));
-  if (t->takeover_after)
-    json_object_set_new(o, "takeover", json_pack("{s:i, s:s}", "after", t->takeover_after, "bot", t->takeover_bot));
-  if (t->spectator_chat) json_object_set_new(o, "spectator_chat", json_true());
-  if (t->clock_s)
-    json_object_set_new(o, "clock", json_pack("{s:i, s:s}", "seconds", t->clock_s, "on_time", t->clock_loss ? "loss" : "bot"));
-  if (t->lost_on_time >= 0) json_object_set_new(o, "lost_on_time", json_integer(t->lost_on_time));
-  return o;
+char *pf_state_summary_text(const table *t) {
+  pf_buf b = {0};
+  pf_jw w = {.b = &b};
+  pf_state_summary_write(&w, t);
+  if (w.rc == 0) return b.data;
+  pf_buf_free(&b);
+  return NULL;
 }
 
-static json_t *result_json(const table *t) {
-  int scores[PF_MAX_PLAYERS], winners[PF_MAX_PLAYERS];
+static void result_write(pf_jw *w, const table *t) {
+  int scores[PF_MAX_PLAYERS], winners[PF_MAX_PLAYERS], nw = 0;
   t->g->scores(t->run.state, scores);
   if (t->lost_on_time >= 0) { /* the game stopped there: everyone else wins (docs/protocol.md, "create") */
-    int nw = 0;
     for (int s = 0; s < t->players; s++)
       if (s != t->lost_on_time) winners[nw++] = s;
-    return json_pack("{s:o, s:o, s:i}", "scores", pf_ints_json(scores, t->players), "winners", pf_ints_json(winners, nw),
-                     "lost_on_time", t->lost_on_time);
+  } else {
+    nw = t->g->winners(t->run.state, winners);
   }
-  int nw = t->g->winners(t->run.state, winners);
-  return json_pack("{s:o, s:o}", "scores", pf_ints_json(scores, t->players), "winners", pf_ints_json(winners, nw));
+  pf_jw_open(w, '{');
+  pf_jw_key(w, "scores");
+  pf_jw_ints(w, scores, t->players);
+  pf_jw_key(w, "winners");
+  pf_jw_ints(w, winners, nw);
+  if (t->lost_on_time >= 0) pf_jw_key_int(w, "lost_on_time", t->lost_on_time);
+  pf_jw_close(w, '}');
 }
 
 /* ---- the state message ---- */
@@ -248,7 +282,8 @@ int pf_state_text(const table *t, int s, pf_buf *out) {
   rc |= seats_write(t, out);
   if (t->status == ST_OVER) {
     PUT_LITERAL(out, ",\"result\":");
-    rc |= pf_json_write_new(out, result_json(t));
+    pf_jw rw = {.b = out};
+    result_write(&rw, t);
     pf_buf_printf(out, ",\"record\":\"/api/tables/%" PRId64 "/record\"", t->id);
   }
   pf_buf_putc(out, '}');
@@ -267,9 +302,7 @@ void pf_state_build(const table *t, table_states *ts) {
     int slot = pf_table_viewer_slot(t, t->watch[i].seat);
     if (ts->text[slot].len || ts->failed[slot]) continue;
     pf_buf_reserve(&ts->text[slot], 8192); /* a state's size: no reallocation on the way */
-    pf_json_arena_begin(); /* what jansson values it makes (a result): no malloc and free for each */
     ts->failed[slot] = pf_state_text(t, t->watch[i].seat, &ts->text[slot]) != 0;
-    pf_json_arena_end();
   }
 }
 
@@ -302,12 +335,7 @@ static bool has_open_seat(const table *t) {
   return false;
 }
 
-static char *summary_text(const table *t) {
-  json_t *o = pf_state_summary(t);
-  char *text = pf_json_text(o);
-  json_decref(o);
-  return text;
-}
+static char *summary_text(const table *t) { return pf_state_summary_text(t); }
 
 /* Table t changed: its entry in the list. A finished table's summary is written now (it stays
  * what it is); an unfinished one's when a page shows it (pf_state_list_text). */
@@ -322,7 +350,7 @@ static void list_note(pf_lobbylist *l, const table *t) {
 static void list_add_stored(void *ctx, const char *text) {
   json_t *o = json_loads(text ? text : "", 0, NULL);
   json_t *id = json_object_get(o, "table");
-  if (json_is_object(o) && json_is_integer(id)) pf_lobbylist_set_over(ctx, json_integer_value(id), pf_json_text(o));
+  if (json_is_object(o) && json_is_integer(id)) pf_lobbylist_set_over(ctx, json_integer_value(id), pf_jw_dumps(o, 0, false));
   json_decref(o);
 }
 
@@ -374,12 +402,4 @@ void pf_state_tables_write(pf_hall *h, pf_buf *out) {
     pf_buf_append(out, e->text, e->len);
   }
   pf_buf_putc(out, ']');
-}
-
-json_t *pf_state_tables(pf_hall *h) {
-  pf_buf text = {0};
-  pf_state_tables_write(h, &text);
-  json_t *a = json_loadb(text.data, text.len, 0, NULL);
-  pf_buf_free(&text);
-  return a ? a : json_array();
 }

@@ -19,8 +19,10 @@ typedef struct table_states {
   bool failed[PF_MAX_PLAYERS + 1];
 } table_states;
 
-/* A table's summary (docs/protocol.md, "list"). */
-json_t *pf_state_summary(const table *t);
+/* A table's summary (docs/protocol.md, "list"): written to w, or as text (caller frees; NULL
+ * when it cannot be written). */
+void pf_state_summary_write(pf_jw *w, const table *t);
+char *pf_state_summary_text(const table *t);
 /* Appends the state message for seat s (-1: a spectator) to out; -1 when it cannot be written.
  * Reads t only (any thread, while nothing changes t). */
 int pf_state_text(const table *t, int s, pf_buf *out);
@@ -32,8 +34,7 @@ void pf_state_send(pf_hall *h, const table *t, table_states *ts);
  * ends here or in pf_hall_flush, which does the same for every table of a pass at once. */
 void pf_state_broadcast(pf_hall *h, table *t);
 /* The summaries of a list: every unfinished table in memory (newest first), then the newest
- * finished ones, LIST_MAX in all: as a JSON array (the HTTP API), or written to out as text. */
-json_t *pf_state_tables(pf_hall *h);
+ * finished ones, LIST_MAX in all, written to out as a JSON array (the HTTP API). */
 void pf_state_tables_write(pf_hall *h, pf_buf *out);
 /* The lobby's list (lobbylist.h), up to date: built at the hall's opening (from the tables in memory
  * and the store's newest finished ones: the only time it reads the store), then told each

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/jsontext.h"
 #include "core/mem.h"
 #include "sim/sim.h"
 
@@ -247,7 +248,13 @@ void pf_an_sums_add(pf_an_sums *to, const pf_an_sums *from) {
 /* JSON                                                                                       */
 /* ------------------------------------------------------------------------------------------ */
 
-static json_t *pair(double a, double b) { return json_pack("[f, f]", a, b); }
+static void pair(pf_jw *w, const char *key, double a, double b) {
+  pf_jw_key(w, key);
+  pf_jw_open(w, '[');
+  pf_jw_real(w, a);
+  pf_jw_real(w, b);
+  pf_jw_close(w, ']');
+}
 
 /* The value below which a share q of a histogram's values lie, read from its bins: exact below 16,
  * within its bin's width above (interpolated). */
@@ -269,117 +276,182 @@ static double quantile(const pf_hist *h, double q) {
 
 /* A histogram as shown: mean, sd, 95% interval of the mean, least, most, p10, median, p90 and the
  * bins [lo, hi, count] that hold any value, every figure divided by scale. */
-static json_t *hist_json(const pf_hist *h, int scale) {
+static void hist_write(pf_jw *w, const pf_hist *h, int scale) {
   pf_sim_estimate e = pf_sim_mean(h->sum, h->sum_sq, h->n, scale);
   double k = scale;
-  json_t *bins = json_array();
+  pf_jw_open(w, '{');
+  pf_jw_key_int(w, "n", h->n);
+  pf_jw_key_real(w, "mean", e.mean);
+  pf_jw_key_real(w, "sd", e.sd);
+  pair(w, "ci95", e.lo, e.hi);
+  pf_jw_key_real(w, "min", h->min / k);
+  pf_jw_key_real(w, "max", h->max / k);
+  pf_jw_key_real(w, "p10", quantile(h, 0.1) / k);
+  pf_jw_key_real(w, "median", quantile(h, 0.5) / k);
+  pf_jw_key_real(w, "p90", quantile(h, 0.9) / k);
+  pf_jw_key(w, "bins");
+  pf_jw_open(w, '[');
   for (int b = 0; b < PF_AN_BINS; b++) {
     if (!h->bin[b]) continue;
     long long lo, hi;
     pf_hist_bounds(b, &lo, &hi);
     if (hi > h->max) hi = h->max;
-    json_array_append_new(bins, json_pack("[f, f, I]", lo / k, hi / k, (json_int_t)h->bin[b]));
+    pf_jw_open(w, '[');
+    pf_jw_real(w, lo / k);
+    pf_jw_real(w, hi / k);
+    pf_jw_int(w, h->bin[b]);
+    pf_jw_close(w, ']');
   }
-  return json_pack("{s:I, s:f, s:f, s:o, s:f, s:f, s:f, s:f, s:f, s:o}", "n", (json_int_t)h->n, "mean", e.mean, "sd",
-                   e.sd, "ci95", pair(e.lo, e.hi), "min", h->min / k, "max", h->max / k, "p10", quantile(h, 0.1) / k,
-                   "median", quantile(h, 0.5) / k, "p90", quantile(h, 0.9) / k, "bins", bins);
+  pf_jw_close(w, ']');
+  pf_jw_close(w, '}');
 }
 
-/* A share of n with its Wilson interval. */
-static json_t *rate_json(long long count, long long n) {
+/* A share of n with its Wilson interval; the object is left open. */
+static void rate_open(pf_jw *w, long long count, long long n) {
   pf_sim_estimate e = pf_sim_wilson(count * PF_WIN_UNIT, count * PF_WIN_UNIT * PF_WIN_UNIT, n);
-  return json_pack("{s:I, s:I, s:f, s:o}", "count", (json_int_t)count, "of", (json_int_t)n, "rate", e.mean, "ci95",
-                   pair(e.lo, e.hi));
+  pf_jw_open(w, '{');
+  pf_jw_key_int(w, "count", count);
+  pf_jw_key_int(w, "of", n);
+  pf_jw_key_real(w, "rate", e.mean);
+  pair(w, "ci95", e.lo, e.hi);
 }
 
-static json_t *mean_json(long long sum, long long sum_sq, long long n) {
+static void rate_write(pf_jw *w, const char *key, long long count, long long n) {
+  pf_jw_key(w, key);
+  rate_open(w, count, n);
+  pf_jw_close(w, '}');
+}
+
+/* A mean with its sd and interval; the object is left open. */
+static void mean_open(pf_jw *w, long long sum, long long sum_sq, long long n) {
   pf_sim_estimate e = pf_sim_mean(sum, sum_sq, n, 1);
-  return json_pack("{s:f, s:f, s:o}", "mean", e.mean, "sd", e.sd, "ci95", pair(e.lo, e.hi));
+  pf_jw_open(w, '{');
+  pf_jw_key_real(w, "mean", e.mean);
+  pf_jw_key_real(w, "sd", e.sd);
+  pair(w, "ci95", e.lo, e.hi);
 }
 
-json_t *pf_an_json(const pf_an_sums *s, long long games, const pf_game *g, const char *const *bot_names, int nbots) {
-  json_t *o = json_object();
-  for (int i = 0; i < NHISTS; i++) {
-    json_t *grp = json_object_get(o, HISTS[i].group);
-    if (!grp) json_object_set_new(o, HISTS[i].group, grp = json_object());
-    json_object_set_new(grp, HISTS[i].name, hist_json(CHIST(s, i), HISTS[i].scale));
+/* The histograms of HISTS[i..] in one group, the group's own figures after them (HISTS holds each
+ * group's histograms together). */
+static int group_hists(pf_jw *w, const pf_an_sums *s, int i) {
+  pf_jw_key(w, HISTS[i].group);
+  pf_jw_open(w, '{');
+  int j = i;
+  for (; j < NHISTS && strcmp(HISTS[j].group, HISTS[i].group) == 0; j++) {
+    pf_jw_key(w, HISTS[j].name);
+    hist_write(w, CHIST(s, j), HISTS[j].scale);
   }
-  json_t *dec = json_object_get(o, "decisiveness"), *ten = json_object_get(o, "tension");
-  json_t *cho = json_object_get(o, "choice");
-  json_object_set_new(dec, "shared_wins", rate_json(s->shared, games));
-  json_object_set_new(dec, "no_winner", rate_json(s->no_winner, games));
-  json_object_set_new(ten, "games", json_integer(s->tension_games));
-  json_object_set_new(ten, "comebacks", rate_json(s->comebacks, s->tension_games));
-  json_t *lead = json_array(), *phases = json_array();
-  long long forced = 0;
-  for (int ph = 0; ph < PF_AN_PHASES; ph++) {
-    json_array_append_new(lead, mean_json(s->phase_lead[ph], s->phase_lead_sq[ph], s->tension_games));
-    long long d = s->phase_decisions[ph];
-    json_array_append_new(phases, json_pack("{s:I, s:f, s:f}", "decisions", (json_int_t)d, "legal_mean",
-                                            d ? (double)s->phase_legal[ph] / (double)d : 0.0, "forced_share",
-                                            d ? (double)s->phase_forced[ph] / (double)d : 0.0));
-    forced += s->phase_forced[ph];
+  return j;
+}
+
+void pf_an_write(pf_jw *w, const pf_an_sums *s, long long games, const pf_game *g, const char *const *bot_names,
+                 int nbots) {
+  pf_jw_open(w, '{');
+  for (int i = 0; i < NHISTS;) {
+    const char *group = HISTS[i].group;
+    i = group_hists(w, s, i);
+    if (strcmp(group, "decisiveness") == 0) {
+      rate_write(w, "shared_wins", s->shared, games);
+      rate_write(w, "no_winner", s->no_winner, games);
+    } else if (strcmp(group, "tension") == 0) {
+      pf_jw_key_int(w, "games", s->tension_games);
+      rate_write(w, "comebacks", s->comebacks, s->tension_games);
+      pf_jw_key(w, "winner_lead_by_phase");
+      pf_jw_open(w, '[');
+      for (int ph = 0; ph < PF_AN_PHASES; ph++) {
+        mean_open(w, s->phase_lead[ph], s->phase_lead_sq[ph], s->tension_games);
+        pf_jw_close(w, '}');
+      }
+      pf_jw_close(w, ']');
+    } else if (strcmp(group, "choice") == 0) {
+      long long forced = 0;
+      for (int ph = 0; ph < PF_AN_PHASES; ph++) forced += s->phase_forced[ph];
+      pf_jw_key_real(w, "forced_share", s->legal.n ? (double)forced / (double)s->legal.n : 0.0);
+      pf_jw_key(w, "by_phase");
+      pf_jw_open(w, '[');
+      for (int ph = 0; ph < PF_AN_PHASES; ph++) {
+        long long d = s->phase_decisions[ph];
+        pf_jw_open(w, '{');
+        pf_jw_key_int(w, "decisions", d);
+        pf_jw_key_real(w, "legal_mean", d ? (double)s->phase_legal[ph] / (double)d : 0.0);
+        pf_jw_key_real(w, "forced_share", d ? (double)s->phase_forced[ph] / (double)d : 0.0);
+        pf_jw_close(w, '}');
+      }
+      pf_jw_close(w, ']');
+    }
+    pf_jw_close(w, '}');
   }
-  json_object_set_new(ten, "winner_lead_by_phase", lead);
-  json_object_set_new(cho, "forced_share", json_real(s->legal.n ? (double)forced / (double)s->legal.n : 0.0));
-  json_object_set_new(cho, "by_phase", phases);
-  json_t *luck = json_array();
+  pf_jw_key(w, "beats");
+  pf_jw_open(w, '[');
   for (int b = 0; b < nbots; b++)
     for (int c = 0; c < nbots; c++) {
       if (b == c) continue;
-      json_t *r = rate_json(s->beat[b][c], games);
-      json_object_set_new(r, "bot", json_string(bot_names[b]));
-      json_object_set_new(r, "against", json_string(bot_names[c]));
-      json_array_append_new(luck, r);
+      rate_open(w, s->beat[b][c], games);
+      pf_jw_key_str(w, "bot", bot_names[b]);
+      pf_jw_key_str(w, "against", bot_names[c]);
+      pf_jw_close(w, '}');
     }
-  json_object_set_new(o, "beats", luck);
-  json_t *ev = json_object();
+  pf_jw_close(w, ']');
+  pf_jw_key(w, "events");
+  pf_jw_open(w, '{');
   for (int e = 0; e < pf_nevents(g); e++) {
-    json_t *m = mean_json(s->event[e], s->event_sq[e], games);
-    json_object_set_new(m, "total", json_integer(s->event[e]));
-    json_object_set_new(ev, g->events[e], m);
+    pf_jw_key(w, g->events[e]);
+    mean_open(w, s->event[e], s->event_sq[e], games);
+    pf_jw_key_int(w, "total", s->event[e]);
+    pf_jw_close(w, '}');
   }
-  json_object_set_new(o, "events", ev);
-  return o;
+  pf_jw_close(w, '}');
+  pf_jw_close(w, '}');
 }
 
-static json_t *llongs(const long long *v, int n) {
-  json_t *a = json_array();
-  for (int i = 0; i < n; i++) json_array_append_new(a, json_integer(v[i]));
-  return a;
+static void llongs(pf_jw *w, const char *key, const long long *v, int n) {
+  if (key) pf_jw_key(w, key);
+  pf_jw_open(w, '[');
+  for (int i = 0; i < n; i++) pf_jw_int(w, v[i]);
+  pf_jw_close(w, ']');
 }
 
-json_t *pf_an_sums_json(const pf_an_sums *s, const pf_game *g, int nbots) {
-  json_t *o = json_object();
+void pf_an_sums_write(pf_jw *w, const pf_an_sums *s, const pf_game *g, int nbots) {
+  pf_jw_open(w, '{');
   for (int i = 0; i < NHISTS; i++) {
     const pf_hist *h = CHIST(s, i);
-    json_t *bins = json_array();
+    pf_jw_key(w, HISTS[i].name);
+    pf_jw_open(w, '{');
+    pf_jw_key_int(w, "n", h->n);
+    pf_jw_key_int(w, "sum", h->sum);
+    pf_jw_key_int(w, "sum_sq", h->sum_sq);
+    pf_jw_key_int(w, "min", h->min);
+    pf_jw_key_int(w, "max", h->max);
+    pf_jw_key(w, "bins");
+    pf_jw_open(w, '[');
     for (int b = 0; b < PF_AN_BINS; b++)
       if (h->bin[b]) {
         long long lo, hi;
         pf_hist_bounds(b, &lo, &hi);
-        json_array_append_new(bins, json_pack("[I, I]", (json_int_t)lo, (json_int_t)h->bin[b]));
+        pf_jw_open(w, '[');
+        pf_jw_int(w, lo);
+        pf_jw_int(w, h->bin[b]);
+        pf_jw_close(w, ']');
       }
-    json_object_set_new(o, HISTS[i].name,
-                        json_pack("{s:I, s:I, s:I, s:I, s:I, s:o}", "n", (json_int_t)h->n, "sum", (json_int_t)h->sum,
-                                  "sum_sq", (json_int_t)h->sum_sq, "min", (json_int_t)h->min, "max",
-                                  (json_int_t)h->max, "bins", bins));
+    pf_jw_close(w, ']');
+    pf_jw_close(w, '}');
   }
-  json_object_set_new(o, "shared", json_integer(s->shared));
-  json_object_set_new(o, "no_winner", json_integer(s->no_winner));
-  json_object_set_new(o, "tension_games", json_integer(s->tension_games));
-  json_object_set_new(o, "comebacks", json_integer(s->comebacks));
-  json_object_set_new(o, "phase_decisions", llongs(s->phase_decisions, PF_AN_PHASES));
-  json_object_set_new(o, "phase_legal", llongs(s->phase_legal, PF_AN_PHASES));
-  json_object_set_new(o, "phase_forced", llongs(s->phase_forced, PF_AN_PHASES));
-  json_object_set_new(o, "phase_lead", llongs(s->phase_lead, PF_AN_PHASES));
-  json_object_set_new(o, "phase_lead_sq", llongs(s->phase_lead_sq, PF_AN_PHASES));
-  json_t *beat = json_array();
-  for (int b = 0; b < nbots; b++) json_array_append_new(beat, llongs(s->beat[b], nbots));
-  json_object_set_new(o, "beat", beat);
-  json_object_set_new(o, "event", llongs(s->event, pf_nevents(g)));
-  json_object_set_new(o, "event_sq", llongs(s->event_sq, pf_nevents(g)));
-  return o;
+  pf_jw_key_int(w, "shared", s->shared);
+  pf_jw_key_int(w, "no_winner", s->no_winner);
+  pf_jw_key_int(w, "tension_games", s->tension_games);
+  pf_jw_key_int(w, "comebacks", s->comebacks);
+  llongs(w, "phase_decisions", s->phase_decisions, PF_AN_PHASES);
+  llongs(w, "phase_legal", s->phase_legal, PF_AN_PHASES);
+  llongs(w, "phase_forced", s->phase_forced, PF_AN_PHASES);
+  llongs(w, "phase_lead", s->phase_lead, PF_AN_PHASES);
+  llongs(w, "phase_lead_sq", s->phase_lead_sq, PF_AN_PHASES);
+  pf_jw_key(w, "beat");
+  pf_jw_open(w, '[');
+  for (int b = 0; b < nbots; b++) llongs(w, NULL, s->beat[b], nbots);
+  pf_jw_close(w, ']');
+  llongs(w, "event", s->event, pf_nevents(g));
+  llongs(w, "event_sq", s->event_sq, pf_nevents(g));
+  pf_jw_close(w, '}');
 }
 
 /* ---- reading the sums back: every field checked, a bad one named ---- */
@@ -392,8 +464,7 @@ static int read_ll(json_t *o, const char *key, long long min, long long *out, pf
   return 0;
 }
 
-static int read_lls(json_t *o, const char *key, long long *out, int n, pf_error *err) {
-  json_t *a = json_object_get(o, key);
+static int read_lls_of(json_t *a, const char *key, long long *out, int n, pf_error *err) {
   if (!json_is_array(a) || (int)json_array_size(a) != n) return pf_fail(err, "%s: expected an array of %d integers", key, n);
   for (int i = 0; i < n; i++) {
     json_t *x = json_array_get(a, (size_t)i);
@@ -401,6 +472,10 @@ static int read_lls(json_t *o, const char *key, long long *out, int n, pf_error 
     out[i] = json_integer_value(x);
   }
   return 0;
+}
+
+static int read_lls(json_t *o, const char *key, long long *out, int n, pf_error *err) {
+  return read_lls_of(json_object_get(o, key), key, out, n, err);
 }
 
 static int read_hist(json_t *o, pf_hist *h, pf_error *err) {
@@ -450,11 +525,7 @@ int pf_an_sums_read(json_t *j, const pf_game *g, int nbots, pf_an_sums *s, pf_er
   json_t *beat = json_object_get(j, "beat");
   if (!json_is_array(beat) || (int)json_array_size(beat) != nbots)
     return pf_fail(err, "beat: expected %d rows, one per bot", nbots);
-  for (int b = 0; b < nbots; b++) {
-    json_t *row = json_pack("{s:O}", "beat", json_array_get(beat, (size_t)b));
-    int rc = row ? read_lls(row, "beat", s->beat[b], nbots, err) : pf_fail(err, "beat[%d]: expected a row", b);
-    json_decref(row);
-    if (rc) return -1;
-  }
+  for (int b = 0; b < nbots; b++)
+    if (read_lls_of(json_array_get(beat, (size_t)b), "beat", s->beat[b], nbots, err) != 0) return -1;
   return 0;
 }

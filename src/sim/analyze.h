@@ -6,7 +6,7 @@
  * is over pf_an_add_game reduces the trace into the run's sums. As for sim, everything kept is an
  * integer sum, a count or a histogram with fixed bins, so adding the sums of threads or shards is
  * exact and does not depend on order; means, shares and their 95% intervals are worked out from
- * the sums only when a result is shown (pf_an_json).
+ * the sums only when a result is shown (pf_an_write).
  *
  * The words, as docs/cli.md defines them. A position's leaders are the seats with the highest
  * standing (game.h: pf_standing), unless every seat has it. The lead changes when the leaders
@@ -84,10 +84,12 @@ void pf_an_add_game(pf_an_sums *s, const pf_an_trace *t, int deals, const int *w
 void pf_an_sums_add(pf_an_sums *to, const pf_an_sums *from);
 
 /* The metrics with their intervals, as the "analysis" of analyze --json; bot_names are the run's
- * bots, events the game's counters. Caller owns it. */
-json_t *pf_an_json(const pf_an_sums *s, long long games, const pf_game *g, const char *const *bot_names, int nbots);
+ * bots, events the game's counters. */
+struct pf_jw;
+void pf_an_write(struct pf_jw *w, const pf_an_sums *s, long long games, const pf_game *g, const char *const *bot_names,
+                 int nbots);
 /* The sums as integers, for merge ("sums"."analysis"), and back. */
-json_t *pf_an_sums_json(const pf_an_sums *s, const pf_game *g, int nbots);
+void pf_an_sums_write(struct pf_jw *w, const pf_an_sums *s, const pf_game *g, int nbots);
 int pf_an_sums_read(json_t *j, const pf_game *g, int nbots, pf_an_sums *s, pf_error *err);
 
 #endif

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/jsontext.h"
 #include "core/record.h"
 #include "games/registry.h"
 
@@ -307,89 +308,119 @@ pf_sim_estimate pf_sim_seat_score(const pf_sim_result *r, int p) {
 /* JSON                                                                                       */
 /* ------------------------------------------------------------------------------------------ */
 
-static json_t *llongs_json(const long long *v, int n) {
-  json_t *a = json_array();
-  for (int i = 0; i < n; i++) json_array_append_new(a, json_integer(v[i]));
-  return a;
+static void llongs_write(pf_jw *w, const char *key, const long long *v, int n) {
+  pf_jw_key(w, key);
+  pf_jw_open(w, '[');
+  for (int i = 0; i < n; i++) pf_jw_int(w, v[i]);
+  pf_jw_close(w, ']');
 }
 
-static json_t *interval_json(pf_sim_estimate e) {
-  json_t *a = json_array();
-  json_array_append_new(a, json_real(e.lo));
-  json_array_append_new(a, json_real(e.hi));
-  return a;
+static void interval_write(pf_jw *w, pf_sim_estimate e) {
+  pf_jw_open(w, '[');
+  pf_jw_real(w, e.lo);
+  pf_jw_real(w, e.hi);
+  pf_jw_close(w, ']');
 }
 
-json_t *pf_sim_json(const pf_sim_result *r) {
+void pf_sim_write(pf_jw *w, const pf_sim_result *r) {
   const pf_sim_config *c = &r->config;
   const pf_sim_sums *s = &r->sums;
   int n = c->players, seat_bot[PF_MAX_PLAYERS], nbots = pf_sim_bots(c, seat_bot);
-  json_t *o = json_object();
-  json_object_set_new(o, "game", json_string(c->game->id));
-  json_object_set_new(o, "players", json_integer(n));
-  json_object_set_new(o, "options", pf_record_options_json(c->game, &c->options));
-  json_t *seats = json_array();
-  for (int p = 0; p < n; p++) json_array_append_new(seats, json_string(c->seats[p]));
-  json_object_set_new(o, "seats", seats);
-  json_object_set_new(o, "rotate", json_boolean(c->rotate));
-  json_object_set_new(o, "games", json_integer(c->games));
-  json_object_set_new(o, "seed", json_integer((json_int_t)c->seed));
+  pf_jw_open(w, '{');
+  pf_jw_key_str(w, "game", c->game->id);
+  pf_jw_key_int(w, "players", n);
+  pf_jw_key(w, "options");
+  pf_record_options_write(w, c->game, &c->options);
+  pf_jw_key(w, "seats");
+  pf_jw_open(w, '[');
+  for (int p = 0; p < n; p++) pf_jw_str(w, c->seats[p]);
+  pf_jw_close(w, ']');
+  pf_jw_key(w, "rotate");
+  pf_jw_bool(w, c->rotate);
+  pf_jw_key_int(w, "games", c->games);
+  pf_jw_key_int(w, "seed", (json_int_t)c->seed);
+  pf_jw_key(w, "shard");
   if (c->nshards > 1) {
     long long first, count;
     pf_sim_slice(c, &first, &count);
-    json_object_set_new(o, "shard", json_pack("{s:i, s:i, s:I, s:I}", "index", c->shard, "of", c->nshards, "first",
-                                              (json_int_t)first, "games", (json_int_t)count));
+    pf_jw_open(w, '{');
+    pf_jw_key_int(w, "index", c->shard);
+    pf_jw_key_int(w, "of", c->nshards);
+    pf_jw_key_int(w, "first", first);
+    pf_jw_key_int(w, "games", count);
+    pf_jw_close(w, '}');
   } else {
-    json_object_set_new(o, "shard", json_null());
+    pf_jw_null(w);
   }
-  json_object_set_new(o, "played", json_integer(s->games));
-  json_t *wins = json_array(), *rate = json_array(), *ci = json_array(), *mean = json_array(), *sd = json_array();
-  for (int p = 0; p < n; p++) {
-    pf_sim_estimate w = pf_sim_seat_wins(r, p), sc = pf_sim_seat_score(r, p);
-    json_array_append_new(wins, json_real((double)s->win[p] / PF_WIN_UNIT));
-    json_array_append_new(rate, json_real(w.mean));
-    json_array_append_new(ci, interval_json(w));
-    json_array_append_new(mean, json_real(sc.mean));
-    json_array_append_new(sd, json_real(sc.sd));
+  pf_jw_key_int(w, "played", s->games);
+  static const char *const PER_SEAT[] = {"wins", "win_rate", "win_rate_ci95", "score_mean", "score_sd"};
+  for (int k = 0; k < 5; k++) {
+    pf_jw_key(w, PER_SEAT[k]);
+    pf_jw_open(w, '[');
+    for (int p = 0; p < n; p++) {
+      pf_sim_estimate e = k == 1 || k == 2 ? pf_sim_seat_wins(r, p) : pf_sim_seat_score(r, p);
+      if (k == 0)
+        pf_jw_real(w, (double)s->win[p] / PF_WIN_UNIT);
+      else if (k == 2)
+        interval_write(w, e);
+      else
+        pf_jw_real(w, k == 4 ? e.sd : e.mean);
+    }
+    pf_jw_close(w, ']');
   }
-  json_object_set_new(o, "wins", wins);
-  json_object_set_new(o, "win_rate", rate);
-  json_object_set_new(o, "win_rate_ci95", ci);
-  json_object_set_new(o, "score_mean", mean);
-  json_object_set_new(o, "score_sd", sd);
-  json_object_set_new(o, "first_seat_advantage", json_real(pf_sim_seat_wins(r, 0).mean - 1.0 / n));
-  json_t *bots = json_array();
+  pf_jw_key_real(w, "first_seat_advantage", pf_sim_seat_wins(r, 0).mean - 1.0 / n);
+  pf_jw_key(w, "bots");
+  pf_jw_open(w, '[');
   for (int b = 0; b < nbots; b++) {
     int held = 0, first = -1;
     for (int p = 0; p < n; p++)
       if (seat_bot[p] == b) held++, first = first < 0 ? p : first;
     pf_sim_estimate e = pf_sim_bot_wins(r, b);
-    json_array_append_new(bots, json_pack("{s:s, s:i, s:f, s:f, s:o}", "bot", c->seats[first], "seats", held,
-                                          "fair_share", (double)held / n, "win_rate", e.mean, "win_rate_ci95",
-                                          interval_json(e)));
+    pf_jw_open(w, '{');
+    pf_jw_key_str(w, "bot", c->seats[first]);
+    pf_jw_key_int(w, "seats", held);
+    pf_jw_key_real(w, "fair_share", (double)held / n);
+    pf_jw_key_real(w, "win_rate", e.mean);
+    pf_jw_key(w, "win_rate_ci95");
+    interval_write(w, e);
+    pf_jw_close(w, '}');
   }
-  json_object_set_new(o, "bots", bots);
-  json_object_set_new(o, "mean_moves", json_real(s->games ? (double)s->moves / (double)s->games : 0));
-  json_t *sums = json_object();
-  json_object_set_new(sums, "games", json_integer(s->games));
-  json_object_set_new(sums, "moves", json_integer(s->moves));
-  json_object_set_new(sums, "win", llongs_json(s->win, n));
-  json_object_set_new(sums, "win_sq", llongs_json(s->win_sq, n));
-  json_object_set_new(sums, "score", llongs_json(s->score, n));
-  json_object_set_new(sums, "score_sq", llongs_json(s->score_sq, n));
-  json_object_set_new(sums, "bot_win", llongs_json(s->bot_win, nbots));
-  json_object_set_new(sums, "bot_win_sq", llongs_json(s->bot_win_sq, nbots));
+  pf_jw_close(w, ']');
+  pf_jw_key_real(w, "mean_moves", s->games ? (double)s->moves / (double)s->games : 0);
+  const char *names[PF_MAX_PLAYERS];
   if (c->analyze) {
-    const char *names[PF_MAX_PLAYERS];
     for (int b = 0; b < nbots; b++)
       for (int p = n - 1; p >= 0; p--)
         if (seat_bot[p] == b) names[b] = c->seats[p];
-    json_object_set_new(o, "analysis", pf_an_json(&s->an, s->games, c->game, names, nbots));
-    json_object_set_new(sums, "analysis", pf_an_sums_json(&s->an, c->game, nbots));
+    pf_jw_key(w, "analysis");
+    pf_an_write(w, &s->an, s->games, c->game, names, nbots);
   }
-  json_object_set_new(o, "sums", sums);
-  json_object_set_new(o, "wall_seconds", json_real(r->seconds));
-  return o;
+  pf_jw_key(w, "sums");
+  pf_jw_open(w, '{');
+  pf_jw_key_int(w, "games", s->games);
+  pf_jw_key_int(w, "moves", s->moves);
+  llongs_write(w, "win", s->win, n);
+  llongs_write(w, "win_sq", s->win_sq, n);
+  llongs_write(w, "score", s->score, n);
+  llongs_write(w, "score_sq", s->score_sq, n);
+  llongs_write(w, "bot_win", s->bot_win, nbots);
+  llongs_write(w, "bot_win_sq", s->bot_win_sq, nbots);
+  if (c->analyze) {
+    pf_jw_key(w, "analysis");
+    pf_an_sums_write(w, &s->an, c->game, nbots);
+  }
+  pf_jw_close(w, '}');
+  pf_jw_key_real(w, "wall_seconds", r->seconds);
+  pf_jw_close(w, '}');
+}
+
+json_t *pf_sim_json(const pf_sim_result *r) {
+  pf_buf b = {0};
+  pf_jw w = {.b = &b};
+  pf_sim_write(&w, r);
+  json_t *j = w.rc ? NULL : json_loadb(b.data, b.len, 0, NULL);
+  pf_buf_free(&b);
+  return j;
 }
 
 static int read_llongs(json_t *a, const char *what, long long *out, int n, pf_error *err) {

@@ -91,7 +91,10 @@ pf_sim_estimate pf_sim_bot_wins(const pf_sim_result *r, int b);
 pf_sim_estimate pf_sim_seat_score(const pf_sim_result *r, int p);
 
 /* The result as SPEC §4's JSON object, with the sums that merge reads; with analyze, also the
- * "analysis" and its sums (docs/cli.md). Caller owns it. */
+ * "analysis" and its sums (docs/cli.md): written compact to w, or as a value to read (caller
+ * owns it). */
+struct pf_jw;
+void pf_sim_write(struct pf_jw *w, const pf_sim_result *r);
 json_t *pf_sim_json(const pf_sim_result *r);
 /* Reads a result written by pf_sim_json; `what` names it in messages (a file name). */
 int pf_sim_from_json(json_t *j, const char *what, pf_sim_result *out, pf_error *err);
