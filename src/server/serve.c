@@ -163,9 +163,10 @@ static void raise_file_limit(void) {
 }
 
 /* Whether this process listens on TCP `port`, and only on `iface` when that is an address (a name
- * or every interface is libwebsockets' to resolve); `got` says what it found otherwise. Debian's libwebsockets 4.1, given an IPv4 address on a vhost that may serve IPv6,
- * listens on every interface (its issue 2290, fixed in later releases): pf_serve turns IPv6 off
- * for an IPv4 address, and checks here that it worked before serving anyone. */
+ * or every interface is libwebsockets' to resolve); `got` says what it found otherwise. Debian's
+ * libwebsockets 4.1, given an IPv4 address on a vhost that may serve IPv6, listens on every
+ * interface (its bug 2290 on GitHub, fixed in later releases): pf_serve turns IPv6 off for an IPv4
+ * address, and checks here that it worked before serving anyone. */
 static bool bound_as_asked(const char *iface, int port, char *got, size_t n) {
   char want[64];
   bool check = iface && pf_peer_canonical(iface, want, sizeof want), found = false;

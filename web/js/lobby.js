@@ -74,7 +74,7 @@ export class Lobby {
           h('option', { value: 'bot' }, 'the medium bot plays on'), h('option', { value: 'loss' }, 'the player loses'))),
       h('p.spectator-chat-line', {}, h('input', { type: 'checkbox', id: 'spectator-chat' }),
         h('label', { for: 'spectator-chat' }, ' Spectators may chat among themselves')),
-      // Kept in view however long the form is (issue 20: it sat at the fold).
+      // Kept in view however long the form is, never below the fold (docs/web.md).
       h('div.create-bar', {}, h('button.primary', { type: 'submit', id: 'create' }, 'Create the table'), this.createMsg));
     this.tablesList = h('ul.table-list', { id: 'table-list', 'aria-live': 'off' });
     this.tablesMsg = h('p.help', { role: 'status', id: 'tables-msg' });
