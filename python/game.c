@@ -129,12 +129,20 @@ static PyObject *game_short_name(GameObject *self, PyObject *unused) {
   return PyUnicode_FromString(self->g->id);
 }
 
+/* get_parameters(): the record's options (SPEC §2), then players and seed. */
 static PyObject *game_parameters(GameObject *self, PyObject *unused) {
   (void)unused;
-  json_t *o = pf_record_options_json(self->g, &self->options);
-  json_object_set_new(o, "players", json_integer(self->players));
-  json_object_set_new(o, "seed", json_integer((json_int_t)self->seed));
-  return pfpy_json_to_py(o);
+  pf_buf b = {0};
+  pf_jw w = {.b = &b};
+  pf_record_options_write(&w, self->g, &self->options);
+  b.data[--b.len] = '\0'; /* the options' closing brace: players and seed follow them */
+  w.comma = b.data[b.len - 1] != '{';
+  pf_jw_key_int(&w, "players", self->players);
+  pf_jw_key_int(&w, "seed", (long long)self->seed);
+  pf_jw_close(&w, '}');
+  PyObject *out = pfpy_json_to_py(&b, w.rc);
+  pf_buf_free(&b);
+  return out;
 }
 
 static PyObject *game_repr(GameObject *self) {

@@ -37,13 +37,17 @@ PyObject *pfpy_fail(const pf_error *err) {
   return NULL;
 }
 
-PyObject *pfpy_json_to_py(json_t *j) {
-  char *text = pf_jw_dumps(j, 0, false);
-  json_decref(j);
-  PyObject *mod = PyImport_ImportModule("json");
-  PyObject *out = mod ? PyObject_CallMethod(mod, "loads", "s", text) : NULL;
+PyObject *pfpy_json_text(const pf_buf *b, int rc) {
+  if (rc != 0) return PyErr_SetString(pfpy_Error, "a string that is not UTF-8 cannot be written as JSON"), NULL;
+  return PyUnicode_FromStringAndSize(b->data ? b->data : "", (Py_ssize_t)b->len);
+}
+
+PyObject *pfpy_json_to_py(const pf_buf *b, int rc) {
+  PyObject *text = pfpy_json_text(b, rc);
+  PyObject *mod = text ? PyImport_ImportModule("json") : NULL;
+  PyObject *out = mod ? PyObject_CallMethod(mod, "loads", "O", text) : NULL;
   Py_XDECREF(mod);
-  free(text);
+  Py_XDECREF(text);
   return out;
 }
 
@@ -102,7 +106,12 @@ static PyObject *play_many(PyObject *args, PyObject *kw, const char *cmd) {
   int rc;
   Py_BEGIN_ALLOW_THREADS rc = pf_sim_run(&c, &opts, &res, &err);
   Py_END_ALLOW_THREADS if (rc != 0) return pfpy_fail(&err);
-  return pfpy_json_to_py(pf_sim_json(&res));
+  pf_buf b = {0};
+  pf_jw w = {.b = &b};
+  pf_sim_write(&w, &res);
+  PyObject *out = pfpy_json_to_py(&b, w.rc);
+  pf_buf_free(&b);
+  return out;
 }
 
 static PyObject *sim(PyObject *mod, PyObject *args, PyObject *kw) {
@@ -128,7 +137,12 @@ static PyObject *registered_names(PyObject *mod, PyObject *unused) {
 
 static PyObject *games(PyObject *mod, PyObject *unused) {
   (void)mod, (void)unused;
-  return pfpy_json_to_py(pf_games_json());
+  pf_buf b = {0};
+  pf_jw w = {.b = &b};
+  pf_games_write(&w);
+  PyObject *out = pfpy_json_to_py(&b, w.rc);
+  pf_buf_free(&b);
+  return out;
 }
 
 static PyMethodDef module_methods[] = {

@@ -33,8 +33,10 @@ extern PyTypeObject pfpy_GameType, pfpy_StateType, pfpy_BotType;
 
 /* Raises pilfer.Error with err's message; returns NULL. */
 PyObject *pfpy_fail(const pf_error *err);
-/* Python's json.loads of jansson's text of j (which it takes). */
-PyObject *pfpy_json_to_py(json_t *j);
+/* b's JSON text, written with pf_jw, as a str, or (pfpy_json_to_py) as Python's json.loads reads
+ * it. rc is the writer's: not 0 (a string that was not UTF-8) raises pilfer.Error. */
+PyObject *pfpy_json_text(const pf_buf *b, int rc);
+PyObject *pfpy_json_to_py(const pf_buf *b, int rc);
 /* An integer from 0 to 2^63 - 1 from Python; `what` names it in the error. */
 int pfpy_read_uint63(PyObject *v, const char *what, uint64_t *out);
 

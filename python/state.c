@@ -454,7 +454,11 @@ static PyObject *st_observation_string(StateObject *s, PyObject *args) {
 static PyObject *st_view(StateObject *s, PyObject *args) {
   int seat;
   if (view_seat(s, args, &seat) != 0) return NULL;
-  return pfpy_json_to_py(pf_view_json(s->g, s->st, s->players, seat));
+  pf_buf b = {0};
+  int rc = pf_view_write(&b, s->g, s->st, s->players, seat, NULL);
+  PyObject *out = pfpy_json_to_py(&b, rc);
+  pf_buf_free(&b);
+  return out;
 }
 
 static PyObject *st_observation_tensor(StateObject *s, PyObject *args) {
@@ -545,10 +549,10 @@ static int to_run(StateObject *s, pf_run *run) {
 
 /* ---- information_state_string: the seat's view and the history as the seat saw it ---- */
 
-static void put_json(pf_buf *b, json_t *j) {
-  char *t = pf_jw_dumps(j, 0, false);
-  pf_buf_puts(b, t);
-  free(t);
+/* Appends j's text (a value read back from the view) as compact JSON. */
+static void put_json(pf_buf *b, const json_t *j) {
+  pf_jw w = {.b = b};
+  pf_jw_value(&w, j);
 }
 
 static json_t *zone_by_id(json_t *zones, const char *id) {
@@ -561,14 +565,19 @@ static json_t *zone_by_id(json_t *zones, const char *id) {
   return NULL;
 }
 
-/* The fields of zone `now` that differ from zone `old`'s (a field it lost as null), with its id. */
-static json_t *fields_changed(json_t *old, json_t *now) {
-  json_t *d = json_object(), *v;
+/* Appends the fields of zone `now` that differ from zone `old`'s (a field it lost as null), with
+ * its id first, as a JSON object. The zones' keys are the view's own, plain ASCII (docs/views.md). */
+static void put_fields_changed(pf_buf *b, json_t *old, json_t *now) {
+  pf_jw w = {.b = b};
+  json_t *v, *id = json_object_get(now, "id");
   const char *key;
-  json_object_set(d, "id", json_object_get(now, "id"));
-  json_object_foreach(now, key, v) if (!json_equal(v, json_object_get(old, key))) json_object_set(d, key, v);
-  json_object_foreach(old, key, v) if (!json_object_get(now, key)) json_object_set_new(d, key, json_null());
-  return d;
+  pf_jw_open(&w, '{');
+  if (id) pf_jw_key(&w, "id"), pf_jw_value(&w, id); /* equal in both: old was found by it */
+  json_object_foreach(now, key, v) {
+    if (!json_equal(v, json_object_get(old, key))) pf_jw_key(&w, key), pf_jw_value(&w, v);
+  }
+  json_object_foreach(old, key, v) if (!json_object_get(now, key)) pf_jw_key(&w, key), pf_jw_null(&w);
+  pf_jw_close(&w, '}');
 }
 
 /* Appends what of view `now` differs from view `prev` (NULL: all of it): each field but the legal
@@ -589,9 +598,10 @@ static void view_changes(json_t *prev, json_t *now, pf_buf *b) {
     json_t *old = zone_by_id(before, json_string_value(json_object_get(z, "id")));
     if (old && json_equal(old, z)) continue;
     pf_buf_puts(b, " | ");
-    json_t *d = old ? fields_changed(old, z) : json_incref(z);
-    put_json(b, d);
-    json_decref(d);
+    if (old)
+      put_fields_changed(b, old, z);
+    else
+      put_json(b, z);
   }
   json_array_foreach(before, i, z) {
     const char *id = json_string_value(json_object_get(z, "id"));
@@ -665,11 +675,12 @@ static PyObject *st_to_record(StateObject *s, PyObject *args, PyObject *kw) {
     pf_error err;
     out = pf_record_save(&run, path, &err) == 0 ? Py_NewRef(Py_None) : pfpy_fail(&err);
   } else {
-    json_t *j = pf_record_json(&run);
-    char *text = pf_jw_dumps(j, 2, false);
-    json_decref(j);
-    out = PyUnicode_FromString(text);
-    free(text);
+    pf_buf b = {0};
+    pf_jw w = {.b = &b};
+    pf_record_write(&w, &run);
+    pf_jw_format(&b, 0, 2, false);
+    out = pfpy_json_text(&b, w.rc);
+    pf_buf_free(&b);
   }
   pf_run_free(&run);
   return out;
@@ -700,19 +711,26 @@ static PyObject *st_serialize(StateObject *s, PyObject *unused) {
   (void)unused;
   pf_run run;
   if (replay(s, &run, NULL, NULL) != 0) return NULL;
-  json_t *j = pf_record_json(&run);
+  pf_buf b = {0};
+  pf_jw w = {.b = &b};
+  pf_record_write(&w, &run);
   pf_run_free(&run);
   if (s->nrs) {
-    json_t *rs = json_array();
-    for (int i = 0; i < s->nrs; i++)
-      json_array_append_new(rs, json_pack("{s:i, s:i, s:I}", "at", s->rs[i].at, "seat", s->rs[i].seat, "seed",
-                                          (json_int_t)s->rs[i].seed));
-    json_object_set_new(j, "resamples", rs);
+    b.data[--b.len] = '\0'; /* the record's closing brace: "resamples" comes last */
+    pf_jw_key(&w, "resamples");
+    pf_jw_open(&w, '[');
+    for (int i = 0; i < s->nrs; i++) {
+      pf_jw_open(&w, '{');
+      pf_jw_key_int(&w, "at", s->rs[i].at);
+      pf_jw_key_int(&w, "seat", s->rs[i].seat);
+      pf_jw_key_int(&w, "seed", (long long)s->rs[i].seed);
+      pf_jw_close(&w, '}');
+    }
+    pf_jw_close(&w, ']');
+    pf_jw_close(&w, '}');
   }
-  char *text = pf_jw_dumps(j, 0, false);
-  json_decref(j);
-  PyObject *out = PyUnicode_FromString(text);
-  free(text);
+  PyObject *out = pfpy_json_text(&b, w.rc);
+  pf_buf_free(&b);
   return out;
 }
 
