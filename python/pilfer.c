@@ -2,8 +2,10 @@
  * pilfer.c - `import pilfer`: the engine for Python, with the names of OpenSpiel's pyspiel
  * (docs/python.md).
  *
- * This is the one file of the module that calls the games' methods; everything else it does goes
- * through the core's functions (runs, records, views, bots, sim). A State owns a copy of the game
+ * Its files: this one (the module's functions and its init), game.c (pilfer.Game), state.c
+ * (pilfer.State), bot.c (pilfer.Bot), and pilfer.h, what they share. state.c is the one file of
+ * the module that calls the games' methods; everything else it does goes through the core's
+ * functions (runs, records, views, bots, sim). A State owns a copy of the game
  * state and its history as move codes, so that the hot path (legal_actions, apply_action) is a
  * call of the game's method and a list of ints: the legal moves are cached between the two, and
  * nothing is allocated per move but the returned list and, now and then, room in the history.
@@ -18,1306 +20,47 @@
  * Every argument from Python is checked; errors are pilfer.Error (a ValueError) with the
  * engine's message, never a crash.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include "pilfer.h"
+
 #include <numpy/arrayobject.h>
 
-#include <stdbool.h>
 #include <string.h>
 
 #include "bots/bot.h"
-#include "bots/sample.h"
-#include "core/record.h"
-#include "core/run.h"
-#include "core/view.h"
 #include "games/registry.h"
 #include "sim/sim.h"
 
-/* OpenSpiel's player ids. */
-#define SPIEL_CHANCE (-1)
-#define SPIEL_SIMULTANEOUS (-2)
-#define SPIEL_INVALID (-3)
-#define SPIEL_TERMINAL (-4)
+PyObject *pfpy_Error; /* pilfer.Error */
 
-static PyObject *Error; /* pilfer.Error */
-
-static PyObject *fail(const pf_error *err) {
-  PyErr_SetString(Error, err->msg);
+PyObject *pfpy_fail(const pf_error *err) {
+  PyErr_SetString(pfpy_Error, err->msg);
   return NULL;
 }
 
-/* Python's json.loads of jansson's text of j (which it takes). */
-static PyObject *json_to_py(json_t *j) {
-  char *text = pf_jw_dumps(j, 0, false);
-  json_decref(j);
-  PyObject *mod = PyImport_ImportModule("json");
-  PyObject *out = mod ? PyObject_CallMethod(mod, "loads", "s", text) : NULL;
+PyObject *pfpy_json_text(const pf_buf *b, int rc) {
+  if (rc != 0) return PyErr_SetString(pfpy_Error, "a string that is not UTF-8 cannot be written as JSON"), NULL;
+  return PyUnicode_FromStringAndSize(b->data ? b->data : "", (Py_ssize_t)b->len);
+}
+
+PyObject *pfpy_json_to_py(const pf_buf *b, int rc) {
+  PyObject *text = pfpy_json_text(b, rc);
+  PyObject *mod = text ? PyImport_ImportModule("json") : NULL;
+  PyObject *out = mod ? PyObject_CallMethod(mod, "loads", "O", text) : NULL;
   Py_XDECREF(mod);
-  free(text);
+  Py_XDECREF(text);
   return out;
 }
 
-/* ------------------------------------------------------------------------------------------ */
-/* Actions                                                                                    */
-/* ------------------------------------------------------------------------------------------ */
-
-/* A bound on each game's move codes: the game's own (core/game.h). */
-static long action_bound(const pf_game *g) { return (long)g->move_bound; }
-
-/* ------------------------------------------------------------------------------------------ */
-/* Observation tensors, from the zones of the view (docs/views.md)                             */
-/* ------------------------------------------------------------------------------------------ */
-
-static const char *const ZONE_KINDS[] = {"hand",      "pile",  "pool",    "stock", "captures", "castle", "stockpile",
-                                         "build",     "discard", "row",   "deck",  "play",     "mission", "other"};
-#define NKINDS ((int)(sizeof ZONE_KINDS / sizeof ZONE_KINDS[0]))
-/* Columns: codes 0-75 (standard cards, the joker, Skip-Bo Junior's), a game's own cards (codes
- * from PF_CARD_GAME up, card.h) by bits 8-13 of their code, which Point-a-Pile's codec gives its
- * colour and type (64), any other card, and a card the viewer cannot see. No game is named here. */
-#define COL_PAP 76
-#define COL_OTHER (COL_PAP + 64)
-#define COL_UNSEEN (COL_OTHER + 1)
-#define NCOLS (COL_UNSEEN + 1)
-
-static int tensor_rows(int players) { return 2 * NKINDS * (players + 1) + 1; }
-
-static int card_column(const pf_game *g, json_t *c) {
-  pf_card card;
-  if (!json_is_string(c)) return COL_UNSEEN;
-  if (pf_card_parse_in(g->cards, json_string_value(c), &card) != 0) return COL_OTHER;
-  if (card < COL_PAP) return card;
-  if (card >= PF_CARD_GAME) return COL_PAP + ((card >> 8) & 63);
-  return COL_OTHER;
-}
-
-/* Fills rows x NCOLS floats: for each zone kind and owner (none, then the seats counted from the
- * viewer), a row counting the cards of each column in such zones and a row marking the top card
- * of each stack; the last row holds who is to move (seats from the viewer, then chance, then
- * nobody) and, from column 16, the scores as the view shows them. */
-static void fill_tensor(const pf_game *g, const void *st, int players, int seat, float *t) {
-  json_t *view = pf_view_json(g, st, players, seat);
-  json_t *zones = json_object_get(view, "zones"), *z;
-  size_t i;
-  json_array_foreach(zones, i, z) {
-    const char *kind = json_string_value(json_object_get(z, "kind"));
-    int k = NKINDS - 1;
-    for (int j = 0; j < NKINDS; j++)
-      if (kind && strcmp(kind, ZONE_KINDS[j]) == 0) k = j;
-    json_t *owner = json_object_get(z, "owner");
-    int o = json_is_integer(owner) ? 1 + (int)((json_integer_value(owner) - seat + players) % players) : 0;
-    if (o < 0 || o > players) o = 0;
-    float *count = t + (size_t)(2 * (k * (players + 1) + o)) * NCOLS, *top = count + NCOLS;
-    json_t *cards = json_object_get(z, "cards"), *c;
-    size_t n;
-    json_array_foreach(cards, n, c) count[card_column(g, c)] += 1;
-    const char *layout = json_string_value(json_object_get(z, "layout"));
-    size_t len = json_array_size(cards);
-    if (layout && strcmp(layout, "stack") == 0 && len) top[card_column(g, json_array_get(cards, len - 1))] = 1;
-  }
-  float *last = t + (size_t)(tensor_rows(players) - 1) * NCOLS;
-  int who = g->to_move(st);
-  last[who >= 0 ? (who - seat + players) % players : who == PF_CHANCE ? players : players + 1] = 1;
-  json_t *scores = json_object_get(view, "scores"), *s;
-  json_array_foreach(scores, i, s) if (json_is_integer(s) && i < (size_t)players) last[16 + i] = (float)json_integer_value(s);
-  json_decref(view);
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* Game                                                                                       */
-/* ------------------------------------------------------------------------------------------ */
-
-typedef struct {
-  PyObject_HEAD const pf_game *g;
-  int players;
-  pf_options options;
-  uint64_t seed;
-  uint64_t dealt; /* states made by new_initial_state without a seed */
-} GameObject;
-
-static PyTypeObject GameType, StateType, BotType;
-
-/* An option's value from Python (int, bool or str) as the text the engine parses. */
-static int option_text(PyObject *v, char *buf, size_t n) {
-  if (PyBool_Check(v)) return snprintf(buf, n, "%s", v == Py_True ? "true" : "false"), 0;
-  if (PyLong_Check(v)) {
-    long long x = PyLong_AsLongLong(v);
-    if (x == -1 && PyErr_Occurred()) return -1;
-    return snprintf(buf, n, "%lld", x), 0;
-  }
-  if (PyUnicode_Check(v)) {
-    const char *s = PyUnicode_AsUTF8(v);
-    if (!s) return -1;
-    return snprintf(buf, n, "%s", s), 0;
-  }
-  PyErr_SetString(Error, "a game parameter is an int, a bool or a str");
-  return -1;
-}
-
-static int read_uint63(PyObject *v, const char *what, uint64_t *out) {
+int pfpy_read_uint63(PyObject *v, const char *what, uint64_t *out) {
   unsigned long long x = PyLong_Check(v) ? PyLong_AsUnsignedLongLong(v) : (unsigned long long)-1;
   if ((x == (unsigned long long)-1 && PyErr_Occurred()) || !PyLong_Check(v) || x > INT64_MAX) {
     PyErr_Clear();
-    PyErr_Format(Error, "%s must be an integer from 0 to 2^63 - 1", what);
+    PyErr_Format(pfpy_Error, "%s must be an integer from 0 to 2^63 - 1", what);
     return -1;
   }
   *out = x;
   return 0;
 }
-
-static GameObject *game_new(const pf_game *g, int players, const pf_options *options, uint64_t seed) {
-  GameObject *self = PyObject_New(GameObject, &GameType);
-  if (!self) return NULL;
-  self->g = g;
-  self->players = players;
-  self->options = *options;
-  self->seed = seed;
-  self->dealt = 0;
-  return self;
-}
-
-/* load_game(name, params=None): params are "players", "seed" and the game's options. */
-static PyObject *load_game(PyObject *mod, PyObject *args, PyObject *kw) {
-  (void)mod;
-  static char *names[] = {"name", "params", NULL};
-  const char *name;
-  PyObject *params = NULL;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "s|O", names, &name, &params)) return NULL;
-  const pf_game *g = pf_game_find(name);
-  if (!g) {
-    pf_buf b = {0};
-    for (int i = 0; pf_games[i]; i++) pf_buf_join_item(&b, i, "%s", pf_games[i]->id);
-    PyErr_Format(Error, "unknown game '%s'; games are: %s", name, pf_buf_str(&b));
-    pf_buf_free(&b);
-    return NULL;
-  }
-  if (params && params != Py_None && !PyDict_Check(params)) {
-    PyErr_SetString(Error, "load_game: params must be a dict");
-    return NULL;
-  }
-  pf_options options;
-  pf_options_default(g->options, g->noptions, &options);
-  long long players = g->min_players;
-  uint64_t seed = 0;
-  pf_error err;
-  PyObject *key, *value;
-  Py_ssize_t pos = 0;
-  while (params && params != Py_None && PyDict_Next(params, &pos, &key, &value)) {
-    const char *k = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
-    if (!k) {
-      PyErr_SetString(Error, "load_game: parameter names are strings");
-      return NULL;
-    }
-    if (strcmp(k, "players") == 0) {
-      players = PyLong_Check(value) && !PyBool_Check(value) ? PyLong_AsLongLong(value) : -1;
-      if (PyErr_Occurred()) PyErr_Clear(), players = -1;
-      continue;
-    }
-    if (strcmp(k, "seed") == 0) {
-      if (read_uint63(value, "seed", &seed) != 0) return NULL;
-      continue;
-    }
-    int i = pf_option_find(g->options, g->noptions, k);
-    if (i < 0) {
-      pf_buf b = {0};
-      for (int j = 0; j < g->noptions; j++) pf_buf_printf(&b, ", %s", g->options[j].name);
-      PyErr_Format(Error, "%s has no parameter '%s'; its parameters are: players, seed%s", g->id, k, pf_buf_str(&b));
-      pf_buf_free(&b);
-      return NULL;
-    }
-    char text[64];
-    if (option_text(value, text, sizeof text) != 0) return NULL;
-    if (pf_option_parse_value(&g->options[i], text, &options.v[i], &err) != 0) return fail(&err);
-  }
-  if (pf_check_players(g, players, &err) != 0) return fail(&err);
-  return (PyObject *)game_new(g, (int)players, &options, seed);
-}
-
-static PyObject *game_num_players(GameObject *self, PyObject *unused) {
-  (void)unused;
-  return PyLong_FromLong(self->players);
-}
-
-static PyObject *game_num_distinct_actions(GameObject *self, PyObject *unused) {
-  (void)unused;
-  return PyLong_FromLong(action_bound(self->g));
-}
-
-static PyObject *game_one(GameObject *self, PyObject *unused) {
-  (void)self, (void)unused;
-  return PyLong_FromLong(1);
-}
-
-static PyObject *game_zero(GameObject *self, PyObject *unused) {
-  (void)self, (void)unused;
-  return PyLong_FromLong(0);
-}
-
-static PyObject *game_tensor_shape(GameObject *self, PyObject *unused) {
-  (void)unused;
-  return Py_BuildValue("[ii]", tensor_rows(self->players), NCOLS);
-}
-
-static PyObject *game_tensor_size(GameObject *self, PyObject *unused) {
-  (void)unused;
-  return PyLong_FromLong((long)tensor_rows(self->players) * NCOLS);
-}
-
-static PyObject *game_short_name(GameObject *self, PyObject *unused) {
-  (void)unused;
-  return PyUnicode_FromString(self->g->id);
-}
-
-static PyObject *game_parameters(GameObject *self, PyObject *unused) {
-  (void)unused;
-  json_t *o = pf_record_options_json(self->g, &self->options);
-  json_object_set_new(o, "players", json_integer(self->players));
-  json_object_set_new(o, "seed", json_integer((json_int_t)self->seed));
-  return json_to_py(o);
-}
-
-static PyObject *game_repr(GameObject *self) {
-  return PyUnicode_FromFormat("pilfer.load_game(\"%s\", {\"players\": %d, \"seed\": %llu})", self->g->id, self->players,
-                              (unsigned long long)self->seed);
-}
-
-static PyObject *state_start(GameObject *game, const pf_setup *setup);
-typedef struct StateObject StateObject;
-static StateObject *state_alloc(GameObject *game);
-
-/* new_initial_state(seed=None): the deal from the seed; without one, deal k of the game's seed
- * for the k-th state made so. */
-static PyObject *game_new_initial_state(GameObject *self, PyObject *args, PyObject *kw) {
-  static char *names[] = {"seed", NULL};
-  PyObject *seedobj = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|O", names, &seedobj)) return NULL;
-  pf_setup setup = {.players = self->players, .options = self->options};
-  if (seedobj != Py_None) {
-    if (read_uint63(seedobj, "seed", &setup.seed) != 0) return NULL;
-  } else {
-    pf_rng r;
-    pf_rng_seed(&r, self->seed, 0x5059000000000000ull + self->dealt++);
-    setup.seed = pf_rng_next(&r) >> 1;
-  }
-  return state_start(self, &setup);
-}
-
-static PyObject *game_deserialize_state(GameObject *self, PyObject *args);
-
-static PyMethodDef game_methods[] = {
-    {"num_players", (PyCFunction)game_num_players, METH_NOARGS, "the number of players"},
-    {"num_distinct_actions", (PyCFunction)game_num_distinct_actions, METH_NOARGS,
-     "a bound on the actions: every action is in [0, num_distinct_actions())"},
-    {"max_chance_outcomes", (PyCFunction)game_one, METH_NOARGS, "1: chance draws from the state's generator"},
-    {"max_utility", (PyCFunction)game_one, METH_NOARGS, "a whole win: 1"},
-    {"min_utility", (PyCFunction)game_zero, METH_NOARGS, "no win: 0"},
-    {"new_initial_state", (PyCFunction)(void (*)(void))game_new_initial_state, METH_VARARGS | METH_KEYWORDS,
-     "new_initial_state(seed=None): a new game; without a seed, the next deal of the game's seed"},
-    {"observation_tensor_shape", (PyCFunction)game_tensor_shape, METH_NOARGS, "[rows, columns]"},
-    {"observation_tensor_size", (PyCFunction)game_tensor_size, METH_NOARGS, "rows * columns"},
-    {"short_name", (PyCFunction)game_short_name, METH_NOARGS, "the game's id"},
-    {"get_parameters", (PyCFunction)game_parameters, METH_NOARGS, "players, seed and every option, as a dict"},
-    {"deserialize_state", (PyCFunction)game_deserialize_state, METH_VARARGS,
-     "deserialize_state(text): the state serialize() wrote (its history), replayed through the game's checks"},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyTypeObject GameType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "pilfer.Game",
-    .tp_basicsize = sizeof(GameObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "A game with its players and options: made by pilfer.load_game.",
-    .tp_methods = game_methods,
-    .tp_repr = (reprfunc)game_repr,
-    .tp_dealloc = (destructor)PyObject_Del,
-};
-
-/* ------------------------------------------------------------------------------------------ */
-/* State                                                                                      */
-/* ------------------------------------------------------------------------------------------ */
-
-/* One step of the history: a seat's move code, or (who == PF_CHANCE) the index of a chance
- * outcome's canonical string. */
-typedef struct step {
-  int32_t who;
-  uint32_t code;
-} step;
-
-/* A resample_from_infostate in the history: the game's determinize for `seat`, with a generator
- * seeded by `seed`, before step `at`. */
-typedef struct resample {
-  int32_t at, seat;
-  uint64_t seed;
-} resample;
-
-struct StateObject {
-  PyObject_HEAD GameObject *game;
-  const pf_game *g;
-  int players;
-  pf_setup setup;
-  PyObject *deals; /* bytes: the setup's explicit deals, shared by clones (the state points into
-                    * them for later deals, so they live as long as any copy), or NULL */
-  void *st;        /* g->state_size bytes, owned */
-  step *hist;
-  int nhist, caphist;
-  char (*chance)[PF_MOVE_STR]; /* chance outcomes played, in order */
-  int nchance, capchance;
-  resample *rs;    /* resamples, in the order of the history: its record has none */
-  int nrs;
-  bool sampled;    /* made by State.from_sample: a position without a history */
-  int nlegal;      /* -1: not known yet */
-  pf_move legal[PF_MAX_MOVES];
-};
-
-static StateObject *state_alloc(GameObject *game) {
-  StateObject *s = PyObject_New(StateObject, &StateType);
-  if (!s) return NULL;
-  Py_INCREF(game);
-  s->game = game;
-  s->g = game->g;
-  s->players = game->players;
-  s->deals = NULL;
-  s->hist = NULL;
-  s->nhist = s->caphist = 0;
-  s->chance = NULL;
-  s->nchance = s->capchance = 0;
-  s->rs = NULL;
-  s->nrs = 0;
-  s->sampled = false;
-  s->nlegal = -1;
-  s->st = PyMem_Calloc(1, game->g->state_size);
-  if (!s->st) {
-    Py_DECREF(s);
-    return (StateObject *)PyErr_NoMemory();
-  }
-  return s;
-}
-
-static PyObject *state_start(GameObject *game, const pf_setup *setup) {
-  StateObject *s = state_alloc(game);
-  if (!s) return NULL;
-  s->setup = *setup;
-  if (setup->ndeals) {
-    s->deals = PyBytes_FromStringAndSize((const char *)setup->deals, (Py_ssize_t)setup->ndeals * (Py_ssize_t)sizeof *setup->deals);
-    if (!s->deals) {
-      Py_DECREF(s);
-      return NULL;
-    }
-    s->setup.deals = (const pf_deal *)PyBytes_AS_STRING(s->deals);
-  }
-  pf_error err;
-  if (s->g->start(s->st, &s->setup, &err) != 0) {
-    Py_DECREF(s);
-    return fail(&err);
-  }
-  return (PyObject *)s;
-}
-
-static void state_dealloc(StateObject *s) {
-  PyMem_Free(s->st);
-  Py_XDECREF(s->deals);
-  PyMem_Free(s->hist);
-  PyMem_Free(s->chance);
-  PyMem_Free(s->rs);
-  Py_XDECREF(s->game);
-  PyObject_Del(s);
-}
-
-static int push_step(StateObject *s, int who, uint32_t code) {
-  if (s->nhist == s->caphist) {
-    int cap = s->caphist ? 2 * s->caphist : 128;
-    step *h = PyMem_Realloc(s->hist, (size_t)cap * sizeof *h);
-    if (!h) return PyErr_NoMemory(), -1;
-    s->hist = h;
-    s->caphist = cap;
-  }
-  s->hist[s->nhist++] = (step){who, code};
-  return 0;
-}
-
-/* Notes a chance outcome just played (its canonical string). */
-static int push_chance(StateObject *s, const char *canon) {
-  if (s->nchance == s->capchance) {
-    int cap = s->capchance ? 2 * s->capchance : 16;
-    char(*c)[PF_MOVE_STR] = PyMem_Realloc(s->chance, (size_t)cap * sizeof *c);
-    if (!c) return PyErr_NoMemory(), -1;
-    s->chance = c;
-    s->capchance = cap;
-  }
-  snprintf(s->chance[s->nchance], PF_MOVE_STR, "%s", canon);
-  return push_step(s, PF_CHANCE, (uint32_t)s->nchance++);
-}
-
-static int ensure_legal(StateObject *s) {
-  if (s->nlegal < 0) s->nlegal = s->g->to_move(s->st) >= 0 ? s->g->legal(s->st, s->legal) : 0;
-  return s->nlegal;
-}
-
-static int spiel_player(int who) { return who >= 0 ? who : who == PF_CHANCE ? SPIEL_CHANCE : SPIEL_TERMINAL; }
-
-/* A seat number from Python: 0 .. players - 1. */
-static int read_seat(StateObject *s, PyObject *v, int *seat) {
-  long p = PyLong_Check(v) ? PyLong_AsLong(v) : -1;
-  if (PyErr_Occurred()) PyErr_Clear(), p = -1;
-  if (!PyLong_Check(v) || p < 0 || p >= s->players) {
-    PyErr_Format(Error, "a player is a seat from 0 to %d", s->players - 1);
-    return -1;
-  }
-  *seat = (int)p;
-  return 0;
-}
-
-/* An action from Python: a legal move of the seat to move (or 0 at a chance node). */
-static int read_action(StateObject *s, PyObject *v, pf_move *m) {
-  int who = s->g->to_move(s->st);
-  if (who == PF_NOBODY) {
-    PyErr_SetString(Error, "the game is over");
-    return -1;
-  }
-  long long a = PyLong_Check(v) ? PyLong_AsLongLong(v) : -1;
-  if (PyErr_Occurred()) PyErr_Clear(), a = -1;
-  if (!PyLong_Check(v)) {
-    PyErr_SetString(Error, "an action is an int");
-    return -1;
-  }
-  if (who == PF_CHANCE) {
-    if (a != 0) {
-      PyErr_Format(Error, "%lld is not a chance outcome here: the only one is 0 (the state's generator draws it)", a);
-      return -1;
-    }
-    *m = 0;
-    return 0;
-  }
-  int n = ensure_legal(s);
-  for (int i = 0; i < n; i++)
-    if ((long long)s->legal[i] == a) return *m = s->legal[i], 0;
-  PyErr_Format(Error, "%lld is not a legal action of seat %d here", a, who);
-  return -1;
-}
-
-/* Plays action m (read_action's) and notes it. */
-static int play(StateObject *s, pf_move m) {
-  int who = s->g->to_move(s->st);
-  s->nlegal = -1;
-  if (who == PF_CHANCE) {
-    char canon[PF_MOVE_STR];
-    s->g->chance_sample(s->st, canon);
-    return push_chance(s, canon);
-  }
-  s->g->apply(s->st, m);
-  return push_step(s, who, m);
-}
-
-/* Plays a move or chance outcome given as text, as records write them. */
-static int play_text(StateObject *s, const char *text, pf_error *err) {
-  int who = s->g->to_move(s->st);
-  if (who == PF_NOBODY) return pf_fail(err, "the game is over");
-  s->nlegal = -1;
-  if (who == PF_CHANCE) {
-    char canon[PF_MOVE_STR];
-    if (!s->g->chance_apply || s->g->chance_apply(s->st, text, canon, err) != 0) return -1;
-    if (push_chance(s, canon) != 0) return pf_fail(err, "out of memory");
-    return 0;
-  }
-  pf_move m;
-  if (s->g->move_parse(s->st, text, &m, err) != 0) return -1;
-  s->g->apply(s->st, m);
-  return push_step(s, who, m) == 0 ? 0 : pf_fail(err, "out of memory");
-}
-
-static PyObject *st_current_player(StateObject *s, PyObject *unused) {
-  (void)unused;
-  return PyLong_FromLong(spiel_player(s->g->to_move(s->st)));
-}
-
-static PyObject *st_is_terminal(StateObject *s, PyObject *unused) {
-  (void)unused;
-  return PyBool_FromLong(s->g->to_move(s->st) == PF_NOBODY);
-}
-
-static PyObject *st_is_chance_node(StateObject *s, PyObject *unused) {
-  (void)unused;
-  return PyBool_FromLong(s->g->to_move(s->st) == PF_CHANCE);
-}
-
-static PyObject *st_is_simultaneous_node(StateObject *s, PyObject *unused) {
-  (void)s, (void)unused;
-  Py_RETURN_FALSE; /* simultaneous choices are asked seat by seat (PAP-4) */
-}
-
-static PyObject *st_legal_actions(StateObject *s, PyObject *args) {
-  PyObject *player = NULL;
-  if (!PyArg_ParseTuple(args, "|O", &player)) return NULL;
-  int who = s->g->to_move(s->st);
-  if (player && player != Py_None) {
-    int p;
-    if (read_seat(s, player, &p) != 0) return NULL;
-    if (p != who) return PyList_New(0);
-  }
-  if (who == PF_CHANCE) return Py_BuildValue("[i]", 0);
-  int n = ensure_legal(s);
-  PyObject *list = PyList_New(n);
-  if (!list) return NULL;
-  for (int i = 0; i < n; i++) {
-    PyObject *a = PyLong_FromUnsignedLong(s->legal[i]);
-    if (!a) {
-      Py_DECREF(list);
-      return NULL;
-    }
-    PyList_SET_ITEM(list, i, a);
-  }
-  return list;
-}
-
-static PyObject *st_apply_action(StateObject *s, PyObject *action) {
-  pf_move m;
-  if (read_action(s, action, &m) != 0 || play(s, m) != 0) return NULL;
-  Py_RETURN_NONE;
-}
-
-static PyObject *st_apply_move(StateObject *s, PyObject *args) {
-  const char *text;
-  if (!PyArg_ParseTuple(args, "s", &text)) return NULL;
-  pf_error err;
-  if (play_text(s, text, &err) != 0) return fail(&err);
-  Py_RETURN_NONE;
-}
-
-static PyObject *st_chance_outcomes(StateObject *s, PyObject *unused) {
-  (void)unused;
-  if (s->g->to_move(s->st) != PF_CHANCE) {
-    PyErr_SetString(Error, "chance_outcomes: this is not a chance node");
-    return NULL;
-  }
-  return Py_BuildValue("[(id)]", 0, 1.0);
-}
-
-/* The win shares of the seats when the game is over (zeros before). */
-static PyObject *st_returns(StateObject *s, PyObject *unused) {
-  (void)unused;
-  double r[PF_MAX_PLAYERS] = {0};
-  if (s->g->to_move(s->st) == PF_NOBODY) {
-    int w[PF_MAX_PLAYERS], n = s->g->winners(s->st, w);
-    for (int i = 0; i < n; i++) r[w[i]] = 1.0 / n;
-  }
-  PyObject *list = PyList_New(s->players);
-  for (int p = 0; list && p < s->players; p++) PyList_SET_ITEM(list, p, PyFloat_FromDouble(r[p]));
-  return list;
-}
-
-static PyObject *st_player_return(StateObject *s, PyObject *player) {
-  int p;
-  if (read_seat(s, player, &p) != 0) return NULL;
-  PyObject *r = st_returns(s, NULL);
-  PyObject *v = r ? PyList_GetItem(r, p) : NULL;
-  Py_XINCREF(v);
-  Py_XDECREF(r);
-  return v;
-}
-
-static PyObject *st_scores(StateObject *s, PyObject *unused) {
-  (void)unused;
-  int sc[PF_MAX_PLAYERS];
-  s->g->scores(s->st, sc);
-  PyObject *list = PyList_New(s->players);
-  for (int p = 0; list && p < s->players; p++) PyList_SET_ITEM(list, p, PyLong_FromLong(sc[p]));
-  return list;
-}
-
-/* The move's string (or, at a chance node, the outcome the state's generator holds). */
-static PyObject *action_string(StateObject *s, PyObject *action) {
-  pf_move m;
-  if (read_action(s, action, &m) != 0) return NULL;
-  char buf[PF_MOVE_STR];
-  if (s->g->to_move(s->st) == PF_CHANCE) {
-    void *copy = PyMem_Malloc(s->g->state_size);
-    if (!copy) return PyErr_NoMemory();
-    memcpy(copy, s->st, s->g->state_size);
-    s->g->chance_sample(copy, buf);
-    PyMem_Free(copy);
-  } else {
-    s->g->move_str(s->st, m, buf);
-  }
-  return PyUnicode_FromString(buf);
-}
-
-/* action_to_string(player, action) or action_to_string(action). */
-static PyObject *st_action_to_string(StateObject *s, PyObject *args) {
-  PyObject *a, *b = NULL;
-  if (!PyArg_ParseTuple(args, "O|O", &a, &b)) return NULL;
-  if (b) {
-    long p = PyLong_Check(a) ? PyLong_AsLong(a) : -99;
-    if (PyErr_Occurred()) PyErr_Clear(), p = -99;
-    if (p != spiel_player(s->g->to_move(s->st))) {
-      PyErr_SetString(Error, "action_to_string: the player must be the one to move (current_player())");
-      return NULL;
-    }
-    a = b;
-  }
-  return action_string(s, a);
-}
-
-/* string_to_action(text) or string_to_action(player, text). */
-static PyObject *st_string_to_action(StateObject *s, PyObject *args) {
-  PyObject *p = NULL;
-  const char *text;
-  if (!PyArg_ParseTuple(args, "s", &text)) {
-    PyErr_Clear();
-    if (!PyArg_ParseTuple(args, "Os", &p, &text)) return NULL;
-  }
-  int who = s->g->to_move(s->st);
-  if (p && (!PyLong_Check(p) || PyLong_AsLong(p) != spiel_player(who))) {
-    PyErr_Clear();
-    PyErr_SetString(Error, "string_to_action: the player must be the one to move (current_player())");
-    return NULL;
-  }
-  if (who == PF_NOBODY) return PyErr_SetString(Error, "the game is over"), NULL;
-  if (who == PF_CHANCE) return PyErr_SetString(Error, "string_to_action: chance outcomes have one action, 0"), NULL;
-  pf_move m;
-  pf_error err;
-  if (s->g->move_parse(s->st, text, &m, &err) != 0) return fail(&err);
-  return PyLong_FromUnsignedLong(m);
-}
-
-/* The game's determinize for seat, with a generator seeded by seed: resample_from_infostate's. */
-static void determinize(const pf_game *g, void *st, int seat, uint64_t seed) {
-  pf_rng rng;
-  pf_rng_seed(&rng, seed, 0);
-  g->determinize(st, seat, &rng);
-}
-
-static StateObject *state_copy(StateObject *s) {
-  StateObject *c = state_alloc(s->game);
-  if (!c) return NULL;
-  c->setup = s->setup;
-  c->deals = Py_XNewRef(s->deals);
-  memcpy(c->st, s->st, s->g->state_size);
-  c->hist = s->nhist ? PyMem_Malloc((size_t)s->nhist * sizeof *c->hist) : NULL;
-  c->chance = s->nchance ? PyMem_Malloc((size_t)s->nchance * sizeof *c->chance) : NULL;
-  c->rs = s->nrs ? PyMem_Malloc((size_t)s->nrs * sizeof *c->rs) : NULL;
-  if ((s->nhist && !c->hist) || (s->nchance && !c->chance) || (s->nrs && !c->rs)) {
-    Py_DECREF(c);
-    return (StateObject *)PyErr_NoMemory();
-  }
-  if (s->nhist) memcpy(c->hist, s->hist, (size_t)s->nhist * sizeof *c->hist);
-  if (s->nchance) memcpy(c->chance, s->chance, (size_t)s->nchance * sizeof *c->chance);
-  if (s->nrs) memcpy(c->rs, s->rs, (size_t)s->nrs * sizeof *c->rs);
-  c->nhist = c->caphist = s->nhist;
-  c->nchance = c->capchance = s->nchance;
-  c->nrs = s->nrs;
-  c->sampled = s->sampled;
-  return c;
-}
-
-static PyObject *st_clone(StateObject *s, PyObject *unused) {
-  (void)unused;
-  return (PyObject *)state_copy(s);
-}
-
-static PyObject *st_deepcopy(StateObject *s, PyObject *memo) {
-  (void)memo;
-  return (PyObject *)state_copy(s);
-}
-
-/* The seat argument of the view methods: the seat to move when not given. */
-static int view_seat(StateObject *s, PyObject *args, int *seat) {
-  PyObject *p = NULL;
-  if (!PyArg_ParseTuple(args, "|O", &p)) return -1;
-  if (p && p != Py_None) return read_seat(s, p, seat);
-  *seat = s->g->to_move(s->st);
-  if (*seat < 0) {
-    PyErr_SetString(Error, "no seat is to move: name the player");
-    return -1;
-  }
-  return 0;
-}
-
-/* The table as viewer (a seat, or PF_VIEW_ALL) sees it, in plain text. */
-static PyObject *view_text(StateObject *s, int viewer) {
-  pf_buf b = {0};
-  pf_style plain = {0};
-  s->g->view_text(s->st, viewer, &plain, &b);
-  PyObject *out = PyUnicode_FromString(pf_buf_str(&b));
-  pf_buf_free(&b);
-  return out;
-}
-
-static PyObject *st_observation_string(StateObject *s, PyObject *args) {
-  int seat;
-  if (view_seat(s, args, &seat) != 0) return NULL;
-  return view_text(s, seat);
-}
-
-static PyObject *st_view(StateObject *s, PyObject *args) {
-  int seat;
-  if (view_seat(s, args, &seat) != 0) return NULL;
-  return json_to_py(pf_view_json(s->g, s->st, s->players, seat));
-}
-
-static PyObject *st_observation_tensor(StateObject *s, PyObject *args) {
-  int seat;
-  if (view_seat(s, args, &seat) != 0) return NULL;
-  npy_intp dims[2] = {tensor_rows(s->players), NCOLS};
-  PyObject *arr = PyArray_ZEROS(2, dims, NPY_FLOAT32, 0);
-  if (!arr) return NULL;
-  fill_tensor(s->g, s->st, s->players, seat, (float *)PyArray_DATA((PyArrayObject *)arr));
-  return arr;
-}
-
-/* resample_from_infostate(player, seed): the game's determinize for the seat (game.h). */
-static PyObject *st_resample(StateObject *s, PyObject *args) {
-  PyObject *p, *seedobj;
-  if (!PyArg_ParseTuple(args, "OO", &p, &seedobj)) return NULL;
-  int seat;
-  uint64_t seed;
-  if (read_seat(s, p, &seat) != 0 || read_uint63(seedobj, "seed", &seed) != 0) return NULL;
-  StateObject *c = state_copy(s);
-  if (!c) return NULL;
-  resample *rs = PyMem_Realloc(c->rs, (size_t)(c->nrs + 1) * sizeof *rs);
-  if (!rs) {
-    Py_DECREF(c);
-    return PyErr_NoMemory();
-  }
-  c->rs = rs;
-  determinize(c->g, c->st, seat, seed);
-  /* determinize is canonical (game.h): after one for this seat at this point, the next one gives
-   * what it alone would, so it takes the earlier one's place. */
-  if (c->nrs && c->rs[c->nrs - 1].at == c->nhist && c->rs[c->nrs - 1].seat == seat) c->nrs--;
-  c->rs[c->nrs++] = (resample){c->nhist, seat, seed};
-  c->nlegal = -1;
-  return (PyObject *)c;
-}
-
-/* Refuses (-1, with a Python error) a state that has no history: one from a sample. */
-static int has_history(StateObject *s, const char *what) {
-  if (!s->sampled) return 0;
-  PyErr_Format(Error, "%s: a state from a sample is a position without a history", what);
-  return -1;
-}
-
-static PyObject *st_history(StateObject *s, PyObject *unused) {
-  (void)unused;
-  if (has_history(s, "history") != 0) return NULL;
-  PyObject *list = PyList_New(s->nhist);
-  for (int i = 0; list && i < s->nhist; i++)
-    PyList_SET_ITEM(list, i, PyLong_FromUnsignedLong(s->hist[i].who == PF_CHANCE ? 0 : s->hist[i].code));
-  return list;
-}
-
-static PyObject *st_move_number(StateObject *s, PyObject *unused) {
-  (void)unused;
-  return PyLong_FromLong(s->nhist);
-}
-
-/* Replays the state's game from its setup in a pf_run, with its resamples at their places; before
- * each step i of the history, and once more at its end (i == nhist), calls visit(ctx, run, i)
- * when it is given. -1 (with a Python error) when it cannot be. */
-static int replay(StateObject *s, pf_run *run, void (*visit)(void *ctx, pf_run *run, int i), void *ctx) {
-  pf_error err;
-  if (has_history(s, "its history, record or information state") != 0) return -1;
-  if (pf_run_start(run, s->g, &s->setup, &err) != 0) return fail(&err), -1;
-  for (int i = 0, r = 0;; i++) {
-    for (; r < s->nrs && s->rs[r].at == i; r++) determinize(s->g, run->state, s->rs[r].seat, s->rs[r].seed);
-    if (visit) visit(ctx, run, i);
-    if (i == s->nhist) return 0;
-    if (s->hist[i].who != PF_CHANCE) {
-      pf_run_play(run, s->hist[i].code);
-    } else if (pf_run_play_text(run, s->chance[s->hist[i].code], &err) != 0) {
-      pf_run_free(run);
-      return fail(&err), -1; /* cannot be: the same outcome was played in the same position */
-    }
-  }
-}
-
-/* The game as a pf_run, for its record: a state with resamples has none (`pilfer replay` cannot
- * redo them). */
-static int to_run(StateObject *s, pf_run *run) {
-  if (s->nrs) {
-    PyErr_SetString(Error, "a state made by resample_from_infostate has no record (`pilfer replay` cannot redo a "
-                           "resample): serialize() writes its history with the resamples");
-    return -1;
-  }
-  return replay(s, run, NULL, NULL);
-}
-
-/* ---- information_state_string: the seat's view and the history as the seat saw it ---- */
-
-static void put_json(pf_buf *b, json_t *j) {
-  char *t = pf_jw_dumps(j, 0, false);
-  pf_buf_puts(b, t);
-  free(t);
-}
-
-static json_t *zone_by_id(json_t *zones, const char *id) {
-  size_t i;
-  json_t *z;
-  json_array_foreach(zones, i, z) {
-    const char *zid = json_string_value(json_object_get(z, "id"));
-    if (id && zid && strcmp(id, zid) == 0) return z;
-  }
-  return NULL;
-}
-
-/* The fields of zone `now` that differ from zone `old`'s (a field it lost as null), with its id. */
-static json_t *fields_changed(json_t *old, json_t *now) {
-  json_t *d = json_object(), *v;
-  const char *key;
-  json_object_set(d, "id", json_object_get(now, "id"));
-  json_object_foreach(now, key, v) if (!json_equal(v, json_object_get(old, key))) json_object_set(d, key, v);
-  json_object_foreach(old, key, v) if (!json_object_get(now, key)) json_object_set_new(d, key, json_null());
-  return d;
-}
-
-/* Appends what of view `now` differs from view `prev` (NULL: all of it): each field but the legal
- * moves (which the rest of the view determines) and each zone that changed (the fields that did,
- * by its id) or went. */
-static void view_changes(json_t *prev, json_t *now, pf_buf *b) {
-  const char *key;
-  json_t *v, *z;
-  json_object_foreach(now, key, v) {
-    if (strcmp(key, "zones") == 0 || strcmp(key, "legal") == 0 || strcmp(key, "moves") == 0) continue;
-    if (prev && json_equal(v, json_object_get(prev, key))) continue;
-    pf_buf_printf(b, " | %s ", key);
-    put_json(b, v);
-  }
-  json_t *zones = json_object_get(now, "zones"), *before = prev ? json_object_get(prev, "zones") : NULL;
-  size_t i;
-  json_array_foreach(zones, i, z) {
-    json_t *old = zone_by_id(before, json_string_value(json_object_get(z, "id")));
-    if (old && json_equal(old, z)) continue;
-    pf_buf_puts(b, " | ");
-    json_t *d = old ? fields_changed(old, z) : json_incref(z);
-    put_json(b, d);
-    json_decref(d);
-  }
-  json_array_foreach(before, i, z) {
-    const char *id = json_string_value(json_object_get(z, "id"));
-    if (!zone_by_id(zones, id)) pf_buf_printf(b, " | %s gone", id ? id : "?");
-  }
-}
-
-typedef struct infostate {
-  StateObject *s;
-  int seat;
-  json_t *prev; /* the seat's view before the step */
-  pf_buf out;
-} infostate;
-
-/* One line per step: its number, who acted and what the seat was told of it (describe,
- * describe_chance, as the seat may know it), then what of the seat's view it changed; before the
- * first, the seat's view of the deal. */
-static void infostate_step(void *ctx, pf_run *run, int i) {
-  infostate *x = ctx;
-  const pf_game *g = x->s->g;
-  json_t *now = pf_view_json(g, run->state, x->s->players, x->seat);
-  view_changes(x->prev, now, &x->out);
-  json_decref(x->prev);
-  x->prev = now;
-  if (i == x->s->nhist) return;
-  step st = x->s->hist[i];
-  pf_style plain = {0};
-  pf_buf_printf(&x->out, "\n%d ", i + 1);
-  if (st.who == PF_CHANCE) {
-    pf_buf_puts(&x->out, "chance:"); /* told to nobody unless the game says what */
-    if (g->describe_chance) pf_buf_putc(&x->out, ' '), g->describe_chance(run->state, x->s->chance[st.code], x->seat, &plain, &x->out);
-  } else if (g->describe) {
-    pf_buf_printf(&x->out, "seat %d: ", st.who);
-    g->describe(run->state, st.code, x->seat, &plain, &x->out);
-  } else {
-    char buf[PF_MOVE_STR];
-    g->move_str(run->state, st.code, buf);
-    pf_buf_printf(&x->out, "seat %d: %s", st.who, buf);
-  }
-}
-
-/* information_state_string(p): with perfect recall, as OpenSpiel defines it: the seat's JSON view
- * now, then the whole history as the seat saw it, so that two histories the seat can tell apart
- * give two strings and two it cannot give one. */
-static PyObject *st_information_state_string(StateObject *s, PyObject *args) {
-  int seat;
-  if (view_seat(s, args, &seat) != 0) return NULL;
-  char *text = pf_view_json_text(s->g, s->st, s->players, seat);
-  infostate x = {.s = s, .seat = seat};
-  pf_buf_puts(&x.out, text);
-  free(text);
-  pf_buf_puts(&x.out, "\n0 deal:");
-  pf_run run;
-  int rc = replay(s, &run, infostate_step, &x);
-  if (rc == 0) pf_run_free(&run);
-  json_decref(x.prev);
-  PyObject *out = rc == 0 ? PyUnicode_FromString(pf_buf_str(&x.out)) : NULL;
-  pf_buf_free(&x.out);
-  return out;
-}
-
-/* to_record(path=None): the record as JSON text, or written to path (SPEC §2). */
-static PyObject *st_to_record(StateObject *s, PyObject *args, PyObject *kw) {
-  static char *names[] = {"path", NULL};
-  const char *path = NULL;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|z", names, &path)) return NULL;
-  pf_run run;
-  if (to_run(s, &run) != 0) return NULL;
-  PyObject *out;
-  if (path) {
-    pf_error err;
-    out = pf_record_save(&run, path, &err) == 0 ? Py_NewRef(Py_None) : fail(&err);
-  } else {
-    json_t *j = pf_record_json(&run);
-    char *text = pf_jw_dumps(j, 2, false);
-    json_decref(j);
-    out = PyUnicode_FromString(text);
-    free(text);
-  }
-  pf_run_free(&run);
-  return out;
-}
-
-/* random_playout(seed): uniformly random moves (chance from the state's generator) to the end,
- * in C; returns the number of moves played. */
-static PyObject *st_random_playout(StateObject *s, PyObject *seedobj) {
-  uint64_t seed;
-  if (read_uint63(seedobj, "seed", &seed) != 0) return NULL;
-  pf_rng rng;
-  pf_rng_seed(&rng, seed, 0);
-  long played = 0;
-  for (int who; (who = s->g->to_move(s->st)) != PF_NOBODY; played++) {
-    pf_move m = 0;
-    if (who != PF_CHANCE) {
-      int n = ensure_legal(s);
-      m = s->legal[pf_rng_below(&rng, (uint32_t)n)];
-    }
-    if (play(s, m) != 0) return NULL;
-  }
-  return PyLong_FromLong(played);
-}
-
-/* serialize(): the state's history, as OpenSpiel's default: its record (SPEC §2: game, options,
- * seed, deals, moves), with "resamples" when resample_from_infostate made it. */
-static PyObject *st_serialize(StateObject *s, PyObject *unused) {
-  (void)unused;
-  pf_run run;
-  if (replay(s, &run, NULL, NULL) != 0) return NULL;
-  json_t *j = pf_record_json(&run);
-  pf_run_free(&run);
-  if (s->nrs) {
-    json_t *rs = json_array();
-    for (int i = 0; i < s->nrs; i++)
-      json_array_append_new(rs, json_pack("{s:i, s:i, s:I}", "at", s->rs[i].at, "seat", s->rs[i].seat, "seed",
-                                          (json_int_t)s->rs[i].seed));
-    json_object_set_new(j, "resamples", rs);
-  }
-  char *text = pf_jw_dumps(j, 0, false);
-  json_decref(j);
-  PyObject *out = PyUnicode_FromString(text);
-  free(text);
-  return out;
-}
-
-static PyObject *st_num_players(StateObject *s, PyObject *unused) {
-  (void)unused;
-  return PyLong_FromLong(s->players);
-}
-
-static PyObject *st_get_game(StateObject *s, PyObject *unused) {
-  (void)unused;
-  return Py_NewRef((PyObject *)s->game);
-}
-
-static PyObject *st_str(StateObject *s) { return view_text(s, PF_VIEW_ALL); }
-
-static PyObject *state_from_sample(PyObject *unused, PyObject *args);
-
-static PyMethodDef state_methods[] = {
-    {"current_player", (PyCFunction)st_current_player, METH_NOARGS,
-     "the seat to move, pilfer.CHANCE or pilfer.TERMINAL"},
-    {"is_terminal", (PyCFunction)st_is_terminal, METH_NOARGS, "whether the game is over"},
-    {"is_chance_node", (PyCFunction)st_is_chance_node, METH_NOARGS, "whether chance moves next"},
-    {"is_simultaneous_node", (PyCFunction)st_is_simultaneous_node, METH_NOARGS,
-     "False: simultaneous choices are asked seat by seat"},
-    {"legal_actions", (PyCFunction)st_legal_actions, METH_VARARGS,
-     "legal_actions(player=None): the legal actions of the seat to move ([0] at a chance node)"},
-    {"apply_action", (PyCFunction)st_apply_action, METH_O, "apply_action(a): plays a legal action"},
-    {"apply_move", (PyCFunction)st_apply_move, METH_VARARGS,
-     "apply_move(text): plays a move (or a chance outcome, '*...') written as records write it"},
-    {"chance_outcomes", (PyCFunction)st_chance_outcomes, METH_NOARGS, "[(0, 1.0)] at a chance node"},
-    {"returns", (PyCFunction)st_returns, METH_NOARGS, "each seat's share of the win when over, else zeros"},
-    {"rewards", (PyCFunction)st_returns, METH_NOARGS, "as returns(): the only reward comes at the end"},
-    {"player_return", (PyCFunction)st_player_return, METH_O, "player_return(p): returns()[p]"},
-    {"scores", (PyCFunction)st_scores, METH_NOARGS, "each seat's score (running, or final when over)"},
-    {"action_to_string", (PyCFunction)st_action_to_string, METH_VARARGS,
-     "action_to_string(player, a) or action_to_string(a): the move's canonical string (G-9)"},
-    {"string_to_action", (PyCFunction)st_string_to_action, METH_VARARGS,
-     "string_to_action(text) or string_to_action(player, text): the action of a move written in any accepted form"},
-    {"clone", (PyCFunction)st_clone, METH_NOARGS, "an independent copy"},
-    {"__deepcopy__", (PyCFunction)st_deepcopy, METH_O, "an independent copy"},
-    {"information_state_string", (PyCFunction)st_information_state_string, METH_VARARGS,
-     "information_state_string(p=None): the seat's JSON view and the history as the seat saw it (perfect recall)"},
-    {"observation_string", (PyCFunction)st_observation_string, METH_VARARGS,
-     "observation_string(p=None): the table as the seat sees it"},
-    {"observation_tensor", (PyCFunction)st_observation_tensor, METH_VARARGS,
-     "observation_tensor(p=None): a float32 numpy array of game.observation_tensor_shape() (docs/python.md)"},
-    {"view", (PyCFunction)st_view, METH_VARARGS, "view(p=None): the seat's JSON view as a dict"},
-    {"resample_from_infostate", (PyCFunction)st_resample, METH_VARARGS,
-     "resample_from_infostate(p, seed): a state the seat cannot tell from this one (the game's determinize)"},
-    {"history", (PyCFunction)st_history, METH_NOARGS, "every action played, chance outcomes as 0"},
-    {"move_number", (PyCFunction)st_move_number, METH_NOARGS, "len(history())"},
-    {"to_record", (PyCFunction)(void (*)(void))st_to_record, METH_VARARGS | METH_KEYWORDS,
-     "to_record(path=None): the game record (JSON text, or written to path) that `pilfer replay` reads"},
-    {"random_playout", (PyCFunction)st_random_playout, METH_O,
-     "random_playout(seed): random moves to the end, at engine speed; returns how many"},
-    {"from_sample", (PyCFunction)state_from_sample, METH_VARARGS | METH_STATIC,
-     "State.from_sample(game, text, key): a sample of the bot protocol, refused unless the run's pilfer wrote it "
-     "under key (PILFER_SAMPLE_KEY); a position without a history"},
-    {"serialize", (PyCFunction)st_serialize, METH_NOARGS,
-     "the state's history as text (its record, with any resamples) for game.deserialize_state"},
-    {"num_players", (PyCFunction)st_num_players, METH_NOARGS, "the number of players"},
-    {"get_game", (PyCFunction)st_get_game, METH_NOARGS, "the game"},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyTypeObject StateType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "pilfer.State",
-    .tp_basicsize = sizeof(StateObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "A position of a game, with its history: game.new_initial_state() or pilfer.load_record().",
-    .tp_methods = state_methods,
-    .tp_str = (reprfunc)st_str,
-    .tp_dealloc = (destructor)state_dealloc,
-};
-
-#define MAX_RESAMPLES 1024 /* resamples a serialized state may hold */
-
-/* Reads "resamples" of a serialized state (NULL: none) into rs (MAX_RESAMPLES entries). */
-static int read_resamples(json_t *a, const pf_record *rec, resample *rs, int *n, pf_error *err) {
-  *n = 0;
-  if (!a || json_is_null(a)) return 0;
-  if (!json_is_array(a)) return pf_fail(err, "resamples: expected an array");
-  if (json_array_size(a) > MAX_RESAMPLES) return pf_fail(err, "resamples: %zu of them; at most %d", json_array_size(a), MAX_RESAMPLES);
-  size_t i;
-  json_t *r;
-  json_array_foreach(a, i, r) {
-    json_t *at = json_object_get(r, "at"), *seat = json_object_get(r, "seat"), *seed = json_object_get(r, "seed");
-    int prev = i ? rs[i - 1].at : 0;
-    if (!json_is_integer(at) || json_integer_value(at) < prev || json_integer_value(at) > rec->nmoves)
-      return pf_fail(err, "resamples[%zu].at: expected a move number from %d to %d", i, prev, rec->nmoves);
-    if (!json_is_integer(seat) || json_integer_value(seat) < 0 || json_integer_value(seat) >= rec->setup.players)
-      return pf_fail(err, "resamples[%zu].seat: expected a seat from 0 to %d", i, rec->setup.players - 1);
-    if (!json_is_integer(seed) || json_integer_value(seed) < 0)
-      return pf_fail(err, "resamples[%zu].seed: expected an integer from 0 to 2^63 - 1", i);
-    rs[i] = (resample){(int32_t)json_integer_value(at), (int32_t)json_integer_value(seat), (uint64_t)json_integer_value(seed)};
-  }
-  *n = (int)json_array_size(a);
-  return 0;
-}
-
-/* The state a serialized state or record (its JSON text) describes: its game started from its
- * setup, and every move played through the game's legality checks (move_parse, chance_apply),
- * with the resamples at their places; its result, when it has one, checked. Nothing in the text
- * is trusted: the state is the engine's own. `want`, when given, is the game it must be of. */
-static PyObject *state_from_text(GameObject *want, const char *text, size_t len) {
-  pf_record rec;
-  pf_error err;
-  resample rs[MAX_RESAMPLES];
-  int nrs = 0;
-  if (pf_record_parse(text, len, &rec, &err) != 0) return fail(&err);
-  json_t *root = json_loadb(text, len, 0, NULL);
-  int bad = read_resamples(json_object_get(root, "resamples"), &rec, rs, &nrs, &err);
-  json_decref(root);
-  if (!bad && want &&
-      (rec.game != want->g || rec.setup.players != want->players ||
-       memcmp(rec.setup.options.v, want->options.v, (size_t)want->g->noptions * sizeof want->options.v[0]) != 0))
-    bad = pf_fail(&err, "a state of %s for %d players with its options, not of this game (%s for %d)",
-                  rec.game->id, rec.setup.players, want->g->id, want->players);
-  GameObject *game = bad ? NULL : want ? (GameObject *)Py_NewRef(want)
-                                       : game_new(rec.game, rec.setup.players, &rec.setup.options, rec.setup.seed);
-  StateObject *s = game ? (StateObject *)state_start(game, &rec.setup) : NULL;
-  Py_XDECREF(game);
-  if (s && nrs && !(s->rs = PyMem_Malloc((size_t)nrs * sizeof *s->rs))) {
-    Py_CLEAR(s);
-    PyErr_NoMemory();
-  }
-  for (int i = 0, r = 0; s && !bad; i++) {
-    for (; r < nrs && rs[r].at == i; r++) {
-      determinize(s->g, s->st, rs[r].seat, rs[r].seed);
-      s->rs[s->nrs++] = rs[r];
-      s->nlegal = -1;
-    }
-    if (i == rec.nmoves) break;
-    if (play_text(s, rec.moves[i], &err) != 0) {
-      pf_error_prefix(&err, "move %d (\"%s\")", i + 1, rec.moves[i]);
-      bad = -1;
-    }
-  }
-  if (s && !bad && rec.has_result) {
-    pf_run end = {.game = s->g, .setup = s->setup, .state = s->st}; /* read only */
-    bad = pf_record_check_result(&rec, &end, &err);
-  }
-  pf_record_free(&rec);
-  if (bad) {
-    Py_XDECREF(s);
-    return fail(&err);
-  }
-  return (PyObject *)s;
-}
-
-/* State.from_sample(game, text, key): a determinization the bot protocol sent (bots/sample.h),
- * read only once its MAC under key has matched, then checked by the game. */
-static PyObject *state_from_sample(PyObject *unused, PyObject *args) {
-  (void)unused;
-  GameObject *game;
-  const char *text, *keytext;
-  Py_ssize_t len, keylen;
-  if (!PyArg_ParseTuple(args, "O!s#s#:from_sample", &GameType, &game, &text, &len, &keytext, &keylen)) return NULL;
-  pf_error err;
-  uint8_t key[PF_SIPHASH_KEY];
-  if (pf_sample_key_parse(keytext, (size_t)keylen, key, &err) != 0) return fail(&err);
-  StateObject *s = state_alloc(game);
-  if (!s) return NULL;
-  s->setup = (pf_setup){.players = game->players, .options = game->options};
-  s->sampled = true;
-  if (pf_sample_read(game->g, game->players, text, (size_t)len, key, s->st, &err) != 0) {
-    Py_DECREF(s);
-    return fail(&err);
-  }
-  return (PyObject *)s;
-}
-
-/* deserialize_state(text): the state serialize() (or to_record()) wrote, replayed. */
-static PyObject *game_deserialize_state(GameObject *self, PyObject *args) {
-  const char *text;
-  Py_ssize_t len;
-  if (!PyArg_ParseTuple(args, "s#", &text, &len)) return NULL;
-  return state_from_text(self, text, (size_t)len);
-}
-
-/* load_record(source): a record's JSON text (or a serialized state), or the path of a record
- * file; the state after its last move, replayed and checked as `pilfer replay` does. */
-static PyObject *load_record(PyObject *mod, PyObject *arg) {
-  (void)mod;
-  Py_ssize_t len;
-  const char *src = PyUnicode_Check(arg) ? PyUnicode_AsUTF8AndSize(arg, &len) : NULL;
-  if (!src) {
-    PyErr_Clear();
-    PyErr_SetString(Error, "load_record: give a record's JSON text or a file's path, as a str");
-    return NULL;
-  }
-  if (src[strspn(src, " \t\r\n")] == '{') return state_from_text(NULL, src, (size_t)len);
-  pf_buf b = {0};
-  pf_error err;
-  PyObject *out = NULL;
-  if (pf_buf_read_file(&b, src, &err) != 0) {
-    fail(&err);
-  } else if (!(out = state_from_text(NULL, pf_buf_str(&b), b.len))) {
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    PyErr_Format(Error, "%s: %S", src, value);
-    Py_XDECREF(type), Py_XDECREF(value), Py_XDECREF(tb);
-  }
-  pf_buf_free(&b);
-  return out;
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* Bot                                                                                        */
-/* ------------------------------------------------------------------------------------------ */
-
-typedef struct {
-  PyObject_HEAD char spec[PF_BOT_SPEC];
-  int seat;
-  uint64_t seed;
-  bool ready; /* bot made, for `players` */
-  bool busy;  /* choosing, without the GIL: another thread may not use it meanwhile */
-  int players;
-  pf_bot bot;
-} BotObject;
-
-static int bot_init(BotObject *self, PyObject *args, PyObject *kw) {
-  if (self->busy) return PyErr_SetString(Error, "the bot is choosing in another thread"), -1;
-  static char *names[] = {"spec", "seat", "seed", NULL};
-  const char *spec;
-  int seat = 0;
-  PyObject *seedobj = NULL;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "s|iO", names, &spec, &seat, &seedobj)) return -1;
-  pf_error err;
-  if (strlen(spec) >= PF_BOT_SPEC) return PyErr_SetString(Error, "the bot spec is too long"), -1;
-  if (pf_bot_check_spec(spec, &err) != 0) return fail(&err), -1;
-  if (seat < 0 || seat >= PF_MAX_PLAYERS) return PyErr_Format(Error, "seat must be from 0 to %d", PF_MAX_PLAYERS - 1), -1;
-  uint64_t seed = 0;
-  if (seedobj && read_uint63(seedobj, "seed", &seed) != 0) return -1;
-  if (self->ready) pf_bot_free(&self->bot);
-  self->ready = false;
-  snprintf(self->spec, sizeof self->spec, "%s", spec);
-  self->seat = seat;
-  self->seed = seed;
-  return 0;
-}
-
-static void bot_dealloc(BotObject *self) {
-  if (self->ready) pf_bot_free(&self->bot);
-  Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
-/* step(state): the bot's action for its seat, which must be the one to move. The search runs
- * without the GIL, on a copy of the state. */
-static PyObject *bot_step(BotObject *self, PyObject *arg) {
-  if (!PyObject_TypeCheck(arg, &StateType)) return PyErr_SetString(Error, "step: give a pilfer.State"), NULL;
-  if (!self->spec[0]) return PyErr_SetString(Error, "the bot was not initialised"), NULL;
-  StateObject *s = (StateObject *)arg;
-  if (self->busy) return PyErr_SetString(Error, "step: the bot is choosing in another thread"), NULL;
-  int who = s->g->to_move(s->st);
-  if (who != self->seat) {
-    PyErr_Format(Error, "step: the bot plays seat %d, and %s is to move", self->seat,
-                 who >= 0 ? "another seat" : who == PF_CHANCE ? "chance" : "nobody (the game is over)");
-    return NULL;
-  }
-  pf_error err;
-  if (self->ready && self->players != s->players) pf_bot_free(&self->bot), self->ready = false;
-  if (!self->ready) {
-    if (pf_bot_init(&self->bot, self->spec, s->players, self->seed, self->seat, &err) != 0) return fail(&err);
-    self->ready = true;
-    self->players = s->players;
-  }
-  void *copy = PyMem_Malloc(s->g->state_size);
-  if (!copy) return PyErr_NoMemory();
-  memcpy(copy, s->st, s->g->state_size);
-  const pf_game *g = s->g;
-  pf_move m;
-  self->busy = true;
-  Py_BEGIN_ALLOW_THREADS m = pf_bot_choose(&self->bot, g, copy);
-  Py_END_ALLOW_THREADS self->busy = false;
-  PyMem_Free(copy);
-  return PyLong_FromUnsignedLong(m);
-}
-
-static PyObject *bot_restart(BotObject *self, PyObject *unused) {
-  (void)unused;
-  if (self->busy) return PyErr_SetString(Error, "restart: the bot is choosing in another thread"), NULL;
-  if (self->ready) pf_bot_reseed(&self->bot, self->seed, self->seat);
-  Py_RETURN_NONE;
-}
-
-static PyObject *bot_repr(BotObject *self) {
-  return PyUnicode_FromFormat("pilfer.Bot(\"%s\", seat=%d, seed=%llu)", self->spec, self->seat,
-                              (unsigned long long)self->seed);
-}
-
-static PyMethodDef bot_methods[] = {
-    {"step", (PyCFunction)bot_step, METH_O, "step(state): the bot's action for its seat"},
-    {"restart", (PyCFunction)bot_restart, METH_NOARGS, "reseeds the bot for a new game"},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyTypeObject BotType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "pilfer.Bot",
-    .tp_basicsize = sizeof(BotObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Bot(spec, seat=0, seed=0): a built-in bot (\"random\", \"greedy\", \"ismcts:iters=2000\", \"exec:...\").",
-    .tp_methods = bot_methods,
-    .tp_init = (initproc)bot_init,
-    .tp_new = PyType_GenericNew,
-    .tp_repr = (reprfunc)bot_repr,
-    .tp_dealloc = (destructor)bot_dealloc,
-};
 
 /* ------------------------------------------------------------------------------------------ */
 /* sim                                                                                        */
@@ -1331,29 +74,30 @@ static PyObject *play_many(PyObject *args, PyObject *kw, const char *cmd) {
   PyObject *gameobj, *seats, *seedobj = NULL;
   long long games = 100;
   int rotate = 0, threads = 1;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O|LOpi", names, &GameType, &gameobj, &seats, &games, &seedobj, &rotate,
-                                   &threads))
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O|LOpi", names, &pfpy_GameType, &gameobj, &seats, &games, &seedobj,
+                                   &rotate, &threads))
     return NULL;
   GameObject *game = (GameObject *)gameobj;
   pf_sim_config c = {.game = game->g, .players = game->players, .options = game->options, .games = games,
                      .seed = 1, .rotate = rotate, .shard = 1, .nshards = 1, .analyze = strcmp(cmd, "analyze") == 0};
-  if (seedobj && read_uint63(seedobj, "seed", &c.seed) != 0) return NULL;
-  if (games < 1) return PyErr_Format(Error, "%s: games must be 1 or more", cmd), NULL;
-  if (threads < 1 || threads > 1024) return PyErr_Format(Error, "%s: threads must be from 1 to 1024", cmd), NULL;
+  if (seedobj && pfpy_read_uint63(seedobj, "seed", &c.seed) != 0) return NULL;
+  if (games < 1) return PyErr_Format(pfpy_Error, "%s: games must be 1 or more", cmd), NULL;
+  if (threads < 1 || threads > 1024) return PyErr_Format(pfpy_Error, "%s: threads must be from 1 to 1024", cmd), NULL;
   if (!PyList_Check(seats) || PyList_GET_SIZE(seats) != game->players)
-    return PyErr_Format(Error, "%s: seats must be a list of %d bot specs", cmd, game->players), NULL;
+    return PyErr_Format(pfpy_Error, "%s: seats must be a list of %d bot specs", cmd, game->players), NULL;
   pf_error err;
   for (int p = 0; p < game->players; p++) {
     PyObject *v = PyList_GET_ITEM(seats, p);
     const char *spec = PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : NULL;
     if (!spec || strlen(spec) >= PF_BOT_SPEC) {
       PyErr_Clear();
-      return PyErr_Format(Error, "%s: seats[%d] must be a bot spec shorter than %d characters", cmd, p, PF_BOT_SPEC),
+      return PyErr_Format(pfpy_Error, "%s: seats[%d] must be a bot spec shorter than %d characters", cmd, p,
+                          PF_BOT_SPEC),
              NULL;
     }
     if (pf_bot_check_spec(spec, &err) != 0) {
       pf_error_prefix(&err, "seats[%d]", p);
-      return fail(&err);
+      return pfpy_fail(&err);
     }
     snprintf(c.seats[p], sizeof c.seats[p], "%s", spec);
   }
@@ -1361,8 +105,13 @@ static PyObject *play_many(PyObject *args, PyObject *kw, const char *cmd) {
   pf_sim_result res;
   int rc;
   Py_BEGIN_ALLOW_THREADS rc = pf_sim_run(&c, &opts, &res, &err);
-  Py_END_ALLOW_THREADS if (rc != 0) return fail(&err);
-  return json_to_py(pf_sim_json(&res));
+  Py_END_ALLOW_THREADS if (rc != 0) return pfpy_fail(&err);
+  pf_buf b = {0};
+  pf_jw w = {.b = &b};
+  pf_sim_write(&w, &res);
+  PyObject *out = pfpy_json_to_py(&b, w.rc);
+  pf_buf_free(&b);
+  return out;
 }
 
 static PyObject *sim(PyObject *mod, PyObject *args, PyObject *kw) {
@@ -1388,13 +137,18 @@ static PyObject *registered_names(PyObject *mod, PyObject *unused) {
 
 static PyObject *games(PyObject *mod, PyObject *unused) {
   (void)mod, (void)unused;
-  return json_to_py(pf_games_json());
+  pf_buf b = {0};
+  pf_jw w = {.b = &b};
+  pf_games_write(&w);
+  PyObject *out = pfpy_json_to_py(&b, w.rc);
+  pf_buf_free(&b);
+  return out;
 }
 
 static PyMethodDef module_methods[] = {
-    {"load_game", (PyCFunction)(void (*)(void))load_game, METH_VARARGS | METH_KEYWORDS,
+    {"load_game", (PyCFunction)(void (*)(void))pfpy_load_game, METH_VARARGS | METH_KEYWORDS,
      "load_game(name, params=None): a game; params: players, seed and the game's options"},
-    {"load_record", (PyCFunction)load_record, METH_O,
+    {"load_record", (PyCFunction)pfpy_load_record, METH_O,
      "load_record(source): the state at the end of a record (its JSON text, or a file's path)"},
     {"sim", (PyCFunction)(void (*)(void))sim, METH_VARARGS | METH_KEYWORDS,
      "sim(game, seats, games=100, seed=1, rotate=False, threads=1): `pilfer sim --json` as a dict"},
@@ -1413,17 +167,21 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit_pilfer(void);
 PyMODINIT_FUNC PyInit_pilfer(void) {
   import_array();
-  if (PyType_Ready(&GameType) < 0 || PyType_Ready(&StateType) < 0 || PyType_Ready(&BotType) < 0) return NULL;
+  if (PyType_Ready(&pfpy_GameType) < 0 || PyType_Ready(&pfpy_StateType) < 0 || PyType_Ready(&pfpy_BotType) < 0)
+    return NULL;
   PyObject *m = PyModule_Create(&module);
   if (!m) return NULL;
   /* Researchers run their own programs as bots (exec:); only `pilfer serve` refuses them. */
   pf_bot_allow_programs(true);
-  Error = PyErr_NewException("pilfer.Error", PyExc_ValueError, NULL);
-  if (PyModule_AddObjectRef(m, "Error", Error) < 0 || PyModule_AddObjectRef(m, "Game", (PyObject *)&GameType) < 0 ||
-      PyModule_AddObjectRef(m, "State", (PyObject *)&StateType) < 0 ||
-      PyModule_AddObjectRef(m, "Bot", (PyObject *)&BotType) < 0 || PyModule_AddIntConstant(m, "CHANCE", SPIEL_CHANCE) < 0 ||
+  pfpy_Error = PyErr_NewException("pilfer.Error", PyExc_ValueError, NULL);
+  if (PyModule_AddObjectRef(m, "Error", pfpy_Error) < 0 ||
+      PyModule_AddObjectRef(m, "Game", (PyObject *)&pfpy_GameType) < 0 ||
+      PyModule_AddObjectRef(m, "State", (PyObject *)&pfpy_StateType) < 0 ||
+      PyModule_AddObjectRef(m, "Bot", (PyObject *)&pfpy_BotType) < 0 ||
+      PyModule_AddIntConstant(m, "CHANCE", SPIEL_CHANCE) < 0 ||
       PyModule_AddIntConstant(m, "SIMULTANEOUS", SPIEL_SIMULTANEOUS) < 0 ||
-      PyModule_AddIntConstant(m, "INVALID", SPIEL_INVALID) < 0 || PyModule_AddIntConstant(m, "TERMINAL", SPIEL_TERMINAL) < 0) {
+      PyModule_AddIntConstant(m, "INVALID", SPIEL_INVALID) < 0 ||
+      PyModule_AddIntConstant(m, "TERMINAL", SPIEL_TERMINAL) < 0) {
     Py_DECREF(m);
     return NULL;
   }

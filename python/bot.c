@@ -1,0 +1,107 @@
+/*
+ * bot.c - pilfer.Bot (docs/python.md): a built-in bot, or a program over the bot protocol, that
+ * chooses the move of its seat in a pilfer.State, without the GIL.
+ */
+#include "pilfer.h"
+
+#include <string.h>
+
+#include "bots/bot.h"
+
+typedef struct {
+  PyObject_HEAD char spec[PF_BOT_SPEC];
+  int seat;
+  uint64_t seed;
+  bool ready; /* bot made, for `players` */
+  bool busy;  /* choosing, without the GIL: another thread may not use it meanwhile */
+  int players;
+  pf_bot bot;
+} BotObject;
+
+static int bot_init(BotObject *self, PyObject *args, PyObject *kw) {
+  if (self->busy) return PyErr_SetString(pfpy_Error, "the bot is choosing in another thread"), -1;
+  static char *names[] = {"spec", "seat", "seed", NULL};
+  const char *spec;
+  int seat = 0;
+  PyObject *seedobj = NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "s|iO", names, &spec, &seat, &seedobj)) return -1;
+  pf_error err;
+  if (strlen(spec) >= PF_BOT_SPEC) return PyErr_SetString(pfpy_Error, "the bot spec is too long"), -1;
+  if (pf_bot_check_spec(spec, &err) != 0) return pfpy_fail(&err), -1;
+  if (seat < 0 || seat >= PF_MAX_PLAYERS) return PyErr_Format(pfpy_Error, "seat must be from 0 to %d", PF_MAX_PLAYERS - 1), -1;
+  uint64_t seed = 0;
+  if (seedobj && pfpy_read_uint63(seedobj, "seed", &seed) != 0) return -1;
+  if (self->ready) pf_bot_free(&self->bot);
+  self->ready = false;
+  snprintf(self->spec, sizeof self->spec, "%s", spec);
+  self->seat = seat;
+  self->seed = seed;
+  return 0;
+}
+
+static void bot_dealloc(BotObject *self) {
+  if (self->ready) pf_bot_free(&self->bot);
+  Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* step(state): the bot's action for its seat, which must be the one to move. The search runs
+ * without the GIL, on a copy of the state. */
+static PyObject *bot_step(BotObject *self, PyObject *arg) {
+  if (!PyObject_TypeCheck(arg, &pfpy_StateType)) return PyErr_SetString(pfpy_Error, "step: give a pilfer.State"), NULL;
+  if (!self->spec[0]) return PyErr_SetString(pfpy_Error, "the bot was not initialised"), NULL;
+  StateObject *s = (StateObject *)arg;
+  if (self->busy) return PyErr_SetString(pfpy_Error, "step: the bot is choosing in another thread"), NULL;
+  int who = s->g->to_move(s->st);
+  if (who != self->seat) {
+    PyErr_Format(pfpy_Error, "step: the bot plays seat %d, and %s is to move", self->seat,
+                 who >= 0 ? "another seat" : who == PF_CHANCE ? "chance" : "nobody (the game is over)");
+    return NULL;
+  }
+  pf_error err;
+  if (self->ready && self->players != s->players) pf_bot_free(&self->bot), self->ready = false;
+  if (!self->ready) {
+    if (pf_bot_init(&self->bot, self->spec, s->players, self->seed, self->seat, &err) != 0) return pfpy_fail(&err);
+    self->ready = true;
+    self->players = s->players;
+  }
+  void *copy = PyMem_Malloc(s->g->state_size);
+  if (!copy) return PyErr_NoMemory();
+  memcpy(copy, s->st, s->g->state_size);
+  const pf_game *g = s->g;
+  pf_move m;
+  self->busy = true;
+  Py_BEGIN_ALLOW_THREADS m = pf_bot_choose(&self->bot, g, copy);
+  Py_END_ALLOW_THREADS self->busy = false;
+  PyMem_Free(copy);
+  return PyLong_FromUnsignedLong(m);
+}
+
+static PyObject *bot_restart(BotObject *self, PyObject *unused) {
+  (void)unused;
+  if (self->busy) return PyErr_SetString(pfpy_Error, "restart: the bot is choosing in another thread"), NULL;
+  if (self->ready) pf_bot_reseed(&self->bot, self->seed, self->seat);
+  Py_RETURN_NONE;
+}
+
+static PyObject *bot_repr(BotObject *self) {
+  return PyUnicode_FromFormat("pilfer.Bot(\"%s\", seat=%d, seed=%llu)", self->spec, self->seat,
+                              (unsigned long long)self->seed);
+}
+
+static PyMethodDef bot_methods[] = {
+    {"step", (PyCFunction)bot_step, METH_O, "step(state): the bot's action for its seat"},
+    {"restart", (PyCFunction)bot_restart, METH_NOARGS, "reseeds the bot for a new game"},
+    {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject pfpy_BotType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "pilfer.Bot",
+    .tp_basicsize = sizeof(BotObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Bot(spec, seat=0, seed=0): a built-in bot (\"random\", \"greedy\", \"ismcts:iters=2000\", \"exec:...\").",
+    .tp_methods = bot_methods,
+    .tp_init = (initproc)bot_init,
+    .tp_new = PyType_GenericNew,
+    .tp_repr = (reprfunc)bot_repr,
+    .tp_dealloc = (destructor)bot_dealloc,
+};

@@ -1,0 +1,113 @@
+/*
+ * pilfer.h - what the files of `import pilfer` share (docs/python.md): the Game and State
+ * objects, the module's error, and the functions one file gives another. pilfer.c is the
+ * module (its functions and its init), game.c the Game type, state.c the State type (views,
+ * records, serialization), bot.c the Bot type.
+ */
+#ifndef PF_PYTHON_PILFER_H
+#define PF_PYTHON_PILFER_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/buf.h"
+#include "core/game.h"
+#include "core/jsontext.h"
+#include "core/record.h"
+
+/* numpy's API table, set by import_array in pilfer.c, read by state.c's observation tensor. */
+#define PY_ARRAY_UNIQUE_SYMBOL pfpy_ARRAY_API
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+
+/* OpenSpiel's player ids. */
+#define SPIEL_CHANCE (-1)
+#define SPIEL_SIMULTANEOUS (-2)
+#define SPIEL_INVALID (-3)
+#define SPIEL_TERMINAL (-4)
+
+extern PyObject *pfpy_Error; /* pilfer.Error */
+extern PyTypeObject pfpy_GameType, pfpy_StateType, pfpy_BotType;
+
+/* Raises pilfer.Error with err's message; returns NULL. */
+PyObject *pfpy_fail(const pf_error *err);
+/* b's JSON text, written with pf_jw, as a str, or (pfpy_json_to_py) as Python's json.loads reads
+ * it. rc is the writer's: not 0 (a string that was not UTF-8) raises pilfer.Error. */
+PyObject *pfpy_json_text(const pf_buf *b, int rc);
+PyObject *pfpy_json_to_py(const pf_buf *b, int rc);
+/* An integer from 0 to 2^63 - 1 from Python; `what` names it in the error. */
+int pfpy_read_uint63(PyObject *v, const char *what, uint64_t *out);
+
+/* ---- Game (game.c) ---- */
+
+typedef struct {
+  PyObject_HEAD const pf_game *g;
+  int players;
+  pf_options options;
+  uint64_t seed;
+  uint64_t dealt; /* states made by new_initial_state without a seed */
+} GameObject;
+
+GameObject *pfpy_game_new(const pf_game *g, int players, const pf_options *options, uint64_t seed);
+/* load_game(name, params=None): params are "players", "seed" and the game's options. */
+PyObject *pfpy_load_game(PyObject *mod, PyObject *args, PyObject *kw);
+
+/* ---- State (state.c) ---- */
+
+/* One step of the history: a seat's move code, or (who == PF_CHANCE) the index of a chance
+ * outcome's canonical string. */
+typedef struct step {
+  int32_t who;
+  uint32_t code;
+} step;
+
+/* A resample_from_infostate in the history: the game's determinize for `seat`, with a generator
+ * seeded by `seed`, before step `at`. */
+typedef struct resample {
+  int32_t at, seat;
+  uint64_t seed;
+} resample;
+
+typedef struct StateObject {
+  PyObject_HEAD GameObject *game;
+  const pf_game *g;
+  int players;
+  pf_setup setup;
+  PyObject *deals; /* bytes: the setup's explicit deals, shared by clones (the state points into
+                    * them for later deals, so they live as long as any copy), or NULL */
+  void *st;        /* g->state_size bytes, owned */
+  step *hist;
+  int nhist, caphist;
+  char (*chance)[PF_MOVE_STR]; /* chance outcomes played, in order */
+  int nchance, capchance;
+  resample *rs;    /* resamples, in the order of the history: its record has none */
+  int nrs;
+  bool sampled;    /* made by State.from_sample: a position without a history */
+  int nlegal;      /* -1: not known yet */
+  pf_move legal[PF_MAX_MOVES];
+} StateObject;
+
+/* A game's state started from setup (a new reference), or NULL with a Python error. */
+PyObject *pfpy_state_start(GameObject *game, const pf_setup *setup);
+/* The state a serialized state or record (its JSON text) describes, replayed and checked;
+ * `want`, when given, is the game it must be of. */
+PyObject *pfpy_state_from_text(GameObject *want, const char *text, size_t len);
+/* load_record(source): a record's JSON text (or a serialized state), or a record file's path. */
+PyObject *pfpy_load_record(PyObject *mod, PyObject *arg);
+
+/* ---- Observation tensors, from the zones of the view (docs/views.md; state.c fills them) ---- */
+
+/* Columns: codes 0-75 (standard cards, the joker, Skip-Bo Junior's), a game's own cards (codes
+ * from PF_CARD_GAME up, card.h) by bits 8-13 of their code, which Point-a-Pile's codec gives its
+ * colour and type (64), any other card, and a card the viewer cannot see. No game is named here. */
+#define COL_PAP 76
+#define COL_OTHER (COL_PAP + 64)
+#define COL_UNSEEN (COL_OTHER + 1)
+#define NCOLS (COL_UNSEEN + 1)
+
+/* The tensor's rows for a game of `players`: two for each zone kind and owner, and the scores. */
+int pfpy_tensor_rows(int players);
+
+#endif
