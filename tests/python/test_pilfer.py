@@ -1,4 +1,4 @@
-"""Tests of `import pilfer` (python/pilfer.c, docs/python.md) and of the bot protocol
+"""Tests of `import pilfer` (python/, docs/python.md) and of the bot protocol
 (bots/exec.c, docs/botproto.md), with Debian's unittest and numpy.
 
 Run by ctest (tests/CMakeLists.txt) as: python3 -m unittest discover -s tests/python, with
