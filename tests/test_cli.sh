@@ -533,7 +533,7 @@ expect_fail "analyze --html: no report folder" 1 "analyze: --html: no report fol
 expect_fail "sim --html refused" 2 "sim: unknown or incomplete option '--html'" $PILFER sim thief --seat random --games 2 --html "$T/r.html"
 expect_fail "compare: malformed JSON" 2 "trunc.json: line 2 column 0" $PILFER analyze --compare "$T/off.json" "$T/trunc.json"
 
-# ---- backup (the live copy is tested against a playing server in test_server) ----
+# ---- backup (the live copy is tested against a playing server in test_server_play, online_backup) ----
 expect_fail "backup: no database" 2 "backup: $T/none.db: No such file or directory" $PILFER backup --db "$T/none.db" "$T/b.db"
 echo "not a database at all" >"$T/text.db"
 expect_fail "backup: not a database" 2 "backup: $T/text.db: not a pilfer serve database" $PILFER backup --db "$T/text.db" "$T/b.db"
