@@ -116,7 +116,7 @@ static void bad_clients(void **st) {
   expect_error_msg(rogue, NULL, "bad_token", "\"type\": \"move\", \"table\": %d, \"token\": \"%s\", \"move\": \"%s\", \"ply\": %d", b->id, x->token, legal, ply);
   expect_error_msg(rogue, NULL, "unknown_table", "\"type\": \"move\", \"table\": 999999, \"token\": \"%s\", \"move\": \"%s\", \"ply\": %d", x->token, legal, ply);
   expect_error_msg(x->ws, x, "illegal_move", "\"type\": \"move\", \"table\": %d, \"token\": \"%s\", \"move\": \"ZZ>p9\", \"ply\": %d", a->id, x->token, ply);
-  /* a move carries the ply it was chosen at (issue 16, 7) */
+  /* a move carries the ply it was chosen at (docs/protocol.md, "move") */
   expect_error_msg(x->ws, x, "bad_message", "\"type\": \"move\", \"table\": %d, \"token\": \"%s\", \"move\": \"%s\"", a->id, x->token, legal);
   expect_error_msg(x->ws, x, "stale", "\"type\": \"move\", \"table\": %d, \"token\": \"%s\", \"move\": \"%s\", \"ply\": %d", a->id, x->token, legal, ply + 1);
   expect_error_msg(rogue, NULL, "bad_token", "\"type\": \"resume\", \"table\": %d, \"token\": \"%s\"", a->id, "x");
@@ -192,7 +192,7 @@ static json_t *wait_asked(ws_conn *c, long long tid, int ms) {
   return NULL;
 }
 
-/* Finding 1 of issue 16: bindings past the limit (a use after free). 33 tables watched, the 33rd
+/* bindings past the limit (a use after free). 33 tables watched, the 33rd
  * refused, and again and again; then the connection goes and the 33rd table plays on. */
 static void bindings(void **st) {
   (void)st;
@@ -243,7 +243,7 @@ static void bindings(void **st) {
   ws_close(p, WS_CLOSE_NORMAL);
 }
 
-/* Finding 2: client text with multibyte characters cut into an error reply (an abort). */
+/* Client text with multibyte characters cut into an error reply (an abort). */
 static void bad_utf8(void **st) {
   (void)st;
   ws_conn *p = connect_or_fail(&server);
@@ -264,7 +264,7 @@ static void bad_utf8(void **st) {
   ws_close(p, WS_CLOSE_NORMAL);
 }
 
-/* Finding 3: an over-long takeover bot is refused in words (its error text was unset). */
+/* An over-long takeover bot is refused in words (its error text was unset). */
 static void long_bot(void **st) {
   (void)st;
   ws_conn *p = connect_or_fail(&server);
@@ -277,7 +277,7 @@ static void long_bot(void **st) {
   ws_close(p, WS_CLOSE_NORMAL);
 }
 
-/* Finding 7: Skip-Bo Junior, where a seat moves several times in a row: a move sent with the ply
+/* Skip-Bo Junior, where a seat moves several times in a row: a move sent with the ply
  * of the seat's last move is stale, not played. */
 static void stale_ply(void **st) {
   (void)st;
@@ -359,7 +359,7 @@ static bool bots_table_ends(void) {
   return true;
 }
 
-/* Finding 4: hints of huge budgets, from two connections at once, do not starve a table of bots
+/* Hints of huge budgets, from two connections at once, do not starve a table of bots
  * (they are refused); one hint at a time per connection; bots over budget are refused. */
 static void hints(void **st) {
   (void)st;

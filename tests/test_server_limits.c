@@ -44,7 +44,7 @@ static int http_raw(int port, const char *req) {
 }
 
 
-/* Finding 8, HTTP: files inside the web folder only (no folder, no link out of it), GET and
+/* HTTP: files inside the web folder only (no folder, no link out of it), GET and
  * HEAD only. */
 static void http_files(void **st) {
   (void)st;
@@ -152,7 +152,7 @@ static void reports(void **st) {
   }
 }
 
-/* Finding 8, the database deleted (and its -wal) under the server: nothing is acknowledged that a
+/* The database deleted (and its -wal) under the server: nothing is acknowledged that a
  * restart would lose. */
 static void deleted_db(void **st) {
   (void)st;
@@ -173,7 +173,7 @@ static void deleted_db(void **st) {
   stop_own(&s);
 }
 
-/* Finding 5: idle WebSockets closed (one that answers pings stays), connections per address. */
+/* Idle WebSockets closed (one that answers pings stays), connections per address. */
 static void connections(void **st) {
   (void)st;
   const char *args[] = {"--limit", "conns_per_address=5", "--limit", "idle=4", NULL};
@@ -194,7 +194,7 @@ static void connections(void **st) {
   stop_own(&s);
 }
 
-/* Finding 6, tables: waiting tables per address (another client is another address) and in
+/* Tables: waiting tables per address (another client is another address) and in
  * all, their expiry (from the store too), the search budget of a bot seat. */
 static void waiting_tables(void **st) {
   (void)st;
@@ -293,7 +293,7 @@ static int fill_until(srv *s, const int *fd, int n, long long t, const char *why
   return sent < most ? sent : -1;
 }
 
-/* Finding 6, queues: a watcher that never reads is closed when queue_kib wait for it; several
+/* Queues: a watcher that never reads is closed when queue_kib wait for it; several
  * that never read are stopped by queue_total_mib, and once they are gone their bytes are freed
  * (the server's log says how much waited for all when it closes one). */
 static void queues(void **st) {

@@ -348,9 +348,9 @@ static void recovery(void **st) {
 }
 
 
-/* `pilfer backup` in the middle of several games (issue 25): the server plays on while the copy
- * is taken and after it, and a second server started on the copy holds every table at or past
- * every move acknowledged before the backup began. */
+/* `pilfer backup` in the middle of several games (docs/operations.md, "Backups"): the server
+ * plays on while the copy is taken and after it, and a second server started on the copy holds
+ * every table at or past every move acknowledged before the backup began. */
 static void online_backup(void **st) {
   (void)st;
   const char *g[] = {"steal-the-pile", "thief", "skip-bo-junior"};
