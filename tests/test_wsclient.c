@@ -23,6 +23,8 @@
 
 #include "wsclient.h"
 
+#define WAIT_MS 20000 /* a hang guard: what must come does within milliseconds on a quiet machine */
+
 static const uint8_t KEY[4] = {0x37, 0xfa, 0x21, 0x3d};
 
 /* A payload of n bytes that is not the same byte over and over. */
@@ -352,7 +354,7 @@ static void conn_upgrade_ping_close(void **st) {
   fake_listen(&f);
   const uint8_t hello[] = {0x81, 0x02, '{', '}'};
   ws_conn *c = fake_upgrade(&f, false, hello, sizeof hello, "pilfer");
-  json_t *j = ws_recv_json(c, 2000);
+  json_t *j = ws_recv_json(c, WAIT_MS);
   assert_non_null(j);
   assert_true(json_is_object(j) && json_object_size(j) == 0);
   json_decref(j);
@@ -362,7 +364,7 @@ static void conn_upgrade_ping_close(void **st) {
   fake_expect_frame(&f, WS_OP_TEXT, "{\"type\":\"games\"}");
   const uint8_t ping_then_text[] = {0x89, 0x02, 'h', 'i', 0x81, 0x01, '7'};
   send(f.fd, ping_then_text, sizeof ping_then_text, 0);
-  j = ws_recv_json(c, 2000);
+  j = ws_recv_json(c, WAIT_MS);
   assert_true(json_is_integer(j) && json_integer_value(j) == 7);
   json_decref(j);
   fake_expect_frame(&f, WS_OP_PONG, "hi");
@@ -370,7 +372,7 @@ static void conn_upgrade_ping_close(void **st) {
   send(f.fd, bye, sizeof bye, 0);
   close(f.fd);
   ws_msg m;
-  assert_int_equal(ws_recv(c, &m, 2000), 1);
+  assert_int_equal(ws_recv(c, &m, WAIT_MS), 1);
   assert_int_equal(m.opcode, WS_OP_CLOSE);
   assert_int_equal(ws_close_code(c), WS_CLOSE_TOO_BIG);
   assert_int_equal(ws_get_state(c), WS_CLOSED);
@@ -385,14 +387,14 @@ static void conn_refuses_a_wrong_upgrade(void **st) {
   fake f;
   fake_listen(&f);
   ws_conn *c = fake_upgrade(&f, true, NULL, 0, NULL);
-  assert_int_equal(ws_recv(c, &(ws_msg){0}, 2000), -1);
+  assert_int_equal(ws_recv(c, &(ws_msg){0}, WAIT_MS), -1);
   assert_non_null(strstr(ws_error(c), "Sec-WebSocket-Accept"));
   ws_drop(c);
   fake_close(&f);
   /* nobody listening: ws_connect says so */
   fake_listen(&f);
   close(f.listen_fd);
-  assert_null(ws_connect("127.0.0.1", f.port, "/ws", NULL, 2000));
+  assert_null(ws_connect("127.0.0.1", f.port, "/ws", NULL, WAIT_MS));
   assert_non_null(strstr(ws_last_error(), "refused"));
 }
 
@@ -403,7 +405,7 @@ static void conn_dropped(void **st) {
   fake_listen(&f);
   ws_conn *c = fake_upgrade(&f, false, NULL, 0, NULL);
   fake_close(&f);
-  assert_null(ws_recv_json(c, 2000));
+  assert_null(ws_recv_json(c, WAIT_MS));
   assert_int_equal(ws_close_code(c), WS_CLOSE_ABNORMAL);
   ws_drop(c);
 }
@@ -426,7 +428,7 @@ static int fake_get(const char *resp, char **body) {
     _exit(0);
   }
   close(f.listen_fd);
-  int status = http_get("127.0.0.1", f.port, "/api/tables/7", 5000, body, NULL);
+  int status = http_get("127.0.0.1", f.port, "/api/tables/7", WAIT_MS, body, NULL);
   kill(pid, SIGKILL);
   waitpid(pid, NULL, 0);
   return status;

@@ -72,7 +72,7 @@ class Entrants(unittest.TestCase):
         self.assertEqual(pairs[("greedy", t1000)], 20)
         self.assertNotIn((t10, t1000), pairs)  # the 1000 ms entrant: the one before it and greedy only
         self.assertIn(("ismcts:iters=10000", t100), pairs)
-        # the entrants, every one, are the default
+        # the entrants docs/strength.md names ("The entrants are ..."), every one, are the default
         self.assertEqual([e.split(":")[0] for e, _ in entrants].count("ismcts"), 6)
 
     def test_the_run_goes_cheapest_entrant_first(self):

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import {
   useServerAndBrowser, newPage, createTable, playToEnd, screenshots, tableData, waitTurn, recordBoards,
-  checkBoardsAgainstRecord, writeTemp, mineOnScreen, PILFER, PHONE,
+  checkBoardsAgainstRecord, writeTemp, mineOnScreen, PILFER, PHONE, hang,
 } from './lib.mjs';
 
 // Every game, as the short whole game it declares next to its code (its measures' quick game:
@@ -21,7 +21,7 @@ test('every game declares a short game within its player range', () => {
   for (const g of GAMES) assert.ok(g.quick.players >= g.min_players && g.quick.players <= g.max_players, g.id);
 });
 
-test('the lobby lists every game with its options, at desktop and phone width', { timeout: 30000 }, async () => {
+test('the lobby lists every game with its options, at desktop and phone width', { timeout: hang(30000) }, async () => {
   const page = await newPage(env.browser);
   await page.goto(env.server.url);
   await page.waitForSelector('.game-choice');
@@ -29,7 +29,7 @@ test('the lobby lists every game with its options, at desktop and phone width', 
   await page.locator('#game-gharat').check();
   assert.equal(await page.locator('#opt-target').inputValue(), '1000');
   assert.equal(await page.locator('#opt-teams').isChecked(), false);
-  // The option's help in words (issue 20: the rulings' ids are for the rules' text, not the lobby).
+  // The option's help in words (the rulings' ids are for the rules' text, not the lobby).
   assert.match(await page.locator('.option').first().textContent(), /play hands until a total reaches this/);
   assert.doesNotMatch(await page.locator('.option').first().textContent(), /GHA-6/);
   await page.locator('#game-point-a-pile').check();
@@ -41,7 +41,7 @@ test('the lobby lists every game with its options, at desktop and phone width', 
 });
 
 for (const [game, t] of Object.entries(TABLES)) {
-  test(`${game}: against bots, by clicking, to the end screen`, { timeout: 120000 }, async () => {
+  test(`${game}: against bots, by clicking, to the end screen`, { timeout: hang(120000) }, async () => {
     const page = await newPage(env.browser);
     const seats = ['you', ...Array(t.players - 1).fill('random')];
     const table = await createTable(page, env.server.url, { game, players: t.players, options: t.options, seats });
@@ -108,7 +108,7 @@ for (const [game, t] of Object.entries(TABLES)) {
   });
 }
 
-test('the review steps through a finished game, backwards and forwards, every card shown', { timeout: 120000 }, async () => {
+test('the review steps through a finished game, backwards and forwards, every card shown', { timeout: hang(120000) }, async () => {
   const page = await newPage(env.browser);
   await createTable(page, env.server.url, { game: 'steal-the-pile', players: 2, seats: ['you', 'greedy'] });
   await playToEnd(page);
@@ -140,7 +140,7 @@ test('the review steps through a finished game, backwards and forwards, every ca
   await page.context().close();
 });
 
-test('rules and hint while playing; the live region says whose turn it is', { timeout: 60000 }, async () => {
+test('rules and hint while playing; the live region says whose turn it is', { timeout: hang(60000) }, async () => {
   const page = await newPage(env.browser);
   const table = await createTable(page, env.server.url, { game: 'thief', players: 2, options: { hands: 1 }, seats: ['you', 'greedy'] });
   await waitTurn(page);
@@ -170,7 +170,7 @@ test('rules and hint while playing; the live region says whose turn it is', { ti
   await page.keyboard.press('Escape');
   await rules.waitFor({ state: 'detached' });
   await page.locator('#hint-btn').click();
-  await page.waitForFunction(() => /^Hint: /.test(document.querySelector('.hint-line').textContent), null, { timeout: 20000 });
+  await page.waitForFunction(() => /^Hint: /.test(document.querySelector('.hint-line').textContent), null, { timeout: hang(20000) });
   const hinted = await page.locator('.legal-move.hinted').count();
   assert.equal(hinted, 1, 'the hinted move is marked in the list');
   assert.deepEqual(page.errors, []);

@@ -18,6 +18,12 @@ export const PILFER = process.env.PILFER_BIN || join(ROOT, 'build/pilfer');
 export const ARTIFACTS = process.env.PILFER_WEB_ARTIFACTS || join(ROOT, 'build/web-artifacts');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
+// Every wall-clock limit here is a hang guard: hang(ms) is ms, what the wait takes at most on a quiet
+// machine, times PILFER_TEST_HANG (10 by default), so that a busy machine (load 15 on 2 cores, or
+// the sanitizers) is slow but never fails for it; only a test that hangs meets a limit.
+export const HANG = Number(process.env.PILFER_TEST_HANG) || 10;
+export const hang = (ms) => ms * HANG;
+
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
@@ -35,7 +41,7 @@ export async function startServer({ dir = null, port = 0, args = [] } = {}) {
   });
   const url = await new Promise((ok, fail) => {
     let out = '';
-    const timer = setTimeout(() => fail(new Error(`pilfer serve printed no URL: ${out} ${err}`)), 10000);
+    const timer = setTimeout(() => fail(new Error(`pilfer serve printed no URL: ${out} ${err}`)), hang(10000));
     proc.stdout.on('data', (d) => {
       out += d;
       const m = /listening on (http:\/\/[^\s]+)/.exec(out);
@@ -75,6 +81,7 @@ export async function launch() {
 export async function newPage(browser, viewport = DESKTOP, { motion = 'reduce' } = {}) {
   const ctx = await browser.newContext({ viewport, reducedMotion: motion });
   const page = await ctx.newPage();
+  page.setDefaultTimeout(hang(30000)); // playwright's own default, 30 s, as a hang guard
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
   page.on('console', (m) => { if (m.type() === 'error') page.errors.push(m.text()); });
@@ -242,7 +249,7 @@ export function tableData(page) {
 }
 
 // Waits until this page's seat is asked (true) or the game is over (false).
-export async function waitTurn(page, timeout = 60000) {
+export async function waitTurn(page, timeout = hang(60000)) {
   await page.waitForFunction(() => {
     const t = document.querySelector('.table-page');
     return t && (t.dataset.status === 'over' || (t.dataset.myturn === '1' && !t.dataset.busy));
@@ -320,7 +327,7 @@ export async function clickMove(page, stats = {}, pick = null, { drag = false, s
   await page.waitForFunction((b) => {
     const t = document.querySelector('.table-page');
     return (Number(t.dataset.states) > b && !t.dataset.busy) || document.querySelector('.error')?.textContent;
-  }, before, { timeout: 30000, polling: 50 });
+  }, before, { timeout: hang(30000), polling: 50 });
 }
 
 // Plays this page's seat to the end of the game; returns the number of moves made. `each(n)` runs

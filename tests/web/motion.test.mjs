@@ -1,4 +1,4 @@
-// motion.test.mjs - what a person sees happen (issue 19): in every game a bot's move is a card seen
+// motion.test.mjs - what a person sees happen: in every game a bot's move is a card seen
 // travelling from its zone to the zone it goes to, the last moves stay marked and said in words,
 // the hand stays on the screen after every move at phone size, reduced motion draws at once, the
 // review shows step K in words with its marks, and the page's files come compressed and cached.
@@ -12,7 +12,7 @@ import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import {
   useServerAndBrowser, newPage, createTable, clickMove, waitTurn, tableData, screenshots, watchMotion, mineOnScreen,
-  replayView, writeTemp, lastMovesHidden, settled, screenshot, cardsSpilling, cardsCovered, PILFER, PHONE, DESKTOP, ROOT,
+  replayView, writeTemp, lastMovesHidden, settled, screenshot, cardsSpilling, cardsCovered, PILFER, PHONE, DESKTOP, ROOT, hang,
 } from './lib.mjs';
 
 const GAMES = JSON.parse(spawnSync(PILFER, ['games', '--json'], { encoding: 'utf8' }).stdout);
@@ -73,7 +73,7 @@ async function lastMovesShown(page, { fitOnly = false } = {}) {
 
 for (const g of GAMES) {
   const game = g.id, t = g.quick;
-  test(`${game}: a bot's move is seen travelling and stays marked; the hand stays in view at phone size`, { timeout: 150000 }, async () => {
+  test(`${game}: a bot's move is seen travelling and stays marked; the hand stays in view at phone size`, { timeout: hang(150000) }, async () => {
     const page = await newPage(env.browser, PHONE, { motion: 'no-preference' });
     await watchMotion(page);
     const seats = ['you', ...Array(t.players - 1).fill('greedy')];
@@ -168,7 +168,7 @@ async function newOpenPile(page) {
 // both sizes, cards travelling or not.
 for (const [viewport, motion] of [[PHONE, 'no-preference'], [DESKTOP, 'reduce']]) {
   const size = `${viewport.width}x${viewport.height}`;
-  test(`steal-the-pile, 4 players at ${size}: what the last moves touched is on the screen`, { timeout: 180000 }, async () => {
+  test(`steal-the-pile, 4 players at ${size}: what the last moves touched is on the screen`, { timeout: hang(180000) }, async () => {
     const page = await newPage(env.browser, viewport, { motion });
     // Bots that play at random leave more open piles, and so does this seat (a card that takes
     // nothing); another table while none wrapped, at most three.
@@ -210,7 +210,7 @@ for (const [viewport, motion] of [[PHONE, 'no-preference'], [DESKTOP, 'reduce']]
 // above the dock, your seat is on the screen, nothing spills out of its seat or the middle and the
 // page never scrolls sideways. A screenshot after every turn (steal-the-pile-followed-*).
 for (const [viewport, size] of [[PHONE, 'phone'], [DESKTOP, 'desktop']]) {
-  test(`steal-the-pile against two bots at ${viewport.width}x${viewport.height}: followed from the screen`, { timeout: 180000 }, async () => {
+  test(`steal-the-pile against two bots at ${viewport.width}x${viewport.height}: followed from the screen`, { timeout: hang(180000) }, async () => {
     const page = await newPage(env.browser, viewport, { motion: 'no-preference' });
     await createTable(page, env.server.url, { game: 'steal-the-pile', players: 3, seats: ['you', 'greedy', 'greedy'] });
     let turn = 0;
@@ -250,7 +250,7 @@ for (const [viewport, size] of [[PHONE, 'phone'], [DESKTOP, 'desktop']]) {
 // dock, in every choice of two whole games or more (the check the per-game test makes, made often);
 // and every card offered can be clicked in its middle: of two 3s in a hand stack, the one on top
 // (SBJ-3), not one that the cards fanned over it cover.
-test('skip-bo-junior at 390x844: a chosen card\'s targets are always on the screen', { timeout: 180000 }, async () => {
+test('skip-bo-junior at 390x844: a chosen card\'s targets are always on the screen', { timeout: hang(180000) }, async () => {
   const page = await newPage(env.browser, PHONE, { motion: 'no-preference' });
   const stats = { hidden: [] }, covered = [];
   let choices = 0;
@@ -276,7 +276,7 @@ test('skip-bo-junior at 390x844: a chosen card\'s targets are always on the scre
 
 // Piles at 1280x800: the whole table (header, the others, the castle, your hand) on one screen,
 // without scrolling the page, on every turn.
-test('piles, 4 players at 1280x800: the whole table fits the screen', { timeout: 120000 }, async () => {
+test('piles, 4 players at 1280x800: the whole table fits the screen', { timeout: hang(120000) }, async () => {
   const page = await newPage(env.browser, DESKTOP);
   await createTable(page, env.server.url, { game: 'piles', players: 4, seats: ['you', 'greedy', 'greedy', 'greedy'] });
   let turns = 0;
@@ -301,7 +301,7 @@ test('piles, 4 players at 1280x800: the whole table fits the screen', { timeout:
   await page.context().close();
 });
 
-test('prefers-reduced-motion: every state is drawn at once, nothing travels', { timeout: 60000 }, async () => {
+test('prefers-reduced-motion: every state is drawn at once, nothing travels', { timeout: hang(60000) }, async () => {
   const page = await newPage(env.browser, DESKTOP, { motion: 'reduce' });
   await watchMotion(page);
   await createTable(page, env.server.url, { game: 'steal-the-pile', players: 3, seats: ['you', 'greedy', 'greedy'] });
@@ -319,7 +319,7 @@ test('prefers-reduced-motion: every state is drawn at once, nothing travels', { 
   await page.context().close();
 });
 
-test('the review: a link to step K shows its words and marks, the log in step; arrows and slider', { timeout: 120000 }, async () => {
+test('the review: a link to step K shows its words and marks, the log in step; arrows and slider', { timeout: hang(120000) }, async () => {
   const page = await newPage(env.browser, DESKTOP);
   const table = await createTable(page, env.server.url, { game: 'steal-the-pile', players: 3, seats: ['you', 'greedy', 'greedy'] });
   while (await waitTurn(page)) await clickMove(page);
@@ -429,7 +429,7 @@ test('a log entry that says where its card came from is followed, not guessed, w
 
 // Every game's review, mid-game, at both sizes.
 for (const g of GAMES) {
-  test(`${g.id}: the review, mid-game, at both sizes`, { timeout: 120000 }, async () => {
+  test(`${g.id}: the review, mid-game, at both sizes`, { timeout: hang(120000) }, async () => {
     const page = await newPage(env.browser, DESKTOP);
     const seats = ['you', ...Array(g.quick.players - 1).fill('random')];
     const table = await createTable(page, env.server.url, { game: g.id, players: g.quick.players, options: g.quick.options, seats });
@@ -487,7 +487,7 @@ test('the static files come gzip-compressed with an ETag, 304 when unchanged; mo
   for (const m of modules) assert.match(index, new RegExp(`<link rel="modulepreload" href="/js/${m}">`), m);
 });
 
-test('point-a-pile: cards say what they do in words, legibly, the whole text on hover and long press', { timeout: 60000 }, async () => {
+test('point-a-pile: cards say what they do in words, legibly, the whole text on hover and long press', { timeout: hang(60000) }, async () => {
   for (const viewport of [DESKTOP, PHONE]) {
     const page = await newPage(env.browser, viewport);
     await createTable(page, env.server.url, { game: 'point-a-pile', players: 3, seats: ['you', 'greedy', 'greedy'] });
@@ -516,7 +516,7 @@ test('point-a-pile: cards say what they do in words, legibly, the whole text on 
   }
 });
 
-test('skip-bo-junior: building piles say what they take next; scores count cards left, the winner first', { timeout: 120000 }, async () => {
+test('skip-bo-junior: building piles say what they take next; scores count cards left, the winner first', { timeout: hang(120000) }, async () => {
   const page = await newPage(env.browser);
   // The bot may move first and empty its stockpile of 5 before this seat is asked (SBJ-6; about 1
   // game in 300 of random play): another table then, at most three.

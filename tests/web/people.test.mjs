@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   useServerAndBrowser, startServer, newPage, createTable, clickMove, playToEnd, tableData, waitTurn, replayView, writeTemp,
-  screenshots, recordBoards,
+  screenshots, recordBoards, hang,
 } from './lib.mjs';
 
 const env = useServerAndBrowser();
@@ -23,7 +23,7 @@ function hiddenAt(record, recordPath, k, seat) {
   return hidden;
 }
 
-test('two people in two browsers: the second joins by the seat link, both play to the end', { timeout: 120000 }, async () => {
+test('two people in two browsers: the second joins by the seat link, both play to the end', { timeout: hang(120000) }, async () => {
   const a = await newPage(env.browser);
   const table = await createTable(a, env.server.url, { game: 'steal-the-pile', players: 3, seats: ['you', 'open', 'random'] });
   await a.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Waiting for 1 more player'));
@@ -74,7 +74,7 @@ test('two people in two browsers: the second joins by the seat link, both play t
   await b.context().close();
 });
 
-test('Point-a-Pile between two browsers: a sealed choice shows as chosen to the other, and as itself to its player', { timeout: 120000 }, async () => {
+test('Point-a-Pile between two browsers: a sealed choice shows as chosen to the other, and as itself to its player', { timeout: hang(120000) }, async () => {
   const a = await newPage(env.browser);
   const table = await createTable(a, env.server.url, { game: 'point-a-pile', players: 3, seats: ['you', 'open', 'random'] });
   const b = await newPage(env.browser);
@@ -119,7 +119,7 @@ test('Point-a-Pile between two browsers: a sealed choice shows as chosen to the 
   await b.context().close();
 });
 
-test('a spectator sees no hidden card, ever', { timeout: 120000 }, async () => {
+test('a spectator sees no hidden card, ever', { timeout: hang(120000) }, async () => {
   const p = await newPage(env.browser);
   const table = await createTable(p, env.server.url, { game: 'steal-the-pile', players: 2, seats: ['you', 'greedy'] });
   const s = await newPage(env.browser);
@@ -149,7 +149,7 @@ test('a spectator sees no hidden card, ever', { timeout: 120000 }, async () => {
   await s.context().close();
 });
 
-test('a reload in the middle of a game comes back to the same position, and play goes on', { timeout: 120000 }, async () => {
+test('a reload in the middle of a game comes back to the same position, and play goes on', { timeout: hang(120000) }, async () => {
   const p = await newPage(env.browser);
   const table = await createTable(p, env.server.url, { game: 'thief', players: 2, options: { hands: 1 }, seats: ['you', 'greedy'] });
   for (let i = 0; i < 6; i++) {
@@ -176,7 +176,7 @@ test('a reload in the middle of a game comes back to the same position, and play
   await p.context().close();
 });
 
-test('the server restarts in the middle of a game: the page reconnects, resumes its seat, and play goes on', { timeout: 120000 }, async () => {
+test('the server restarts in the middle of a game: the page reconnects, resumes its seat, and play goes on', { timeout: hang(120000) }, async () => {
   const own = await startServer();
   let again = null;
   const p = await newPage(env.browser);
@@ -194,7 +194,7 @@ test('the server restarts in the middle of a game: the page reconnects, resumes 
     await p.waitForFunction(() => /Connection lost/.test(document.querySelector('#conn-status').textContent));
     again = await startServer({ dir: own.dir, port: own.port });
     // The page finds the server again, resumes the seat with its token and is sent the same state.
-    await p.waitForFunction(() => document.querySelector('#conn-status').textContent === '', null, { timeout: 20000 });
+    await p.waitForFunction(() => document.querySelector('#conn-status').textContent === '', null, { timeout: hang(20000) });
     await p.waitForFunction((n) => Number(document.querySelector('.table-page').dataset.states) > n, states);
     assert.ok(await waitTurn(p));
     assert.equal((await tableData(p)).ply, ply);
@@ -217,7 +217,7 @@ async function tabTo(page, sel, max = 300) {
   return false;
 }
 
-test('a game by keyboard alone: every move focusable and played with Enter or Space, focus visible', { timeout: 120000 }, async () => {
+test('a game by keyboard alone: every move focusable and played with Enter or Space, focus visible', { timeout: hang(120000) }, async () => {
   const p = await newPage(env.browser);
   // A turn with no play possible passes by itself (SBJ-5), so with stockpiles of 2 the random bot
   // sometimes empties its own before this seat is ever asked (CI saw it once): such a game has
@@ -259,7 +259,7 @@ test('a game by keyboard alone: every move focusable and played with Enter or Sp
   await p.context().close();
 });
 
-test('keyboard: Tab reaches the board in a few presses, arrows go between cards and targets, moves confirmed on request', { timeout: 60000 }, async () => {
+test('keyboard: Tab reaches the board in a few presses, arrows go between cards and targets, moves confirmed on request', { timeout: hang(60000) }, async () => {
   const p = await newPage(env.browser);
   await p.addInitScript(() => localStorage.setItem('pilfer.confirm', '1'));
   await createTable(p, env.server.url, { game: 'steal-the-pile', players: 2, seats: ['you', 'greedy'] });

@@ -1,10 +1,10 @@
-// people2.test.mjs - playing with people (issue 20): names and chat between two browsers, with a
+// people2.test.mjs - playing with people: names and chat between two browsers, with a
 // spectator of the spectators' chat; hostile names and messages shown as mere text; the takeover's
 // countdown and the bot taking a silent seat, seen by both; the lobby that teaches, with its list
 // pushed, filtered and paged.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, newPage, clickMove, tableData, screenshots, DESKTOP } from './lib.mjs';
+import { useServerAndBrowser, newPage, clickMove, tableData, screenshots, DESKTOP, hang } from './lib.mjs';
 
 const env = useServerAndBrowser();
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
@@ -42,7 +42,7 @@ async function create(page, { game, seats, spectatorChat = false, takeover = 0, 
 const chatLines = (p) => p.$$eval('#chat-log li', (ls) => ls.map((l) => l.textContent));
 const noMarkup = (p) => p.evaluate(() => document.querySelectorAll('#chat-log img, .seats img, .seat-name *, .chat-text *, .table-seats *').length);
 
-test('two named people chat, play to the end; a spectator reads the spectators\' chat; hostile text stays text', { timeout: 180000 }, async () => {
+test('two named people chat, play to the end; a spectator reads the spectators\' chat; hostile text stays text', { timeout: hang(180000) }, async () => {
   const a = await named('Ann');
   const table = await create(a, { game: 'steal-the-pile', seats: ['you', 'open'], spectatorChat: true });
   const b = await named(HOSTILE_NAME);
@@ -132,7 +132,7 @@ test('two named people chat, play to the end; a spectator reads the spectators\'
   }
 });
 
-test('a silent seat: its countdown and the bot taking over are seen by both', { timeout: 120000 }, async () => {
+test('a silent seat: its countdown and the bot taking over are seen by both', { timeout: hang(120000) }, async () => {
   const a = await named('Ann');
   const table = await create(a, { game: 'steal-the-pile', seats: ['you', 'open'], takeover: 10, clock: 5 });
   const b = await named('Bo');
@@ -146,8 +146,8 @@ test('a silent seat: its countdown and the bot taking over are seen by both', { 
     assert.equal(await p.locator('.seat[data-seat="1"] .clock').textContent(), '5:00');
   }
   await screenshots(b, 'people2-countdown');
-  await b.waitForFunction(() => /away, Medium bot plays/.test(document.querySelector('.seat[data-seat="0"] .seat-name')?.textContent || ''), null, { timeout: 30000 });
-  await a.waitForFunction(() => !document.querySelector('#taken-line').hidden, null, { timeout: 30000 });
+  await b.waitForFunction(() => /away, Medium bot plays/.test(document.querySelector('.seat[data-seat="0"] .seat-name')?.textContent || ''), null, { timeout: hang(30000) });
+  await a.waitForFunction(() => !document.querySelector('#taken-line').hidden, null, { timeout: hang(30000) });
   assert.match(await a.locator('#taken-line').textContent(), /A bot \(Medium bot\) played for you/);
   await screenshots(a, 'people2-taken-over');
   for (const p of [a, b]) {
@@ -156,7 +156,7 @@ test('a silent seat: its countdown and the bot taking over are seen by both', { 
   }
 });
 
-test('the lobby teaches each game, keeps Create in view, and lists the tables as the server pushes them', { timeout: 120000 }, async () => {
+test('the lobby teaches each game, keeps Create in view, and lists the tables as the server pushes them', { timeout: hang(120000) }, async () => {
   const l = await newPage(env.browser);
   await l.goto(env.server.url);
   await l.locator('#game-thief').check();
@@ -180,16 +180,16 @@ test('the lobby teaches each game, keeps Create in view, and lists the tables as
   // Another person creates a table with an open seat: it shows here, pushed, with no reload.
   const o = await named('Ola');
   const table = await create(o, { game: 'thief', seats: ['you', 'open'] });
-  await l.waitForSelector(`#table-list li[data-table="${table}"]`, { timeout: 10000 });
+  await l.waitForSelector(`#table-list li[data-table="${table}"]`, { timeout: hang(10000) });
   // Created with its seats open, then Ola's page joins her seat: a push each, in that order.
-  await l.waitForFunction((t) => document.querySelector(`#table-list li[data-table="${t}"]`)?.textContent.includes('Ola'), table, { timeout: 10000 });
+  await l.waitForFunction((t) => document.querySelector(`#table-list li[data-table="${t}"]`)?.textContent.includes('Ola'), table, { timeout: hang(10000) });
   // Its options are the game's defaults: not listed (Thief's hands=0 says nothing to a person).
   assert.doesNotMatch(await l.locator(`#table-list li[data-table="${table}"]`).textContent(), /hands/);
   await screenshots(l, 'people2-lobby');
   // Filled, it leaves the open seats and is among those being played.
   const p = await named('Pat');
   await p.goto(`${env.server.url}#join=${table}&seat=1`);
-  await l.waitForSelector(`#table-list li[data-table="${table}"]`, { state: 'detached', timeout: 10000 });
+  await l.waitForSelector(`#table-list li[data-table="${table}"]`, { state: 'detached', timeout: hang(10000) });
   await l.locator('#filter-playing').click();
   await l.waitForSelector(`#table-list li[data-table="${table}"]`);
   // Mine: the tables this browser holds a seat of (none here; Ola's page holds one).

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PILFER, launch, newPage, screenshot, startServer } from './lib.mjs';
+import { PILFER, launch, newPage, screenshot, startServer, hang } from './lib.mjs';
 
 // Every game of the registry, with its short game's players and options (pilfer games --json:
 // "quick"), greedy in seat 0 against random (seats rotated).
@@ -21,7 +21,7 @@ const browser = await launch();
 after(async () => { await browser.close(); rmSync(dir, { recursive: true, force: true }); });
 
 for (const [game, flags] of GAMES) {
-  test(`the ${game} report draws every chart offline`, { timeout: 60000 }, async () => {
+  test(`the ${game} report draws every chart offline`, { timeout: hang(60000) }, async () => {
     const file = join(dir, `${game}.html`);
     const run = spawnSync(PILFER, ['analyze', game, ...flags, '--games', '48', '--rotate', '--html', file],
       { encoding: 'utf8' });
@@ -37,7 +37,7 @@ for (const [game, flags] of GAMES) {
     await page.waitForFunction(() => {
       const figs = [...document.querySelectorAll('figure.chart')];
       return figs.length > 0 && figs.every((f) => f.dataset.drawn);
-    }, null, { timeout: 30000 });
+    }, null, { timeout: hang(30000) });
     const charts = await page.$$eval('figure.chart', (figs) => figs.map((f) => ({
       drawn: f.dataset.drawn, marks: f.querySelectorAll('svg .mark-rect path, svg .mark-rect, svg .mark-line path, svg .mark-symbol path, svg .mark-area path, svg .mark-rule line').length,
       title: f.querySelector('svg .role-title-text')?.textContent ?? '',
@@ -63,7 +63,7 @@ async function comparisonReport(name, args) {
   const page = await newPage(browser);
   await page.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : route.abort()));
   await page.goto(pathToFileURL(file).href);
-  await page.waitForFunction(() => [...document.querySelectorAll('figure.chart')].every((f) => f.dataset.drawn), null, { timeout: 30000 });
+  await page.waitForFunction(() => [...document.querySelectorAll('figure.chart')].every((f) => f.dataset.drawn), null, { timeout: hang(30000) });
   const drawn = await page.$$eval('figure.chart', (figs) => figs.map((f) => f.dataset.drawn));
   assert.ok(drawn.length >= 13 && drawn.every((d) => d === 'yes'), `charts: ${drawn}`);
   assert.deepEqual(page.errors, []);
@@ -71,7 +71,7 @@ async function comparisonReport(name, args) {
   return page;
 }
 
-test('a comparison report draws a chart per metric offline', { timeout: 60000 }, async () => {
+test('a comparison report draws a chart per metric offline', { timeout: hang(60000) }, async () => {
   const parts = ['police=false', 'police=true'].map((o) => {
     const file = join(dir, `${o}.json`);
     const run = spawnSync('sh', ['-c', `"${PILFER}" analyze point-a-pile -p 3 --seat greedy --games 30 --json -o ${o} >"${file}"`]);
@@ -83,7 +83,7 @@ test('a comparison report draws a chart per metric offline', { timeout: 60000 },
   await page.context().close();
 });
 
-test('a --skill report draws the gradient offline', { timeout: 60000 }, async () => {
+test('a --skill report draws the gradient offline', { timeout: hang(60000) }, async () => {
   const page = await comparisonReport('skill', ['thief', '-p', '2', '--seat', 'greedy', '--games', '30', '--skill', 'random',
     '--skill', 'greedy']);
   assert.match(await page.textContent('#title'), /--skill: 2 bots in seat 0/);
@@ -93,12 +93,12 @@ test('a --skill report draws the gradient offline', { timeout: 60000 }, async ()
 
 // pilfer serve --reports: the lobby links every game to its report (those written above), and
 // the report opens from the server with its charts drawn.
-test('the lobby links each game to its report, served by pilfer serve --reports', { timeout: 60000 }, async () => {
+test('the lobby links each game to its report, served by pilfer serve --reports', { timeout: hang(60000) }, async () => {
   const server = await startServer({ args: ['--reports', dir] });
   try {
     const page = await newPage(browser);
     await page.goto(server.url);
-    await page.waitForFunction((n) => document.querySelectorAll('a.game-report').length === n, GAMES.length, { timeout: 10000 });
+    await page.waitForFunction((n) => document.querySelectorAll('a.game-report').length === n, GAMES.length, { timeout: hang(10000) });
     const links = await page.$$eval('a.game-report', (as) => as.map((a) => [a.closest('label').htmlFor, a.getAttribute('href')]));
     assert.deepEqual(links.sort(), GAMES.map(([g]) => [`game-${g}`, `/reports/${g}.html`]).sort());
     const [report] = await Promise.all([page.context().waitForEvent('page'), page.click('label[for="game-thief"] a.game-report')]);
@@ -109,7 +109,7 @@ test('the lobby links each game to its report, served by pilfer serve --reports'
     await report.waitForFunction(() => {
       const figs = [...document.querySelectorAll('figure.chart')];
       return figs.length > 0 && figs.every((f) => f.dataset.drawn === 'yes');
-    }, null, { timeout: 30000 });
+    }, null, { timeout: hang(30000) });
     assert.deepEqual(report.errors, []);
     assert.deepEqual(page.errors, []);
     await screenshot(page, 'lobby-reports');
