@@ -394,3 +394,9 @@ void pf_utf8_clean(char *s) {
     else p += n;
   }
 }
+
+json_t *pf_jw_load(pf_jw *w) {
+  json_t *j = w->rc ? NULL : json_loadb(w->b->data, w->b->len, 0, NULL);
+  pf_buf_free(w->b);
+  return j;
+}

@@ -64,6 +64,9 @@ void pf_jw_value(pf_jw *w, const json_t *v);
  * JSON_ENSURE_ASCII with ascii (caller frees), or NULL when it cannot be written. For a value
  * read with jansson, or one made where text is not yet written as it goes. */
 char *pf_jw_dumps(const json_t *v, int indent, bool ascii);
+/* What w has written, read back as a value for code that reads it (caller owns it), or NULL
+ * when it could not be written; w's buffer is freed. */
+json_t *pf_jw_load(pf_jw *w);
 
 /* Rewrites b's text from byte `from` on, compact JSON as pf_jw writes it, as json_dumps writes
  * the same value with JSON_INDENT(indent) (indent > 0; 0 leaves it compact) and, with ascii,

@@ -307,9 +307,7 @@ json_t *pf_record_json(const pf_run *run) {
   pf_buf b = {0};
   pf_jw w = {.b = &b};
   pf_record_write(&w, run);
-  json_t *j = w.rc ? NULL : json_loadb(b.data, b.len, 0, NULL);
-  pf_buf_free(&b);
-  return j;
+  return pf_jw_load(&w);
 }
 
 int pf_record_text(const pf_run *run, pf_buf *out) {

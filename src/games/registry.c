@@ -127,7 +127,5 @@ json_t *pf_games_json(void) {
   pf_buf b = {0};
   pf_jw w = {.b = &b};
   pf_games_write(&w);
-  json_t *j = w.rc ? NULL : json_loadb(b.data, b.len, 0, NULL);
-  pf_buf_free(&b);
-  return j;
+  return pf_jw_load(&w);
 }

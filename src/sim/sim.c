@@ -418,9 +418,7 @@ json_t *pf_sim_json(const pf_sim_result *r) {
   pf_buf b = {0};
   pf_jw w = {.b = &b};
   pf_sim_write(&w, r);
-  json_t *j = w.rc ? NULL : json_loadb(b.data, b.len, 0, NULL);
-  pf_buf_free(&b);
-  return j;
+  return pf_jw_load(&w);
 }
 
 static int read_llongs(json_t *a, const char *what, long long *out, int n, pf_error *err) {
