@@ -194,6 +194,12 @@ void pf_jw_ints(pf_jw *w, const int *v, int n) {
   pf_jw_close(w, ']');
 }
 
+void pf_jw_llongs(pf_jw *w, const long long *v, int n) {
+  pf_jw_open(w, '[');
+  for (int i = 0; i < n; i++) pf_jw_int(w, v[i]);
+  pf_jw_close(w, ']');
+}
+
 void pf_jw_key_int(pf_jw *w, const char *key, long long v) {
   pf_jw_key(w, key);
   pf_jw_int(w, v);

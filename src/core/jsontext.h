@@ -49,6 +49,7 @@ void pf_jw_open(pf_jw *w, char c);
 void pf_jw_close(pf_jw *w, char c);
 /* n integers as an array. */
 void pf_jw_ints(pf_jw *w, const int *v, int n);
+void pf_jw_llongs(pf_jw *w, const long long *v, int n);
 /* A key and its value, the commonest pair of a view. */
 void pf_jw_key_int(pf_jw *w, const char *key, long long v);
 void pf_jw_key_str(pf_jw *w, const char *key, const char *s);
@@ -70,8 +71,8 @@ json_t *pf_jw_load(pf_jw *w);
 
 /* Rewrites b's text from byte `from` on, compact JSON as pf_jw writes it, as json_dumps writes
  * the same value with JSON_INDENT(indent) (indent > 0; 0 leaves it compact) and, with ascii,
- * JSON_ENSURE_ASCII (every character past U+007F as \uXXXX, past U+FFFF as a surrogate pair).
- * For what is printed or logged, not the views: the views stay compact and UTF-8. */
+ * JSON_ENSURE_ASCII (every character past U+007F as \u and four hex digits, past U+FFFF as a
+ * surrogate pair). For what is printed or logged, not the views: the views stay compact and UTF-8. */
 void pf_jw_format(pf_buf *b, size_t from, int indent, bool ascii);
 
 /* Makes s valid UTF-8 in place: every byte that does not begin a well-formed character (a cut

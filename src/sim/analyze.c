@@ -406,9 +406,7 @@ void pf_an_write(pf_jw *w, const pf_an_sums *s, long long games, const pf_game *
 
 static void llongs(pf_jw *w, const char *key, const long long *v, int n) {
   if (key) pf_jw_key(w, key);
-  pf_jw_open(w, '[');
-  for (int i = 0; i < n; i++) pf_jw_int(w, v[i]);
-  pf_jw_close(w, ']');
+  pf_jw_llongs(w, v, n);
 }
 
 void pf_an_sums_write(pf_jw *w, const pf_an_sums *s, const pf_game *g, int nbots) {

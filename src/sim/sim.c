@@ -310,9 +310,7 @@ pf_sim_estimate pf_sim_seat_score(const pf_sim_result *r, int p) {
 
 static void llongs_write(pf_jw *w, const char *key, const long long *v, int n) {
   pf_jw_key(w, key);
-  pf_jw_open(w, '[');
-  for (int i = 0; i < n; i++) pf_jw_int(w, v[i]);
-  pf_jw_close(w, ']');
+  pf_jw_llongs(w, v, n);
 }
 
 static void interval_write(pf_jw *w, pf_sim_estimate e) {
