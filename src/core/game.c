@@ -240,6 +240,18 @@ int pf_chance_apply(const pf_game *g, void *st, const char *text, char canon[PF_
   return g->chance_apply(st, text, canon, err);
 }
 
+int pf_chance_outcomes(const pf_game *g, const void *st, pf_chance_outcome *out) {
+  if (g->chance_outcomes) return g->chance_outcomes(st, out);
+  void *copy = malloc(g->state_size);
+  if (!copy) return 0;
+  memcpy(copy, st, g->state_size);
+  g->chance_sample(copy, out[0].text);
+  free(copy);
+  out[0].id = 0;
+  out[0].p = 1.0;
+  return 1;
+}
+
 void pf_describe(const pf_game *g, const void *st, pf_move m, int viewer, const pf_style *style, pf_buf *out) {
   if (g->describe) {
     g->describe(st, m, viewer, style, out);

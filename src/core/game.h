@@ -87,6 +87,16 @@ typedef struct pf_setup {
   const pf_deal *deals;
 } pf_setup;
 
+#define PF_MAX_ACTIONS 10000 /* the most dense actions a game may have (action_count) */
+#define PF_NO_MOVE UINT32_MAX   /* action_move: the action names no move */
+#define PF_MAX_CHANCE 64        /* the most outcomes chance_outcomes lists */
+/* One outcome of a chance event (chance_outcomes). */
+typedef struct pf_chance_outcome {
+  char text[PF_MOVE_STR]; /* its canonical string, as chance_apply takes it: "*7H" */
+  uint32_t id;            /* distinct among the outcomes of the event, below PF_MAX_CHANCE */
+  double p;               /* its probability */
+} pf_chance_outcome;
+
 /* The chance stream of a game is pf_rng_seed(seed, PF_STREAM_CHANCE). */
 #define PF_STREAM_CHANCE 0x43484E43u
 
@@ -219,6 +229,29 @@ typedef struct pf_game {
    * (PF_MOVE_CHANCE: a chance outcome) took the game from `before` to `after`. */
   void (*count_events)(const void *before, const void *after, pf_move m, long long *counts);
 
+  /* ---- optional: for learning (Python's actions, chance nodes and length, docs/python.md) ---- */
+  /* (pf_action_count) How many dense actions a game of these players and options has, at most
+   * PF_MAX_ACTIONS: the size of a policy head. NULL: move_bound, the move codes being the actions. */
+  int (*action_count)(int players, const pf_options *options);
+  /* (pf_action_index) The dense action of move code m, in [0, action_count): a function of the
+   * code and of st's players and options alone, never of the position, and one to one on the
+   * codes legal() gives (the conformance suite checks both). NULL: the code itself. */
+  int (*action_index)(const void *st, pf_move m);
+  /* (pf_action_move) The move code of dense action a, the inverse of action_index; PF_NO_MOVE when a
+   * names no move of such a game. NULL: a itself. */
+  pf_move (*action_move)(const void *st, int a);
+  /* (pf_chance_outcomes) At a chance position, its outcomes into out: each its canonical string
+   * (as chance_apply takes it), an id distinct among them and below PF_MAX_CHANCE, and its
+   * probability (they sum to 1); returns how many, at most PF_MAX_CHANCE. Every outcome where they
+   * are few (Piles' take, PIL-7); else an equally likely sample drawn from a copy of the state's
+   * generator, the same for the same state (the game's rules header says which). NULL: the one
+   * outcome chance_sample would draw, of probability 1. */
+  int (*chance_outcomes)(const void *st, pf_chance_outcome *out);
+  /* (pf_max_length) The most steps (moves and chance outcomes) a game of these players and options
+   * can take, a bound the rules prove (the suite checks random games against it): OpenSpiel's
+   * max_game_length. NULL: 0, unknown. */
+  long (*max_length)(int players, const pf_options *options);
+
   /* ==== optional speed hooks ====
    * May be given for speed; the conformance suite holds each to the slow path: with the same
    * inputs each gives what the core's way without it gives (tests/test_conformance.c:
@@ -296,6 +329,26 @@ static inline void pf_standing(const pf_game *g, const void *st, int *out) {
 /* standing_key at st; 0 for a game without one. */
 static inline uint64_t pf_standing_key(const pf_game *g, const void *st) {
   return g->standing_key ? g->standing_key(st) : 0;
+}
+/* action_count, or move_bound. */
+static inline int pf_action_count(const pf_game *g, int players, const pf_options *options) {
+  return g->action_count ? g->action_count(players, options) : (int)g->move_bound;
+}
+/* action_index, or the code itself. */
+static inline int pf_action_index(const pf_game *g, const void *st, pf_move m) {
+  return g->action_index ? g->action_index(st, m) : (int)m;
+}
+/* action_move, or the action itself (PF_NO_MOVE for one not below move_bound). */
+static inline pf_move pf_action_move(const pf_game *g, const void *st, int a) {
+  if (g->action_move) return g->action_move(st, a);
+  return a >= 0 && (pf_move)a < g->move_bound ? (pf_move)a : PF_NO_MOVE;
+}
+/* chance_outcomes at a chance position, or the one outcome chance_sample would draw (from a copy
+ * of st); returns how many (0 when out of memory). */
+int pf_chance_outcomes(const pf_game *g, const void *st, pf_chance_outcome *out);
+/* max_length, or 0 (unknown). */
+static inline long pf_max_length(const pf_game *g, int players, const pf_options *options) {
+  return g->max_length ? g->max_length(players, options) : 0;
 }
 /* The number of the game's own counters (events): 0 when it declares none. */
 int pf_nevents(const pf_game *g);
