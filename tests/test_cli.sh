@@ -439,6 +439,12 @@ check "sim table" $PILFER sim steal-the-pile -p 2 --seat greedy --seat random --
 grep -q "greedy " "$T/out" && grep -q "First seat's advantage" "$T/out" && grep -q "Mean game length: 48.0 moves" "$T/out" &&
   grep -qE '\[ *[0-9.]+%, *[0-9.]+%\]' "$T/out" && ok "sim prints win rates with intervals, the first seat's advantage, game length" ||
   bad "sim table" "$(cat "$T/out")"
+grep -q "Failures" "$T/out" && bad "sim table: a failures line, and no bot failed" "$(grep Failures "$T/out")"
+# A program that ends at once: every game it seats fails, and the table says so in one line.
+check "sim table, a program that fails" $PILFER sim steal-the-pile -p 2 --seat exec:fail=lose:true --seat random --games 4 --threads 1
+grep -qxF "Failures: seat 0 (exec:fail=lose:true) failed in 4 of 4 games (ended 4); the 4 games count as lost, and random played 96 moves to finish them" "$T/out" &&
+  [ "$(grep -c Failures "$T/out")" = 1 ] && [ "$(grep -c "its program has ended; the game counts as lost" "$T/err")" = 4 ] &&
+  ok "sim: a failing program's games are counted, on one line" || bad "sim failures line" "$(tail -3 "$T/out")" "$(head -3 "$T/err")"
 unsharded() { $PILFER sim skip-bo-junior -p 3 --seat greedy --seat random --seat ismcts:iters=10 --games 30 --rotate --seed 9 --json "$@"; }
 unsharded --threads 1 >"$T/whole.json" && unsharded --threads 2 >"$T/whole2.json" &&
   for i in 1 2 3; do unsharded --shard $i/3 >"$T/part$i.json" || exit 1; done && $PILFER merge "$T/part3.json" "$T/part1.json" "$T/part2.json" >"$T/merged.json"
@@ -447,7 +453,7 @@ cmp -s <(strip "$T/whole.json") <(strip "$T/whole2.json") && ok "sim --json: 1 a
 cmp -s <(strip "$T/whole.json") <(strip "$T/merged.json") && ok "merge of 3 shards equals the unsharded run, bit for bit (wall time aside)" ||
   bad "merge differs" "$(diff <(strip "$T/whole.json") <(strip "$T/merged.json") | head -10)"
 for key in '"game": "skip-bo-junior"' '"players": 3' '"seats": \[' '"games": 30' '"seed": 9' '"shard": null' '"wins": \[' \
-           '"score_mean": \[' '"score_sd": \[' '"mean_moves": ' '"wall_seconds": ' '"bots": \['; do
+           '"score_mean": \[' '"score_sd": \[' '"mean_moves": ' '"wall_seconds": ' '"bots": \[' '"failures": \['; do
   grep -q "$key" "$T/whole.json" || bad "sim --json lacks $key"
 done
 ok "sim --json has the fields of SPEC 4"

@@ -2,7 +2,10 @@
  * test_exec.c - what keeps the exec bot (bots/exec.c) out of the server: a spec that starts a
  * program is refused by every bot-spec check the server makes (a table's seats, its takeover bot,
  * a hint), as a client's messages reach them, while the same spec is taken where programs are
- * allowed. The protocol itself is tested from Python (tests/python), with real programs.
+ * allowed. And what a run says of programs that fail: sim's counts of their failures by kind, of
+ * the moves their fallback played and of the games lost by failure, with shell one-liners as the
+ * programs (a handshake with a NUL byte, or not UTF-8, is refused). The protocol is tested further
+ * from Python (tests/python), with real programs.
  */
 #include <stdio.h>
 #include <string.h>
@@ -112,6 +115,115 @@ static void specs_where_programs_are_allowed(void **unused) {
   pf_bot_allow_programs(false);
 }
 
+/* ---- failures, counted ---- */
+
+/* Runs games of Steal the Pile for two, seat 0's bot given, seat 1's random. */
+static void run_two(const char *seat0, long long games, bool rotate, pf_sim_result *r) {
+  const char *const seats[] = {seat0, "random"};
+  pf_sim_config c = tu_sim_config("steal-the-pile", 2, games, rotate, seats);
+  tu_sim_run(&c, 1, NULL, r);
+}
+
+/* What seat 0's program did in every game, and nothing counted for seat 1. */
+static void expect_failed(const pf_sim_result *r, pf_bot_fail_kind kind, bool lost) {
+  const pf_sim_sums *s = &r->sums;
+  for (int k = 0; k < PF_BOT_FAIL_KINDS; k++) {
+    if (s->failed[k][0] != (k == (int)kind ? s->games : 0))
+      fail_msg("%s: %lld games failed as %s, of %lld", r->config.seats[0], s->failed[k][0], pf_bot_fail_names[k],
+               s->games);
+    assert_int_equal(s->failed[k][1], 0);
+  }
+  /* Every decision of the seat was the fallback's: in Steal the Pile a seat makes half the moves. */
+  assert_int_equal(2 * s->fallback_moves[0], s->moves);
+  assert_int_equal(s->lost[0], lost ? s->games : 0);
+  assert_int_equal(s->fallback_moves[1] + s->lost[1], 0);
+}
+
+static void sim_counts_failures_by_kind(void **unused) {
+  (void)unused;
+  pf_bot_allow_programs(true);
+  pf_sim_result r, plain;
+  /* A program that ends at once: the random bot plays its seat, from the bot's own generator, so
+   * the games are those of a random seat 0, and the result says they were. */
+  run_two("exec:true", 3, false, &r);
+  expect_failed(&r, PF_BOT_ENDED, false);
+  run_two("random", 3, false, &plain);
+  assert_memory_equal(r.sums.win, plain.sums.win, sizeof r.sums.win);
+  assert_int_equal(r.sums.moves, plain.sums.moves);
+  /* fail=lose: every game lost, and so counted. */
+  run_two("exec:fail=lose:true", 3, false, &r);
+  expect_failed(&r, PF_BOT_ENDED, true);
+  assert_int_equal(r.sums.win[0], 0);
+  run_two("exec:ms=50:sleep 5", 2, false, &r);
+  expect_failed(&r, PF_BOT_TIMEOUT, false);
+  run_two("exec:read l; echo '{\"name\": \"x\", \"version\": \"1\"}'; read l; echo zz; cat >/dev/null", 2, false, &r);
+  expect_failed(&r, PF_BOT_ILLEGAL, false);
+  /* A handshake with a NUL byte after it, which a reader of C strings would take, is refused, as
+   * is one that is not UTF-8. */
+  run_two("exec:read l; printf '{\"name\": \"x\", \"version\": \"1\"}\\000junk\\n'; cat >/dev/null", 2, false, &r);
+  expect_failed(&r, PF_BOT_PROTOCOL, false);
+  run_two("exec:read l; printf '{\"name\": \"x\\377\", \"version\": \"1\"}\\n'; cat >/dev/null", 2, false, &r);
+  expect_failed(&r, PF_BOT_PROTOCOL, false);
+  /* With the seats rotated the counts stay with the bot of --seat 0, wherever it sits. */
+  run_two("exec:fail=lose:true", 4, true, &r);
+  expect_failed(&r, PF_BOT_ENDED, true);
+  assert_int_equal(r.sums.win[0] + r.sums.win[1], r.sums.bot_win[1]);
+  /* The counts in the JSON a program reads. */
+  json_t *j = pf_sim_json(&r), *f = json_array_get(json_object_get(j, "failures"), 0);
+  assert_string_equal(json_string_value(json_object_get(f, "fail")), "lose");
+  assert_int_equal(json_integer_value(json_object_get(f, "games")), 4);
+  assert_int_equal(json_integer_value(json_object_get(f, "ended")), 4);
+  assert_int_equal(json_integer_value(json_object_get(f, "lost")), 4);
+  assert_int_equal(json_integer_value(json_object_get(f, "fallback_moves")), r.sums.moves / 2);
+  f = json_array_get(json_object_get(j, "failures"), 1);
+  assert_true(json_is_null(json_object_get(f, "fail")));
+  assert_int_equal(json_integer_value(json_object_get(f, "games")), 0);
+  json_decref(j);
+  pf_bot_allow_programs(false);
+}
+
+/* The shards of a run with failures, merged directly and through their JSON, count them all. */
+static void failures_merge(void **unused) {
+  (void)unused;
+  pf_bot_allow_programs(true);
+  const char *const seats[] = {"exec:fail=lose:true", "random"};
+  pf_sim_config c = tu_sim_config("steal-the-pile", 2, 5, false, seats);
+  pf_sim_result whole, parts[3], reread[3], merged;
+  pf_error err;
+  tu_sim_run(&c, 1, NULL, &whole);
+  for (int i = 0; i < 3; i++) {
+    pf_sim_config sc = c;
+    sc.shard = i + 1;
+    sc.nshards = 3;
+    tu_sim_run(&sc, 1, NULL, &parts[i]);
+    json_t *j = pf_sim_json(&parts[i]);
+    if (pf_sim_from_json(j, "part", &reread[i], &err) != 0) fail_msg("%s", err.msg);
+    json_decref(j);
+  }
+  char *want = tu_sim_text(&whole);
+  for (int k = 0; k < 2; k++) {
+    assert_int_equal(pf_sim_merge(k ? reread : parts, 3, &merged, &err), 0);
+    assert_int_equal(merged.sums.failed[PF_BOT_ENDED][0], 5);
+    assert_int_equal(merged.sums.lost[0], 5);
+    char *got = tu_sim_text(&merged);
+    assert_string_equal(want, got);
+    free(got);
+  }
+  free(want);
+  /* A result from before the counts (no sums.failures) reads as none; a bad count is refused. */
+  json_t *j = pf_sim_json(&parts[0]);
+  json_object_del(json_object_get(j, "sums"), "failures");
+  assert_int_equal(pf_sim_from_json(j, "old.json", &reread[0], &err), 0);
+  assert_int_equal(reread[0].sums.lost[0], 0);
+  json_decref(j);
+  j = pf_sim_json(&parts[0]);
+  json_object_set_new(json_object_get(json_object_get(j, "sums"), "failures"), "lost", json_pack("[i, i]", -1, 0));
+  assert_int_equal(pf_sim_from_json(j, "f.json", &reread[0], &err), -1);
+  assert_string_equal(err.msg, "f.json: sums.failures.lost[0]: expected a count (0 or more)");
+  json_decref(j);
+  pf_bot_allow_programs(false);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: test_exec PILFER\n");
@@ -122,6 +234,8 @@ int main(int argc, char **argv) {
       cmocka_unit_test(server_refuses_exec),
       cmocka_unit_test(pilfer_serve_refuses_exec),
       cmocka_unit_test(specs_where_programs_are_allowed),
+      cmocka_unit_test(sim_counts_failures_by_kind),
+      cmocka_unit_test(failures_merge),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   pf_buf_free(&replies);

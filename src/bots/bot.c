@@ -27,6 +27,8 @@ const pf_bot_kind *const pf_bot_kinds[] = {&pf_bot_random, &pf_bot_greedy, &pf_b
 
 static bool programs_allowed;
 
+const char *const pf_bot_fail_names[PF_BOT_FAIL_KINDS] = {"timeout", "ended", "illegal", "protocol"};
+
 void pf_bot_allow_programs(bool allow) { programs_allowed = allow; }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -168,6 +170,7 @@ int pf_bot_init(pf_bot *bot, const char *spec, int players, uint64_t seed, int s
 void pf_bot_reseed(pf_bot *bot, uint64_t seed, int seat) {
   pf_rng_seed(&bot->rng, seed, BOT_STREAM + (uint64_t)seat);
   bot->failure = PF_BOT_OK;
+  bot->fallback_moves = 0;
 }
 
 void pf_bot_free(pf_bot *bot) {
@@ -181,6 +184,15 @@ int64_t pf_bot_setting_value(const pf_bot *bot, const char *name) {
   for (int i = 0; i < bot->kind->nsettings; i++)
     if (strcmp(bot->kind->settings[i].name, name) == 0) return bot->set[i];
   abort(); /* a kind asks only for its own settings */
+}
+
+const char *pf_bot_fail_setting(const char *spec) {
+  int64_t set[PF_BOT_MAX_SETTINGS];
+  pf_error err;
+  const pf_bot_kind *k = parse_spec(spec, set, &err);
+  for (int i = 0; k && i < k->nsettings; i++)
+    if (strcmp(k->settings[i].name, "fail") == 0 && k->settings[i].choices) return k->settings[i].choices[set[i]];
+  return NULL;
 }
 
 void pf_bot_describe_all(pf_buf *out) {

@@ -47,6 +47,14 @@ typedef struct pf_bot_stats {
  * run counts the game as lost for the seat (sim gives it no share of a win). */
 typedef enum { PF_BOT_OK, PF_BOT_FELL_BACK, PF_BOT_FORFEIT } pf_bot_failure;
 
+/* What went wrong when a bot failed, so that a run can count its failures by kind (sim's
+ * "failures", pilfer.Bot.failures): it did not answer (or read) in time; its program ended or
+ * could not start; it answered a move that is not legal; or it broke the protocol (a bad
+ * handshake, a line too long, with a NUL byte or not UTF-8). */
+typedef enum { PF_BOT_TIMEOUT, PF_BOT_ENDED, PF_BOT_ILLEGAL, PF_BOT_PROTOCOL, PF_BOT_FAIL_KINDS } pf_bot_fail_kind;
+/* Their names in JSON and text: "timeout", "ended", "illegal", "protocol". */
+extern const char *const pf_bot_fail_names[PF_BOT_FAIL_KINDS];
+
 typedef struct pf_bot {
   const struct pf_bot_kind *kind;
   int players;                        /* of the game it plays */
@@ -56,6 +64,11 @@ typedef struct pf_bot {
   size_t memsize;
   pf_bot_stats stats;
   pf_bot_failure failure;             /* this game's: reseeding for the next game clears it */
+  pf_bot_fail_kind fail_kind;         /* when failure is not PF_BOT_OK: what went wrong */
+  long fallback_moves;                /* this game's moves the fallback bot chose (reseeding clears it) */
+  pf_error why;                       /* when failure is not PF_BOT_OK: "seat S: bot '...': what" */
+  bool strict;                        /* set by the caller, who reports a failure itself
+                                       * (pilfer.Bot(strict=True)): nothing goes to stderr */
 } pf_bot;
 
 typedef struct pf_bot_kind {
@@ -102,6 +115,9 @@ static inline pf_move pf_bot_choose(pf_bot *bot, const pf_game *g, const void *s
 }
 /* A setting's value by name (the kind must have it). */
 int64_t pf_bot_setting_value(const pf_bot *bot, const char *name);
+/* What a spec's `fail` setting says becomes of its seat when it fails ("random", "greedy",
+ * "lose"), or NULL for a kind that cannot fail (the built-in bots) or a spec refused here. */
+const char *pf_bot_fail_setting(const char *spec);
 /* Writes the kinds and their settings, for --help. */
 void pf_bot_describe_all(pf_buf *out);
 

@@ -6,10 +6,12 @@
  * The spec is "exec:COMMAND" or "exec:SETTINGS:COMMAND" ("exec:ms=500,fail=lose:python3 bot.py");
  * COMMAND is run by /bin/sh -c in a process group of its own, at the bot's first choice and again
  * at the first choice of a game after one where it failed. A program that does not answer in
- * time, ends, writes more than a line may hold, or answers a move that is not legal has failed:
- * it is killed, the failure is written to standard error, and the `fail` setting says what
- * becomes of the seat for the rest of the game: the random or greedy bot plays it, or (lose) the
- * random bot plays it and the run counts the game as lost for the seat (pf_bot.failure).
+ * time, ends, writes more than a line may hold, writes a line with a NUL byte or one that is not
+ * UTF-8, or answers a move that is not legal has failed: it is killed, the failure is written to
+ * standard error (unless the caller reports it: pf_bot.strict), its kind is kept for the run's
+ * counts (pf_bot.fail_kind), and the `fail` setting says what becomes of the seat for the rest of
+ * the game: the random or greedy bot plays it, or (lose) the random bot plays it and the run
+ * counts the game as lost for the seat (pf_bot.failure).
  *
  * Nothing here blocks without a deadline: writes and reads go through poll() with the move's time
  * limit, on a socket pair (MSG_NOSIGNAL: a program that has gone raises no SIGPIPE).
@@ -62,7 +64,11 @@ typedef struct exec_bot {
   size_t nin;
   pf_bot fallback;
   bool has_fallback;
+  pf_bot_fail_kind kind;    /* of the last failure */
 } exec_bot;
+
+/* Fails with a message and keeps the failure's kind. */
+#define FAIL(what, ...) (x->kind = (what), pf_fail(err, __VA_ARGS__))
 
 /* ------------------------------------------------------------------------------------------ */
 /* The program                                                                                */
@@ -124,6 +130,7 @@ static char **program_environment(void) {
 }
 
 static int start_program(exec_bot *x, pf_error *err) {
+  x->kind = PF_BOT_ENDED; /* what a program that cannot start counts as */
   if (make_run_key(err) != 0) return -1;
   int sv[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) return pf_fail(err, "socketpair: %s", strerror(errno));
@@ -162,35 +169,83 @@ static int send_line(exec_bot *x, const char *text, double deadline, pf_error *e
     struct pollfd p = {x->fd, POLLOUT, 0};
     int r = poll(&p, 1, ms_left(deadline));
     if (r < 0 && errno == EINTR) continue;
-    if (r == 0) return pf_fail(err, "did not read its input in time");
+    if (r == 0) return FAIL(PF_BOT_TIMEOUT, "did not read its input in time");
     ssize_t n = send(x->fd, text + done, len - done, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
-    if (n < 0) return pf_fail(err, "its program has ended (%s)", strerror(errno));
+    if (n < 0) return FAIL(PF_BOT_ENDED, "its program has ended (%s)", strerror(errno));
     done += (size_t)n;
   }
   return 0;
 }
 
-/* Reads one line (without its newline, nor a carriage return before it) before the deadline. */
+/* The offset of the first byte of s[0, len) that a line of text may not hold: a NUL, or one
+ * that is not part of well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing
+ * above U+10FFFF); len when there is none. */
+static size_t text_bad(const unsigned char *s, size_t len) {
+  size_t i = 0;
+  while (i < len) {
+    unsigned c = s[i];
+    size_t n = 0; /* the character's length, from its first byte; 0: a NUL, or no first byte */
+    if (c >= 0x01 && c <= 0x7F)
+      n = 1;
+    else if (c >= 0xC2 && c <= 0xDF)
+      n = 2;
+    else if (c >= 0xE0 && c <= 0xEF)
+      n = 3;
+    else if (c >= 0xF0 && c <= 0xF4)
+      n = 4;
+    if (n == 0 || i + n > len) return i;
+    /* the second byte's range, which rules out the overlong, surrogate and too-high forms */
+    unsigned lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80, hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+    if (n > 1 && (s[i + 1] < lo || s[i + 1] > hi)) return i;
+    for (size_t k = 2; k < n; k++)
+      if ((s[i + k] & 0xC0) != 0x80) return i;
+    i += n;
+  }
+  return len;
+}
+
+/* At most max bytes of the UTF-8 text s, not cutting a character: for quoting a line. */
+static int clip(const char *s, int max) {
+  int n = (int)strnlen(s, (size_t)max + 1);
+  if (n <= max) return n;
+  while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80) max--;
+  return max;
+}
+
+/* Reads one line (without its newline, nor a carriage return before it) before the deadline.
+ * A line is text: one with a NUL byte (which would cut it short, so that "7H\0..." read as the
+ * move 7H) or with bytes that are not UTF-8 is refused, saying which byte, and where. */
 static int read_line(exec_bot *x, char *line, double deadline, pf_error *err) {
   for (;;) {
     char *nl = memchr(x->in, '\n', x->nin);
     if (nl) {
       size_t len = (size_t)(nl - x->in);
       memcpy(line, x->in, len);
-      line[len > 0 && line[len - 1] == '\r' ? len - 1 : len] = '\0';
-      x->nin -= len + 1;
+      if (len > 0 && line[len - 1] == '\r') len--;
+      line[len] = '\0';
+      x->nin -= (size_t)(nl - x->in) + 1;
       memmove(x->in, nl + 1, x->nin);
+      size_t bad = text_bad((const unsigned char *)line, len);
+      if (bad < len) {
+        unsigned byte = (unsigned char)line[bad];
+        line[bad] = '\0';
+        if (byte == 0)
+          return FAIL(PF_BOT_PROTOCOL, "wrote a line with a NUL byte at byte offset %zu (after '%.*s')", bad,
+                      clip(line, 60), line);
+        return FAIL(PF_BOT_PROTOCOL, "wrote a line that is not UTF-8: byte 0x%02x at byte offset %zu (after '%.*s')",
+                    byte, bad, clip(line, 60), line);
+      }
       return 0;
     }
-    if (x->nin == sizeof x->in) return pf_fail(err, "wrote a line longer than %d bytes", EXEC_LINE - 1);
+    if (x->nin == sizeof x->in) return FAIL(PF_BOT_PROTOCOL, "wrote a line longer than %d bytes", EXEC_LINE - 1);
     struct pollfd p = {x->fd, POLLIN, 0};
     int r = poll(&p, 1, ms_left(deadline));
     if (r < 0 && errno == EINTR) continue;
-    if (r == 0) return pf_fail(err, "did not answer in time");
+    if (r == 0) return FAIL(PF_BOT_TIMEOUT, "did not answer in time");
     ssize_t n = recv(x->fd, x->in + x->nin, sizeof x->in - x->nin, MSG_DONTWAIT);
     if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
-    if (n <= 0) return pf_fail(err, "its program has ended");
+    if (n <= 0) return FAIL(PF_BOT_ENDED, "its program has ended");
     x->nin += (size_t)n;
   }
 }
@@ -222,13 +277,16 @@ static int hello(exec_bot *x, const pf_bot *bot, const pf_game *g, pf_error *err
   json_t *name = json_object_get(j, "name");
   if (!json_is_object(j) || !json_is_string(name) || !json_is_string(json_object_get(j, "version"))) {
     json_decref(j);
-    return pf_fail(err, "answered the handshake with '%.60s', not {\"name\": ..., \"version\": ...}", line);
+    return FAIL(PF_BOT_PROTOCOL, "answered the handshake with '%.*s', not {\"name\": ..., \"version\": ...}",
+                clip(line, 60), line);
   }
-  snprintf(x->name, sizeof x->name, "%s", json_string_value(name));
+  const char *given = json_string_value(name);
+  snprintf(x->name, sizeof x->name, "%.*s", clip(given, (int)sizeof x->name - 1), given);
   json_t *samples = json_object_get(j, "samples");
   json_int_t k = json_is_integer(samples) ? json_integer_value(samples) : samples ? -1 : 0;
   json_decref(j);
-  if (k < 0 || k > EXEC_SAMPLES) return pf_fail(err, "asked for samples that are not a number from 0 to %d", EXEC_SAMPLES);
+  if (k < 0 || k > EXEC_SAMPLES)
+    return FAIL(PF_BOT_PROTOCOL, "asked for samples that are not a number from 0 to %d", EXEC_SAMPLES);
   x->samples = (int)k;
   return 0;
 }
@@ -274,7 +332,8 @@ static int program_move(exec_bot *x, pf_bot *bot, const pf_game *g, const void *
   char line[EXEC_LINE];
   if (ask(x, &msg, line, pf_clock_seconds() + (double)ms / 1000, err) != 0) return -1;
   pf_error why;
-  if (g->move_parse(st, line, m, &why) != 0) return pf_fail(err, "answered '%.60s', which is not legal: %s", line, why.msg);
+  if (g->move_parse(st, line, m, &why) != 0)
+    return FAIL(PF_BOT_ILLEGAL, "answered '%.*s', which is not legal: %s", clip(line, 60), line, why.msg);
   return 0;
 }
 
@@ -329,13 +388,16 @@ static pf_move exec_choose(pf_bot *bot, const pf_game *g, const void *st) {
   if (bot->failure == PF_BOT_OK) {
     if (program_move(x, bot, g, st, &m, &err) == 0) return m;
     int64_t fail = pf_bot_setting_value(bot, "fail");
-    fprintf(stderr, "pilfer: seat %d: bot 'exec:%s'%s%s%s: %s; %s\n", g->to_move(st), x->command, x->name[0] ? " (" : "",
-            x->name, x->name[0] ? ")" : "", err.msg,
-            fail == FAIL_LOSE     ? "the game counts as lost for the seat, and random plays it out"
-            : fail == FAIL_GREEDY ? "greedy plays the seat for the rest of the game"
-                                  : "random plays the seat for the rest of the game");
+    pf_fail(&bot->why, "seat %d: bot 'exec:%s'%s%s%s: %s", g->to_move(st), x->command, x->name[0] ? " (" : "", x->name,
+            x->name[0] ? ")" : "", err.msg);
+    if (!bot->strict)
+      fprintf(stderr, "pilfer: %s; %s\n", bot->why.msg,
+              fail == FAIL_LOSE     ? "the game counts as lost for the seat, and random plays it out"
+              : fail == FAIL_GREEDY ? "greedy plays the seat for the rest of the game"
+                                    : "random plays the seat for the rest of the game");
     stop_program(x, true);
     bot->failure = fail == FAIL_LOSE ? PF_BOT_FORFEIT : PF_BOT_FELL_BACK;
+    bot->fail_kind = x->kind;
   }
   if (!x->has_fallback) {
     pf_error e;
@@ -346,6 +408,7 @@ static pf_move exec_choose(pf_bot *bot, const pf_game *g, const void *st) {
   x->fallback.rng = bot->rng; /* the fallback draws from the bot's own generator */
   m = pf_bot_choose(&x->fallback, g, st);
   bot->rng = x->fallback.rng;
+  bot->fallback_moves++;
   return m;
 }
 

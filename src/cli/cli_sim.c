@@ -27,6 +27,7 @@
 #define RUN_TAIL                                                                                  \
   "  --records DIR     write every game's record to DIR/game-NNNNNN.json\n"                         \
   "A progress bar with rate and ETA goes to stderr when it is a terminal.\n"                        \
+  "A bot program (exec:) that fails is counted: a line in the table, \"failures\" in --json.\n"     \
   "\n"                                                                                              \
   "Bots (a spec is NAME or NAME:KEY=VALUE,...; e.g. ismcts:iters=5000,playout=greedy):\n"
 
@@ -78,11 +79,38 @@ static void print_rate(pf_sim_estimate e) {
   printf("%6.1f%%  [%5.1f%%, %5.1f%%]", 100 * e.mean, 100 * e.lo, 100 * e.hi);
 }
 
+/* One line for each seat whose bot failed (none when no bot did): how often, of what kind, and
+ * what played in its place, read from the result's "failures" as a program reads them. */
+static void print_failures(const pf_sim_result *r) {
+  json_t *j = pf_sim_json(r), *f;
+  size_t k;
+  json_array_foreach(json_object_get(j, "failures"), k, f) {
+    long long games = json_integer_value(json_object_get(f, "games"));
+    if (!games) continue;
+    const char *fail = json_string_value(json_object_get(f, "fail"));
+    const char *bot = json_string_value(json_object_get(f, "bot"));
+    printf("Failures: seat %zu (%s) failed in %lld of %lld games (", k, bot, games, r->sums.games);
+    for (int i = 0, said = 0; i < PF_BOT_FAIL_KINDS; i++) {
+      long long n = json_integer_value(json_object_get(f, pf_bot_fail_names[i]));
+      if (n) printf("%s%s %lld", said++ ? ", " : "", pf_bot_fail_names[i], n);
+    }
+    long long moves = json_integer_value(json_object_get(f, "fallback_moves"));
+    if (fail && strcmp(fail, "lose") == 0)
+      printf("); the %lld game%s count as lost, and random played %lld moves to finish them\n", games,
+             games == 1 ? "" : "s", moves);
+    else
+      printf("); %s played %lld moves for it in %lld game%s\n", fail ? fail : "its fallback", moves, games,
+             games == 1 ? "" : "s");
+  }
+  json_decref(j);
+}
+
 static void print_table(const pf_sim_result *r) {
   if (r->config.analyze) {
     json_t *j = pf_sim_json(r);
     cli_analyze_print(j, stdout);
     json_decref(j);
+    print_failures(r);
     return;
   }
   const pf_sim_config *c = &r->config;
@@ -121,6 +149,7 @@ static void print_table(const pf_sim_result *r) {
          100 * (s0.mean - 1.0 / n), 100 * s0.mean, 100 * s0.lo, 100 * s0.hi, 100.0 / n);
   printf("Mean game length: %.1f moves\n", r->sums.games ? (double)r->sums.moves / (double)r->sums.games : 0.0);
   printf("Wall time: %.1f s (%.1f games/s)\n", r->seconds, r->seconds > 0 ? r->sums.games / r->seconds : 0.0);
+  print_failures(r);
 }
 
 static void print_json(const pf_sim_result *r) {

@@ -148,6 +148,15 @@ static int play_game(worker *w, long long i) {
     s->bot_win[b] += bot_share[b];
     s->bot_win_sq[b] += bot_share[b] * bot_share[b];
   }
+  /* A failed bot's game is scored as it was played (by its fallback after the failure, or as lost
+   * with fail=lose); the counts say how many such games and moves a result holds. */
+  for (int k = 0; k < n; k++) {
+    const pf_bot *b = &w->bots[k];
+    if (b->failure == PF_BOT_OK) continue;
+    s->failed[b->fail_kind][k]++;
+    s->fallback_moves[k] += b->fallback_moves;
+    if (b->failure == PF_BOT_FORFEIT) s->lost[k]++;
+  }
   if (an) {
     pf_deal d;
     pf_an_add_game(&s->an, &w->trace, g->current_deal(st, &d) + 1, winners, nw, bot_share, w->nbots);
@@ -187,6 +196,9 @@ static void sums_add(pf_sim_sums *to, const pf_sim_sums *from) {
     to->score_sq[p] += from->score_sq[p];
     to->bot_win[p] += from->bot_win[p];
     to->bot_win_sq[p] += from->bot_win_sq[p];
+    for (int k = 0; k < PF_BOT_FAIL_KINDS; k++) to->failed[k][p] += from->failed[k][p];
+    to->fallback_moves[p] += from->fallback_moves[p];
+    to->lost[p] += from->lost[p];
   }
   pf_an_sums_add(&to->an, &from->an);
 }
@@ -304,6 +316,12 @@ pf_sim_estimate pf_sim_seat_score(const pf_sim_result *r, int p) {
   return pf_sim_mean(r->sums.score[p], r->sums.score_sq[p], r->sums.games, 1);
 }
 
+long long pf_sim_failed_games(const pf_sim_sums *s, int k) {
+  long long games = 0;
+  for (int i = 0; i < PF_BOT_FAIL_KINDS; i++) games += s->failed[i][k];
+  return games;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* JSON                                                                                       */
 /* ------------------------------------------------------------------------------------------ */
@@ -317,6 +335,31 @@ static void interval_write(pf_jw *w, pf_sim_estimate e) {
   pf_jw_open(w, '[');
   pf_jw_real(w, e.lo);
   pf_jw_real(w, e.hi);
+  pf_jw_close(w, ']');
+}
+
+/* "failures": for each entry of the seat list, what its bot's failures were and what played in its
+ * place (docs/cli.md), so that a result never scores a fallback's games under a bot's name
+ * unsaid. */
+static void failures_write(pf_jw *w, const pf_sim_result *r) {
+  const pf_sim_sums *s = &r->sums;
+  pf_jw_key(w, "failures");
+  pf_jw_open(w, '[');
+  for (int k = 0; k < r->config.players; k++) {
+    const char *fail = pf_bot_fail_setting(r->config.seats[k]);
+    pf_jw_open(w, '{');
+    pf_jw_key_str(w, "bot", r->config.seats[k]);
+    pf_jw_key(w, "fail");
+    if (fail)
+      pf_jw_str(w, fail);
+    else
+      pf_jw_null(w);
+    pf_jw_key_int(w, "games", pf_sim_failed_games(s, k));
+    for (int i = 0; i < PF_BOT_FAIL_KINDS; i++) pf_jw_key_int(w, pf_bot_fail_names[i], s->failed[i][k]);
+    pf_jw_key_int(w, "fallback_moves", s->fallback_moves[k]);
+    pf_jw_key_int(w, "lost", s->lost[k]);
+    pf_jw_close(w, '}');
+  }
   pf_jw_close(w, ']');
 }
 
@@ -385,6 +428,7 @@ void pf_sim_write(pf_jw *w, const pf_sim_result *r) {
   }
   pf_jw_close(w, ']');
   pf_jw_key_real(w, "mean_moves", s->games ? (double)s->moves / (double)s->games : 0);
+  failures_write(w, r);
   const char *names[PF_MAX_PLAYERS];
   if (c->analyze) {
     for (int b = 0; b < nbots; b++)
@@ -403,6 +447,12 @@ void pf_sim_write(pf_jw *w, const pf_sim_result *r) {
   llongs_write(w, "score_sq", s->score_sq, n);
   llongs_write(w, "bot_win", s->bot_win, nbots);
   llongs_write(w, "bot_win_sq", s->bot_win_sq, nbots);
+  pf_jw_key(w, "failures");
+  pf_jw_open(w, '{');
+  for (int k = 0; k < PF_BOT_FAIL_KINDS; k++) llongs_write(w, pf_bot_fail_names[k], s->failed[k], n);
+  llongs_write(w, "fallback_moves", s->fallback_moves, n);
+  llongs_write(w, "lost", s->lost, n);
+  pf_jw_close(w, '}');
   if (c->analyze) {
     pf_jw_key(w, "analysis");
     pf_an_sums_write(w, &s->an, c->game, nbots);
@@ -426,6 +476,25 @@ static int read_llongs(json_t *a, const char *what, long long *out, int n, pf_er
     json_t *x = json_array_get(a, (size_t)i);
     if (!json_is_integer(x)) return pf_fail(err, "sums.%s[%d]: expected an integer", what, i);
     out[i] = json_integer_value(x);
+  }
+  return 0;
+}
+
+/* sums.failures, when there (a result written before it was counted has none: no failures). */
+static int read_failures(json_t *f, int n, pf_sim_sums *s, pf_error *err) {
+  if (!f) return 0;
+  if (!json_is_object(f)) return pf_fail(err, "sums.failures: expected an object");
+  long long *into[PF_BOT_FAIL_KINDS + 2];
+  const char *names[PF_BOT_FAIL_KINDS + 2];
+  for (int k = 0; k < PF_BOT_FAIL_KINDS; k++) into[k] = s->failed[k], names[k] = pf_bot_fail_names[k];
+  into[PF_BOT_FAIL_KINDS] = s->fallback_moves, names[PF_BOT_FAIL_KINDS] = "fallback_moves";
+  into[PF_BOT_FAIL_KINDS + 1] = s->lost, names[PF_BOT_FAIL_KINDS + 1] = "lost";
+  for (int k = 0; k < PF_BOT_FAIL_KINDS + 2; k++) {
+    char what[64];
+    snprintf(what, sizeof what, "failures.%s", names[k]);
+    if (read_llongs(json_object_get(f, names[k]), what, into[k], n, err) != 0) return -1;
+    for (int p = 0; p < n; p++)
+      if (into[k][p] < 0) return pf_fail(err, "sums.%s[%d]: expected a count (0 or more)", what, p);
   }
   return 0;
 }
@@ -505,6 +574,7 @@ int pf_sim_from_json(json_t *j, const char *what, pf_sim_result *out, pf_error *
     if (strncmp(err->msg, "sums.", 5) != 0) pf_error_prefix(err, "sums");
     goto bad;
   }
+  if (read_failures(json_object_get(sums, "failures"), n, s, err) != 0) goto bad;
   json_t *an = json_object_get(sums, "analysis");
   out->config.analyze = an != NULL;
   if (an && pf_an_sums_read(an, out->config.game, nbots, &s->an, err) != 0) {

@@ -7,6 +7,7 @@ PYTHONPATH at the built module and PILFER_BIN the built pilfer; from the source 
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -720,6 +721,7 @@ class Protocol(unittest.TestCase):
         res, err, _ = self.sim([f"exec:{PY} examples/random_bot.py 1", "random"], games=10)
         self.assertEqual(err, "")
         self.assertEqual(res["played"], 10)
+        self.assertEqual([(f["games"], f["fallback_moves"]) for f in res["failures"]], [(0, 0), (0, 0)])
         # and from Python, and in `pilfer play`
         got = pilfer.sim(pilfer.load_game("thief", {"players": 3}), [f"exec:{PY} examples/random_bot.py", "random",
                                                                    "greedy"], games=3)
@@ -763,6 +765,7 @@ class Protocol(unittest.TestCase):
         self.assertEqual(res["played"], 3)
         self.assertEqual(err.count("did not answer in time; random plays the seat"), 3, err)
         self.assertLess(took, 30)
+        self.assertEqual((res["failures"][0]["timeout"], res["failures"][0]["games"]), (3, 3))
         # one that never reads what it is sent: the writes have a deadline too
         res, err, took = self.sim([f"exec:ms=300:sleep 100", "random"], games=2)
         self.assertEqual(err.count("did not answer in time"), 2, err)
@@ -772,17 +775,47 @@ class Protocol(unittest.TestCase):
         res, err, _ = self.sim([f"exec:fail=lose:{PY} {BOTS}/crash_bot.py", "random"], games=6)
         self.assertIn("its program has ended; the game counts as lost", err)
         self.assertEqual(res["sums"]["win"][0], 0)
+        # the result says why: 6 games lost by failure, the random bot's moves in them after the
+        # crash at the first decision (every move of the seat: half of Steal the Pile's)
+        f = res["failures"][0]
+        self.assertEqual((f["fail"], f["games"], f["ended"], f["lost"]), ("lose", 6, 6, 6))
+        self.assertEqual(f["fallback_moves"], res["sums"]["moves"] // 2)
+        self.assertEqual(res["sums"]["failures"]["lost"], [6, 0])
         res, err, _ = self.sim([f"exec:fail=greedy:{PY} {BOTS}/crash_bot.py", "random"], games=6)
         self.assertIn("greedy plays the seat", err)
+        f = res["failures"][0]
+        self.assertEqual((f["fail"], f["games"], f["ended"], f["lost"]), ("greedy", 6, 6, 0))
+        self.assertEqual(f["fallback_moves"], res["sums"]["moves"] // 2)
 
     def test_illegal_answer(self):
         res, err, _ = self.sim([f"exec:{PY} {BOTS}/illegal_bot.py", "random"], games=2)
         self.assertIn("answered 'KS>p9', which is not legal", err)
         self.assertEqual(res["played"], 2)
+        # fail=random: the random bot played the seat in both games, and the result says so
+        f = res["failures"][0]
+        self.assertEqual((f["fail"], f["games"], f["illegal"], f["lost"]), ("random", 2, 2, 0))
+        self.assertEqual(f["fallback_moves"], res["sums"]["moves"] // 2)
+        out = pilfer_run("sim", "steal-the-pile", "-p", "2", "--games", "2", "--threads", "1", "--seat",
+                         f"exec:{PY} {BOTS}/illegal_bot.py", "--seat", "random")
+        self.assertIn(f"\nFailures: seat 0 (exec:{PY} {BOTS}/illegal_bot.py) failed in 2 of 2 games (illegal 2); random "
+                      f"played {f['fallback_moves']} moves for it in 2 games\n", out.stdout)
 
-    def test_bad_handshake(self):
-        res, err, _ = self.sim(["exec:echo hello; cat", "random"], games=1)
-        self.assertIn("answered the handshake with 'hello'", err)
+    def test_line_with_nul_or_not_utf8(self):
+        """An answer with a NUL byte (the first legal move, then "\\0garbage") or with a byte that
+        is not UTF-8 is refused, saying what and at which byte, and counted as a protocol failure in
+        sim's JSON: never cut at the NUL and taken as the move before it."""
+        for mode, said in (("nul", r"wrote a line with a NUL byte at byte offset (\d+) \(after '([^']*)'\)"),
+                           ("utf8", r"wrote a line that is not UTF-8: byte 0xff at byte offset (\d+) \(after '([^']*)'\)")):
+            res, err, _ = self.sim([f"exec:{PY} {BOTS}/bad_line_bot.py {mode}", "random"], games=2)
+            found = re.findall(said, err)
+            self.assertEqual(len(found), 2, err)
+            for offset, before in found:  # the move, and the offset just after it
+                self.assertRegex(before, r"^\S+$")
+                self.assertEqual(int(offset), len(before.encode()))
+            f = res["failures"][0]
+            self.assertEqual((f["games"], f["protocol"], f["illegal"]), (2, 2, 0), mode)
+            self.assertEqual(f["fallback_moves"], res["sums"]["moves"] // 2)
+            self.assertEqual(res["sums"]["failures"]["protocol"], [2, 0])
 
 
 class FlatMC(unittest.TestCase):
