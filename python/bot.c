@@ -1,6 +1,7 @@
 /*
  * bot.c - pilfer.Bot (docs/python.md): a built-in bot, or a program over the bot protocol, that
- * chooses the move of its seat in a pilfer.State, without the GIL.
+ * chooses the move of its seat in a pilfer.State, without the GIL. A program's failures are
+ * counted (failures, last_error) or, with strict=True, raised instead of played round.
  */
 #include "pilfer.h"
 
@@ -15,16 +16,20 @@ typedef struct {
   bool ready; /* bot made, for `players` */
   bool busy;  /* choosing, without the GIL: another thread may not use it meanwhile */
   int players;
+  bool strict;                            /* a failure raises pilfer.Error: no fallback plays */
+  long long failed[PF_BOT_FAIL_KINDS];    /* failures since the bot was made, by kind (bot.h) */
+  long long fallback_moves;               /* moves its fallback chose */
+  PyObject *last_error;                   /* the last failure's line (a str), or NULL */
   pf_bot bot;
 } BotObject;
 
 static int bot_init(BotObject *self, PyObject *args, PyObject *kw) {
   if (self->busy) return PyErr_SetString(pfpy_Error, "the bot is choosing in another thread"), -1;
-  static char *names[] = {"spec", "seat", "seed", NULL};
+  static char *names[] = {"spec", "seat", "seed", "strict", NULL};
   const char *spec;
-  int seat = 0;
+  int seat = 0, strict = 0;
   PyObject *seedobj = NULL;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "s|iO", names, &spec, &seat, &seedobj)) return -1;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "s|iO$p", names, &spec, &seat, &seedobj, &strict)) return -1;
   pf_error err;
   if (strlen(spec) >= PF_BOT_SPEC) return PyErr_SetString(pfpy_Error, "the bot spec is too long"), -1;
   if (pf_bot_check_spec(spec, &err) != 0) return pfpy_fail(&err), -1;
@@ -36,12 +41,33 @@ static int bot_init(BotObject *self, PyObject *args, PyObject *kw) {
   snprintf(self->spec, sizeof self->spec, "%s", spec);
   self->seat = seat;
   self->seed = seed;
+  self->strict = strict;
+  memset(self->failed, 0, sizeof self->failed);
+  self->fallback_moves = 0;
+  Py_CLEAR(self->last_error);
   return 0;
 }
 
 static void bot_dealloc(BotObject *self) {
   if (self->ready) pf_bot_free(&self->bot);
+  Py_CLEAR(self->last_error);
   Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Counts the failure the last choice ended in, keeps its line, and (strict) raises it: the bot
+ * is then as before the choice, so that its next step starts the program anew (bots/exec.c). */
+static int bot_failed(BotObject *self) {
+  pf_bot *b = &self->bot;
+  self->failed[b->fail_kind]++;
+  /* decoded with replacement: the line quotes the program, and a quote cut at the message's
+   * length may end inside a character */
+  PyObject *text = PyUnicode_DecodeUTF8(b->why.msg, (Py_ssize_t)strlen(b->why.msg), "replace");
+  if (!text) return -1;
+  Py_XSETREF(self->last_error, text);
+  if (!self->strict) return 0;
+  b->failure = PF_BOT_OK;
+  PyErr_SetObject(pfpy_Error, text);
+  return -1;
 }
 
 /* step(state): the bot's action for its seat, which must be the one to move. The search runs
@@ -69,11 +95,39 @@ static PyObject *bot_step(BotObject *self, PyObject *arg) {
   memcpy(copy, s->st, s->g->state_size);
   const pf_game *g = s->g;
   pf_move m;
+  bool was_ok = self->bot.failure == PF_BOT_OK;
+  long fallback = self->bot.fallback_moves;
+  self->bot.strict = self->strict;
   self->busy = true;
   Py_BEGIN_ALLOW_THREADS m = pf_bot_choose(&self->bot, g, copy);
   Py_END_ALLOW_THREADS self->busy = false;
   PyMem_Free(copy);
+  if (was_ok && self->bot.failure != PF_BOT_OK && bot_failed(self) != 0) {
+    self->bot.fallback_moves = fallback; /* strict: the fallback's move is not played */
+    return NULL;
+  }
+  self->fallback_moves += self->bot.fallback_moves - fallback;
   return PyLong_FromUnsignedLong(m);
+}
+
+/* failures: the counts of the program's failures since the bot was made, by kind, and the moves
+ * its fallback chose. */
+static PyObject *bot_get_failures(BotObject *self, void *unused) {
+  (void)unused;
+  PyObject *d = PyDict_New();
+  for (int k = 0; d && k <= PF_BOT_FAIL_KINDS; k++) {
+    PyObject *v = PyLong_FromLongLong(k < PF_BOT_FAIL_KINDS ? self->failed[k] : self->fallback_moves);
+    if (!v || PyDict_SetItemString(d, k < PF_BOT_FAIL_KINDS ? pf_bot_fail_names[k] : "fallback_moves", v) != 0)
+      Py_CLEAR(d);
+    Py_XDECREF(v);
+  }
+  return d;
+}
+
+static PyObject *bot_get_last_error(BotObject *self, void *unused) {
+  (void)unused;
+  if (!self->last_error) Py_RETURN_NONE;
+  return Py_NewRef(self->last_error);
 }
 
 static PyObject *bot_restart(BotObject *self, PyObject *unused) {
@@ -84,9 +138,17 @@ static PyObject *bot_restart(BotObject *self, PyObject *unused) {
 }
 
 static PyObject *bot_repr(BotObject *self) {
-  return PyUnicode_FromFormat("pilfer.Bot(\"%s\", seat=%d, seed=%llu)", self->spec, self->seat,
-                              (unsigned long long)self->seed);
+  return PyUnicode_FromFormat("pilfer.Bot(\"%s\", seat=%d, seed=%llu%s)", self->spec, self->seat,
+                              (unsigned long long)self->seed, self->strict ? ", strict=True" : "");
 }
+
+static PyGetSetDef bot_getset[] = {
+    {"failures", (getter)bot_get_failures, NULL,
+     "the program's failures since the bot was made, by kind (timeout, ended, illegal, protocol), and "
+     "fallback_moves: the moves its fallback chose", NULL},
+    {"last_error", (getter)bot_get_last_error, NULL, "the line of the last failure, or None", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
 
 static PyMethodDef bot_methods[] = {
     {"step", (PyCFunction)bot_step, METH_O, "step(state): the bot's action for its seat"},
@@ -98,8 +160,10 @@ PyTypeObject pfpy_BotType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "pilfer.Bot",
     .tp_basicsize = sizeof(BotObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Bot(spec, seat=0, seed=0): a built-in bot (\"random\", \"greedy\", \"ismcts:iters=2000\", \"exec:...\").",
+    .tp_doc = "Bot(spec, seat=0, seed=0, *, strict=False): a built-in bot (\"random\", \"greedy\", "
+              "\"ismcts:iters=2000\") or a program (\"exec:...\"); strict: a program's failure raises pilfer.Error.",
     .tp_methods = bot_methods,
+    .tp_getset = bot_getset,
     .tp_init = (initproc)bot_init,
     .tp_new = PyType_GenericNew,
     .tp_repr = (reprfunc)bot_repr,

@@ -817,6 +817,63 @@ class Protocol(unittest.TestCase):
             self.assertEqual(f["fallback_moves"], res["sums"]["moves"] // 2)
             self.assertEqual(res["sums"]["failures"]["protocol"], [2, 0])
 
+    def test_bot_counts_failures(self):
+        """pilfer.Bot counts a program's failures and its fallback's moves, keeps the last line,
+        and with strict=True raises it instead, writing nothing to stderr."""
+        game = pilfer.load_game("steal-the-pile", {"players": 2})
+        spec = f"exec:{PY} {BOTS}/illegal_bot.py"
+
+        def play(bot):
+            state, moves = game.new_initial_state(), 0
+            while not state.is_terminal():
+                if state.current_player() == 0:
+                    state.apply_action(bot.step(state))
+                    moves += 1
+                else:
+                    state.apply_action(state.legal_actions()[0])
+            return moves
+
+        none = {"timeout": 0, "ended": 0, "illegal": 0, "protocol": 0, "fallback_moves": 0}
+        bot = pilfer.Bot(spec, seat=0, seed=1)
+        self.assertEqual((bot.failures, bot.last_error), (none, None))
+        moves = play(bot)
+        self.assertEqual(bot.failures, dict(none, illegal=1, fallback_moves=moves))
+        self.assertRegex(bot.last_error, r"^seat 0: bot 'exec:.*illegal_bot.py' \(illegal\): answered 'KS>p9', which is not legal")
+        bot.restart()  # a new game starts the program anew: it fails again
+        self.assertEqual(play(bot), moves)
+        self.assertEqual(bot.failures, dict(none, illegal=2, fallback_moves=2 * moves))
+        self.assertEqual(pilfer.Bot("greedy").failures, none)
+        # pilfer.sim and pilfer.analyze give sim's counts, in the same JSON
+        for run in (pilfer.sim, pilfer.analyze):
+            got = run(game, ["exec:fail=lose:true", "random"], games=2)["failures"]
+            self.assertEqual([(f["games"], f["ended"], f["lost"]) for f in got], [(2, 2, 2), (0, 0, 0)])
+        strict = pilfer.Bot(spec, seat=0, seed=1, strict=True)
+        self.assertIn("strict=True", repr(strict))
+        state = game.new_initial_state()
+        while state.current_player() != 0:
+            state.apply_action(state.legal_actions()[0])
+        for k in (1, 2):  # each step starts the program again, and it fails again
+            with self.assertRaisesRegex(pilfer.Error, r"^seat 0: bot 'exec:.*' \(illegal\): answered 'KS>p9'"):
+                strict.step(state)
+            self.assertEqual(strict.failures, dict(none, illegal=k))
+        self.assertIn("KS>p9", strict.last_error)
+        with self.assertRaises(TypeError):
+            pilfer.Bot("random", 0, 0, True)  # strict is by keyword only
+        # strict: the error is the caller's; without it, the line goes to stderr as in sim
+        code = ("import pilfer, sys\n"
+                "g = pilfer.load_game('steal-the-pile', {'players': 2}); s = g.new_initial_state()\n"
+                "while s.current_player() != 0: s.apply_action(s.legal_actions()[0])\n"
+                "b = pilfer.Bot(sys.argv[1], strict=sys.argv[2] == '1')\n"
+                "try: b.step(s)\nexcept pilfer.Error: print('raised')\n")
+        for flag, out, err in (("1", "raised\n", ""), ("0", "", "random plays the seat")):
+            run = subprocess.run([PY, "-c", code, spec, flag], cwd=ROOT, capture_output=True, text=True, timeout=60)
+            self.assertEqual(run.stdout, out)
+            self.assertIn(err, run.stderr)
+
+    def test_bad_handshake(self):
+        res, err, _ = self.sim(["exec:echo hello; cat", "random"], games=1)
+        self.assertIn("answered the handshake with 'hello'", err)
+
 
 class FlatMC(unittest.TestCase):
     def test_beats_random(self):
