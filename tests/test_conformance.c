@@ -25,10 +25,18 @@
  *     cards the viewer sees in them;
  *   - the speed hooks (core/game.h) do as the slow path: random_move, random_playout,
  *     stop_at_deal_end, standing_key and events_before;
+ *   - the hooks for learning (core/game.h; docs/actions.md): at most PF_MAX_ACTIONS dense
+ *     actions, action_move undoing action_index over all of them, every legal move's action in
+ *     range, distinct, and the same at the start as where it is legal; at every chance node
+ *     outcomes that apply, with distinct ids and texts, probabilities summing to 1 and the same
+ *     list twice, and for a game that lists them all (Piles) the outcomes chance_sample draws,
+ *     as often as listed; and every game within max_length steps;
  *   - scores and winners are well formed at the end.
  * A game added to the registry is covered without changing this file; so is the template game
  * (src/games/template/), which the registry does not list.
  */
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -761,6 +769,105 @@ static void check_events_before(const pf_game *g, const void *before, const void
   free(part);
 }
 
+/* ---- for learning: dense actions and chance outcomes (core/game.h; docs/actions.md) ---- */
+
+/* Each check below returns NULL when the hooks do as core/game.h says, or what they got wrong (in
+ * why), so that test_conformance_catches_bad_hooks can hold the checks themselves to failing. */
+
+/* What a check got wrong, into why (n bytes); returns why. */
+static const char *wrong(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static const char *wrong(char *why, size_t n, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, n, fmt, ap);
+  va_end(ap);
+  return why;
+}
+
+/* Every action of [0, count) names no move or a move whose action it is, at `start`. */
+static const char *check_action_range(const pf_game *g, const void *start, int count, char *why, size_t n) {
+  if (count <= 0 || count > PF_MAX_ACTIONS)
+    return wrong(why, n, "action_count is %d, not in 1..%d", count, PF_MAX_ACTIONS);
+  for (int a = 0; a < count; a++) {
+    pf_move m = pf_action_move(g, start, a);
+    if (m != PF_NO_MOVE && pf_action_index(g, start, m) != a)
+      return wrong(why, n, "action %d is move %u, whose action is %d", a, m, pf_action_index(g, start, m));
+  }
+  return NULL;
+}
+
+/* The legal moves at st have distinct actions in [0, count), each giving its move back
+ * (action_move), and the same at `start`, another position of the game: an action is a function
+ * of the code and of the game's players and options, never of the position. */
+static const char *check_actions(const pf_game *g, const void *st, const void *start, int count, char *why, size_t n) {
+  static int owner[PF_MAX_ACTIONS], stamp[PF_MAX_ACTIONS], now;
+  pf_move moves[PF_MAX_MOVES];
+  int k = g->legal(st, moves);
+  now++;
+  for (int i = 0; i < k; i++) {
+    char s[PF_MOVE_STR];
+    int a = pf_action_index(g, st, moves[i]);
+    g->move_str(st, moves[i], s);
+    if (a < 0 || a >= count) return wrong(why, n, "'%s' has action %d, not in 0..%d", s, a, count - 1);
+    if (pf_action_move(g, st, a) != moves[i])
+      return wrong(why, n, "'%s' has action %d, whose move is %u, not %u", s, a, pf_action_move(g, st, a), moves[i]);
+    if (pf_action_index(g, start, moves[i]) != a)
+      return wrong(why, n, "'%s' has action %d here but %d at the start", s, a, pf_action_index(g, start, moves[i]));
+    if (stamp[a] == now) return wrong(why, n, "'%s' and legal move %d share action %d", s, owner[a], a);
+    stamp[a] = now, owner[a] = i;
+  }
+  return NULL;
+}
+
+/* Games whose chance_outcomes lists every outcome (the others list a sample): chance_sample's
+ * outcome is among them, as often as they say. */
+static bool exact_chance(const pf_game *g) { return strcmp(g->id, "piles") == 0; }
+
+/* At a chance node: at most PF_MAX_CHANCE outcomes, distinct texts and ids below PF_MAX_CHANCE,
+ * probabilities above 0 summing to 1, each text one chance_apply takes as it is, the same list
+ * twice and st unchanged; for an exact game, chance_sample's outcomes after reseeding the state's
+ * generator (determinize for the full view hides nothing else) are in the list, each as often
+ * as its probability says within 4 standard deviations (`draws` of them; 0 for none). */
+static const char *check_chance(const pf_game *g, const void *st, pf_rng *rng, int draws, char *why, size_t n) {
+  static pf_chance_outcome out[PF_MAX_CHANCE + 1], again[PF_MAX_CHANCE + 1];
+  void *copy = pf_xmalloc(g->state_size);
+  memcpy(copy, st, g->state_size);
+  int k = pf_chance_outcomes(g, st, out), hits[PF_MAX_CHANCE] = {0};
+  double sum = 0;
+  const char *bad = NULL;
+  if (k < 1 || k > PF_MAX_CHANCE) bad = "not 1 to PF_MAX_CHANCE outcomes";
+  if (!bad && memcmp(copy, st, g->state_size) != 0) bad = "chance_outcomes changed the state";
+  for (int i = 0; !bad && i < k; i++) {
+    char canon[PF_MOVE_STR];
+    pf_error err;
+    sum += out[i].p;
+    if (out[i].id >= PF_MAX_CHANCE || !(out[i].p > 0)) bad = "an outcome's id or probability is out of range";
+    for (int j = 0; !bad && j < i; j++)
+      if (out[j].id == out[i].id || strcmp(out[j].text, out[i].text) == 0) bad = "two outcomes share an id or text";
+    memcpy(copy, st, g->state_size);
+    if (!bad && (pf_chance_apply(g, copy, out[i].text, canon, &err) != 0 || strcmp(canon, out[i].text) != 0))
+      bad = "an outcome's text is not one chance_apply takes as it is";
+  }
+  if (!bad && (sum < 1 - 1e-9 || sum > 1 + 1e-9)) bad = "the probabilities do not sum to 1";
+  if (!bad && (pf_chance_outcomes(g, st, again) != k || memcmp(out, again, (size_t)k * sizeof out[0]) != 0))
+    bad = "the same state gives another list";
+  for (int d = 0; !bad && d < draws; d++) {
+    char text[PF_MOVE_STR];
+    int i = 0;
+    memcpy(copy, st, g->state_size);
+    g->determinize(copy, PF_VIEW_ALL, rng);
+    pf_chance_sample(g, copy, text);
+    while (i < k && strcmp(out[i].text, text) != 0) i++;
+    if (i == k) bad = "chance_sample drew an outcome the list does not have";
+    else hits[i]++;
+  }
+  for (int i = 0; !bad && draws && i < k; i++) /* within 4 standard deviations (and 2 draws) */
+    if (fabs(hits[i] - draws * out[i].p) > 4 * sqrt(draws * out[i].p * (1 - out[i].p)) + 2)
+      bad = "chance_sample draws an outcome far more or less often than its probability";
+  free(copy);
+  return bad ? wrong(why, n, "%s (%d outcomes, the first '%s')", bad, k, k > 0 ? out[0].text : "") : NULL;
+}
+
 /* Scores and winners at the end: winners are distinct seats. */
 static void check_result(const pf_run *run) {
   int w[PF_MAX_PLAYERS];
@@ -783,8 +890,13 @@ static int conform_one(const pf_game *g, int players, const pf_options *opts, ui
   pf_rng rng, drng;
   pf_rng_seed(&rng, seed, 7);
   pf_rng_seed(&drng, seed, 8);
-  void *clone = pf_xmalloc(g->state_size), *before = pf_xmalloc(g->state_size);
-  int changed = 0;
+  void *clone = pf_xmalloc(g->state_size), *before = pf_xmalloc(g->state_size), *start = pf_xmalloc(g->state_size);
+  int changed = 0, count = pf_action_count(g, players, opts), chances = 0;
+  long max_length = pf_max_length(g, players, opts);
+  char why[PF_MOVE_STR + 128];
+  memcpy(start, run.state, g->state_size);
+  if (check_action_range(g, start, count, why, sizeof why) || max_length < 0)
+    fail_msg("%s, %d players: %s", g->id, players, max_length < 0 ? "max_length below 0" : why);
   for (int seat = 0; seat < players; seat++) check_other_deal(g, &setup, run.state, seat, &drng);
   for (int ply = 0;; ply++) {
     if (g->check(run.state, &err) != 0)
@@ -799,6 +911,11 @@ static int conform_one(const pf_game *g, int players, const pf_options *opts, ui
     memcpy(before, run.state, g->state_size);
     pf_move played = PF_MOVE_CHANCE;
     if (who == PF_CHANCE) {
+      if (!g->chance_sample || !g->chance_apply)
+        fail_msg("%s: a chance node, without chance_sample and chance_apply", g->id);
+      if (check_chance(g, run.state, &drng, exact_chance(g) && !chances++ ? 1000 : 0, why, sizeof why))
+        fail_msg("%s, %d players, seed %llu, ply %d: chance_outcomes: %s", g->id, players, (unsigned long long)seed,
+                 ply, why);
       pf_run_chance(&run);
       assert_int_equal(pf_run_play_text(&twin, run.moves[run.nmoves - 1], &err), 0);
       char canon[PF_MOVE_STR];
@@ -807,6 +924,9 @@ static int conform_one(const pf_game *g, int players, const pf_options *opts, ui
       assert_same_text(run.moves[run.nmoves - 1], canon, "chance outcome not canonical", g, players, seed, ply);
     } else {
       check_move_strings(g, run.state);
+      if (check_actions(g, run.state, start, count, why, sizeof why))
+        fail_msg("%s, %d players, seed %llu, ply %d: dense actions: %s", g->id, players, (unsigned long long)seed, ply,
+                 why);
       check_choosing(g, run.state, players, &drng, seed, ply);
       check_public_told(g, run.state, players, seed, ply);
       check_random_move(g, run.state, &rng, seed, ply);
@@ -826,12 +946,16 @@ static int conform_one(const pf_game *g, int players, const pf_options *opts, ui
     check_standing_key(g, before, run.state, players, seed, ply);
     check_events_before(g, before, run.state, played, seed, ply);
   }
+  if (max_length > 0 && run.nmoves > max_length) /* every step: moves and chance outcomes */
+    fail_msg("%s, %d players, seed %llu: %d steps, past max_length %ld", g->id, players, (unsigned long long)seed,
+             run.nmoves, max_length);
   /* Same seed, same moves: same game. */
   assert_memory_equal(run.state, twin.state, g->state_size);
   check_result(&run);
   check_record_roundtrip(&run);
   free(clone);
   free(before);
+  free(start);
   pf_run_free(&twin);
   pf_run_free(&run);
   return changed;
@@ -950,6 +1074,70 @@ static void test_conformance_catches_a_leak(void **unused) {
   pf_run_free(&run);
 }
 
+/* The checks of the learning hooks must be able to fail: Piles with hooks broken in five ways is
+ * caught each time, at its start and at its first take (PIL-7), and the true hooks pass there. */
+static const void *bad_start; /* the position the shifted actions are right at */
+static int shift_of(const void *st) { return st != bad_start; }
+static int shifted_index(const void *st, pf_move m) {
+  return (pf_game_find("piles")->action_index(st, m) + shift_of(st)) % 625;
+}
+static pf_move shifted_move(const void *st, int a) {
+  return pf_game_find("piles")->action_move(st, (a + 625 - shift_of(st)) % 625);
+}
+static int halved_index(const void *st, pf_move m) { return pf_game_find("piles")->action_index(st, m) / 2; }
+static int halved_odds(const void *st, pf_chance_outcome *out) {
+  int n = pf_game_find("piles")->chance_outcomes(st, out);
+  for (int i = 0; i < n; i++) out[i].p /= 2;
+  return n;
+}
+static int skewed_odds(const void *st, pf_chance_outcome *out) { /* the first twice as likely */
+  int n = pf_game_find("piles")->chance_outcomes(st, out);
+  for (int i = 0; i < n; i++) out[i].p = (i ? 1.0 : 2.0) / (n + 1);
+  return n;
+}
+static int one_short(const void *st, pf_chance_outcome *out) {
+  int n = pf_game_find("piles")->chance_outcomes(st, out) - 1;
+  for (int i = 0; i < n; i++) out[i] = out[i + 1], out[i].p = 1.0 / n;
+  return n;
+}
+
+static void test_conformance_catches_bad_hooks(void **unused) {
+  (void)unused;
+  const pf_game *g = pf_game_find("piles");
+  pf_setup setup = {.players = 4, .seed = 3};
+  pf_run run;
+  pf_error err;
+  pf_rng rng;
+  pf_rng_seed(&rng, 3, 9);
+  char why[PF_MOVE_STR + 128];
+  assert_int_equal(pf_run_start(&run, g, &setup, &err), 0);
+  void *start = pf_xmalloc(g->state_size);
+  memcpy(start, run.state, g->state_size);
+  pf_game halved = *g, shifted = *g, odds = *g, short_list = *g, skewed = *g;
+  halved.action_index = halved_index;
+  shifted.action_index = shifted_index, shifted.action_move = shifted_move;
+  odds.chance_outcomes = halved_odds;
+  short_list.chance_outcomes = one_short;
+  skewed.chance_outcomes = skewed_odds;
+  bad_start = start;
+  assert_null(check_action_range(g, start, 625, why, sizeof why));
+  assert_null(check_actions(g, start, start, 625, why, sizeof why));
+  assert_non_null(check_actions(&halved, start, start, 625, why, sizeof why)); /* two moves, one action */
+  assert_null(check_actions(&shifted, start, start, 625, why, sizeof why));    /* right at the start ... */
+  assert_int_equal(pf_run_play_text(&run, "pass", &err), 0);
+  assert_int_equal(g->to_move(run.state), PF_CHANCE);
+  assert_null(check_chance(g, run.state, &rng, 1000, why, sizeof why));
+  assert_non_null(check_chance(&odds, run.state, &rng, 0, why, sizeof why));
+  assert_non_null(check_chance(&short_list, run.state, &rng, 1000, why, sizeof why));
+  assert_non_null(check_chance(&skewed, run.state, &rng, 1000, why, sizeof why));
+  pf_run_chance(&run);
+  assert_int_equal(g->to_move(run.state), 1);
+  assert_null(check_actions(g, run.state, start, 625, why, sizeof why));
+  assert_non_null(check_actions(&shifted, run.state, start, 625, why, sizeof why)); /* ... not elsewhere */
+  free(start);
+  pf_run_free(&run);
+}
+
 /* test_conformance [GAME]: every game, or only the one named (ctest runs one entry a game,
  * tests/conformance.cmake). */
 int main(int argc, char **argv) {
@@ -964,6 +1152,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_conformance_every_game),
       cmocka_unit_test(test_conformance_pap_expansions),
       cmocka_unit_test(test_conformance_catches_a_leak),
+      cmocka_unit_test(test_conformance_catches_bad_hooks),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -908,6 +908,41 @@ static void gha_count_events(const void *before, const void *after, pf_move m, l
     counts[0]++;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* For learning: dense actions and the length bound (core/game.h, docs/actions.md)             */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A move is a card and a target (GHA-3): the dense action of card c (0..51) is c * (N + 2) + 0
+ * onto the play pile, + 1 taking from the play pile, + 2 + q taking from seat q's capture pile
+ * (one's own included). */
+static int gha_action_count(int players, const pf_options *options) {
+  (void)options;
+  return NCARDS * (players + 2);
+}
+
+static int gha_action_index(const void *vs, pf_move m) {
+  const gha_state *s = vs;
+  int c = MOVE_CARD(m), t = MOVE_TARGET(m);
+  if (c >= NCARDS) return -1;
+  return c * (s->players + 2) + (t == T_PLAY ? 0 : t == T_PP ? 1 : 2 + (t & 0x7F));
+}
+
+static pf_move gha_action_move(const void *vs, int a) {
+  const gha_state *s = vs;
+  int w = s->players + 2, c = a / w, k = a % w;
+  if (a < 0 || c >= NCARDS) return PF_NO_MOVE;
+  return MOVE(c, k == 0 ? T_PLAY : k == 1 ? T_PP : T_PILE(k - 2));
+}
+
+/* A hand deals every card but the play pile's START to the hands (GHA-2, GHA-4), and every move
+ * plays one of them (GHA-3): 48 moves, with no chance events. A match (GHA-6, target > 0) has no
+ * bound: a hand may capture nothing at all (every card played onto a play pile it does not
+ * match), and a tie for the highest total means one more hand, so 0, unknown. */
+static long gha_max_length(int players, const pf_options *options) {
+  (void)players;
+  return options->v[OPT_TARGET] ? 0 : NCARDS - START;
+}
+
 const pf_game pf_game_gharat = {
     .id = "gharat",
     .title = "Ghârat",
@@ -942,4 +977,8 @@ const pf_game pf_game_gharat = {
     .count_events = gha_count_events,
     .events_before = offsetof(gha_state, card), /* turn */
     .standing_key = gha_standing_key,
+    .action_count = gha_action_count,
+    .action_index = gha_action_index,
+    .action_move = gha_action_move,
+    .max_length = gha_max_length,
 };

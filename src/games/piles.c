@@ -805,6 +805,53 @@ static const pf_measures MEASURES = {
     .length_moves = 41,
 };
 
+/* ------------------------------------------------------------------------------------------ */
+/* For learning: dense actions, chance outcomes and the length bound (docs/actions.md)         */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A move places card c (0..51) on castle position pos (0..11, PIL-6): dense action c * 12 + pos;
+ * passing (PIL-7) is the last, 624. */
+#define ACTIONS (NCARDS * NPOS + 1)
+
+static int pil_action_count(int players, const pf_options *options) {
+  (void)players, (void)options;
+  return ACTIONS;
+}
+
+static int pil_action_index(const void *vs, pf_move m) {
+  (void)vs;
+  if (m == MOVE_PASS) return ACTIONS - 1;
+  return MOVE_CARD(m) < NCARDS && MOVE_POS(m) < NPOS ? MOVE_CARD(m) * NPOS + MOVE_POS(m) : -1;
+}
+
+static pf_move pil_action_move(const void *vs, int a) {
+  (void)vs;
+  if (a == ACTIONS - 1) return MOVE_PASS;
+  return a >= 0 && a < ACTIONS - 1 ? MOVE(a / NPOS, a % NPOS) : PF_NO_MOVE;
+}
+
+/* PIL-7: the taker draws one of the passer's cards, each as likely as the others (chance_sample's
+ * pf_rng_below is exactly uniform): every card of the hand, its id its code (below 52). */
+static int pil_chance_outcomes(const void *vs, pf_chance_outcome *out) {
+  const pil_state *s = vs;
+  int n = s->passing ? s->hand_len[s->turn] : 0;
+  for (int i = 0; i < n; i++) {
+    pf_card c = s->card[s->hand[s->turn][i]];
+    out[i].text[0] = '*';
+    pf_card_str(c, out[i].text + 1);
+    out[i].id = c;
+    out[i].p = 1.0 / n;
+  }
+  return n;
+}
+
+/* PIL-8: 10 turns a player, each removing one card from the hand (PIL-6, PIL-7); a turn is one
+ * move, and a pass one more step, the take (PIL-7): at most 2 x 40 steps. */
+static long pil_max_length(int players, const pf_options *options) {
+  (void)players, (void)options;
+  return 2 * TURNS;
+}
+
 /* Design metrics (`pilfer analyze`): passes (PIL-7) and cards placed on the castle. */
 static const char *const EVENTS[] = {"passes", "placements", NULL};
 
@@ -849,4 +896,9 @@ const pf_game pf_game_piles = {
     .move_zones = pil_move_zones,
     .events = EVENTS,
     .count_events = pil_count_events,
+    .action_count = pil_action_count,
+    .action_index = pil_action_index,
+    .action_move = pil_action_move,
+    .chance_outcomes = pil_chance_outcomes,
+    .max_length = pil_max_length,
 };

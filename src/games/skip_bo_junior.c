@@ -957,6 +957,68 @@ static void sbj_describe(const void *vs, pf_move m, int viewer, const pf_style *
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* For learning: dense actions, chance outcomes and the length bound (docs/actions.md)         */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The move codes are dense already: source (the stockpile, hand stacks 1-3) x 4 + building pile
+ * (SBJ-4), 16 actions at every player count. */
+static int sbj_action_count(int players, const pf_options *options) {
+  (void)players, (void)options;
+  return (1 + STACKS) * BUILDS;
+}
+static int sbj_action_index(const void *vs, pf_move m) {
+  (void)vs;
+  return m < (1 + STACKS) * BUILDS ? (int)m : -1;
+}
+static pf_move sbj_action_move(const void *vs, int a) {
+  (void)vs;
+  return a >= 0 && a < (1 + STACKS) * BUILDS ? (pf_move)a : PF_NO_MOVE;
+}
+
+/* A reshuffle (SBJ-3) has too many orders to list (it shuffles up to 90 cards), so its outcomes
+ * are a sample: RESHUFFLE_SAMPLES orders of the completed piles, the k-th shuffled by a generator
+ * seeded with (one draw from a copy of the state's generator, k), so that the same state gives the
+ * same list and the state's own generator is left as it was. Each is equally likely, 1 /
+ * RESHUFFLE_SAMPLES; an order drawn twice (equal cards, G-5, make that possible: a pile of wilds)
+ * is listed once with the probabilities added. Every text is an outcome chance_apply takes, and
+ * applying it leaves the state as chance_sample would had it drawn that order. */
+#define RESHUFFLE_SAMPLES 16
+
+static int sbj_chance_outcomes(const void *vs, pf_chance_outcome *out) {
+  const sbj_state *s = vs;
+  if (!s->chance) return 0;
+  pf_card done[NCARDS], cards[NCARDS];
+  int nd = done_cards(s, done), n = 0;
+  pf_rng copy = s->rng, r;
+  uint64_t base = pf_rng_next(&copy);
+  for (int k = 0; k < RESHUFFLE_SAMPLES; k++) {
+    memcpy(cards, done, (size_t)nd * sizeof cards[0]);
+    pf_rng_seed(&r, base, (uint64_t)k);
+    pf_shuffle16(&r, cards, (size_t)nd);
+    outcome_str(cards, nd, out[n].text);
+    int j = 0;
+    while (j < n && strcmp(out[j].text, out[n].text) != 0) j++;
+    if (j < n) {
+      out[j].p += 1.0 / RESHUFFLE_SAMPLES;
+      continue;
+    }
+    out[n].id = (uint32_t)n;
+    out[n++].p = 1.0 / RESHUFFLE_SAMPLES;
+  }
+  return n;
+}
+
+/* SBJ-6 ends the game after TURN_LIMIT turns at the latest; reshuffles could otherwise recur
+ * without end. A turn is at most one reshuffle (it makes the completed piles, 10 cards each
+ * (SBJ-4), the draw pile, and the turn deals 3, SBJ-3) and one play per card the seat holds in
+ * its stockpile and hand stacks, which get no card during the turn after its deal (SBJ-4, SBJ-5):
+ * fewer than NCARDS. So at most TURN_LIMIT x (1 + NCARDS) steps. */
+static long sbj_max_length(int players, const pf_options *options) {
+  (void)players, (void)options;
+  return (long)TURN_LIMIT * (1 + NCARDS);
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* The description                                                                            */
 /* ------------------------------------------------------------------------------------------ */
 
@@ -1028,4 +1090,9 @@ const pf_game pf_game_skip_bo_junior = {
     .standing = sbj_standing,
     .events = EVENTS,
     .count_events = sbj_count_events,
+    .action_count = sbj_action_count,
+    .action_index = sbj_action_index,
+    .action_move = sbj_action_move,
+    .chance_outcomes = sbj_chance_outcomes,
+    .max_length = sbj_max_length,
 };

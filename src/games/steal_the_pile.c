@@ -894,6 +894,59 @@ static void stp_count_events(const void *before, const void *after, pf_move m, l
   if (t == T_NONE) counts[3]++;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* For learning: dense actions and the length bound (core/game.h, docs/actions.md)             */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A move is a card and a target (STP-4), and only ranks match (STP-1): the dense action of card c
+ * (0..51; with two decks equal cards are one move, G-5) is c * width + what it takes:
+ *   0           nothing matches: a new open pile
+ *   1 + s       the open pile whose card is of c's rank and suit s (only ranks match)
+ *   5 + q       seat q's pile (one's own included)
+ *   5 + N       solitaire: the deck's pile (STP-8)
+ * A function of the code and the player count alone, as core/game.h asks. */
+static int stp_width(int players) { return 5 + players + (players == 1); }
+
+static int stp_action_count(int players, const pf_options *options) {
+  (void)options;
+  return 52 * stp_width(players);
+}
+
+static int stp_action_index(const void *vs, pf_move m) {
+  const stp_state *s = vs;
+  int c = MOVE_CARD(m), t = MOVE_TARGET(m), slot;
+  if (c >= 52) return -1;
+  if (t == T_NONE)
+    slot = 0;
+  else if (!(t & 0x80))
+    slot = 1 + ((t - 1) & 3);
+  else if ((t & 0x7F) == DECK_PILE)
+    slot = 5 + s->players;
+  else
+    slot = 5 + (t & 0x7F);
+  return c * stp_width(s->players) + slot;
+}
+
+static pf_move stp_action_move(const void *vs, int a) {
+  const stp_state *s = vs;
+  int w = stp_width(s->players), c = a / w, slot = a % w;
+  if (a < 0 || c >= 52) return PF_NO_MOVE;
+  if (slot == 0) return MOVE(c, T_NONE);
+  if (slot < 5) return MOVE(c, T_OPEN((c & ~3) | (slot - 1)));
+  return MOVE(c, T_PILE(slot - 5 == s->players ? DECK_PILE : slot - 5));
+}
+
+/* Every move plays a card from a hand, and every card dealt to a hand is played once: a game is
+ * players x (dealt per round x (rounds - 1) + dealt in the final round) moves (STP-2, STP-5),
+ * the deck's plays in solitaire being no moves (STP-8); there are no chance events. With a target
+ * (STP-7) games go on while the highest total is shared, and nothing in the rules bounds how often
+ * that happens: 0, the length being unknown. */
+static long stp_max_length(int players, const pf_options *options) {
+  if (options->v[0] && players > 1) return 0;
+  const uint8_t *t = TABLE[players];
+  return (long)players * (t[1] * (t[3] - 1) + t[2]);
+}
+
 const pf_game pf_game_steal_the_pile = {
     .id = "steal-the-pile",
     .title = "Steal the Pile",
@@ -927,4 +980,8 @@ const pf_game pf_game_steal_the_pile = {
     .events = EVENTS,
     .count_events = stp_count_events,
     .events_before = offsetof(stp_state, card), /* turn, size */
+    .action_count = stp_action_count,
+    .action_index = stp_action_index,
+    .action_move = stp_action_move,
+    .max_length = stp_max_length,
 };

@@ -1010,7 +1010,7 @@ static void thf_count_events(const void *before, const void *after, pf_move m, l
   .view_write = thf_view_write, .view_text = thf_view_text, .determinize = thf_determinize,        \
   .check = thf_check, .current_deal = thf_current_deal, .describe = thf_describe,             \
   .rate_moves = thf_rate_moves, .move_zones = thf_move_zones, .events = EVENTS,                  \
-  .count_events = thf_count_events
+  .count_events = thf_count_events, .action_index = thf_action_index, .action_move = thf_action_move
 
 /* How pilfer bench and scripts/strength exercise Thief, and the lobby's copy (core/measure.h) ... */
 static const pf_measures MEASURES_THIEF = {
@@ -1049,10 +1049,12 @@ const pf_game pf_game_thief = {
     .id = "thief", .title = "Thief",
     .rules = pf_rules_thief, .measures = &MEASURES_THIEF,
     .start = thf_start, THIEF_METHODS,
+    .action_count = thf_action_count, .max_length = thf_max_length,
 };
 
 const pf_game pf_game_four_card_thief = {
     .id = "four-card-thief", .title = "Four Card Thief",
     .rules = pf_rules_four_card_thief,
     .measures = &MEASURES_FCT, .start = fct_start, THIEF_METHODS,
+    .action_count = fct_action_count, .max_length = fct_max_length,
 };

@@ -1,7 +1,8 @@
 /*
- * thief.h - the state of Thief and Four Card Thief, shared by their two files: thief.c (the
- * rules, notation, bots' knowledge and the descriptors; it tells how the state is kept) and
- * thief_views.c (the views, what a move is told as, and its zones).
+ * thief.h - the state of Thief and Four Card Thief, shared by their three files: thief.c (the
+ * rules, notation, bots' knowledge and the descriptors; it tells how the state is kept),
+ * thief_views.c (the views, what a move is told as, and its zones) and thief_learn.c (the dense
+ * actions and the length bound, for learning).
  */
 #ifndef PF_THIEF_H
 #define PF_THIEF_H
@@ -149,5 +150,13 @@ void thf_view_write(const void *vs, int seat, pf_jw *w);
 void thf_view_text(const void *vs, int seat, const pf_style *st, pf_buf *out);
 void thf_move_zones(const void *vs, pf_move m, pf_move_zones *z);
 void thf_describe(const void *vs, pf_move m, int viewer, const pf_style *st, pf_buf *out);
+/* thief_learn.c: dense actions and the length bound (Thief's and Four Card Thief's counts and
+ * bounds differ; index and move read the game from the state) */
+int thf_action_count(int players, const pf_options *options);
+int fct_action_count(int players, const pf_options *options);
+int thf_action_index(const void *vs, pf_move m);
+pf_move thf_action_move(const void *vs, int a);
+long thf_max_length(int players, const pf_options *options);
+long fct_max_length(int players, const pf_options *options);
 
 #endif

@@ -14,6 +14,7 @@
  *   moves.c         legal moves, applying them, their notation
  *   views.c         what a viewer sees: the JSON view, its zones, the text view, describing moves
  *   thumb.c         the greedy bot's rule of thumb
+ *   learn.c         dense actions and the length bound, for learning (docs/actions.md)
  *   point_a_pile.c  start, scores, deals, hidden information, the check, and the pf_game it exports
  *
  * The deck is generated from the seed (PAP-1) and kept in card[]: slot i is the i-th card from
@@ -400,5 +401,11 @@ void pap_move_zones(const void *vs, pf_move m, pf_move_zones *z);
 
 /* thumb.c */
 void pap_rate_moves(const void *vs, const pf_move *moves, int n, int64_t *rating);
+
+/* learn.c: dense actions and the length bound */
+int pap_action_count(int players, const pf_options *o);
+int pap_action_index(const void *vs, pf_move m);
+pf_move pap_action_move(const void *vs, int a);
+long pap_max_length(int players, const pf_options *o);
 
 #endif

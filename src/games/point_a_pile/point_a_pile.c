@@ -337,4 +337,8 @@ const pf_game pf_game_point_a_pile = {
     .count_events = pap_count_events,
     .events_before = offsetof(pap_state, card), /* round, over and nlog */
     .standing_key = pap_standing_key,
+    .action_count = pap_action_count,
+    .action_index = pap_action_index,
+    .action_move = pap_action_move,
+    .max_length = pap_max_length,
 };

@@ -16,8 +16,8 @@
  * It is not in the registry (games/registry.c), so `pilfer` does not offer it; the conformance
  * suite runs it (tests/test_conformance.c, ctest's test_conformance_template), which is how every
  * game is held to the interface of core/game.h. Its methods come in the order of that struct:
- * the required ones first, then the optional ones it gives (describe, move_zones); it gives none
- * of the speed hooks.
+ * the required ones first, then the optional ones it gives (describe, move_zones, and the dense
+ * actions and length for learning); it gives none of the speed hooks.
  */
 #include <stdio.h>
 #include <string.h>
@@ -284,6 +284,34 @@ static void sn_move_zones(const void *st, pf_move m, pf_move_zones *z) {
   snprintf(z->to, sizeof z->to, "pile:%d", MOVE_TO(m) ? MOVE_TO(m) - 1 : s->turn);
 }
 
+/* ---- optional: for learning (docs/actions.md) ---- */
+
+/* The dense actions, a policy head's outputs: card c (0..19) onto the player's own pile is
+ * c * (N + 1), snatching seat q's pile c * (N + 1) + 1 + q. They depend on the code and the player
+ * count only, never on the position (core/game.h); the conformance suite checks that they are one
+ * to one on the legal moves and that action_move undoes action_index. */
+static int sn_action_count(int players, const pf_options *options) {
+  (void)options;
+  return DECK * (players + 1);
+}
+
+static int sn_action_index(const void *st, pf_move m) {
+  const sn_state *s = st;
+  return MOVE_CARD(m) < DECK && MOVE_TO(m) <= s->players ? MOVE_CARD(m) * (s->players + 1) + MOVE_TO(m) : -1;
+}
+
+static pf_move sn_action_move(const void *st, int a) {
+  const sn_state *s = st;
+  return a >= 0 && a < DECK * (s->players + 1) ? MOVE(a / (s->players + 1), a % (s->players + 1)) : PF_NO_MOVE;
+}
+
+/* SN-2 .. SN-4: every move plays a card from a hand and every card reaches a hand, so a game is
+ * exactly DECK moves (there are no chance events). */
+static long sn_max_length(int players, const pf_options *options) {
+  (void)players, (void)options;
+  return DECK;
+}
+
 /* ---- the descriptor ---- */
 
 /* What the bench and the strength runs would play of it, and the lobby's copy (core/measure.h):
@@ -327,4 +355,8 @@ const pf_game pf_game_template = {
     .determinize = sn_determinize,
     .describe = sn_describe,
     .move_zones = sn_move_zones,
+    .action_count = sn_action_count,
+    .action_index = sn_action_index,
+    .action_move = sn_action_move,
+    .max_length = sn_max_length,
 };
