@@ -1,6 +1,7 @@
 /*
  * bot.c - pilfer.Bot (docs/python.md): a built-in bot, or a program over the bot protocol, that
- * chooses the move of its seat in a pilfer.State, without the GIL.
+ * chooses the move of its seat in a pilfer.State, without the GIL; without a spec, pyspiel.Bot's
+ * base class, which OpenSpiel's Python bots (MCTSBot, ISMCTSBot) subclass.
  */
 #include "pilfer.h"
 
@@ -21,10 +22,16 @@ typedef struct {
 static int bot_init(BotObject *self, PyObject *args, PyObject *kw) {
   if (self->busy) return PyErr_SetString(pfpy_Error, "the bot is choosing in another thread"), -1;
   static char *names[] = {"spec", "seat", "seed", NULL};
-  const char *spec;
+  const char *spec = NULL;
   int seat = 0;
   PyObject *seedobj = NULL;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "s|iO", names, &spec, &seat, &seedobj)) return -1;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|siO", names, &spec, &seat, &seedobj)) return -1;
+  if (!spec) { /* pyspiel.Bot.__init__(self): the base of a bot written in Python */
+    if (self->ready) pf_bot_free(&self->bot);
+    self->ready = false;
+    self->spec[0] = '\0';
+    return 0;
+  }
   pf_error err;
   if (strlen(spec) >= PF_BOT_SPEC) return PyErr_SetString(pfpy_Error, "the bot spec is too long"), -1;
   if (pf_bot_check_spec(spec, &err) != 0) return pfpy_fail(&err), -1;
@@ -48,7 +55,8 @@ static void bot_dealloc(BotObject *self) {
  * without the GIL, on a copy of the state. */
 static PyObject *bot_step(BotObject *self, PyObject *arg) {
   if (!PyObject_TypeCheck(arg, &pfpy_StateType)) return PyErr_SetString(pfpy_Error, "step: give a pilfer.State"), NULL;
-  if (!self->spec[0]) return PyErr_SetString(pfpy_Error, "the bot was not initialised"), NULL;
+  if (!self->spec[0])
+    return PyErr_SetString(PyExc_NotImplementedError, "step: a Bot without a spec is a base class: override step"), NULL;
   StateObject *s = (StateObject *)arg;
   if (self->busy) return PyErr_SetString(pfpy_Error, "step: the bot is choosing in another thread"), NULL;
   int who = s->g->to_move(s->st);
@@ -73,7 +81,7 @@ static PyObject *bot_step(BotObject *self, PyObject *arg) {
   Py_BEGIN_ALLOW_THREADS m = pf_bot_choose(&self->bot, g, copy);
   Py_END_ALLOW_THREADS self->busy = false;
   PyMem_Free(copy);
-  return PyLong_FromUnsignedLong(m);
+  return PyLong_FromLong(pf_action_index(g, s->st, m)); /* the module's actions are dense */
 }
 
 static PyObject *bot_restart(BotObject *self, PyObject *unused) {
@@ -81,6 +89,17 @@ static PyObject *bot_restart(BotObject *self, PyObject *unused) {
   if (self->busy) return PyErr_SetString(pfpy_Error, "restart: the bot is choosing in another thread"), NULL;
   if (self->ready) pf_bot_reseed(&self->bot, self->seed, self->seat);
   Py_RETURN_NONE;
+}
+
+/* inform_action(state, player, action): pyspiel's; the built-in bots need not be told. */
+static PyObject *bot_inform_action(BotObject *self, PyObject *args) {
+  (void)self, (void)args;
+  Py_RETURN_NONE;
+}
+
+static PyObject *bot_false(BotObject *self, PyObject *unused) {
+  (void)self, (void)unused;
+  Py_RETURN_FALSE;
 }
 
 static PyObject *bot_repr(BotObject *self) {
@@ -91,14 +110,19 @@ static PyObject *bot_repr(BotObject *self) {
 static PyMethodDef bot_methods[] = {
     {"step", (PyCFunction)bot_step, METH_O, "step(state): the bot's action for its seat"},
     {"restart", (PyCFunction)bot_restart, METH_NOARGS, "reseeds the bot for a new game"},
+    {"inform_action", (PyCFunction)bot_inform_action, METH_VARARGS, "inform_action(state, player, action): nothing"},
+    {"provides_policy", (PyCFunction)bot_false, METH_NOARGS, "False"},
+    {"provides_force_action", (PyCFunction)bot_false, METH_NOARGS, "False"},
+    {"is_clonable", (PyCFunction)bot_false, METH_NOARGS, "False"},
     {NULL, NULL, 0, NULL},
 };
 
 PyTypeObject pfpy_BotType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "pilfer.Bot",
     .tp_basicsize = sizeof(BotObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Bot(spec, seat=0, seed=0): a built-in bot (\"random\", \"greedy\", \"ismcts:iters=2000\", \"exec:...\").",
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "Bot(spec, seat=0, seed=0): a built-in bot (\"random\", \"greedy\", \"ismcts:iters=2000\", \"exec:...\"); "
+              "Bot() with no spec: pyspiel's base class, for bots written in Python.",
     .tp_methods = bot_methods,
     .tp_init = (initproc)bot_init,
     .tp_new = PyType_GenericNew,
