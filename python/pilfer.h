@@ -2,7 +2,7 @@
  * pilfer.h - what the files of `import pilfer` share (docs/python.md): the Game and State
  * objects, the module's error, and the functions one file gives another. pilfer.c is the
  * module (its functions and its init), game.c the Game type, state.c the State type (views,
- * records, serialization), bot.c the Bot type, spiel.c the rest of pyspiel's names (GameType and
+ * records, serialization), load.c the states read back from text, bot.c the Bot type, spiel.c the rest of pyspiel's names (GameType and
  * its enums, PlayerId, PlayerAction, UniformProbabilitySampler).
  */
 #ifndef PF_PYTHON_PILFER_H
@@ -122,6 +122,16 @@ typedef struct StateObject {
   int nco;               /* -1: not known yet */
 } StateObject;
 
+/* A new state of the game, not started (its setup and state are load.c's to fill), or NULL. */
+StateObject *pfpy_state_alloc(GameObject *game);
+/* The position changed: its cached legal actions and chance outcomes are not known. */
+void pfpy_state_forget(StateObject *s);
+/* Plays a move or chance outcome given as text, as records write them; 0 or -1 with err. */
+int pfpy_state_play_text(StateObject *s, const char *text, pf_error *err);
+/* The game's determinize for seat, with a generator seeded by seed (resample_from_infostate's). */
+void pfpy_determinize(const pf_game *g, void *st, int seat, uint64_t seed);
+/* State.from_sample(game, text, key) (load.c). */
+PyObject *pfpy_state_from_sample(PyObject *unused, PyObject *args);
 /* A game's state started from setup (a new reference), or NULL with a Python error. */
 PyObject *pfpy_state_start(GameObject *game, const pf_setup *setup);
 /* The state a serialized state or record (its JSON text) describes, replayed and checked;
