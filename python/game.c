@@ -140,6 +140,7 @@ PyObject *pfpy_load_game(PyObject *mod, PyObject *args, PyObject *kw) {
   }
   params p = {.g = g, .players = g->min_players};
   pf_options_default(g->options, g->noptions, &p.options);
+  if (paren && strlen(paren) > 1000) return PyErr_SetString(pfpy_Error, "load_game: the game string is too long"), NULL;
   if (paren) {
     char list[1024];
     snprintf(list, sizeof list, "%.*s", (int)(strlen(paren) - 2), paren + 1);

@@ -57,7 +57,7 @@ int pfpy_read_int(PyObject *v, const char *what, long long *out) {
   Py_XDECREF(i);
   if (!i || (x == -1 && PyErr_Occurred())) {
     PyErr_Clear();
-    PyErr_Format(pfpy_Error, "%s must be an integer", what);
+    PyErr_Format(pfpy_Error, i ? "%s is out of range" : "%s must be an integer", what);
     return -1;
   }
   *out = x;
