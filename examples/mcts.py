@@ -6,8 +6,8 @@ selection, one node added per simulation, random rollouts, returns backed up for
 Pilfer's games hide cards, so each simulation first draws a world the searching seat cannot tell
 from the real one (state.resample_from_infostate, the game's determinization), as "determinized"
 or information-set MCTS does; the tree is keyed by the actions' strings, so that it is shared
-across those worlds. Chance nodes are stepped through with their one outcome (the state's own
-generator, which the resample reseeds).
+across those worlds. Chance nodes are stepped through with an outcome drawn by the probabilities
+chance_outcomes() gives (drawn from the resampled world, whose generator the resample reseeds).
 
     python3 examples/mcts.py steal-the-pile 200    # MCTS with 200 simulations against random
 """
@@ -48,7 +48,7 @@ class MCTSBot:
         node = root
         while not state.is_terminal():
             if state.is_chance_node():
-                state.apply_action(state.chance_outcomes()[0][0])
+                state.apply_action(chance(state, self.rng))
                 continue
             player = state.current_player()
             moves = {state.action_to_string(player, a): a for a in state.legal_actions()}
@@ -76,17 +76,27 @@ class MCTSBot:
 
     def _rollout(self, state):
         while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(chance(state, self.rng))
+                continue
             actions = state.legal_actions()
             state.apply_action(actions[self.rng.randrange(len(actions))])
         return state.returns()
 
 
+def chance(state, rng):
+    """A chance outcome drawn by its probability."""
+    outcomes = state.chance_outcomes()
+    return rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+
+
 def play(game, bots, seed):
     """Plays one game; bots[p] is a callable state -> action. Returns the final state."""
     state = game.new_initial_state(seed)
+    rng = random.Random(seed)
     while not state.is_terminal():
         if state.is_chance_node():
-            state.apply_action(0)
+            state.apply_action(chance(state, rng))
         else:
             state.apply_action(bots[state.current_player()](state))
     return state

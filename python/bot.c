@@ -1,7 +1,8 @@
 /*
  * bot.c - pilfer.Bot (docs/python.md): a built-in bot, or a program over the bot protocol, that
- * chooses the move of its seat in a pilfer.State, without the GIL. A program's failures are
- * counted (failures, last_error) or, with strict=True, raised instead of played round.
+ * chooses the move of its seat in a pilfer.State, without the GIL; without a spec, pyspiel.Bot's
+ * base class, which OpenSpiel's Python bots (MCTSBot, ISMCTSBot) subclass. A program's failures
+ * are counted (failures, last_error) or, with strict=True, raised instead of played round.
  */
 #include "pilfer.h"
 
@@ -26,10 +27,16 @@ typedef struct {
 static int bot_init(BotObject *self, PyObject *args, PyObject *kw) {
   if (self->busy) return PyErr_SetString(pfpy_Error, "the bot is choosing in another thread"), -1;
   static char *names[] = {"spec", "seat", "seed", "strict", NULL};
-  const char *spec;
+  const char *spec = NULL;
   int seat = 0, strict = 0;
   PyObject *seedobj = NULL;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "s|iO$p", names, &spec, &seat, &seedobj, &strict)) return -1;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|siO$p", names, &spec, &seat, &seedobj, &strict)) return -1;
+  if (!spec) { /* pyspiel.Bot.__init__(self): the base of a bot written in Python */
+    if (self->ready) pf_bot_free(&self->bot);
+    self->ready = false;
+    self->spec[0] = '\0';
+    return 0;
+  }
   pf_error err;
   if (strlen(spec) >= PF_BOT_SPEC) return PyErr_SetString(pfpy_Error, "the bot spec is too long"), -1;
   if (pf_bot_check_spec(spec, &err) != 0) return pfpy_fail(&err), -1;
@@ -74,7 +81,8 @@ static int bot_failed(BotObject *self) {
  * without the GIL, on a copy of the state. */
 static PyObject *bot_step(BotObject *self, PyObject *arg) {
   if (!PyObject_TypeCheck(arg, &pfpy_StateType)) return PyErr_SetString(pfpy_Error, "step: give a pilfer.State"), NULL;
-  if (!self->spec[0]) return PyErr_SetString(pfpy_Error, "the bot was not initialised"), NULL;
+  if (!self->spec[0])
+    return PyErr_SetString(PyExc_NotImplementedError, "step: a Bot without a spec is a base class: override step"), NULL;
   StateObject *s = (StateObject *)arg;
   if (self->busy) return PyErr_SetString(pfpy_Error, "step: the bot is choosing in another thread"), NULL;
   int who = s->g->to_move(s->st);
@@ -107,7 +115,7 @@ static PyObject *bot_step(BotObject *self, PyObject *arg) {
     return NULL;
   }
   self->fallback_moves += self->bot.fallback_moves - fallback;
-  return PyLong_FromUnsignedLong(m);
+  return PyLong_FromLong(pf_action_index(g, s->st, m)); /* the module's actions are dense */
 }
 
 /* failures: the counts of the program's failures since the bot was made, by kind, and the moves
@@ -137,6 +145,17 @@ static PyObject *bot_restart(BotObject *self, PyObject *unused) {
   Py_RETURN_NONE;
 }
 
+/* inform_action(state, player, action): pyspiel's; the built-in bots need not be told. */
+static PyObject *bot_inform_action(BotObject *self, PyObject *args) {
+  (void)self, (void)args;
+  Py_RETURN_NONE;
+}
+
+static PyObject *bot_false(BotObject *self, PyObject *unused) {
+  (void)self, (void)unused;
+  Py_RETURN_FALSE;
+}
+
 static PyObject *bot_repr(BotObject *self) {
   return PyUnicode_FromFormat("pilfer.Bot(\"%s\", seat=%d, seed=%llu%s)", self->spec, self->seat,
                               (unsigned long long)self->seed, self->strict ? ", strict=True" : "");
@@ -153,15 +172,20 @@ static PyGetSetDef bot_getset[] = {
 static PyMethodDef bot_methods[] = {
     {"step", (PyCFunction)bot_step, METH_O, "step(state): the bot's action for its seat"},
     {"restart", (PyCFunction)bot_restart, METH_NOARGS, "reseeds the bot for a new game"},
+    {"inform_action", (PyCFunction)bot_inform_action, METH_VARARGS, "inform_action(state, player, action): nothing"},
+    {"provides_policy", (PyCFunction)bot_false, METH_NOARGS, "False"},
+    {"provides_force_action", (PyCFunction)bot_false, METH_NOARGS, "False"},
+    {"is_clonable", (PyCFunction)bot_false, METH_NOARGS, "False"},
     {NULL, NULL, 0, NULL},
 };
 
 PyTypeObject pfpy_BotType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "pilfer.Bot",
     .tp_basicsize = sizeof(BotObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "Bot(spec, seat=0, seed=0, *, strict=False): a built-in bot (\"random\", \"greedy\", "
-              "\"ismcts:iters=2000\") or a program (\"exec:...\"); strict: a program's failure raises pilfer.Error.",
+              "\"ismcts:iters=2000\") or a program (\"exec:...\"); strict: a program's failure raises pilfer.Error. "
+              "Bot() with no spec: pyspiel's base class, for bots written in Python.",
     .tp_methods = bot_methods,
     .tp_getset = bot_getset,
     .tp_init = (initproc)bot_init,

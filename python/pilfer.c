@@ -11,14 +11,14 @@
  * nothing is allocated per move but the returned list and, now and then, room in the history.
  * Records are made by replaying that history in a pf_run, only when asked for.
  *
- * Actions are the games' move codes (game.h), which name the same move in every position of a
- * game; num_distinct_actions() is a bound on them for each game (its move_bound, checked over
- * random games of every game by the tests). Chance events draw from the state's own generator
- * (G-4), so a chance node has one outcome, action 0, of probability 1: resample_from_infostate
- * reseeds the generator, as the bots' determinizations do.
+ * Actions are the games' dense action indices (pf_action_index, game.h; docs/actions.md), which
+ * name the same move in every position of a game, below num_distinct_actions() (pf_action_count):
+ * the move codes themselves for a game that gives no such hook. A chance node's actions are the
+ * ids of its outcomes (pf_chance_outcomes), each applied as its text: the history keeps the texts,
+ * as records do. spiel.c holds the rest of OpenSpiel's names (GameType, PlayerId, the sampler).
  *
- * Every argument from Python is checked; errors are pilfer.Error (a ValueError) with the
- * engine's message, never a crash.
+ * Every argument from Python is checked; errors are pilfer.Error (a ValueError and a
+ * RuntimeError, so that it is pyspiel's SpielError too) with the engine's message, never a crash.
  */
 #include "pilfer.h"
 
@@ -51,14 +51,27 @@ PyObject *pfpy_json_to_py(const pf_buf *b, int rc) {
   return out;
 }
 
+int pfpy_read_int(PyObject *v, const char *what, long long *out) {
+  PyObject *i = PyIndex_Check(v) ? PyNumber_Index(v) : NULL;
+  long long x = i ? PyLong_AsLongLong(i) : -1;
+  Py_XDECREF(i);
+  if (!i || (x == -1 && PyErr_Occurred())) {
+    PyErr_Clear();
+    PyErr_Format(pfpy_Error, i ? "%s is out of range" : "%s must be an integer", what);
+    return -1;
+  }
+  *out = x;
+  return 0;
+}
+
 int pfpy_read_uint63(PyObject *v, const char *what, uint64_t *out) {
-  unsigned long long x = PyLong_Check(v) ? PyLong_AsUnsignedLongLong(v) : (unsigned long long)-1;
-  if ((x == (unsigned long long)-1 && PyErr_Occurred()) || !PyLong_Check(v) || x > INT64_MAX) {
+  long long x;
+  if (pfpy_read_int(v, what, &x) != 0 || x < 0) {
     PyErr_Clear();
     PyErr_Format(pfpy_Error, "%s must be an integer from 0 to 2^63 - 1", what);
     return -1;
   }
-  *out = x;
+  *out = (uint64_t)x;
   return 0;
 }
 
@@ -173,15 +186,20 @@ PyMODINIT_FUNC PyInit_pilfer(void) {
   if (!m) return NULL;
   /* Researchers run their own programs as bots (exec:); only `pilfer serve` refuses them. */
   pf_bot_allow_programs(true);
-  pfpy_Error = PyErr_NewException("pilfer.Error", PyExc_ValueError, NULL);
-  if (PyModule_AddObjectRef(m, "Error", pfpy_Error) < 0 ||
+  /* A ValueError as it always was, and a RuntimeError as pyspiel's SpielError is. */
+  PyObject *bases = PyTuple_Pack(2, PyExc_ValueError, PyExc_RuntimeError);
+  pfpy_Error = bases ? PyErr_NewException("pilfer.Error", bases, NULL) : NULL;
+  Py_XDECREF(bases);
+  if (!pfpy_Error || PyModule_AddObjectRef(m, "Error", pfpy_Error) < 0 ||
+      PyModule_AddObjectRef(m, "SpielError", pfpy_Error) < 0 ||
       PyModule_AddObjectRef(m, "Game", (PyObject *)&pfpy_GameType) < 0 ||
       PyModule_AddObjectRef(m, "State", (PyObject *)&pfpy_StateType) < 0 ||
       PyModule_AddObjectRef(m, "Bot", (PyObject *)&pfpy_BotType) < 0 ||
       PyModule_AddIntConstant(m, "CHANCE", SPIEL_CHANCE) < 0 ||
       PyModule_AddIntConstant(m, "SIMULTANEOUS", SPIEL_SIMULTANEOUS) < 0 ||
       PyModule_AddIntConstant(m, "INVALID", SPIEL_INVALID) < 0 ||
-      PyModule_AddIntConstant(m, "TERMINAL", SPIEL_TERMINAL) < 0) {
+      PyModule_AddIntConstant(m, "TERMINAL", SPIEL_TERMINAL) < 0 ||
+      PyModule_AddIntConstant(m, "INVALID_ACTION", SPIEL_INVALID_ACTION) < 0 || pfpy_spiel_add(m) < 0) {
     Py_DECREF(m);
     return NULL;
   }

@@ -2,7 +2,8 @@
  * pilfer.h - what the files of `import pilfer` share (docs/python.md): the Game and State
  * objects, the module's error, and the functions one file gives another. pilfer.c is the
  * module (its functions and its init), game.c the Game type, state.c the State type (views,
- * records, serialization), bot.c the Bot type.
+ * records, serialization), load.c the states read back from text, bot.c the Bot type, spiel.c the rest of pyspiel's names (GameType and
+ * its enums, PlayerId, PlayerAction, UniformProbabilitySampler).
  */
 #ifndef PF_PYTHON_PILFER_H
 #define PF_PYTHON_PILFER_H
@@ -22,13 +23,15 @@
 #define PY_ARRAY_UNIQUE_SYMBOL pfpy_ARRAY_API
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 
-/* OpenSpiel's player ids. */
+/* OpenSpiel's player ids, and its invalid action. */
 #define SPIEL_CHANCE (-1)
 #define SPIEL_SIMULTANEOUS (-2)
 #define SPIEL_INVALID (-3)
 #define SPIEL_TERMINAL (-4)
+#define SPIEL_MEAN_FIELD (-5)
+#define SPIEL_INVALID_ACTION (-1)
 
-extern PyObject *pfpy_Error; /* pilfer.Error */
+extern PyObject *pfpy_Error; /* pilfer.Error, also pilfer.SpielError */
 extern PyTypeObject pfpy_GameType, pfpy_StateType, pfpy_BotType;
 
 /* Raises pilfer.Error with err's message; returns NULL. */
@@ -37,8 +40,26 @@ PyObject *pfpy_fail(const pf_error *err);
  * it. rc is the writer's: not 0 (a string that was not UTF-8) raises pilfer.Error. */
 PyObject *pfpy_json_text(const pf_buf *b, int rc);
 PyObject *pfpy_json_to_py(const pf_buf *b, int rc);
-/* An integer from 0 to 2^63 - 1 from Python; `what` names it in the error. */
+/* An integer from 0 to 2^63 - 1 from Python (any int-like object: numpy's too); `what` names it
+ * in the error. */
 int pfpy_read_uint63(PyObject *v, const char *what, uint64_t *out);
+/* Any int-like object (int, numpy's integers: anything with __index__, but not a bool or a float)
+ * as a long long; -1 with pilfer.Error naming `what` when it is none or out of range. */
+int pfpy_read_int(PyObject *v, const char *what, long long *out);
+
+/* ---- OpenSpiel's names (spiel.c): GameType and its enums, PlayerId, PlayerAction, the sampler ---- */
+
+/* Adds them to the module; 0 or -1. */
+int pfpy_spiel_add(PyObject *mod);
+/* game.get_type() of the game (its values from game.c's), a new reference. */
+PyObject *pfpy_game_type_new(PyObject *fields);
+/* The member of GameType's enum `name` ("Dynamics" ...) of value v, a new reference. */
+PyObject *pfpy_spiel_enum(const char *name, int v);
+/* A PlayerAction(player, action), a new reference. */
+PyObject *pfpy_player_action(long player, long long action);
+/* A seed from 0 to 2^63 - 1 drawn from a sampler (a callable giving floats in [0, 1), as
+ * OpenSpiel's UniformProbabilitySampler): two calls, 31 and 32 bits. -1 with an error. */
+int pfpy_seed_from_sampler(PyObject *sampler, uint64_t *out);
 
 /* ---- Game (game.c) ---- */
 
@@ -48,16 +69,24 @@ typedef struct {
   pf_options options;
   uint64_t seed;
   uint64_t dealt; /* states made by new_initial_state without a seed */
+  bool zero_sum;  /* returns=zero_sum: OpenSpiel's zero-sum returns, not win shares */
 } GameObject;
 
 GameObject *pfpy_game_new(const pf_game *g, int players, const pf_options *options, uint64_t seed);
+/* A seat's return when the game is over, from the number of winners (0: nobody) and whether the
+ * seat is one: its share of the win, or (zero_sum) OpenSpiel's zero-sum meaning of it. */
+double pfpy_game_return(const GameObject *game, int nwinners, bool won);
+/* num_distinct_actions: pf_action_count. */
+int pfpy_action_count(const GameObject *game);
+/* max_chance_outcomes: PF_MAX_CHANCE for a game with chance nodes, else 0. */
+int pfpy_max_chance(const GameObject *game);
 /* load_game(name, params=None): params are "players", "seed" and the game's options. */
 PyObject *pfpy_load_game(PyObject *mod, PyObject *args, PyObject *kw);
 
 /* ---- State (state.c) ---- */
 
 /* One step of the history: a seat's move code, or (who == PF_CHANCE) the index of a chance
- * outcome's canonical string. */
+ * outcome's canonical string (and of its id in chance_id). */
 typedef struct step {
   int32_t who;
   uint32_t code;
@@ -81,14 +110,28 @@ typedef struct StateObject {
   step *hist;
   int nhist, caphist;
   char (*chance)[PF_MOVE_STR]; /* chance outcomes played, in order */
+  int32_t *chance_id;          /* their ids (chance_outcomes'), or -1 for one it did not list */
   int nchance, capchance;
   resample *rs;    /* resamples, in the order of the history: its record has none */
   int nrs;
   bool sampled;    /* made by State.from_sample: a position without a history */
   int nlegal;      /* -1: not known yet */
-  pf_move legal[PF_MAX_MOVES];
+  pf_move legal[PF_MAX_MOVES];           /* in the game's order */
+  struct { int32_t a; pf_move m; } act[PF_MAX_MOVES]; /* the same: dense actions, ascending */
+  pf_chance_outcome *co; /* at a chance node: its outcomes, by id (NULL: not allocated yet) */
+  int nco;               /* -1: not known yet */
 } StateObject;
 
+/* A new state of the game, not started (its setup and state are load.c's to fill), or NULL. */
+StateObject *pfpy_state_alloc(GameObject *game);
+/* The position changed: its cached legal actions and chance outcomes are not known. */
+void pfpy_state_forget(StateObject *s);
+/* Plays a move or chance outcome given as text, as records write them; 0 or -1 with err. */
+int pfpy_state_play_text(StateObject *s, const char *text, pf_error *err);
+/* The game's determinize for seat, with a generator seeded by seed (resample_from_infostate's). */
+void pfpy_determinize(const pf_game *g, void *st, int seat, uint64_t seed);
+/* State.from_sample(game, text, key) (load.c). */
+PyObject *pfpy_state_from_sample(PyObject *unused, PyObject *args);
 /* A game's state started from setup (a new reference), or NULL with a Python error. */
 PyObject *pfpy_state_start(GameObject *game, const pf_setup *setup);
 /* The state a serialized state or record (its JSON text) describes, replayed and checked;

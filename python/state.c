@@ -1,7 +1,7 @@
 /*
  * state.c - pilfer.State (docs/python.md): a position of a game and its history as move codes,
  * with OpenSpiel's methods over it; its views and observation tensors, its record, its
- * serialization and the states read back from text (deserialize_state, load_record, from_sample).
+ * serialization; load.c reads states back from text.
  */
 #include "pilfer.h"
 
@@ -10,10 +10,8 @@
 
 #include <string.h>
 
-#include "bots/sample.h"
 #include "core/run.h"
 #include "core/view.h"
-#include "games/registry.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* Observation tensors, from the zones of the view (docs/views.md)                             */
@@ -81,11 +79,14 @@ static StateObject *state_alloc(GameObject *game) {
   s->hist = NULL;
   s->nhist = s->caphist = 0;
   s->chance = NULL;
+  s->chance_id = NULL;
   s->nchance = s->capchance = 0;
   s->rs = NULL;
   s->nrs = 0;
   s->sampled = false;
   s->nlegal = -1;
+  s->co = NULL;
+  s->nco = -1;
   s->st = PyMem_Calloc(1, game->g->state_size);
   if (!s->st) {
     Py_DECREF(s);
@@ -119,10 +120,15 @@ static void state_dealloc(StateObject *s) {
   Py_XDECREF(s->deals);
   PyMem_Free(s->hist);
   PyMem_Free(s->chance);
+  PyMem_Free(s->chance_id);
   PyMem_Free(s->rs);
+  PyMem_Free(s->co);
   Py_XDECREF(s->game);
   PyObject_Del(s);
 }
+
+/* The position changed: what was known of it is not. */
+static void forget(StateObject *s) { s->nlegal = s->nco = -1; }
 
 static int push_step(StateObject *s, int who, uint32_t code) {
   if (s->nhist == s->caphist) {
@@ -136,31 +142,66 @@ static int push_step(StateObject *s, int who, uint32_t code) {
   return 0;
 }
 
-/* Notes a chance outcome just played (its canonical string). */
-static int push_chance(StateObject *s, const char *canon) {
+/* Notes a chance outcome just played (its canonical string, and its id or -1). */
+static int push_chance(StateObject *s, const char *canon, int32_t id) {
   if (s->nchance == s->capchance) {
     int cap = s->capchance ? 2 * s->capchance : 16;
     char(*c)[PF_MOVE_STR] = PyMem_Realloc(s->chance, (size_t)cap * sizeof *c);
-    if (!c) return PyErr_NoMemory(), -1;
-    s->chance = c;
+    if (c) s->chance = c;
+    int32_t *ids = c ? PyMem_Realloc(s->chance_id, (size_t)cap * sizeof *ids) : NULL;
+    if (!ids) return PyErr_NoMemory(), -1;
+    s->chance_id = ids;
     s->capchance = cap;
   }
   snprintf(s->chance[s->nchance], PF_MOVE_STR, "%s", canon);
+  s->chance_id[s->nchance] = id;
   return push_step(s, PF_CHANCE, (uint32_t)s->nchance++);
 }
 
+/* The legal moves (in the game's order) and their dense actions (ascending, with their moves). */
 static int ensure_legal(StateObject *s) {
-  if (s->nlegal < 0) s->nlegal = s->g->to_move(s->st) >= 0 ? s->g->legal(s->st, s->legal) : 0;
-  return s->nlegal;
+  if (s->nlegal >= 0) return s->nlegal;
+  int n = s->g->to_move(s->st) >= 0 ? s->g->legal(s->st, s->legal) : 0;
+  for (int i = 0; i < n; i++) { /* insertion: few moves, often in order already */
+    int32_t a = pf_action_index(s->g, s->st, s->legal[i]);
+    int j = i;
+    for (; j > 0 && s->act[j - 1].a > a; j--) s->act[j] = s->act[j - 1];
+    s->act[j].a = a;
+    s->act[j].m = s->legal[i];
+  }
+  return s->nlegal = n;
+}
+
+/* At a chance node, its outcomes (pf_chance_outcomes) in s->co, by id ascending; how many, or -1
+ * with a Python error. */
+static int ensure_chance(StateObject *s) {
+  if (s->nco >= 0) return s->nco;
+  if (!s->co && !(s->co = PyMem_Malloc(PF_MAX_CHANCE * sizeof *s->co))) return PyErr_NoMemory(), -1;
+  int n = pf_chance_outcomes(s->g, s->st, s->co);
+  if (n < 1) return PyErr_SetString(pfpy_Error, "the game listed no chance outcome here"), -1;
+  for (int i = 1; i < n; i++)
+    for (int j = i; j > 0 && s->co[j - 1].id > s->co[j].id; j--) {
+      pf_chance_outcome t = s->co[j];
+      s->co[j] = s->co[j - 1];
+      s->co[j - 1] = t;
+    }
+  return s->nco = n;
+}
+
+/* The id of the chance outcome whose canonical string is canon, among those listed; -1. */
+static int32_t outcome_id(StateObject *s, const char *canon) {
+  for (int i = 0; i < s->nco; i++)
+    if (strcmp(s->co[i].text, canon) == 0) return (int32_t)s->co[i].id;
+  return -1;
 }
 
 static int spiel_player(int who) { return who >= 0 ? who : who == PF_CHANCE ? SPIEL_CHANCE : SPIEL_TERMINAL; }
 
 /* A seat number from Python: 0 .. players - 1. */
 static int read_seat(StateObject *s, PyObject *v, int *seat) {
-  long p = PyLong_Check(v) ? PyLong_AsLong(v) : -1;
-  if (PyErr_Occurred()) PyErr_Clear(), p = -1;
-  if (!PyLong_Check(v) || p < 0 || p >= s->players) {
+  long long p;
+  if (pfpy_read_int(v, "a player", &p) != 0 || p < 0 || p >= s->players) {
+    PyErr_Clear();
     PyErr_Format(pfpy_Error, "a player is a seat from 0 to %d", s->players - 1);
     return -1;
   }
@@ -168,45 +209,47 @@ static int read_seat(StateObject *s, PyObject *v, int *seat) {
   return 0;
 }
 
-/* An action from Python: a legal move of the seat to move (or 0 at a chance node). */
-static int read_action(StateObject *s, PyObject *v, pf_move *m) {
+/* An action from Python: a legal action of the seat to move, into its move code *m; at a chance
+ * node, the id of an outcome, into its place *k in s->co. */
+static int read_action(StateObject *s, PyObject *v, pf_move *m, int *k) {
   int who = s->g->to_move(s->st);
   if (who == PF_NOBODY) {
     PyErr_SetString(pfpy_Error, "the game is over");
     return -1;
   }
-  long long a = PyLong_Check(v) ? PyLong_AsLongLong(v) : -1;
-  if (PyErr_Occurred()) PyErr_Clear(), a = -1;
-  if (!PyLong_Check(v)) {
-    PyErr_SetString(pfpy_Error, "an action is an int");
+  long long a;
+  if (pfpy_read_int(v, "an action", &a) != 0) return -1;
+  if (who == PF_CHANCE) {
+    int n = ensure_chance(s);
+    for (int i = 0; i < n; i++)
+      if ((long long)s->co[i].id == a) return *k = i, *m = 0, 0;
+    if (n >= 0) PyErr_Format(pfpy_Error, "%lld is not a chance outcome here (chance_outcomes() lists them)", a);
     return -1;
   }
-  if (who == PF_CHANCE) {
-    if (a != 0) {
-      PyErr_Format(pfpy_Error, "%lld is not a chance outcome here: the only one is 0 (the state's generator draws it)",
-                   a);
-      return -1;
-    }
-    *m = 0;
-    return 0;
+  int lo = 0, hi = ensure_legal(s);
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (s->act[mid].a < a) lo = mid + 1;
+    else hi = mid;
   }
-  int n = ensure_legal(s);
-  for (int i = 0; i < n; i++)
-    if ((long long)s->legal[i] == a) return *m = s->legal[i], 0;
+  if (lo < s->nlegal && s->act[lo].a == a) return *m = s->act[lo].m, *k = -1, 0;
   PyErr_Format(pfpy_Error, "%lld is not a legal action of seat %d here", a, who);
   return -1;
 }
 
-/* Plays action m (read_action's) and notes it. */
-static int play(StateObject *s, pf_move m) {
+/* Plays read_action's: move m of the seat to move, or chance outcome k of s->co. */
+static int play(StateObject *s, pf_move m, int k) {
   int who = s->g->to_move(s->st);
-  s->nlegal = -1;
   if (who == PF_CHANCE) {
     char canon[PF_MOVE_STR];
-    s->g->chance_sample(s->st, canon);
-    return push_chance(s, canon);
+    pf_error err;
+    int32_t id = (int32_t)s->co[k].id;
+    if (pf_chance_apply(s->g, s->st, s->co[k].text, canon, &err) != 0) return pfpy_fail(&err), -1;
+    forget(s);
+    return push_chance(s, canon, id);
   }
   s->g->apply(s->st, m);
+  forget(s);
   return push_step(s, who, m);
 }
 
@@ -214,17 +257,20 @@ static int play(StateObject *s, pf_move m) {
 static int play_text(StateObject *s, const char *text, pf_error *err) {
   int who = s->g->to_move(s->st);
   if (who == PF_NOBODY) return pf_fail(err, "the game is over");
-  s->nlegal = -1;
   if (who == PF_CHANCE) {
     char canon[PF_MOVE_STR];
-    if (!s->g->chance_apply || s->g->chance_apply(s->st, text, canon, err) != 0) return -1;
-    if (push_chance(s, canon) != 0) return pf_fail(err, "out of memory");
+    if (ensure_chance(s) < 0) return PyErr_Clear(), pf_fail(err, "out of memory");
+    if (pf_chance_apply(s->g, s->st, text, canon, err) != 0) return -1;
+    int32_t id = outcome_id(s, canon);
+    forget(s);
+    if (push_chance(s, canon, id) != 0) return PyErr_Clear(), pf_fail(err, "out of memory");
     return 0;
   }
   pf_move m;
   if (s->g->move_parse(s->st, text, &m, err) != 0) return -1;
   s->g->apply(s->st, m);
-  return push_step(s, who, m) == 0 ? 0 : pf_fail(err, "out of memory");
+  forget(s);
+  return push_step(s, who, m) == 0 ? 0 : (PyErr_Clear(), pf_fail(err, "out of memory"));
 }
 
 static PyObject *st_current_player(StateObject *s, PyObject *unused) {
@@ -242,38 +288,84 @@ static PyObject *st_is_chance_node(StateObject *s, PyObject *unused) {
   return PyBool_FromLong(s->g->to_move(s->st) == PF_CHANCE);
 }
 
-static PyObject *st_is_simultaneous_node(StateObject *s, PyObject *unused) {
-  (void)s, (void)unused;
-  Py_RETURN_FALSE; /* simultaneous choices are asked seat by seat (PAP-4) */
+static PyObject *st_is_player_node(StateObject *s, PyObject *unused) {
+  (void)unused;
+  return PyBool_FromLong(s->g->to_move(s->st) >= 0);
 }
 
-static PyObject *st_legal_actions(StateObject *s, PyObject *args) {
-  PyObject *player = NULL;
-  if (!PyArg_ParseTuple(args, "|O", &player)) return NULL;
+static PyObject *st_false(StateObject *s, PyObject *unused) {
+  (void)s, (void)unused;
+  Py_RETURN_FALSE; /* simultaneous choices are asked seat by seat (PAP-4); no mean field */
+}
+
+static PyObject *st_is_initial_state(StateObject *s, PyObject *unused) {
+  (void)unused;
+  return PyBool_FromLong(s->nhist == 0 && s->nrs == 0 && !s->sampled);
+}
+
+/* Whose actions legal_actions(player) asks: the one to move, a seat, or pilfer.CHANCE. Sets *mine
+ * to whether that one is to move. */
+static int read_whose(StateObject *s, PyObject *player, bool *mine) {
   int who = s->g->to_move(s->st);
-  if (player && player != Py_None) {
-    int p;
-    if (read_seat(s, player, &p) != 0) return NULL;
-    if (p != who) return PyList_New(0);
-  }
-  if (who == PF_CHANCE) return Py_BuildValue("[i]", 0);
-  int n = ensure_legal(s);
-  PyObject *list = PyList_New(n);
-  if (!list) return NULL;
-  for (int i = 0; i < n; i++) {
-    PyObject *a = PyLong_FromUnsignedLong(s->legal[i]);
-    if (!a) {
-      Py_DECREF(list);
-      return NULL;
-    }
-    PyList_SET_ITEM(list, i, a);
+  *mine = who != PF_NOBODY;
+  if (!player || player == Py_None) return 0;
+  long long p;
+  if (pfpy_read_int(player, "a player", &p) != 0) return -1;
+  if (p == SPIEL_CHANCE) return *mine = who == PF_CHANCE, 0;
+  int seat;
+  if (read_seat(s, player, &seat) != 0) return -1;
+  *mine = seat == who;
+  return 0;
+}
+
+/* The dense actions of the seat to move, ascending; the outcomes' ids at a chance node. */
+static PyObject *legal_list(StateObject *s) {
+  bool chance = s->g->to_move(s->st) == PF_CHANCE;
+  int n = chance ? ensure_chance(s) : ensure_legal(s);
+  PyObject *list = n >= 0 ? PyList_New(n) : NULL;
+  for (int i = 0; list && i < n; i++) {
+    PyObject *a = PyLong_FromLong(chance ? (long)s->co[i].id : (long)s->act[i].a);
+    if (!a) Py_CLEAR(list);
+    else PyList_SET_ITEM(list, i, a);
   }
   return list;
 }
 
+static PyObject *st_legal_actions(StateObject *s, PyObject *args) {
+  PyObject *player = NULL;
+  bool mine;
+  if (!PyArg_ParseTuple(args, "|O", &player) || read_whose(s, player, &mine) != 0) return NULL;
+  return mine ? legal_list(s) : PyList_New(0);
+}
+
+/* legal_actions_mask(player=None): 1 for each legal action, of num_distinct_actions() (at a chance
+ * node, of max_chance_outcomes()), as OpenSpiel's. */
+static PyObject *st_legal_actions_mask(StateObject *s, PyObject *args) {
+  PyObject *player = NULL;
+  bool mine;
+  if (!PyArg_ParseTuple(args, "|O", &player) || read_whose(s, player, &mine) != 0) return NULL;
+  long long p = SPIEL_INVALID;
+  if (player && player != Py_None) pfpy_read_int(player, "a player", &p);
+  bool chance = player && player != Py_None ? p == SPIEL_CHANCE : s->g->to_move(s->st) == PF_CHANCE;
+  int len = chance ? pfpy_max_chance(s->game) : pfpy_action_count(s->game);
+  PyObject *mask = PyList_New(len);
+  if (!mask) return NULL;
+  PyObject *zero = PyLong_FromLong(0), *one = PyLong_FromLong(1);
+  for (int i = 0; i < len; i++) PyList_SET_ITEM(mask, i, Py_NewRef(zero));
+  int n = mine ? (chance ? ensure_chance(s) : ensure_legal(s)) : 0;
+  for (int i = 0; i < n; i++) {
+    long a = chance ? (long)s->co[i].id : (long)s->act[i].a;
+    if (a >= 0 && a < len) Py_SETREF(PyList_GET_ITEM(mask, a), Py_NewRef(one)); /* within, by the contract */
+  }
+  Py_DECREF(zero), Py_DECREF(one);
+  if (n < 0) Py_CLEAR(mask);
+  return mask;
+}
+
 static PyObject *st_apply_action(StateObject *s, PyObject *action) {
   pf_move m;
-  if (read_action(s, action, &m) != 0 || play(s, m) != 0) return NULL;
+  int k;
+  if (read_action(s, action, &m, &k) != 0 || play(s, m, k) != 0) return NULL;
   Py_RETURN_NONE;
 }
 
@@ -285,23 +377,38 @@ static PyObject *st_apply_move(StateObject *s, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+/* [(id, probability), ...] by id: every outcome where the game lists them all, else an equally
+ * likely sample (the game's rules header says which); [(0, 1.0)] for one that lists none. */
 static PyObject *st_chance_outcomes(StateObject *s, PyObject *unused) {
   (void)unused;
   if (s->g->to_move(s->st) != PF_CHANCE) {
     PyErr_SetString(pfpy_Error, "chance_outcomes: this is not a chance node");
     return NULL;
   }
-  return Py_BuildValue("[(id)]", 0, 1.0);
+  int n = ensure_chance(s);
+  PyObject *list = n >= 0 ? PyList_New(n) : NULL;
+  for (int i = 0; list && i < n; i++) {
+    PyObject *t = Py_BuildValue("(kd)", (unsigned long)s->co[i].id, s->co[i].p);
+    if (!t) Py_CLEAR(list);
+    else PyList_SET_ITEM(list, i, t);
+  }
+  return list;
 }
 
-/* The win shares of the seats when the game is over (zeros before). */
+/* Each seat's return when the game is over (zeros before): its share of the win, or zero-sum. */
+static void returns_of(StateObject *s, double *r) {
+  for (int p = 0; p < s->players; p++) r[p] = 0.0;
+  if (s->g->to_move(s->st) != PF_NOBODY) return;
+  int w[PF_MAX_PLAYERS], n = s->g->winners(s->st, w);
+  bool won[PF_MAX_PLAYERS] = {false};
+  for (int i = 0; i < n; i++) won[w[i]] = true;
+  for (int p = 0; p < s->players; p++) r[p] = pfpy_game_return(s->game, n, won[p]);
+}
+
 static PyObject *st_returns(StateObject *s, PyObject *unused) {
   (void)unused;
-  double r[PF_MAX_PLAYERS] = {0};
-  if (s->g->to_move(s->st) == PF_NOBODY) {
-    int w[PF_MAX_PLAYERS], n = s->g->winners(s->st, w);
-    for (int i = 0; i < n; i++) r[w[i]] = 1.0 / n;
-  }
+  double r[PF_MAX_PLAYERS];
+  returns_of(s, r);
   PyObject *list = PyList_New(s->players);
   for (int p = 0; list && p < s->players; p++) PyList_SET_ITEM(list, p, PyFloat_FromDouble(r[p]));
   return list;
@@ -310,11 +417,9 @@ static PyObject *st_returns(StateObject *s, PyObject *unused) {
 static PyObject *st_player_return(StateObject *s, PyObject *player) {
   int p;
   if (read_seat(s, player, &p) != 0) return NULL;
-  PyObject *r = st_returns(s, NULL);
-  PyObject *v = r ? PyList_GetItem(r, p) : NULL;
-  Py_XINCREF(v);
-  Py_XDECREF(r);
-  return v;
+  double r[PF_MAX_PLAYERS];
+  returns_of(s, r);
+  return PyFloat_FromDouble(r[p]);
 }
 
 static PyObject *st_scores(StateObject *s, PyObject *unused) {
@@ -326,31 +431,25 @@ static PyObject *st_scores(StateObject *s, PyObject *unused) {
   return list;
 }
 
-/* The move's string (or, at a chance node, the outcome the state's generator holds). */
+/* The legal action's move string, or the chance outcome's. */
 static PyObject *action_string(StateObject *s, PyObject *action) {
   pf_move m;
-  if (read_action(s, action, &m) != 0) return NULL;
+  int k;
+  if (read_action(s, action, &m, &k) != 0) return NULL;
+  if (k >= 0) return PyUnicode_FromString(s->co[k].text);
   char buf[PF_MOVE_STR];
-  if (s->g->to_move(s->st) == PF_CHANCE) {
-    void *copy = PyMem_Malloc(s->g->state_size);
-    if (!copy) return PyErr_NoMemory();
-    memcpy(copy, s->st, s->g->state_size);
-    s->g->chance_sample(copy, buf);
-    PyMem_Free(copy);
-  } else {
-    s->g->move_str(s->st, m, buf);
-  }
+  s->g->move_str(s->st, m, buf);
   return PyUnicode_FromString(buf);
 }
 
-/* action_to_string(player, action) or action_to_string(action). */
+/* action_to_string(player, a) or action_to_string(a). */
 static PyObject *st_action_to_string(StateObject *s, PyObject *args) {
   PyObject *a, *b = NULL;
   if (!PyArg_ParseTuple(args, "O|O", &a, &b)) return NULL;
   if (b) {
-    long p = PyLong_Check(a) ? PyLong_AsLong(a) : -99;
-    if (PyErr_Occurred()) PyErr_Clear(), p = -99;
-    if (p != spiel_player(s->g->to_move(s->st))) {
+    long long p;
+    if (pfpy_read_int(a, "a player", &p) != 0 || p != spiel_player(s->g->to_move(s->st))) {
+      PyErr_Clear();
       PyErr_SetString(pfpy_Error, "action_to_string: the player must be the one to move (current_player())");
       return NULL;
     }
@@ -368,18 +467,30 @@ static PyObject *st_string_to_action(StateObject *s, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Os", &p, &text)) return NULL;
   }
   int who = s->g->to_move(s->st);
-  if (p && (!PyLong_Check(p) || PyLong_AsLong(p) != spiel_player(who))) {
+  long long pl;
+  if (p && (pfpy_read_int(p, "a player", &pl) != 0 || pl != spiel_player(who))) {
     PyErr_Clear();
     PyErr_SetString(pfpy_Error, "string_to_action: the player must be the one to move (current_player())");
     return NULL;
   }
   if (who == PF_NOBODY) return PyErr_SetString(pfpy_Error, "the game is over"), NULL;
-  if (who == PF_CHANCE)
-    return PyErr_SetString(pfpy_Error, "string_to_action: chance outcomes have one action, 0"), NULL;
-  pf_move m;
   pf_error err;
+  if (who == PF_CHANCE) { /* the outcome read on a copy, as any accepted form, then found by its string */
+    if (ensure_chance(s) < 0) return NULL;
+    void *copy = PyMem_Malloc(s->g->state_size);
+    if (!copy) return PyErr_NoMemory();
+    memcpy(copy, s->st, s->g->state_size);
+    char canon[PF_MOVE_STR];
+    int rc = pf_chance_apply(s->g, copy, text, canon, &err);
+    PyMem_Free(copy);
+    if (rc != 0) return pfpy_fail(&err);
+    int32_t id = outcome_id(s, canon);
+    if (id < 0) return PyErr_Format(pfpy_Error, "string_to_action: %s is not among chance_outcomes() here", canon), NULL;
+    return PyLong_FromLong(id);
+  }
+  pf_move m;
   if (s->g->move_parse(s->st, text, &m, &err) != 0) return pfpy_fail(&err);
-  return PyLong_FromUnsignedLong(m);
+  return PyLong_FromLong(pf_action_index(s->g, s->st, m));
 }
 
 /* The game's determinize for seat, with a generator seeded by seed: resample_from_infostate's. */
@@ -397,13 +508,15 @@ static StateObject *state_copy(StateObject *s) {
   memcpy(c->st, s->st, s->g->state_size);
   c->hist = s->nhist ? PyMem_Malloc((size_t)s->nhist * sizeof *c->hist) : NULL;
   c->chance = s->nchance ? PyMem_Malloc((size_t)s->nchance * sizeof *c->chance) : NULL;
+  c->chance_id = s->nchance ? PyMem_Malloc((size_t)s->nchance * sizeof *c->chance_id) : NULL;
   c->rs = s->nrs ? PyMem_Malloc((size_t)s->nrs * sizeof *c->rs) : NULL;
-  if ((s->nhist && !c->hist) || (s->nchance && !c->chance) || (s->nrs && !c->rs)) {
+  if ((s->nhist && !c->hist) || (s->nchance && (!c->chance || !c->chance_id)) || (s->nrs && !c->rs)) {
     Py_DECREF(c);
     return (StateObject *)PyErr_NoMemory();
   }
   if (s->nhist) memcpy(c->hist, s->hist, (size_t)s->nhist * sizeof *c->hist);
   if (s->nchance) memcpy(c->chance, s->chance, (size_t)s->nchance * sizeof *c->chance);
+  if (s->nchance) memcpy(c->chance_id, s->chance_id, (size_t)s->nchance * sizeof *c->chance_id);
   if (s->nrs) memcpy(c->rs, s->rs, (size_t)s->nrs * sizeof *c->rs);
   c->nhist = c->caphist = s->nhist;
   c->nchance = c->capchance = s->nchance;
@@ -471,13 +584,20 @@ static PyObject *st_observation_tensor(StateObject *s, PyObject *args) {
   return arr;
 }
 
-/* resample_from_infostate(player, seed): the game's determinize for the seat (game.h). */
+/* resample_from_infostate(player, seed or sampler): the game's determinize for the seat (game.h),
+ * with a generator seeded by the int, or by a seed drawn from OpenSpiel's sampler (a callable
+ * giving floats in [0, 1), as pyspiel.UniformProbabilitySampler). */
 static PyObject *st_resample(StateObject *s, PyObject *args) {
   PyObject *p, *seedobj;
   if (!PyArg_ParseTuple(args, "OO", &p, &seedobj)) return NULL;
   int seat;
   uint64_t seed;
-  if (read_seat(s, p, &seat) != 0 || pfpy_read_uint63(seedobj, "seed", &seed) != 0) return NULL;
+  if (read_seat(s, p, &seat) != 0) return NULL;
+  if (!PyIndex_Check(seedobj) && PyCallable_Check(seedobj)) {
+    if (pfpy_seed_from_sampler(seedobj, &seed) != 0) return NULL;
+  } else if (pfpy_read_uint63(seedobj, "seed", &seed) != 0) {
+    return NULL;
+  }
   StateObject *c = state_copy(s);
   if (!c) return NULL;
   resample *rs = PyMem_Realloc(c->rs, (size_t)(c->nrs + 1) * sizeof *rs);
@@ -491,7 +611,7 @@ static PyObject *st_resample(StateObject *s, PyObject *args) {
    * what it alone would, so it takes the earlier one's place. */
   if (c->nrs && c->rs[c->nrs - 1].at == c->nhist && c->rs[c->nrs - 1].seat == seat) c->nrs--;
   c->rs[c->nrs++] = (resample){c->nhist, seat, seed};
-  c->nlegal = -1;
+  forget(c);
   return (PyObject *)c;
 }
 
@@ -502,12 +622,46 @@ static int has_history(StateObject *s, const char *what) {
   return -1;
 }
 
+/* Step i's action: the dense action of its move (a function of the code and the game alone, so
+ * the state now gives it), or its chance outcome's id. */
+static long step_action(StateObject *s, int i) {
+  step st = s->hist[i];
+  return st.who == PF_CHANCE ? (long)s->chance_id[st.code] : (long)pf_action_index(s->g, s->st, st.code);
+}
+
 static PyObject *st_history(StateObject *s, PyObject *unused) {
   (void)unused;
   if (has_history(s, "history") != 0) return NULL;
   PyObject *list = PyList_New(s->nhist);
-  for (int i = 0; list && i < s->nhist; i++)
-    PyList_SET_ITEM(list, i, PyLong_FromUnsignedLong(s->hist[i].who == PF_CHANCE ? 0 : s->hist[i].code));
+  for (int i = 0; list && i < s->nhist; i++) {
+    PyObject *a = PyLong_FromLong(step_action(s, i));
+    if (!a) Py_CLEAR(list);
+    else PyList_SET_ITEM(list, i, a);
+  }
+  return list;
+}
+
+/* history_str(): OpenSpiel's, the actions joined by ", ". */
+static PyObject *st_history_str(StateObject *s, PyObject *unused) {
+  (void)unused;
+  if (has_history(s, "history_str") != 0) return NULL;
+  pf_buf b = {0};
+  for (int i = 0; i < s->nhist; i++) pf_buf_printf(&b, i ? ", %ld" : "%ld", step_action(s, i));
+  PyObject *out = PyUnicode_FromString(pf_buf_str(&b));
+  pf_buf_free(&b);
+  return out;
+}
+
+/* full_history(): a PlayerAction(player, action) for each step. */
+static PyObject *st_full_history(StateObject *s, PyObject *unused) {
+  (void)unused;
+  if (has_history(s, "full_history") != 0) return NULL;
+  PyObject *list = PyList_New(s->nhist);
+  for (int i = 0; list && i < s->nhist; i++) {
+    PyObject *pa = pfpy_player_action(spiel_player(s->hist[i].who), step_action(s, i));
+    if (!pa) Py_CLEAR(list);
+    else PyList_SET_ITEM(list, i, pa);
+  }
   return list;
 }
 
@@ -545,6 +699,43 @@ static int to_run(StateObject *s, pf_run *run) {
     return -1;
   }
   return replay(s, run, NULL, NULL);
+}
+
+/* undo_action(player, action): takes back the last step, which must be that player's action, by
+ * playing the history before it again from the setup (with the resamples made before it). */
+static PyObject *st_undo_action(StateObject *s, PyObject *args) {
+  PyObject *po, *ao;
+  long long p, a;
+  if (!PyArg_ParseTuple(args, "OO", &po, &ao) || pfpy_read_int(po, "a player", &p) != 0 ||
+      pfpy_read_int(ao, "an action", &a) != 0 || has_history(s, "undo_action") != 0)
+    return NULL;
+  int last = s->nhist - 1;
+  if (last < 0 || spiel_player(s->hist[last].who) != p || step_action(s, last) != a)
+    return PyErr_Format(pfpy_Error, "undo_action: (%lld, %lld) is not the last step of the history", p, a), NULL;
+  void *st = PyMem_Malloc(s->g->state_size);
+  if (!st) return PyErr_NoMemory();
+  pf_error err;
+  int rc = s->g->start(st, &s->setup, &err), r = 0;
+  for (int i = 0; rc == 0 && i <= last; i++) {
+    for (; r < s->nrs && s->rs[r].at == i; r++) determinize(s->g, st, s->rs[r].seat, s->rs[r].seed);
+    if (i == last) break;
+    char canon[PF_MOVE_STR];
+    if (s->hist[i].who == PF_CHANCE)
+      rc = pf_chance_apply(s->g, st, s->chance[s->hist[i].code], canon, &err);
+    else
+      s->g->apply(st, s->hist[i].code);
+  }
+  if (rc != 0) { /* cannot be: the same steps were played from the same setup */
+    PyMem_Free(st);
+    return pfpy_fail(&err);
+  }
+  memcpy(s->st, st, s->g->state_size);
+  PyMem_Free(st);
+  if (s->hist[last].who == PF_CHANCE) s->nchance--;
+  s->nhist = last;
+  s->nrs = r;
+  forget(s);
+  Py_RETURN_NONE;
 }
 
 /* ---- information_state_string: the seat's view and the history as the seat saw it ---- */
@@ -686,8 +877,8 @@ static PyObject *st_to_record(StateObject *s, PyObject *args, PyObject *kw) {
   return out;
 }
 
-/* random_playout(seed): uniformly random moves (chance from the state's generator) to the end,
- * in C; returns the number of moves played. */
+/* random_playout(seed): uniformly random moves and chance outcomes drawn by their probabilities
+ * (chance_outcomes'), from a generator of that seed, to the end, in C; returns how many steps. */
 static PyObject *st_random_playout(StateObject *s, PyObject *seedobj) {
   uint64_t seed;
   if (pfpy_read_uint63(seedobj, "seed", &seed) != 0) return NULL;
@@ -696,11 +887,17 @@ static PyObject *st_random_playout(StateObject *s, PyObject *seedobj) {
   long played = 0;
   for (int who; (who = s->g->to_move(s->st)) != PF_NOBODY; played++) {
     pf_move m = 0;
-    if (who != PF_CHANCE) {
+    int k = -1;
+    if (who == PF_CHANCE) {
+      int n = ensure_chance(s);
+      if (n < 0) return NULL;
+      double u = (double)(pf_rng_next(&rng) >> 11) * (1.0 / 9007199254740992.0);
+      for (k = 0; k < n - 1 && (u -= s->co[k].p) >= 0; k++) continue;
+    } else {
       int n = ensure_legal(s);
       m = s->legal[pf_rng_below(&rng, (uint32_t)n)];
     }
-    if (play(s, m) != 0) return NULL;
+    if (play(s, m, k) != 0) return NULL;
   }
   return PyLong_FromLong(played);
 }
@@ -746,23 +943,67 @@ static PyObject *st_get_game(StateObject *s, PyObject *unused) {
 
 static PyObject *st_str(StateObject *s) { return view_text(s, PF_VIEW_ALL); }
 
-static PyObject *state_from_sample(PyObject *unused, PyObject *args);
+static PyObject *st_to_string(StateObject *s, PyObject *unused) {
+  (void)unused;
+  return st_str(s);
+}
+
+static PyObject *st_num_distinct_actions(StateObject *s, PyObject *unused) {
+  (void)unused;
+  return PyLong_FromLong(pfpy_action_count(s->game));
+}
+
+static PyObject *st_get_type(StateObject *s, PyObject *unused) {
+  (void)unused;
+  return PyObject_CallMethod((PyObject *)s->game, "get_type", NULL);
+}
+
+/* child(a): a copy with action a applied. */
+static PyObject *st_child(StateObject *s, PyObject *action) {
+  StateObject *c = state_copy(s);
+  if (!c) return NULL;
+  PyObject *r = st_apply_action(c, action);
+  if (!r) return Py_DECREF(c), NULL;
+  Py_DECREF(r);
+  return (PyObject *)c;
+}
+
+/* Pickled as its history: game.deserialize_state(state.serialize()). */
+static PyObject *st_reduce(StateObject *s, PyObject *unused) {
+  (void)unused;
+  PyObject *text = st_serialize(s, NULL);
+  PyObject *load = text ? PyObject_GetAttrString((PyObject *)s->game, "deserialize_state") : NULL;
+  if (!load) return Py_XDECREF(text), NULL;
+  return Py_BuildValue("(N(N))", load, text);
+}
 
 static PyMethodDef state_methods[] = {
     {"current_player", (PyCFunction)st_current_player, METH_NOARGS,
      "the seat to move, pilfer.CHANCE or pilfer.TERMINAL"},
     {"is_terminal", (PyCFunction)st_is_terminal, METH_NOARGS, "whether the game is over"},
     {"is_chance_node", (PyCFunction)st_is_chance_node, METH_NOARGS, "whether chance moves next"},
-    {"is_simultaneous_node", (PyCFunction)st_is_simultaneous_node, METH_NOARGS,
+    {"is_simultaneous_node", (PyCFunction)st_false, METH_NOARGS,
      "False: simultaneous choices are asked seat by seat"},
+    {"is_mean_field_node", (PyCFunction)st_false, METH_NOARGS, "False"},
+    {"is_player_node", (PyCFunction)st_is_player_node, METH_NOARGS, "whether a seat is to move"},
+    {"is_initial_state", (PyCFunction)st_is_initial_state, METH_NOARGS, "whether nothing was played (nor resampled)"},
     {"legal_actions", (PyCFunction)st_legal_actions, METH_VARARGS,
-     "legal_actions(player=None): the legal actions of the seat to move ([0] at a chance node)"},
-    {"apply_action", (PyCFunction)st_apply_action, METH_O, "apply_action(a): plays a legal action"},
+     "legal_actions(player=None): the dense actions of the one to move, ascending (at a chance node, the outcomes' "
+     "ids); [] for another player"},
+    {"legal_actions_mask", (PyCFunction)st_legal_actions_mask, METH_VARARGS,
+     "legal_actions_mask(player=None): 1 for each legal action, of num_distinct_actions() (max_chance_outcomes() at "
+     "a chance node)"},
+    {"apply_action", (PyCFunction)st_apply_action, METH_O, "apply_action(a): plays a legal action (or chance outcome)"},
+    {"child", (PyCFunction)st_child, METH_O, "child(a): a copy with action a applied"},
+    {"undo_action", (PyCFunction)st_undo_action, METH_VARARGS,
+     "undo_action(player, action): takes back the last step (by replaying the history before it)"},
     {"apply_move", (PyCFunction)st_apply_move, METH_VARARGS,
      "apply_move(text): plays a move (or a chance outcome, '*...') written as records write it"},
-    {"chance_outcomes", (PyCFunction)st_chance_outcomes, METH_NOARGS, "[(0, 1.0)] at a chance node"},
+    {"chance_outcomes", (PyCFunction)st_chance_outcomes, METH_NOARGS,
+     "[(id, probability), ...] at a chance node, by id"},
     {"returns", (PyCFunction)st_returns, METH_NOARGS, "each seat's share of the win when over, else zeros"},
     {"rewards", (PyCFunction)st_returns, METH_NOARGS, "as returns(): the only reward comes at the end"},
+    {"player_reward", (PyCFunction)st_player_return, METH_O, "player_reward(p): rewards()[p]"},
     {"player_return", (PyCFunction)st_player_return, METH_O, "player_return(p): returns()[p]"},
     {"scores", (PyCFunction)st_scores, METH_NOARGS, "each seat's score (running, or final when over)"},
     {"action_to_string", (PyCFunction)st_action_to_string, METH_VARARGS,
@@ -779,20 +1020,28 @@ static PyMethodDef state_methods[] = {
      "observation_tensor(p=None): a float32 numpy array of game.observation_tensor_shape() (docs/python.md)"},
     {"view", (PyCFunction)st_view, METH_VARARGS, "view(p=None): the seat's JSON view as a dict"},
     {"resample_from_infostate", (PyCFunction)st_resample, METH_VARARGS,
-     "resample_from_infostate(p, seed): a state the seat cannot tell from this one (the game's determinize)"},
-    {"history", (PyCFunction)st_history, METH_NOARGS, "every action played, chance outcomes as 0"},
+     "resample_from_infostate(p, seed or sampler): a state the seat cannot tell from this one (the game's "
+     "determinize)"},
+    {"history", (PyCFunction)st_history, METH_NOARGS,
+     "every action played: dense actions, and chance outcomes' ids (-1 for one chance_outcomes() did not list)"},
+    {"history_str", (PyCFunction)st_history_str, METH_NOARGS, "history() joined by \", \""},
+    {"full_history", (PyCFunction)st_full_history, METH_NOARGS, "a PlayerAction (player, action) for each step"},
     {"move_number", (PyCFunction)st_move_number, METH_NOARGS, "len(history())"},
     {"to_record", (PyCFunction)(void (*)(void))st_to_record, METH_VARARGS | METH_KEYWORDS,
      "to_record(path=None): the game record (JSON text, or written to path) that `pilfer replay` reads"},
     {"random_playout", (PyCFunction)st_random_playout, METH_O,
      "random_playout(seed): random moves to the end, at engine speed; returns how many"},
-    {"from_sample", (PyCFunction)state_from_sample, METH_VARARGS | METH_STATIC,
+    {"from_sample", (PyCFunction)pfpy_state_from_sample, METH_VARARGS | METH_STATIC,
      "State.from_sample(game, text, key): a sample of the bot protocol, refused unless the run's pilfer wrote it "
      "under key (PILFER_SAMPLE_KEY); a position without a history"},
     {"serialize", (PyCFunction)st_serialize, METH_NOARGS,
      "the state's history as text (its record, with any resamples) for game.deserialize_state"},
     {"num_players", (PyCFunction)st_num_players, METH_NOARGS, "the number of players"},
+    {"num_distinct_actions", (PyCFunction)st_num_distinct_actions, METH_NOARGS, "the game's num_distinct_actions()"},
     {"get_game", (PyCFunction)st_get_game, METH_NOARGS, "the game"},
+    {"get_type", (PyCFunction)st_get_type, METH_NOARGS, "the game's get_type()"},
+    {"to_string", (PyCFunction)st_to_string, METH_NOARGS, "str(state): the whole table, as text"},
+    {"__reduce__", (PyCFunction)st_reduce, METH_NOARGS, "pickled as serialize()'s text"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -803,129 +1052,13 @@ PyTypeObject pfpy_StateType = {
     .tp_doc = "A position of a game, with its history: game.new_initial_state() or pilfer.load_record().",
     .tp_methods = state_methods,
     .tp_str = (reprfunc)st_str,
+    .tp_repr = (reprfunc)st_str,
     .tp_dealloc = (destructor)state_dealloc,
 };
 
-#define MAX_RESAMPLES 1024 /* resamples a serialized state may hold */
+/* ---- for load.c: the states read back from text ---- */
 
-/* Reads "resamples" of a serialized state (NULL: none) into rs (MAX_RESAMPLES entries). */
-static int read_resamples(json_t *a, const pf_record *rec, resample *rs, int *n, pf_error *err) {
-  *n = 0;
-  if (!a || json_is_null(a)) return 0;
-  if (!json_is_array(a)) return pf_fail(err, "resamples: expected an array");
-  if (json_array_size(a) > MAX_RESAMPLES) return pf_fail(err, "resamples: %zu of them; at most %d", json_array_size(a), MAX_RESAMPLES);
-  size_t i;
-  json_t *r;
-  json_array_foreach(a, i, r) {
-    json_t *at = json_object_get(r, "at"), *seat = json_object_get(r, "seat"), *seed = json_object_get(r, "seed");
-    int prev = i ? rs[i - 1].at : 0;
-    if (!json_is_integer(at) || json_integer_value(at) < prev || json_integer_value(at) > rec->nmoves)
-      return pf_fail(err, "resamples[%zu].at: expected a move number from %d to %d", i, prev, rec->nmoves);
-    if (!json_is_integer(seat) || json_integer_value(seat) < 0 || json_integer_value(seat) >= rec->setup.players)
-      return pf_fail(err, "resamples[%zu].seat: expected a seat from 0 to %d", i, rec->setup.players - 1);
-    if (!json_is_integer(seed) || json_integer_value(seed) < 0)
-      return pf_fail(err, "resamples[%zu].seed: expected an integer from 0 to 2^63 - 1", i);
-    rs[i] = (resample){(int32_t)json_integer_value(at), (int32_t)json_integer_value(seat), (uint64_t)json_integer_value(seed)};
-  }
-  *n = (int)json_array_size(a);
-  return 0;
-}
-
-/* The state a serialized state or record (its JSON text) describes: its game started from its
- * setup, and every move played through the game's legality checks (move_parse, chance_apply),
- * with the resamples at their places; its result, when it has one, checked. Nothing in the text
- * is trusted: the state is the engine's own. `want`, when given, is the game it must be of. */
-PyObject *pfpy_state_from_text(GameObject *want, const char *text, size_t len) {
-  pf_record rec;
-  pf_error err;
-  resample rs[MAX_RESAMPLES];
-  int nrs = 0;
-  if (pf_record_parse(text, len, &rec, &err) != 0) return pfpy_fail(&err);
-  json_t *root = json_loadb(text, len, 0, NULL);
-  int bad = read_resamples(json_object_get(root, "resamples"), &rec, rs, &nrs, &err);
-  json_decref(root);
-  if (!bad && want &&
-      (rec.game != want->g || rec.setup.players != want->players ||
-       memcmp(rec.setup.options.v, want->options.v, (size_t)want->g->noptions * sizeof want->options.v[0]) != 0))
-    bad = pf_fail(&err, "a state of %s for %d players with its options, not of this game (%s for %d)",
-                  rec.game->id, rec.setup.players, want->g->id, want->players);
-  GameObject *game = bad ? NULL : want ? (GameObject *)Py_NewRef(want)
-                                       : pfpy_game_new(rec.game, rec.setup.players, &rec.setup.options, rec.setup.seed);
-  StateObject *s = game ? (StateObject *)pfpy_state_start(game, &rec.setup) : NULL;
-  Py_XDECREF(game);
-  if (s && nrs && !(s->rs = PyMem_Malloc((size_t)nrs * sizeof *s->rs))) {
-    Py_CLEAR(s);
-    PyErr_NoMemory();
-  }
-  for (int i = 0, r = 0; s && !bad; i++) {
-    for (; r < nrs && rs[r].at == i; r++) {
-      determinize(s->g, s->st, rs[r].seat, rs[r].seed);
-      s->rs[s->nrs++] = rs[r];
-      s->nlegal = -1;
-    }
-    if (i == rec.nmoves) break;
-    if (play_text(s, rec.moves[i], &err) != 0) {
-      pf_error_prefix(&err, "move %d (\"%s\")", i + 1, rec.moves[i]);
-      bad = -1;
-    }
-  }
-  if (s && !bad && rec.has_result) {
-    pf_run end = {.game = s->g, .setup = s->setup, .state = s->st}; /* read only */
-    bad = pf_record_check_result(&rec, &end, &err);
-  }
-  pf_record_free(&rec);
-  if (bad) {
-    Py_XDECREF(s);
-    return pfpy_fail(&err);
-  }
-  return (PyObject *)s;
-}
-
-/* State.from_sample(game, text, key): a determinization the bot protocol sent (bots/sample.h),
- * read only once its MAC under key has matched, then checked by the game. */
-static PyObject *state_from_sample(PyObject *unused, PyObject *args) {
-  (void)unused;
-  GameObject *game;
-  const char *text, *keytext;
-  Py_ssize_t len, keylen;
-  if (!PyArg_ParseTuple(args, "O!s#s#:from_sample", &pfpy_GameType, &game, &text, &len, &keytext, &keylen)) return NULL;
-  pf_error err;
-  uint8_t key[PF_SIPHASH_KEY];
-  if (pf_sample_key_parse(keytext, (size_t)keylen, key, &err) != 0) return pfpy_fail(&err);
-  StateObject *s = state_alloc(game);
-  if (!s) return NULL;
-  s->setup = (pf_setup){.players = game->players, .options = game->options};
-  s->sampled = true;
-  if (pf_sample_read(game->g, game->players, text, (size_t)len, key, s->st, &err) != 0) {
-    Py_DECREF(s);
-    return pfpy_fail(&err);
-  }
-  return (PyObject *)s;
-}
-
-/* load_record(source): a record's JSON text (or a serialized state), or the path of a record
- * file; the state after its last move, replayed and checked as `pilfer replay` does. */
-PyObject *pfpy_load_record(PyObject *mod, PyObject *arg) {
-  (void)mod;
-  Py_ssize_t len;
-  const char *src = PyUnicode_Check(arg) ? PyUnicode_AsUTF8AndSize(arg, &len) : NULL;
-  if (!src) {
-    PyErr_Clear();
-    PyErr_SetString(pfpy_Error, "load_record: give a record's JSON text or a file's path, as a str");
-    return NULL;
-  }
-  if (src[strspn(src, " \t\r\n")] == '{') return pfpy_state_from_text(NULL, src, (size_t)len);
-  pf_buf b = {0};
-  pf_error err;
-  PyObject *out = NULL;
-  if (pf_buf_read_file(&b, src, &err) != 0) {
-    pfpy_fail(&err);
-  } else if (!(out = pfpy_state_from_text(NULL, pf_buf_str(&b), b.len))) {
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    PyErr_Format(pfpy_Error, "%s: %S", src, value);
-    Py_XDECREF(type), Py_XDECREF(value), Py_XDECREF(tb);
-  }
-  pf_buf_free(&b);
-  return out;
-}
+StateObject *pfpy_state_alloc(GameObject *game) { return state_alloc(game); }
+void pfpy_state_forget(StateObject *s) { forget(s); }
+int pfpy_state_play_text(StateObject *s, const char *text, pf_error *err) { return play_text(s, text, err); }
+void pfpy_determinize(const pf_game *g, void *st, int seat, uint64_t seed) { determinize(g, st, seat, seed); }

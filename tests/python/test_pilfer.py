@@ -124,14 +124,21 @@ class EveryGame(unittest.TestCase):
         p = state.current_player()
         if state.is_chance_node():
             self.assertEqual(p, pilfer.CHANCE)
-            self.assertEqual(state.chance_outcomes(), [(0, 1.0)])
-            self.assertEqual(state.legal_actions(), [0])
-            self.assertTrue(state.action_to_string(pilfer.CHANCE, 0).startswith("*"))
+            outcomes = state.chance_outcomes()
+            ids = [a for a, _ in outcomes]
+            self.assertEqual(state.legal_actions(), ids)
+            self.assertEqual(ids, sorted(set(ids)))
+            self.assertTrue(all(0 <= a < game.max_chance_outcomes() for a in ids), ids)
+            self.assertAlmostEqual(sum(q for _, q in outcomes), 1.0)
+            for a in ids:
+                text = state.action_to_string(pilfer.CHANCE, a)
+                self.assertTrue(text.startswith("*"), text)
+                self.assertEqual(state.string_to_action(text), a)
             return
         self.assertTrue(0 <= p < n)
         legal = state.legal_actions()
         self.assertTrue(legal)
-        self.assertEqual(len(set(legal)), len(legal))
+        self.assertEqual(legal, sorted(set(legal)))  # ascending, as OpenSpiel's
         self.assertEqual(state.legal_actions(p), legal)
         self.assertEqual(state.legal_actions((p + 1) % n), [] if n > 1 else legal)
         for a in legal:
@@ -299,7 +306,11 @@ def forgeries(game, state):
         return json.dumps(r)
 
     yield edit(lambda r: r["moves"].__setitem__(len(r["moves"]) // 2, r["moves"][0]))  # a move out of place
-    yield edit(lambda r: r["moves"].append(r["moves"][-1]))
+    again = state.clone()
+    try:  # the last move once more, unless the game allows it there (Thief's "pass")
+        again.apply_move(rec["moves"][-1])
+    except pilfer.Error:
+        yield edit(lambda r: r["moves"].append(r["moves"][-1]))
     yield edit(lambda r: r["moves"].insert(0, "*7H"))  # chance where a seat moves
     yield edit(lambda r: r["deals"][0].__setitem__(0, r["deals"][0][1]))  # a card twice
     yield edit(lambda r: r["deals"][0].pop())  # a card short
@@ -660,7 +671,8 @@ class Samples(unittest.TestCase):
                 # and its legal moves are the ones it was offered
                 self.assertEqual(state.current_player(), d["seat"])
                 self.assertEqual(state.view(d["seat"]), d["view"])
-                self.assertEqual([state.action_to_string(d["seat"], a) for a in state.legal_actions()], d["legal"])
+                self.assertEqual(sorted(state.action_to_string(d["seat"], a) for a in state.legal_actions()),
+                                 sorted(d["legal"]))
                 state.random_playout(1)
                 self.assertTrue(state.is_terminal())
 
@@ -898,14 +910,14 @@ class OpenSpielStyle(unittest.TestCase):
                 self.assertTrue(mcts.play(game, bots, seed=1).is_terminal())
         game = pilfer.load_game("steal-the-pile", {"players": 2})
         wins = 0.0
-        for g in range(20):
+        for g in range(60):  # it won 43 (random against random wins half)
             rng = random.Random(g)
             seat = g % 2
             bots = [None, None]
             bots[seat] = mcts.MCTSBot(seat, simulations=60, seed=g).step
             bots[1 - seat] = lambda s: rng.choice(s.legal_actions())
             wins += mcts.play(game, bots, seed=g).returns()[seat]
-        self.assertGreater(wins, 11, "MCTS did not beat random")
+        self.assertGreater(wins, 36, "MCTS did not beat random")
 
 
 if __name__ == "__main__":
