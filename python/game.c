@@ -305,16 +305,6 @@ static PyObject *game_get_type(GameObject *self, PyObject *unused) {
   return out;
 }
 
-static PyObject *game_tensor_shape(GameObject *self, PyObject *unused) {
-  (void)unused;
-  return Py_BuildValue("[ii]", pfpy_tensor_rows(self->players), NCOLS);
-}
-
-static PyObject *game_tensor_size(GameObject *self, PyObject *unused) {
-  (void)unused;
-  return PyLong_FromLong((long)pfpy_tensor_rows(self->players) * NCOLS);
-}
-
 static PyObject *game_short_name(GameObject *self, PyObject *unused) {
   (void)unused;
   return PyUnicode_FromString(self->g->id);
@@ -386,8 +376,12 @@ static PyMethodDef game_methods[] = {
     {"__reduce__", (PyCFunction)game_reduce, METH_NOARGS, "pickled as its game string"},
     {"new_initial_state", (PyCFunction)(void (*)(void))game_new_initial_state, METH_VARARGS | METH_KEYWORDS,
      "new_initial_state(seed=None): a new game; without a seed, the next deal of the game's seed"},
-    {"observation_tensor_shape", (PyCFunction)game_tensor_shape, METH_NOARGS, "[rows, columns]"},
-    {"observation_tensor_size", (PyCFunction)game_tensor_size, METH_NOARGS, "rows * columns"},
+    {"observation_tensor_shape", (PyCFunction)pfpy_game_observation_shape, METH_NOARGS, "[rows, columns]"},
+    {"observation_tensor_size", (PyCFunction)pfpy_game_observation_size, METH_NOARGS, "rows * columns"},
+    {"information_state_tensor_shape", (PyCFunction)pfpy_game_infostate_shape, METH_NOARGS, "[rows, columns]"},
+    {"information_state_tensor_size", (PyCFunction)pfpy_game_infostate_size, METH_NOARGS, "rows * columns"},
+    {"tensor_zone_kinds", (PyCFunction)pfpy_game_tensor_kinds, METH_NOARGS,
+     "the zone kinds of the tensors' rows, in order: those the game's views use, 'other' last"},
     {"short_name", (PyCFunction)game_short_name, METH_NOARGS, "the game's id"},
     {"get_parameters", (PyCFunction)game_parameters, METH_NOARGS, "players, seed and every option, as a dict"},
     {"deserialize_state", (PyCFunction)game_deserialize_state, METH_VARARGS,

@@ -180,7 +180,8 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit_pilfer(void);
 PyMODINIT_FUNC PyInit_pilfer(void) {
   import_array();
-  if (PyType_Ready(&pfpy_GameType) < 0 || PyType_Ready(&pfpy_StateType) < 0 || PyType_Ready(&pfpy_BotType) < 0)
+  if (PyType_Ready(&pfpy_GameType) < 0 || PyType_Ready(&pfpy_StateType) < 0 || PyType_Ready(&pfpy_BotType) < 0 ||
+      PyType_Ready(&pfpy_VectorEnvType) < 0)
     return NULL;
   PyObject *m = PyModule_Create(&module);
   if (!m) return NULL;
@@ -195,6 +196,7 @@ PyMODINIT_FUNC PyInit_pilfer(void) {
       PyModule_AddObjectRef(m, "Game", (PyObject *)&pfpy_GameType) < 0 ||
       PyModule_AddObjectRef(m, "State", (PyObject *)&pfpy_StateType) < 0 ||
       PyModule_AddObjectRef(m, "Bot", (PyObject *)&pfpy_BotType) < 0 ||
+      PyModule_AddObjectRef(m, "VectorEnv", (PyObject *)&pfpy_VectorEnvType) < 0 ||
       PyModule_AddIntConstant(m, "CHANCE", SPIEL_CHANCE) < 0 ||
       PyModule_AddIntConstant(m, "SIMULTANEOUS", SPIEL_SIMULTANEOUS) < 0 ||
       PyModule_AddIntConstant(m, "INVALID", SPIEL_INVALID) < 0 ||

@@ -18,6 +18,7 @@
 #include "core/game.h"
 #include "core/jsontext.h"
 #include "core/record.h"
+#include "core/run.h"
 
 /* numpy's API table, set by import_array in pilfer.c, read by state.c's observation tensor. */
 #define PY_ARRAY_UNIQUE_SYMBOL pfpy_ARRAY_API
@@ -115,6 +116,7 @@ typedef struct StateObject {
   resample *rs;    /* resamples, in the order of the history: its record has none */
   int nrs;
   bool sampled;    /* made by State.from_sample: a position without a history */
+  struct pfpy_track *track; /* every seat's information state, kept once asked (tensor.c), or NULL */
   int nlegal;      /* -1: not known yet */
   pf_move legal[PF_MAX_MOVES];           /* in the game's order */
   struct { int32_t a; pf_move m; } act[PF_MAX_MOVES]; /* the same: dense actions, ascending */
@@ -140,7 +142,12 @@ PyObject *pfpy_state_from_text(GameObject *want, const char *text, size_t len);
 /* load_record(source): a record's JSON text (or a serialized state), or a record file's path. */
 PyObject *pfpy_load_record(PyObject *mod, PyObject *arg);
 
-/* ---- Observation tensors, from the zones of the view (docs/views.md; state.c fills them) ---- */
+/* Replays the state's game from its setup in a pf_run, with its resamples at their places; before
+ * each step i of the history, and once more at its end (i == nhist), calls visit(ctx, run, i)
+ * when it is given. -1 (with a Python error) when it cannot be (a state from a sample). */
+int pfpy_replay(StateObject *s, pf_run *run, void (*visit)(void *ctx, pf_run *run, int i), void *ctx);
+
+/* ---- What a seat knows, for learning (tensor.c; docs/python.md) ---- */
 
 /* Columns: codes 0-75 (standard cards, the joker, Skip-Bo Junior's), a game's own cards (codes
  * from PF_CARD_GAME up, card.h) by bits 8-13 of their code, which Point-a-Pile's codec gives its
@@ -150,7 +157,32 @@ PyObject *pfpy_load_record(PyObject *mod, PyObject *arg);
 #define COL_UNSEEN (COL_OTHER + 1)
 #define NCOLS (COL_UNSEEN + 1)
 
-/* The tensor's rows for a game of `players`: two for each zone kind and owner, and the scores. */
-int pfpy_tensor_rows(int players);
+/* The zone kinds a game's views use, for its players and options: its tensors' rows. */
+typedef struct pfpy_layout pfpy_layout;
+const pfpy_layout *pfpy_layout_of(const pf_game *g, int players, const pf_options *options);
+int pfpy_layout_rows(const pfpy_layout *L);        /* the observation tensor's */
+int pfpy_layout_memory_rows(const pfpy_layout *L); /* the information state tensor's more */
+/* Seat's observation tensor at st into t, pfpy_layout_rows x NCOLS floats that are zeros. */
+int pfpy_observation_fill(const pfpy_layout *L, const void *st, int seat, float *t);
+
+/* A state's track: every seat's information state, made when first asked and brought up to date
+ * when asked again. */
+typedef struct pfpy_track pfpy_track;
+int pfpy_track_ensure(StateObject *s); /* makes it, or brings it up to date; -1 with an error */
+pfpy_track *pfpy_track_copy(const pfpy_track *t);
+void pfpy_track_free(pfpy_track *t);
+void pfpy_track_resample(StateObject *s, int seat); /* s, up to date, was just determinized for seat */
+
+PyObject *pfpy_game_observation_shape(GameObject *game, PyObject *unused);
+PyObject *pfpy_game_observation_size(GameObject *game, PyObject *unused);
+PyObject *pfpy_game_infostate_shape(GameObject *game, PyObject *unused);
+PyObject *pfpy_game_infostate_size(GameObject *game, PyObject *unused);
+PyObject *pfpy_game_tensor_kinds(GameObject *game, PyObject *unused);
+PyObject *pfpy_observation_tensor(StateObject *s, PyObject *args);
+PyObject *pfpy_information_state_tensor(StateObject *s, PyObject *args);
+PyObject *pfpy_information_state_string(StateObject *s, PyObject *args);
+
+/* pilfer.VectorEnv (vecenv.c). */
+extern PyTypeObject pfpy_VectorEnvType;
 
 #endif

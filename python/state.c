@@ -14,57 +14,6 @@
 #include "core/view.h"
 
 /* ------------------------------------------------------------------------------------------ */
-/* Observation tensors, from the zones of the view (docs/views.md)                             */
-/* ------------------------------------------------------------------------------------------ */
-
-static const char *const ZONE_KINDS[] = {"hand",      "pile",  "pool",    "stock", "captures", "castle", "stockpile",
-                                         "build",     "discard", "row",   "deck",  "play",     "mission", "other"};
-#define NKINDS ((int)(sizeof ZONE_KINDS / sizeof ZONE_KINDS[0]))
-
-int pfpy_tensor_rows(int players) { return 2 * NKINDS * (players + 1) + 1; }
-
-static int card_column(const pf_game *g, json_t *c) {
-  pf_card card;
-  if (!json_is_string(c)) return COL_UNSEEN;
-  if (pf_card_parse_in(g->cards, json_string_value(c), &card) != 0) return COL_OTHER;
-  if (card < COL_PAP) return card;
-  if (card >= PF_CARD_GAME) return COL_PAP + ((card >> 8) & 63);
-  return COL_OTHER;
-}
-
-/* Fills rows x NCOLS floats: for each zone kind and owner (none, then the seats counted from the
- * viewer), a row counting the cards of each column in such zones and a row marking the top card
- * of each stack; the last row holds who is to move (seats from the viewer, then chance, then
- * nobody) and, from column 16, the scores as the view shows them. */
-static void fill_tensor(const pf_game *g, const void *st, int players, int seat, float *t) {
-  json_t *view = pf_view_json(g, st, players, seat);
-  json_t *zones = json_object_get(view, "zones"), *z;
-  size_t i;
-  json_array_foreach(zones, i, z) {
-    const char *kind = json_string_value(json_object_get(z, "kind"));
-    int k = NKINDS - 1;
-    for (int j = 0; j < NKINDS; j++)
-      if (kind && strcmp(kind, ZONE_KINDS[j]) == 0) k = j;
-    json_t *owner = json_object_get(z, "owner");
-    int o = json_is_integer(owner) ? 1 + (int)((json_integer_value(owner) - seat + players) % players) : 0;
-    if (o < 0 || o > players) o = 0;
-    float *count = t + (size_t)(2 * (k * (players + 1) + o)) * NCOLS, *top = count + NCOLS;
-    json_t *cards = json_object_get(z, "cards"), *c;
-    size_t n;
-    json_array_foreach(cards, n, c) count[card_column(g, c)] += 1;
-    const char *layout = json_string_value(json_object_get(z, "layout"));
-    size_t len = json_array_size(cards);
-    if (layout && strcmp(layout, "stack") == 0 && len) top[card_column(g, json_array_get(cards, len - 1))] = 1;
-  }
-  float *last = t + (size_t)(pfpy_tensor_rows(players) - 1) * NCOLS;
-  int who = g->to_move(st);
-  last[who >= 0 ? (who - seat + players) % players : who == PF_CHANCE ? players : players + 1] = 1;
-  json_t *scores = json_object_get(view, "scores"), *s;
-  json_array_foreach(scores, i, s) if (json_is_integer(s) && i < (size_t)players) last[16 + i] = (float)json_integer_value(s);
-  json_decref(view);
-}
-
-/* ------------------------------------------------------------------------------------------ */
 /* State                                                                                      */
 /* ------------------------------------------------------------------------------------------ */
 
@@ -87,6 +36,7 @@ static StateObject *state_alloc(GameObject *game) {
   s->nlegal = -1;
   s->co = NULL;
   s->nco = -1;
+  s->track = NULL;
   s->st = PyMem_Calloc(1, game->g->state_size);
   if (!s->st) {
     Py_DECREF(s);
@@ -123,6 +73,7 @@ static void state_dealloc(StateObject *s) {
   PyMem_Free(s->chance_id);
   PyMem_Free(s->rs);
   PyMem_Free(s->co);
+  pfpy_track_free(s->track);
   Py_XDECREF(s->game);
   PyObject_Del(s);
 }
@@ -510,7 +461,9 @@ static StateObject *state_copy(StateObject *s) {
   c->chance = s->nchance ? PyMem_Malloc((size_t)s->nchance * sizeof *c->chance) : NULL;
   c->chance_id = s->nchance ? PyMem_Malloc((size_t)s->nchance * sizeof *c->chance_id) : NULL;
   c->rs = s->nrs ? PyMem_Malloc((size_t)s->nrs * sizeof *c->rs) : NULL;
-  if ((s->nhist && !c->hist) || (s->nchance && (!c->chance || !c->chance_id)) || (s->nrs && !c->rs)) {
+  c->track = s->track ? pfpy_track_copy(s->track) : NULL;
+  if ((s->nhist && !c->hist) || (s->nchance && (!c->chance || !c->chance_id)) || (s->nrs && !c->rs) ||
+      (s->track && !c->track)) {
     Py_DECREF(c);
     return (StateObject *)PyErr_NoMemory();
   }
@@ -574,16 +527,6 @@ static PyObject *st_view(StateObject *s, PyObject *args) {
   return out;
 }
 
-static PyObject *st_observation_tensor(StateObject *s, PyObject *args) {
-  int seat;
-  if (view_seat(s, args, &seat) != 0) return NULL;
-  npy_intp dims[2] = {pfpy_tensor_rows(s->players), NCOLS};
-  PyObject *arr = PyArray_ZEROS(2, dims, NPY_FLOAT32, 0);
-  if (!arr) return NULL;
-  fill_tensor(s->g, s->st, s->players, seat, (float *)PyArray_DATA((PyArrayObject *)arr));
-  return arr;
-}
-
 /* resample_from_infostate(player, seed or sampler): the game's determinize for the seat (game.h),
  * with a generator seeded by the int, or by a seed drawn from OpenSpiel's sampler (a callable
  * giving floats in [0, 1), as pyspiel.UniformProbabilitySampler). */
@@ -598,6 +541,7 @@ static PyObject *st_resample(StateObject *s, PyObject *args) {
   } else if (pfpy_read_uint63(seedobj, "seed", &seed) != 0) {
     return NULL;
   }
+  if (s->track && pfpy_track_ensure(s) != 0) return NULL; /* up to date before the resample (tensor.c) */
   StateObject *c = state_copy(s);
   if (!c) return NULL;
   resample *rs = PyMem_Realloc(c->rs, (size_t)(c->nrs + 1) * sizeof *rs);
@@ -612,6 +556,7 @@ static PyObject *st_resample(StateObject *s, PyObject *args) {
   if (c->nrs && c->rs[c->nrs - 1].at == c->nhist && c->rs[c->nrs - 1].seat == seat) c->nrs--;
   c->rs[c->nrs++] = (resample){c->nhist, seat, seed};
   forget(c);
+  if (c->track) pfpy_track_resample(c, seat);
   return (PyObject *)c;
 }
 
@@ -673,7 +618,7 @@ static PyObject *st_move_number(StateObject *s, PyObject *unused) {
 /* Replays the state's game from its setup in a pf_run, with its resamples at their places; before
  * each step i of the history, and once more at its end (i == nhist), calls visit(ctx, run, i)
  * when it is given. -1 (with a Python error) when it cannot be. */
-static int replay(StateObject *s, pf_run *run, void (*visit)(void *ctx, pf_run *run, int i), void *ctx) {
+int pfpy_replay(StateObject *s, pf_run *run, void (*visit)(void *ctx, pf_run *run, int i), void *ctx) {
   pf_error err;
   if (has_history(s, "its history, record or information state") != 0) return -1;
   if (pf_run_start(run, s->g, &s->setup, &err) != 0) return pfpy_fail(&err), -1;
@@ -698,7 +643,7 @@ static int to_run(StateObject *s, pf_run *run) {
                            "resample): serialize() writes its history with the resamples");
     return -1;
   }
-  return replay(s, run, NULL, NULL);
+  return pfpy_replay(s, run, NULL, NULL);
 }
 
 /* undo_action(player, action): takes back the last step, which must be that player's action, by
@@ -834,10 +779,9 @@ static void infostate_step(void *ctx, pf_run *run, int i) {
   }
 }
 
-/* information_state_string(p): with perfect recall, as OpenSpiel defines it: the seat's JSON view
- * now, then the whole history as the seat saw it, so that two histories the seat can tell apart
- * give two strings and two it cannot give one. */
-static PyObject *st_information_state_string(StateObject *s, PyObject *args) {
+/* information_state_history(p), for debugging: the seat's JSON view now, then the whole history
+ * as the seat saw it, replayed (information_state_string, tensor.c, is its digest). */
+static PyObject *st_information_state_history(StateObject *s, PyObject *args) {
   int seat;
   if (view_seat(s, args, &seat) != 0) return NULL;
   char *text = pf_view_json_text(s->g, s->st, s->players, seat);
@@ -846,7 +790,7 @@ static PyObject *st_information_state_string(StateObject *s, PyObject *args) {
   free(text);
   pf_buf_puts(&x.out, "\n0 deal:");
   pf_run run;
-  int rc = replay(s, &run, infostate_step, &x);
+  int rc = pfpy_replay(s, &run, infostate_step, &x);
   if (rc == 0) pf_run_free(&run);
   json_decref(x.prev);
   PyObject *out = rc == 0 ? PyUnicode_FromString(pf_buf_str(&x.out)) : NULL;
@@ -907,7 +851,7 @@ static PyObject *st_random_playout(StateObject *s, PyObject *seedobj) {
 static PyObject *st_serialize(StateObject *s, PyObject *unused) {
   (void)unused;
   pf_run run;
-  if (replay(s, &run, NULL, NULL) != 0) return NULL;
+  if (pfpy_replay(s, &run, NULL, NULL) != 0) return NULL;
   pf_buf b = {0};
   pf_jw w = {.b = &b};
   pf_record_write(&w, &run);
@@ -1012,12 +956,16 @@ static PyMethodDef state_methods[] = {
      "string_to_action(text) or string_to_action(player, text): the action of a move written in any accepted form"},
     {"clone", (PyCFunction)st_clone, METH_NOARGS, "an independent copy"},
     {"__deepcopy__", (PyCFunction)st_deepcopy, METH_O, "an independent copy"},
-    {"information_state_string", (PyCFunction)st_information_state_string, METH_VARARGS,
-     "information_state_string(p=None): the seat's JSON view and the history as the seat saw it (perfect recall)"},
+    {"information_state_string", (PyCFunction)pfpy_information_state_string, METH_VARARGS,
+     "information_state_string(p=None): the seat's view now and a digest of the history as it saw it (perfect recall)"},
+    {"information_state_history", (PyCFunction)st_information_state_history, METH_VARARGS,
+     "information_state_history(p=None): the seat's JSON view and the whole history as it saw it, replayed (debugging)"},
+    {"information_state_tensor", (PyCFunction)pfpy_information_state_tensor, METH_VARARGS,
+     "information_state_tensor(p=None): the observation tensor and what the seat has seen, flat float32 (docs/python.md)"},
     {"observation_string", (PyCFunction)st_observation_string, METH_VARARGS,
      "observation_string(p=None): the table as the seat sees it"},
-    {"observation_tensor", (PyCFunction)st_observation_tensor, METH_VARARGS,
-     "observation_tensor(p=None): a float32 numpy array of game.observation_tensor_shape() (docs/python.md)"},
+    {"observation_tensor", (PyCFunction)pfpy_observation_tensor, METH_VARARGS,
+     "observation_tensor(p=None): a flat float32 numpy array of game.observation_tensor_size() (docs/python.md)"},
     {"view", (PyCFunction)st_view, METH_VARARGS, "view(p=None): the seat's JSON view as a dict"},
     {"resample_from_infostate", (PyCFunction)st_resample, METH_VARARGS,
      "resample_from_infostate(p, seed or sampler): a state the seat cannot tell from this one (the game's "

@@ -162,9 +162,9 @@ int pf_moves_write(pf_buf *out, const pf_game *g, const void *st, int seat) {
 static bool entitled(int who, int seat) { return who >= 0 && (seat == PF_VIEW_ALL || seat == who); }
 
 /* The view but its "moves", which come last: the core's fields, then the game's (view_write); the
- * object is left open. */
-static int write_but_moves(pf_buf *out, const pf_game *g, const void *st, int players, int seat) {
-  pf_jw w = {.b = out, .own = g->cards, .texts = has_texts(g)};
+ * object is left open. The zones also go to sink when it is not NULL. */
+static int write_but_moves(pf_buf *out, const pf_game *g, const void *st, int players, int seat, pf_zone_sink *sink) {
+  pf_jw w = {.b = out, .own = g->cards, .texts = has_texts(g), .sink = sink, .sink_text = true};
   int who = g->to_move(st);
   pf_jw_open(&w, '{');
   pf_jw_key(&w, "game");
@@ -220,8 +220,21 @@ json_t *pf_view_json(const pf_game *g, const void *st, int players, int seat) {
   return v;
 }
 
+int pf_view_write_seen(pf_buf *out, const pf_game *g, const void *st, int players, int seat, pf_zone_sink *sink) {
+  int rc = write_but_moves(out, g, st, players, seat, sink);
+  pf_buf_putc(out, '}');
+  return rc;
+}
+
+void pf_view_zones(const pf_game *g, const void *st, int seat, pf_zone_sink *sink, pf_buf *scratch) {
+  pf_buf_clear(scratch);
+  pf_jw w = {.b = scratch, .own = g->cards, .sink = sink};
+  pf_jw_open(&w, '{');
+  g->view_write(st, seat, &w);
+}
+
 int pf_view_write(pf_buf *out, const pf_game *g, const void *st, int players, int seat, size_t *moves_at) {
-  int rc = write_but_moves(out, g, st, players, seat);
+  int rc = write_but_moves(out, g, st, players, seat, NULL);
   if (rc != 0) return rc;
   pf_buf_puts(out, ",\"moves\":");
   if (moves_at) *moves_at = out->len;
@@ -327,7 +340,20 @@ long pf_random_playout(const pf_game *g, void *st, pf_rng *rng, long *branching)
 
 /* ---- the zones written as text (view_write) ---- */
 
+/* Whether the zones go to a sink alone, not written as text. */
+static inline bool sink_only(const pf_jw *w) { return w->sink && !w->sink_text; }
+
 void pf_zone_open(pf_jw *w, const char *id, const char *kind, int owner, const char *label, pf_layout layout) {
+  if (w->sink) { /* handed over at its close */
+    w->zone_kind = kind;
+    w->zone_owner = owner;
+    w->ncards = 0;
+    if (!w->sink_text) {
+      w->zones = w->zone_cards = true;
+      w->layout = layout;
+      return;
+    }
+  }
   if (!w->zones) {
     pf_jw_key(w, "zones");
     pf_jw_open(w, '[');
@@ -357,6 +383,10 @@ static void zone_cards_end(pf_jw *w) {
 }
 
 void pf_zone_write_grid(pf_jw *w, int row, int col) {
+  if (sink_only(w)) {
+    w->zone_cards = false;
+    return;
+  }
   zone_cards_end(w);
   pf_jw_key(w, "grid");
   pf_jw_open(w, '[');
@@ -367,6 +397,10 @@ void pf_zone_write_grid(pf_jw *w, int row, int col) {
 
 void pf_zone_write_value(pf_jw *w, long long value, const char *says) {
   char text[64];
+  if (sink_only(w)) {
+    w->zone_cards = false;
+    return;
+  }
   zone_cards_end(w);
   pf_jw_key_int(w, "value", value);
 #pragma GCC diagnostic push
@@ -377,19 +411,31 @@ void pf_zone_write_value(pf_jw *w, long long value, const char *says) {
 }
 
 void pf_zone_write_note(pf_jw *w, const char *note) {
+  if (sink_only(w)) {
+    w->zone_cards = false;
+    return;
+  }
   zone_cards_end(w);
   pf_jw_key_str(w, "note", note);
 }
 
 void pf_zone_close(pf_jw *w) {
+  if (w->sink) {
+    w->sink->zone(w->sink, w->zone_kind, w->zone_owner, w->layout, w->cards, w->ncards);
+    if (!w->sink_text) {
+      w->zone_cards = false;
+      w->ncards = 0;
+      return;
+    }
+  }
   zone_cards_end(w);
   if (w->texts) {
     pf_jw_key(w, "texts");
     pf_jw_open(w, '[');
     for (int i = 0; i < w->ncards; i++) card_text_write(w, w->own, w->cards[i]);
     pf_jw_close(w, ']');
-    w->ncards = 0;
   }
+  w->ncards = 0;
   pf_jw_close(w, '}');
 }
 
@@ -397,13 +443,17 @@ _Static_assert(PF_JW_ZONE_CARDS >= PF_MAX_DEAL, "a zone holds at most a deal's c
 
 /* A card of a zone, noted for its "texts". */
 static void zone_card_note(pf_jw *w, pf_card c) {
-  if (!w->texts || !w->zone_cards) return;
+  if (!(w->texts || w->sink) || !w->zone_cards) return;
   assert(w->ncards < PF_JW_ZONE_CARDS);
   w->cards[w->ncards++] = c;
 }
 
 void pf_card_write(pf_jw *w, pf_card c) {
   char b[PF_CARD_STR];
+  if (sink_only(w)) {
+    zone_card_note(w, c);
+    return;
+  }
   pf_jw_str(w, pf_card_str_in(w->own, c, b));
   zone_card_note(w, c);
 }
@@ -412,7 +462,7 @@ void pf_card_write_seen(pf_jw *w, pf_card c, bool seen) {
   if (seen) {
     pf_card_write(w, c);
   } else {
-    pf_jw_null(w);
+    if (!sink_only(w)) pf_jw_null(w);
     zone_card_note(w, PF_CARD_NONE);
   }
 }

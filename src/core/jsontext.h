@@ -23,6 +23,16 @@ void pf_json_write_int(pf_buf *b, long long v);
  * write of the jansson values made in the same order (keys in insertion order). rc becomes -1 at a string that is not UTF-8. */
 #define PF_JW_ZONE_CARDS 128 /* PF_MAX_DEAL: no zone holds more cards than a deal */
 
+/* Where the zone writer (core/view.h) hands each zone, instead of writing it as text, when a
+ * writer has one: its kind, owner (-1 for none), layout (pf_layout) and cards, bottom first
+ * (PF_CARD_NONE where the viewer does not see one), at pf_zone_close. For code that reads the
+ * zones of a view without its text (Python's tensors): the zones' text, ids, labels, values and
+ * notes are then not written at all. */
+typedef struct pf_zone_sink {
+  void (*zone)(struct pf_zone_sink *sink, const char *kind, int owner, int layout, const unsigned short *cards,
+               int n);
+} pf_zone_sink;
+
 typedef struct pf_jw {
   pf_buf *b;
   int rc;
@@ -33,8 +43,12 @@ typedef struct pf_jw {
   bool zones;      /* the view's "zones" array is open (pf_zone_open): nothing but zones may follow */
   bool zone_cards; /* a zone's "cards" array is open: its layout is still to be written */
   int layout;      /* that zone's pf_layout */
-  int ncards;      /* with texts: the zone's cards so far (PF_CARD_NONE where unseen) */
+  int ncards;      /* with texts or a sink: the zone's cards so far (PF_CARD_NONE where unseen) */
   unsigned short cards[PF_JW_ZONE_CARDS];
+  pf_zone_sink *sink; /* not NULL: the zones go there, and not into the text unless sink_text */
+  bool sink_text;
+  const char *zone_kind; /* with a sink: the open zone's kind and owner */
+  int zone_owner;
 } pf_jw;
 
 /* A key of an object, a literal of plain ASCII (no escape needed). */

@@ -33,6 +33,15 @@ json_t *pf_view_json(const pf_game *g, const void *st, int players, int seat);
  * begins in out (it runs to the view's closing brace). -1 when it cannot be written (a string
  * that is not UTF-8), out's new text then being partial. */
 int pf_view_write(pf_buf *out, const pf_game *g, const void *st, int players, int seat, size_t *moves_at);
+/* The view without its "moves" (which the rest of it and describe give), closed: what a seat
+ * knows now, compact, for what hashes or compares views (Python's information states); its zones
+ * also handed to sink when it is not NULL (jsontext.h). */
+int pf_view_write_seen(pf_buf *out, const pf_game *g, const void *st, int players, int seat, pf_zone_sink *sink);
+/* The zones of the viewer's view, handed to sink one by one as view_write writes them, none of
+ * them written as text (jsontext.h: pf_zone_sink); the game's other fields go to scratch, which
+ * is cleared first and then holds text of no use. For code that reads the zones alone, fast
+ * (Python's tensors): no text is written and read back. */
+void pf_view_zones(const pf_game *g, const void *st, int seat, pf_zone_sink *sink, pf_buf *scratch);
 /* The view's "moves" of the seat to move at st (seat being that seat or PF_VIEW_ALL) as JSON
  * text appended to out: the one place that writes them (pf_view_json reads them back). -1 as
  * pf_view_write. */
