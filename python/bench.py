@@ -56,8 +56,8 @@ def sim(game, seconds):
     return moves / (time.perf_counter() - start)
 
 
-def vecenv(game, seconds, envs=256, observations=False):
-    env = pilfer.VectorEnv(game, envs, seed=1, observations=observations)
+def vecenv(game, seconds, envs=256, observations=False, masks=None):
+    env = pilfer.VectorEnv(game, envs, seed=1, observations=observations, masks=masks)
     step, actions = env.step, env.random_actions
     moves, start = env.moves, time.process_time()
     while time.process_time() - start < seconds:
@@ -108,7 +108,8 @@ def main():
     game = pilfer.load_game(a.game, {"players": a.players})
     print(f"{a.game}, {a.players} players: moves per second, best / median / worst of {a.rounds}")
     runs = (("loop", loop), ("playout", playout), ("sim", sim))
-    vec = (("vecenv", lambda g, s: vecenv(g, s, a.envs)), ("vecenv+obs", lambda g, s: vecenv(g, s, a.envs, True)))
+    vec = (("vecenv", lambda g, s: vecenv(g, s, a.envs)), ("vec-nomask", lambda g, s: vecenv(g, s, a.envs, masks=False)),
+           ("vecenv+obs", lambda g, s: vecenv(g, s, a.envs, True)))
     for name, f in vec if a.vecenv_only else runs + vec:
         rates = sorted(f(game, a.seconds) for _ in range(a.rounds))
         print(f"  {name:10} {rates[-1]:>12,.0f} {statistics.median(rates):>12,.0f} {rates[0]:>12,.0f}")
