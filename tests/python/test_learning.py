@@ -12,6 +12,7 @@ import numpy as np
 
 import pilfer
 import pilfer_env
+from test_pilfer import check_tensor  # the tensor from the view, written once
 
 # Every zone kind of docs/views.md, in the tensors' order; a game's rows are those it uses.
 KINDS = ["hand", "pile", "pool", "stock", "captures", "castle", "stockpile", "build", "discard", "row", "deck",
@@ -24,53 +25,6 @@ def configs():
     for g in pilfer.games():
         for n in sorted({g["min_players"], min(g["max_players"], 6)}):
             yield g["id"], n
-
-
-def column(card):
-    """A card's column from its notation, or None for a game's own cards (columns 76-139, by
-    bits of their code this test does not read: their rows' sums are checked)."""
-    if card is None:
-        return 141
-    if card == "JK":
-        return 52
-    if card == "W":
-        return 75
-    if card.isdigit() and 1 <= int(card) <= 10:
-        return 64 + int(card)
-    ranks, suits = "A23456789TJQK", "SHDC"
-    if len(card) == 2 and card[0] in ranks and card[1] in suits:
-        return ranks.index(card[0]) * 4 + suits.index(card[1])
-    return None
-
-
-def expected_observation(view, seat, players, kinds):
-    """The observation tensor docs/python.md defines, from the view, as rows x (COLS + 1): the last
-    column sums the cards whose column the test does not read."""
-    rows = 2 * len(kinds) * (players + 1) + 1
-    e = np.zeros((rows, COLS + 1), dtype=np.float32)
-    for z in view.get("zones", []):
-        k = kinds.index(z["kind"]) if z["kind"] in kinds else len(kinds) - 1
-        base = 2 * (k * (players + 1) + (0 if z["owner"] is None else 1 + (z["owner"] - seat) % players))
-        for c in z["cards"]:
-            col = column(c)
-            e[base, COLS if col is None else col] += 1
-        if z["layout"] == "stack" and z["cards"]:
-            col = column(z["cards"][-1])
-            e[base + 1, COLS if col is None else col] = 1
-    t = view["to_move"]
-    e[rows - 1, (t - seat) % players if isinstance(t, int) else players if t == "chance" else players + 1] = 1
-    for i, s in enumerate(view["scores"]):
-        if s is not None:
-            e[rows - 1, 16 + i] = s
-    return e
-
-
-def assert_observation(t, e):
-    rows = e.shape[0]
-    t = t.reshape(rows, COLS)
-    np.testing.assert_array_equal(t[:, :76], e[:, :76])
-    np.testing.assert_array_equal(t[:, 140:], e[:, 140:COLS])
-    np.testing.assert_array_equal(t[:, 76:140].sum(axis=1), e[:, COLS])
 
 
 def play_random(state, rng, moves):
@@ -110,7 +64,7 @@ class Tensors(unittest.TestCase):
                         self.assertEqual(t.dtype, np.float32)
                         most[p] = np.maximum(most[p], t.reshape(rows, cols)[0:2 * mem_rows:2])
                         if step % 7 == 0 or state.is_terminal():
-                            assert_observation(t, expected_observation(state.view(p), p, n, kinds))
+                            check_tensor(t, state.view(p), p, n, kinds)  # as docs/python.md defines it
                             i = state.information_state_tensor(p)
                             self.assertEqual(i.shape, (game.information_state_tensor_size(),))
                             np.testing.assert_array_equal(i[:rows * cols], t)
