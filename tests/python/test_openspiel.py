@@ -15,22 +15,21 @@ import numpy as np
 
 import pilfer as pyspiel
 
-# A short game of each: a hand or a game, not a match.
-SHORT = {
-    "steal-the-pile": {"players": 2},
-    "thief": {"players": 2, "hands": 1},
-    "four-card-thief": {"players": 2, "hands": 1},
-    "skip-bo-junior": {"players": 2, "stock": 5},
-    "piles": {"players": 4},
-    "gharat": {"players": 2, "target": 0},
-    "point-a-pile": {"players": 2},
-}
+# A short game of each, a hand or a game rather than a match, from what the registry says of it
+# (pilfer.games()): its fewest players, at least 2, and these options where it has them.
+SHORTER = {"hands": 1, "target": 0, "stock": 5}
 
 
 def short_game(name, **more):
-    params = dict(SHORT.get(name, {"players": 2}))
+    g = next(g for g in pilfer_games() if g["id"] == name)
+    params = {"players": max(2, g["min_players"])}
+    params.update({o["name"]: SHORTER[o["name"]] for o in g["options"] if o["name"] in SHORTER})
     params.update(more)
     return pyspiel.load_game(name, params)
+
+
+def pilfer_games():
+    return pyspiel.games()
 
 
 def chance_step(state, rng):
