@@ -334,6 +334,12 @@ static PyObject *game_repr(GameObject *self) {
   return out;
 }
 
+uint64_t pfpy_deal_seed(uint64_t seed, uint64_t k) {
+  pf_rng r;
+  pf_rng_seed(&r, seed, 0x5059000000000000ull + k);
+  return pf_rng_next(&r) >> 1;
+}
+
 /* new_initial_state(seed=None): the deal from the seed; without one, deal k of the game's seed
  * for the k-th state made so. */
 static PyObject *game_new_initial_state(GameObject *self, PyObject *args, PyObject *kw) {
@@ -344,9 +350,7 @@ static PyObject *game_new_initial_state(GameObject *self, PyObject *args, PyObje
   if (seedobj != Py_None) {
     if (pfpy_read_uint63(seedobj, "seed", &setup.seed) != 0) return NULL;
   } else {
-    pf_rng r;
-    pf_rng_seed(&r, self->seed, 0x5059000000000000ull + self->dealt++);
-    setup.seed = pf_rng_next(&r) >> 1;
+    setup.seed = pfpy_deal_seed(self->seed, self->dealt++);
   }
   return pfpy_state_start(self, &setup);
 }

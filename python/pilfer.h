@@ -136,6 +136,12 @@ void pfpy_determinize(const pf_game *g, void *st, int seat, uint64_t seed);
 PyObject *pfpy_state_from_sample(PyObject *unused, PyObject *args);
 /* A game's state started from setup (a new reference), or NULL with a Python error. */
 PyObject *pfpy_state_start(GameObject *game, const pf_setup *setup);
+/* The seed of deal k of a game loaded with `seed`: Game.new_initial_state()'s k-th without a seed,
+ * and a VectorEnv's k-th game (game.c). */
+uint64_t pfpy_deal_seed(uint64_t seed, uint64_t k);
+/* Plays step i of s's history on st, a copy of the game at that step (state.c): its move, or its
+ * chance outcome's text. */
+int pfpy_play_step(const StateObject *s, void *st, int i, pf_error *err);
 /* The state a serialized state or record (its JSON text) describes, replayed and checked;
  * `want`, when given, is the game it must be of. */
 PyObject *pfpy_state_from_text(GameObject *want, const char *text, size_t len);

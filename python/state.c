@@ -664,11 +664,7 @@ static PyObject *st_undo_action(StateObject *s, PyObject *args) {
   for (int i = 0; rc == 0 && i <= last; i++) {
     for (; r < s->nrs && s->rs[r].at == i; r++) determinize(s->g, st, s->rs[r].seat, s->rs[r].seed);
     if (i == last) break;
-    char canon[PF_MOVE_STR];
-    if (s->hist[i].who == PF_CHANCE)
-      rc = pf_chance_apply(s->g, st, s->chance[s->hist[i].code], canon, &err);
-    else
-      s->g->apply(st, s->hist[i].code);
+    rc = pfpy_play_step(s, st, i, &err);
   }
   if (rc != 0) { /* cannot be: the same steps were played from the same setup */
     PyMem_Free(st);
@@ -681,6 +677,13 @@ static PyObject *st_undo_action(StateObject *s, PyObject *args) {
   s->nrs = r;
   forget(s);
   Py_RETURN_NONE;
+}
+
+int pfpy_play_step(const StateObject *s, void *st, int i, pf_error *err) {
+  char canon[PF_MOVE_STR];
+  if (s->hist[i].who == PF_CHANCE) return pf_chance_apply(s->g, st, s->chance[s->hist[i].code], canon, err);
+  s->g->apply(st, s->hist[i].code);
+  return 0;
 }
 
 /* ---- information_state_string: the seat's view and the history as the seat saw it ---- */

@@ -310,16 +310,10 @@ static void track_step(pfpy_track *t, const void *st, int who, uint32_t code) {
  * them: one brings the track up to date first, pfpy_track_resample). */
 static int catch_up(StateObject *s) {
   pfpy_track *t = s->track;
-  const pf_game *g = s->g;
   for (; t->at < s->nhist; t->at++) {
     step h = s->hist[t->at];
-    if (h.who == PF_CHANCE) {
-      char canon[PF_MOVE_STR];
-      pf_error err;
-      if (pf_chance_apply(g, t->snap, s->chance[h.code], canon, &err) != 0) return pfpy_fail(&err), -1; /* cannot be */
-    } else {
-      g->apply(t->snap, h.code);
-    }
+    pf_error err;
+    if (pfpy_play_step(s, t->snap, t->at, &err) != 0) return pfpy_fail(&err), -1; /* cannot be */
     track_step(t, t->snap, h.who, h.code);
   }
   return 0;

@@ -97,9 +97,7 @@ static void settle(VecObject *v, int i, int who) {
 
 /* Game i starts with the next deal: the k-th deal is Game.new_initial_state()'s k-th of the seed. */
 static int begin(VecObject *v, int i) {
-  pf_rng r;
-  pf_rng_seed(&r, v->seed, 0x5059000000000000ull + v->dealt++);
-  pf_setup setup = {.players = v->players, .options = v->game->options, .seed = pf_rng_next(&r) >> 1};
+  pf_setup setup = {.players = v->players, .options = v->game->options, .seed = pfpy_deal_seed(v->seed, v->dealt++)};
   pf_error err;
   memset(state_of(v, i), 0, v->ss);
   if (v->g->start(state_of(v, i), &setup, &err) != 0) return pfpy_fail(&err), -1;
