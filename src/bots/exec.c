@@ -33,6 +33,7 @@
 #include "bots/bot.h"
 #include "bots/sample.h"
 #include "core/clock.h"
+#include "core/jsontext.h"
 #include "core/view.h"
 
 #define EXEC_LINE 4096     /* the longest answer line taken, its newline included */
@@ -184,22 +185,8 @@ static int send_line(exec_bot *x, const char *text, double deadline, pf_error *e
 static size_t text_bad(const unsigned char *s, size_t len) {
   size_t i = 0;
   while (i < len) {
-    unsigned c = s[i];
-    size_t n = 0; /* the character's length, from its first byte; 0: a NUL, or no first byte */
-    if (c >= 0x01 && c <= 0x7F)
-      n = 1;
-    else if (c >= 0xC2 && c <= 0xDF)
-      n = 2;
-    else if (c >= 0xE0 && c <= 0xEF)
-      n = 3;
-    else if (c >= 0xF0 && c <= 0xF4)
-      n = 4;
-    if (n == 0 || i + n > len) return i;
-    /* the second byte's range, which rules out the overlong, surrogate and too-high forms */
-    unsigned lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80, hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
-    if (n > 1 && (s[i + 1] < lo || s[i + 1] > hi)) return i;
-    for (size_t k = 2; k < n; k++)
-      if ((s[i + k] & 0xC0) != 0x80) return i;
+    size_t n = s[i] ? pf_utf8_len((const char *)s + i, len - i) : 0; /* core/jsontext.h */
+    if (n == 0) return i;
     i += n;
   }
   return len;

@@ -387,6 +387,11 @@ void pf_jw_format(pf_buf *b, size_t from, int indent, bool ascii) {
   pf_buf_free(&out);
 }
 
+size_t pf_utf8_len(const char *s, size_t n) {
+  const unsigned char *u = (const unsigned char *)s;
+  return n == 0 ? 0 : u[0] < 0x80 ? 1 : utf8_len(u, n);
+}
+
 void pf_utf8_clean(char *s) {
   unsigned char *p = (unsigned char *)s;
   while (*p) {

@@ -89,6 +89,11 @@ json_t *pf_jw_load(pf_jw *w);
  * surrogate pair). For what is printed or logged, not the views: the views stay compact and UTF-8. */
 void pf_jw_format(pf_buf *b, size_t from, int indent, bool ascii);
 
+/* The length of the well-formed UTF-8 character (RFC 3629: no overlong forms, no surrogates,
+ * nothing past U+10FFFF) at s, of which n bytes are there: 1 to 4, or 0 when none begins at s.
+ * The one check the JSON writer and the bot protocol's lines (bots/exec.c) share. */
+size_t pf_utf8_len(const char *s, size_t n);
+
 /* Makes s valid UTF-8 in place: every byte that does not begin a well-formed character (a cut
  * one, an overlong form, a surrogate) becomes '?'. For text copied from a client, cut to fit. */
 void pf_utf8_clean(char *s);
