@@ -99,7 +99,6 @@ static void settle(VecObject *v, int i, int who) {
 static int begin(VecObject *v, int i) {
   pf_setup setup = {.players = v->players, .options = v->game->options, .seed = pfpy_deal_seed(v->seed, v->dealt++)};
   pf_error err;
-  memset(state_of(v, i), 0, v->ss);
   if (v->g->start(state_of(v, i), &setup, &err) != 0) return pfpy_fail(&err), -1;
   v->deal_seed[i] = setup.seed;
   settle(v, i, draw_chance(v, i));
