@@ -548,16 +548,16 @@ void pap_reveal(pap_state *s) {
 }
 
 /* The next seat to point at the top level, or -1: the seats in seat order, those the rule
- * Trailing Reward makes wait after the others. */
+ * Trailing Reward makes wait after the others. By masks: a random playout asks it several times
+ * a move. */
 int pap_next_pointer(const pap_state *s) {
   int l = top_level(s);
-  for (int wait = 0; wait < 2; wait++) {
-    for (int seat = 0; seat < s->players; seat++)
-      if ((s->pointers[l] >> seat & 1) && (s->late[l] >> seat & 1) == wait && s->choice[l][seat] == UNCHOSEN)
-        return seat;
-    if (!s->late[l]) break;
-  }
-  return -1;
+  unsigned open = 0;
+  for (int seat = 0; seat < MAXP; seat++) open |= (unsigned)(s->choice[l][seat] == UNCHOSEN) << seat;
+  open &= s->pointers[l]; /* only seats of the game point */
+  unsigned first = open & ~(unsigned)s->late[l];
+  if (first) return __builtin_ctz(first);
+  return open ? __builtin_ctz(open) : -1;
 }
 
 /* Random: the next seat to throw, or -1. */
