@@ -515,6 +515,27 @@ static void check_zones(const pf_game *g, const void *st, shown *sh, int players
   }
 }
 
+/* The hand-reading observer (PF_VIEW_HANDS, the bots' measuring instrument) resamples only what
+ * no seat sees: every seat is shown what it was, the seat to move keeps its legal moves, the
+ * state passes its check. (A game that asked `p != seat` would resample the hands here.) */
+static void check_hands_observer(const pf_game *g, const void *st, int players, pf_rng *rng, uint64_t seed, int ply) {
+  void *copy = pf_xmalloc(g->state_size);
+  int who = g->to_move(st);
+  memcpy(copy, st, g->state_size);
+  g->determinize(copy, PF_VIEW_HANDS, rng);
+  pf_error err;
+  if (g->check(copy, &err) != 0) fail_msg("%s: state determinized for PF_VIEW_HANDS fails its check: %s", g->id, err.msg);
+  assert_int_equal(who, g->to_move(copy));
+  if (who >= 0) check_same_legal(g, st, copy, players, seed, ply);
+  for (int seat = 0; seat < players; seat++) {
+    shown a = shown_to(g, st, players, seat, who == seat), b = shown_to(g, copy, players, seat, who == seat);
+    assert_same_shown(&a, &b, true, "determinize for PF_VIEW_HANDS changed what a seat is shown", g, players, seed, ply);
+    shown_free(&a);
+    shown_free(&b);
+  }
+  free(copy);
+}
+
 /* Determinizing for every seat keeps that seat's view, legal moves and what it is shown of them,
  * and the public's view and what it is shown; the public view hides what every seat's does.
  * Returns how many seats' determinizations changed the full state's view (to show the check has
@@ -551,6 +572,7 @@ static int check_determinize(const pf_game *g, const void *st, int players, pf_r
     shown_free(&pb);
   }
   check_public_hides(g, &all, &pub, every_seat_hides, players, seed, ply);
+  if (ply % 3 == 0) check_hands_observer(g, st, players, rng, seed, ply);
   shown_free(&all);
   shown_free(&pub);
   free(copy);

@@ -61,11 +61,17 @@
 #define PF_VIEW_ALL (-1) /* a view of everything (replays after the game, tests) */
 #define PF_VIEW_PUBLIC (-3) /* a view of what is public only: what a spectator sees (the server).
                              * Everything a seat's view hides from another seat, it hides too. */
+#define PF_VIEW_HANDS (-4)  /* for determinize only, never a view: an observer who sees what every
+                             * seat alone sees (hands, missions, choices), not what no seat sees
+                             * (the stock, face-down cards, the future): the hand-reading ceiling
+                             * of the bots' measuring instruments (bots/bot.h) */
 
-/* Whether `viewer` (a seat, PF_VIEW_ALL or PF_VIEW_PUBLIC) may see what seat p alone may see (its
- * hand, its secret mission): p itself and the full view, never the public. Viewers are negative
- * for both of the others, so `viewer < 0` never means "everything". */
-static inline bool pf_view_sees_own(int viewer, int p) { return viewer == PF_VIEW_ALL || viewer == p; }
+/* Whether `viewer` (a seat, PF_VIEW_ALL, PF_VIEW_PUBLIC or PF_VIEW_HANDS) may see what seat p
+ * alone may see (its hand, its secret mission): p itself, the full view and PF_VIEW_HANDS, never
+ * the public. Viewers are negative for all but seats, so `viewer < 0` never means "everything". */
+static inline bool pf_view_sees_own(int viewer, int p) {
+  return viewer == PF_VIEW_ALL || viewer == PF_VIEW_HANDS || viewer == p;
+}
 
 typedef uint32_t pf_move;
 
@@ -162,7 +168,9 @@ typedef struct pf_game {
    * canonically: two positions that differ only in what the seat cannot see become the same bytes
    * with the same rng (pf_cards_resample sorts the hidden cards first; never shuffle them in the
    * order they lie). Bots see a game only through this, legal moves and views, so it is what keeps
-   * their choices independent of hidden cards; the conformance suite checks all of it. */
+   * their choices independent of hidden cards; the conformance suite checks all of it. `seat` may
+   * also be PF_VIEW_HANDS: then only what no seat sees is resampled (every seat's view stays as it
+   * was), which games get by asking pf_view_sees_own, never `p != seat`. */
   void (*determinize)(void *st, int seat, pf_rng *rng);
 
   /* ---- required of a game whose to_move may return PF_CHANCE (G-4) ---- */

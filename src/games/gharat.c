@@ -579,7 +579,7 @@ static void gha_determinize(void *vs, int seat, pf_rng *rng) {
   uint64_t codes = 0;
   if (seat != PF_VIEW_ALL) {
     for (int p = 0; p < s->players; p++)
-      if (p != seat)
+      if (!pf_view_sees_own(seat, p))
         for (int i = 0; i < s->hand_len[p]; i++) slots[n++] = s->slot_of[s->hand[p][i]], codes |= bit(s->hand[p][i]);
     for (int k = s->next_slot; k < NCARDS; k++) slots[n++] = (uint8_t)k, codes |= bit(s->card[k]);
     pile0 = n;
@@ -594,7 +594,7 @@ static void gha_determinize(void *vs, int seat, pf_rng *rng) {
   for (int i = 0; i < n; i++) s->card[slots[i]] = cards[i], s->slot_of[cards[i]] = slots[i];
   for (int i = pile0; i < n; i++) points += card_points(cards[i]); /* the play pile's new unseen cards */
   for (int p = 0, j = 0; p < s->players && seat != PF_VIEW_ALL; p++) /* the hands' new cards, as listed */
-    if (p != seat)
+    if (!pf_view_sees_own(seat, p))
       for (int i = 0; i < s->hand_len[p]; i++) s->hand[p][i] = (uint8_t)cards[j++];
   s->points[PLAY] = (int16_t)points;
   /* The deals of later hands are unknown too. */

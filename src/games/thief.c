@@ -888,7 +888,7 @@ static void thf_determinize(void *vs, int seat, pf_rng *rng) {
   }
   if (seat != PF_VIEW_ALL) {
     for (int p = 0; p < s->players; p++)
-      if (p != seat)
+      if (!pf_view_sees_own(seat, p))
         for (int i = 0; i < s->hand_len[p]; i++, n++) times[s->hcard[p][i]]++;
     n += stock;
   }
@@ -903,7 +903,7 @@ static void thf_determinize(void *vs, int seat, pf_rng *rng) {
   if (n) {
     int j = 0;
     for (int p = 0; p < s->players; p++)
-      if (p != seat)
+      if (!pf_view_sees_own(seat, p))
         for (int i = 0; i < s->hand_len[p]; i++) s->card[s->hand[p][i]] = cards[j++];
     for (int i = 0; i < stock; i++) s->card[next + i] = cards[j + i];
   }

@@ -167,7 +167,7 @@ static void pap_determinize(void *vs, int seat, pf_rng *rng) {
   if (s->pile_variant) /* the rows' hidden cards were drawn anew */
     for (int p = 0; p < s->players; p++) pap_tally_row(s, p, &s->tally[p]);
   for (int i = 0; i < MISSION_CARDS && s->missions && !s->over; i++)
-    if (i != seat) s->mission[i] = pap_draw_mission(rng);
+    if (!pf_view_sees_own(seat, i)) s->mission[i] = pap_draw_mission(rng);
   if (s->over) return;
   s->unchecked = (uint8_t)((1 << s->players) - 1); /* hidden row cards may have changed values */
   if (s->rps_pile != NONE)
@@ -176,7 +176,7 @@ static void pap_determinize(void *vs, int seat, pf_rng *rng) {
   if (s->window || s->pend || s->rps_pile != NONE || pap_placing(s) || !s->depth) return;
   int l = top_level(s);
   for (int p = 0; p < s->players; p++)
-    if (p != seat && s->choice[l][p] != UNCHOSEN && !pap_choice_visible(s, seat, l, p)) {
+    if (s->choice[l][p] != UNCHOSEN && !pap_choice_visible(s, seat, l, p)) {
       uint8_t may[MAXP + 1];
       int k = 0;
       for (int q = 0; q < s->npiles[l]; q++)
