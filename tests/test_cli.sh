@@ -506,12 +506,43 @@ expect_fail "analyze: unknown flag" 2 "analyze: unknown or incomplete option '--
 an_piles() { $PILFER analyze point-a-pile -p 3 --seat greedy --games 30 --json "$@"; }
 an_piles -o police=false >"$T/off.json" && an_piles -o police=true >"$T/on.json"
 check "analyze --compare" $PILFER analyze --compare "$T/off.json" "$T/on.json"
-grep -q "police=true" "$T/out" && grep -qE '#2 - #1: +[-+][0-9.]+ +\[' "$T/out" && grep -q "splits per game" "$T/out" &&
-  ok "analyze --compare shows both runs, each metric's difference with its interval" || bad "compare" "$(head -12 "$T/out")"
+grep -qE '^  police=true +point-a-pile, 3 players, .*\(.*on.json\)$' "$T/out" &&
+  grep -qE '^  police=true +[0-9.]+ +\[ +[0-9.]+, +[0-9.]+\] +[-+][0-9.]+ +\[ *[-+][0-9.]+, *[-+][0-9.]+\] from police=false' "$T/out" &&
+  grep -q "splits per game" "$T/out" &&
+  ok "analyze --compare labels the runs by what differs (police=true), each metric's difference with its interval" ||
+  bad "compare" "$(head -12 "$T/out")"
+# Runs of different players compare each seat's rate less its fair share, not the raw rates, and
+# are labelled players=N; a figure that cannot vary (Steal the Pile's 48 moves, at any players) is
+# marked constant, and listed once rather than compared.
+an_stp() { $PILFER analyze steal-the-pile --seat greedy --games 40 --json "$@"; }
+an_stp -p 2 >"$T/p2.json" && an_stp -p 4 >"$T/p4.json" && an_stp -p 2 --seed 9 >"$T/p2s9.json"
+check "analyze --compare across players" $PILFER analyze --compare "$T/p2.json" "$T/p4.json"
+grep -qE '^  players=2 +steal-the-pile, 2 players' "$T/out" && grep -qE '^  players=4 +steal-the-pile, 4 players' "$T/out" &&
+  grep -q "^seat 0's win rate less its fair share (points)" "$T/out" && ! grep -q "^seat 0's win rate (%)" "$T/out" &&
+  grep -q "^The runs have different players" "$T/out" &&
+  ok "analyze --compare across players: labels players=N, fair-share-relative rates only" || bad "compare players" "$(head -20 "$T/out")"
+check "analyze --compare --json across players" $PILFER analyze --compare --json "$T/p2.json" "$T/p4.json" "$T/p2s9.json"
+python3 - "$T/out" "$T/p2.json" "$T/p4.json" <<'PY' && ok "analyze --compare --json: labels, seat:P less the fair share, constants" || bad "compare json players" "$(head -c 600 "$T/out")"
+import json, sys
+c, p2, p4 = (json.load(open(f)) for f in sys.argv[1:])
+assert [k["label"] for k in c["configs"]] == ["players=2, seed=1", "players=4, seed=1", "players=2, seed=9"], c["configs"]
+m = {x["metric"]: x for x in c["metrics"]}
+s0 = m["seat:0"]["values"]
+assert abs(s0[0]["mean"] - 100 * (p2["win_rate"][0] - 0.5)) < 1e-9 and abs(s0[1]["mean"] - 100 * (p4["win_rate"][0] - 0.25)) < 1e-9, s0
+assert abs(m["seat:0"]["differences"][0]["difference"] - (s0[1]["mean"] - s0[0]["mean"])) < 1e-9
+assert m["seat:3"]["values"][0] is None and m["seat:3"]["values"][1] is not None, m["seat:3"]
+assert m["seat0_win_rate"]["raw_rate"] and not m["seat:0"]["raw_rate"]
+assert m["deals"]["constant"] and m["moves"]["constant"] and not m["lead_changes"]["constant"], (m["deals"], m["moves"])
+PY
+# The labels when only the bots differ: the bot's spec.
+an_stp -p 2 --seat random >"$T/rnd.json"
+check "analyze --compare: a bot differs" $PILFER analyze --compare --json "$T/p2.json" "$T/rnd.json"
+python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); l=[k["label"] for k in c["configs"]]; assert l == ["greedy", "random"], l' "$T/out" &&
+  ok "analyze --compare: runs that differ in their bots are labelled by the bot" || bad "compare bot labels" "$(head -c 400 "$T/out")"
 check "analyze --compare --json" $PILFER analyze --compare --json "$T/off.json" "$T/on.json"
 grep -q '"metric": "lead_changes"' "$T/out" && grep -q '"differences": \[' "$T/out" && ok "analyze --compare --json" ||
   bad "compare json" "$(head -12 "$T/out")"
-expect_fail "compare: one result" 2 "analyze: --compare needs 2 to 16 analyze --json results, not 1" $PILFER analyze --compare "$T/off.json"
+expect_fail "compare: one result" 2 "analyze: --compare needs 2 to 32 analyze --json results, not 1" $PILFER analyze --compare "$T/off.json"
 expect_fail "compare: a sim result" 2 "whole.json: not a 'pilfer analyze --json' result" $PILFER analyze --compare "$T/off.json" "$T/whole.json"
 # --skill: one run per bot in seat 0 on the same deals, each equal to the run made alone.
 check "analyze --skill" $PILFER analyze thief -p 2 --seat greedy --games 30 --skill random --skill greedy --json
@@ -521,8 +552,56 @@ import json, sys
 skill, alone = (json.load(open(f)) for f in sys.argv[1:])
 rate = next(m for m in skill["metrics"] if m["metric"] == "seat0_win_rate")["values"][1]["mean"]
 assert skill["configs"][0]["bot"] == "random" and "seats greedy greedy" in skill["configs"][1]["run"]
+assert [k["label"] for k in skill["configs"]] == ["random", "greedy"], skill["configs"]
 assert abs(rate - 100 * alone["win_rate"][0]) < 1e-9, (rate, alone["win_rate"][0])
 PY
+# --vary: the same analysis at each value of an option (or of the players), each run the one
+# made by hand with -o KEY=V (or -p V), bit for bit but wall time; bad specs refused, saying why.
+check "analyze --vary" $PILFER analyze skip-bo-junior -p 3 --seat greedy --games 60 --seed 4 --vary stock=5,10..11 --json
+for s in 5 10 11; do $PILFER analyze skip-bo-junior -p 3 --seat greedy --games 60 --seed 4 -o stock=$s --json >"$T/stock$s.json"; done
+python3 - "$T/out" "$T"/stock5.json "$T"/stock10.json "$T"/stock11.json <<'PY' && ok "analyze --vary: one document, each value's run the run made by hand" || bad "vary json" "$(head -c 600 "$T/out")"
+import json, sys
+v = json.load(open(sys.argv[1]))
+assert v["vary"] == {"key": "stock", "values": [5, 10, 11]}, v["vary"]
+assert [k["label"] for k in v["configs"]] == ["stock=5", "stock=10", "stock=11"], v["configs"]
+assert [k["value"] for k in v["configs"]] == ["5", "10", "11"]
+assert len(v["runs"]) == 3 and all(len(m["values"]) == 3 for m in v["metrics"])
+for run, path in zip(v["runs"], sys.argv[2:]):
+    alone = json.load(open(path))
+    run.pop("wall_seconds"); alone.pop("wall_seconds")
+    assert json.dumps(run, sort_keys=True) == json.dumps(alone, sort_keys=True), path
+moves = next(m for m in v["metrics"] if m["metric"] == "moves")
+assert moves["values"][2]["mean"] == v["runs"][2]["analysis"]["length"]["moves"]["mean"]
+PY
+check "analyze --vary players" $PILFER analyze steal-the-pile --seat greedy --games 20 --vary players=2..4
+grep -qE '^  players=4 +steal-the-pile, 4 players, target=0, seats greedy greedy greedy greedy, 20 games$' "$T/out" &&
+  grep -qE "^seat 3's win rate less its fair share" "$T/out" && ok "analyze --vary players=2..4: a run per player count" ||
+  bad "vary players" "$(head -8 "$T/out")"
+$PILFER analyze steal-the-pile --seat ismcts:iters=5 --seat greedy --games 9 --vary players=2,3 --json >"$T/out" 2>"$T/err"
+$PILFER analyze steal-the-pile --seat ismcts:iters=5 --seat greedy --seat greedy --games 9 --json >"$T/p3.json"
+python3 -c 'import json,sys; v=json.load(open(sys.argv[1])); a=json.load(open(sys.argv[2])); r=v["runs"][1]; r.pop("wall_seconds"); a.pop("wall_seconds"); assert r == a' "$T/out" "$T/p3.json" &&
+  ok "analyze --vary players: the last --seat plays the seats after it" || bad "vary players seats" "$(head -c 300 "$T/err")"
+expect_fail "vary: one value" 2 "analyze: --vary stock: give 2 to 32 values to compare, not 1" \
+  $PILFER analyze skip-bo-junior --seat greedy --games 4 --vary stock=5
+expect_fail "vary: too many" 2 "analyze: --vary stock: at most 32 values" \
+  $PILFER analyze skip-bo-junior --seat greedy --games 4 --vary stock=1..20,21..36
+expect_fail "vary: unknown key" 2 "analyze: --vary: skip-bo-junior has no option 'stok'; it varies one of: players, stock" \
+  $PILFER analyze skip-bo-junior --seat greedy --games 4 --vary stok=1,2
+expect_fail "vary: out of range" 2 "analyze: --vary stock: skip-bo-junior: bad value '40' for option stock; allowed: .*from 1 to 36" \
+  $PILFER analyze skip-bo-junior --seat greedy --games 4 --vary stock=5..40
+expect_fail "vary: bad value" 2 "bad value 'ten' for option stock" $PILFER analyze skip-bo-junior --seat greedy --games 4 --vary stock=5,ten
+expect_fail "vary: twice" 2 "the value 5 is given twice" $PILFER analyze skip-bo-junior --seat greedy --games 4 --vary stock=5,3..6
+expect_fail "vary: no spec" 2 "analyze: --vary takes KEY=V1,V2" $PILFER analyze skip-bo-junior --seat greedy --games 4 --vary stock
+expect_fail "vary: players out of range" 2 "analyze: --vary players=7: skip-bo-junior is for 2 to 6 players, not 7" \
+  $PILFER analyze skip-bo-junior --seat greedy --games 4 --vary players=2,7
+expect_fail "vary: a bool range" 2 "a range A..B is for whole numbers" $PILFER analyze point-a-pile -p 3 --seat greedy --games 4 --vary police=false..true
+expect_fail "vary: with -o of the key" 2 "analyze: --vary stock and -o stock=5 both give stock" \
+  $PILFER analyze skip-bo-junior --seat greedy --games 4 --vary stock=5,6 -o stock=5
+expect_fail "vary: players with -p" 2 "analyze: --vary players sets the players: not with -p" \
+  $PILFER analyze skip-bo-junior -p 3 --seat greedy --games 4 --vary players=2,3
+expect_fail "vary: checked at every value first" 2 "analyze --vary players=3: --rotate plays each deal once per rotation of the 3 seats" \
+  $PILFER analyze steal-the-pile --seat greedy --games 4 --rotate --vary players=2,3
+expect_fail "vary: not sim" 2 "sim: unknown or incomplete option '--vary'" $PILFER sim thief --seat random --games 2 --vary hands=1,2
 expect_fail "skill: one bot" 2 "analyze: --skill needs 2 to 8 bots to compare, weakest first, not 1" \
   $PILFER analyze thief -p 2 --seat greedy --games 4 --skill random
 expect_fail "skill: --rotate" 2 "analyze: --skill keeps the bot it measures in seat 0" \

@@ -67,11 +67,38 @@ void cli_analyze_print(json_t *result, FILE *f);
 int cli_analyze_html(const pf_buf *result, const char *path);
 /* `pilfer analyze --compare FILE...`: results side by side, with the differences' intervals. */
 int cli_analyze_compare(int argc, char **argv);
-/* Shows n analyze results side by side (as a table, --json, and --html when html is not NULL),
- * each named names[i] under `key` ("file", or "bot" for --skill) in the comparison's configs;
- * 0, or the exit status. */
-int cli_analyze_compare_results(json_t *const *r, const char *const *names, int n, const char *key, bool json,
-                                const char *html);
+struct cli_vary;
+/* Shows n (2 to CLI_COMPARE_MAX) analyze results side by side (as a table, --json, and --html
+ * when html is not NULL), each named names[i] under `key` ("file"; "bot" for --skill; "value" for
+ * --vary) in the comparison's configs and labelled by what differs (cli_run_labels); with vary
+ * (a sweep), also the sweep's key and values and every run's whole result. 0, or the exit status. */
+int cli_analyze_compare_results(json_t *const *r, const char *const *names, int n, const char *key,
+                                const struct cli_vary *vary, bool json, const char *html);
+
+/* ---- analyze --vary (cli_vary.c) ---- */
+
+#define CLI_VARY_MAX 32    /* values a sweep takes, at most (and 2 at least) */
+#define CLI_COMPARE_MAX 32 /* results a comparison shows, at most */
+#define CLI_LABEL 160      /* a run's label, with its NUL */
+
+/* A sweep: the key ("players" or a game option's name) and its values, each as -o text. */
+typedef struct cli_vary {
+  char key[32];
+  int option;   /* the option's index in the game's options; -1 for players */
+  bool boolean; /* a true/false option */
+  int n;
+  long long v[CLI_VARY_MAX];
+  char text[CLI_VARY_MAX][48]; /* "KEY=VALUE" */
+} cli_vary;
+
+/* Parses --vary's "KEY=V1,V2,..." for game g: values or A..B ranges of whole numbers, 2 to
+ * CLI_VARY_MAX of them, none twice, each checked as -o (or -p) checks it; 0, or the status after
+ * saying what is wrong. */
+int cli_vary_parse(const char *spec, const pf_game *g, cli_vary *v);
+/* Names each of n results by what differs between them ("players=3", "stock=10, seed=2"; a bot's
+ * spec when only seats' bots differ and each run's differing seats hold one bot, else "seat
+ * 1=greedy"); names[i] (a file) when nothing does. */
+void cli_run_labels(json_t *const *r, int n, const char *const *names, char (*label)[CLI_LABEL]);
 /* The game named id, or NULL after an error listing the games. */
 const pf_game *cli_game(const char *id);
 

@@ -247,58 +247,77 @@ int cli_analyze_html(const pf_buf *result, const char *path) {
 static const char COMPARE_USAGE[] =
     "usage: pilfer analyze --compare FILE FILE... [--json] [--html FILE]\n"
     "\n"
-    "Reads two or more 'pilfer analyze --json' results (or 'pilfer merge' of their shards; '-' is\n"
+    "Reads two to 32 'pilfer analyze --json' results (or 'pilfer merge' of their shards; '-' is\n"
     "standard input) and shows every metric side by side, with the difference of each result from\n"
     "the first and its 95% interval (the runs are independent: the normal interval of a difference\n"
-    "of two means). E.g. -o police=false against -o police=true, or 2 players against 4.\n"
-    "  --json       the comparison as JSON (README, \"Analysis\")\n"
+    "of two means). E.g. -o police=false against -o police=true, or 2 players against 4. Each run\n"
+    "is labelled by what differs between the runs (players=4, police=true, a bot's spec). Win\n"
+    "rates are compared as each seat's (and bot's) rate less its fair share, so that runs with\n"
+    "different numbers of players compare; the raw rates are shown too when the players agree.\n"
+    "A metric with the same value and no spread in every run is listed once, not compared.\n"
+    "  --json       the comparison as JSON (docs/cli.md, \"Comparing\")\n"
     "  --html FILE  also write a report with a chart per metric (as analyze --html)\n";
 
 /* The metrics compared: a label, the path of the mean and of its interval, and the scale to show
- * them in (100: a percentage). */
+ * them in (100: a percentage); raw: a win rate whose fair share depends on the players. */
 typedef struct metric {
   char id[96], label[96], mean[128], ci[128];
   double scale;
+  bool raw;
 } metric;
 
 static const metric METRICS[] = {
-    {"seat0_win_rate", "seat 0's win rate", "win_rate.0", "win_rate_ci95.0", 100},
-    {"moves", "moves per game", "analysis.length.moves.mean", "analysis.length.moves.ci95", 1},
-    {"turns", "turns per game", "analysis.length.turns.mean", "analysis.length.turns.ci95", 1},
-    {"deals", "deals per game", "analysis.length.deals.mean", "analysis.length.deals.ci95", 1},
-    {"decisions", "decisions per game", "analysis.length.decisions.mean", "analysis.length.decisions.ci95", 1},
-    {"shared_wins", "shared wins (%)", "analysis.decisiveness.shared_wins.rate", "analysis.decisiveness.shared_wins.ci95", 100},
-    {"margin", "winner's margin", "analysis.decisiveness.margin.mean", "analysis.decisiveness.margin.ci95", 1},
-    {"lead_changes", "lead changes per game", "analysis.tension.lead_changes.mean", "analysis.tension.lead_changes.ci95", 1},
+    {"seat0_win_rate", "seat 0's win rate (%)", "win_rate.0", "win_rate_ci95.0", 100, true},
+    {"moves", "moves per game", "analysis.length.moves.mean", "analysis.length.moves.ci95", 1, false},
+    {"turns", "turns per game", "analysis.length.turns.mean", "analysis.length.turns.ci95", 1, false},
+    {"deals", "deals per game", "analysis.length.deals.mean", "analysis.length.deals.ci95", 1, false},
+    {"decisions", "decisions per game", "analysis.length.decisions.mean", "analysis.length.decisions.ci95", 1, false},
+    {"shared_wins", "shared wins (%)", "analysis.decisiveness.shared_wins.rate", "analysis.decisiveness.shared_wins.ci95", 100, false},
+    {"margin", "winner's margin", "analysis.decisiveness.margin.mean", "analysis.decisiveness.margin.ci95", 1, false},
+    {"lead_changes", "lead changes per game", "analysis.tension.lead_changes.mean", "analysis.tension.lead_changes.ci95", 1, false},
     {"lead_for_good", "winner leads for good from (% of the game)", "analysis.tension.lead_for_good.mean",
-     "analysis.tension.lead_for_good.ci95", 100},
-    {"drama", "winner's worst deficit", "analysis.tension.drama.mean", "analysis.tension.drama.ci95", 1},
-    {"comebacks", "comebacks (%)", "analysis.tension.comebacks.rate", "analysis.tension.comebacks.ci95", 100},
-    {"legal", "legal moves per decision", "analysis.choice.legal.mean", "analysis.choice.legal.ci95", 1},
-    {"forced", "forced moves per game", "analysis.choice.forced.mean", "analysis.choice.forced.ci95", 1},
+     "analysis.tension.lead_for_good.ci95", 100, false},
+    {"drama", "winner's worst deficit", "analysis.tension.drama.mean", "analysis.tension.drama.ci95", 1, false},
+    {"comebacks", "comebacks (%)", "analysis.tension.comebacks.rate", "analysis.tension.comebacks.ci95", 100, false},
+    {"legal", "legal moves per decision", "analysis.choice.legal.mean", "analysis.choice.legal.ci95", 1, false},
+    {"forced", "forced moves per game", "analysis.choice.forced.mean", "analysis.choice.forced.ci95", 1, false},
 };
 
-/* The metrics of the first result's bots (win rate) and counters, found by name in each. */
-static int extra_metrics(json_t *first, metric *out, int room) {
-  int n = 0;
+/* The metrics of every seat (its win rate less its fair share, up to the most players of the
+ * results), of the first result's bots (raw, and less their fair share) and of its counters. */
+static int extra_metrics(json_t *const *r, int nr, metric *out, int room) {
+  int n = 0, most = 0;
+  for (int i = 0; i < nr; i++) {
+    int p = (int)num(r[i], "players");
+    most = p > most ? p : most;
+  }
+  for (int p = 0; p < most && p < PF_MAX_PLAYERS && n < room; p++, n++) {
+    out[n] = (metric){.scale = 100};
+    snprintf(out[n].id, sizeof out[n].id, "seat:%d", p);
+    snprintf(out[n].label, sizeof out[n].label, "seat %d's win rate less its fair share (points)", p);
+    snprintf(out[n].mean, sizeof out[n].mean, "seat:%d", p);
+  }
   size_t i;
   json_t *v;
-  json_array_foreach(json_object_get(first, "bots"), i, v) {
-    if (n == room) break;
+  json_array_foreach(json_object_get(r[0], "bots"), i, v) {
     const char *bot = json_string_value(json_object_get(v, "bot"));
-    snprintf(out[n].id, sizeof out[n].id, "bot:%s", bot ? bot : "");
-    snprintf(out[n].label, sizeof out[n].label, "bot %s's win rate", bot ? bot : "?");
-    snprintf(out[n].mean, sizeof out[n].mean, "bot:%s", bot ? bot : "");
-    out[n++].scale = 100;
+    for (int raw = 1; raw >= 0 && n < room; raw--, n++) {
+      out[n] = (metric){.scale = 100, .raw = raw};
+      snprintf(out[n].id, sizeof out[n].id, "%s:%s", raw ? "bot" : "bot_vs_fair", bot ? bot : "");
+      snprintf(out[n].label, sizeof out[n].label, raw ? "bot %s's win rate (%%)" : "bot %s's win rate less its fair share (points)",
+               bot ? bot : "?");
+      snprintf(out[n].mean, sizeof out[n].mean, "%s", out[n].id);
+    }
   }
   const char *key;
-  json_object_foreach(at(first, "analysis", "events"), key, v) {
+  json_object_foreach(at(r[0], "analysis", "events"), key, v) {
     if (n == room) break;
+    out[n] = (metric){.scale = 1};
     snprintf(out[n].id, sizeof out[n].id, "event:%s", key);
     snprintf(out[n].label, sizeof out[n].label, "%s per game", key);
     snprintf(out[n].mean, sizeof out[n].mean, "analysis.events.%s.mean", key);
     snprintf(out[n].ci, sizeof out[n].ci, "analysis.events.%s.ci95", key);
-    out[n++].scale = 1;
+    n++;
   }
   return n;
 }
@@ -306,13 +325,23 @@ static int extra_metrics(json_t *first, metric *out, int room) {
 /* A metric of a result: its mean and interval (NAN when the result does not have it). */
 static void metric_of(json_t *r, const metric *m, double *mean, double *lo, double *hi) {
   char path[160];
-  if (strncmp(m->mean, "bot:", 4) == 0) {
+  *mean = *lo = *hi = NAN;
+  if (strncmp(m->mean, "seat:", 5) == 0) {
+    int p = atoi(m->mean + 5), n = (int)num(r, "players");
+    if (p < n) {
+      double fair = 1.0 / n;
+      json_t *ci = json_array_get(json_object_get(r, "win_rate_ci95"), (size_t)p);
+      *mean = num(r, idx(path, "win_rate", p)) - fair;
+      *lo = json_number_value(json_array_get(ci, 0)) - fair, *hi = json_number_value(json_array_get(ci, 1)) - fair;
+    }
+  } else if (strncmp(m->mean, "bot:", 4) == 0 || strncmp(m->mean, "bot_vs_fair:", 12) == 0) {
+    const char *bot = strchr(m->mean, ':') + 1;
     size_t i;
     json_t *v;
-    *mean = *lo = *hi = NAN;
     json_array_foreach(json_object_get(r, "bots"), i, v)
-      if (strcmp(json_string_value(json_object_get(v, "bot")), m->mean + 4) == 0) {
-        *mean = num(v, "win_rate"), *lo = num(v, "win_rate_ci95.0"), *hi = num(v, "win_rate_ci95.1");
+      if (strcmp(json_string_value(json_object_get(v, "bot")), bot) == 0) {
+        double fair = m->raw ? 0 : num(v, "fair_share");
+        *mean = num(v, "win_rate") - fair, *lo = num(v, "win_rate_ci95.0") - fair, *hi = num(v, "win_rate_ci95.1") - fair;
       }
   } else {
     *mean = num(r, m->mean);
@@ -360,42 +389,115 @@ static void estimate_write(pf_jw *w, const char *name, double v, double lo, doub
   pf_jw_close(w, '}');
 }
 
-int cli_analyze_compare_results(json_t *const *r, const char *const *names, int n, const char *key, bool json,
-                                const char *html) {
+/* The fair share of a bot metric's bot in result r (NAN: not a bot metric, or no such bot). */
+static double bot_fair_share(json_t *r, const metric *m) {
+  if (strncmp(m->mean, "bot", 3) != 0) return NAN;
+  size_t i;
+  json_t *v;
+  json_array_foreach(json_object_get(r, "bots"), i, v)
+    if (strcmp(json_string_value(json_object_get(v, "bot")), strchr(m->mean, ':') + 1) == 0) return num(v, "fair_share");
+  return NAN;
+}
+
+/* A metric that cannot vary here: every result has it, with the same value and no spread (or it
+ * is the win rate of a bot that holds every seat). */
+static bool constant(json_t *const *r, int n, const metric *m) {
+  double first = NAN;
+  for (int i = 0; i < n; i++) {
+    double v, lo, hi;
+    metric_of(r[i], m, &v, &lo, &hi);
+    bool fixed = (lo == v && hi == v) || bot_fair_share(r[i], m) == 1;
+    if (isnan(v) || !fixed || (i > 0 && v != first)) return false;
+    first = v;
+  }
+  return true;
+}
+
+int cli_analyze_compare_results(json_t *const *r, const char *const *names, int n, const char *key,
+                                const cli_vary *vary, bool json, const char *html) {
   int rc = 0;
-  metric m[sizeof METRICS / sizeof *METRICS + 2 * PF_MAX_EVENTS + PF_MAX_PLAYERS];
-  int nm = (int)(sizeof METRICS / sizeof *METRICS);
-  memcpy(m, METRICS, sizeof METRICS);
-  nm += extra_metrics(r[0], m + nm, (int)(sizeof m / sizeof *m) - nm);
+  static metric m[sizeof METRICS / sizeof *METRICS + 2 * PF_MAX_EVENTS + 3 * PF_MAX_PLAYERS];
+  static char label[CLI_COMPARE_MAX][CLI_LABEL];
+  /* seat 0's raw rate, every seat's against its fair share, then the rest */
+  int nm = 1, room = (int)(sizeof m / sizeof *m), rest = (int)(sizeof METRICS / sizeof *METRICS) - 1;
+  m[0] = METRICS[0];
+  nm += extra_metrics(r, n, m + nm, room - nm - rest);
+  {
+    /* the seats' metrics came first among the extras; the fixed ones go after them */
+    int seats = 0;
+    while (1 + seats < nm && strncmp(m[1 + seats].id, "seat:", 5) == 0) seats++;
+    memmove(m + 1 + seats + rest, m + 1 + seats, (size_t)(nm - 1 - seats) * sizeof *m);
+    memcpy(m + 1 + seats, METRICS + 1, (size_t)rest * sizeof *m);
+    nm += rest;
+  }
+  cli_run_labels(r, n, names, label);
+  /* Raw win rates mean what they say only when every run has the same players. */
+  bool same_players = true;
+  for (int i = 1; i < n; i++) same_players &= num(r[i], "players") == num(r[0], "players");
+  int width = 4;
+  for (int i = 0; i < n; i++) width = (int)strlen(label[i]) > width ? (int)strlen(label[i]) : width;
+  width = width > 40 ? 40 : width;
   pf_buf out = {0}, diffs = {0};
   pf_jw w = {.b = &out};
   pf_jw_open(&w, '{');
+  if (vary) {
+    pf_jw_key(&w, "vary");
+    pf_jw_open(&w, '{');
+    pf_jw_key_str(&w, "key", vary->key);
+    pf_jw_key(&w, "values");
+    pf_jw_open(&w, '[');
+    for (int i = 0; i < vary->n; i++) {
+      if (vary->boolean)
+        pf_jw_bool(&w, vary->v[i]);
+      else
+        pf_jw_int(&w, vary->v[i]);
+    }
+    pf_jw_close(&w, ']');
+    pf_jw_close(&w, '}');
+  }
   pf_jw_key(&w, "configs");
   pf_jw_open(&w, '[');
   char what[512];
+  if (!json) printf("Runs:\n");
   for (int i = 0; i < n; i++) {
     describe_run(r[i], what, sizeof what);
     pf_jw_open(&w, '{');
     pf_jw_key_str(&w, key, names[i]);
+    pf_jw_key_str(&w, "label", label[i]);
     pf_jw_key_str(&w, "run", what);
     pf_jw_close(&w, '}');
-    if (!json) printf("#%d  %s: %s\n", i + 1, names[i], what);
+    bool file = strcmp(key, "file") == 0 && strcmp(names[i], label[i]) != 0;
+    if (!json) printf("  %-*s  %s%s%s%s\n", width, label[i], what, file ? " (" : "", file ? names[i] : "", file ? ")" : "");
   }
   pf_jw_close(&w, ']');
   pf_jw_key(&w, "metrics");
   pf_jw_open(&w, '[');
+  pf_buf constants = {0};
   for (int k = 0; k < nm; k++) {
+    /* Differences are from the first result that has the metric (a seat of more players). */
     double m0, lo0, hi0;
-    metric_of(r[0], &m[k], &m0, &lo0, &hi0);
+    int ref = 0;
+    do metric_of(r[ref], &m[k], &m0, &lo0, &hi0);
+    while (isnan(m0) && ++ref < n - 1);
+    bool fixed = constant(r, n, &m[k]), shown = !fixed && (same_players || !m[k].raw);
+    if (fixed && !json) {
+      char v[64];
+      snprintf(v, sizeof v, "%g", m0);
+      pf_buf_printf(&constants, "  %-44s %s\n", m[k].label, v);
+    }
     pf_buf_clear(&diffs);
     pf_jw dw = {.b = &diffs};
     pf_jw_open(&w, '{');
     pf_jw_key_str(&w, "metric", m[k].id);
     pf_jw_key_str(&w, "label", m[k].label);
+    pf_jw_key(&w, "constant");
+    pf_jw_bool(&w, fixed);
+    pf_jw_key(&w, "raw_rate");
+    pf_jw_bool(&w, m[k].raw);
     pf_jw_key(&w, "values");
     pf_jw_open(&w, '[');
     pf_jw_open(&dw, '[');
-    if (!json) printf("\n%s\n", m[k].label);
+    if (!json && shown) printf("\n%s\n", m[k].label);
     for (int i = 0; i < n; i++) {
       double mi, lo, hi;
       metric_of(r[i], &m[k], &mi, &lo, &hi);
@@ -404,15 +506,15 @@ int cli_analyze_compare_results(json_t *const *r, const char *const *names, int 
       double se0 = (hi0 - lo0) / (2 * 1.96), se = (hi - lo) / (2 * 1.96), d = mi - m0;
       double half = 1.96 * sqrt(se0 * se0 + se * se);
       estimate_write(&w, "mean", mi, lo, hi, isnan(mi));
-      if (i > 0) estimate_write(&dw, "difference", d, d - half, d + half, isnan(d) || isnan(half));
-      if (json) continue;
+      if (i > 0) estimate_write(&dw, "difference", d, d - half, d + half, i <= ref || isnan(d) || isnan(half));
+      if (json || !shown) continue;
       if (isnan(mi)) {
-        printf("  #%-2d %10s\n", i + 1, "-");
+        printf("  %-*s %10s\n", width, label[i], "-");
         continue;
       }
-      printf("  #%-2d %10.2f  [%9.2f, %9.2f]", i + 1, mi, lo, hi);
-      if (i > 0 && !isnan(half))
-        printf("    #%d - #1: %+9.2f  [%+9.2f, %+9.2f]%s", i + 1, d, d - half, d + half,
+      printf("  %-*s %10.2f  [%9.2f, %9.2f]", width, label[i], mi, lo, hi);
+      if (i > ref && !isnan(half))
+        printf("    %+9.2f  [%+9.2f, %+9.2f] from %s%s", d, d - half, d + half, label[ref],
                d - half > 0 || d + half < 0 ? "  *" : "");
       printf("\n");
     }
@@ -424,6 +526,12 @@ int cli_analyze_compare_results(json_t *const *r, const char *const *names, int 
     pf_jw_close(&w, '}');
   }
   pf_jw_close(&w, ']');
+  if (vary) {
+    pf_jw_key(&w, "runs");
+    pf_jw_open(&w, '[');
+    for (int i = 0; i < n; i++) pf_jw_value(&w, r[i]);
+    pf_jw_close(&w, ']');
+  }
   pf_jw_close(&w, '}');
   if (json) {
     pf_buf text = {0};
@@ -431,11 +539,14 @@ int cli_analyze_compare_results(json_t *const *r, const char *const *names, int 
     cli_print_json(&text, 2);
     pf_buf_free(&text);
   } else {
+    if (constants.len) printf("\nThe same in every run, with no spread:\n%s", pf_buf_str(&constants));
+    if (!same_players) printf("\nThe runs have different players: win rates are shown less each seat's fair share.\n");
     printf("\n* the interval of the difference excludes 0.\n");
   }
   if (html) rc = cli_analyze_html(&out, html);
   pf_buf_free(&out);
   pf_buf_free(&diffs);
+  pf_buf_free(&constants);
   return rc;
 }
 
@@ -462,8 +573,9 @@ int cli_analyze_compare(int argc, char **argv) {
     }
   }
   int n = argc - optind;
-  if (n < 2 || n > 16) return cli_bad("analyze: --compare needs 2 to 16 analyze --json results, not %d", n);
-  json_t *r[16] = {NULL};
+  if (n < 2 || n > CLI_COMPARE_MAX)
+    return cli_bad("analyze: --compare needs 2 to %d analyze --json results, not %d", CLI_COMPARE_MAX, n);
+  json_t *r[CLI_COMPARE_MAX] = {NULL};
   int rc = 0;
   for (int i = 0; i < n && rc == 0; i++) {
     const char *path = argv[optind + i];
@@ -473,7 +585,7 @@ int cli_analyze_compare(int argc, char **argv) {
     else if (!json_is_object(json_object_get(r[i], "analysis")) || !json_is_array(json_object_get(r[i], "bots")))
       rc = cli_bad("analyze: %s: not a 'pilfer analyze --json' result (it has no \"analysis\")", path);
   }
-  if (rc == 0) rc = cli_analyze_compare_results(r, (const char *const *)argv + optind, n, "file", json, html);
+  if (rc == 0) rc = cli_analyze_compare_results(r, (const char *const *)argv + optind, n, "file", NULL, json, html);
   for (int i = 0; i < n; i++) json_decref(r[i]);
   return rc;
 }

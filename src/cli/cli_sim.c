@@ -204,7 +204,7 @@ static int parse_shard(const char *s, int *i, int *n) {
 typedef struct sim_args {
   pf_sim_config c;
   const char *cmd; /* "sim" or "analyze" */
-  const char *game, *opts[64], *records, *html;
+  const char *game, *opts[65], *records, *html, *vary;
   char skill[8][PF_BOT_SPEC]; /* --skill: the bots seat 0 is played by, one run each */
   int nopts, nseats, players, threads, games, nskill;
   bool json;
@@ -220,7 +220,8 @@ static int sim_parse(const char *cmd, int argc, char **argv, sim_args *a) {
       {"shard", required_argument, 0, 'x'},   {"option", required_argument, 0, 'o'},
       {"json", no_argument, 0, 'j'},          {"records", required_argument, 0, 'R'},
       {"help", no_argument, 0, 'h'},          {"html", required_argument, 0, 'H'},
-      {"skill", required_argument, 0, 'K'},   {0}};
+      {"skill", required_argument, 0, 'K'},   {"vary", required_argument, 0, 'V'},
+      {0}};
   pf_sim_config *c = &a->c;
   int ch;
   memset(a, 0, sizeof *a);
@@ -275,6 +276,11 @@ static int sim_parse(const char *cmd, int argc, char **argv, sim_args *a) {
       if (a->nskill == 8) return cli_bad("analyze: at most 8 --skill bots");
       if (strlen(optarg) >= PF_BOT_SPEC) return cli_bad("analyze: the bot spec '%.40s...' is too long", optarg);
       strcpy(a->skill[a->nskill++], optarg);
+      break;
+    case 'V':
+      if (!c->analyze) return cli_bad("sim: unknown or incomplete option '--vary'; pilfer analyze --vary sweeps an option");
+      if (a->vary) return cli_bad("analyze: one --vary at a time (a sweep varies one key)");
+      a->vary = optarg;
       break;
     case 'h': return cli_usage_with_bots(c->analyze ? ANALYZE_USAGE : SIM_USAGE);
     default: return cli_bad("%s: unknown or incomplete option '%s'; see pilfer %s --help", a->cmd, argv[optind - 1], a->cmd);
@@ -353,8 +359,54 @@ static int skill_run(const sim_args *a) {
     names[k] = a->skill[k];
     if ((rc = play_run(a, &c, &res)) == 0) r[k] = pf_sim_json(&res);
   }
-  if (rc == 0) rc = cli_analyze_compare_results(r, names, a->nskill, "bot", a->json, a->html);
+  if (rc == 0) rc = cli_analyze_compare_results(r, names, a->nskill, "bot", NULL, a->json, a->html);
   for (int k = 0; k < a->nskill; k++) json_decref(r[k]);
+  return rc;
+}
+
+/* --vary KEY=V1,V2,...: the run of the flags given at each value of the key (-o KEY=V, or -p V),
+ * everything else the same (seed, bots, games, rotation), compared as --compare compares results,
+ * with every run's result in --json. Every value's run is checked before any is played. */
+static int vary_run(const sim_args *a) {
+  static cli_vary v;
+  static sim_args runs[CLI_VARY_MAX];
+  static pf_sim_result res;
+  const pf_game *g = cli_game(a->game);
+  if (!g) return EXIT_BAD_INPUT;
+  int rc = cli_vary_parse(a->vary, g, &v);
+  if (rc) return rc;
+  if (a->nskill) return cli_bad("analyze: --vary and --skill are two sweeps; give one");
+  if (a->records) return cli_bad("analyze: --vary plays several runs: not with --records (record one run alone)");
+  if (v.option < 0 && a->players) return cli_bad("analyze: --vary players sets the players: not with -p");
+  size_t kl = strlen(v.key);
+  for (int i = 0; i < a->nopts; i++)
+    if (strncmp(a->opts[i], v.key, kl) == 0 && a->opts[i][kl] == '=')
+      return cli_bad("analyze: --vary %s and -o %s both give %s; give it once", v.key, a->opts[i], v.key);
+  for (int k = 0; k < v.n; k++) {
+    sim_args *r = &runs[k];
+    char cmd[96];
+    *r = *a;
+    if (v.option < 0) {
+      r->players = (int)v.v[k];
+      /* More players than --seat flags: the last --seat plays the seats after it. */
+      for (; r->nseats > 1 && r->nseats < r->players; r->nseats++) strcpy(r->c.seats[r->nseats], r->c.seats[r->nseats - 1]);
+    } else {
+      r->opts[r->nopts++] = v.text[k];
+    }
+    snprintf(cmd, sizeof cmd, "analyze --vary %s", v.text[k]);
+    r->cmd = cmd;
+    rc = sim_check(r);
+    r->cmd = a->cmd;
+    if (rc) return rc;
+  }
+  json_t *res_json[CLI_VARY_MAX] = {NULL};
+  const char *names[CLI_VARY_MAX];
+  for (int k = 0; k < v.n && rc == 0; k++) {
+    names[k] = v.text[k] + kl + 1;
+    if ((rc = play_run(&runs[k], &runs[k].c, &res)) == 0) res_json[k] = pf_sim_json(&res);
+  }
+  if (rc == 0) rc = cli_analyze_compare_results(res_json, names, v.n, "value", &v, a->json, a->html);
+  for (int k = 0; k < v.n; k++) json_decref(res_json[k]);
   return rc;
 }
 
@@ -396,6 +448,7 @@ int cmd_analyze(int argc, char **argv) {
   static sim_args a;
   int rc = sim_parse("analyze", argc, argv, &a);
   if (rc >= 0) return rc;
+  if (a.vary) return vary_run(&a);
   rc = sim_check(&a);
   return rc ? rc : sim_run(&a);
 }
