@@ -184,8 +184,9 @@ static const char REPORT_HEAD[] =
     "<style>\nbody { font-family: system-ui, sans-serif; margin: 1.5rem auto; max-width: 70rem; padding: 0 1rem; "
     "color: #222; }\nh1 { font-size: 1.5rem; margin-bottom: 0.2rem; }\n#run { color: #555; }\n"
     "#charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(30rem, 1fr)); gap: 1.5rem; }\n"
-    ".chart { margin: 0; min-width: 0; }\n</style>\n</head>\n<body>\n<h1 id=\"title\">pilfer analyze</h1>\n"
-    "<p id=\"run\"></p>\n<main id=\"charts\"></main>\n";
+    ".chart { margin: 0; min-width: 0; }\n#constants h2 { font-size: 1rem; margin-bottom: 0.3rem; }\n"
+    "#constants ul { margin-top: 0; color: #444; }\n</style>\n</head>\n<body>\n<h1 id=\"title\">pilfer analyze</h1>\n"
+    "<p id=\"run\"></p>\n<section id=\"constants\" hidden></section>\n<main id=\"charts\"></main>\n";
 
 /* Writes prefix and text into an HTML script element so that nothing in it closes the element:
  * "</script" becomes "<\\/script" (in JavaScript source, where "</" alone may be a regular
@@ -455,6 +456,8 @@ int cli_analyze_compare_results(json_t *const *r, const char *const *names, int 
     pf_jw_close(&w, ']');
     pf_jw_close(&w, '}');
   }
+  pf_jw_key(&w, "same_players");
+  pf_jw_bool(&w, same_players);
   pf_jw_key(&w, "configs");
   pf_jw_open(&w, '[');
   char what[512];
