@@ -48,7 +48,7 @@
       encoding: {
         x: { field: 'x0', type: 'quantitative', title: wrap(unit, 60), scale: { zero: false, nice: false }, axis: width ? {} : { tickMinStep: 1, format: 'd' } },
         x2: { field: 'x1' },
-        y: { field: 'density', type: 'quantitative', axis: { format: unequal ? '.1%' : '%' }, title: wrap(yTitle, 32), scale: { zero: true } },
+        y: { field: 'density', type: 'quantitative', axis: { format: unequal ? '.1%' : '%' }, title: wrap(yTitle, 32), scale: { domain: [0, 1.05 * Math.max(...values.map((v) => v.density))] } },
         y2: { datum: 0 },
         tooltip: [{ field: 'bin', title: unit }, { field: 'share', format: '.1%', title: `share of ${of}` }, { field: 'count' }],
       },

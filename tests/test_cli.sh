@@ -542,7 +542,7 @@ python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); l=[k["label"] for k
 check "analyze --compare --json" $PILFER analyze --compare --json "$T/off.json" "$T/on.json"
 grep -q '"metric": "lead_changes"' "$T/out" && grep -q '"differences": \[' "$T/out" && ok "analyze --compare --json" ||
   bad "compare json" "$(head -12 "$T/out")"
-expect_fail "compare: one result" 2 "analyze: --compare needs 2 to 32 analyze --json results, not 1" $PILFER analyze --compare "$T/off.json"
+expect_fail "compare: one result" 2 "analyze: --compare needs 2 to 32 analyze --json results \(or one analyze --vary --json sweep\), not 1" $PILFER analyze --compare "$T/off.json"
 expect_fail "compare: a sim result" 2 "whole.json: not a 'pilfer analyze --json' result" $PILFER analyze --compare "$T/off.json" "$T/whole.json"
 # --skill: one run per bot in seat 0 on the same deals, each equal to the run made alone.
 check "analyze --skill" $PILFER analyze thief -p 2 --seat greedy --games 30 --skill random --skill greedy --json
@@ -581,6 +581,24 @@ $PILFER analyze steal-the-pile --seat ismcts:iters=5 --seat greedy --games 9 --v
 $PILFER analyze steal-the-pile --seat ismcts:iters=5 --seat greedy --seat greedy --games 9 --json >"$T/p3.json"
 python3 -c 'import json,sys; v=json.load(open(sys.argv[1])); a=json.load(open(sys.argv[2])); r=v["runs"][1]; r.pop("wall_seconds"); a.pop("wall_seconds"); assert r == a' "$T/out" "$T/p3.json" &&
   ok "analyze --vary players: the last --seat plays the seats after it" || bad "vary players seats" "$(head -c 300 "$T/err")"
+# --vary --shard: each value's run sharded alike; merge adds the sweeps' shards into the whole
+# sweep, bit for bit (but wall time), and --compare shows a sweep's document again.
+for i in 1 2 3; do
+  $PILFER analyze skip-bo-junior -p 3 --seat greedy --games 60 --seed 4 --vary stock=5,10..11 --shard $i/3 --json >"$T/vshard$i.json"
+done
+$PILFER analyze skip-bo-junior -p 3 --seat greedy --games 60 --seed 4 --vary stock=5,10..11 --json >"$T/vwhole.json"
+check "merge: the shards of a sweep" $PILFER merge "$T"/vshard{1,2,3}.json
+python3 - "$T/out" "$T/vwhole.json" <<'PY' && ok "merge of a sweep's shards equals the unsharded sweep" || bad "vary merge" "$(head -c 300 "$T/out")"
+import json, sys
+merged, whole = (json.load(open(f)) for f in sys.argv[1:])
+for r in merged["runs"] + whole["runs"]: r.pop("wall_seconds")
+assert merged == whole
+PY
+expect_fail "merge: a sweep with a shard missing" 2 "merge: stock=5: shard 3/3 is missing" $PILFER merge "$T"/vshard{1,2}.json
+expect_fail "merge: a sweep and a run" 2 "merge: .*p2.json: not an analyze --vary --json document" $PILFER merge "$T/vshard1.json" "$T/p2.json"
+check "analyze --compare SWEEP" $PILFER analyze --compare "$T/vwhole.json"
+grep -qE '^  stock=11 +skip-bo-junior, 3 players, stock=11, seats greedy greedy greedy, 60 games$' "$T/out" &&
+  ok "analyze --compare shows a sweep's document again" || bad "compare sweep" "$(head -5 "$T/out")"
 expect_fail "vary: one value" 2 "analyze: --vary stock: give 2 to 32 values to compare, not 1" \
   $PILFER analyze skip-bo-junior --seat greedy --games 4 --vary stock=5
 expect_fail "vary: too many" 2 "analyze: --vary stock: at most 32 values" \

@@ -99,6 +99,13 @@ int cli_vary_parse(const char *spec, const pf_game *g, cli_vary *v);
  * spec when only seats' bots differ and each run's differing seats hold one bot, else "seat
  * 1=greedy"); names[i] (a file) when nothing does. */
 void cli_run_labels(json_t *const *r, int n, const char *const *names, char (*label)[CLI_LABEL]);
+/* `pilfer analyze --compare SWEEP.json`: an analyze --vary --json document (read from path)
+ * shown again as analyze --vary showed it (--json, --html); 0, or the exit status. */
+int cli_vary_compare(json_t *doc, const char *path, bool json, const char *html);
+/* `pilfer merge`: the analyze --vary --shard I/N --json documents of one sweep (the first read
+ * already, the others from paths[1..n-1]), each value's shards merged into its whole run as merge
+ * merges results, shown as analyze --vary shows a sweep (JSON, or the table); 0, or the status. */
+int cli_vary_merge(json_t *first, const char *const *paths, int n, bool table);
 /* The game named id, or NULL after an error listing the games. */
 const pf_game *cli_game(const char *id);
 

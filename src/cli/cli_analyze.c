@@ -247,6 +247,7 @@ int cli_analyze_html(const pf_buf *result, const char *path) {
 
 static const char COMPARE_USAGE[] =
     "usage: pilfer analyze --compare FILE FILE... [--json] [--html FILE]\n"
+    "       pilfer analyze --compare SWEEP [--json] [--html FILE]\n"
     "\n"
     "Reads two to 32 'pilfer analyze --json' results (or 'pilfer merge' of their shards; '-' is\n"
     "standard input) and shows every metric side by side, with the difference of each result from\n"
@@ -256,6 +257,8 @@ static const char COMPARE_USAGE[] =
     "rates are compared as each seat's (and bot's) rate less its fair share, so that runs with\n"
     "different numbers of players compare; the raw rates are shown too when the players agree.\n"
     "A metric with the same value and no spread in every run is listed once, not compared.\n"
+    "SWEEP, an 'analyze --vary --json' document (or 'pilfer merge' of its shards), is shown\n"
+    "again as --vary showed it.\n"
     "  --json       the comparison as JSON (docs/cli.md, \"Comparing\")\n"
     "  --html FILE  also write a report with a chart per metric (as analyze --html)\n";
 
@@ -576,6 +579,15 @@ int cli_analyze_compare(int argc, char **argv) {
     }
   }
   int n = argc - optind;
+  if (n == 1) { /* a sweep: analyze --vary --json's document, shown again */
+    json_t *doc = cli_load_json("analyze", argv[optind]);
+    if (!doc) return EXIT_BAD_INPUT;
+    int rc = json_object_get(doc, "vary") ? cli_vary_compare(doc, argv[optind], json, html)
+                                          : cli_bad("analyze: --compare needs 2 to %d analyze --json results (or one analyze "
+                                                    "--vary --json sweep), not 1", CLI_COMPARE_MAX);
+    json_decref(doc);
+    return rc;
+  }
   if (n < 2 || n > CLI_COMPARE_MAX)
     return cli_bad("analyze: --compare needs 2 to %d analyze --json results, not %d", CLI_COMPARE_MAX, n);
   json_t *r[CLI_COMPARE_MAX] = {NULL};

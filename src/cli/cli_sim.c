@@ -44,7 +44,8 @@ static const char ANALYZE_USAGE[] =
     "usage: pilfer analyze GAME -p N --seat BOT... --games K [--threads T] [--seed S] [--rotate]\n"
     "                      [--shard I/N] [-o KEY=VALUE]... [--json] [--html FILE] [--records DIR]\n"
     "       pilfer analyze GAME -p N --seat BOT... --games K --skill BOT --skill BOT... [...]\n"
-    "       pilfer analyze --compare FILE FILE... [--json]\n"
+    "       pilfer analyze GAME --seat BOT... --games K --vary KEY=V1,V2,... [...]\n"
+    "       pilfer analyze --compare FILE FILE... [--json] [--html FILE]\n"
     "\n"
     "Plays the games pilfer sim plays with the same flags and measures what a game designer asks,\n"
     "each with a 95% interval: balance (win rate by seat and by bot), length (moves, turns, deals:\n"
@@ -63,6 +64,10 @@ static const char ANALYZE_USAGE[] =
     "                    seats as given, on the same deals, shown as --compare shows runs (seat 0's\n"
     "                    win rate less the first BOT's is how much better it does); not with\n"
     "                    --rotate, --shard or --records\n"
+    "  --vary KEY=V,...  a sweep: the run at each value of a game option or of players (2 to 32\n"
+    "                    values or A..B ranges: stock=5,10,15, players=2..6), shown as --compare\n"
+    "                    shows runs; with --shard, each value's run sharded (pilfer merge adds\n"
+    "                    the sweeps' shards); not with --skill or --records (docs/cli.md)\n"
     RUN_TAIL;
 
 static const char MERGE_USAGE[] =
@@ -71,6 +76,8 @@ static const char MERGE_USAGE[] =
     "Adds up the 'pilfer sim --json' (or 'pilfer analyze --json') results of every shard of one\n"
     "run ('-' reads standard input) and prints the result of the whole run as JSON: the same, bit\n"
     "for bit, as running it unsharded, except wall_seconds (here the sum of the shards').\n"
+    "The shards of an 'analyze --vary --shard I/N --json' sweep merge into the whole sweep so,\n"
+    "each value's run from its shards ('analyze --compare SWEEP.json --html F' charts it).\n"
     "  --table   print the readable table instead\n";
 
 /* ---- the readable table ---- */
@@ -479,6 +486,12 @@ int cmd_merge(int argc, char **argv) {
   for (int i = 0; i < n && rc == 0; i++) {
     const char *path = argv[optind + i];
     json_t *j = cli_load_json("merge", path);
+    if (j && i == 0 && json_object_get(j, "vary")) { /* the shards of a sweep */
+      free(parts);
+      rc = cli_vary_merge(j, (const char *const *)argv + optind, n, table);
+      json_decref(j);
+      return rc;
+    }
     if (!j)
       rc = EXIT_BAD_INPUT;
     else if (pf_sim_from_json(j, path, &parts[i], &err) != 0)

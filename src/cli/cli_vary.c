@@ -8,7 +8,9 @@
 
 #include "cli/cli.h"
 #include "bots/bot.h"
+#include "core/mem.h"
 #include "core/option.h"
+#include "sim/sim.h"
 
 /* ---- the spec ---- */
 
@@ -199,4 +201,87 @@ void cli_run_labels(json_t *const *r, int n, const char *const *names, char (*la
         }
         return;
       }
+}
+
+/* ---- a sweep's document: read back, merged from shards ---- */
+
+/* The sweep of an analyze --vary --json document ("vary": its key and values) into v, and its
+ * "runs"; 0, or -1 with err. */
+static int read_sweep(json_t *doc, cli_vary *v, json_t **runs, pf_error *err) {
+  json_t *vary = json_object_get(doc, "vary"), *vals = json_object_get(vary, "values");
+  const char *key = json_string_value(json_object_get(vary, "key"));
+  size_t n = json_array_size(vals);
+  *runs = json_object_get(doc, "runs");
+  memset(v, 0, sizeof *v);
+  if (!key || strlen(key) >= sizeof v->key || n < 2 || n > CLI_VARY_MAX || json_array_size(*runs) != n)
+    return pf_fail(err, "not an analyze --vary --json document (its \"vary\" and %d to %d \"runs\")", 2, CLI_VARY_MAX);
+  strcpy(v->key, key);
+  v->option = strcmp(key, "players") == 0 ? -1 : 0;
+  v->boolean = json_is_boolean(json_array_get(vals, 0));
+  for (size_t i = 0; i < n; i++) {
+    json_t *x = json_array_get(vals, i), *run = json_array_get(*runs, i);
+    if (v->boolean ? !json_is_boolean(x) : !json_is_integer(x))
+      return pf_fail(err, "vary.values[%zu]: expected %s like the first", i, v->boolean ? "true or false" : "an integer");
+    if (!json_is_object(json_object_get(run, "analysis")))
+      return pf_fail(err, "runs[%zu]: not a 'pilfer analyze --json' result (it has no \"analysis\")", i);
+    v->v[v->n] = v->boolean ? json_is_true(x) : json_integer_value(x);
+    if (v->boolean)
+      snprintf(v->text[v->n], sizeof v->text[v->n], "%s=%s", key, v->v[v->n] ? "true" : "false");
+    else
+      snprintf(v->text[v->n], sizeof v->text[v->n], "%s=%lld", key, v->v[v->n]);
+    v->n++;
+  }
+  return 0;
+}
+
+/* Shows the runs of sweep v as analyze --vary does. */
+static int show_sweep(json_t *const *runs, const cli_vary *v, bool json, const char *html) {
+  const char *names[CLI_VARY_MAX];
+  for (int i = 0; i < v->n; i++) names[i] = strchr(v->text[i], '=') + 1;
+  return cli_analyze_compare_results(runs, names, v->n, "value", v, json, html);
+}
+
+int cli_vary_compare(json_t *doc, const char *path, bool json, const char *html) {
+  cli_vary v;
+  json_t *runs, *r[CLI_VARY_MAX];
+  pf_error err;
+  if (read_sweep(doc, &v, &runs, &err) != 0) return cli_bad("analyze: %s: %s", path, err.msg);
+  for (int i = 0; i < v.n; i++) r[i] = json_array_get(runs, (size_t)i);
+  return show_sweep(r, &v, json, html);
+}
+
+int cli_vary_merge(json_t *first, const char *const *paths, int n, bool table) {
+  static cli_vary v, other;
+  static pf_sim_result whole;
+  json_t **docs = pf_xcalloc((size_t)n, sizeof *docs), *runs, *merged[CLI_VARY_MAX] = {NULL};
+  pf_sim_result *parts = pf_xcalloc((size_t)n, sizeof *parts);
+  pf_error err;
+  int rc = 0;
+  docs[0] = json_incref(first);
+  if (read_sweep(first, &v, &runs, &err) != 0) rc = cli_bad("merge: %s: %s", paths[0], err.msg);
+  for (int i = 1; i < n && rc == 0; i++) {
+    if (!(docs[i] = cli_load_json("merge", paths[i])))
+      rc = EXIT_BAD_INPUT;
+    else if (read_sweep(docs[i], &other, &runs, &err) != 0)
+      rc = cli_bad("merge: %s: %s (every part must be a shard of one analyze --vary)", paths[i], err.msg);
+    else if (strcmp(other.key, v.key) != 0 || other.n != v.n || memcmp(other.v, v.v, sizeof v.v) != 0)
+      rc = cli_bad("merge: %s: a sweep of %s over other values than %s's; the shards of one sweep vary the same", paths[i],
+                   other.key, paths[0]);
+  }
+  for (int k = 0; k < v.n && rc == 0; k++) {
+    for (int i = 0; i < n && rc == 0; i++) {
+      char what[4200];
+      snprintf(what, sizeof what, "%s (%s)", paths[i], v.text[k]);
+      if (pf_sim_from_json(json_array_get(json_object_get(docs[i], "runs"), (size_t)k), what, &parts[i], &err) != 0)
+        rc = cli_bad("merge: %s", err.msg);
+    }
+    if (rc == 0 && pf_sim_merge(parts, n, &whole, &err) != 0) rc = cli_bad("merge: %s: %s", v.text[k], err.msg);
+    if (rc == 0) merged[k] = pf_sim_json(&whole);
+  }
+  if (rc == 0) rc = show_sweep(merged, &v, !table, NULL);
+  for (int k = 0; k < v.n; k++) json_decref(merged[k]);
+  for (int i = 0; i < n; i++) json_decref(docs[i]);
+  free(docs);
+  free(parts);
+  return rc;
 }
