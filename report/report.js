@@ -251,7 +251,7 @@ function compare(c) {
     charts.push({ title: { text: wrap(m.label, 60), subtitle: diffs }, data: { values }, layer });
   }
   document.getElementById('title').textContent = c.vary
-    ? `pilfer analyze --vary ${c.vary.key}: ${c.configs.length} values` : c.configs[0].bot !== undefined
+    ? `${c.runs[0].game}: every figure against ${c.vary.key} (${c.vary.values.join(', ')})` : c.configs[0].bot !== undefined
       ? `pilfer analyze --skill: ${c.configs.length} bots in seat 0` : `pilfer analyze --compare: ${c.configs.length} runs`;
   const run = document.getElementById('run');
   c.configs.forEach((k, i) => {

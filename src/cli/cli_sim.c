@@ -371,6 +371,14 @@ static int skill_run(const sim_args *a) {
   return rc;
 }
 
+static long long gcd(long long a, long long b) {
+  while (b) {
+    long long t = a % b;
+    a = b, b = t;
+  }
+  return a;
+}
+
 /* --vary KEY=V1,V2,...: the run of the flags given at each value of the key (-o KEY=V, or -p V),
  * everything else the same (seed, bots, games, rotation), compared as --compare compares results,
  * with every run's result in --json. Every value's run is checked before any is played. */
@@ -385,6 +393,16 @@ static int vary_run(const sim_args *a) {
   if (a->nskill) return cli_bad("analyze: --vary and --skill are two sweeps; give one");
   if (a->records) return cli_bad("analyze: --vary plays several runs: not with --records (record one run alone)");
   if (v.option < 0 && a->players) return cli_bad("analyze: --vary players sets the players: not with -p");
+  if (v.option < 0 && a->c.rotate && a->games > 0) {
+    long long l = 1; /* the least common multiple of the players */
+    for (int k = 0; k < v.n; k++) l = l / gcd(l, v.v[k]) * v.v[k];
+    long long below = a->games / l * l;
+    char near[64];
+    snprintf(near, sizeof near, below ? "%lld or %lld" : "%lld", below ? below : l, below + l);
+    if (a->games % l)
+      return cli_bad("analyze: --vary %s with --rotate plays each deal once per rotation of every player count, so "
+                     "--games must be a multiple of %lld (%s)", a->vary, l, near);
+  }
   size_t kl = strlen(v.key);
   for (int i = 0; i < a->nopts; i++)
     if (strncmp(a->opts[i], v.key, kl) == 0 && a->opts[i][kl] == '=')
