@@ -599,6 +599,9 @@ expect_fail "merge: a sweep and a run" 2 "merge: .*p2.json: not an analyze --var
 check "analyze --compare SWEEP" $PILFER analyze --compare "$T/vwhole.json"
 grep -qE '^  stock=11 +skip-bo-junior, 3 players, stock=11, seats greedy greedy greedy, 60 games$' "$T/out" &&
   ok "analyze --compare shows a sweep's document again" || bad "compare sweep" "$(head -5 "$T/out")"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["vary"]["values"][1]="x"; json.dump(d,open(sys.argv[2],"w"))' "$T/vwhole.json" "$T/vbad.json"
+expect_fail "compare: a sweep with a bad value" 2 "analyze: .*vbad.json: vary.values\[1\]: expected an integer like the first" \
+  $PILFER analyze --compare "$T/vbad.json"
 expect_fail "vary: one value" 2 "analyze: --vary stock: give 2 to 32 values to compare, not 1" \
   $PILFER analyze skip-bo-junior --seat greedy --games 4 --vary stock=5
 expect_fail "vary: too many" 2 "analyze: --vary stock: at most 32 values" \

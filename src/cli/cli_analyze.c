@@ -30,6 +30,9 @@ static double num(json_t *j, const char *path) {
   return json_is_number(j) ? json_number_value(j) : NAN;
 }
 
+/* The string at j, or "?" when it is not one (a result read from a file may lack it). */
+static const char *str(json_t *j) { return json_is_string(j) ? json_string_value(j) : "?"; }
+
 static json_t *at(json_t *j, const char *a, const char *b) { return json_object_get(json_object_get(j, a), b); }
 
 /* ---- the tables ---- */
@@ -343,7 +346,7 @@ static void metric_of(json_t *r, const metric *m, double *mean, double *lo, doub
     size_t i;
     json_t *v;
     json_array_foreach(json_object_get(r, "bots"), i, v)
-      if (strcmp(json_string_value(json_object_get(v, "bot")), bot) == 0) {
+      if (strcmp(str(json_object_get(v, "bot")), bot) == 0) {
         double fair = m->raw ? 0 : num(v, "fair_share");
         *mean = num(v, "win_rate") - fair, *lo = num(v, "win_rate_ci95.0") - fair, *hi = num(v, "win_rate_ci95.1") - fair;
       }
@@ -359,7 +362,7 @@ static void metric_of(json_t *r, const metric *m, double *mean, double *lo, doub
 
 /* What a result ran: "thief, 3 players, hands=1, seats greedy random random, 3000 games". */
 static void describe_run(json_t *r, char *buf, size_t size) {
-  int len = snprintf(buf, size, "%s, %lld players", json_string_value(json_object_get(r, "game")),
+  int len = snprintf(buf, size, "%s, %lld players", str(json_object_get(r, "game")),
                      (long long)num(r, "players"));
   const char *key;
   json_t *v;
@@ -372,7 +375,7 @@ static void describe_run(json_t *r, char *buf, size_t size) {
   if (len < (int)size) len += snprintf(buf + len, size - (size_t)len, ", seats");
   json_array_foreach(json_object_get(r, "seats"), i, v) {
     if (len >= (int)size) break;
-    len += snprintf(buf + len, size - (size_t)len, " %s", json_string_value(v));
+    len += snprintf(buf + len, size - (size_t)len, " %s", str(v));
   }
   if (len < (int)size) snprintf(buf + len, size - (size_t)len, ", %lld games", (long long)num(r, "played"));
 }
@@ -399,7 +402,7 @@ static double bot_fair_share(json_t *r, const metric *m) {
   size_t i;
   json_t *v;
   json_array_foreach(json_object_get(r, "bots"), i, v)
-    if (strcmp(json_string_value(json_object_get(v, "bot")), strchr(m->mean, ':') + 1) == 0) return num(v, "fair_share");
+    if (strcmp(str(json_object_get(v, "bot")), strchr(m->mean, ':') + 1) == 0) return num(v, "fair_share");
   return NAN;
 }
 

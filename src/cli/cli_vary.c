@@ -222,7 +222,7 @@ static int read_sweep(json_t *doc, cli_vary *v, json_t **runs, pf_error *err) {
     json_t *x = json_array_get(vals, i), *run = json_array_get(*runs, i);
     if (v->boolean ? !json_is_boolean(x) : !json_is_integer(x))
       return pf_fail(err, "vary.values[%zu]: expected %s like the first", i, v->boolean ? "true or false" : "an integer");
-    if (!json_is_object(json_object_get(run, "analysis")))
+    if (!json_is_object(json_object_get(run, "analysis")) || !json_is_array(json_object_get(run, "bots")))
       return pf_fail(err, "runs[%zu]: not a 'pilfer analyze --json' result (it has no \"analysis\")", i);
     v->v[v->n] = v->boolean ? json_is_true(x) : json_integer_value(x);
     if (v->boolean)
