@@ -14,6 +14,7 @@
 
 #include "bots/bot.h"
 #include "games/point_a_pile/cards.h"
+#include "sim/sim.h"
 #include "support/paptest.h"
 #include "testutil.h"
 
@@ -754,6 +755,44 @@ static void test_greedy_rule_of_thumb(void **unused) {
   pf_run_free(&r);
 }
 
+/* Greedy uses an Action card when, looked at to the end of the round, it gains the seat more than
+ * passing (PAP-9 actions): Take All wins it a contested pile that adds 3 to its score, and it keeps
+ * the card when the pile would cost it 3. */
+static void test_greedy_uses_actions_that_help(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_pap(&r, 2, "R G B R:A9 R:S+ G:S+ B:S+ P", "actions=true"); /* seat 0 holds Take All */
+  give_all(&r, 0);
+  play(&r, "c1>1 c2>1 c3>1 c4>2 @1 @1");
+  tu_expect_legal(&r, "takeall:1 pass");
+  expect_greedy(&r, "^takeall:1$");
+  pf_run_free(&r);
+  start_pap(&r, 2, "R G B R:A9 R:S- G:S- B:S- P", "actions=true");
+  give_all(&r, 0);
+  play(&r, "c1>1 c2>1 c3>1 c4>2 @1 @1");
+  tu_expect_legal(&r, "takeall:1 pass");
+  expect_greedy(&r, "^pass$");
+  pf_run_free(&r);
+}
+
+/* Over 400 games of greedy against itself with actions, Action cards are used (counted by the
+ * game's counter "actions", as `pilfer analyze` counts it), and not at every chance. */
+static void test_greedy_uses_actions_in_play(void **unused) {
+  (void)unused;
+  const char *const seats[] = {"greedy", "greedy", "greedy"};
+  pf_sim_config c = tu_sim_config("point-a-pile", 3, 400, false, seats);
+  pf_error err;
+  assert_int_equal(pf_options_parse_list(c.game->options, c.game->noptions, "actions=true", &c.options, &err), 0);
+  c.analyze = true;
+  pf_sim_result res;
+  tu_sim_run(&c, 2, NULL, &res);
+  int e = 0;
+  while (strcmp(c.game->events[e], "actions") != 0) e++;
+  long long used = res.sums.an.event[e];
+  if (used < 400) fail_msg("greedy used %lld Action cards in 400 games", used);
+  if (used > 400 * 20) fail_msg("greedy used %lld Action cards in 400 games: at every chance?", used);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* The zones of the JSON view (docs/views.md)                                                 */
 /* ------------------------------------------------------------------------------------------ */
@@ -847,6 +886,8 @@ static void test_views_zones_and_moves(void **unused) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_greedy_rule_of_thumb),
+      cmocka_unit_test(test_greedy_uses_actions_that_help),
+      cmocka_unit_test(test_greedy_uses_actions_in_play),
       cmocka_unit_test(test_mission_m1_five_of_one_colour),
       cmocka_unit_test(test_mission_m2_two_of_every_colour),
       cmocka_unit_test(test_mission_m3_ten_points),

@@ -259,7 +259,7 @@ static const pf_measures MEASURES = {
                  {6, 50000, "pile=true"},
                  {4, 20000, "police=true missions=true shy=true actions=true", "expansions"}},
     .searches = {{3, 5000, 2, {0, 6, 12}}},
-    .sims = {{3, 6, "ismcts:iters=300 greedy greedy"}},
+    .sims = {{3, 6, "ismcts:iters=300 greedy greedy"}, {3, 6, "ismcts:iters=300 greedy greedy", "actions=true"}},
     .strength = {{3, 1200, "ismcts greedy greedy"}, {3, 1200, "greedy random random"}},
     .quick_players = 3,
     .description = "A game of bluff for 2 to 6 players with coloured cards. Each round one player, the "
