@@ -2,7 +2,9 @@
  * bot.c - pilfer.Bot (docs/python.md): a built-in bot, or a program over the bot protocol, that
  * chooses the move of its seat in a pilfer.State, without the GIL; without a spec, pyspiel.Bot's
  * base class, which OpenSpiel's Python bots (MCTSBot, ISMCTSBot) subclass. A program's failures
- * are counted (failures, last_error) or, with strict=True, raised instead of played round.
+ * are counted (failures, last_error) or, with strict=True, raised instead of played round. A
+ * measuring instrument (a spec that reads hidden cards: ismcts see=hands|all) only with
+ * instrument=True, so that a bot written on the module for a table never takes one by its spec.
  */
 #include "pilfer.h"
 
@@ -26,11 +28,11 @@ typedef struct {
 
 static int bot_init(BotObject *self, PyObject *args, PyObject *kw) {
   if (self->busy) return PyErr_SetString(pfpy_Error, "the bot is choosing in another thread"), -1;
-  static char *names[] = {"spec", "seat", "seed", "strict", NULL};
+  static char *names[] = {"spec", "seat", "seed", "strict", "instrument", NULL};
   const char *spec = NULL;
-  int seat = 0, strict = 0;
+  int seat = 0, strict = 0, instrument = 0;
   PyObject *seedobj = NULL;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|siO$p", names, &spec, &seat, &seedobj, &strict)) return -1;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|siO$pp", names, &spec, &seat, &seedobj, &strict, &instrument)) return -1;
   if (!spec) { /* pyspiel.Bot.__init__(self): the base of a bot written in Python */
     if (self->ready) pf_bot_free(&self->bot);
     self->ready = false;
@@ -40,6 +42,13 @@ static int bot_init(BotObject *self, PyObject *args, PyObject *kw) {
   pf_error err;
   if (strlen(spec) >= PF_BOT_SPEC) return PyErr_SetString(pfpy_Error, "the bot spec is too long"), -1;
   if (pf_bot_check_spec(spec, &err) != 0) return pfpy_fail(&err), -1;
+  const char *inst = pf_bot_instrument(spec);
+  if (inst && !instrument)
+    return PyErr_Format(pfpy_Error,
+                        "bot '%s': %s reads what its seat cannot see: a measuring instrument, which a Bot "
+                        "plays only with instrument=True (never at a table)",
+                        spec, inst),
+           -1;
   if (seat < 0 || seat >= PF_MAX_PLAYERS) return PyErr_Format(pfpy_Error, "seat must be from 0 to %d", PF_MAX_PLAYERS - 1), -1;
   uint64_t seed = 0;
   if (seedobj && pfpy_read_uint63(seedobj, "seed", &seed) != 0) return -1;
@@ -183,8 +192,9 @@ PyTypeObject pfpy_BotType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "pilfer.Bot",
     .tp_basicsize = sizeof(BotObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "Bot(spec, seat=0, seed=0, *, strict=False): a built-in bot (\"random\", \"greedy\", "
-              "\"ismcts:iters=2000\") or a program (\"exec:...\"); strict: a program's failure raises pilfer.Error. "
+    .tp_doc = "Bot(spec, seat=0, seed=0, *, strict=False, instrument=False): a built-in bot (\"random\", \"greedy\", "
+              "\"ismcts:iters=2000\") or a program (\"exec:...\"); strict: a program's failure raises pilfer.Error; "
+              "instrument: take a measuring instrument (ismcts see=hands or see=all), which reads hidden cards. "
               "Bot() with no spec: pyspiel's base class, for bots written in Python.",
     .tp_methods = bot_methods,
     .tp_getset = bot_getset,

@@ -187,6 +187,9 @@ PyMODINIT_FUNC PyInit_pilfer(void) {
   if (!m) return NULL;
   /* Researchers run their own programs as bots (exec:); only `pilfer serve` refuses them. */
   pf_bot_allow_programs(true);
+  /* sim and analyze measure with instruments as `pilfer sim` does; a Bot takes one only when asked
+   * (instrument=True, bot.c), so that a bot written on the module for a table never reads hidden cards. */
+  pf_bot_allow_instruments(true);
   /* A ValueError as it always was, and a RuntimeError as pyspiel's SpielError is. */
   PyObject *bases = PyTuple_Pack(2, PyExc_ValueError, PyExc_RuntimeError);
   pfpy_Error = bases ? PyErr_NewException("pilfer.Error", bases, NULL) : NULL;

@@ -9,7 +9,10 @@
  *   - bots allocate no memory per move or per search iteration;
  *   - specs and settings are read, and refused with a message that says what is allowed;
  *   - greedy's rule of thumb, greedy's generic rule (for a game without one) and ismcts beat a
- *     random player.
+ *     random player;
+ *   - the measuring instruments (ismcts see=hands and see=all) are refused unless allowed, play
+ *     legal moves in every game, are caught by the non-interference check (they read hidden
+ *     cards, as they should), and are stronger than the fair search with the same budget.
  * A game added to the registry is covered without changing this file.
  */
 #include <stdatomic.h>
@@ -59,9 +62,10 @@ void *__wrap_realloc(void *p, size_t n) {
  * searches on three threads, its 25 iterations shared out 9, 8, 8 (with a time limit in each
  * thread's processor time, clock=cpu, which these iterations never reach); the sixth mixes the rule of
  * thumb into its playouts (eps) and cuts them short (cutoff); the last solves the ends of deals
- * exactly over three determinizations (solve; in 2-player games). */
+ * exactly over three determinizations (solve; in 2-player games), its fair sight named (see=fair,
+ * the default: the only setting of see that is not a measuring instrument). */
 static const char *const SPECS[] = {"random", "greedy", "ismcts:iters=25", "ismcts:iters=12,playout=greedy,horizon=game",
-                                    "ismcts:iters=25,threads=3,time=60000,clock=cpu", "ismcts:iters=25,eps=0.5,cutoff=6", "ismcts:iters=25,solve=3"};
+                                    "ismcts:iters=25,threads=3,time=60000,clock=cpu", "ismcts:iters=25,eps=0.5,cutoff=6", "ismcts:iters=25,solve=3,see=fair"};
 #define NSPECS 7
 
 /* A game with the options written ("key=value ..."; NULL: the defaults). */
@@ -611,6 +615,119 @@ static double win_rate(const pf_game *g, const char *a, const char *b, int games
   return pf_sim_bot_wins(&r, 0).mean;
 }
 
+/* ---- measuring instruments ---- */
+
+static const char *const INSTRUMENTS[] = {"ismcts:iters=24,see=hands", "ismcts:iters=24,see=all,solve=2"};
+
+/* At positions of random games of every game, each instrument chooses a legal move; and it tells
+ * some position from a determinization of it for the seat to move, which a fair bot never does.
+ * see=hands reads only what some seat sees: where the two positions differ in nothing else (their
+ * determinizations for PF_VIEW_HANDS are the same bytes), it chooses alike; it tells them apart
+ * somewhere in every game where the others' hands are hidden (not Skip-Bo Junior's, all public). */
+static void test_instruments_read_hidden_cards(void **unused) {
+  (void)unused;
+  pf_error err;
+  for (int k = 0; k < 2; k++) {
+    assert_int_not_equal(pf_bot_check_spec(INSTRUMENTS[k], &err), 0);
+    assert_non_null(strstr(err.msg, "measuring instrument"));
+  }
+  pf_bot_allow_instruments(true);
+  for (int gi = 0; pf_games[gi]; gi++) {
+    const pf_game *g = pf_games[gi];
+    void *st = pf_xcalloc(1, g->state_size), *other = pf_xcalloc(1, g->state_size);
+    void *ha = pf_xcalloc(1, g->state_size), *hb = pf_xcalloc(1, g->state_size);
+    int told_apart[2] = {0, 0}, hands_differ = 0;
+    for (int players = g->min_players; players <= g->max_players; players++) {
+      uint64_t seed = 9100 + (uint64_t)players;
+      pf_rng walk, hide;
+      pf_rng_seed(&walk, seed, 1);
+      pf_rng_seed(&hide, seed, 2);
+      start(g, players, seed, st);
+      pf_move moves[PF_MAX_MOVES];
+      for (int ply = 0, who, checked = 0; (who = g->to_move(st)) != PF_NOBODY && checked < 12; ply++) {
+        if (who == PF_CHANCE) {
+          pf_chance_sample(g, st, NULL);
+          continue;
+        }
+        if (ply % 7 == 0) {
+          checked++;
+          memcpy(other, st, g->state_size);
+          g->determinize(other, who, &hide);
+          pf_rng ra, rb;
+          pf_rng_seed(&ra, seed, 3);
+          rb = ra;
+          memcpy(ha, st, g->state_size);
+          memcpy(hb, other, g->state_size);
+          g->determinize(ha, PF_VIEW_HANDS, &ra);
+          g->determinize(hb, PF_VIEW_HANDS, &rb);
+          bool same_hands = memcmp(ha, hb, g->state_size) == 0;
+          hands_differ += !same_hands;
+          for (int k = 0; k < 2; k++) {
+            pf_bot a, b;
+            make_bot(&a, INSTRUMENTS[k], players, seed + (uint64_t)ply, who);
+            make_bot(&b, INSTRUMENTS[k], players, seed + (uint64_t)ply, who);
+            pf_move ma = pf_bot_choose(&a, g, st), mb = pf_bot_choose(&b, g, other);
+            if (!is_legal(g, st, ma) || !is_legal(g, other, mb))
+              fail_msg("%s, %d players: '%s' chose a move that is not legal", g->id, players, INSTRUMENTS[k]);
+            char sa[PF_MOVE_STR], sb[PF_MOVE_STR];
+            move_text(g, st, ma, sa);
+            move_text(g, other, mb, sb);
+            bool apart = strcmp(sa, sb) != 0 || memcmp(&a.rng, &b.rng, sizeof a.rng) != 0;
+            if (k == 0 && same_hands && apart)
+              fail_msg("%s, %d players, ply %d: '%s' chose %s, but %s where only what no seat sees differs", g->id,
+                       players, ply, INSTRUMENTS[k], sa, sb);
+            told_apart[k] += apart;
+            pf_bot_free(&a);
+            pf_bot_free(&b);
+          }
+        }
+        int n = g->legal(st, moves);
+        g->apply(st, moves[pf_rng_below(&walk, (uint32_t)n)]);
+      }
+    }
+    for (int k = 0; k < 2; k++)
+      if (told_apart[k] == 0 && (k == 1 || hands_differ))
+        fail_msg("%s: '%s' never told a position from its determinization", g->id, INSTRUMENTS[k]);
+    if (strcmp(g->id, "steal-the-pile") == 0 && !hands_differ) fail_msg("steal-the-pile: the hands never differed");
+    free(st);
+    free(other);
+    free(ha);
+    free(hb);
+  }
+  pf_bot_allow_instruments(false);
+}
+
+/* With the same budget, seed and deals, seeing the others' hands, and seeing everything, wins
+ * more Steal the Pile games against greedy than the fair search: each ceiling's whole interval
+ * lies above the fair search's (at seed 3: 49.6% [40.8, 58.4], see=hands 70.4% [61.7, 77.8],
+ * see=all 75.8% [67.4, 82.6]). */
+static pf_sim_estimate wins(const pf_game *g, const char *a, const char *b, int games) {
+  pf_sim_config c = {.game = g, .players = 2, .games = games, .seed = 3, .rotate = true, .shard = 1, .nshards = 1};
+  pf_options_default(g->options, g->noptions, &c.options);
+  strcpy(c.seats[0], a);
+  strcpy(c.seats[1], b);
+  pf_sim_run_opts o = {.threads = 2};
+  pf_sim_result r;
+  pf_error err;
+  if (pf_sim_run(&c, &o, &r, &err) != 0) fail_msg("sim: %s", err.msg);
+  return pf_sim_bot_wins(&r, 0);
+}
+
+static void test_instruments_are_ceilings(void **unused) {
+  (void)unused;
+  pf_bot_allow_instruments(true);
+  const pf_game *stp = pf_game_find("steal-the-pile");
+  pf_sim_estimate fair = wins(stp, "ismcts:iters=200", "greedy", 120);
+  pf_sim_estimate hands = wins(stp, "ismcts:iters=200,see=hands", "greedy", 120);
+  pf_sim_estimate all = wins(stp, "ismcts:iters=200,see=all", "greedy", 120);
+  pf_bot_allow_instruments(false);
+  print_message("against greedy: fair %.3f [%.3f, %.3f], see=hands %.3f [%.3f, %.3f], see=all %.3f [%.3f, %.3f]\n",
+                fair.mean, fair.lo, fair.hi, hands.mean, hands.lo, hands.hi, all.mean, all.lo, all.hi);
+  assert_true(hands.lo > fair.hi);
+  assert_true(all.lo > fair.hi);
+  assert_true(all.mean > hands.mean);
+}
+
 static void test_bots_beat_random(void **unused) {
   (void)unused;
   const pf_game *stp = pf_game_find("steal-the-pile");
@@ -638,6 +755,8 @@ int main(void) {
       cmocka_unit_test(test_greedy_rules),
       cmocka_unit_test(test_THF_6_greedy_keeps_a_wild_to_recapture),
       cmocka_unit_test(test_bots_beat_random),
+      cmocka_unit_test(test_instruments_read_hidden_cards),
+      cmocka_unit_test(test_instruments_are_ceilings),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

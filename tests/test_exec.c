@@ -6,6 +6,10 @@
  * the moves their fallback played and of the games lost by failure, with shell one-liners as the
  * programs (a handshake with a NUL byte, or not UTF-8, is refused). The protocol is tested further
  * from Python (tests/python), with real programs.
+ *
+ * The measuring instruments (ismcts see=hands and see=all, which read what their seat cannot see)
+ * are kept out the same way: refused by every check the server makes, in the hall and by the real
+ * `pilfer serve` (a table's seat, its takeover bot, a hint), taken by sim, whose result says so.
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +17,7 @@
 #include "testutil.h"
 
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -113,6 +118,118 @@ static void specs_where_programs_are_allowed(void **unused) {
   assert_int_not_equal(pf_bot_check_spec("exec:speed=3:prog", &err), 0);
   assert_non_null(strstr(err.msg, "has no setting 'speed'"));
   pf_bot_allow_programs(false);
+}
+
+/* ---- measuring instruments ---- */
+
+static void expect_instrument_refused(const char *msg, const char *setting) {
+  const char *reply = ask_hall(msg);
+  if (!strstr(reply, "\"bad_seat_spec\"") || !strstr(reply, "measuring instrument") || !strstr(reply, setting))
+    fail_msg("not refused as a measuring instrument: %s\nreply: %s", msg, reply);
+}
+
+static void server_refuses_instruments(void **unused) {
+  (void)unused;
+  pf_bot_allow_instruments(false); /* as `pilfer serve` runs (cli/main.c) */
+  expect_instrument_refused("{\"type\": \"create\", \"id\": 1, \"game\": \"steal-the-pile\", \"players\": 2, "
+                            "\"seats\": [\"open\", \"ismcts:see=all\"]}", "see=all");
+  expect_instrument_refused("{\"type\": \"create\", \"id\": 1, \"game\": \"thief\", \"players\": 2, "
+                            "\"seats\": [\"ismcts:iters=50,see=hands\", \"open\"]}", "see=hands");
+  expect_instrument_refused("{\"type\": \"create\", \"id\": 1, \"game\": \"steal-the-pile\", \"players\": 2, "
+                            "\"takeover\": {\"after\": 60, \"bot\": \"ismcts:see=all\"}}", "see=all");
+  /* The fair search, named with its setting, is taken: the refusal is the instrument's. */
+  const char *ok = ask_hall("{\"type\": \"create\", \"id\": 1, \"game\": \"steal-the-pile\", \"players\": 2, "
+                            "\"seats\": [\"open\", \"ismcts:iters=50,see=fair\"]}");
+  if (!strstr(ok, "\"created\"")) fail_msg("a fair ismcts seat was refused: %s", ok);
+}
+
+/* The next message on c that answers request id (others, such as the table's updates, skipped). */
+static json_t *reply_to(ws_conn *c, int id) {
+  for (int k = 0; k < 50; k++) {
+    json_t *r = ws_recv_json(c, 10000);
+    if (!r) return NULL;
+    if (json_integer_value(json_object_get(r, "id")) == id) return r;
+    json_decref(r);
+  }
+  return NULL;
+}
+
+static json_t *ask_ws(ws_conn *c, int id, const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  ws_send_text(c, msg, strlen(msg));
+  return reply_to(c, id);
+}
+
+static char *json_text(json_t *r) { return r ? json_dumps(r, JSON_COMPACT) : strdup("(no reply)"); }
+
+/* The real `pilfer serve`: a seat, and a hint, asked of a measuring instrument over a WebSocket. */
+static void pilfer_serve_refuses_instruments(void **unused) {
+  (void)unused;
+  char dir[] = "/tmp/pilfer-inst-XXXXXX", db[64], log[64];
+  if (!mkdtemp(dir)) fail_msg("mkdtemp");
+  snprintf(db, sizeof db, "%s/db", dir);
+  snprintf(log, sizeof log, "%s/log", dir);
+  srv s = {0};
+  if (srv_start(&s, pilfer_bin, db, log, 10000) != 0) fail_msg("pilfer serve: %s", s.error);
+  ws_conn *c = ws_connect("127.0.0.1", s.port, "/ws", "pilfer", 10000);
+  if (!c) fail_msg("connect: %s", ws_last_error());
+  json_t *seat = ask_ws(c, 1, "{\"type\": \"create\", \"id\": 1, \"game\": \"steal-the-pile\", \"players\": 2, "
+                              "\"seats\": [\"open\", \"ismcts:see=all\"]}");
+  json_t *made = ask_ws(c, 2, "{\"type\": \"create\", \"id\": 2, \"game\": \"steal-the-pile\", \"players\": 2, "
+                              "\"seats\": [\"open\", \"greedy\"]}");
+  json_int_t table = json_integer_value(json_object_get(made, "table"));
+  json_t *joined = ask_ws(c, 3, "{\"type\": \"join\", \"id\": 3, \"table\": %lld, \"seat\": 0, \"name\": \"Ann\"}",
+                          (long long)table);
+  const char *token = json_string_value(json_object_get(joined, "token"));
+  json_t *hint = ask_ws(c, 4, "{\"type\": \"hint\", \"id\": 4, \"table\": %lld, \"token\": \"%s\", "
+                              "\"bot\": \"ismcts:iters=50,see=hands\"}", (long long)table, token ? token : "");
+  json_t *fair = ask_ws(c, 5, "{\"type\": \"hint\", \"id\": 5, \"table\": %lld, \"token\": \"%s\", "
+                              "\"bot\": \"ismcts:iters=50\"}", (long long)table, token ? token : "");
+  char *t_seat = json_text(seat), *t_made = json_text(made), *t_joined = json_text(joined), *t_hint = json_text(hint),
+       *t_fair = json_text(fair);
+  ws_close(c, 1000);
+  srv_stop(&s, SIGTERM, 5000);
+  unlink(db);
+  unlink(log);
+  rmdir(dir);
+  if (!strstr(t_seat, "\"bad_seat_spec\"") || !strstr(t_seat, "measuring instrument") || !strstr(t_seat, "see=all"))
+    fail_msg("pilfer serve took a see=all seat: %s", t_seat);
+  if (!strstr(t_made, "\"created\"") || !token) fail_msg("no table to ask a hint at: %s, %s", t_made, t_joined);
+  if (!strstr(t_hint, "\"bad_seat_spec\"") || !strstr(t_hint, "hint: ") || !strstr(t_hint, "see=hands"))
+    fail_msg("pilfer serve gave a see=hands hint: %s", t_hint);
+  if (!strstr(t_fair, "\"type\":\"hint\"")) fail_msg("a fair hint was refused: %s", t_fair);
+  free(t_seat), free(t_made), free(t_joined), free(t_hint), free(t_fair);
+  json_decref(seat), json_decref(made), json_decref(joined), json_decref(hint), json_decref(fair);
+}
+
+/* Where they are allowed (sim, analyze), the result says which bots are not fair. */
+static void sim_marks_instruments(void **unused) {
+  (void)unused;
+  pf_error err;
+  assert_null(pf_bot_instrument("ismcts"));
+  assert_null(pf_bot_instrument("ismcts:see=fair,iters=10"));
+  assert_null(pf_bot_instrument("greedy"));
+  assert_null(pf_bot_instrument("exec:true"));
+  assert_string_equal(pf_bot_instrument("ismcts:see=hands"), "see=hands");
+  assert_string_equal(pf_bot_instrument("ismcts:iters=10,see=all"), "see=all");
+  assert_int_not_equal(pf_bot_check_spec("ismcts:see=all", &err), 0);
+  assert_non_null(strstr(err.msg, "measuring instrument"));
+  pf_bot_allow_instruments(true); /* sim and analyze (cli/main.c) */
+  assert_int_equal(pf_bot_check_spec("ismcts:see=all", &err), 0);
+  const char *const seats[] = {"ismcts:iters=20,see=all", "greedy"};
+  pf_sim_config c = tu_sim_config("steal-the-pile", 2, 4, true, seats);
+  pf_sim_result r;
+  tu_sim_run(&c, 1, NULL, &r);
+  json_t *j = pf_sim_json(&r), *bots = json_object_get(j, "bots");
+  assert_string_equal(json_string_value(json_object_get(json_array_get(bots, 0), "bot")), "ismcts:iters=20,see=all");
+  assert_true(json_is_false(json_object_get(json_array_get(bots, 0), "fair")));
+  assert_true(json_is_true(json_object_get(json_array_get(bots, 1), "fair")));
+  json_decref(j);
+  pf_bot_allow_instruments(false);
 }
 
 /* ---- failures, counted ---- */
@@ -234,6 +351,9 @@ int main(int argc, char **argv) {
       cmocka_unit_test(server_refuses_exec),
       cmocka_unit_test(pilfer_serve_refuses_exec),
       cmocka_unit_test(specs_where_programs_are_allowed),
+      cmocka_unit_test(server_refuses_instruments),
+      cmocka_unit_test(pilfer_serve_refuses_instruments),
+      cmocka_unit_test(sim_marks_instruments),
       cmocka_unit_test(sim_counts_failures_by_kind),
       cmocka_unit_test(failures_merge),
   };

@@ -13,6 +13,9 @@ ratings expect, so the fit must give them back):
   rates the entrants before it and lists the missing command;
 - --markdown puts the tables between the file's two marker lines, and only there, and refuses a
   file without them, leaving it as it was;
+- a ceiling (a measuring instrument: ismcts see=hands or see=all) plays only greedy and the fair
+  entrant it stands beside, is rated with the others, marked not fair, and a missing ceiling
+  leaves the fair entrants' ladder whole;
 - bad arguments fail with a message.
 
 Each check prints "ok" or "FAIL" with what went wrong; the exit status is 1 when one failed.
@@ -32,6 +35,7 @@ REPO = sys.argv[1]
 LADDER = os.path.join(REPO, "scripts", "ladder")
 
 TRUE = {"random": -200.0, "greedy": 0.0, "ismcts:iters=100": 50.0, "ismcts": 150.0, "ismcts:iters=10000": 300.0}
+CEILINGS = {"ismcts:see=hands": 250.0, "ismcts:iters=100,see=all": 400.0}
 ENTRANTS = "random,greedy,ismcts:iters=100,ismcts,ismcts:iters=10000@40"
 
 # A stand-in for pilfer: `games --json` lists two games, `sim` gives the first seat's entrant
@@ -54,7 +58,7 @@ print(json.dumps({"played": games, "bots": [{"bot": seats[0], "win_rate": p}, {"
 
 
 def ladder(args, fake, log):
-    env = dict(os.environ, PILFER=fake, FAKE_LOG=log, FAKE_TRUE=json.dumps(TRUE))
+    env = dict(os.environ, PILFER=fake, FAKE_LOG=log, FAKE_TRUE=json.dumps(dict(TRUE, **CEILINGS)))
     env.pop("THREADS", None)
     return subprocess.run([sys.executable, LADDER] + args, capture_output=True, text=True, env=env)
 
@@ -167,6 +171,35 @@ with tempfile.TemporaryDirectory() as tmp:
     check("--markdown refuses a file without the markers, and leaves it",
           refused.returncode != 0 and "needs one line" in refused.stderr and open(bare).read() == "# No markers\n",
           refused.stderr)
+
+    # Ceilings: beside ismcts and ismcts:iters=100, and against greedy; nothing else.
+    if os.path.exists(log):
+        os.remove(log)
+    with_ceilings = ENTRANTS + ",ismcts:see=hands,ismcts:iters=100,see=all"
+    run = ladder(["--entrants", with_ceilings, "--games", "200", "--cache", cache, "--json", out], fake, log)
+    check("a run with ceilings exits 0", run.returncode == 0, run.stderr)
+    got = {(c[1], tuple(seats_of(c)[:2])) for c in logged(log)}
+    want = {(g, p) for g in ("steal-the-pile", "piles")
+            for p in [("greedy", "ismcts:see=hands"), ("ismcts", "ismcts:see=hands"),
+                      ("greedy", "ismcts:iters=100,see=all"), ("ismcts:iters=100", "ismcts:iters=100,see=all")]}
+    check("a ceiling plays greedy and the fair entrant it stands beside, only", got == want, str(sorted(got)))
+    result = json.load(open(out))
+    rows = {r["spec"]: r for r in result["ladders"]["steal-the-pile"]["ratings"]}
+    for spec, elo in CEILINGS.items():
+        r = rows[spec]
+        check("%s rated %+.0f (true %+.0f), not fair" % (spec, r["elo"], elo),
+              abs(r["elo"] - elo) < 20 and r["lo"] <= elo <= r["hi"] and r["fair"] is False, json.dumps(r))
+    check("the fair entrants are fair", all(rows[e]["fair"] for e in TRUE))
+    check("a ceiling's row says not fair", "| ismcts 100 iters see=all (not fair) |" in run.stdout and
+          "measuring instruments" in run.stdout, run.stdout[:600])
+    c = json.load(open(cache))
+    part = {k: v for k, v in c.items() if not (k.startswith("sim steal-the-pile") and "see=hands" in k)}
+    json.dump(part, open(part_cache, "w"))
+    only = ladder(["--entrants", with_ceilings, "--games", "200", "--cache", part_cache, "--cached-only",
+                   "--json", out], fake, log)
+    specs = [r["spec"] for r in json.load(open(out))["ladders"]["steal-the-pile"]["ratings"]]
+    check("a ceiling not yet played leaves the fair ladder whole",
+          only.returncode == 0 and specs == list(TRUE) + ["ismcts:iters=100,see=all"], str(specs))
 
     bad = ladder(["--games", "6", "--cache", cache, "--cached-only"], fake, log)
     check("--games 6 is refused", bad.returncode != 0 and "multiple of 4" in bad.stderr, bad.stderr)

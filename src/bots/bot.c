@@ -20,16 +20,18 @@ static pf_move random_choose(pf_bot *bot, const pf_game *g, const void *st) {
   return m;
 }
 
-const pf_bot_kind pf_bot_random = {"random", "a uniformly random legal move", NULL, 0, random_choose, NULL, NULL, false, false};
+const pf_bot_kind pf_bot_random = {"random", "a uniformly random legal move", NULL, 0, random_choose, NULL, NULL, false, false, NULL};
 
 /* The kinds `--seat` and `sim` accept, in the order help lists them. */
 const pf_bot_kind *const pf_bot_kinds[] = {&pf_bot_random, &pf_bot_greedy, &pf_bot_ismcts, &pf_bot_exec, NULL};
 
-static bool programs_allowed;
+static bool programs_allowed, instruments_allowed;
 
 const char *const pf_bot_fail_names[PF_BOT_FAIL_KINDS] = {"timeout", "ended", "illegal", "protocol"};
 
 void pf_bot_allow_programs(bool allow) { programs_allowed = allow; }
+
+void pf_bot_allow_instruments(bool allow) { instruments_allowed = allow; }
 
 /* ------------------------------------------------------------------------------------------ */
 /* Specs and settings                                                                         */
@@ -127,19 +129,28 @@ static const char *spec_text(const char *spec) {
   return spec[len] ? spec + len + 1 : "";
 }
 
-/* The kind a spec names and its settings. */
-static const pf_bot_kind *parse_spec(const char *spec, int64_t *set, pf_error *err) {
+/* The kind a spec names and its settings; a kind that starts programs only when `programs`, a
+ * measuring instrument only when `instruments`. */
+static const pf_bot_kind *parse_spec_as(const char *spec, int64_t *set, bool programs, bool instruments, pf_error *err) {
   size_t len = strcspn(spec, ":");
   for (int i = 0; pf_bot_kinds[i]; i++) {
     const pf_bot_kind *k = pf_bot_kinds[i];
     if (strlen(k->name) != len || strncmp(k->name, spec, len) != 0) continue;
-    if (k->runs_programs && !programs_allowed) {
+    if (k->runs_programs && !programs) {
       pf_fail(err, "bot '%s' starts a program on this machine, which this server does not allow", k->name);
       return NULL;
     }
     for (int j = 0; j < k->nsettings; j++) set[j] = k->settings[j].def;
     const char *text = spec_text(spec);
     if (k->open ? k->open(NULL, text, set, err) != 0 : *text && pf_bot_parse_settings(k, text, set, err) != 0) return NULL;
+    const char *inst = k->instrument ? k->instrument(set) : NULL;
+    if (inst && !instruments) {
+      pf_fail(err,
+              "bot '%s': %s reads what its seat cannot see: a measuring instrument, for pilfer sim and "
+              "analyze only, which this program does not allow",
+              k->name, inst);
+      return NULL;
+    }
     return k;
   }
   pf_buf b = {0};
@@ -147,6 +158,17 @@ static const pf_bot_kind *parse_spec(const char *spec, int64_t *set, pf_error *e
   pf_fail(err, "unknown bot '%.*s'; bots are: %s", (int)len, spec, pf_buf_str(&b));
   pf_buf_free(&b);
   return NULL;
+}
+
+static const pf_bot_kind *parse_spec(const char *spec, int64_t *set, pf_error *err) {
+  return parse_spec_as(spec, set, programs_allowed, instruments_allowed, err);
+}
+
+const char *pf_bot_instrument(const char *spec) {
+  int64_t set[PF_BOT_MAX_SETTINGS];
+  pf_error err;
+  const pf_bot_kind *k = parse_spec_as(spec, set, true, true, &err);
+  return k && k->instrument ? k->instrument(set) : NULL;
 }
 
 int pf_bot_check_spec(const char *spec, pf_error *err) {

@@ -19,7 +19,7 @@
 
 #include "core/game.h"
 
-#define PF_BOT_MAX_SETTINGS 12
+#define PF_BOT_MAX_SETTINGS 16
 #define PF_BOT_SPEC 128 /* room for a spec as pf_bot_spec writes it */
 #define PF_BOT_MAX_THREADS 64 /* threads one bot may search with (ismcts's threads) */
 
@@ -89,6 +89,10 @@ typedef struct pf_bot_kind {
   /* Whether a choice is a search (its time grows with its settings: iters, time), not a rule of
    * thumb: the server runs searches apart from the cheap bots (server/workers.h). */
   bool searches;
+  /* Optional: whether these settings make a measuring instrument, a bot that reads what its seat
+   * cannot see (ismcts's see=hands or see=all): the setting as "key=value", or NULL for a fair bot.
+   * Refused unless pf_bot_allow_instruments; every result that uses one says it is not fair. */
+  const char *(*instrument)(const int64_t *set);
 } pf_bot_kind;
 
 /* Every bot kind, NULL-terminated. */
@@ -99,6 +103,16 @@ extern const pf_bot_kind pf_bot_random, pf_bot_greedy, pf_bot_ismcts, pf_bot_exe
  * turned on: the command line turns it on for every command but `serve`, so that no client of the
  * server can start a program (docs/botproto.md). */
 void pf_bot_allow_programs(bool allow);
+
+/* Whether specs of measuring instruments (pf_bot_kind.instrument: bots that read the other seats'
+ * hands or the whole state, to bound what a fair bot could gain) are accepted in this process. Off
+ * unless turned on: the command line turns it on for `sim` and `analyze` alone, so that no table of
+ * the server, no hint and no game against people has one; the Python module's sim and analyze
+ * accept them, its Bot only when asked (docs/python.md). */
+void pf_bot_allow_instruments(bool allow);
+/* The setting that makes a valid spec a measuring instrument ("see=all"), or NULL when the spec is
+ * fair (or not valid), whatever pf_bot_allow_instruments says. */
+const char *pf_bot_instrument(const char *spec);
 
 /* Makes a bot for a game of `players` from a spec, seeded from (seed, seat); a bad spec is refused
  * with a message that lists the known bots, or the kind's settings and what each allows. */

@@ -410,4 +410,5 @@ const pf_bot_kind pf_bot_exec = {
     exec_close,
     true,
     true, /* its time is the program's: never counted cheap */
+    NULL, /* it sees only its seat's samples */
 };

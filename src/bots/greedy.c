@@ -87,4 +87,5 @@ const pf_bot_kind pf_bot_greedy = {
     NULL,
     false,
     false,
+    NULL,
 };

@@ -19,6 +19,13 @@
  * when the game goes on after it, scored by the points each seat gained since the iteration
  * began, so that the hands of a long match are not played out for every move.
  *
+ * Two more settings are measuring instruments, not players (bot.h, pf_bot_allow_instruments):
+ * see=hands determinizes for PF_VIEW_HANDS (every seat's hand kept, only what no seat sees
+ * resampled), and see=all searches the true position itself, the deck's order and the future
+ * included (no determinization: its generator is the game's own). They bound what reading the
+ * others' hands, and knowing everything, would gain over the fair search; only sim and analyze
+ * accept them, and their results say "not fair".
+ *
  * What a game needs for this: determinize (canonical, game.h), chance_sample where chance moves,
  * and the required current_deal and scores (for the horizon). Nothing else is asked of a game:
  *   - chance moves are not tree nodes: the determinization fixed the generator, so the walk
@@ -106,6 +113,8 @@ typedef struct task {
   const pf_game *g;
   const void *root;              /* the position, never written */
   int seat, players;
+  int observer;                  /* whom the determinizations are for: the seat, PF_VIEW_HANDS, or
+                                  * PF_VIEW_ALL for none (see=all: the root itself) */
   const int64_t *set;            /* the bot's settings */
   double deadline;               /* of the time limit; 0: none */
   double budget;                 /* with clock=cpu: the time limit, in each thread's own CPU seconds */
@@ -130,10 +139,12 @@ typedef struct search {
   uint32_t tried[PF_MAX_MOVES];  /* == stamp: the legal move of that index has a child */
 } search;
 
-enum { S_ITERS, S_TIME, S_C, S_PLAYOUT, S_HORIZON, S_BIAS, S_THREADS, S_EPS, S_CUTOFF, S_SOLVE, S_CLOCK };
+enum { S_ITERS, S_TIME, S_C, S_PLAYOUT, S_HORIZON, S_BIAS, S_THREADS, S_EPS, S_CUTOFF, S_SOLVE, S_CLOCK, S_SEE };
 static const char *const PLAYOUTS[] = {"random", "greedy", NULL};
 static const char *const HORIZONS[] = {"deal", "game", NULL};
 static const char *const CLOCKS[] = {"wall", "cpu", NULL};
+enum { SEE_FAIR, SEE_HANDS, SEE_ALL };
+static const char *const SEES[] = {"fair", "hands", "all", NULL};
 static const pf_bot_setting SETTINGS[] = {
     {"iters", 1, NULL, 1000, 1, 100000000, "search iterations per move"},
     {"time", 1, NULL, 0, 0, 3600000, "also stop after this many milliseconds (0: no time limit)"},
@@ -161,6 +172,10 @@ static const pf_bot_setting SETTINGS[] = {
     {"clock", 1, CLOCKS, 0, 0, 1,
      "what time counts: the wall clock, or each search thread's processor time (so that a budget "
      "measures the bot's work, not the machine's load)"},
+    {"see", 1, SEES, SEE_FAIR, 0, 2,
+     "what the search may see: its seat's information set (fair); every seat's hand but not the "
+     "stock or the future (hands: the hand-reading ceiling); or the true state (all: the "
+     "clairvoyant ceiling). hands and all are measuring instruments, for sim and analyze only"},
 };
 
 /* ------------------------------------------------------------------------------------------ */
@@ -537,7 +552,7 @@ static void iterate(search *s) {
   int64_t eps = t->set[S_EPS], cutoff = t->set[S_CUTOFF];
   int before[PF_MAX_PLAYERS];
   memcpy(d, t->root, g->state_size);
-  g->determinize(d, t->seat, &s->rng);
+  if (t->observer != PF_VIEW_ALL) g->determinize(d, t->observer, &s->rng);
   if (horizon && g->stop_at_deal_end) g->stop_at_deal_end(d); /* never deal what is not played */
   int deal0 = horizon ? g->current_deal(d, NULL) : 0;
   if (horizon || cutoff) pf_standing(g, d, before);
@@ -614,14 +629,16 @@ static pf_move ismcts_choose(pf_bot *bot, const pf_game *g, const void *st) {
   if (threads > iters) threads = (int)iters;
   int64_t share = iters / threads;
   uint32_t cap = share + 2 < MAX_NODES / threads ? (uint32_t)share + 2 : MAX_NODES / threads; /* root, iterations */
-  task t = {.g = g, .root = st, .seat = g->to_move(st), .players = bot->players, .set = bot->set,
+  int seat = g->to_move(st);
+  int observer = bot->set[S_SEE] == SEE_ALL ? PF_VIEW_ALL : bot->set[S_SEE] == SEE_HANDS ? PF_VIEW_HANDS : seat;
+  task t = {.g = g, .root = st, .seat = seat, .observer = observer, .players = bot->players, .set = bot->set,
             .deadline = time_ms ? pf_clock_seconds() + (double)time_ms / 1000 : 0,
             .budget = time_ms && bot->set[S_CLOCK] ? (double)time_ms / 1000 : 0};
   bool solve = bot->set[S_SOLVE] && bot->players == 2;
   char *mem = search_memory(bot, g, threads, cap, &t, solve ? pf_solve_scratch(g) : 0);
   size_t each = search_size(g, cap);
   pf_move solved;
-  if (solve && pf_solve(g, st, moves, n, (int)bot->set[S_SOLVE], bot->set[S_HORIZON] == 0, &bot->rng,
+  if (solve && pf_solve(g, st, observer, moves, n, (int)bot->set[S_SOLVE], bot->set[S_HORIZON] == 0, &bot->rng,
                         mem + (size_t)threads * each, &solved, &bot->stats))
     return solved;
   /* One thread searches with the bot's own generator; several draw theirs from it, one stream each,
@@ -667,6 +684,11 @@ static pf_move ismcts_choose(pf_bot *bot, const pf_game *g, const void *st) {
   return moves[best];
 }
 
+/* see=hands and see=all read what the seat cannot see (bot.h). */
+static const char *ismcts_instrument(const int64_t *set) {
+  return set[S_SEE] == SEE_HANDS ? "see=hands" : set[S_SEE] == SEE_ALL ? "see=all" : NULL;
+}
+
 const pf_bot_kind pf_bot_ismcts = {
     "ismcts",
     "Information Set Monte Carlo Tree Search over determinizations for its seat",
@@ -676,4 +698,5 @@ const pf_bot_kind pf_bot_ismcts = {
     NULL,
     false,
     true,
+    ismcts_instrument,
 };

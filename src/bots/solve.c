@@ -100,14 +100,14 @@ static int64_t search(solver *s, int depth, int64_t alpha, int64_t beta) {
   return best;
 }
 
-bool pf_solve(const pf_game *g, const void *st, const pf_move *moves, int n, int k, bool horizon, pf_rng *rng,
+bool pf_solve(const pf_game *g, const void *st, int observer, const pf_move *moves, int n, int k, bool horizon, pf_rng *rng,
               char *scratch, pf_move *best, pf_bot_stats *stats) {
   solver s = {.g = g, .seat = g->to_move(st), .horizon = horizon, .states = scratch,
               .moves = (pf_move *)(scratch + states_size(g))};
   int64_t sum[PF_MAX_MOVES] = {0};
   for (int j = 0; j < k && !s.gave_up; j++) {
     memcpy(s.states, st, g->state_size);
-    g->determinize(s.states, s.seat, rng);
+    if (observer != PF_VIEW_ALL) g->determinize(s.states, observer, rng);
     s.deal0 = g->current_deal(s.states, NULL);
     pf_standing(g, s.states, s.before);
     for (int i = 0; i < n && !s.gave_up; i++) sum[i] += child_value(&s, 0, moves[i], INT64_MIN, INT64_MAX);

@@ -28,10 +28,11 @@
 /* The scratch memory pf_solve needs for a game (given it at an address aligned to 64 bytes). */
 size_t pf_solve_scratch(const pf_game *g);
 /* At st, the seat to move (of a 2-player game) choosing among its n legal moves: solves k
- * determinizations drawn from rng to the end of the deal (horizon) or of the game, and writes the
+ * determinizations for `observer` (the seat; PF_VIEW_HANDS or, for none, PF_VIEW_ALL only for
+ * ismcts's measuring instruments) drawn from rng to the end of the deal (horizon) or of the game, and writes the
  * best move on average to *best; false when it gave up (the choice is then the caller's). Counts
  * the positions visited in stats->nodes. */
-bool pf_solve(const pf_game *g, const void *st, const pf_move *moves, int n, int k, bool horizon, pf_rng *rng,
+bool pf_solve(const pf_game *g, const void *st, int observer, const pf_move *moves, int n, int k, bool horizon, pf_rng *rng,
               char *scratch, pf_move *best, pf_bot_stats *stats);
 
 /* Each seat's reward at the end of a playout, in 1/PF_WIN_UNIT (ismcts.c): its share of the win

@@ -106,8 +106,9 @@ void cli_analyze_print(json_t *r, FILE *f) {
   size_t b;
   json_array_foreach(json_object_get(r, "bots"), b, v) {
     snprintf(label, sizeof label, "bot %s", json_string_value(json_object_get(v, "bot")));
-    fprintf(f, "  %-26.26s %8.1f%%   [%6.1f%%, %6.1f%%]  on %.0f%% of the seats\n", label, 100 * num(v, "win_rate"),
-            100 * num(v, "win_rate_ci95.0"), 100 * num(v, "win_rate_ci95.1"), 100 * num(v, "fair_share"));
+    fprintf(f, "  %-26.26s %8.1f%%   [%6.1f%%, %6.1f%%]  on %.0f%% of the seats%s\n", label, 100 * num(v, "win_rate"),
+            100 * num(v, "win_rate_ci95.0"), 100 * num(v, "win_rate_ci95.1"), 100 * num(v, "fair_share"),
+            json_is_false(json_object_get(v, "fair")) ? "  NOT FAIR: reads hidden cards" : "");
   }
   fprintf(f, "  first seat's advantage     %+8.1f points\n", 100 * num(r, "first_seat_advantage"));
 

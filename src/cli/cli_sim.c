@@ -149,6 +149,8 @@ static void print_table(const pf_sim_result *r) {
       if (seat_bot[p] == b) held++, at = at < 0 ? p : at;
     printf("%-28.28s %5d %6.1f%%  ", c->seats[at], held, 100.0 * held / n);
     print_rate(pf_sim_bot_wins(r, b));
+    const char *inst = pf_bot_instrument(c->seats[at]);
+    if (inst) printf("  NOT FAIR: %s reads hidden cards", inst);
     printf("\n");
   }
   pf_sim_estimate s0 = pf_sim_seat_wins(r, 0);
@@ -157,6 +159,15 @@ static void print_table(const pf_sim_result *r) {
   printf("Mean game length: %.1f moves\n", r->sums.games ? (double)r->sums.moves / (double)r->sums.games : 0.0);
   printf("Wall time: %.1f s (%.1f games/s)\n", r->seconds, r->seconds > 0 ? r->sums.games / r->seconds : 0.0);
   print_failures(r);
+  for (int b = 0; b < nbots; b++) {
+    int at = 0;
+    while (seat_bot[at] != b) at++;
+    if (pf_bot_instrument(c->seats[at])) {
+      printf("Not fair: a bot above reads what its seat cannot see (a measuring instrument): the result "
+             "is a ceiling for fair bots, not a fair bot's.\n");
+      break;
+    }
+  }
 }
 
 static void print_json(const pf_sim_result *r) {

@@ -46,6 +46,8 @@ int main(int argc, char **argv) {
     return 0;
   }
   pf_bot_allow_programs(strcmp(argv[1], "serve") != 0); /* exec bots: never at a client's request */
+  /* Bots that read hidden cards (ismcts see=hands|all): only to measure, never at a table. */
+  pf_bot_allow_instruments(strcmp(argv[1], "sim") == 0 || strcmp(argv[1], "analyze") == 0);
   for (size_t i = 0; i < NCOMMANDS; i++)
     if (strcmp(argv[1], COMMANDS[i].name) == 0) return COMMANDS[i].run(argc - 1, argv + 1);
   pf_buf b = {0};

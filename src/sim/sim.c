@@ -419,6 +419,8 @@ void pf_sim_write(pf_jw *w, const pf_sim_result *r) {
     pf_sim_estimate e = pf_sim_bot_wins(r, b);
     pf_jw_open(w, '{');
     pf_jw_key_str(w, "bot", c->seats[first]);
+    pf_jw_key(w, "fair"); /* false: a measuring instrument, which reads hidden cards (bots/bot.h) */
+    pf_jw_bool(w, pf_bot_instrument(c->seats[first]) == NULL);
     pf_jw_key_int(w, "seats", held);
     pf_jw_key_real(w, "fair_share", (double)held / n);
     pf_jw_key_real(w, "win_rate", e.mean);

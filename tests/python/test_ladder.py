@@ -57,6 +57,10 @@ class BradleyTerry(unittest.TestCase):
             ladder.invert([[1.0, 1.0], [1.0, 1.0]])
 
 
+def pairs_of(entrants):
+    return ladder.pairings(entrants, 50)
+
+
 class Entrants(unittest.TestCase):
     def test_specs_keep_their_commas_and_games(self):
         got = ladder.parse_entrants("random,ismcts:iters=10,c=0.5@8,ismcts:iters=100000000,time=10,clock=cpu", 200)
@@ -72,8 +76,15 @@ class Entrants(unittest.TestCase):
         self.assertEqual(pairs[("greedy", t1000)], 20)
         self.assertNotIn((t10, t1000), pairs)  # the 1000 ms entrant: the one before it and greedy only
         self.assertIn(("ismcts:iters=10000", t100), pairs)
-        # the entrants docs/strength.md names ("The entrants are ..."), every one, are the default
-        self.assertEqual([e.split(":")[0] for e, _ in entrants].count("ismcts"), 6)
+        # the entrants docs/strength.md names ("The entrants are ..."), every one, are the default:
+        # six fair ismcts, and the two ceilings beside the default one, which play it and greedy only
+        self.assertEqual([e.split(":")[0] for e, _ in entrants if not ladder.ceiling(e)].count("ismcts"), 6)
+        self.assertEqual([e for e, _ in entrants if ladder.ceiling(e)], ["ismcts:see=hands", "ismcts:see=all"])
+        for c in ("ismcts:see=hands", "ismcts:see=all"):
+            self.assertEqual(sorted((a, n) for a, b, n in pairs_of(entrants) if b == c), [("greedy", 100), ("ismcts", 100)])
+            self.assertFalse(any(a == c for a, _, _ in pairs_of(entrants)))
+        self.assertEqual(ladder.label("ismcts:see=all"), "ismcts 1000 iters see=all (not fair)")
+        self.assertEqual(ladder.label("ismcts:iters=100,see=hands"), "ismcts 100 iters see=hands (not fair)")
 
     def test_the_run_goes_cheapest_entrant_first(self):
         entrants = ladder.parse_entrants(",".join(ladder.ENTRANTS), 200)

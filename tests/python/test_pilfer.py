@@ -835,6 +835,22 @@ class Protocol(unittest.TestCase):
             self.assertEqual(f["fallback_moves"], res["sums"]["moves"] // 2)
             self.assertEqual(res["sums"]["failures"]["protocol"], [2, 0])
 
+    def test_instruments(self):
+        """A Bot refuses a measuring instrument (a spec that reads hidden cards) unless asked with
+        instrument=True; sim and analyze take one and mark it not fair."""
+        game = pilfer.load_game("steal-the-pile", {"players": 2})
+        for spec, setting in (("ismcts:see=all", "see=all"), ("ismcts:iters=20,see=hands", "see=hands")):
+            with self.assertRaisesRegex(pilfer.Error, r"^bot 'ismcts:.*': %s reads what its seat cannot see: "
+                                        r"a measuring instrument, which a Bot plays only with instrument=True" % setting):
+                pilfer.Bot(spec, seat=0)
+        pilfer.Bot("ismcts:see=fair", seat=0)  # the fair search, named with its setting
+        bot = pilfer.Bot("ismcts:iters=20,see=all", seat=0, seed=1, instrument=True)
+        state = game.new_initial_state()
+        self.assertIn(bot.step(state), state.legal_actions())
+        for run in (pilfer.sim, pilfer.analyze):
+            got = run(game, ["ismcts:iters=20,see=all", "greedy"], games=2)["bots"]
+            self.assertEqual([(b["bot"], b["fair"]) for b in got], [("ismcts:iters=20,see=all", False), ("greedy", True)])
+
     def test_bot_counts_failures(self):
         """pilfer.Bot counts a program's failures and its fallback's moves, keeps the last line,
         and with strict=True raises it instead, writing nothing to stderr."""
