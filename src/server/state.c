@@ -57,6 +57,17 @@ static int seats_write(const table *t, pf_buf *out) {
         pf_jw_key(&w, "bot");
         pf_jw_str(&w, t->takeover_bot);
       }
+      /* Away: gone (no connection), or silent until the takeover bot played for them; never
+       * once the game is over (docs/protocol.md, "here"). */
+      if (t->status != ST_OVER && (st->taken_over || !seat_connected(t, s))) {
+        pf_jw_key(&w, "away");
+        pf_jw_bool(&w, true);
+      }
+      int64_t tk = pf_turn_takeover_ms(t, s, pf_clock_seconds());
+      if (tk >= 0) {
+        pf_jw_key(&w, "takeover_ms");
+        pf_jw_int(&w, tk);
+      }
     }
     pf_jw_close(&w, '}');
   }
