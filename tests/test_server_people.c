@@ -283,6 +283,54 @@ static void lobby_expiry(void **st) {
   stop_own(&s);
 }
 
+/* A table being played that nobody is at and where nothing moved for `abandoned_after` seconds
+ * says so in its summary and leaves the `playing` list; someone back brings it back. */
+static void lobby_abandoned(void **st) {
+  (void)st;
+  const char *args[] = {"--limit", "abandoned_after=2", NULL};
+  srv s;
+  own_server(&s, "abandoned", args);
+  ws_conn *sub = connect_or_fail(&s), *a = connect_or_fail(&s), *b = connect_or_fail(&s);
+  json_t *r = ask(a, "\"type\": \"create\", \"game\": \"thief\", \"players\": 2");
+  long long tid = jint(r, "table");
+  json_decref(r);
+  char tok[40];
+  r = ask(a, "\"type\": \"join\", \"table\": %lld, \"seat\": 0", tid);
+  snprintf(tok, sizeof tok, "%s", jstr(r, "token"));
+  json_decref(r);
+  json_decref(ask(b, "\"type\": \"join\", \"table\": %lld, \"seat\": 1", tid));
+  r = ask(sub, "\"type\": \"subscribe\", \"filter\": \"playing\"");
+  if (jint(r, "total") != 1 || json_object_get(json_array_get(json_object_get(r, "tables"), 0), "abandoned"))
+    fail_msg("one table being played, not abandoned: %s", dump(r));
+  json_decref(r);
+  /* a connection at the table keeps it listed, however long nothing moves */
+  json_t *m = wait_type(sub, "tables", 0, 3500);
+  if (m && jint(m, "total") != 1) fail_msg("a table with its players there left the list: %s", dump(m));
+  json_decref(m);
+  ws_close(a, WS_CLOSE_NORMAL);
+  ws_close(b, WS_CLOSE_NORMAL);
+  m = wait_type(sub, "tables", 0, 6000);
+  while (m && jint(m, "total") != 0) json_decref(m), m = wait_type(sub, "tables", 0, 6000);
+  if (!m) fail_msg("the abandoned table is still in the playing list");
+  json_decref(m);
+  char path[64];
+  snprintf(path, sizeof path, "/api/tables/%lld", tid);
+  json_t *sum = http_json(&s, path, 200);
+  if (!json_is_true(json_object_get(sum, "abandoned")) || strcmp(jstr(sum, "status"), "playing"))
+    fail_msg("the summary of an abandoned table: %s", dump(sum));
+  json_decref(sum);
+  a = connect_or_fail(&s);
+  json_decref(ask(a, "\"type\": \"resume\", \"table\": %lld, \"token\": \"%s\"", tid, tok));
+  m = wait_type(sub, "tables", 0, 6000);
+  while (m && jint(m, "total") != 1) json_decref(m), m = wait_type(sub, "tables", 0, 6000);
+  if (!m || json_object_get(json_array_get(json_object_get(m, "tables"), 0), "abandoned"))
+    fail_msg("a player back: the table is being played again: %s", dump(m));
+  json_decref(m);
+  ws_close(a, WS_CLOSE_NORMAL);
+  ws_close(sub, WS_CLOSE_NORMAL);
+  stop_own(&s);
+}
+
 /* Plays random legal moves for the n connections (seats) of table tid until it is over. */
 static void play_out(ws_conn **c, char (*tok)[40], int n, long long tid) {
   for (int i = 0; i < n; i++) { /* a state to start from: the ones before may have been read by ask */
@@ -565,6 +613,7 @@ int main(int argc, char **argv) {
       SRV_TEST(chat),
       SRV_TEST(lobby_list),
       SRV_TEST(lobby_expiry),
+      SRV_TEST(lobby_abandoned),
       SRV_TEST(rematch),
       SRV_TEST(clocks),
       SRV_TEST(presence),

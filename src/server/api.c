@@ -33,7 +33,7 @@
 #include "core/clock.h"
 
 void pf_hall_default_limits(pf_hall_limits *lim) {
-  *lim = (pf_hall_limits){.waiting_max = 10000, .waiting_expiry = 3600, .search_iters = 100000, .search_ms = 1000};
+  *lim = (pf_hall_limits){.waiting_max = 10000, .waiting_expiry = 3600, .abandoned_after = 3600, .search_iters = 100000, .search_ms = 1000};
   pf_client_default_limits(&lim->clients);
 }
 
@@ -222,6 +222,10 @@ void pf_hall_tick(pf_hall *h) {
     if (t && t->status == ST_WAITING && nobody_seated(t) && now - t->since >= h->lim.waiting_expiry) {
       expire(h, t);
       continue;
+    }
+    if (t && t->status == ST_PLAYING && pf_state_abandoned(t, now, h->lim.abandoned_after) != t->abandoned) {
+      t->abandoned = !t->abandoned; /* its summary says so (docs/protocol.md, "list"): the lists are told */
+      pf_state_list_note(h, t);
     }
     if (!t || t->status != ST_PLAYING || !t->takeover_after || now - t->since < t->takeover_after) continue;
     int seats[PF_MAX_PLAYERS], n = pf_turn_asked(t, seats), changed = 0, heard = 0, rc = pf_change_begin(h, &err);

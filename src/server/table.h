@@ -87,6 +87,7 @@ typedef struct table {
    * seconds; 0: not since the table was loaded), and the takeover deadline its last state told. */
   double heard_at[PF_MAX_PLAYERS];
   double told_takeover[PF_MAX_PLAYERS];
+  bool abandoned; /* as the lists were last told (pf_state_abandoned) */
   /* The client that created it (NULL: a table that came back from the database, or the server's
    * own), and what it charges that client now (pf_table_charge): a waiting table its
    * PF_HOLD_WAITING, one being played with a bot in a seat its PF_HOLD_BOT_TABLES. */
