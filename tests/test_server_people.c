@@ -1,6 +1,6 @@
 /*
  * test_server_people.c - playing with people on `pilfer serve` (docs/protocol.md): names, chat,
- * the lobby's list pushed to subscribers, rematches and clocks.
+ * the lobby's list pushed to subscribers, rematches, clocks and presence.
  * Usage: test_server_people PILFER [TEST...] (tests/support/srvtest.h).
  */
 #define _GNU_SOURCE /* strcasestr */
@@ -283,6 +283,54 @@ static void lobby_expiry(void **st) {
   stop_own(&s);
 }
 
+/* A table being played that nobody is at and where nothing moved for `abandoned_after` seconds
+ * says so in its summary and leaves the `playing` list; someone back brings it back. */
+static void lobby_abandoned(void **st) {
+  (void)st;
+  const char *args[] = {"--limit", "abandoned_after=2", NULL};
+  srv s;
+  own_server(&s, "abandoned", args);
+  ws_conn *sub = connect_or_fail(&s), *a = connect_or_fail(&s), *b = connect_or_fail(&s);
+  json_t *r = ask(a, "\"type\": \"create\", \"game\": \"thief\", \"players\": 2");
+  long long tid = jint(r, "table");
+  json_decref(r);
+  char tok[40];
+  r = ask(a, "\"type\": \"join\", \"table\": %lld, \"seat\": 0", tid);
+  snprintf(tok, sizeof tok, "%s", jstr(r, "token"));
+  json_decref(r);
+  json_decref(ask(b, "\"type\": \"join\", \"table\": %lld, \"seat\": 1", tid));
+  r = ask(sub, "\"type\": \"subscribe\", \"filter\": \"playing\"");
+  if (jint(r, "total") != 1 || json_object_get(json_array_get(json_object_get(r, "tables"), 0), "abandoned"))
+    fail_msg("one table being played, not abandoned: %s", dump(r));
+  json_decref(r);
+  /* a connection at the table keeps it listed, however long nothing moves */
+  json_t *m = wait_type(sub, "tables", 0, 3500);
+  if (m && jint(m, "total") != 1) fail_msg("a table with its players there left the list: %s", dump(m));
+  json_decref(m);
+  ws_close(a, WS_CLOSE_NORMAL);
+  ws_close(b, WS_CLOSE_NORMAL);
+  m = wait_type(sub, "tables", 0, 6000);
+  while (m && jint(m, "total") != 0) json_decref(m), m = wait_type(sub, "tables", 0, 6000);
+  if (!m) fail_msg("the abandoned table is still in the playing list");
+  json_decref(m);
+  char path[64];
+  snprintf(path, sizeof path, "/api/tables/%lld", tid);
+  json_t *sum = http_json(&s, path, 200);
+  if (!json_is_true(json_object_get(sum, "abandoned")) || strcmp(jstr(sum, "status"), "playing"))
+    fail_msg("the summary of an abandoned table: %s", dump(sum));
+  json_decref(sum);
+  a = connect_or_fail(&s);
+  json_decref(ask(a, "\"type\": \"resume\", \"table\": %lld, \"token\": \"%s\"", tid, tok));
+  m = wait_type(sub, "tables", 0, 6000);
+  while (m && jint(m, "total") != 1) json_decref(m), m = wait_type(sub, "tables", 0, 6000);
+  if (!m || json_object_get(json_array_get(json_object_get(m, "tables"), 0), "abandoned"))
+    fail_msg("a player back: the table is being played again: %s", dump(m));
+  json_decref(m);
+  ws_close(a, WS_CLOSE_NORMAL);
+  ws_close(sub, WS_CLOSE_NORMAL);
+  stop_own(&s);
+}
+
 /* Plays random legal moves for the n connections (seats) of table tid until it is over. */
 static void play_out(ws_conn **c, char (*tok)[40], int n, long long tid) {
   for (int i = 0; i < n; i++) { /* a state to start from: the ones before may have been read by ask */
@@ -473,14 +521,102 @@ static void clocks(void **st) {
   alive_or_fail(&server, "clocks");
 }
 
+/* The latest state of the table that c is sent within ms (NULL: none). */
+static json_t *last_state(ws_conn *c, long long tid, int ms) {
+  json_t *last = NULL;
+  for (int64_t end = ws_now_ms() + ms; ws_now_ms() < end;) {
+    json_t *m = ws_recv_json(c, 100);
+    if (m && jstr(m, "type") && !strcmp(jstr(m, "type"), "state") && jint(m, "table") == tid) json_decref(last), last = m;
+    else json_decref(m);
+  }
+  return last;
+}
+
+static json_t *seat_of(const json_t *state, int s) { return json_array_get(json_object_get(state, "seats"), (size_t)s); }
+
+/* Presence (docs/protocol.md, "here"): any message of a seat's connection (chat, `here`) starts
+ * the takeover's countdown again, told to the others as `takeover_ms`; a seat silent for `after`
+ * is taken over and away; a message gives it back; a seat with no connection is away; nobody is
+ * away once the game is over. */
+static void presence(void **st) {
+  (void)st;
+  ws_conn *a = connect_or_fail(&server);
+  ws_source("127.0.0.2"); /* another person, as the chat's rate is an address's */
+  ws_conn *b = connect_or_fail(&server);
+  ws_source(NULL);
+  json_t *r = ask(a, "\"type\": \"create\", \"game\": \"thief\", \"players\": 2, \"options\": {\"hands\": 1}, "
+                     "\"takeover\": {\"after\": 10, \"bot\": \"greedy\"}");
+  long long tid = jint(r, "table");
+  json_decref(r);
+  char tok[2][40];
+  ws_conn *c[2] = {a, b};
+  for (int i = 0; i < 2; i++) {
+    r = ask(c[i], "\"type\": \"join\", \"table\": %lld, \"seat\": %d", tid, i);
+    snprintf(tok[i], 40, "%s", jstr(r, "token"));
+    json_decref(r);
+  }
+  json_t *m = last_state(b, tid, 500);
+  if (!m || strcmp(jstr(m, "status"), "playing")) fail_msg("the table did not start: %s", dump(m));
+  int s = (int)jint(m, "to_move"), o = 1 - s;
+  if (jint(seat_of(m, s), "takeover_ms") < 8000 || json_object_get(seat_of(m, o), "takeover_ms") ||
+      json_object_get(seat_of(m, s), "away") || json_object_get(seat_of(m, o), "away"))
+    fail_msg("the countdown of the seat to move only, nobody away: %s", dump(json_object_get(m, "seats")));
+  json_decref(m);
+  want_code(ask(c[o], "\"type\": \"here\", \"table\": %lld, \"token\": \"%s\"", tid, "0123456789abcdef0123456789abcdef"), "bad_token", "here with another token");
+  /* the seat to move chats for 16 s (more than `after`): never taken over, and the other is told
+   * the countdown started again */
+  for (int k = 0; k < 4; k++) {
+    usleep(4000000);
+    json_decref(ask(c[s], "\"type\": \"chat\", \"table\": %lld, \"token\": \"%s\", \"text\": \"thinking %d\"", tid, tok[s], k));
+    m = last_state(c[o], tid, 300);
+    if (!m || jint(seat_of(m, s), "takeover_ms") < 9000 || jstr(seat_of(m, s), "bot") || json_object_get(seat_of(m, s), "away"))
+      fail_msg("after a chat at %d s, the other's state of the chatting seat: %s", 4 * (k + 1), dump(m));
+    json_decref(m);
+  }
+  /* `here` counts as well */
+  usleep(4000000);
+  r = ask(c[s], "\"type\": \"here\", \"table\": %lld, \"token\": \"%s\"", tid, tok[s]);
+  want_type(r, "here", "here");
+  json_decref(r);
+  m = last_state(c[o], tid, 300);
+  if (!m || jint(seat_of(m, s), "takeover_ms") < 9000) fail_msg("after `here`: %s", dump(m));
+  json_decref(m);
+  /* silent: taken over after 10 s, and away */
+  json_t *taken = NULL;
+  for (int64_t end = ws_now_ms() + 20000; ws_now_ms() < end && !taken;) {
+    m = wait_type(c[o], "state", tid, 1000);
+    if (m && jstr(seat_of(m, s), "bot")) taken = m;
+    else json_decref(m);
+  }
+  if (!taken || !json_is_true(json_object_get(seat_of(taken, s), "away")) || json_object_get(seat_of(taken, s), "takeover_ms"))
+    fail_msg("the silent seat: taken over and away, no countdown: %s", dump(taken));
+  json_decref(taken);
+  /* any message gives it back (unless the game ended meanwhile) */
+  json_decref(ask(c[s], "\"type\": \"here\", \"table\": %lld, \"token\": \"%s\"", tid, tok[s]));
+  m = last_state(c[o], tid, 500);
+  if (m && !strcmp(jstr(m, "status"), "playing") && (jstr(seat_of(m, s), "bot") || json_object_get(seat_of(m, s), "away")))
+    fail_msg("back after `here`: %s", dump(m));
+  json_decref(m);
+  /* gone: away for the other */
+  ws_close(c[s], WS_CLOSE_NORMAL);
+  m = last_state(c[o], tid, 500);
+  if (m && !strcmp(jstr(m, "status"), "playing") && !json_is_true(json_object_get(seat_of(m, s), "away")))
+    fail_msg("a seat with no connection is away: %s", dump(m));
+  json_decref(m);
+  ws_close(c[o], WS_CLOSE_NORMAL);
+  alive_or_fail(&server, "presence");
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       SRV_TEST(names),
       SRV_TEST(chat),
       SRV_TEST(lobby_list),
       SRV_TEST(lobby_expiry),
+      SRV_TEST(lobby_abandoned),
       SRV_TEST(rematch),
       SRV_TEST(clocks),
+      SRV_TEST(presence),
   };
   return srvtest_main(argc, argv, "server_people", tests, sizeof tests / sizeof *tests);
 }

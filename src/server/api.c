@@ -33,7 +33,7 @@
 #include "core/clock.h"
 
 void pf_hall_default_limits(pf_hall_limits *lim) {
-  *lim = (pf_hall_limits){.waiting_max = 10000, .waiting_expiry = 3600, .search_iters = 100000, .search_ms = 1000};
+  *lim = (pf_hall_limits){.waiting_max = 10000, .waiting_expiry = 3600, .abandoned_after = 3600, .search_iters = 100000, .search_ms = 1000};
   pf_client_default_limits(&lim->clients);
 }
 
@@ -98,6 +98,7 @@ static const struct {
     {"chat", pf_chat_say},
     {"subscribe", pf_lobby_subscribe},
     {"rematch", pf_rematch_handle},
+    {"here", pf_seat_here},
 };
 
 void pf_hall_message(pf_hall *h, pf_conn *c, const char *text, size_t len) {
@@ -121,6 +122,7 @@ void pf_hall_message(pf_hall *h, pf_conn *c, const char *text, size_t len) {
     pf_request_bad(&r, "bad_message", "a message needs a string \"type\"");
   } else {
     r.type = json_string_value(type);
+    pf_seat_heard_conn(h, c); /* any message of a seat's connection: its person is there */
     size_t i = 0, n = sizeof HANDLERS / sizeof HANDLERS[0];
     while (i < n && strcmp(HANDLERS[i].type, r.type) != 0) i++;
     if (i < n) {
@@ -221,11 +223,17 @@ void pf_hall_tick(pf_hall *h) {
       expire(h, t);
       continue;
     }
+    if (t && t->status == ST_PLAYING && pf_state_abandoned(t, now, h->lim.abandoned_after) != t->abandoned) {
+      t->abandoned = !t->abandoned; /* its summary says so (docs/protocol.md, "list"): the lists are told */
+      pf_state_list_note(h, t);
+    }
     if (!t || t->status != ST_PLAYING || !t->takeover_after || now - t->since < t->takeover_after) continue;
-    int seats[PF_MAX_PLAYERS], n = pf_turn_asked(t, seats), changed = 0, rc = pf_change_begin(h, &err);
+    int seats[PF_MAX_PLAYERS], n = pf_turn_asked(t, seats), changed = 0, heard = 0, rc = pf_change_begin(h, &err);
     for (int i = 0; i < n && rc == 0; i++) {
       chair *st = &t->seats[seats[i]];
-      if (st->kind != SEAT_HUMAN || st->taken_over || st->has_sealed) continue;
+      int64_t left = pf_turn_takeover_ms(t, seats[i], now);
+      if (left < 0) continue;
+      if (left > 0) { heard++; continue; } /* its person spoke since the table changed: not silent yet */
       st->taken_over = true;
       pf_store_seat ss = {seats[i], "human", NULL, st->token, true, st->name[0] ? st->name : NULL};
       rc = pf_store_set_seat(h->store, t->id, &ss, &err);
@@ -238,7 +246,7 @@ void pf_hall_tick(pf_hall *h) {
     }
     if (!changed) {
       pf_store_change_end(h->store, false, &err);
-      t->since = now;
+      if (!heard) t->since = now; /* nobody to wait for: not checked again for `after` seconds */
       continue;
     }
     pf_change_keep(h, t);

@@ -38,6 +38,8 @@ static const struct {
     {"waiting_max", offsetof(pf_serve_config, hall.waiting_max), MODULE, 1, 10000000, "waiting tables in all"},
     {"waiting_expiry", offsetof(pf_serve_config, hall.waiting_expiry), MODULE, 1, 31536000,
      "seconds a waiting table with nobody seated lives"},
+    {"abandoned_after", offsetof(pf_serve_config, hall.abandoned_after), MODULE, 1, 31536000,
+     "seconds a table being played with nobody at it and no move is listed as abandoned"},
     {"bot_tables_per_client", offsetof(pf_serve_config, hall.clients.bot_tables_per_client), MODULE, 1, 1000000,
      "tables one address created that are being played with a bot"},
     {"costly_burst", offsetof(pf_serve_config, hall.clients.costly.burst), MODULE, 1, 1000000,

@@ -51,6 +51,7 @@ typedef struct pf_hall_io {
 typedef struct pf_hall_limits {
   int waiting_max;      /* waiting tables in all */
   int waiting_expiry;   /* seconds a waiting table with nobody seated lives */
+  int abandoned_after;  /* seconds a table being played with nobody at it and no move is "abandoned" */
   int search_iters;     /* the most search iterations a bot seat or a hint may ask */
   int search_ms;        /* the longest one search may take (a spec without a time gets this) */
   pf_client_limits clients; /* what one client (an address: client.h) may hold and how fast it may ask */

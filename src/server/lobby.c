@@ -206,6 +206,8 @@ void pf_lobby_create(request *r) {
 enum { F_ALL, F_OPEN, F_MINE, F_PLAYING, F_OVER };
 static const char *const FILTERS[] = {"all", "open", "mine", "playing", "over"};
 
+static bool abandoned(const pf_hall *h, int64_t id) { return id > 0 && id < h->cap && h->tables[id] && h->tables[id]->abandoned; }
+
 static bool is_mine(const pf_conn *c, int64_t id) {
   for (int i = 0; i < c->nsub_mine; i++)
     if (c->sub_mine[i] == id) return true;
@@ -242,7 +244,7 @@ static void lobby_page(pf_hall *h, const pf_conn *c, pf_lobbylist *l, pf_buf *ou
     bool live = i < l->nlive;
     pf_lobbylist_entry *e = live ? &l->live[i] : &l->over[i - l->nlive];
     bool in = f == F_ALL || (f == F_MINE && is_mine(c, e->id)) ||
-              (live ? (f == F_OPEN && e->open) || (f == F_PLAYING && e->status == ST_PLAYING) : f == F_OVER);
+              (live ? (f == F_OPEN && e->open) || (f == F_PLAYING && e->status == ST_PLAYING && !abandoned(h, e->id)) : f == F_OVER);
     if (!in || total++ < first || n >= LOBBY_PAGE) continue;
     pf_state_list_text(h, e);
     if (!e->text) { /* cannot be written (never): left out, as a summary that cannot be built was */

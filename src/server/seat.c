@@ -4,6 +4,7 @@
 #include "server/seat.h"
 #include "server/change.h"
 #include "server/chat.h"
+#include "server/hallstate.h"
 #include "server/outbox.h"
 #include "server/state.h"
 #include "server/tables.h"
@@ -160,4 +161,56 @@ void pf_seat_name(request *r) {
   pf_jw_key_int(&m.w, "seat", s);
   pf_jw_key_str(&m.w, "name", name);
   pf_request_answer_acked(r, &m);
+}
+
+/* Seat s's person sent a message: they are there (docs/protocol.md, "here"). The takeover's
+ * countdown starts again from now; a seat the takeover bot played while they were silent is
+ * theirs again (not one out of time: that is for good). The others are sent a state with the new
+ * countdown when it moved on by 2 seconds or more since the one they were told, so that a chatty
+ * seat costs at most one state every 2 seconds. */
+void pf_seat_heard(pf_hall *h, table *t, int s) {
+  chair *st = &t->seats[s];
+  if (st->kind != SEAT_HUMAN) return;
+  double now = pf_clock_seconds();
+  t->heard_at[s] = now;
+  if (t->status != ST_PLAYING) return;
+  if (st->taken_over) {
+    if (pf_turn_clock_left(t, s, now) == 0) return;
+    pf_error err;
+    pf_store_seat row = {s, "human", NULL, st->token, false, st->name[0] ? st->name : NULL};
+    if (pf_change_begin(h, &err) != 0 || pf_store_set_seat(h->store, t->id, &row, &err) != 0) {
+      pf_change_undo(h, t);
+      return;
+    }
+    st->taken_over = false;
+    t->told_takeover[s] = now + t->takeover_after;
+    pf_change_keep(h, t); /* told to everyone at the flush */
+    return;
+  }
+  int64_t left = pf_turn_takeover_ms(t, s, now);
+  if (left < 0 || t->dirty) return; /* no countdown, or a state is told at the flush anyway */
+  double deadline = now + (double)left / 1000;
+  if (deadline - t->told_takeover[s] < 2) return;
+  t->told_takeover[s] = deadline;
+  pf_state_broadcast(h, t);
+}
+
+void pf_seat_heard_conn(pf_hall *h, pf_conn *c) {
+  for (int i = 0; i < c->nbind; i++) {
+    if (c->bind[i].seat < 0) continue;
+    table *t = pf_tables_in_memory(h, c->bind[i].table);
+    if (t && c->bind[i].seat < t->players) pf_seat_heard(h, t, c->bind[i].seat);
+  }
+}
+
+void pf_seat_here(request *r) {
+  table *t;
+  int s = pf_request_seat(r, &t);
+  if (s < 0) return;
+  pf_seat_heard(r->h, t, s);
+  pf_msg m;
+  pf_outbox_open(&m, "here");
+  pf_jw_key_int(&m.w, "table", t->id);
+  pf_jw_key_int(&m.w, "seat", s);
+  pf_request_answer(r, &m);
 }

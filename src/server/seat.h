@@ -12,5 +12,12 @@ void pf_seat_resume(request *r);
 void pf_seat_watch(request *r);
 void pf_seat_leave(request *r);
 void pf_seat_name(request *r);
+/* `here`: the seat's person is at the table (presence without a move). */
+void pf_seat_here(request *r);
+/* Seat s's person sent a message: the takeover's countdown starts again, a seat taken over is
+ * given back (not one out of time), the others see it. */
+void pf_seat_heard(pf_hall *h, table *t, int s);
+/* pf_seat_heard for every seat connection c sits at. */
+void pf_seat_heard_conn(pf_hall *h, pf_conn *c);
 
 #endif

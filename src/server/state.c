@@ -57,6 +57,17 @@ static int seats_write(const table *t, pf_buf *out) {
         pf_jw_key(&w, "bot");
         pf_jw_str(&w, t->takeover_bot);
       }
+      /* Away: gone (no connection), or silent until the takeover bot played for them; never
+       * once the game is over (docs/protocol.md, "here"). */
+      if (t->status != ST_OVER && (st->taken_over || !seat_connected(t, s))) {
+        pf_jw_key(&w, "away");
+        pf_jw_bool(&w, true);
+      }
+      int64_t tk = pf_turn_takeover_ms(t, s, pf_clock_seconds());
+      if (tk >= 0) {
+        pf_jw_key(&w, "takeover_ms");
+        pf_jw_int(&w, tk);
+      }
     }
     pf_jw_close(&w, '}');
   }
@@ -105,6 +116,10 @@ void pf_state_summary_write(pf_jw *w, const table *t) {
     pf_jw_close(w, '}');
   }
   if (t->lost_on_time >= 0) pf_jw_key_int(w, "lost_on_time", t->lost_on_time);
+  if (t->status == ST_PLAYING && t->abandoned) {
+    pf_jw_key(w, "abandoned");
+    pf_jw_bool(w, true);
+  }
   pf_jw_close(w, '}');
 }
 
@@ -329,6 +344,13 @@ void pf_state_broadcast(pf_hall *h, table *t) {
 
 /* ---- lists ---- */
 
+bool pf_state_abandoned(const table *t, double now, int after) {
+  if (t->status != ST_PLAYING || now - t->since < after) return false;
+  for (int s = 0; s < t->players; s++)
+    if (t->seats[s].kind == SEAT_HUMAN && seat_connected(t, s)) return false;
+  return true;
+}
+
 static bool has_open_seat(const table *t) {
   for (int s = 0; s < t->players; s++)
     if (t->seats[s].kind == SEAT_OPEN) return true;
@@ -375,6 +397,11 @@ pf_lobbylist *pf_state_list(pf_hall *h) {
     if (id >= h->cap || !h->tables[id] || h->tables[id]->status == ST_OVER) pf_lobbylist_drop_live(l, i);
   }
   return l;
+}
+
+void pf_state_list_note(pf_hall *h, table *t) {
+  h->lobby_dirty = true;
+  if (h->lobbylist) list_note(h->lobbylist, t);
 }
 
 void pf_state_list_told(pf_hall *h, const int64_t *ids, int n) {

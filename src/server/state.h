@@ -22,6 +22,11 @@ typedef struct table_states {
 /* A table's summary (docs/protocol.md, "list"): written to w, or as text (caller frees; NULL
  * when it cannot be written). */
 void pf_state_summary_write(pf_jw *w, const table *t);
+/* Whether a table being played is abandoned: no connection at any human seat, and nothing
+ * changed for `after` seconds (limits.abandoned_after). */
+bool pf_state_abandoned(const table *t, double now, int after);
+/* Table t's entry in the lobby's lists is stale (its summary changed without a change of the table). */
+void pf_state_list_note(pf_hall *h, table *t);
 char *pf_state_summary_text(const table *t);
 /* Appends the state message for seat s (-1: a spectator) to out; -1 when it cannot be written.
  * Reads t only (any thread, while nothing changes t). */

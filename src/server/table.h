@@ -83,6 +83,11 @@ typedef struct table {
   bool hint_busy;      /* a hint job for this table is out */
   bool dirty;          /* changed in this pass: told at pf_hall_flush */
   double since;        /* when the table last changed (takeover and expiry count from here) */
+  /* Presence (docs/protocol.md, "here"): when each seat's person last sent any message (clock
+   * seconds; 0: not since the table was loaded), and the takeover deadline its last state told. */
+  double heard_at[PF_MAX_PLAYERS];
+  double told_takeover[PF_MAX_PLAYERS];
+  bool abandoned; /* as the lists were last told (pf_state_abandoned) */
   /* The client that created it (NULL: a table that came back from the database, or the server's
    * own), and what it charges that client now (pf_table_charge): a waiting table its
    * PF_HOLD_WAITING, one being played with a bot in a seat its PF_HOLD_BOT_TABLES. */

@@ -66,3 +66,12 @@ void *pf_turn_state_for(const table *t, int at, void *scratch) {
 }
 
 bool pf_turn_is_bot_seat(const table *t, int s) { return t->seats[s].kind == SEAT_BOT || t->seats[s].taken_over; }
+
+int64_t pf_turn_takeover_ms(const table *t, int s, double now) {
+  const chair *st = &t->seats[s];
+  int at;
+  if (!t->takeover_after || st->kind != SEAT_HUMAN || st->taken_over || !pf_turn_may_answer(t, s, &at)) return -1;
+  double quiet = t->heard_at[s] > t->since ? t->heard_at[s] : t->since;
+  int64_t left = (int64_t)((quiet + t->takeover_after - now) * 1000);
+  return left > 0 ? left : 0;
+}

@@ -30,4 +30,9 @@ bool pf_turn_is_bot_seat(const table *t, int s);
 /* A human seat's time left now, in ms (its clock running while it is asked); -1 without a clock. */
 int64_t pf_turn_clock_left(const table *t, int s, double now);
 
+/* The ms before the takeover bot plays seat s, silent since the table's last change or the seat's
+ * last message, whichever is later; -1 when no takeover counts down for it (no takeover, not
+ * asked, a bot, taken over, its sealed choice in). */
+int64_t pf_turn_takeover_ms(const table *t, int s, double now);
+
 #endif
