@@ -371,7 +371,8 @@ void pf_end_say(pf_jw *w, const char *say) {
       text[t++] = *s++;
       continue;
     }
-    t += (size_t)pf_snprintf(text + t, sizeof text - t, "%s %d", t ? "seat" : "Seat", seat);
+    bool first = t == 0 || (t >= 2 && strchr(".!?", text[t - 2]) && text[t - 1] == ' ');
+    t += (size_t)pf_snprintf(text + t, sizeof text - t, "%s %d", first ? "Seat" : "seat", seat);
     s += len;
   }
   text[t] = '\0';

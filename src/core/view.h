@@ -96,7 +96,7 @@ void pf_end_open(pf_jw *w);
 /* Opens an event: its "kind" ("open_piles_shared") and "rule", the ruling it carries out. */
 void pf_end_event(pf_jw *w, const char *kind, const char *rule);
 /* Closes the event with its words for people: `say`, where {N} stands for seat N, is written as
- * "text" (seat N told as "seat N", "Seat N" first) and as "words", its pieces in order: strings,
+ * "text" (seat N told as "seat N", "Seat N" where a sentence begins) and as "words", its pieces in order: strings,
  * and {"seat": N} for each seat, which a page names as it names seats. */
 void pf_end_say(pf_jw *w, const char *say);
 void pf_end_close(pf_jw *w);
