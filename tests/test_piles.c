@@ -440,7 +440,7 @@ static void test_PIL_9_cards_taken_count_ties_share_PIL_5_default_black(void **u
       tu_expect_view_of(&r, PF_VIEW_PUBLIC, "end.0.colour", "black");
       tu_expect_view_of(&r, PF_VIEW_PUBLIC, "end.0.piles", "a1 b1 c1 d1 a2 b2");
       tu_expect_view_of(&r, PF_VIEW_PUBLIC, "end.0.points", "36");
-      tu_expect_view_of(&r, PF_VIEW_PUBLIC, "end.0.text", "Seat 0 and seat 2 (black) collected 6 piles of the castle and "
+      tu_expect_view_of(&r, PF_VIEW_PUBLIC, "end.0.text", "The black team, seat 0 and seat 2, collected 6 piles of the castle and "
                                                           "20 cards taken from passers: 36 points for the red cards among them.");
       tu_expect_view_of(&r, 1, "end.1.team", "1 3");
       tu_expect_view_of(&r, 1, "end.1.piles", "c2 d2 a3 b3 c3 d3");

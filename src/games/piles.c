@@ -634,8 +634,8 @@ static void end_write(const pil_state *s, pf_jw *w) {
     pf_jw_close(w, ']');
     pf_jw_key_int(w, "points", points);
     pf_buf_clear(&say);
-    pf_buf_printf(&say, "{%d} and {%d} (%s) collected %d pile%s of the castle", team, team + 2, colour_name(red), npiles,
-                  npiles == 1 ? "" : "s");
+    pf_buf_printf(&say, "The %s team, {%d} and {%d}, collected %d pile%s of the castle", colour_name(red), team, team + 2,
+                  npiles, npiles == 1 ? "" : "s");
     if (ntaken) pf_buf_printf(&say, " and %d card%s taken from passers", ntaken, ntaken == 1 ? "" : "s");
     pf_buf_printf(&say, ": %d point%s for the %s cards among them.", points, points == 1 ? "" : "s", colour_name(!red));
     pf_end_say(w, pf_buf_str(&say));
