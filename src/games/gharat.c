@@ -78,9 +78,9 @@ enum { OPT_TARGET, OPT_TEAMS };
 
 static const pf_option_desc OPTIONS[] = {
     [OPT_TARGET] = {"target", PF_OPT_INT, 1000, 0, 3000,
-                    "match (GHA-6): play hands until a total reaches this; 0 = one hand"},
+                    "match (GHA-6): play hands until a total reaches this; 0 = one hand", "Match to a total of"},
     [OPT_TEAMS] = {"teams", PF_OPT_BOOL, 0, 0, 1,
-                   "4 players only (GHA-1): seats 0 and 2 against 1 and 3, scores added up"},
+                   "4 players only (GHA-1): seats 0 and 2 against 1 and 3, scores added up", "Teams"},
 };
 
 /* The hands as slots (views, determinize), written to slots. */

@@ -77,7 +77,7 @@ typedef struct sbj_state {
 
 static const pf_option_desc OPTIONS[] = {
     {"stock", PF_OPT_INT, 10, 1, MAX_STOCKED / 2,
-     "cards in each stockpile (SBJ-1); players x stock may not exceed 72"},
+     "cards in each stockpile (SBJ-1); players x stock may not exceed 72", "Stockpile size"},
 };
 
 static const char *const SOURCE[1 + STACKS] = {"s", "h1", "h2", "h3"};

@@ -86,3 +86,86 @@ test('Point-a-Pile with missions: the end screen says who met which mission and 
     assert.ok(view.winners.includes(e.seat));
   }
 });
+
+// ---- none of the engine's words where a player reads ----
+
+// What a player reads on the table page: the board (but the table as text, the terminal's own),
+// the prompt, the log, the players, the hints, the buttons, the end screen; the lobby's forms and
+// lists. Not the rules (which keep their rulings' ids as references) nor the chat (people's words).
+function readText(page) {
+  return page.evaluate(() => {
+    const root = document.querySelector('.table-page') || document.querySelector('main') || document.body;
+    const copy = root.cloneNode(true);
+    for (const e of copy.querySelectorAll('.textview, dialog, .chat-panel, .rules-text')) e.remove();
+    const parts = [];
+    const walk = (n) => {
+      if (n.nodeType === 3) parts.push(n.textContent);
+      else for (const c of n.childNodes) walk(c);
+      if (n.nodeType === 1 && /^(LI|P|DIV|BUTTON|SPAN|TD|TH|SECTION|H\d|LABEL|OPTION|SUMMARY)$/.test(n.tagName)) parts.push('\n');
+    };
+    walk(copy);
+    return parts.join('').replace(/[ \t]+/g, ' ');
+  });
+}
+
+// The engine's words a player should never read, each with what it is.
+const FORBIDDEN = [
+  [/\((?:G|STP|THF|FCT|SBJ|PIL|GHA|PAP)-\d+\)|\b(?:STP|THF|FCT|SBJ|PIL|GHA|PAP)-\d+\b/, 'a ruling id'],
+  [/->/, 'an arrow of text'],
+  [/(?:^|[\s(])(?:[shpcb]\d*|\d{1,2}[SHDC]|[AKQJT][SHDC]|JK|[RGBP](?::\S+)?|@\w*)>[a-z0-9@]+\b/im, 'move notation'],
+  [/(?:^|[\s(])@(?:empty|\d+)\b/, 'move notation (pointing)'],
+  [/\b[RGBP]:[A-Z0-9+\-]{2,}/, 'card notation'],
+  [/\bput c\d+\b|\bcard c\d+\b/, 'a drawn card by its number'],
+  [/\bof split \d/, 'an internal name'],
+  [/\btap(?:ped)? empty space\b/i, 'an internal name'],
+  [/(?:^|[^\d.])1 (?:points|cards)\b/, 'a plural after 1'],
+];
+
+function offences(text) {
+  const found = [];
+  for (const line of text.split('\n')) {
+    for (const [re, what] of FORBIDDEN) if (re.test(line)) found.push(`${what}: "${line.trim().slice(0, 160)}"`);
+  }
+  return found;
+}
+
+for (const g of GAMES) {
+  test(`${g.id}: no engine words in what the player reads, from the lobby to the end`, { timeout: hang(180000) }, async () => {
+    const page = await newPage(env.browser);
+    await page.addInitScript(() => localStorage.setItem('pilfer.pace', 'instant'));
+    const found = new Set();
+    const scan = async (where) => { for (const o of offences(await readText(page))) found.add(`${where}: ${o}`); };
+    // The lobby: every option of the game in words (its label, not its key).
+    await page.goto(env.server.url);
+    await page.locator(`#game-${g.id}`).check();
+    await scan('lobby');
+    for (const o of g.options) {
+      const label = await page.locator(`label[for="opt-${o.name}"]`).textContent();
+      assert.notEqual(label.trim(), o.name, `${g.id}: the option ${o.name} is shown by its key`);
+    }
+    const t = g.quick;
+    const options = Object.fromEntries(Object.entries(t.options).filter(([k]) => g.options.some((o) => o.name === k)));
+    if (g.id === 'point-a-pile') Object.assign(options, { missions: true, police: true, shy: true, actions: true });
+    await createTable(page, env.server.url, { game: g.id, players: t.players, options, seats: ['you', ...Array(t.players - 1).fill('random')] });
+    await playToEnd(page, {
+      each: async (n) => {
+        await scan(`move ${n}`);
+        if (n % 5 === 1 && (await tableData(page)).myturn === '1') {
+          await page.locator('#hint-btn').click();
+          await page.waitForFunction(() => /^(Hint|No hint)/.test(document.querySelector('.hint-line').textContent), null, { timeout: hang(20000) });
+          await scan(`hint after move ${n}`);
+        }
+      },
+    });
+    await page.waitForSelector('#result:not([hidden])');
+    await scan('end');
+    // The lobby's list of tables names the finished table's options in words too.
+    await page.goto(env.server.url);
+    await page.locator('#filter-over').click();
+    await page.waitForSelector('#table-list li[data-table]');
+    await scan('lobby list');
+    assert.deepEqual([...found].slice(0, 40), [], `${g.id}: ${found.size} engine words on the page`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}
