@@ -271,8 +271,8 @@ static void test_deal_check(void **unused) {
 /* ---- options ---- */
 
 static const pf_option_desc OPTS[] = {
-    {"target", PF_OPT_INT, 0, 0, 500, "a number"},
-    {"teams", PF_OPT_BOOL, 0, 0, 1, "a flag"},
+    {"target", PF_OPT_INT, 0, 0, 500, "a number", "Target"},
+    {"teams", PF_OPT_BOOL, 0, 0, 1, "a flag", "Teams"},
 };
 
 static void test_options(void **unused) {

@@ -345,6 +345,9 @@ static void test_GHA_6_target_zero_is_one_hand(void **unused) {
   assert_int_equal(tu_play_first_to_end(&r), 48);
   assert_int_equal(r.ndeals, 1);
   tu_expect_view(&r, "totals", "absent");
+  /* One hand: its end (GHA-4), no match to tell. */
+  tu_expect_view(&r, "end.0.kind", "hand_over");
+  tu_expect_view(&r, "end.1", "absent");
   pf_run_free(&r);
 }
 
@@ -465,6 +468,22 @@ static void test_GHA_6_teams_match_tie_break(void **unused) {
   tu_scores(&r, sc);
   assert_true(sc[0] == sc[2] && sc[1] == sc[3] && sc[0] != sc[1]);
   tu_expect_winners(&r, sc[0] > sc[1] ? "0 2" : "1 3");
+  /* The end tells the last hand (GHA-4: the play pile for nobody) and the match won by a team. */
+  char want[256];
+  int won = sc[0] > sc[1] ? 0 : 1, pile = tu_view_int(&r, "play_pile.size");
+  tu_expect_view_of(&r, PF_VIEW_PUBLIC, "end.0.kind", "hand_over");
+  tu_expect_view_of(&r, PF_VIEW_PUBLIC, "end.0.rule", "GHA-4");
+  tu_expect_view_of(&r, PF_VIEW_PUBLIC, "end.0.hand", "31");
+  assert_int_equal(tu_view_int(&r, "end.0.play_pile"), pile);
+  tu_expect_view_of(&r, 2, "end.1.kind", "match_over");
+  tu_expect_view_of(&r, 2, "end.1.rule", "GHA-6");
+  snprintf(want, sizeof want, "The match to 1000 points is over after hand 31: seat %d and seat %d have the highest total, %d points.",
+           won, won + 2, sc[won]);
+  tu_expect_view_of(&r, 2, "end.1.text", want);
+  snprintf(want, sizeof want, "%d", won);
+  tu_expect_view_of(&r, 2, "end.1.words.1.seat", want);
+  snprintf(want, sizeof want, "%d", won + 2);
+  tu_expect_view_of(&r, 2, "end.1.words.3.seat", want);
   pf_run_free(&r);
 }
 

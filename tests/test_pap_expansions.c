@@ -133,6 +133,43 @@ static void test_missions_replace_the_goal(void **unused) {
   pf_run_free(&r);
 }
 
+/* PAP-9: the end says which seat met which mission, with the points it had, so that a winner
+ * below another's score is explained: seat 1 scores pile 1 (10 points, short of its mission M8,
+ * 12 cards), then seat 0 meets M7 with pile 2's textless cards (0 points) and wins alone. */
+static void test_missions_end_event(void **unused) {
+  (void)unused;
+  pf_run r;
+  start_missions(&r, 6, "R:D5 G:D5 B P B B R G B P R G", "M7 M8 M6 M6 M6 M6", "missions=true");
+  play(&r, "c1>1 c2>1 c3>1 c4>1 c5>1 c6>1 c7>2 c8>2 c9>2 c10>2 c11>2 c12>2");
+  play(&r, "@2 @1 @empty @empty @empty @empty");
+  assert_int_equal(pf_run_to_move(&r), PF_NOBODY);
+  tu_expect_scores(&r, "0 10 0 0 0 0");
+  tu_expect_winners(&r, "0");
+  for (int viewer = PF_VIEW_PUBLIC; viewer < 6; viewer++) {
+    if (viewer == -2) continue;
+    tu_expect_view_of(&r, viewer, "end.0.kind", "mission_met");
+    tu_expect_view_of(&r, viewer, "end.0.rule", "PAP-9");
+    tu_expect_view_of(&r, viewer, "end.0.seat", "0");
+    tu_expect_view_of(&r, viewer, "end.0.mission", "M7");
+    tu_expect_view_of(&r, viewer, "end.0.mission_text", "every colour and at least 6 cards");
+    tu_expect_view_of(&r, viewer, "end.0.score", "0");
+    tu_expect_view_of(&r, viewer, "end.0.text", "Seat 0 met their mission, \u201cevery colour and at least 6 cards\u201d, "
+                                                "with 0 points: a mission met wins, whatever the scores.");
+    tu_expect_view_of(&r, viewer, "end.1", "absent");
+  }
+  pf_run_free(&r);
+  /* Without missions, PAP-7: the seat that reached 10 points. */
+  start_pap(&r, 6, "R:D5 G:D5 B P B B R G B P R G", "");
+  play(&r, "c1>1 c2>1 c3>1 c4>1 c5>1 c6>1 c7>2 c8>2 c9>2 c10>2 c11>2 c12>2");
+  play(&r, "@2 @1 @empty @empty @empty @empty");
+  tu_expect_winners(&r, "1");
+  tu_expect_view(&r, "end.0.kind", "goal_reached");
+  tu_expect_view(&r, "end.0.seat", "1");
+  tu_expect_view(&r, "end.0.text", "Seat 1 reached 10 points: 10 points end the game at once.");
+  tu_expect_view(&r, "end.1", "absent");
+  pf_run_free(&r);
+}
+
 /* A mission is secret: the others' views show null, their text views do not name it, determinize
  * draws them anew; the record carries the mission deck as deal 2; at the end all are shown. */
 static void test_missions_secret(void **unused) {
@@ -899,6 +936,7 @@ int main(void) {
       cmocka_unit_test(test_mission_m9_eight_cards_four_points),
       cmocka_unit_test(test_mission_m10_colours_h_and_l),
       cmocka_unit_test(test_missions_replace_the_goal),
+      cmocka_unit_test(test_missions_end_event),
       cmocka_unit_test(test_missions_secret),
       cmocka_unit_test(test_shy_head_only),
       cmocka_unit_test(test_shy_head_veto),

@@ -433,6 +433,18 @@ static void test_PIL_9_cards_taken_count_ties_share_PIL_5_default_black(void **u
     if (ace_in_castle) {
       tu_expect_scores(&r, "36 29 36 29");
       tu_expect_winners(&r, "0 2");
+      /* The end says what each team collected and what it scored (PIL-9). */
+      tu_expect_view_of(&r, PF_VIEW_PUBLIC, "end.0.kind", "collected");
+      tu_expect_view_of(&r, PF_VIEW_PUBLIC, "end.0.rule", "PIL-9");
+      tu_expect_view_of(&r, PF_VIEW_PUBLIC, "end.0.team", "0 2");
+      tu_expect_view_of(&r, PF_VIEW_PUBLIC, "end.0.colour", "black");
+      tu_expect_view_of(&r, PF_VIEW_PUBLIC, "end.0.piles", "a1 b1 c1 d1 a2 b2");
+      tu_expect_view_of(&r, PF_VIEW_PUBLIC, "end.0.points", "36");
+      tu_expect_view_of(&r, PF_VIEW_PUBLIC, "end.0.text", "The black team, seat 0 and seat 2, collected 6 piles of the castle and "
+                                                          "20 cards taken from passers: 36 points for the red cards among them.");
+      tu_expect_view_of(&r, 1, "end.1.team", "1 3");
+      tu_expect_view_of(&r, 1, "end.1.piles", "c2 d2 a3 b3 c3 d3");
+      tu_expect_view_of(&r, 1, "end.1.points", "29");
     } else {
       tu_expect_scores(&r, "36 36 36 36");
       tu_expect_winners(&r, "0 1 2 3");

@@ -605,6 +605,10 @@ static void test_SBJ_6_empty_stockpile_wins_at_once(void **unused) {
   char *text = view_text(&r, PF_VIEW_ALL);
   assert_non_null(strstr(text, "Game over (SBJ-6): seat 0 emptied their stockpile."));
   free(text);
+  tu_expect_view_of(&r, PF_VIEW_PUBLIC, "end.0.kind", "stockpile_emptied");
+  tu_expect_view_of(&r, PF_VIEW_PUBLIC, "end.0.rule", "SBJ-6");
+  tu_expect_view_of(&r, PF_VIEW_PUBLIC, "end.0.seat", "0");
+  tu_expect_view_of(&r, 1, "end.0.text", "Seat 0 played the last card of their stockpile and wins at once.");
   pf_run_free(&r);
 }
 
@@ -632,6 +636,10 @@ static void test_SBJ_6_stall_ends_the_game_fewest_stockpile_cards_win(void **unu
   char *text = view_text(&r, PF_VIEW_ALL);
   assert_non_null(strstr(text, "Game over (SBJ-6): a whole round of turns passed with nothing played or dealt"));
   free(text);
+  tu_expect_view_of(&r, 2, "end.0.kind", "stalled");
+  tu_expect_view_of(&r, 2, "end.0.left", "23 23 24");
+  tu_expect_view_of(&r, 2, "end.0.text", "A whole round of turns passed with no card played or dealt, so the game ends: "
+                                         "the fewest cards left in a stockpile win.");
   pf_run_free(&r);
   /* The same with 2 players: two idle turns (9 and 10) are a whole round. */
   const char *two[] = {"1 9", "9"};
@@ -672,6 +680,7 @@ static void test_SBJ_6_turn_limit(void **unused) {
   }
   expect_to_move(&r, PF_NOBODY);
   tu_expect_view(&r, "ended_by", "turn limit");
+  tu_expect_view(&r, "end.0.kind", "turn_limit");
   tu_expect_view(&r, "turn", "2000");
   tu_expect_view(&r, "winners", "0 1");
   assert_true(tu_view_int(&r, "reshuffles") > 500);

@@ -490,6 +490,20 @@ static void test_STP_6_open_piles_go_to_the_fewest(void **unused) {
   tu_expect_view(&r, "set_aside", "absent");
   tu_expect_view(&r, "open_piles_went_to", "2");
   tu_expect_view(&r, "open_piles_share", "4");
+  /* The end event says so, in data and in words, to every viewer alike. */
+  for (int viewer = PF_VIEW_PUBLIC; viewer < 3; viewer++) {
+    if (viewer == -2) continue;
+    tu_expect_view_of(&r, viewer, "end.0.kind", "open_piles_shared");
+    tu_expect_view_of(&r, viewer, "end.0.rule", "STP-6");
+    tu_expect_view_of(&r, viewer, "end.0.piles", "9H 5H 4S 3D");
+    tu_expect_view_of(&r, viewer, "end.0.to.0.seat", "2");
+    tu_expect_view_of(&r, viewer, "end.0.to.0.cards", "9H 5H 4S 3D");
+    tu_expect_view_of(&r, viewer, "end.0.aside", "");
+    tu_expect_view_of(&r, viewer, "end.0.text",
+                      "The 4 open piles left, 9H, 5H, 4S and 3D, went to seat 2, who had the fewest cards (8, now 12).");
+    tu_expect_view_of(&r, viewer, "end.0.words.1.seat", "2");
+    tu_expect_view_of(&r, viewer, "end.1", "absent");
+  }
   tu_expect_view(&r, "scores", "9 31 12");
   expect_pile_size(&r, 2, 12, "3D");
   tu_expect_view(&r, "winners", "1");
@@ -513,6 +527,14 @@ static void test_STP_6_tie_for_fewest_splits_remainder_set_aside(void **unused) 
   tu_expect_view(&r, "set_aside", "6S");
   tu_expect_view(&r, "open_piles_went_to", "0 1");
   tu_expect_view(&r, "open_piles_share", "1");
+  tu_expect_view(&r, "end.0.piles", "KS 8H 6S");
+  tu_expect_view(&r, "end.0.to.0.seat", "0");
+  tu_expect_view(&r, "end.0.to.0.cards", "KS");
+  tu_expect_view(&r, "end.0.to.1.seat", "1");
+  tu_expect_view(&r, "end.0.to.1.cards", "8H");
+  tu_expect_view(&r, "end.0.aside", "6S");
+  tu_expect_view(&r, "end.0.text", "The 3 open piles left, KS, 8H and 6S, were shared out between seat 0 and seat 1, "
+                                   "tied for the fewest cards (8): 1 each; the one left over, 6S, was set aside.");
   expect_pile_size(&r, 0, 9, "KS");
   expect_pile_size(&r, 1, 9, "8H");
   expect_pile_size(&r, 2, 33, "3D");
@@ -576,6 +598,12 @@ static void test_STP_7_totals_add_up_until_a_total_reaches_the_target(void **unu
   assert_int_equal(tu_play_first_to_end(&r), 48);
   tu_expect_view(&r, "totals", "73 31");
   tu_expect_view(&r, "scores", "73 31");
+  /* The end says the match is over, after the last game's STP-6 event. */
+  tu_expect_view(&r, "end.0.kind", "open_piles_shared");
+  tu_expect_view(&r, "end.1.kind", "match_over");
+  tu_expect_view(&r, "end.1.rule", "STP-7");
+  tu_expect_view(&r, "end.1.totals", "73 31");
+  tu_expect_view(&r, "end.1.text", "The match to 40 cards is over after game 2: seat 0 has the highest total, 73 cards.");
   tu_expect_view(&r, "winners", "0");
   /* The header at the end says what the totals are: after the last game, not before it. */
   t = tu_view_text(&r, PF_VIEW_PUBLIC);

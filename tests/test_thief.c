@@ -580,8 +580,21 @@ static void check_the_last_turn(const char *game, int players, const char *top) 
   tu_scores(&r, scores);
   for (int p = 0; p < players; p++) assert_int_equal(scores[p], pile_points_from_view(&r, p));
   json_t *v = tu_view(&r, PF_VIEW_ALL);
-  int left = (int)json_array_size(json_object_get(v, is_fct(game) ? "table" : "discard")) + hand_cards_held(&r);
+  int heap = (int)json_array_size(json_object_get(v, is_fct(game) ? "table" : "discard"));
+  int left = heap + hand_cards_held(&r);
   json_decref(v);
+  /* The end says so (THF-7): how many cards counted for nobody, where. */
+  char want[256];
+  snprintf(want, sizeof want, "%d", hand_cards_held(&r));
+  tu_expect_view_of(&r, PF_VIEW_PUBLIC, "end.0.kind", "hand_over");
+  tu_expect_view_of(&r, PF_VIEW_PUBLIC, "end.0.rule", "THF-7");
+  tu_expect_view_of(&r, PF_VIEW_PUBLIC, "end.0.left_in_hands", want);
+  snprintf(want, sizeof want, "%d", heap);
+  tu_expect_view_of(&r, PF_VIEW_PUBLIC, is_fct(game) ? "end.0.left_on_table" : "end.0.left_in_discard", want);
+  int held = hand_cards_held(&r);
+  snprintf(want, sizeof want, "The stock ran out, ending the hand: the %d card%s left in hands and the %d card%s %s count for nobody.",
+           held, held == 1 ? "" : "s", heap, heap == 1 ? "" : "s", is_fct(game) ? "on the table" : "of the discard pile");
+  tu_expect_view_of(&r, 0, "end.0.text", want);
   assert_true(left > 0); /* there were cards left, and they counted for nobody */
   assert_int_equal(pile_cards_total(&r) + left, is_fct(game) ? 55 : 108);
   pf_run_free(&r);
@@ -648,6 +661,14 @@ static void play_a_game_of_hands(const char *game) {
   }
   assert_int_equal(hand_no, 3);
   assert_int_equal(r.ndeals, 3);
+  /* The end tells the match's result (THF-8) after the last hand's end (THF-7). */
+  char totals_text[64];
+  snprintf(totals_text, sizeof totals_text, "%d %d %d", totals[0], totals[1], totals[2]);
+  tu_expect_view(&r, "end.0.kind", "hand_over");
+  tu_expect_view(&r, "end.0.hand", "3");
+  tu_expect_view(&r, "end.1.kind", "match_over");
+  tu_expect_view(&r, "end.1.rule", "THF-8");
+  tu_expect_view(&r, "end.1.totals", totals_text);
   int scores[3], w[3], best = -1;
   tu_scores(&r, scores);
   int nw = g->winners(r.state, w);

@@ -338,6 +338,64 @@ long pf_random_playout(const pf_game *g, void *st, pf_rng *rng, long *branching)
   return n;
 }
 
+/* ---- the view's "end" (view.h) ---- */
+
+void pf_end_open(pf_jw *w) {
+  pf_jw_key(w, "end");
+  pf_jw_open(w, '[');
+}
+
+void pf_end_event(pf_jw *w, const char *kind, const char *rule) {
+  pf_jw_open(w, '{');
+  pf_jw_key_str(w, "kind", kind);
+  pf_jw_key_str(w, "rule", rule);
+}
+
+/* The seat of a {N} at s (s at the brace): its number, and *len the marker's length; -1 if none. */
+static int say_seat(const char *s, int *len) {
+  int n = 0, i = 1;
+  if (s[0] != '{' || s[1] < '0' || s[1] > '9') return -1;
+  for (; s[i] >= '0' && s[i] <= '9' && i < 4; i++) n = n * 10 + (s[i] - '0');
+  if (s[i] != '}') return -1;
+  *len = i + 1;
+  return n;
+}
+
+void pf_end_say(pf_jw *w, const char *say) {
+  char text[1024];
+  size_t t = 0;
+  int len = 0;
+  for (const char *s = say; *s && t + 16 < sizeof text;) {
+    int seat = say_seat(s, &len);
+    if (seat < 0) {
+      text[t++] = *s++;
+      continue;
+    }
+    bool first = t == 0 || (t >= 2 && strchr(".!?", text[t - 2]) && text[t - 1] == ' ');
+    t += (size_t)pf_snprintf(text + t, sizeof text - t, "%s %d", first ? "Seat" : "seat", seat);
+    s += len;
+  }
+  text[t] = '\0';
+  pf_jw_key_str(w, "text", text);
+  pf_jw_key(w, "words");
+  pf_jw_open(w, '[');
+  for (const char *s = say, *from = say;; s++) {
+    int seat = *s ? say_seat(s, &len) : -1;
+    if (*s && seat < 0) continue;
+    if (s > from) pf_jw_strn(w, from, (size_t)(s - from));
+    if (!*s) break;
+    pf_jw_open(w, '{');
+    pf_jw_key_int(w, "seat", seat);
+    pf_jw_close(w, '}');
+    s += len - 1;
+    from = s + 1;
+  }
+  pf_jw_close(w, ']');
+  pf_jw_close(w, '}');
+}
+
+void pf_end_close(pf_jw *w) { pf_jw_close(w, ']'); }
+
 /* ---- the zones written as text (view_write) ---- */
 
 /* Whether the zones go to a sink alone, not written as text. */

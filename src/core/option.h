@@ -17,7 +17,8 @@ typedef struct pf_option_desc {
   const char *name;
   pf_option_type type;
   int64_t def, min, max;
-  const char *help; /* one line, for `pilfer games` */
+  const char *help;  /* one line, for `pilfer games` */
+  const char *label; /* its name for players, a few words ("Hands in a game"): the lobby's */
 } pf_option_desc;
 
 /* The values of every option of a game, in the order of its descriptions. */

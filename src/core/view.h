@@ -86,4 +86,19 @@ void pf_zone_write_value(pf_jw *w, long long value, const char *says);
 void pf_zone_write_note(pf_jw *w, const char *note);
 void pf_zone_close(pf_jw *w);
 
+/* ---- the view's "end": what the game's end did (docs/views.md, "End events") ---- */
+
+/* Once the game is over, a game whose end changes the table or decides the result in a way the
+ * last move does not show (the open piles shared out, STP-6; a mission met, PAP-9) writes its
+ * events, before its zones: pf_end_open, then for each event pf_end_event, the event's own data
+ * fields (pf_jw_key ...), and pf_end_say; then pf_end_close. Every event is public. */
+void pf_end_open(pf_jw *w);
+/* Opens an event: its "kind" ("open_piles_shared") and "rule", the ruling it carries out. */
+void pf_end_event(pf_jw *w, const char *kind, const char *rule);
+/* Closes the event with its words for people: `say`, where {N} stands for seat N, is written as
+ * "text" (seat N told as "seat N", "Seat N" where a sentence begins) and as "words", its pieces in order: strings,
+ * and {"seat": N} for each seat, which a page names as it names seats. */
+void pf_end_say(pf_jw *w, const char *say);
+void pf_end_close(pf_jw *w);
+
 #endif

@@ -78,9 +78,9 @@ enum { OPT_TARGET, OPT_TEAMS };
 
 static const pf_option_desc OPTIONS[] = {
     [OPT_TARGET] = {"target", PF_OPT_INT, 1000, 0, 3000,
-                    "match (GHA-6): play hands until a total reaches this; 0 = one hand"},
+                    "match (GHA-6): play hands until a total reaches this; 0 = one hand", "Match to a total of"},
     [OPT_TEAMS] = {"teams", PF_OPT_BOOL, 0, 0, 1,
-                   "4 players only (GHA-1): seats 0 and 2 against 1 and 3, scores added up"},
+                   "4 players only (GHA-1): seats 0 and 2 against 1 and 3, scores added up", "Teams"},
 };
 
 /* The hands as slots (views, determinize), written to slots. */
@@ -712,6 +712,65 @@ static void gha_zones(const gha_state *s, int seat, pf_jw *w) {
   pf_hands_zones_write(w, s->card, &h, seat);
 }
 
+/* ---- the end, in data and in words (view.h: pf_end_open) ---- */
+
+/* The best side of v (summed by side, GHA-1) into *points; -1 when several share it. */
+static int best_side(const gha_state *s, const int32_t *v, int *points) {
+  int side[MAXP] = {0}, best = 0, shared = 0;
+  for (int p = 0; p < s->players; p++) side[side_of(s, p)] += v[p];
+  for (int i = 1; i < nsides(s); i++)
+    if (side[i] > side[best]) best = i;
+  for (int i = 0; i < nsides(s); i++) shared += side[i] == side[best];
+  *points = side[best];
+  return shared > 1 ? -1 : best;
+}
+
+/* A side in words: "{1}", or a team "{0} and {2}". */
+static void side_words(const gha_state *s, int side, pf_buf *out) {
+  if (s->teams)
+    pf_buf_printf(out, "{%d} and {%d}", side, side + 2);
+  else
+    pf_buf_printf(out, "{%d}", side);
+}
+
+/* GHA-4: the last hand's end, the play pile counting for nobody ("hand_over": "hand",
+ * "play_pile", "hand_points"); GHA-6: the match's end, a total at the target ("match_over":
+ * "target", "totals"). */
+static void end_write(const gha_state *s, pf_jw *w) {
+  pf_buf say = {0};
+  int points, n = s->size[PLAY];
+  pf_end_open(w);
+  pf_end_event(w, "hand_over", "GHA-4");
+  pf_jw_key_int(w, "hand", s->hand_no + 1);
+  pf_jw_key_int(w, "play_pile", n);
+  pf_jw_key(w, "hand_points");
+  pf_jw_ints(w, s->last_points, s->players);
+  pf_buf_printf(&say, "The stock ran out, ending %s", s->target ? "the last hand" : "the hand");
+  if (n) pf_buf_printf(&say, ": the %d card%s of the play pile count%s for nobody", n, n == 1 ? "" : "s", n == 1 ? "s" : "");
+  pf_buf_putc(&say, '.');
+  int best = best_side(s, s->last_points, &points);
+  if (s->target && best >= 0) {
+    pf_buf_putc(&say, ' ');
+    side_words(s, best, &say);
+    pf_buf_printf(&say, " took the most in it, %d point%s.", points, points == 1 ? "" : "s");
+  }
+  pf_end_say(w, pf_buf_str(&say));
+  if (s->target && match_over(s)) {
+    best = best_side(s, s->total, &points);
+    pf_end_event(w, "match_over", "GHA-6");
+    pf_jw_key_int(w, "target", s->target);
+    pf_jw_key(w, "totals");
+    pf_jw_ints(w, s->total, s->players);
+    pf_buf_clear(&say);
+    pf_buf_printf(&say, "The match to %d points is over after hand %d: ", s->target, s->hand_no + 1);
+    side_words(s, best, &say);
+    pf_buf_printf(&say, " %s the highest total, %d points.", s->teams ? "have" : "has", points);
+    pf_end_say(w, pf_buf_str(&say));
+  }
+  pf_end_close(w);
+  pf_buf_free(&say);
+}
+
 static void gha_view_write(const void *vs, int seat, pf_jw *w) {
   const gha_state *s = vs;
   pf_jw_key_int(w, "hand_number", s->hand_no + 1);
@@ -742,6 +801,7 @@ static void gha_view_write(const void *vs, int seat, pf_jw *w) {
     pf_jw_key(w, "last_hand_points");
     pf_jw_ints(w, s->last_points, s->players);
   }
+  if (s->over) end_write(s, w);
   gha_zones(s, seat, w);
 }
 

@@ -597,6 +597,53 @@ static void pil_zones(const pil_state *s, int seat, pf_jw *w) {
   }
 }
 
+/* ---- the end, in data and in words (view.h: pf_end_open) ---- */
+
+/* PIL-9: what each team collected ("collected": "team" its seats, "colour", "piles" the castle
+ * piles topped with its colour, "taken" the cards its seats took from passers, "points"). */
+static void end_write(const pil_state *s, pf_jw *w) {
+  pf_buf say = {0};
+  pf_end_open(w);
+  for (int team = 0; team < 2; team++) {
+    bool red = red_team(s) == team;
+    int npiles = 0, ntaken = 0, points = team_points(s, team, true);
+    char ps[3];
+    pf_end_event(w, "collected", "PIL-9");
+    pf_jw_key(w, "team");
+    pf_jw_open(w, '[');
+    pf_jw_int(w, team);
+    pf_jw_int(w, team + 2);
+    pf_jw_close(w, ']');
+    pf_jw_key_str(w, "colour", colour_name(red));
+    pf_jw_key(w, "piles");
+    pf_jw_open(w, '[');
+    for (int pos = 0; pos < NPOS; pos++)
+      if (is_red(top_card(s, pos)) == red) {
+        pos_str(pos, ps);
+        pf_jw_str(w, ps);
+        npiles++;
+      }
+    pf_jw_close(w, ']');
+    pf_jw_key(w, "taken");
+    pf_jw_open(w, '[');
+    for (int i = 0; i < s->ntakes; i++)
+      if (team_of(taker_of(s->take_from[i])) == team) {
+        pf_card_write(w, s->card[s->take_slot[i]]);
+        ntaken++;
+      }
+    pf_jw_close(w, ']');
+    pf_jw_key_int(w, "points", points);
+    pf_buf_clear(&say);
+    pf_buf_printf(&say, "The %s team, {%d} and {%d}, collected %d pile%s of the castle", colour_name(red), team, team + 2,
+                  npiles, npiles == 1 ? "" : "s");
+    if (ntaken) pf_buf_printf(&say, " and %d card%s taken from passers", ntaken, ntaken == 1 ? "" : "s");
+    pf_buf_printf(&say, ": %d point%s for the %s cards among them.", points, points == 1 ? "" : "s", colour_name(!red));
+    pf_end_say(w, pf_buf_str(&say));
+  }
+  pf_end_close(w);
+  pf_buf_free(&say);
+}
+
 static void pil_view_write(const void *vs, int seat, pf_jw *w) {
   const pil_state *s = vs;
   pf_jw_key_int(w, "turns_played", s->turns - s->passing);
@@ -630,6 +677,7 @@ static void pil_view_write(const void *vs, int seat, pf_jw *w) {
     pf_jw_close(w, '}');
   }
   pf_jw_close(w, ']');
+  if (s->over) end_write(s, w);
   pil_zones(s, seat, w);
 }
 

@@ -72,6 +72,7 @@ static void option_write(pf_jw *w, const pf_option_desc *d) {
     pf_jw_key_int(w, "max", d->max);
   }
   pf_jw_key_str(w, "help", d->help);
+  pf_jw_key_str(w, "label", d->label ? d->label : d->name);
   pf_jw_close(w, '}');
 }
 

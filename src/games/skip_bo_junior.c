@@ -77,7 +77,7 @@ typedef struct sbj_state {
 
 static const pf_option_desc OPTIONS[] = {
     {"stock", PF_OPT_INT, 10, 1, MAX_STOCKED / 2,
-     "cards in each stockpile (SBJ-1); players x stock may not exceed 72"},
+     "cards in each stockpile (SBJ-1); players x stock may not exceed 72", "Stockpile size"},
 };
 
 static const char *const SOURCE[1 + STACKS] = {"s", "h1", "h2", "h3"};
@@ -755,6 +755,32 @@ static void top_write(const sbj_state *s, int pile, pf_jw *w) {
   pf_card_write_seen(w, s->size[pile] ? top_card(s, pile) : 0, s->size[pile] > 0);
 }
 
+/* SBJ-6, once the game is over: how it ended ("stockpile_emptied", "stalled" or "turn_limit"),
+ * and with it "seat" (the one who emptied their stockpile) or "left" (each seat's cards left). */
+static void end_write(const sbj_state *s, pf_jw *w) {
+  static const char *const KIND[] = {"", "stockpile_emptied", "stalled", "turn_limit"};
+  pf_buf say = {0};
+  pf_end_open(w);
+  pf_end_event(w, KIND[s->end], "SBJ-6");
+  if (s->end == END_STOCKPILE) {
+    pf_jw_key_int(w, "seat", s->turn);
+    pf_buf_printf(&say, "{%d} played the last card of their stockpile and wins at once.", s->turn);
+  } else {
+    int left[PF_MAX_PLAYERS];
+    for (int p = 0; p < s->players; p++) left[p] = s->size[P_STOCK(p)];
+    pf_jw_key(w, "left");
+    pf_jw_ints(w, left, s->players);
+    if (s->end == END_STALL)
+      pf_buf_puts(&say, "A whole round of turns passed with no card played or dealt");
+    else
+      pf_buf_printf(&say, "%d turns were played", TURN_LIMIT);
+    pf_buf_puts(&say, ", so the game ends: the fewest cards left in a stockpile win.");
+  }
+  pf_end_say(w, pf_buf_str(&say));
+  pf_end_close(w);
+  pf_buf_free(&say);
+}
+
 static void sbj_view_write(const void *vs, int seat, pf_jw *w) {
   const sbj_state *s = vs;
   bool all = seat == PF_VIEW_ALL;
@@ -821,6 +847,7 @@ static void sbj_view_write(const void *vs, int seat, pf_jw *w) {
   pf_jw_key_int(w, "reshuffles", s->reshuffles);
   if (s->end) {
     pf_jw_key_str(w, "ended_by", END_NAME[s->end]);
+    end_write(s, w);
   }
   sbj_zones(s, seat, w);
 }

@@ -43,7 +43,7 @@ static const uint8_t TABLE[13][5] = {
 
 static const pf_option_desc OPTIONS[] = {
     {"target", PF_OPT_INT, 0, 0, 100000,
-     "scoring games (STP-7): play games until a total reaches this; 0 = one game"},
+     "scoring games (STP-7): play games until a total reaches this; 0 = one game", "Match to a total of"},
 };
 
 /* A hand's four bytes as one word, byte j at bits 8j..8j+7, read and written whole (never a byte

@@ -74,6 +74,127 @@ static void stp_zones(const stp_state *s, int seat, pf_jw *w) {
   pf_hands_zones_write(w, s->card, &h, seat);
 }
 
+/* ---- the end, in data and in words (view.h: pf_end_open) ---- */
+
+/* Cards as words: "7S, KD and 3H". */
+static void cards_words(const pf_card *c, int n, pf_buf *out) {
+  char b[PF_CARD_STR];
+  for (int i = 0; i < n; i++)
+    pf_buf_printf(out, "%s%s", i == 0 ? "" : i == n - 1 ? " and " : ", ", pf_card_str(c[i], b));
+}
+
+/* Seats as words: "{0}", "{0} and {2}", "{0}, {1} and {2}". */
+static void seats_words(const int *seat, int n, pf_buf *out) {
+  for (int i = 0; i < n; i++) pf_buf_printf(out, "%s{%d}", i == 0 ? "" : i == n - 1 ? " and " : ", ", seat[i]);
+}
+
+static void cards_field(pf_jw *w, const char *key, const pf_card *c, int n) {
+  pf_jw_key(w, key);
+  pf_jw_open(w, '[');
+  for (int i = 0; i < n; i++) pf_card_write(w, c[i]);
+  pf_jw_close(w, ']');
+}
+
+/* STP-6: the open piles left after the last round, which end_game handed out: each of the tied
+ * seats got the top end_share cards of its pile (in the order laid), the rest lie aside. The event
+ * "open_piles_shared": "piles" every open pile's card, "to" [{"seat", "cards"}], "aside". */
+static void shared_write(const stp_state *s, pf_jw *w) {
+  pf_card given[PF_MAX_PLAYERS][MAX_OPEN], all[MAX_OPEN], aside[MAX_OPEN];
+  int tied[PF_MAX_PLAYERS], ntied = 0, n = 0, share = s->end_share;
+  for (int p = 0; p < s->players; p++)
+    if (s->end_seats >> p & 1) tied[ntied++] = p;
+  for (int t = 0; t < ntied; t++) {
+    int slot = s->top[tied[t]];
+    for (int j = share - 1; j >= 0; j--, slot = s->below[slot]) given[t][j] = s->card[slot];
+    for (int j = 0; j < share; j++) all[n++] = given[t][j];
+  }
+  for (int k = 0; k < s->naside; k++) all[n++] = aside[k] = s->card[s->aside[k]];
+  if (n == 0) return; /* no open pile was left */
+  pf_end_event(w, "open_piles_shared", "STP-6");
+  cards_field(w, "piles", all, n);
+  pf_jw_key(w, "to");
+  pf_jw_open(w, '[');
+  for (int t = 0; t < ntied && share; t++) {
+    pf_jw_open(w, '{');
+    pf_jw_key_int(w, "seat", tied[t]);
+    cards_field(w, "cards", given[t], share);
+    pf_jw_close(w, '}');
+  }
+  pf_jw_close(w, ']');
+  cards_field(w, "aside", aside, s->naside);
+  pf_buf say = {0};
+  if (n == 1)
+    pf_buf_puts(&say, "The last open pile, ");
+  else
+    pf_buf_printf(&say, "The %d open piles left, ", n);
+  cards_words(all, n, &say);
+  if (ntied == 1) {
+    pf_buf_printf(&say, ", went to {%d}, who had the fewest cards (%d, now %d).", tied[0], s->size[tied[0]] - share,
+                  s->size[tied[0]]);
+  } else if (share) {
+    pf_buf_puts(&say, ", were shared out between ");
+    seats_words(tied, ntied, &say);
+    pf_buf_printf(&say, ", tied for the fewest cards (%d): %d each", s->size[tied[0]] - share, share);
+    if (s->naside) {
+      pf_buf_printf(&say, "; %s ", s->naside == 1 ? "the one left over," : "the ones left over,");
+      cards_words(aside, s->naside, &say);
+      pf_buf_printf(&say, ", %s set aside", s->naside == 1 ? "was" : "were");
+    }
+    pf_buf_putc(&say, '.');
+  } else {
+    pf_buf_printf(&say, ", %s set aside: ", n == 1 ? "was" : "were");
+    seats_words(tied, ntied, &say);
+    pf_buf_printf(&say, ", tied for the fewest cards (%d), could not share %s evenly.", s->size[tied[0]],
+                  n == 1 ? "it" : "them");
+  }
+  pf_end_say(w, pf_buf_str(&say));
+  pf_buf_free(&say);
+}
+
+/* STP-7: the match's last game, and who has the highest total. */
+static void match_write(const stp_state *s, pf_jw *w) {
+  int best = 0;
+  for (int p = 1; p < s->players; p++)
+    if (s->total[p] > s->total[best]) best = p;
+  pf_end_event(w, "match_over", "STP-7");
+  pf_jw_key_int(w, "game_number", s->deal_no + 1);
+  pf_jw_key_int(w, "target", s->target);
+  pf_jw_key(w, "totals");
+  pf_jw_ints(w, s->total, s->players);
+  pf_buf say = {0};
+  pf_buf_printf(&say, "The match to %d card%s is over after game %d: {%d} has the highest total, %d card%s.",
+                s->target, s->target == 1 ? "" : "s", s->deal_no + 1, best, s->total[best], s->total[best] == 1 ? "" : "s");
+  pf_end_say(w, pf_buf_str(&say));
+  pf_buf_free(&say);
+}
+
+/* STP-8: in solitaire the open piles left count for nobody. */
+static void unclaimed_write(const stp_state *s, pf_jw *w) {
+  pf_card c[MAX_OPEN];
+  for (int k = 0; k < s->nopen; k++) c[k] = s->card[s->open[k]];
+  pf_end_event(w, "open_piles_unclaimed", "STP-8");
+  cards_field(w, "piles", c, s->nopen);
+  pf_buf say = {0};
+  pf_buf_printf(&say, s->nopen == 1 ? "The last open pile, " : "The %d open piles left, ", s->nopen);
+  cards_words(c, s->nopen, &say);
+  pf_buf_printf(&say, ", count%s for nobody: {0} against the deck's pile, %d card%s to %d.", s->nopen == 1 ? "s" : "",
+                s->size[0], s->size[0] == 1 ? "" : "s", s->size[DECK_PILE]);
+  pf_end_say(w, pf_buf_str(&say));
+  pf_buf_free(&say);
+}
+
+static void end_write(const stp_state *s, pf_jw *w) {
+  bool shared = false;
+  for (int p = 0; p < s->players && !s->solitaire; p++)
+    if (s->end_seats >> p & 1 && s->end_share) shared = true;
+  if (!shared && !s->naside && !s->target && !(s->solitaire && s->nopen)) return;
+  pf_end_open(w);
+  if (s->solitaire && s->nopen) unclaimed_write(s, w);
+  if (!s->solitaire) shared_write(s, w);
+  if (s->target) match_write(s, w);
+  pf_end_close(w);
+}
+
 void stp_view_write(const void *vs, int seat, pf_jw *w) {
   const stp_state *s = vs;
   pf_jw_key_int(w, "round", s->round + 1);
@@ -125,6 +246,7 @@ void stp_view_write(const void *vs, int seat, pf_jw *w) {
     pf_jw_key(w, "set_aside");
     pf_slots_write(w, s->card, s->aside, s->naside);
   }
+  if (s->over) end_write(s, w);
   stp_zones(s, seat, w);
 }
 

@@ -40,7 +40,7 @@ PF_RULES_TEXT(pf_rules_four_card_thief);
 
 static const pf_option_desc OPTIONS[] = {
     {"hands", PF_OPT_INT, 0, 0, 100,
-     "hands in a game (THF-8); 0 = one per player, so that each deals once"},
+     "hands in a game (THF-8); 0 = one per player, so that each deals once", "Hands in a game"},
 };
 
 /* ------------------------------------------------------------------------------------------ */

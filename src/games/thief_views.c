@@ -93,6 +93,67 @@ static void thf_zones(const thf_state *s, int seat, pf_jw *w) {
   pf_hands_zones_write(w, s->card, &h, seat);
 }
 
+/* ---- the end, in data and in words (view.h: pf_end_open) ---- */
+
+/* The seat with the highest of v (the first of equals) and whether another has as much. */
+static int best_of(const int *v, int n, bool *shared) {
+  int best = 0;
+  for (int p = 1; p < n; p++)
+    if (v[p] > v[best]) best = p;
+  *shared = false;
+  for (int p = 0; p < n; p++)
+    if (p != best && v[p] == v[best]) *shared = true;
+  return best;
+}
+
+/* THF-7: the last hand's end, the stock empty: the cards left in hands and on the discard pile
+ * (Four Card Thief: the table) count for nobody ("hand_over": "hand", "left_in_hands", "left_on_table"
+ * or "left_in_discard", "hand_scores"); THF-8: after several hands, the highest total
+ * ("match_over": "hands", "totals"). */
+static void end_write(const thf_state *s, pf_jw *w) {
+  int in_hands = 0;
+  bool shared;
+  pf_buf say = {0};
+  for (int p = 0; p < s->players; p++) in_hands += s->hand_len[p];
+  pf_end_open(w);
+  pf_end_event(w, "hand_over", "THF-7");
+  pf_jw_key_int(w, "hand", s->hand_no);
+  pf_jw_key_int(w, "left_in_hands", in_hands);
+  pf_jw_key_int(w, s->fct ? "left_on_table" : "left_in_discard", s->nheap);
+  pf_jw_key(w, "hand_scores");
+  pf_jw_ints(w, s->last_hand, s->players);
+  int best = best_of(s->last_hand, s->players, &shared);
+  pf_buf_printf(&say, "The stock ran out, ending %s", s->hands == 1 ? "the hand" : "the last hand");
+  if (in_hands || s->nheap) {
+    pf_buf_puts(&say, ": the ");
+    if (in_hands) pf_buf_printf(&say, "%d card%s left in hands", in_hands, in_hands == 1 ? "" : "s");
+    if (in_hands && s->nheap) pf_buf_puts(&say, " and the ");
+    if (s->nheap)
+      pf_buf_printf(&say, "%d card%s %s", s->nheap, s->nheap == 1 ? "" : "s", s->fct ? "on the table" : "of the discard pile");
+    pf_buf_printf(&say, " count%s for nobody", in_hands + s->nheap == 1 ? "s" : "");
+  }
+  pf_buf_putc(&say, '.');
+  if (s->hands > 1 && !shared)
+    pf_buf_printf(&say, " {%d} took the most in it, %d point%s.", best, s->last_hand[best], s->last_hand[best] == 1 ? "" : "s");
+  pf_end_say(w, pf_buf_str(&say));
+  if (s->hands > 1) {
+    best = best_of(s->total, s->players, &shared);
+    pf_end_event(w, "match_over", "THF-8");
+    pf_jw_key_int(w, "hands", s->hands);
+    pf_jw_key(w, "totals");
+    pf_jw_ints(w, s->total, s->players);
+    pf_buf_clear(&say);
+    pf_buf_printf(&say, "After %d hands, ", s->hands);
+    if (shared)
+      pf_buf_printf(&say, "the highest total, %d points, is shared.", s->total[best]);
+    else
+      pf_buf_printf(&say, "{%d} has the highest total, %d points.", best, s->total[best]);
+    pf_end_say(w, pf_buf_str(&say));
+  }
+  pf_end_close(w);
+  pf_buf_free(&say);
+}
+
 void thf_view_write(const void *vs, int seat, pf_jw *w) {
   const thf_state *s = vs;
   pf_jw_key_int(w, "hand_number", s->hand_no + (s->phase == PH_OVER ? 0 : 1));
@@ -136,6 +197,7 @@ void thf_view_write(const void *vs, int seat, pf_jw *w) {
     pf_jw_key(w, "last_hand_scores");
     pf_jw_ints(w, s->last_hand, s->players);
   }
+  if (s->phase == PH_OVER) end_write(s, w);
   thf_zones(s, seat, w);
 }
 

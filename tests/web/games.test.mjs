@@ -150,7 +150,7 @@ test('rules and hint while playing; the live region says whose turn it is', { ti
   await lobby.goto(env.server.url);
   await lobby.locator('#filter-playing').click();
   await lobby.waitForSelector(`#table-list li[data-table="${table}"]`);
-  assert.match(await lobby.locator(`#table-list li[data-table="${table}"]`).textContent(), /\bhands=1\b/);
+  assert.match(await lobby.locator(`#table-list li[data-table="${table}"]`).textContent(), /\bHands in a game: 1\b/);
   await lobby.context().close();
   await page.locator('#rules-btn').click();
   const rules = page.locator('dialog.rules-dialog');

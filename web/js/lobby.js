@@ -178,10 +178,10 @@ export class Lobby {
         let input;
         if (o.type === 'bool') {
           input = h('input', { type: 'checkbox', id, checked: !!o.default, 'aria-describedby': helpId });
-          fs.append(h('div.option', {}, input, h('label', { for: id }, ` ${o.name}`), h('p.help', { id: helpId }, inWords(o.help))));
+          fs.append(h('div.option', {}, input, h('label', { for: id }, ` ${o.label || o.name}`), h('p.help', { id: helpId }, inWords(o.help))));
         } else {
           input = h('input', { type: 'number', id, min: o.min, max: o.max, value: o.default, 'aria-describedby': helpId });
-          fs.append(h('div.option', {}, h('label', { for: id }, `${o.name} `), input,
+          fs.append(h('div.option', {}, h('label', { for: id }, `${o.label || o.name} `), input,
             h('span.help', {}, ` (${o.min}\u2013${o.max}, default ${o.default})`), h('p.help', { id: helpId }, inWords(o.help))));
         }
         this.optionInputs.push({ o, input });
@@ -218,7 +218,7 @@ export class Lobby {
       else {
         const v = Number(input.value);
         if (!Number.isInteger(v) || v < o.min || v > o.max) {
-          this.createMsg.textContent = `${o.name} must be a whole number from ${o.min} to ${o.max}.`;
+          this.createMsg.textContent = `${o.label || o.name} must be a whole number from ${o.min} to ${o.max}.`;
           input.focus();
           return;
         }
@@ -320,10 +320,12 @@ export class Lobby {
 }
 
 // A table's options as the lobby lists them: only those not at the game's default (the engine's
-// list of options says which), an on/off option by its name ("pile", "no pile"), a number as
-// name=value. Every option when the game's list is unknown.
+// list of options says which), by their labels for players: an on/off option by its label
+// ("Point-a-Police", "no Teams"), a number as "label: value" ("Hands in a game: 1"). Every option,
+// by its key, when the game's list is unknown.
 function optionsText(options, known) {
   const byName = new Map((Array.isArray(known) ? known : []).map((o) => [o.name, o]));
+  const label = (k) => byName.get(k)?.label || k;
   return Object.entries(options || {}).filter(([k, v]) => !byName.has(k) || byName.get(k).default !== v)
-    .map(([k, v]) => (typeof v === 'boolean' ? (v ? k : `no ${k}`) : `${k}=${v}`)).join(', ');
+    .map(([k, v]) => (typeof v === 'boolean' ? (v ? label(k) : `no ${label(k)}`) : `${label(k)}: ${v}`)).join(', ');
 }

@@ -9,6 +9,7 @@ import { Board } from './board.js';
 import { changes, reducedMotion } from './motion.js';
 import { richText } from './cards.js';
 import { rulesElements } from './markup.js';
+import { endEvents, endList, endText } from './ending.js';
 import { h, announce, keepFocus, seatsHeld, holdSeat, dropSeat, seatName, joinLink, watchLink, copyText, myName, setMyName, botName, limitsRead } from './dom.js';
 
 const QUICK = ['Good game', 'Your turn', 'One moment', 'Well played'];
@@ -540,8 +541,11 @@ export class TablePage {
     // In review, the whole game's moves (the review's log), else the state's last ones.
     const all = this.review?.log.size ? [...this.review.log.values()].sort((a, b) => a.ply - b.ply) : m.log || [];
     const log = [...all].reverse();
-    this.logList.replaceChildren(...log.map((e) => h('li', { dataset: { ply: e.ply } },
-      h('span.log-ply', { 'aria-hidden': 'true' }, `${e.ply + 1}. `), richText(this.logText(e)))));
+    // Once over, the log's last lines say what the end did (the view's end events).
+    const end = m.status === 'over' ? endEvents(m.view).reverse() : [];
+    this.logList.replaceChildren(...end.map((e) => h('li.log-end', {}, richText(endText(e, (s) => this.name(s))))),
+      ...log.map((e) => h('li', { dataset: { ply: e.ply } },
+        h('span.log-ply', { 'aria-hidden': 'true' }, `${e.ply + 1}. `), richText(this.logText(e)))));
     if (!log.length) this.logList.append(h('li.help', {}, 'No moves yet.'));
     this.logStep();
   }
@@ -610,6 +614,7 @@ export class TablePage {
     this.result.replaceChildren(
       h('h2', { id: 'result-title' }, 'Game over'),
       h('p.result-words', {}, this.resultWords(m)),
+      endList(m.view, (s) => this.name(s)),
       h('table.scores', {},
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Seat'), h('th', { scope: 'col' }, unit[0].toUpperCase() + unit.slice(1)))),
         h('tbody', {}, order.map((s) => h(`tr${winners.includes(s) ? '.winner' : ''}`, {},

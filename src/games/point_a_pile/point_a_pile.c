@@ -245,11 +245,13 @@ static int pap_check(const void *vs, pf_error *err) {
 /* ------------------------------------------------------------------------------------------ */
 
 static const pf_option_desc OPTIONS[] = {
-    [OPT_PILE] = {"pile", PF_OPT_BOOL, 0, 0, 1, "the harder variant: score rows are face-up piles (PAP-8)"},
-    [OPT_POLICE] = {"police", PF_OPT_BOOL, 0, 0, 1, "Point-a-Police: Rule cards (PAP-9)"},
-    [OPT_MISSIONS] = {"missions", PF_OPT_BOOL, 0, 0, 1, "Complete-a-Mission: a secret mission each (PAP-9)"},
-    [OPT_SHY] = {"shy", PF_OPT_BOOL, 0, 0, 1, "Dont-a-Touchme: Shy cards (PAP-9)"},
-    [OPT_ACTIONS] = {"actions", PF_OPT_BOOL, 0, 0, 1, "Wait-a-Minute: Action cards (PAP-9)"},
+    [OPT_PILE] = {"pile", PF_OPT_BOOL, 0, 0, 1, "the harder variant: score rows are face-up piles (PAP-8)",
+                  "Score piles (harder)"},
+    [OPT_POLICE] = {"police", PF_OPT_BOOL, 0, 0, 1, "Point-a-Police: Rule cards (PAP-9)", "Point-a-Police"},
+    [OPT_MISSIONS] = {"missions", PF_OPT_BOOL, 0, 0, 1, "Complete-a-Mission: a secret mission each (PAP-9)",
+                      "Complete-a-Mission"},
+    [OPT_SHY] = {"shy", PF_OPT_BOOL, 0, 0, 1, "Dont-a-Touchme: Shy cards (PAP-9)", "Dont-a-Touchme"},
+    [OPT_ACTIONS] = {"actions", PF_OPT_BOOL, 0, 0, 1, "Wait-a-Minute: Action cards (PAP-9)", "Wait-a-Minute"},
 };
 
 /* How pilfer bench and scripts/strength exercise the game, and the lobby's copy (core/measure.h). */

@@ -339,6 +339,60 @@ static void log_write(const pap_event *e, int n, pf_jw *w) {
 /* PAP-8: a score the seat cannot work out is not shown (null). */
 bool pap_score_hidden(const void *vs, int seat, int p) { return !pap_row_visible(vs, seat, p); }
 
+/* ---- the end, in data and in words (view.h: pf_end_open) ---- */
+
+/* PAP-9 missions: each seat whose mission was met, with the mission and the points it had: the
+ * event "mission_met" ("seat", "mission", "mission_text", "score"). */
+static void mission_met_write(const pap_state *s, int p, pf_jw *w) {
+  pf_buf text = {0}, say = {0};
+  pf_pap_card_text(s->mission[p], &text);
+  const char *what = pf_buf_str(&text);
+  if (!strncmp(what, "mission: ", 9)) what += 9;
+  int score = pap_score_of(s, p);
+  pf_end_event(w, "mission_met", "PAP-9");
+  pf_jw_key_int(w, "seat", p);
+  pf_jw_key(w, "mission");
+  pf_card_write(w, s->mission[p]);
+  pf_jw_key_str(w, "mission_text", what);
+  pf_jw_key_int(w, "score", score);
+  pf_buf_printf(&say, "{%d} met their mission, \u201c%s\u201d, with %d point%s: a mission met wins, whatever the scores.", p,
+                what, score, score == 1 || score == -1 ? "" : "s");
+  pf_end_say(w, pf_buf_str(&say));
+  pf_buf_free(&text);
+  pf_buf_free(&say);
+}
+
+/* PAP-7: the seats with 10 points or more ("goal_reached", "seat", "score"), or the deck empty at
+ * the start of a round ("deck_empty"), the highest score winning. */
+static void end_write(const pap_state *s, pf_jw *w) {
+  pf_buf say = {0};
+  int reached = 0;
+  pf_end_open(w);
+  for (int p = 0; p < s->players; p++)
+    if (s->met >> p & 1) mission_met_write(s, p, w);
+  for (int p = 0; p < s->players && !s->missions; p++) {
+    int score = pap_score_of(s, p);
+    if (score < 10) continue;
+    reached++;
+    pf_end_event(w, "goal_reached", "PAP-7");
+    pf_jw_key_int(w, "seat", p);
+    pf_jw_key_int(w, "score", score);
+    pf_buf_clear(&say);
+    pf_buf_printf(&say, "{%d} reached %d points: 10 points end the game at once.", p, score);
+    pf_end_say(w, pf_buf_str(&say));
+  }
+  if (!s->met && !reached) {
+    pf_end_event(w, "deck_empty", "PAP-7");
+    pf_jw_key_int(w, "round", s->round);
+    pf_buf_clear(&say);
+    pf_buf_printf(&say, "The deck ran out after round %d%s: the highest score wins.", s->round,
+                  s->missions ? " with no mission met" : "");
+    pf_end_say(w, pf_buf_str(&say));
+  }
+  pf_end_close(w);
+  pf_buf_free(&say);
+}
+
 void pap_view_write(const void *vs, int seat, pf_jw *w) {
   const pap_state *s = vs;
   pf_jw_key_int(w, "head", s->head);
@@ -381,6 +435,7 @@ void pap_view_write(const void *vs, int seat, pf_jw *w) {
   pf_jw_key(w, "previous_log");
   log_write(s->prev, s->nprev, w);
   expansions_write(s, seat, w);
+  if (s->over) end_write(s, w);
   pap_zones(s, seat, w);
 }
 
