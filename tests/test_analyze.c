@@ -27,7 +27,7 @@ static pf_an_sums one_game(const pf_an_trace *t, const int *winners, int nw) {
   memset(&s, 0, sizeof s);
   long long share[PF_MAX_PLAYERS] = {0};
   for (int k = 0; k < nw; k++) share[winners[k]] = PF_WIN_UNIT / nw;
-  pf_an_add_game(&s, t, 1, winners, nw, share, t->players);
+  pf_an_add_game(&s, t, winners, nw, share, t->players);
   return s;
 }
 
@@ -124,6 +124,29 @@ static void test_forced_only(void **unused) {
   pf_an_trace_free(&t);
 }
 
+/* A new deal or round ends a turn: seat 1 plays the last move of a deal and the first of the
+ * next (as in 2-player Steal the Pile, STP-5), two turns, not one. */
+static void test_turns_end_with_the_deal(void **unused) {
+  (void)unused;
+  const int st[10] = {0};
+  pf_an_trace t;
+  memset(&t, 0, sizeof t);
+  pf_an_trace_begin(&t, 2, st);
+  pf_an_trace_ply(&t, 0, 2, NULL);
+  pf_an_trace_ply(&t, 1, 2, NULL);
+  pf_an_trace_cut(&t);
+  pf_an_trace_ply(&t, 1, 2, NULL);
+  pf_an_trace_ply(&t, 0, 2, NULL);
+  pf_an_sums s = one_game(&t, NULL, 0);
+  assert_int_equal(s.turns.sum, 4);
+  /* Without the cut, seat 1's two moves are one turn. */
+  pf_an_trace_begin(&t, 2, st);
+  for (int k = 0; k < 4; k++) pf_an_trace_ply(&t, k == 0 || k == 3 ? 0 : 1, 2, NULL);
+  s = one_game(&t, NULL, 0);
+  assert_int_equal(s.turns.sum, 3);
+  pf_an_trace_free(&t);
+}
+
 /* Every value falls in a bin whose bounds hold it; bins follow one another with no gap. */
 static void test_hist_bins(void **unused) {
   (void)unused;
@@ -188,6 +211,40 @@ static void test_analyze_shards_merge(void **unused) {
   parts[0].config.analyze = false;
   assert_int_equal(pf_sim_merge(parts, 3, &merged, &err), -1);
   assert_non_null(strstr(err.msg, "sim or analyze must all agree"));
+}
+
+/* Turns, deals and rounds of whole games. 2-player Steal the Pile: 6 rounds of 4 cards each
+ * (STP-2, STP-5), 48 moves of one card each, 48 turns (the seat that plays last in a round opens
+ * the next one: its two moves are two turns), one deal. Point-a-Pile with missions: the missions
+ * are a second deck dealt at the start (PAP-1, PAP-9), so one deal; its rounds (PAP-2) counted. */
+static void test_turns_deals_rounds(void **unused) {
+  (void)unused;
+  const char *const seats[] = {"greedy", "greedy", "greedy"};
+  pf_sim_config c = config("steal-the-pile", 2, 40, seats);
+  pf_sim_result r;
+  tu_sim_run(&c, 2, NULL, &r);
+  assert_int_equal(r.sums.an.turns.min, 48);
+  assert_int_equal(r.sums.an.turns.max, 48);
+  assert_int_equal(r.sums.an.rounds.sum, 6 * 40);
+  assert_int_equal(r.sums.an.deals.sum, 40);
+  c = config("point-a-pile", 3, 30, seats);
+  pf_error err;
+  if (pf_options_parse_list(c.game->options, c.game->noptions, "missions=true", &c.options, &err) != 0)
+    fail_msg("%s", err.msg);
+  tu_sim_run(&c, 2, NULL, &r);
+  assert_int_equal(r.sums.an.deals.max, 1);
+  assert_true(r.sums.an.rounds.min >= 1);
+  assert_true(r.sums.an.rounds.sum > r.sums.an.rounds.n); /* games of more than one round */
+  char *text = tu_sim_text(&r);
+  assert_non_null(strstr(text, "\"rounds\":{\"n\":30,"));
+  free(text);
+  /* A game without rounds shows none. */
+  c = config("thief", 2, 4, seats);
+  tu_sim_run(&c, 1, NULL, &r);
+  json_t *j = pf_sim_json(&r);
+  assert_null(json_object_get(json_object_get(json_object_get(j, "analysis"), "length"), "rounds"));
+  assert_non_null(json_object_get(json_object_get(json_object_get(j, "analysis"), "length"), "deals"));
+  json_decref(j);
 }
 
 /* Malformed analysis sums are refused, saying where. */
@@ -311,7 +368,8 @@ int main(void) {
       cmocka_unit_test(test_ties_for_the_lead), cmocka_unit_test(test_forced_only),
       cmocka_unit_test(test_hist_bins),       cmocka_unit_test(test_analyze_shards_merge),
       cmocka_unit_test(test_analyze_json_refused), cmocka_unit_test(test_events),
-      cmocka_unit_test(test_standing_keys),
+      cmocka_unit_test(test_standing_keys), cmocka_unit_test(test_turns_end_with_the_deal),
+      cmocka_unit_test(test_turns_deals_rounds),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

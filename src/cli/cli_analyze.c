@@ -110,7 +110,7 @@ void cli_analyze_print(json_t *r, FILE *f) {
 
   fprintf(f, "\nLENGTH, per game                 mean      95%% CI                 p10   median      p90   range\n");
   static const char *const LEN[][2] = {{"moves", "moves"}, {"turns", "turns"}, {"deals", "deals"},
-                                       {"decisions", "decisions (seat moves)"}};
+                                       {"rounds", "rounds"}, {"decisions", "decisions (seat moves)"}};
   for (size_t i = 0; i < sizeof LEN / sizeof *LEN; i++) print_hist_row(f, LEN[i][1], at(an, "length", LEN[i][0]), 1, " ");
   fprintf(f, "  how long the games are, in moves:\n");
   print_bars(f, at(an, "length", "moves"));

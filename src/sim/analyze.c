@@ -21,6 +21,7 @@ static const struct {
     {"moves", "length", offsetof(pf_an_sums, moves), 1},
     {"turns", "length", offsetof(pf_an_sums, turns), 1},
     {"deals", "length", offsetof(pf_an_sums, deals), 1},
+    {"rounds", "length", offsetof(pf_an_sums, rounds), 1},
     {"decisions", "length", offsetof(pf_an_sums, decisions), 1},
     {"margin", "decisiveness", offsetof(pf_an_sums, margin), 1},
     {"lead_changes", "tension", offsetof(pf_an_sums, lead_changes), 1},
@@ -82,6 +83,7 @@ static void trace_room(pf_an_trace *t) {
   t->cap = t->cap ? 2 * t->cap : 1024;
   t->legal = pf_xrealloc(t->legal, (size_t)t->cap * sizeof *t->legal);
   t->mover = pf_xrealloc(t->mover, (size_t)t->cap * sizeof *t->mover);
+  t->cut = pf_xrealloc(t->cut, (size_t)t->cap * sizeof *t->cut);
 }
 
 /* A row of standings from position `at` on, unless it is the last row's. */
@@ -102,6 +104,9 @@ static void trace_row(pf_an_trace *t, long long at, const int *standing) {
 void pf_an_trace_begin(pf_an_trace *t, int players, const int *standing) {
   t->players = players;
   t->plies = t->rows = 0;
+  t->cut_next = false;
+  t->deals = 1;
+  t->rounds = 0;
   memset(t->events, 0, sizeof t->events);
   trace_row(t, 0, standing);
 }
@@ -110,15 +115,20 @@ void pf_an_trace_ply(pf_an_trace *t, int mover, int legal, const int *standing) 
   trace_room(t);
   t->legal[t->plies] = legal;
   t->mover[t->plies] = (signed char)mover;
+  t->cut[t->plies] = t->cut_next;
+  t->cut_next = false;
   t->plies++;
   if (standing) trace_row(t, t->plies, standing);
 }
+
+void pf_an_trace_cut(pf_an_trace *t) { t->cut_next = true; }
 
 void pf_an_trace_free(pf_an_trace *t) {
   free(t->standing);
   free(t->since);
   free(t->legal);
   free(t->mover);
+  free(t->cut);
   memset(t, 0, sizeof *t);
 }
 
@@ -186,12 +196,13 @@ static void add_tension(pf_an_sums *s, const pf_an_trace *t, int w, unsigned oth
   pf_hist_add(&s->margin, end[w] - best_of(end, n, others));
 }
 
-void pf_an_add_game(pf_an_sums *s, const pf_an_trace *t, int deals, const int *winners, int nw,
-                    const long long *bot_share, int nbots) {
+void pf_an_add_game(pf_an_sums *s, const pf_an_trace *t, const int *winners, int nw, const long long *bot_share,
+                    int nbots) {
   long long plies = t->plies, turns = 0, decisions = 0, forced = 0;
   int prev = PF_NOBODY, ph = 0;
   for (long long k = 0; k < plies; k++) {
     int who = t->mover[k];
+    if (t->cut[k]) prev = PF_NOBODY; /* a new deal or round: a new turn */
     if (who == PF_CHANCE) continue;
     if (who != prev) turns++;
     prev = who;
@@ -206,7 +217,8 @@ void pf_an_add_game(pf_an_sums *s, const pf_an_trace *t, int deals, const int *w
   }
   pf_hist_add(&s->moves, plies);
   pf_hist_add(&s->turns, turns);
-  pf_hist_add(&s->deals, deals);
+  pf_hist_add(&s->deals, t->deals);
+  pf_hist_add(&s->rounds, t->rounds);
   pf_hist_add(&s->decisions, decisions);
   pf_hist_add(&s->forced, forced);
   s->shared += nw > 1;
@@ -333,11 +345,12 @@ static void mean_open(pf_jw *w, long long sum, long long sum_sq, long long n) {
 
 /* The histograms of HISTS[i..] in one group, the group's own figures after them (HISTS holds each
  * group's histograms together). */
-static int group_hists(pf_jw *w, const pf_an_sums *s, int i) {
+static int group_hists(pf_jw *w, const pf_an_sums *s, const pf_game *g, int i) {
   pf_jw_key(w, HISTS[i].group);
   pf_jw_open(w, '{');
   int j = i;
   for (; j < NHISTS && strcmp(HISTS[j].group, HISTS[i].group) == 0; j++) {
+    if (HISTS[j].off == offsetof(pf_an_sums, rounds) && !g->round) continue; /* a game without rounds */
     pf_jw_key(w, HISTS[j].name);
     hist_write(w, CHIST(s, j), HISTS[j].scale);
   }
@@ -349,7 +362,7 @@ void pf_an_write(pf_jw *w, const pf_an_sums *s, long long games, const pf_game *
   pf_jw_open(w, '{');
   for (int i = 0; i < NHISTS;) {
     const char *group = HISTS[i].group;
-    i = group_hists(w, s, i);
+    i = group_hists(w, s, g, i);
     if (strcmp(group, "decisiveness") == 0) {
       rate_write(w, "shared_wins", s->shared, games);
       rate_write(w, "no_winner", s->no_winner, games);

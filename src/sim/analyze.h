@@ -18,6 +18,7 @@
 #define PF_ANALYZE_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 #include "core/game.h"
 
@@ -39,12 +40,14 @@ int pf_hist_bin(long long v);
 void pf_hist_bounds(int b, long long *lo, long long *hi);
 
 /* The sums of the design metrics. Per game: length in moves (seat moves and chance outcomes),
- * turns (runs of moves by one seat), deals and decisions (seat moves); the legal moves offered per
+ * turns (runs of moves by one seat within one deal and round), deals (the deals played one after
+ * another: a game that deals several decks at once plays one), rounds (for a game with rounds,
+ * pf_round) and decisions (seat moves); the legal moves offered per
  * decision; forced moves (one legal move) per game; the margin between the winners and the best
  * other; lead changes; where the winner took the lead for good, in thousandths of the game; how
  * far behind the winner ever was (drama). */
 typedef struct pf_an_sums {
-  pf_hist moves, turns, deals, decisions, legal, forced, margin, lead_changes, lead_for_good, drama;
+  pf_hist moves, turns, deals, rounds, decisions, legal, forced, margin, lead_changes, lead_for_good, drama;
   long long shared;        /* games won by more than one seat */
   long long no_winner;     /* games nobody won */
   long long tension_games; /* games with a winner and another seat */
@@ -56,18 +59,23 @@ typedef struct pf_an_sums {
   long long event[PF_MAX_EVENTS], event_sq[PF_MAX_EVENTS]; /* the game's counters, per game */
 } pf_an_sums;
 
-/* One game as it is played: the legal moves at each ply (0 for a chance outcome) and who played
- * it, and the standing of every seat at the start and after every ply, kept only when it changed:
- * row r of `standing` holds from position since[r] (0 the start, k after ply k) to the next row's;
- * and the game's counters. Its arrays grow as needed and are kept from game to game. */
+/* One game as it is played: the legal moves at each ply (0 for a chance outcome), who played it
+ * and whether it opened a new deal or round (a turn ends there), and the standing of every seat at
+ * the start and after every ply, kept only when it changed: row r of `standing` holds from
+ * position since[r] (0 the start, k after ply k) to the next row's; the game's counters; and, set
+ * by the caller before pf_an_add_game, its deals and rounds. Its arrays grow as needed and are kept
+ * from game to game. */
 typedef struct pf_an_trace {
   int players;
   long long plies, cap, rows, rows_cap;
   int *legal;         /* plies */
   signed char *mover; /* plies: a seat, or PF_CHANCE */
+  unsigned char *cut; /* plies: 1 when the ply opened a new deal or round */
+  bool cut_next;      /* pf_an_trace_cut: the next ply opens one */
   int *standing;      /* rows x players */
   long long *since;   /* rows */
   long long events[PF_MAX_EVENTS];
+  int deals, rounds;
 } pf_an_trace;
 
 /* Starts a trace at a game's first position, where the seats stand as `standing` says. */
@@ -75,12 +83,15 @@ void pf_an_trace_begin(pf_an_trace *t, int players, const int *standing);
 /* Notes a ply played by `mover` (a seat or PF_CHANCE) that offered `legal` moves, after which the
  * seats stand as `standing` says; NULL: as before it. */
 void pf_an_trace_ply(pf_an_trace *t, int mover, int legal, const int *standing);
+/* Notes that a new deal or round began at the position after the last ply: the next seat move
+ * begins a turn, whoever makes it. */
+void pf_an_trace_cut(pf_an_trace *t);
 void pf_an_trace_free(pf_an_trace *t);
 
-/* Adds a finished game: its trace, its deals, its winners, and how much of the win each of the
- * run's nbots bots had (in PF_WIN_UNIT). */
-void pf_an_add_game(pf_an_sums *s, const pf_an_trace *t, int deals, const int *winners, int nw,
-                    const long long *bot_share, int nbots);
+/* Adds a finished game: its trace, its winners, and how much of the win each of the run's nbots
+ * bots had (in PF_WIN_UNIT). */
+void pf_an_add_game(pf_an_sums *s, const pf_an_trace *t, const int *winners, int nw, const long long *bot_share,
+                    int nbots);
 void pf_an_sums_add(pf_an_sums *to, const pf_an_sums *from);
 
 /* The metrics with their intervals, as the "analysis" of analyze --json; bot_names are the run's

@@ -93,7 +93,10 @@ static int play_game(worker *w, long long i) {
   bool an = c->analyze, events = an && g->count_events;
   int standing[PF_MAX_PLAYERS];
   uint64_t key = 0;
+  int deal0 = 0, dealt = 0, round = 0;
   if (an) {
+    deal0 = dealt = g->current_deal(st, NULL);
+    round = pf_round(g, st);
     pf_standing(g, st, standing);
     pf_an_trace_begin(&w->trace, n, standing);
     key = pf_standing_key(g, st);
@@ -123,6 +126,10 @@ static int play_game(worker *w, long long i) {
       if (read) pf_standing(g, st, standing);
       pf_an_trace_ply(&w->trace, who, nlegal, read ? standing : NULL);
       key = now;
+      /* A new deal or round ends the turn in progress, whoever moves next. */
+      int d = g->current_deal(st, NULL), rd = pf_round(g, st);
+      if (d != dealt || rd != round) pf_an_trace_cut(&w->trace);
+      dealt = d, round = rd;
     }
   }
   int scores[PF_MAX_PLAYERS], winners[PF_MAX_PLAYERS], nw = g->winners(st, winners);
@@ -158,8 +165,11 @@ static int play_game(worker *w, long long i) {
     if (b->failure == PF_BOT_FORFEIT) s->lost[k]++;
   }
   if (an) {
-    pf_deal d;
-    pf_an_add_game(&s->an, &w->trace, g->current_deal(st, &d) + 1, winners, nw, bot_share, w->nbots);
+    /* The deals played one after another (Point-a-Pile's missions are a second deck dealt at the
+     * start, PAP-1: one deal). */
+    w->trace.deals = dealt - deal0 + 1;
+    w->trace.rounds = round;
+    pf_an_add_game(&s->an, &w->trace, winners, nw, bot_share, w->nbots);
   }
   int rc = 0;
   if (record) {
