@@ -72,6 +72,25 @@ static void test_comeback(void **unused) {
   assert_int_equal(s.margin.sum, 2);
   assert_int_equal(s.phase_lead[0], -2); /* after ply 1 */
   assert_int_equal(s.phase_lead[9], 2);
+  assert_int_equal(s.comeback_margin.sum, 1); /* a tenth of 5, rounded up */
+  pf_an_trace_free(&t);
+  /* Behind by 1 late in a game of 20 points is no comeback (the margin is 2); by 2 is one. */
+  const int close[] = {0, 0, 0, 1, 10, 1, 10, 11, 20, 11};
+  trace_of(&t, 2, 4, close, NULL, NULL);
+  s = one_game(&t, w, 1);
+  assert_int_equal(s.comeback_margin.sum, 2);
+  assert_int_equal(s.drama.sum, 1);
+  assert_int_equal(s.comebacks, 0);
+  const int behind[] = {0, 0, 0, 1, 10, 1, 10, 12, 20, 12};
+  trace_of(&t, 2, 4, behind, NULL, NULL);
+  s = one_game(&t, w, 1);
+  assert_int_equal(s.comebacks, 1);
+  /* Behind by 5 only in the first half: not a comeback. */
+  const int early[] = {0, 0, 0, 5, 6, 5, 10, 5, 20, 5};
+  trace_of(&t, 2, 4, early, NULL, NULL);
+  s = one_game(&t, w, 1);
+  assert_int_equal(s.drama.sum, 5);
+  assert_int_equal(s.comebacks, 0);
   pf_an_trace_free(&t);
 }
 

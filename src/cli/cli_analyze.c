@@ -125,7 +125,9 @@ void cli_analyze_print(json_t *r, FILE *f) {
   print_hist_row(f, "lead changes", json_object_get(t, "lead_changes"), 1, " ");
   print_hist_row(f, "winner leads for good from", json_object_get(t, "lead_for_good"), 100, "%");
   print_hist_row(f, "winner's worst deficit", json_object_get(t, "drama"), 1, " ");
-  print_rate_row(f, "comebacks (behind late)", json_object_get(t, "comebacks"));
+  print_rate_row(f, "comebacks", json_object_get(t, "comebacks"));
+  fprintf(f, "    (the winner behind the best by a tenth of the game's top score or more, here %.1f points on\n"
+             "    average, at a position of the second half)\n", num(json_object_get(t, "comeback_margin"), "mean"));
   fprintf(f, "  the winner's lead over the best other, at the end of each tenth of the game:\n    ");
   for (int ph = 0; ph < 10; ph++) fprintf(f, "%7d%%", 10 * (ph + 1));
   fprintf(f, "\n    ");

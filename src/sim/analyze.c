@@ -27,6 +27,7 @@ static const struct {
     {"lead_changes", "tension", offsetof(pf_an_sums, lead_changes), 1},
     {"lead_for_good", "tension", offsetof(pf_an_sums, lead_for_good), 1000},
     {"drama", "tension", offsetof(pf_an_sums, drama), 1},
+    {"comeback_margin", "tension", offsetof(pf_an_sums, comeback_margin), 1},
     {"legal", "choice", offsetof(pf_an_sums, legal), 1},
     {"forced", "choice", offsetof(pf_an_sums, forced), 1},
 };
@@ -156,12 +157,24 @@ static int best_of(const int *at, int n, unsigned among) {
   return best;
 }
 
+/* The margin a comeback is from: a tenth of the game's scale of points, the highest standing (in
+ * absolute value) any seat had at any position, rounded up; at least 1. */
+static int comeback_margin(const pf_an_trace *t) {
+  long long most = 0;
+  for (long long i = 0; i < t->rows * t->players; i++) {
+    long long v = llabs(t->standing[i]);
+    if (v > most) most = v;
+  }
+  long long m = (most + 9) / 10;
+  return m < 1 ? 1 : (int)m;
+}
+
 /* The tension figures of a game, row by row of its standings: a row holds from position since[r]
  * to `last`, the position before the next row's (the lead changes only where the standings do;
  * the winner was last behind at the end of a row, and behind in the second half when that end is
- * in it). */
+ * in it: a comeback when by the margin or more). */
 static void add_tension(pf_an_sums *s, const pf_an_trace *t, int w, unsigned others) {
-  int n = t->players, ph = 0;
+  int n = t->players, ph = 0, margin = comeback_margin(t);
   long long plies = t->plies, changes = 0, last_off = -1, drama = 0;
   bool comeback = false;
   unsigned last = 0;
@@ -176,7 +189,7 @@ static void add_tension(pf_an_sums *s, const pf_an_trace *t, int w, unsigned oth
     int top = best_of(at, n, (1u << n) - 1);
     if (at[w] < top) {
       last_off = end;
-      if (2 * end >= plies) comeback = true;
+      if (2 * end >= plies && top - at[w] >= margin) comeback = true;
       if (top - at[w] > drama) drama = top - at[w];
     }
     /* The winner's lead at the end of each tenth that ends in this row. */
@@ -188,6 +201,7 @@ static void add_tension(pf_an_sums *s, const pf_an_trace *t, int w, unsigned oth
   }
   s->tension_games++;
   s->comebacks += comeback;
+  pf_hist_add(&s->comeback_margin, margin);
   pf_hist_add(&s->lead_changes, changes);
   pf_hist_add(&s->drama, drama);
   long long good = plies ? (last_off + 1) * 1000 / plies : 0;

@@ -45,13 +45,16 @@ void pf_hist_bounds(int b, long long *lo, long long *hi);
  * pf_round) and decisions (seat moves); the legal moves offered per
  * decision; forced moves (one legal move) per game; the margin between the winners and the best
  * other; lead changes; where the winner took the lead for good, in thousandths of the game; how
- * far behind the winner ever was (drama). */
+ * far behind the winner ever was (drama); the margin a comeback is from, a tenth of the most
+ * points (in absolute value) any seat stood at in the game, rounded up, at least 1. */
 typedef struct pf_an_sums {
-  pf_hist moves, turns, deals, rounds, decisions, legal, forced, margin, lead_changes, lead_for_good, drama;
+  pf_hist moves, turns, deals, rounds, decisions, legal, forced, margin, lead_changes, lead_for_good, drama,
+      comeback_margin;
   long long shared;        /* games won by more than one seat */
   long long no_winner;     /* games nobody won */
   long long tension_games; /* games with a winner and another seat */
-  long long comebacks;     /* of those: the winner was behind at a position of the second half */
+  long long comebacks;     /* of those: the winner was behind by comeback_margin or more at a
+                            * position of the second half */
   long long phase_decisions[PF_AN_PHASES], phase_legal[PF_AN_PHASES], phase_forced[PF_AN_PHASES];
   /* The winner's standing less the best other's at the end of each tenth (tension games). */
   long long phase_lead[PF_AN_PHASES], phase_lead_sq[PF_AN_PHASES];
