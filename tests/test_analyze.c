@@ -4,6 +4,7 @@
  * histograms' bins, analyze shards merged into the unsharded run bit for bit (also through their
  * JSON, in another order), the sums read back refusing what is malformed, and each game's counters.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,11 @@ static void test_no_lead_change(void **unused) {
   /* At the end of each tenth the winner is ahead: 1 (ply 1), 2, 2, 3 ... 4 at the end. */
   assert_int_equal(s.phase_lead[0], 1);
   assert_int_equal(s.phase_lead[9], 4);
+  /* Each seat's margin: its final standing less the best other's. */
+  assert_int_equal(s.seat_margin[0].sum, 4);
+  assert_int_equal(s.seat_margin[1].sum, -4);
+  assert_int_equal(s.seat_margin[1].bin[pf_hist_slot(-4)], 1);
+  assert_int_equal(s.score[0].n, 1);
   pf_an_trace_free(&t);
 }
 
@@ -180,12 +186,41 @@ static void test_hist_bins(void **unused) {
     prev_hi = hi;
     if (b == PF_AN_BINS - 1) assert_int_equal(hi, INT64_MAX);
   }
+  /* Negative values mirror the bins, in the slots below PF_AN_BINS; slots go up in value. */
+  prev_hi = INT64_MIN;
+  for (int i = 1; i < PF_AN_SLOTS; i++) {
+    long long lo, hi;
+    pf_hist_slot_bounds(i, &lo, &hi);
+    if (i > 1) assert_true(lo == prev_hi + 1);
+    assert_int_equal(pf_hist_slot(lo), i);
+    assert_int_equal(pf_hist_slot(hi), i);
+    prev_hi = hi;
+  }
+  assert_int_equal(pf_hist_slot(-1), PF_AN_BINS - 1);
+  assert_int_equal(pf_hist_slot(0), PF_AN_BINS);
   pf_hist h = {0}, a = {0}, c = {0};
   for (long long v = 0; v < 300000; v += 7) pf_hist_add(&h, v), pf_hist_add(v % 2 ? &a : &c, v);
   pf_hist_merge(&a, &c);
   assert_memory_equal(&a, &h, sizeof h);
   assert_int_equal(h.min, 0);
   assert_int_equal(h.max, 299999);
+}
+
+/* The balance test: chi-squared against equal shares, with its p-value, on cases worked by hand. */
+static void test_chi2(void **unused) {
+  (void)unused;
+  double p;
+  const double two[] = {60, 40}, three[] = {50, 30, 20}, even[] = {25, 25, 25, 25}, none[] = {0, 0};
+  assert_float_equal(pf_an_chi2(two, 2, &p), 4.0, 1e-12);
+  assert_float_equal(p, 0.0455003, 1e-6); /* 1 df: P(chi2 > 4) */
+  assert_float_equal(pf_an_chi2(three, 3, &p), 14.0, 1e-12);
+  assert_float_equal(p, exp(-7.0), 1e-12); /* 2 df: e^(-x/2) */
+  assert_float_equal(pf_an_chi2(even, 4, &p), 0.0, 1e-12);
+  assert_float_equal(p, 1.0, 1e-12);
+  assert_float_equal(pf_an_chi2(none, 2, &p), 0.0, 0);
+  assert_float_equal(p, 1.0, 0);
+  assert_float_equal(pf_an_gamma_q(5, 10), 0.0292526881, 1e-9); /* the continued fraction */
+  assert_float_equal(pf_an_gamma_q(5, 2), 0.9473469827, 1e-9);  /* the series */
 }
 
 /* ---- whole runs ---- */
@@ -388,7 +423,7 @@ int main(void) {
       cmocka_unit_test(test_hist_bins),       cmocka_unit_test(test_analyze_shards_merge),
       cmocka_unit_test(test_analyze_json_refused), cmocka_unit_test(test_events),
       cmocka_unit_test(test_standing_keys), cmocka_unit_test(test_turns_end_with_the_deal),
-      cmocka_unit_test(test_turns_deals_rounds),
+      cmocka_unit_test(test_turns_deals_rounds), cmocka_unit_test(test_chi2),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -107,6 +107,14 @@ void cli_analyze_print(json_t *r, FILE *f) {
             100 * num(v, "win_rate_ci95.0"), 100 * num(v, "win_rate_ci95.1"), 100 * num(v, "fair_share"));
   }
   fprintf(f, "  first seat's advantage     %+8.1f points\n", 100 * num(r, "first_seat_advantage"));
+  json_t *bal = json_object_get(an, "balance");
+  if (bal && n > 1) {
+    fprintf(f, "  all seats alike?           chi-squared %.2f, %d df: p = %.3g%s\n", num(bal, "chi2"), (int)num(bal, "df"),
+            num(bal, "p_value"), num(bal, "p_value") < 0.05 ? " (the seats differ)" : "");
+    fprintf(f, "  seat winning least         seat %d, %.1f points below its fair share [%+.1f, %+.1f]\n",
+            (int)num(bal, "worst_seat"), 100 * num(bal, "worst_deficit"), 100 * num(bal, "worst_deficit_ci95.0"),
+            100 * num(bal, "worst_deficit_ci95.1"));
+  }
 
   fprintf(f, "\nLENGTH, per game                 mean      95%% CI                 p10   median      p90   range\n");
   static const char *const LEN[][2] = {{"moves", "moves"}, {"turns", "turns"}, {"deals", "deals"},
@@ -114,6 +122,18 @@ void cli_analyze_print(json_t *r, FILE *f) {
   for (size_t i = 0; i < sizeof LEN / sizeof *LEN; i++) print_hist_row(f, LEN[i][1], at(an, "length", LEN[i][0]), 1, " ");
   fprintf(f, "  how long the games are, in moves:\n");
   print_bars(f, at(an, "length", "moves"));
+
+  json_t *seats = json_object_get(an, "seats");
+  if (json_array_size(seats)) {
+    fprintf(f, "\nSCORES, per seat                 mean      95%% CI                 p10   median      p90   range\n");
+    json_array_foreach(seats, b, v) {
+      snprintf(label, sizeof label, "seat %zu score", b);
+      print_hist_row(f, label, json_object_get(v, "score"), 1, " ");
+      snprintf(label, sizeof label, "seat %zu margin", b);
+      print_hist_row(f, label, json_object_get(v, "margin"), 1, " ");
+    }
+    fprintf(f, "  (a seat's margin: its final standing less the best other seat's; above 0 when it won)\n");
+  }
 
   fprintf(f, "\nDECISIVENESS\n");
   print_rate_row(f, "shared wins", at(an, "decisiveness", "shared_wins"));

@@ -3,6 +3,7 @@
  */
 #include "sim/analyze.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,13 +57,29 @@ void pf_hist_bounds(int b, long long *lo, long long *hi) {
   *hi = b == PF_AN_BINS - 1 ? INT64_MAX : *lo + (1LL << (k - 3)) - 1;
 }
 
+int pf_hist_slot(long long v) {
+  if (v >= 0) return PF_AN_BINS + pf_hist_bin(v);
+  return PF_AN_BINS - pf_hist_bin(v == INT64_MIN ? INT64_MAX : -v);
+}
+
+void pf_hist_slot_bounds(int i, long long *lo, long long *hi) {
+  if (i >= PF_AN_BINS) {
+    pf_hist_bounds(i - PF_AN_BINS, lo, hi);
+    return;
+  }
+  long long a, b;
+  pf_hist_bounds(PF_AN_BINS - i, &a, &b);
+  *lo = -b;
+  *hi = -a;
+}
+
 void pf_hist_add(pf_hist *h, long long v) {
   if (h->n == 0 || v < h->min) h->min = v;
   if (h->n == 0 || v > h->max) h->max = v;
   h->n++;
   h->sum += v;
   h->sum_sq += v * v;
-  h->bin[pf_hist_bin(v)]++;
+  h->bin[pf_hist_slot(v)]++;
 }
 
 void pf_hist_merge(pf_hist *to, const pf_hist *from) {
@@ -72,7 +89,7 @@ void pf_hist_merge(pf_hist *to, const pf_hist *from) {
   to->n += from->n;
   to->sum += from->sum;
   to->sum_sq += from->sum_sq;
-  for (int b = 0; b < PF_AN_BINS; b++) to->bin[b] += from->bin[b];
+  for (int b = 0; b < PF_AN_SLOTS; b++) to->bin[b] += from->bin[b];
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -247,6 +264,11 @@ void pf_an_add_game(pf_an_sums *s, const pf_an_trace *t, const int *winners, int
     s->event[e] += t->events[e];
     s->event_sq[e] += t->events[e] * t->events[e];
   }
+  const int *end = t->standing + (t->rows - 1) * t->players;
+  for (int p = 0; p < t->players; p++) {
+    pf_hist_add(&s->score[p], t->scores[p]);
+    if (t->players > 1) pf_hist_add(&s->seat_margin[p], end[p] - best_of(end, t->players, ((1u << t->players) - 1) & ~(1u << p)));
+  }
 }
 
 void pf_an_sums_add(pf_an_sums *to, const pf_an_sums *from) {
@@ -268,6 +290,10 @@ void pf_an_sums_add(pf_an_sums *to, const pf_an_sums *from) {
     to->event[e] += from->event[e];
     to->event_sq[e] += from->event_sq[e];
   }
+  for (int p = 0; p < PF_MAX_PLAYERS; p++) {
+    pf_hist_merge(&to->score[p], &from->score[p]);
+    pf_hist_merge(&to->seat_margin[p], &from->seat_margin[p]);
+  }
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -286,11 +312,11 @@ static void pair(pf_jw *w, const char *key, double a, double b) {
  * within its bin's width above (interpolated). */
 static double quantile(const pf_hist *h, double q) {
   double want = q * (double)h->n, cum = 0;
-  for (int b = 0; b < PF_AN_BINS; b++) {
+  for (int b = 0; b < PF_AN_SLOTS; b++) {
     if (!h->bin[b]) continue;
     if (cum + (double)h->bin[b] >= want) {
       long long lo, hi;
-      pf_hist_bounds(b, &lo, &hi);
+      pf_hist_slot_bounds(b, &lo, &hi);
       if (lo < h->min) lo = h->min;
       if (hi > h->max) hi = h->max;
       return lo == hi ? (double)lo : (double)lo + (double)(hi - lo) * (want - cum) / (double)h->bin[b];
@@ -317,11 +343,12 @@ static void hist_write(pf_jw *w, const pf_hist *h, int scale) {
   pf_jw_key_real(w, "p90", quantile(h, 0.9) / k);
   pf_jw_key(w, "bins");
   pf_jw_open(w, '[');
-  for (int b = 0; b < PF_AN_BINS; b++) {
+  for (int b = 0; b < PF_AN_SLOTS; b++) {
     if (!h->bin[b]) continue;
     long long lo, hi;
-    pf_hist_bounds(b, &lo, &hi);
+    pf_hist_slot_bounds(b, &lo, &hi);
     if (hi > h->max) hi = h->max;
+    if (b < PF_AN_BINS && lo < h->min) lo = h->min; /* the open end below */
     pf_jw_open(w, '[');
     pf_jw_real(w, lo / k);
     pf_jw_real(w, hi / k);
@@ -371,8 +398,74 @@ static int group_hists(pf_jw *w, const pf_an_sums *s, const pf_game *g, int i) {
   return j;
 }
 
-void pf_an_write(pf_jw *w, const pf_an_sums *s, long long games, const pf_game *g, const char *const *bot_names,
-                 int nbots) {
+/* ---- the balance of the seats ---- */
+
+double pf_an_gamma_q(double a, double x) {
+  if (x <= 0) return 1;
+  double front = exp(-x + a * log(x) - lgamma(a));
+  if (x < a + 1) { /* the series of P(a, x) */
+    double term = 1 / a, sum = term;
+    for (int k = 1; k < 1000 && term > sum * 1e-16; k++) sum += term *= x / (a + k);
+    double q = 1 - sum * front;
+    return q < 0 ? 0 : q;
+  }
+  /* Q's continued fraction, evaluated by the modified Lentz method. */
+  double tiny = 1e-300, b = x + 1 - a, c = 1 / tiny, d = 1 / b, h = d;
+  for (int k = 1; k < 1000; k++) {
+    double an = -k * (k - a);
+    b += 2;
+    d = an * d + b;
+    if (fabs(d) < tiny) d = tiny;
+    c = b + an / c;
+    if (fabs(c) < tiny) c = tiny;
+    d = 1 / d;
+    h *= d * c;
+    if (fabs(d * c - 1) < 1e-16) break;
+  }
+  return front * h;
+}
+
+double pf_an_chi2(const double *wins, int n, double *p_value) {
+  double total = 0, chi2 = 0;
+  for (int p = 0; p < n; p++) total += wins[p];
+  *p_value = 1;
+  if (total <= 0 || n < 2) return 0;
+  double want = total / n;
+  for (int p = 0; p < n; p++) chi2 += (wins[p] - want) * (wins[p] - want) / want;
+  *p_value = pf_an_gamma_q((n - 1) / 2.0, chi2 / 2);
+  return chi2;
+}
+
+/* "balance": the chi-squared test of equal shares over the seats' wins (shared wins split), and
+ * the seat that won least, its win rate and its deficit from the fair share, with intervals. */
+static void balance_write(pf_jw *w, const pf_an_run *run) {
+  int n = run->players, worst = 0;
+  double wins[PF_MAX_PLAYERS], p_value;
+  for (int p = 0; p < n; p++) {
+    wins[p] = (double)run->win[p] / PF_WIN_UNIT;
+    if (run->win[p] < run->win[worst]) worst = p;
+  }
+  double chi2 = pf_an_chi2(wins, n, &p_value), fair = 1.0 / n;
+  pf_sim_estimate e = pf_sim_wilson(run->win[worst], run->win_sq[worst], run->games);
+  pf_jw_key(w, "balance");
+  pf_jw_open(w, '{');
+  pf_jw_key_real(w, "chi2", chi2);
+  pf_jw_key_int(w, "df", n - 1);
+  pf_jw_key_real(w, "p_value", p_value);
+  pf_jw_key_int(w, "worst_seat", worst);
+  pf_jw_key_real(w, "worst_win_rate", e.mean);
+  pair(w, "worst_win_rate_ci95", e.lo, e.hi);
+  pf_jw_key_real(w, "fair_share", fair);
+  pf_jw_key_real(w, "worst_deficit", fair - e.mean);
+  pair(w, "worst_deficit_ci95", fair - e.hi, fair - e.lo);
+  pf_jw_close(w, '}');
+}
+
+void pf_an_write(pf_jw *w, const pf_an_sums *s, const pf_an_run *run) {
+  const pf_game *g = run->game;
+  long long games = run->games;
+  const char *const *bot_names = run->bot_names;
+  int nbots = run->nbots;
   pf_jw_open(w, '{');
   for (int i = 0; i < NHISTS;) {
     const char *group = HISTS[i].group;
@@ -428,6 +521,20 @@ void pf_an_write(pf_jw *w, const pf_an_sums *s, long long games, const pf_game *
     pf_jw_close(w, '}');
   }
   pf_jw_close(w, '}');
+  balance_write(w, run);
+  pf_jw_key(w, "seats");
+  pf_jw_open(w, '[');
+  for (int p = 0; p < run->players; p++) {
+    pf_jw_open(w, '{');
+    pf_jw_key(w, "score");
+    hist_write(w, &s->score[p], 1);
+    if (run->players > 1) {
+      pf_jw_key(w, "margin");
+      hist_write(w, &s->seat_margin[p], 1);
+    }
+    pf_jw_close(w, '}');
+  }
+  pf_jw_close(w, ']');
   pf_jw_close(w, '}');
 }
 
@@ -436,30 +543,40 @@ static void llongs(pf_jw *w, const char *key, const long long *v, int n) {
   pf_jw_llongs(w, v, n);
 }
 
-void pf_an_sums_write(pf_jw *w, const pf_an_sums *s, const pf_game *g, int nbots) {
+static void hist_sums_write(pf_jw *w, const pf_hist *h) {
+  pf_jw_open(w, '{');
+  pf_jw_key_int(w, "n", h->n);
+  pf_jw_key_int(w, "sum", h->sum);
+  pf_jw_key_int(w, "sum_sq", h->sum_sq);
+  pf_jw_key_int(w, "min", h->min);
+  pf_jw_key_int(w, "max", h->max);
+  pf_jw_key(w, "bins");
+  pf_jw_open(w, '[');
+  for (int b = 0; b < PF_AN_SLOTS; b++)
+    if (h->bin[b]) {
+      long long lo, hi;
+      pf_hist_slot_bounds(b, &lo, &hi);
+      pf_jw_open(w, '[');
+      pf_jw_int(w, lo);
+      pf_jw_int(w, h->bin[b]);
+      pf_jw_close(w, ']');
+    }
+  pf_jw_close(w, ']');
+  pf_jw_close(w, '}');
+}
+
+static void hists_sums_write(pf_jw *w, const char *key, const pf_hist *h, int n) {
+  pf_jw_key(w, key);
+  pf_jw_open(w, '[');
+  for (int p = 0; p < n; p++) hist_sums_write(w, &h[p]);
+  pf_jw_close(w, ']');
+}
+
+void pf_an_sums_write(pf_jw *w, const pf_an_sums *s, const pf_game *g, int players, int nbots) {
   pf_jw_open(w, '{');
   for (int i = 0; i < NHISTS; i++) {
-    const pf_hist *h = CHIST(s, i);
     pf_jw_key(w, HISTS[i].name);
-    pf_jw_open(w, '{');
-    pf_jw_key_int(w, "n", h->n);
-    pf_jw_key_int(w, "sum", h->sum);
-    pf_jw_key_int(w, "sum_sq", h->sum_sq);
-    pf_jw_key_int(w, "min", h->min);
-    pf_jw_key_int(w, "max", h->max);
-    pf_jw_key(w, "bins");
-    pf_jw_open(w, '[');
-    for (int b = 0; b < PF_AN_BINS; b++)
-      if (h->bin[b]) {
-        long long lo, hi;
-        pf_hist_bounds(b, &lo, &hi);
-        pf_jw_open(w, '[');
-        pf_jw_int(w, lo);
-        pf_jw_int(w, h->bin[b]);
-        pf_jw_close(w, ']');
-      }
-    pf_jw_close(w, ']');
-    pf_jw_close(w, '}');
+    hist_sums_write(w, CHIST(s, i));
   }
   pf_jw_key_int(w, "shared", s->shared);
   pf_jw_key_int(w, "no_winner", s->no_winner);
@@ -476,6 +593,8 @@ void pf_an_sums_write(pf_jw *w, const pf_an_sums *s, const pf_game *g, int nbots
   pf_jw_close(w, ']');
   llongs(w, "event", s->event, pf_nevents(g));
   llongs(w, "event_sq", s->event_sq, pf_nevents(g));
+  hists_sums_write(w, "score", s->score, players);
+  hists_sums_write(w, "seat_margin", s->seat_margin, players);
   pf_jw_close(w, '}');
 }
 
@@ -517,9 +636,9 @@ static int read_hist(json_t *o, pf_hist *h, pf_error *err) {
     if (!json_is_array(x) || json_array_size(x) != 2 || !json_is_integer(lo) || !json_is_integer(count) ||
         json_integer_value(count) < 1)
       return pf_fail(err, "bins[%zu]: expected [lo, count] with a count from 1", i);
-    int b = pf_hist_bin(json_integer_value(lo));
+    int b = pf_hist_slot(json_integer_value(lo));
     long long blo, bhi;
-    pf_hist_bounds(b, &blo, &bhi);
+    pf_hist_slot_bounds(b, &blo, &bhi);
     if (blo != json_integer_value(lo) || h->bin[b])
       return pf_fail(err, "bins[%zu]: %lld is not where a bin begins, or its bin is given twice", i,
                      (long long)json_integer_value(lo));
@@ -530,7 +649,19 @@ static int read_hist(json_t *o, pf_hist *h, pf_error *err) {
   return 0;
 }
 
-int pf_an_sums_read(json_t *j, const pf_game *g, int nbots, pf_an_sums *s, pf_error *err) {
+/* An array of n histograms' sums at key. */
+static int read_hists(json_t *j, const char *key, pf_hist *h, int n, pf_error *err) {
+  json_t *a = json_object_get(j, key);
+  if (!json_is_array(a) || (int)json_array_size(a) != n) return pf_fail(err, "%s: expected %d histograms, one per seat", key, n);
+  for (int p = 0; p < n; p++)
+    if (read_hist(json_array_get(a, (size_t)p), &h[p], err) != 0) {
+      pf_error_prefix(err, "%s[%d]", key, p);
+      return -1;
+    }
+  return 0;
+}
+
+int pf_an_sums_read(json_t *j, const pf_game *g, int players, int nbots, pf_an_sums *s, pf_error *err) {
   memset(s, 0, sizeof *s);
   if (!json_is_object(j)) return pf_fail(err, "expected an object");
   for (int i = 0; i < NHISTS; i++)
@@ -552,5 +683,7 @@ int pf_an_sums_read(json_t *j, const pf_game *g, int nbots, pf_an_sums *s, pf_er
     return pf_fail(err, "beat: expected %d rows, one per bot", nbots);
   for (int b = 0; b < nbots; b++)
     if (read_lls_of(json_array_get(beat, (size_t)b), "beat", s->beat[b], nbots, err) != 0) return -1;
-  return 0;
+  return read_hists(j, "score", s->score, players, err) || read_hists(j, "seat_margin", s->seat_margin, players, err)
+             ? -1
+             : 0;
 }

@@ -27,10 +27,13 @@
 #define PF_AN_PHASES 10 /* a game's course in tenths of its positions */
 
 /* Values of one kind, one per game (or per decision): count, sum, sum of squares, least, most, and
- * how many fell in each bin. */
+ * how many fell in each bin: bin[PF_AN_BINS + b] holds the values v >= 0 of pf_hist_bin(v) = b,
+ * bin[PF_AN_BINS - b] the values v < 0 of pf_hist_bin(-v) = b (b >= 1 there), so that the bins
+ * go up in value from index 1. */
+#define PF_AN_SLOTS (2 * PF_AN_BINS)
 typedef struct pf_hist {
   long long n, sum, sum_sq, min, max;
-  long long bin[PF_AN_BINS];
+  long long bin[PF_AN_SLOTS];
 } pf_hist;
 
 void pf_hist_add(pf_hist *h, long long v);
@@ -38,6 +41,9 @@ void pf_hist_merge(pf_hist *to, const pf_hist *from);
 /* The bin of a value (0 and up), and the values a bin holds: [lo, hi]. */
 int pf_hist_bin(long long v);
 void pf_hist_bounds(int b, long long *lo, long long *hi);
+/* The slot of any value in pf_hist.bin, and the values a slot holds. */
+int pf_hist_slot(long long v);
+void pf_hist_slot_bounds(int i, long long *lo, long long *hi);
 
 /* The sums of the design metrics. Per game: length in moves (seat moves and chance outcomes),
  * turns (runs of moves by one seat within one deal and round), deals (the deals played one after
@@ -60,6 +66,9 @@ typedef struct pf_an_sums {
   long long phase_lead[PF_AN_PHASES], phase_lead_sq[PF_AN_PHASES];
   long long beat[PF_MAX_PLAYERS][PF_MAX_PLAYERS]; /* games bot b had more of the win than bot c */
   long long event[PF_MAX_EVENTS], event_sq[PF_MAX_EVENTS]; /* the game's counters, per game */
+  /* Per seat: its final score (the game's scores), and its margin, its final standing less the
+   * best other seat's (above 0 when it won alone). */
+  pf_hist score[PF_MAX_PLAYERS], seat_margin[PF_MAX_PLAYERS];
 } pf_an_sums;
 
 /* One game as it is played: the legal moves at each ply (0 for a chance outcome), who played it
@@ -79,6 +88,7 @@ typedef struct pf_an_trace {
   long long *since;   /* rows */
   long long events[PF_MAX_EVENTS];
   int deals, rounds;
+  int scores[PF_MAX_PLAYERS]; /* at the end */
 } pf_an_trace;
 
 /* Starts a trace at a game's first position, where the seats stand as `standing` says. */
@@ -97,13 +107,27 @@ void pf_an_add_game(pf_an_sums *s, const pf_an_trace *t, const int *winners, int
                     int nbots);
 void pf_an_sums_add(pf_an_sums *to, const pf_an_sums *from);
 
-/* The metrics with their intervals, as the "analysis" of analyze --json; bot_names are the run's
- * bots, events the game's counters. */
+/* What the figures are of: the game, its players, the run's games, each seat's wins and their
+ * squares (in PF_WIN_UNIT, sim's sums), and the run's bots. */
+typedef struct pf_an_run {
+  const pf_game *game;
+  int players, nbots;
+  long long games;
+  const long long *win, *win_sq;
+  const char *const *bot_names;
+} pf_an_run;
+
+/* The metrics with their intervals, as the "analysis" of analyze --json. */
 struct pf_jw;
-void pf_an_write(struct pf_jw *w, const pf_an_sums *s, long long games, const pf_game *g, const char *const *bot_names,
-                 int nbots);
+void pf_an_write(struct pf_jw *w, const pf_an_sums *s, const pf_an_run *run);
 /* The sums as integers, for merge ("sums"."analysis"), and back. */
-void pf_an_sums_write(struct pf_jw *w, const pf_an_sums *s, const pf_game *g, int nbots);
-int pf_an_sums_read(json_t *j, const pf_game *g, int nbots, pf_an_sums *s, pf_error *err);
+void pf_an_sums_write(struct pf_jw *w, const pf_an_sums *s, const pf_game *g, int players, int nbots);
+int pf_an_sums_read(json_t *j, const pf_game *g, int players, int nbots, pf_an_sums *s, pf_error *err);
+
+/* The chi-squared test that n seats win equal shares, from each seat's wins: the statistic, with
+ * n - 1 degrees of freedom, and its p-value (1 when nobody won). */
+double pf_an_chi2(const double *wins, int n, double *p_value);
+/* The regularized upper incomplete gamma function Q(a, x), a > 0, x >= 0. */
+double pf_an_gamma_q(double a, double x);
 
 #endif

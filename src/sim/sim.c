@@ -169,6 +169,7 @@ static int play_game(worker *w, long long i) {
      * start, PAP-1: one deal). */
     w->trace.deals = dealt - deal0 + 1;
     w->trace.rounds = round;
+    memcpy(w->trace.scores, scores, sizeof scores);
     pf_an_add_game(&s->an, &w->trace, winners, nw, bot_share, w->nbots);
   }
   int rc = 0;
@@ -445,7 +446,9 @@ void pf_sim_write(pf_jw *w, const pf_sim_result *r) {
       for (int p = n - 1; p >= 0; p--)
         if (seat_bot[p] == b) names[b] = c->seats[p];
     pf_jw_key(w, "analysis");
-    pf_an_write(w, &s->an, s->games, c->game, names, nbots);
+    pf_an_run run = {.game = c->game, .players = n, .nbots = nbots, .games = s->games, .win = s->win,
+                     .win_sq = s->win_sq, .bot_names = names};
+    pf_an_write(w, &s->an, &run);
   }
   pf_jw_key(w, "sums");
   pf_jw_open(w, '{');
@@ -465,7 +468,7 @@ void pf_sim_write(pf_jw *w, const pf_sim_result *r) {
   pf_jw_close(w, '}');
   if (c->analyze) {
     pf_jw_key(w, "analysis");
-    pf_an_sums_write(w, &s->an, c->game, nbots);
+    pf_an_sums_write(w, &s->an, c->game, n, nbots);
   }
   pf_jw_close(w, '}');
   pf_jw_key_real(w, "wall_seconds", r->seconds);
@@ -587,7 +590,7 @@ int pf_sim_from_json(json_t *j, const char *what, pf_sim_result *out, pf_error *
   if (read_failures(json_object_get(sums, "failures"), n, s, err) != 0) goto bad;
   json_t *an = json_object_get(sums, "analysis");
   out->config.analyze = an != NULL;
-  if (an && pf_an_sums_read(an, out->config.game, nbots, &s->an, err) != 0) {
+  if (an && pf_an_sums_read(an, out->config.game, n, nbots, &s->an, err) != 0) {
     pf_error_prefix(err, "sums.analysis");
     goto bad;
   }
