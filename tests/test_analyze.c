@@ -206,6 +206,58 @@ static void test_hist_bins(void **unused) {
   assert_int_equal(h.max, 299999);
 }
 
+/* The counters per seat and the winner's against the others': seat 0 wins with 5 steals, seats 1
+ * and 2 made 1 and 2: the winner made 3.5 more than the others' mean (kept times 2, the others). */
+static void test_events_per_seat(void **unused) {
+  (void)unused;
+  const int st[] = {0, 0, 0, 3, 1, 2};
+  pf_an_trace t;
+  trace_of(&t, 3, 1, st, NULL, NULL);
+  t.seat_events[0][0] = 5, t.seat_events[1][0] = 1, t.seat_events[2][0] = 2;
+  int w[] = {0};
+  pf_an_sums s = one_game(&t, w, 1);
+  assert_int_equal(s.lead_games, 1);
+  assert_int_equal(s.lead_event[0], 7);
+  assert_int_equal(s.lead_event_sq[0], 49);
+  assert_int_equal(s.seat_event[2][0], 2);
+  /* A shared win is left out of the winner's comparison. */
+  int both[] = {0, 1};
+  s = one_game(&t, both, 2);
+  assert_int_equal(s.lead_games, 0);
+  pf_an_trace_free(&t);
+}
+
+/* The share of a seat's result the deal explains, on constructed deals of 2 seats and 2 rotations:
+ * when a seat of each deal wins in both rotations, all of it; when the win goes with the bot, so
+ * that each seat wins once in each deal, none of it. */
+static void test_deal_share(void **unused) {
+  (void)unused;
+  pf_an_sums s;
+  memset(&s, 0, sizeof s);
+  const long long U = PF_WIN_UNIT;
+  for (int d = 0; d < 10; d++) {
+    long long sh[2][PF_MAX_PLAYERS] = {{d % 2 ? U : 0, d % 2 ? 0 : U}, {d % 2 ? U : 0, d % 2 ? 0 : U}};
+    pf_an_add_deal(&s, 2, (const long long(*)[PF_MAX_PLAYERS])sh);
+  }
+  double share, lo, hi;
+  assert_true(pf_an_deal_share(&s, 2, &share, &lo, &hi));
+  assert_float_equal(share, 1.0, 1e-12);
+  assert_int_equal(s.deal_groups, 20);
+  memset(&s, 0, sizeof s);
+  for (int d = 0; d < 10; d++) {
+    long long sh[2][PF_MAX_PLAYERS] = {{U, 0}, {0, U}};
+    pf_an_add_deal(&s, 2, (const long long(*)[PF_MAX_PLAYERS])sh);
+  }
+  assert_true(pf_an_deal_share(&s, 2, &share, &lo, &hi));
+  assert_float_equal(share, 0.0, 1e-12);
+  assert_true(hi > 0 && hi < 1);
+  /* One deal is too few. */
+  memset(&s, 0, sizeof s);
+  long long one[2][PF_MAX_PLAYERS] = {{U, 0}, {U, 0}};
+  pf_an_add_deal(&s, 2, (const long long(*)[PF_MAX_PLAYERS])one);
+  assert_false(pf_an_deal_share(&s, 2, &share, &lo, &hi));
+}
+
 /* The balance test: chi-squared against equal shares, with its p-value, on cases worked by hand. */
 static void test_chi2(void **unused) {
   (void)unused;
@@ -281,6 +333,11 @@ static void test_turns_deals_rounds(void **unused) {
   assert_int_equal(r.sums.an.turns.max, 48);
   assert_int_equal(r.sums.an.rounds.sum, 6 * 40);
   assert_int_equal(r.sums.an.deals.sum, 40);
+  /* No chance outcomes: every event is in some seat's move. Rotated: 20 deals of 2 seats. */
+  for (int e = 0; e < pf_nevents(c.game); e++)
+    assert_int_equal(r.sums.an.seat_event[0][e] + r.sums.an.seat_event[1][e], r.sums.an.event[e]);
+  assert_int_equal(r.sums.an.deal_groups, 40);
+  assert_int_equal(r.sums.an.deal_y, r.sums.win[0] + r.sums.win[1]);
   c = config("point-a-pile", 3, 30, seats);
   pf_error err;
   if (pf_options_parse_list(c.game->options, c.game->noptions, "missions=true", &c.options, &err) != 0)
@@ -424,6 +481,7 @@ int main(void) {
       cmocka_unit_test(test_analyze_json_refused), cmocka_unit_test(test_events),
       cmocka_unit_test(test_standing_keys), cmocka_unit_test(test_turns_end_with_the_deal),
       cmocka_unit_test(test_turns_deals_rounds), cmocka_unit_test(test_chi2),
+      cmocka_unit_test(test_events_per_seat), cmocka_unit_test(test_deal_share),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -178,12 +178,33 @@ void cli_analyze_print(json_t *r, FILE *f) {
       print_rate_row(f, label, v);
     }
   }
+  json_t *ds = json_object_get(an, "deal_share");
+  if (ds) {
+    if (!json_array_size(beats)) fprintf(f, "\nSKILL AND LUCK\n");
+    fprintf(f, "  the deal explains          %8.1f%%   [%6.1f%%, %6.1f%%]  of a seat's result (%lld deals, each\n"
+               "    played once per rotation: 100%% when a seat of a deal fares the same whichever bot holds it)\n",
+            100 * num(ds, "share"), 100 * num(ds, "ci95.0"), 100 * num(ds, "ci95.1"), (long long)num(ds, "deals"));
+  }
   json_t *ev = json_object_get(an, "events");
   if (json_object_size(ev)) {
     fprintf(f, "\nGAME EVENTS, per game               mean      95%% CI              total\n");
     json_object_foreach(ev, key, v)
       fprintf(f, "  %-26s %9.2f   [%8.2f, %8.2f]  %12lld\n", key, num(v, "mean"), num(v, "ci95.0"), num(v, "ci95.1"),
               (long long)num(v, "total"));
+    json_t *first = json_object_iter_value(json_object_iter(ev));
+    if (json_object_get(first, "winner_minus_others")) {
+      fprintf(f, "  by seat, in its own moves, per game:\n    %-24s", "");
+      for (int p = 0; p < n; p++) fprintf(f, "  seat %-3d", p);
+      fprintf(f, "   the winner less the others' mean, 95%% CI\n");
+      json_object_foreach(ev, key, v) {
+        fprintf(f, "    %-24.24s", key);
+        for (int p = 0; p < n; p++) fprintf(f, " %9.2f", num(json_array_get(json_object_get(v, "per_seat"), (size_t)p), "mean"));
+        json_t *d = json_object_get(v, "winner_minus_others");
+        fprintf(f, "   %+8.2f [%+.2f, %+.2f]\n", num(d, "mean"), num(d, "ci95.0"), num(d, "ci95.1"));
+      }
+      fprintf(f, "    (the last column over the %lld games one seat won)\n",
+              (long long)num(json_object_get(first, "winner_minus_others"), "games"));
+    }
   }
   fprintf(f, "\nWall time: %.1f s\n", num(r, "wall_seconds"));
 }

@@ -317,6 +317,9 @@ static int sim_check(sim_args *a) {
     return cli_bad("%s: --rotate plays each deal once per rotation of the %d seats, so --games must be a multiple of "
                    "%d (%d or %d)", a->cmd, players, players, games / players * players, (games / players + 1) * players);
   if (c->nshards > games) return cli_bad("%s: --shard %d/%d: more shards than the %d games", a->cmd, c->shard, c->nshards, games);
+  if (c->rotate && c->nshards > games / players)
+    return cli_bad("%s: --shard %d/%d: with --rotate a shard plays whole deals, and there are only %d", a->cmd, c->shard,
+                   c->nshards, games / players);
   c->games = games;
   if (cli_options(a->cmd, c->game, a->opts, a->nopts, &c->options) != 0) return EXIT_BAD_INPUT;
   /* The game must start with these options: try it once, before any thread does. */

@@ -126,6 +126,7 @@ void pf_an_trace_begin(pf_an_trace *t, int players, const int *standing) {
   t->deals = 1;
   t->rounds = 0;
   memset(t->events, 0, sizeof t->events);
+  memset(t->seat_events, 0, sizeof t->seat_events);
   trace_row(t, 0, standing);
 }
 
@@ -264,6 +265,21 @@ void pf_an_add_game(pf_an_sums *s, const pf_an_trace *t, const int *winners, int
     s->event[e] += t->events[e];
     s->event_sq[e] += t->events[e] * t->events[e];
   }
+  for (int p = 0; p < t->players; p++)
+    for (int e = 0; e < PF_MAX_EVENTS; e++) {
+      s->seat_event[p][e] += t->seat_events[p][e];
+      s->seat_event_sq[p][e] += t->seat_events[p][e] * t->seat_events[p][e];
+    }
+  if (nw == 1 && t->players > 1) {
+    s->lead_games++;
+    for (int e = 0; e < PF_MAX_EVENTS; e++) {
+      long long x = (long long)(t->players - 1) * t->seat_events[winners[0]][e];
+      for (int p = 0; p < t->players; p++)
+        if (p != winners[0]) x -= t->seat_events[p][e];
+      s->lead_event[e] += x;
+      s->lead_event_sq[e] += x * x;
+    }
+  }
   const int *end = t->standing + (t->rows - 1) * t->players;
   for (int p = 0; p < t->players; p++) {
     pf_hist_add(&s->score[p], t->scores[p]);
@@ -293,7 +309,57 @@ void pf_an_sums_add(pf_an_sums *to, const pf_an_sums *from) {
   for (int p = 0; p < PF_MAX_PLAYERS; p++) {
     pf_hist_merge(&to->score[p], &from->score[p]);
     pf_hist_merge(&to->seat_margin[p], &from->seat_margin[p]);
+    for (int e = 0; e < PF_MAX_EVENTS; e++) {
+      to->seat_event[p][e] += from->seat_event[p][e];
+      to->seat_event_sq[p][e] += from->seat_event_sq[p][e];
+    }
   }
+  to->lead_games += from->lead_games;
+  for (int e = 0; e < PF_MAX_EVENTS; e++) {
+    to->lead_event[e] += from->lead_event[e];
+    to->lead_event_sq[e] += from->lead_event_sq[e];
+  }
+  to->deal_groups += from->deal_groups;
+  to->deal_y += from->deal_y;
+  to->deal_y2 += from->deal_y2;
+  to->deal_sq += from->deal_sq;
+}
+
+void pf_an_add_deal(pf_an_sums *s, int players, const long long share[][PF_MAX_PLAYERS]) {
+  for (int p = 0; p < players; p++) {
+    long long total = 0;
+    for (int r = 0; r < players; r++) {
+      total += share[r][p];
+      s->deal_y += share[r][p];
+      s->deal_y2 += share[r][p] * share[r][p];
+    }
+    s->deal_groups++;
+    s->deal_sq += total * total;
+  }
+}
+
+/* The groups are the (deal, seat) pairs, m = players shares each (one per rotation, so one per
+ * bot of the seat list), G of them, N = G m shares y. With S_g a group's total:
+ *   between: MSB = (sum S_g^2 / m - (sum y)^2 / N) / (G - 1)
+ *   within:  MSW = (sum y^2 - sum S_g^2 / m) / (G (m - 1))
+ *   share = (MSB - MSW) / (MSB + (m - 1) MSW), kept within 0..1,
+ * the intraclass correlation: 1 when a seat of a deal has the same result whichever bot holds it,
+ * 0 when the deal tells nothing of it. Its interval is the normal one with Fisher's large-sample
+ * variance 2 (1 - r)^2 (1 + (m - 1) r)^2 / (m (m - 1) (D - 1)), D the deals (not the groups: the
+ * seats of one deal are not independent). */
+bool pf_an_deal_share(const pf_an_sums *s, int players, double *share, double *lo, double *hi) {
+  double m = players, G = (double)s->deal_groups, D = G / m, N = G * m;
+  if (players < 2 || D < 2) return false;
+  double y = (double)s->deal_y / PF_WIN_UNIT, y2 = (double)s->deal_y2 / ((double)PF_WIN_UNIT * PF_WIN_UNIT);
+  double sq = (double)s->deal_sq / ((double)PF_WIN_UNIT * PF_WIN_UNIT);
+  double msb = (sq / m - y * y / N) / (G - 1), msw = (y2 - sq / m) / (G * (m - 1));
+  double r = msb + (m - 1) * msw > 0 ? (msb - msw) / (msb + (m - 1) * msw) : 0;
+  r = r < 0 ? 0 : r > 1 ? 1 : r;
+  double se = sqrt(2 * (1 - r) * (1 - r) * (1 + (m - 1) * r) * (1 + (m - 1) * r) / (m * (m - 1) * (D - 1)));
+  *share = r;
+  *lo = r - 1.96 * se < 0 ? 0 : r - 1.96 * se;
+  *hi = r + 1.96 * se > 1 ? 1 : r + 1.96 * se;
+  return true;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -518,9 +584,37 @@ void pf_an_write(pf_jw *w, const pf_an_sums *s, const pf_an_run *run) {
     pf_jw_key(w, g->events[e]);
     mean_open(w, s->event[e], s->event_sq[e], games);
     pf_jw_key_int(w, "total", s->event[e]);
+    pf_jw_key(w, "per_seat");
+    pf_jw_open(w, '[');
+    for (int p = 0; p < run->players; p++) {
+      mean_open(w, s->seat_event[p][e], s->seat_event_sq[p][e], games);
+      pf_jw_close(w, '}');
+    }
+    pf_jw_close(w, ']');
+    if (run->players > 1) {
+      /* The winner's count less the others' mean, x / (players - 1) of the sums. */
+      int k = run->players - 1;
+      pf_sim_estimate d = pf_sim_mean(s->lead_event[e], s->lead_event_sq[e], s->lead_games, k);
+      pf_jw_key(w, "winner_minus_others");
+      pf_jw_open(w, '{');
+      pf_jw_key_int(w, "games", s->lead_games);
+      pf_jw_key_real(w, "mean", d.mean);
+      pf_jw_key_real(w, "sd", d.sd);
+      pair(w, "ci95", d.lo, d.hi);
+      pf_jw_close(w, '}');
+    }
     pf_jw_close(w, '}');
   }
   pf_jw_close(w, '}');
+  double share, lo, hi;
+  if (pf_an_deal_share(s, run->players, &share, &lo, &hi)) {
+    pf_jw_key(w, "deal_share");
+    pf_jw_open(w, '{');
+    pf_jw_key_int(w, "deals", s->deal_groups / run->players);
+    pf_jw_key_real(w, "share", share);
+    pair(w, "ci95", lo, hi);
+    pf_jw_close(w, '}');
+  }
   balance_write(w, run);
   pf_jw_key(w, "seats");
   pf_jw_open(w, '[');
@@ -595,6 +689,22 @@ void pf_an_sums_write(pf_jw *w, const pf_an_sums *s, const pf_game *g, int playe
   llongs(w, "event_sq", s->event_sq, pf_nevents(g));
   hists_sums_write(w, "score", s->score, players);
   hists_sums_write(w, "seat_margin", s->seat_margin, players);
+  int ne = pf_nevents(g);
+  pf_jw_key(w, "seat_event");
+  pf_jw_open(w, '[');
+  for (int p = 0; p < players; p++) llongs(w, NULL, s->seat_event[p], ne);
+  pf_jw_close(w, ']');
+  pf_jw_key(w, "seat_event_sq");
+  pf_jw_open(w, '[');
+  for (int p = 0; p < players; p++) llongs(w, NULL, s->seat_event_sq[p], ne);
+  pf_jw_close(w, ']');
+  pf_jw_key_int(w, "lead_games", s->lead_games);
+  llongs(w, "lead_event", s->lead_event, ne);
+  llongs(w, "lead_event_sq", s->lead_event_sq, ne);
+  pf_jw_key_int(w, "deal_groups", s->deal_groups);
+  pf_jw_key_int(w, "deal_y", s->deal_y);
+  pf_jw_key_int(w, "deal_y2", s->deal_y2);
+  pf_jw_key_int(w, "deal_sq", s->deal_sq);
   pf_jw_close(w, '}');
 }
 
@@ -683,7 +793,22 @@ int pf_an_sums_read(json_t *j, const pf_game *g, int players, int nbots, pf_an_s
     return pf_fail(err, "beat: expected %d rows, one per bot", nbots);
   for (int b = 0; b < nbots; b++)
     if (read_lls_of(json_array_get(beat, (size_t)b), "beat", s->beat[b], nbots, err) != 0) return -1;
-  return read_hists(j, "score", s->score, players, err) || read_hists(j, "seat_margin", s->seat_margin, players, err)
-             ? -1
-             : 0;
+  if (read_hists(j, "score", s->score, players, err) || read_hists(j, "seat_margin", s->seat_margin, players, err))
+    return -1;
+  int ne = pf_nevents(g);
+  const char *rows[2] = {"seat_event", "seat_event_sq"};
+  for (int k = 0; k < 2; k++) {
+    json_t *a = json_object_get(j, rows[k]);
+    if (!json_is_array(a) || (int)json_array_size(a) != players)
+      return pf_fail(err, "%s: expected %d rows, one per seat", rows[k], players);
+    for (int p = 0; p < players; p++)
+      if (read_lls_of(json_array_get(a, (size_t)p), rows[k], k ? s->seat_event_sq[p] : s->seat_event[p], ne, err) != 0)
+        return -1;
+  }
+  if (read_ll(j, "lead_games", 0, &s->lead_games, err) || read_lls(j, "lead_event", s->lead_event, ne, err) ||
+      read_lls(j, "lead_event_sq", s->lead_event_sq, ne, err) || read_ll(j, "deal_groups", 0, &s->deal_groups, err) ||
+      read_ll(j, "deal_y", 0, &s->deal_y, err) || read_ll(j, "deal_y2", 0, &s->deal_y2, err) ||
+      read_ll(j, "deal_sq", 0, &s->deal_sq, err))
+    return -1;
+  return 0;
 }

@@ -69,6 +69,15 @@ typedef struct pf_an_sums {
   /* Per seat: its final score (the game's scores), and its margin, its final standing less the
    * best other seat's (above 0 when it won alone). */
   pf_hist score[PF_MAX_PLAYERS], seat_margin[PF_MAX_PLAYERS];
+  /* The game's counters per seat, each event counted to the seat whose move it came in (none for a
+   * chance outcome's), per game; and over the games won by one seat (lead_games), the winner's
+   * count times the others (players - 1) less the others' counts added up. */
+  long long seat_event[PF_MAX_PLAYERS][PF_MAX_EVENTS], seat_event_sq[PF_MAX_PLAYERS][PF_MAX_EVENTS];
+  long long lead_games, lead_event[PF_MAX_EVENTS], lead_event_sq[PF_MAX_EVENTS];
+  /* With --rotate (pf_an_add_deal): each seat of each deal is a group of one win share per
+   * rotation (in PF_WIN_UNIT): the groups, the shares and their squares, and the groups' totals
+   * squared. */
+  long long deal_groups, deal_y, deal_y2, deal_sq;
 } pf_an_sums;
 
 /* One game as it is played: the legal moves at each ply (0 for a chance outcome), who played it
@@ -87,6 +96,7 @@ typedef struct pf_an_trace {
   int *standing;      /* rows x players */
   long long *since;   /* rows */
   long long events[PF_MAX_EVENTS];
+  long long seat_events[PF_MAX_PLAYERS][PF_MAX_EVENTS]; /* of those, counted in each seat's moves */
   int deals, rounds;
   int scores[PF_MAX_PLAYERS]; /* at the end */
 } pf_an_trace;
@@ -106,6 +116,13 @@ void pf_an_trace_free(pf_an_trace *t);
 void pf_an_add_game(pf_an_sums *s, const pf_an_trace *t, const int *winners, int nw, const long long *bot_share,
                     int nbots);
 void pf_an_sums_add(pf_an_sums *to, const pf_an_sums *from);
+/* Adds a deal played once per rotation of the seats: share[r][p], seat p's win share (in
+ * PF_WIN_UNIT) in rotation r, for the players rotations. */
+void pf_an_add_deal(pf_an_sums *s, int players, const long long share[][PF_MAX_PLAYERS]);
+/* The share of the variance of a seat's result that its deal explains: the intraclass correlation
+ * of the one-way analysis of variance over the groups of pf_an_add_deal, with an approximate 95%
+ * interval; false when there are fewer than two deals. */
+bool pf_an_deal_share(const pf_an_sums *s, int players, double *share, double *lo, double *hi);
 
 /* What the figures are of: the game, its players, the run's games, each seat's wins and their
  * squares (in PF_WIN_UNIT, sim's sums), and the run's bots. */

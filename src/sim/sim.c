@@ -38,7 +38,9 @@ int pf_sim_bots(const pf_sim_config *c, int *seat_bot) {
 }
 
 void pf_sim_slice(const pf_sim_config *c, long long *first, long long *count) {
-  long long lo = c->games * (c->shard - 1) / c->nshards, hi = c->games * c->shard / c->nshards;
+  /* With rotate, slices of whole deals, so that each deal's rotations are added up together. */
+  long long unit = c->rotate && c->players > 0 ? c->players : 1, units = c->games / unit;
+  long long lo = units * (c->shard - 1) / c->nshards * unit, hi = units * c->shard / c->nshards * unit;
   *first = lo;
   *count = hi - lo;
 }
@@ -61,6 +63,8 @@ typedef struct worker {
   pf_bot bots[PF_MAX_PLAYERS];
   void *state, *before;   /* before: the position before a move, for the game's counters */
   pf_an_trace trace;      /* with analyze */
+  long long deal_share[PF_MAX_PLAYERS][PF_MAX_PLAYERS]; /* with analyze and rotate: the deal's
+                                                         * win shares, by rotation and seat */
   pf_sim_sums sums;
   pf_error err;
   int failed;
@@ -118,7 +122,14 @@ static int play_game(worker *w, long long i) {
       else
         g->apply(st, m);
     }
-    if (events) pf_count_events(g, w->before, st, m, w->trace.events);
+    if (events) {
+      long long counted[PF_MAX_EVENTS] = {0};
+      pf_count_events(g, w->before, st, m, counted);
+      for (int e = 0; e < PF_MAX_EVENTS; e++) {
+        w->trace.events[e] += counted[e];
+        if (who >= 0) w->trace.seat_events[who][e] += counted[e];
+      }
+    }
     if (an) {
       /* The standing is read only when the game's key says it may have changed. */
       uint64_t now = pf_standing_key(g, st);
@@ -171,6 +182,10 @@ static int play_game(worker *w, long long i) {
     w->trace.rounds = round;
     memcpy(w->trace.scores, scores, sizeof scores);
     pf_an_add_game(&s->an, &w->trace, winners, nw, bot_share, w->nbots);
+    if (c->rotate) {
+      memcpy(w->deal_share[rot], share, sizeof share);
+      if (rot == n - 1) pf_an_add_deal(&s->an, n, (const long long(*)[PF_MAX_PLAYERS])w->deal_share);
+    }
   }
   int rc = 0;
   if (record) {
@@ -182,19 +197,23 @@ static int play_game(worker *w, long long i) {
   return rc;
 }
 
+/* Takes games one at a time, or with rotate one deal's rotations at a time (in order, so that
+ * the deal's results are added up together). */
 static void *worker_main(void *arg) {
   worker *w = arg;
+  int step = w->c->rotate ? w->c->players : 1;
   for (;;) {
-    long long i = atomic_fetch_add(w->next, 1);
-    if (i >= w->end || atomic_load(w->stop)) break;
-    if (play_game(w, i) != 0) {
-      w->failed = 1;
-      atomic_store(w->stop, 1);
-      break;
+    long long i = atomic_fetch_add(w->next, step);
+    for (long long k = i; k < i + step; k++) {
+      if (k >= w->end || atomic_load(w->stop)) return NULL;
+      if (play_game(w, k) != 0) {
+        w->failed = 1;
+        atomic_store(w->stop, 1);
+        return NULL;
+      }
+      atomic_fetch_add(w->done, 1);
     }
-    atomic_fetch_add(w->done, 1);
   }
-  return NULL;
 }
 
 static void sums_add(pf_sim_sums *to, const pf_sim_sums *from) {
