@@ -28,7 +28,7 @@ static pf_an_sums one_game(const pf_an_trace *t, const int *winners, int nw) {
   memset(&s, 0, sizeof s);
   long long share[PF_MAX_PLAYERS] = {0};
   for (int k = 0; k < nw; k++) share[winners[k]] = PF_WIN_UNIT / nw;
-  pf_an_add_game(&s, t, winners, nw, share, t->players);
+  pf_an_add_game(&s, t, winners, nw, share, t->players, NULL);
   return s;
 }
 

@@ -42,7 +42,8 @@ static const char SIM_USAGE[] =
 
 static const char ANALYZE_USAGE[] =
     "usage: pilfer analyze GAME -p N --seat BOT... --games K [--threads T] [--seed S] [--rotate]\n"
-    "                      [--shard I/N] [-o KEY=VALUE]... [--json] [--html FILE] [--records DIR]\n"
+    "                      [--shard I/N] [-o KEY=VALUE]... [--json] [--html FILE] [--csv FILE]\n"
+    "                      [--records DIR]\n"
     "       pilfer analyze GAME -p N --seat BOT... --games K --skill BOT --skill BOT... [...]\n"
     "       pilfer analyze --compare FILE FILE... [--json]\n"
     "\n"
@@ -57,6 +58,8 @@ static const char ANALYZE_USAGE[] =
     "                    pilfer merge adds\n"
     "  --html FILE       also write a report with a chart per metric, one HTML file that opens\n"
     "                    offline (Vega-Lite in it)\n"
+    "  --csv FILE        also write one row per game and seat (seed, seat, bot, score, win, length,\n"
+    "                    lead changes, the seat's counters) as CSV, for a spreadsheet or R\n"
     "  --compare FILE... two or more analyze --json results side by side (see --compare --help)\n"
     "  --skill BOT       the skill gradient (2 to 8 times, weakest first: --skill random --skill\n"
     "                    greedy --skill ismcts): one run for each BOT in seat 0 against the other\n"
@@ -204,7 +207,7 @@ static int parse_shard(const char *s, int *i, int *n) {
 typedef struct sim_args {
   pf_sim_config c;
   const char *cmd; /* "sim" or "analyze" */
-  const char *game, *opts[64], *records, *html;
+  const char *game, *opts[64], *records, *html, *csv;
   char skill[8][PF_BOT_SPEC]; /* --skill: the bots seat 0 is played by, one run each */
   int nopts, nseats, players, threads, games, nskill;
   bool json;
@@ -220,7 +223,8 @@ static int sim_parse(const char *cmd, int argc, char **argv, sim_args *a) {
       {"shard", required_argument, 0, 'x'},   {"option", required_argument, 0, 'o'},
       {"json", no_argument, 0, 'j'},          {"records", required_argument, 0, 'R'},
       {"help", no_argument, 0, 'h'},          {"html", required_argument, 0, 'H'},
-      {"skill", required_argument, 0, 'K'},   {0}};
+      {"skill", required_argument, 0, 'K'},   {"csv", required_argument, 0, 'C'},
+      {0}};
   pf_sim_config *c = &a->c;
   int ch;
   memset(a, 0, sizeof *a);
@@ -270,6 +274,10 @@ static int sim_parse(const char *cmd, int argc, char **argv, sim_args *a) {
       if (!c->analyze) return cli_bad("sim: unknown or incomplete option '--html'; pilfer analyze --html draws charts");
       a->html = optarg;
       break;
+    case 'C':
+      if (!c->analyze) return cli_bad("sim: unknown or incomplete option '--csv'; pilfer analyze --csv writes a row per game");
+      a->csv = optarg;
+      break;
     case 'K':
       if (!c->analyze) return cli_bad("sim: unknown or incomplete option '--skill'; pilfer analyze --skill compares bots");
       if (a->nskill == 8) return cli_bad("analyze: at most 8 --skill bots");
@@ -309,6 +317,7 @@ static int sim_check(sim_args *a) {
   for (int k = 0; k < a->nskill; k++)
     if (pf_bot_check_spec(a->skill[k], &err) != 0) return cli_bad("%s: --skill %s: %s", a->cmd, a->skill[k], err.msg);
   if (a->nskill == 1) return cli_bad("analyze: --skill needs 2 to 8 bots to compare, weakest first, not 1");
+  if (a->nskill && a->csv) return cli_bad("analyze: --csv writes the rows of one run, not of --skill's runs");
   if (a->nskill && (c->rotate || c->nshards > 1 || a->records))
     return cli_bad("analyze: --skill keeps the bot it measures in seat 0 and plays every run here: not with --rotate, "
                    "--shard or --records");
@@ -330,11 +339,12 @@ static int sim_check(sim_args *a) {
   return started != 0 ? cli_bad("%s: %s", a->cmd, err.msg) : 0;
 }
 
-/* Plays the run of config c (with a progress bar on a terminal) into r; 0, or the exit status. */
-static int play_run(const sim_args *a, const pf_sim_config *c, pf_sim_result *r) {
+/* Plays the run of config c (with a progress bar on a terminal) into r, its rows into csv when
+ * it is not NULL; 0, or the exit status. */
+static int play_run(const sim_args *a, const pf_sim_config *c, pf_sim_result *r, pf_buf *csv) {
   pf_error err;
   progress pr = {.t0 = pf_clock_seconds()};
-  pf_sim_run_opts ro = {.threads = a->threads, .records_dir = a->records};
+  pf_sim_run_opts ro = {.threads = a->threads, .records_dir = a->records, .csv = csv};
   if (isatty(STDERR_FILENO)) ro.progress = draw_progress, ro.ctx = &pr;
   if (pf_sim_run(c, &ro, r, &err) != 0) {
     cli_error("%s: %s", a->cmd, err.msg);
@@ -354,7 +364,7 @@ static int skill_run(const sim_args *a) {
     pf_sim_config c = a->c;
     strcpy(c.seats[0], a->skill[k]);
     names[k] = a->skill[k];
-    if ((rc = play_run(a, &c, &res)) == 0) r[k] = pf_sim_json(&res);
+    if ((rc = play_run(a, &c, &res, NULL)) == 0) r[k] = pf_sim_json(&res);
   }
   if (rc == 0) rc = cli_analyze_compare_results(r, names, a->nskill, "bot", a->json, a->html);
   for (int k = 0; k < a->nskill; k++) json_decref(r[k]);
@@ -368,8 +378,25 @@ static int sim_run(const sim_args *a) {
     cli_error("%s: --records %s: cannot make the directory: %s", a->cmd, a->records, strerror(errno));
     return EXIT_OTHER;
   }
+  /* --csv: the file is made before the games are played, so that a bad path fails at once. */
+  FILE *csv = NULL;
+  if (a->csv && !(csv = fopen(a->csv, "w"))) {
+    cli_error("%s: --csv %s: cannot write it: %s", a->cmd, a->csv, strerror(errno));
+    return EXIT_OTHER;
+  }
   static pf_sim_result r;
-  int rc = play_run(a, &a->c, &r);
+  pf_buf rows = {0};
+  int rc = play_run(a, &a->c, &r, csv ? &rows : NULL);
+  if (csv) {
+    bool ok = rc == 0 && fwrite(rows.data, 1, rows.len, csv) == rows.len;
+    if (fclose(csv) != 0) ok = false;
+    pf_buf_free(&rows);
+    if (rc) return rc;
+    if (!ok) {
+      cli_error("%s: --csv %s: cannot write it: %s", a->cmd, a->csv, strerror(errno));
+      return EXIT_OTHER;
+    }
+  }
   if (rc) return rc;
   if (a->json)
     print_json(&r);

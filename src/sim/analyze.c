@@ -191,19 +191,26 @@ static int comeback_margin(const pf_an_trace *t) {
  * to `last`, the position before the next row's (the lead changes only where the standings do;
  * the winner was last behind at the end of a row, and behind in the second half when that end is
  * in it: a comeback when by the margin or more). */
-static void add_tension(pf_an_sums *s, const pf_an_trace *t, int w, unsigned others) {
-  int n = t->players, ph = 0, margin = comeback_margin(t);
-  long long plies = t->plies, changes = 0, last_off = -1, drama = 0;
-  bool comeback = false;
+/* The lead changes of a game (the lead changes only where the standings do). */
+static long long lead_changes(const pf_an_trace *t) {
+  long long changes = 0;
   unsigned last = 0;
+  for (long long r = 0; r < t->rows; r++) {
+    unsigned m = leaders(t->standing + r * t->players, t->players);
+    if (!m) continue;
+    if (last && !(m & last)) changes++, last = m;
+    else if (!last || !(m & ~last)) last = m; /* the first leaders, or fewer of them */
+  }
+  return changes;
+}
+
+static void add_tension(pf_an_sums *s, const pf_an_trace *t, int w, unsigned others, pf_an_game *out) {
+  int n = t->players, ph = 0, margin = comeback_margin(t);
+  long long plies = t->plies, changes = out->lead_changes, last_off = -1, drama = 0;
+  bool comeback = false;
   for (long long r = 0; r < t->rows; r++) {
     const int *at = t->standing + r * n;
     long long end = r + 1 < t->rows ? t->since[r + 1] - 1 : plies;
-    unsigned m = leaders(at, n);
-    if (m) {
-      if (last && !(m & last)) changes++, last = m;
-      else if (!last || !(m & ~last)) last = m; /* the first leaders, or fewer of them */
-    }
     int top = best_of(at, n, (1u << n) - 1);
     if (at[w] < top) {
       last_off = end;
@@ -219,6 +226,7 @@ static void add_tension(pf_an_sums *s, const pf_an_trace *t, int w, unsigned oth
   }
   s->tension_games++;
   s->comebacks += comeback;
+  out->comeback = comeback;
   pf_hist_add(&s->comeback_margin, margin);
   pf_hist_add(&s->lead_changes, changes);
   pf_hist_add(&s->drama, drama);
@@ -229,7 +237,11 @@ static void add_tension(pf_an_sums *s, const pf_an_trace *t, int w, unsigned oth
 }
 
 void pf_an_add_game(pf_an_sums *s, const pf_an_trace *t, const int *winners, int nw, const long long *bot_share,
-                    int nbots) {
+                    int nbots, pf_an_game *out) {
+  pf_an_game mine;
+  if (!out) out = &mine;
+  memset(out, 0, sizeof *out);
+  out->lead_changes = lead_changes(t);
   long long plies = t->plies, turns = 0, decisions = 0, forced = 0;
   int prev = PF_NOBODY, ph = 0;
   for (long long k = 0; k < plies; k++) {
@@ -258,7 +270,8 @@ void pf_an_add_game(pf_an_sums *s, const pf_an_trace *t, const int *winners, int
   unsigned won = 0;
   for (int k = 0; k < nw; k++) won |= 1u << winners[k];
   unsigned others = ((1u << t->players) - 1) & ~won;
-  if (nw > 0 && others) add_tension(s, t, winners[0], others);
+  if (nw > 0 && others) add_tension(s, t, winners[0], others, out);
+  out->turns = turns;
   for (int b = 0; b < nbots; b++)
     for (int c = 0; c < nbots; c++) s->beat[b][c] += bot_share[b] > bot_share[c];
   for (int e = 0; e < PF_MAX_EVENTS; e++) {

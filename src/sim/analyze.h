@@ -111,10 +111,16 @@ void pf_an_trace_ply(pf_an_trace *t, int mover, int legal, const int *standing);
 void pf_an_trace_cut(pf_an_trace *t);
 void pf_an_trace_free(pf_an_trace *t);
 
+/* A game's own figures, for its rows (analyze --csv). */
+typedef struct pf_an_game {
+  long long turns, lead_changes;
+  bool comeback;
+} pf_an_game;
+
 /* Adds a finished game: its trace, its winners, and how much of the win each of the run's nbots
- * bots had (in PF_WIN_UNIT). */
+ * bots had (in PF_WIN_UNIT); its own figures into *out when it is not NULL. */
 void pf_an_add_game(pf_an_sums *s, const pf_an_trace *t, const int *winners, int nw, const long long *bot_share,
-                    int nbots);
+                    int nbots, pf_an_game *out);
 void pf_an_sums_add(pf_an_sums *to, const pf_an_sums *from);
 /* Adds a deal played once per rotation of the seats: share[r][p], seat p's win share (in
  * PF_WIN_UNIT) in rotation r, for the players rotations. */

@@ -66,9 +66,54 @@ typedef struct worker {
   long long deal_share[PF_MAX_PLAYERS][PF_MAX_PLAYERS]; /* with analyze and rotate: the deal's
                                                          * win shares, by rotation and seat */
   pf_sim_sums sums;
+  char **rows;            /* with opts->csv: each game's rows, by its index less first */
+  long long first;
   pf_error err;
   int failed;
 } worker;
+
+/* A CSV field: quoted when it holds a comma, a quote or a line break, quotes doubled (RFC 4180). */
+static void csv_field(pf_buf *b, const char *text) {
+  if (!text[strcspn(text, ",\"\r\n")]) {
+    pf_buf_append(b, text, strlen(text));
+    return;
+  }
+  pf_buf_append(b, "\"", 1);
+  for (const char *p = text; *p; p++) pf_buf_append(b, *p == '"' ? "\"\"" : p, *p == '"' ? 2 : 1);
+  pf_buf_append(b, "\"", 1);
+}
+
+static void csv_header(pf_buf *b, const pf_game *g) {
+  pf_buf_printf(b, "game,seed,seat,bot,score,win,winner,moves,turns,deals%s,lead_changes,comeback", g->round ? ",rounds" : "");
+  for (int e = 0; e < pf_nevents(g); e++) {
+    pf_buf_append(b, ",", 1);
+    csv_field(b, g->events[e]);
+  }
+  pf_buf_append(b, "\r\n", 2);
+}
+
+/* Game i's rows: one per seat. */
+static char *csv_rows(const worker *w, long long i, uint64_t seed, int rot, const long long *share, const int *scores,
+                      const int *winners, int nw, long long moves, const pf_an_game *ga) {
+  const pf_sim_config *c = w->c;
+  const pf_game *g = c->game;
+  pf_buf b = {0};
+  for (int p = 0; p < c->players; p++) {
+    bool won = false;
+    for (int k = 0; k < nw; k++) won |= winners[k] == p;
+    pf_buf_printf(&b, "%lld,%llu,%d,", i, (unsigned long long)seed, p);
+    csv_field(&b, c->seats[(p + rot) % c->players]);
+    pf_buf_printf(&b, ",%d,%.6g,%d,%lld,%lld,%d", scores[p], (double)share[p] / PF_WIN_UNIT, won, moves, ga->turns,
+                  w->trace.deals);
+    if (g->round) pf_buf_printf(&b, ",%d", w->trace.rounds);
+    pf_buf_printf(&b, ",%lld,%d", ga->lead_changes, ga->comeback);
+    for (int e = 0; e < pf_nevents(g); e++) pf_buf_printf(&b, ",%lld", w->trace.seat_events[p][e]);
+    pf_buf_append(&b, "\r\n", 2);
+  }
+  char *rows = pf_xstrdup(pf_buf_str(&b));
+  pf_buf_free(&b);
+  return rows;
+}
 
 /* Plays game i: the seat list turned by the rotation, chance from the game's generator; adds its
  * result to the worker's sums and writes its record when asked. */
@@ -181,7 +226,9 @@ static int play_game(worker *w, long long i) {
     w->trace.deals = dealt - deal0 + 1;
     w->trace.rounds = round;
     memcpy(w->trace.scores, scores, sizeof scores);
-    pf_an_add_game(&s->an, &w->trace, winners, nw, bot_share, w->nbots);
+    pf_an_game ga;
+    pf_an_add_game(&s->an, &w->trace, winners, nw, bot_share, w->nbots, &ga);
+    if (w->rows) w->rows[i - w->first] = csv_rows(w, i, setup.seed, rot, share, scores, winners, nw, moves, &ga);
     if (c->rotate) {
       memcpy(w->deal_share[rot], share, sizeof share);
       if (rot == n - 1) pf_an_add_deal(&s->an, n, (const long long(*)[PF_MAX_PLAYERS])w->deal_share);
@@ -263,13 +310,15 @@ int pf_sim_run(const pf_sim_config *c, const pf_sim_run_opts *opts, pf_sim_resul
   if (threads < 1) threads = 1;
   if (threads > count) threads = count > 0 ? (int)count : 1;
   worker *w = pf_xcalloc((size_t)threads, sizeof *w);
+  char **rows = opts->csv && c->analyze && count > 0 ? pf_xcalloc((size_t)count, sizeof *rows) : NULL;
   pthread_t *tid = pf_xcalloc((size_t)threads, sizeof *tid);
   atomic_llong next = first, done = 0;
   atomic_int stop = 0;
   int made = 0, rc = 0;
   double t0 = pf_clock_seconds();
   for (; made < threads; made++) {
-    w[made] = (worker){.c = c, .o = opts, .end = first + count, .next = &next, .done = &done, .stop = &stop};
+    w[made] = (worker){.c = c, .o = opts, .end = first + count, .next = &next, .done = &done, .stop = &stop,
+                       .rows = rows, .first = first};
     if (worker_init(&w[made], c, err) != 0) {
       rc = -1;
       break;
@@ -298,6 +347,14 @@ int pf_sim_run(const pf_sim_config *c, const pf_sim_run_opts *opts, pf_sim_resul
     worker_free(&w[k]);
   }
   out->seconds = pf_clock_seconds() - t0;
+  if (opts->csv && c->analyze && rc == 0) csv_header(opts->csv, c->game);
+  if (rows) {
+    for (long long k = 0; k < count; k++) {
+      if (rc == 0 && rows[k]) pf_buf_append(opts->csv, rows[k], strlen(rows[k]));
+      free(rows[k]);
+    }
+    free(rows);
+  }
   free(w);
   free(tid);
   return rc;

@@ -84,6 +84,9 @@ typedef struct pf_sim_run_opts {
   const char *records_dir;
   void (*progress)(void *ctx, long long done, long long total);
   void *ctx;
+  /* With analyze: when not NULL, the games' rows as CSV (RFC 4180, CRLF) are appended here, a
+   * header and then one row per game and seat in the order of the games (docs/cli.md, --csv). */
+  pf_buf *csv;
 } pf_sim_run_opts;
 
 /* Plays the run's slice. Fails (with a message) when a bot spec is bad, the game does not start
