@@ -306,6 +306,7 @@ typedef struct metric {
 
 static const metric METRICS[] = {
     {"seat0_win_rate", "seat 0's win rate", "win_rate.0", "win_rate_ci95.0", 100},
+    {"entry0_win_rate", "the first --seat bot's win rate", "entries.0.win_rate", "entries.0.win_rate_ci95", 100},
     {"moves", "moves per game", "analysis.length.moves.mean", "analysis.length.moves.ci95", 1},
     {"turns", "turns per game", "analysis.length.turns.mean", "analysis.length.turns.ci95", 1},
     {"deals", "deals per game", "analysis.length.deals.mean", "analysis.length.deals.ci95", 1},

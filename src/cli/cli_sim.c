@@ -62,10 +62,11 @@ static const char ANALYZE_USAGE[] =
     "                    lead changes, the seat's counters) as CSV, for a spreadsheet or R\n"
     "  --compare FILE... two or more analyze --json results side by side (see --compare --help)\n"
     "  --skill BOT       the skill gradient (2 to 8 times, weakest first: --skill random --skill\n"
-    "                    greedy --skill ismcts): one run for each BOT in seat 0 against the other\n"
-    "                    seats as given, on the same deals, shown as --compare shows runs (seat 0's\n"
-    "                    win rate less the first BOT's is how much better it does); not with\n"
-    "                    --rotate, --shard or --records\n"
+    "                    greedy --skill ismcts): one run for each BOT as the first seat's bot\n"
+    "                    against the other seats as given, on the same deals, the seats rotated\n"
+    "                    (so --games is a multiple of N), shown as --compare shows runs (the\n"
+    "                    measured bot's win rate less the first BOT's is how much better it does);\n"
+    "                    not with --shard or --records\n"
     RUN_TAIL;
 
 static const char MERGE_USAGE[] =
@@ -318,9 +319,11 @@ static int sim_check(sim_args *a) {
     if (pf_bot_check_spec(a->skill[k], &err) != 0) return cli_bad("%s: --skill %s: %s", a->cmd, a->skill[k], err.msg);
   if (a->nskill == 1) return cli_bad("analyze: --skill needs 2 to 8 bots to compare, weakest first, not 1");
   if (a->nskill && a->csv) return cli_bad("analyze: --csv writes the rows of one run, not of --skill's runs");
-  if (a->nskill && (c->rotate || c->nshards > 1 || a->records))
-    return cli_bad("analyze: --skill keeps the bot it measures in seat 0 and plays every run here: not with --rotate, "
-                   "--shard or --records");
+  if (a->nskill && (c->nshards > 1 || a->records))
+    return cli_bad("analyze: --skill plays every run here: not with --shard or --records");
+  /* --skill rotates the seats, so that the measured bot plays each deal from every seat: the
+   * seats' advantages and the deal's luck are the same for every bot measured. */
+  if (a->nskill) c->rotate = true;
   int games = a->games;
   if (c->rotate && games % players)
     return cli_bad("%s: --rotate plays each deal once per rotation of the %d seats, so --games must be a multiple of "

@@ -206,6 +206,8 @@ static int play_game(worker *w, long long i) {
     s->score[p] += scores[p];
     s->score_sq[p] += (long long)scores[p] * scores[p];
     bot_share[w->seat_bot[(p + rot) % n]] += share[p];
+    s->entry_win[(p + rot) % n] += share[p];
+    s->entry_win_sq[(p + rot) % n] += share[p] * share[p];
   }
   for (int b = 0; b < n; b++) {
     s->bot_win[b] += bot_share[b];
@@ -273,6 +275,8 @@ static void sums_add(pf_sim_sums *to, const pf_sim_sums *from) {
     to->score_sq[p] += from->score_sq[p];
     to->bot_win[p] += from->bot_win[p];
     to->bot_win_sq[p] += from->bot_win_sq[p];
+    to->entry_win[p] += from->entry_win[p];
+    to->entry_win_sq[p] += from->entry_win_sq[p];
     for (int k = 0; k < PF_BOT_FAIL_KINDS; k++) to->failed[k][p] += from->failed[k][p];
     to->fallback_moves[p] += from->fallback_moves[p];
     to->lost[p] += from->lost[p];
@@ -399,6 +403,10 @@ pf_sim_estimate pf_sim_bot_wins(const pf_sim_result *r, int b) {
   return pf_sim_wilson(r->sums.bot_win[b], r->sums.bot_win_sq[b], r->sums.games);
 }
 
+pf_sim_estimate pf_sim_entry_wins(const pf_sim_result *r, int k) {
+  return pf_sim_wilson(r->sums.entry_win[k], r->sums.entry_win_sq[k], r->sums.games);
+}
+
 pf_sim_estimate pf_sim_seat_score(const pf_sim_result *r, int p) {
   return pf_sim_mean(r->sums.score[p], r->sums.score_sq[p], r->sums.games, 1);
 }
@@ -514,6 +522,18 @@ void pf_sim_write(pf_jw *w, const pf_sim_result *r) {
     pf_jw_close(w, '}');
   }
   pf_jw_close(w, ']');
+  pf_jw_key(w, "entries");
+  pf_jw_open(w, '[');
+  for (int k = 0; k < n; k++) {
+    pf_sim_estimate e = pf_sim_entry_wins(r, k);
+    pf_jw_open(w, '{');
+    pf_jw_key_str(w, "bot", c->seats[k]);
+    pf_jw_key_real(w, "win_rate", e.mean);
+    pf_jw_key(w, "win_rate_ci95");
+    interval_write(w, e);
+    pf_jw_close(w, '}');
+  }
+  pf_jw_close(w, ']');
   pf_jw_key_real(w, "mean_moves", s->games ? (double)s->moves / (double)s->games : 0);
   failures_write(w, r);
   const char *names[PF_MAX_PLAYERS];
@@ -536,6 +556,8 @@ void pf_sim_write(pf_jw *w, const pf_sim_result *r) {
   llongs_write(w, "score_sq", s->score_sq, n);
   llongs_write(w, "bot_win", s->bot_win, nbots);
   llongs_write(w, "bot_win_sq", s->bot_win_sq, nbots);
+  llongs_write(w, "entry_win", s->entry_win, n);
+  llongs_write(w, "entry_win_sq", s->entry_win_sq, n);
   pf_jw_key(w, "failures");
   pf_jw_open(w, '{');
   for (int k = 0; k < PF_BOT_FAIL_KINDS; k++) llongs_write(w, pf_bot_fail_names[k], s->failed[k], n);
@@ -664,6 +686,15 @@ int pf_sim_from_json(json_t *j, const char *what, pf_sim_result *out, pf_error *
     goto bad;
   }
   if (read_failures(json_object_get(sums, "failures"), n, s, err) != 0) goto bad;
+  /* entry_win: an unrotated result written before it was kept has it as win. */
+  json_t *ew = json_object_get(sums, "entry_win");
+  if (!ew && !out->config.rotate) {
+    memcpy(s->entry_win, s->win, sizeof s->win);
+    memcpy(s->entry_win_sq, s->win_sq, sizeof s->win_sq);
+  } else if (read_llongs(ew, "entry_win", s->entry_win, n, err) != 0 ||
+             read_llongs(json_object_get(sums, "entry_win_sq"), "entry_win_sq", s->entry_win_sq, n, err) != 0) {
+    goto bad;
+  }
   json_t *an = json_object_get(sums, "analysis");
   out->config.analyze = an != NULL;
   if (an && pf_an_sums_read(an, out->config.game, n, nbots, &s->an, err) != 0) {
