@@ -36,6 +36,10 @@ static json_t *at(json_t *j, const char *a, const char *b) { return json_object_
 
 static void print_hist_row(FILE *f, const char *label, json_t *h, double k, const char *unit) {
   if (!h) return;
+  if (num(h, "min") == num(h, "max")) { /* a figure that did not vary: no interval to read */
+    fprintf(f, "  %-26s %9.2f%s  always\n", label, k * num(h, "mean"), unit);
+    return;
+  }
   fprintf(f, "  %-26s %9.2f%s  [%8.2f, %8.2f]  %8.1f %8.1f %8.1f   %g..%g\n", label, k * num(h, "mean"), unit,
           k * num(h, "ci95.0"), k * num(h, "ci95.1"), k * num(h, "p10"), k * num(h, "median"), k * num(h, "p90"),
           k * num(h, "min"), k * num(h, "max"));
@@ -101,17 +105,19 @@ void cli_analyze_print(json_t *r, FILE *f) {
             100 * json_number_value(json_array_get(ci, 0)), 100 * json_number_value(json_array_get(ci, 1)));
   }
   size_t b;
-  json_array_foreach(json_object_get(r, "bots"), b, v) {
-    snprintf(label, sizeof label, "bot %s", json_string_value(json_object_get(v, "bot")));
-    fprintf(f, "  %-26.26s %8.1f%%   [%6.1f%%, %6.1f%%]  on %.0f%% of the seats\n", label, 100 * num(v, "win_rate"),
-            100 * num(v, "win_rate_ci95.0"), 100 * num(v, "win_rate_ci95.1"), 100 * num(v, "fair_share"));
-  }
+  json_t *bots = json_object_get(r, "bots");
+  if (json_array_size(bots) > 1) /* one bot in every seat has every win */
+    json_array_foreach(bots, b, v) {
+      snprintf(label, sizeof label, "bot %s", json_string_value(json_object_get(v, "bot")));
+      fprintf(f, "  %-26.26s %8.1f%%   [%6.1f%%, %6.1f%%]  on %.0f%% of the seats\n", label, 100 * num(v, "win_rate"),
+              100 * num(v, "win_rate_ci95.0"), 100 * num(v, "win_rate_ci95.1"), 100 * num(v, "fair_share"));
+    }
   fprintf(f, "  first seat's advantage     %+8.1f points\n", 100 * num(r, "first_seat_advantage"));
   json_t *bal = json_object_get(an, "balance");
   if (bal && n > 1) {
-    fprintf(f, "  all seats alike?           chi-squared %.2f, %d df: p = %.3g%s\n", num(bal, "chi2"), (int)num(bal, "df"),
-            num(bal, "p_value"), num(bal, "p_value") < 0.05 ? " (the seats differ)" : "");
-    fprintf(f, "  seat winning least         seat %d, %.1f points below its fair share [%+.1f, %+.1f]\n",
+    fprintf(f, "  %-26s chi-squared %.2f, %d df: p = %.3g%s\n", "all seats alike?", num(bal, "chi2"),
+            (int)num(bal, "df"), num(bal, "p_value"), num(bal, "p_value") < 0.05 ? " (the seats differ)" : "");
+    fprintf(f, "  %-26s seat %d, %.1f points below its fair share [%+.1f, %+.1f]\n", "seat winning least",
             (int)num(bal, "worst_seat"), 100 * num(bal, "worst_deficit"), 100 * num(bal, "worst_deficit_ci95.0"),
             100 * num(bal, "worst_deficit_ci95.1"));
   }
@@ -120,8 +126,10 @@ void cli_analyze_print(json_t *r, FILE *f) {
   static const char *const LEN[][2] = {{"moves", "moves"}, {"turns", "turns"}, {"deals", "deals"},
                                        {"rounds", "rounds"}, {"decisions", "decisions (seat moves)"}};
   for (size_t i = 0; i < sizeof LEN / sizeof *LEN; i++) print_hist_row(f, LEN[i][1], at(an, "length", LEN[i][0]), 1, " ");
-  fprintf(f, "  how long the games are, in moves:\n");
-  print_bars(f, at(an, "length", "moves"));
+  if (num(at(an, "length", "moves"), "min") < num(at(an, "length", "moves"), "max")) {
+    fprintf(f, "  how long the games are, in moves:\n");
+    print_bars(f, at(an, "length", "moves"));
+  }
 
   json_t *seats = json_object_get(an, "seats");
   if (json_array_size(seats)) {
