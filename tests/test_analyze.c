@@ -4,6 +4,7 @@
  * histograms' bins, analyze shards merged into the unsharded run bit for bit (also through their
  * JSON, in another order), the sums read back refusing what is malformed, and each game's counters.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,7 @@ static pf_an_sums one_game(const pf_an_trace *t, const int *winners, int nw) {
   memset(&s, 0, sizeof s);
   long long share[PF_MAX_PLAYERS] = {0};
   for (int k = 0; k < nw; k++) share[winners[k]] = PF_WIN_UNIT / nw;
-  pf_an_add_game(&s, t, 1, winners, nw, share, t->players);
+  pf_an_add_game(&s, t, winners, nw, share, t->players, NULL);
   return s;
 }
 
@@ -53,6 +54,11 @@ static void test_no_lead_change(void **unused) {
   /* At the end of each tenth the winner is ahead: 1 (ply 1), 2, 2, 3 ... 4 at the end. */
   assert_int_equal(s.phase_lead[0], 1);
   assert_int_equal(s.phase_lead[9], 4);
+  /* Each seat's margin: its final standing less the best other's. */
+  assert_int_equal(s.seat_margin[0].sum, 4);
+  assert_int_equal(s.seat_margin[1].sum, -4);
+  assert_int_equal(s.seat_margin[1].bin[pf_hist_slot(-4)], 1);
+  assert_int_equal(s.score[0].n, 1);
   pf_an_trace_free(&t);
 }
 
@@ -72,6 +78,25 @@ static void test_comeback(void **unused) {
   assert_int_equal(s.margin.sum, 2);
   assert_int_equal(s.phase_lead[0], -2); /* after ply 1 */
   assert_int_equal(s.phase_lead[9], 2);
+  assert_int_equal(s.comeback_margin.sum, 1); /* a tenth of 5, rounded up */
+  pf_an_trace_free(&t);
+  /* Behind by 1 late in a game of 20 points is no comeback (the margin is 2); by 2 is one. */
+  const int close[] = {0, 0, 0, 1, 10, 1, 10, 11, 20, 11};
+  trace_of(&t, 2, 4, close, NULL, NULL);
+  s = one_game(&t, w, 1);
+  assert_int_equal(s.comeback_margin.sum, 2);
+  assert_int_equal(s.drama.sum, 1);
+  assert_int_equal(s.comebacks, 0);
+  const int behind[] = {0, 0, 0, 1, 10, 1, 10, 12, 20, 12};
+  trace_of(&t, 2, 4, behind, NULL, NULL);
+  s = one_game(&t, w, 1);
+  assert_int_equal(s.comebacks, 1);
+  /* Behind by 5 only in the first half: not a comeback. */
+  const int early[] = {0, 0, 0, 5, 6, 5, 10, 5, 20, 5};
+  trace_of(&t, 2, 4, early, NULL, NULL);
+  s = one_game(&t, w, 1);
+  assert_int_equal(s.drama.sum, 5);
+  assert_int_equal(s.comebacks, 0);
   pf_an_trace_free(&t);
 }
 
@@ -124,6 +149,29 @@ static void test_forced_only(void **unused) {
   pf_an_trace_free(&t);
 }
 
+/* A new deal or round ends a turn: seat 1 plays the last move of a deal and the first of the
+ * next (as in 2-player Steal the Pile, STP-5), two turns, not one. */
+static void test_turns_end_with_the_deal(void **unused) {
+  (void)unused;
+  const int st[10] = {0};
+  pf_an_trace t;
+  memset(&t, 0, sizeof t);
+  pf_an_trace_begin(&t, 2, st);
+  pf_an_trace_ply(&t, 0, 2, NULL);
+  pf_an_trace_ply(&t, 1, 2, NULL);
+  pf_an_trace_cut(&t);
+  pf_an_trace_ply(&t, 1, 2, NULL);
+  pf_an_trace_ply(&t, 0, 2, NULL);
+  pf_an_sums s = one_game(&t, NULL, 0);
+  assert_int_equal(s.turns.sum, 4);
+  /* Without the cut, seat 1's two moves are one turn. */
+  pf_an_trace_begin(&t, 2, st);
+  for (int k = 0; k < 4; k++) pf_an_trace_ply(&t, k == 0 || k == 3 ? 0 : 1, 2, NULL);
+  s = one_game(&t, NULL, 0);
+  assert_int_equal(s.turns.sum, 3);
+  pf_an_trace_free(&t);
+}
+
 /* Every value falls in a bin whose bounds hold it; bins follow one another with no gap. */
 static void test_hist_bins(void **unused) {
   (void)unused;
@@ -138,12 +186,93 @@ static void test_hist_bins(void **unused) {
     prev_hi = hi;
     if (b == PF_AN_BINS - 1) assert_int_equal(hi, INT64_MAX);
   }
+  /* Negative values mirror the bins, in the slots below PF_AN_BINS; slots go up in value. */
+  prev_hi = INT64_MIN;
+  for (int i = 1; i < PF_AN_SLOTS; i++) {
+    long long lo, hi;
+    pf_hist_slot_bounds(i, &lo, &hi);
+    if (i > 1) assert_true(lo == prev_hi + 1);
+    assert_int_equal(pf_hist_slot(lo), i);
+    assert_int_equal(pf_hist_slot(hi), i);
+    prev_hi = hi;
+  }
+  assert_int_equal(pf_hist_slot(-1), PF_AN_BINS - 1);
+  assert_int_equal(pf_hist_slot(0), PF_AN_BINS);
   pf_hist h = {0}, a = {0}, c = {0};
   for (long long v = 0; v < 300000; v += 7) pf_hist_add(&h, v), pf_hist_add(v % 2 ? &a : &c, v);
   pf_hist_merge(&a, &c);
   assert_memory_equal(&a, &h, sizeof h);
   assert_int_equal(h.min, 0);
   assert_int_equal(h.max, 299999);
+}
+
+/* The counters per seat and the winner's against the others': seat 0 wins with 5 steals, seats 1
+ * and 2 made 1 and 2: the winner made 3.5 more than the others' mean (kept times 2, the others). */
+static void test_events_per_seat(void **unused) {
+  (void)unused;
+  const int st[] = {0, 0, 0, 3, 1, 2};
+  pf_an_trace t;
+  trace_of(&t, 3, 1, st, NULL, NULL);
+  t.seat_events[0][0] = 5, t.seat_events[1][0] = 1, t.seat_events[2][0] = 2;
+  int w[] = {0};
+  pf_an_sums s = one_game(&t, w, 1);
+  assert_int_equal(s.lead_games, 1);
+  assert_int_equal(s.lead_event[0], 7);
+  assert_int_equal(s.lead_event_sq[0], 49);
+  assert_int_equal(s.seat_event[2][0], 2);
+  /* A shared win is left out of the winner's comparison. */
+  int both[] = {0, 1};
+  s = one_game(&t, both, 2);
+  assert_int_equal(s.lead_games, 0);
+  pf_an_trace_free(&t);
+}
+
+/* The share of a seat's result the deal explains, on constructed deals of 2 seats and 2 rotations:
+ * when a seat of each deal wins in both rotations, all of it; when the win goes with the bot, so
+ * that each seat wins once in each deal, none of it. */
+static void test_deal_share(void **unused) {
+  (void)unused;
+  pf_an_sums s;
+  memset(&s, 0, sizeof s);
+  const long long U = PF_WIN_UNIT;
+  for (int d = 0; d < 10; d++) {
+    long long sh[2][PF_MAX_PLAYERS] = {{d % 2 ? U : 0, d % 2 ? 0 : U}, {d % 2 ? U : 0, d % 2 ? 0 : U}};
+    pf_an_add_deal(&s, 2, (const long long(*)[PF_MAX_PLAYERS])sh);
+  }
+  double share, lo, hi;
+  assert_true(pf_an_deal_share(&s, 2, &share, &lo, &hi));
+  assert_float_equal(share, 1.0, 1e-12);
+  assert_int_equal(s.deal_groups, 20);
+  memset(&s, 0, sizeof s);
+  for (int d = 0; d < 10; d++) {
+    long long sh[2][PF_MAX_PLAYERS] = {{U, 0}, {0, U}};
+    pf_an_add_deal(&s, 2, (const long long(*)[PF_MAX_PLAYERS])sh);
+  }
+  assert_true(pf_an_deal_share(&s, 2, &share, &lo, &hi));
+  assert_float_equal(share, 0.0, 1e-12);
+  assert_true(hi > 0 && hi < 1);
+  /* One deal is too few. */
+  memset(&s, 0, sizeof s);
+  long long one[2][PF_MAX_PLAYERS] = {{U, 0}, {U, 0}};
+  pf_an_add_deal(&s, 2, (const long long(*)[PF_MAX_PLAYERS])one);
+  assert_false(pf_an_deal_share(&s, 2, &share, &lo, &hi));
+}
+
+/* The balance test: chi-squared against equal shares, with its p-value, on cases worked by hand. */
+static void test_chi2(void **unused) {
+  (void)unused;
+  double p;
+  const double two[] = {60, 40}, three[] = {50, 30, 20}, even[] = {25, 25, 25, 25}, none[] = {0, 0};
+  assert_float_equal(pf_an_chi2(two, 2, &p), 4.0, 1e-12);
+  assert_float_equal(p, 0.0455003, 1e-6); /* 1 df: P(chi2 > 4) */
+  assert_float_equal(pf_an_chi2(three, 3, &p), 14.0, 1e-12);
+  assert_float_equal(p, exp(-7.0), 1e-12); /* 2 df: e^(-x/2) */
+  assert_float_equal(pf_an_chi2(even, 4, &p), 0.0, 1e-12);
+  assert_float_equal(p, 1.0, 1e-12);
+  assert_float_equal(pf_an_chi2(none, 2, &p), 0.0, 0);
+  assert_float_equal(p, 1.0, 0);
+  assert_float_equal(pf_an_gamma_q(5, 10), 0.0292526881, 1e-9); /* the continued fraction */
+  assert_float_equal(pf_an_gamma_q(5, 2), 0.9473469827, 1e-9);  /* the series */
 }
 
 /* ---- whole runs ---- */
@@ -188,6 +317,45 @@ static void test_analyze_shards_merge(void **unused) {
   parts[0].config.analyze = false;
   assert_int_equal(pf_sim_merge(parts, 3, &merged, &err), -1);
   assert_non_null(strstr(err.msg, "sim or analyze must all agree"));
+}
+
+/* Turns, deals and rounds of whole games. 2-player Steal the Pile: 6 rounds of 4 cards each
+ * (STP-2, STP-5), 48 moves of one card each, 48 turns (the seat that plays last in a round opens
+ * the next one: its two moves are two turns), one deal. Point-a-Pile with missions: the missions
+ * are a second deck dealt at the start (PAP-1, PAP-9), so one deal; its rounds (PAP-2) counted. */
+static void test_turns_deals_rounds(void **unused) {
+  (void)unused;
+  const char *const seats[] = {"greedy", "greedy", "greedy"};
+  pf_sim_config c = config("steal-the-pile", 2, 40, seats);
+  pf_sim_result r;
+  tu_sim_run(&c, 2, NULL, &r);
+  assert_int_equal(r.sums.an.turns.min, 48);
+  assert_int_equal(r.sums.an.turns.max, 48);
+  assert_int_equal(r.sums.an.rounds.sum, 6 * 40);
+  assert_int_equal(r.sums.an.deals.sum, 40);
+  /* No chance outcomes: every event is in some seat's move. Rotated: 20 deals of 2 seats. */
+  for (int e = 0; e < pf_nevents(c.game); e++)
+    assert_int_equal(r.sums.an.seat_event[0][e] + r.sums.an.seat_event[1][e], r.sums.an.event[e]);
+  assert_int_equal(r.sums.an.deal_groups, 40);
+  assert_int_equal(r.sums.an.deal_y, r.sums.win[0] + r.sums.win[1]);
+  c = config("point-a-pile", 3, 30, seats);
+  pf_error err;
+  if (pf_options_parse_list(c.game->options, c.game->noptions, "missions=true", &c.options, &err) != 0)
+    fail_msg("%s", err.msg);
+  tu_sim_run(&c, 2, NULL, &r);
+  assert_int_equal(r.sums.an.deals.max, 1);
+  assert_true(r.sums.an.rounds.min >= 1);
+  assert_true(r.sums.an.rounds.sum > r.sums.an.rounds.n); /* games of more than one round */
+  char *text = tu_sim_text(&r);
+  assert_non_null(strstr(text, "\"rounds\":{\"n\":30,"));
+  free(text);
+  /* A game without rounds shows none. */
+  c = config("thief", 2, 4, seats);
+  tu_sim_run(&c, 1, NULL, &r);
+  json_t *j = pf_sim_json(&r);
+  assert_null(json_object_get(json_object_get(json_object_get(j, "analysis"), "length"), "rounds"));
+  assert_non_null(json_object_get(json_object_get(json_object_get(j, "analysis"), "length"), "deals"));
+  json_decref(j);
 }
 
 /* Malformed analysis sums are refused, saying where. */
@@ -261,6 +429,7 @@ static long long check_keys(const pf_game *g, int n, bool bools, int games) {
     int was[PF_MAX_PLAYERS], now[PF_MAX_PLAYERS];
     pf_standing(g, st, was);
     uint64_t key = pf_standing_key(g, st);
+    int round = pf_round(g, st);
     for (int who; (who = g->to_move(st)) != PF_NOBODY;) {
       pf_move m = PF_MOVE_CHANCE, legal[PF_MAX_MOVES];
       memcpy(full, st, g->state_size);
@@ -285,6 +454,9 @@ static long long check_keys(const pf_game *g, int n, bool bools, int games) {
       }
       key = k;
       memcpy(was, now, sizeof was);
+      /* Rounds are counted over the whole game: they never go back (a match's next deal too). */
+      if (pf_round(g, st) < round) fail_msg("%s -p %d: the round went from %d back to %d", g->id, n, round, pf_round(g, st));
+      round = pf_round(g, st);
     }
   }
   free(st);
@@ -311,7 +483,9 @@ int main(void) {
       cmocka_unit_test(test_ties_for_the_lead), cmocka_unit_test(test_forced_only),
       cmocka_unit_test(test_hist_bins),       cmocka_unit_test(test_analyze_shards_merge),
       cmocka_unit_test(test_analyze_json_refused), cmocka_unit_test(test_events),
-      cmocka_unit_test(test_standing_keys),
+      cmocka_unit_test(test_standing_keys), cmocka_unit_test(test_turns_end_with_the_deal),
+      cmocka_unit_test(test_turns_deals_rounds), cmocka_unit_test(test_chi2),
+      cmocka_unit_test(test_events_per_seat), cmocka_unit_test(test_deal_share),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

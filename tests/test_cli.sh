@@ -485,6 +485,39 @@ for head in BALANCE LENGTH DECISIVENESS TENSION CHOICE "SKILL AND LUCK" "GAME EV
 done
 grep -qE '^  moves +48\.00 ' "$T/out" && ok "analyze prints every group of metrics (2-player Steal the Pile: 48 moves)" ||
   bad "analyze table" "$(grep moves "$T/out")"
+# A round's end ends a turn (STP-5): 48 one-card turns in 6 rounds; the seats' balance and the deal's share.
+grep -qE '^  turns +48\.00 ' "$T/out" && grep -qE '^  rounds +6\.00 ' "$T/out" && grep -q "all seats alike?  *chi-squared" "$T/out" &&
+  grep -q "the deal explains" "$T/out" && grep -q "seat 1 margin" "$T/out" &&
+  ok "analyze: 2-player Steal the Pile has 48 turns and 6 rounds; chi-squared, margins per seat, the deal's share" ||
+  bad "analyze turns, rounds, balance" "$(grep -E 'turns|rounds|chi|deal explains' "$T/out")"
+check "analyze: Point-a-Pile with missions" $PILFER analyze point-a-pile -p 3 --seat greedy --games 30 -o missions=true
+grep -qE '^  deals +1\.00 ' "$T/out" && grep -qE '^  rounds +[1-9]' "$T/out" &&
+  ok "analyze: Point-a-Pile's missions are no second deal (PAP-1), its rounds are shown (PAP-2)" ||
+  bad "analyze PAP missions" "$(grep -E 'deals|rounds' "$T/out")"
+# --csv: a row per game and seat, RFC 4180 (a bot spec with a comma is quoted), each seed its game's record's.
+check "analyze --csv" $PILFER analyze steal-the-pile -p 3 --seat greedy --seat random --seat ismcts:iters=5,playout=greedy \
+  --games 9 --rotate --csv "$T/rows.csv" --records "$T/csv-records"
+python3 - "$T/rows.csv" "$T/csv-records" <<'PY' && ok "analyze --csv: 9 games x 3 seats, parsed by python's csv, seeds and scores as the records" ||
+import csv, json, sys
+with open(sys.argv[1], newline="") as f:
+    rows = list(csv.DictReader(f))
+assert len(rows) == 27, len(rows)
+head = list(rows[0])
+assert head[:13] == "game seed seat bot score win winner moves turns deals rounds lead_changes comeback".split(), head
+assert head[13:] == ["steals", "cards_stolen", "open_piles_taken", "new_open_piles"], head
+assert {r["bot"] for r in rows} == {"greedy", "random", "ismcts:iters=5,playout=greedy"}
+for g in range(9):
+    mine = [r for r in rows if int(r["game"]) == g]
+    rec = json.load(open("%s/game-%06d.json" % (sys.argv[2], g)))
+    assert [int(r["seat"]) for r in mine] == [0, 1, 2]
+    assert all(int(r["seed"]) == rec["seed"] for r in mine)
+    assert abs(sum(float(r["win"]) for r in mine) - 1) < 1e-5 or sum(int(r["winner"]) for r in mine) == 0
+    assert all(int(r["turns"]) == 48 and int(r["moves"]) == 48 for r in mine)
+PY
+  bad "analyze --csv" "$(head -3 "$T/rows.csv")"
+expect_fail "analyze --csv: a file it cannot write" 1 "analyze: --csv $T/no/such/dir/r.csv: cannot write it" \
+  $PILFER analyze thief --seat random --games 2 --csv "$T/no/such/dir/r.csv"
+expect_fail "sim --csv" 2 "sim: unknown or incomplete option '--csv'" $PILFER sim thief --seat random --games 2 --csv "$T/r.csv"
 an_unsharded() { $PILFER analyze piles --seat greedy --seat random --seat greedy --seat random --games 24 --rotate --seed 3 --json "$@"; }
 an_unsharded --threads 2 >"$T/an-whole.json" && for i in 1 2 3 4; do an_unsharded --threads 1 --shard $i/4 >"$T/an-part$i.json" || exit 1; done &&
   $PILFER merge "$T/an-part4.json" "$T/an-part2.json" "$T/an-part1.json" "$T/an-part3.json" >"$T/an-merged.json"
@@ -544,16 +577,19 @@ grep -q '"metric": "lead_changes"' "$T/out" && grep -q '"differences": \[' "$T/o
   bad "compare json" "$(head -12 "$T/out")"
 expect_fail "compare: one result" 2 "analyze: --compare needs 2 to 32 analyze --json results \(or one analyze --vary --json sweep\), not 1" $PILFER analyze --compare "$T/off.json"
 expect_fail "compare: a sim result" 2 "whole.json: not a 'pilfer analyze --json' result" $PILFER analyze --compare "$T/off.json" "$T/whole.json"
-# --skill: one run per bot in seat 0 on the same deals, each equal to the run made alone.
+# --skill: one run per bot as the first seat's, the seats rotated, on the same deals, each equal to
+# the run made alone with --rotate; the measured bot's own rate even when another seat has its spec.
 check "analyze --skill" $PILFER analyze thief -p 2 --seat greedy --games 30 --skill random --skill greedy --json
-$PILFER analyze thief -p 2 --seat greedy --games 30 --json >"$T/alone.json"
-python3 - "$T/out" "$T/alone.json" <<'PY' && ok "analyze --skill: each bot's run in seat 0 is the run made alone" || bad "skill" "$(head -c 400 "$T/out")"
+$PILFER analyze thief -p 2 --seat random --seat greedy --games 30 --rotate --json >"$T/alone.json"
+python3 - "$T/out" "$T/alone.json" <<'PY' && ok "analyze --skill: rotated, each bot's run is the run made alone" || bad "skill" "$(head -c 400 "$T/out")"
 import json, sys
 skill, alone = (json.load(open(f)) for f in sys.argv[1:])
-rate = next(m for m in skill["metrics"] if m["metric"] == "seat0_win_rate")["values"][1]["mean"]
+rate = next(m for m in skill["metrics"] if m["metric"] == "entry0_win_rate")["values"]
 assert skill["configs"][0]["bot"] == "random" and "seats greedy greedy" in skill["configs"][1]["run"]
 assert [k["label"] for k in skill["configs"]] == ["random", "greedy"], skill["configs"]
-assert abs(rate - 100 * alone["win_rate"][0]) < 1e-9, (rate, alone["win_rate"][0])
+assert abs(rate[0]["mean"] - 100 * alone["entries"][0]["win_rate"]) < 1e-9, (rate, alone["entries"])
+# greedy against itself from both seats of every deal: its own share, not the 100% its spec's bot has.
+assert 10 < rate[1]["mean"] < 90, rate[1]
 PY
 # --vary: the same analysis at each value of an option (or of the players), each run the one
 # made by hand with -o KEY=V (or -p V), bit for bit but wall time; bad specs refused, saying why.
@@ -627,8 +663,10 @@ expect_fail "vary players --rotate: games for every player count" 2 "analyze: --
 expect_fail "vary: not sim" 2 "sim: unknown or incomplete option '--vary'" $PILFER sim thief --seat random --games 2 --vary hands=1,2
 expect_fail "skill: one bot" 2 "analyze: --skill needs 2 to 8 bots to compare, weakest first, not 1" \
   $PILFER analyze thief -p 2 --seat greedy --games 4 --skill random
-expect_fail "skill: --rotate" 2 "analyze: --skill keeps the bot it measures in seat 0" \
-  $PILFER analyze thief -p 2 --seat greedy --games 4 --rotate --skill random --skill greedy
+expect_fail "skill: whole rotations" 2 "multiple of 2 \\(4 or 6\\)" \
+  $PILFER analyze thief -p 2 --seat greedy --games 5 --skill random --skill greedy
+expect_fail "skill: --shard" 2 "analyze: --skill plays every run here: not with --shard or --records" \
+  $PILFER analyze thief -p 2 --seat greedy --games 4 --shard 1/2 --skill random --skill greedy
 expect_fail "skill: a bad bot" 2 "analyze: --skill nobody: " $PILFER analyze thief -p 2 --seat greedy --games 4 --skill random --skill nobody
 expect_fail "sim --skill refused" 2 "sim: unknown or incomplete option '--skill'" $PILFER sim thief --seat random --games 2 --skill random
 expect_fail "analyze --html: the libraries missing" 1 "analyze: --html: .*run 'npm ci' in /nonexistent" \

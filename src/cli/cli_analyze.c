@@ -39,6 +39,10 @@ static json_t *at(json_t *j, const char *a, const char *b) { return json_object_
 
 static void print_hist_row(FILE *f, const char *label, json_t *h, double k, const char *unit) {
   if (!h) return;
+  if (num(h, "min") == num(h, "max")) { /* a figure that did not vary: no interval to read */
+    fprintf(f, "  %-26s %9.2f%s  always\n", label, k * num(h, "mean"), unit);
+    return;
+  }
   fprintf(f, "  %-26s %9.2f%s  [%8.2f, %8.2f]  %8.1f %8.1f %8.1f   %g..%g\n", label, k * num(h, "mean"), unit,
           k * num(h, "ci95.0"), k * num(h, "ci95.1"), k * num(h, "p10"), k * num(h, "median"), k * num(h, "p90"),
           k * num(h, "min"), k * num(h, "max"));
@@ -104,20 +108,46 @@ void cli_analyze_print(json_t *r, FILE *f) {
             100 * json_number_value(json_array_get(ci, 0)), 100 * json_number_value(json_array_get(ci, 1)));
   }
   size_t b;
-  json_array_foreach(json_object_get(r, "bots"), b, v) {
-    snprintf(label, sizeof label, "bot %s", json_string_value(json_object_get(v, "bot")));
-    fprintf(f, "  %-26.26s %8.1f%%   [%6.1f%%, %6.1f%%]  on %.0f%% of the seats%s\n", label, 100 * num(v, "win_rate"),
-            100 * num(v, "win_rate_ci95.0"), 100 * num(v, "win_rate_ci95.1"), 100 * num(v, "fair_share"),
-            json_is_false(json_object_get(v, "fair")) ? "  NOT FAIR: reads hidden cards" : "");
-  }
+  json_t *bots = json_object_get(r, "bots");
+  bool unfair = false;
+  json_array_foreach(bots, b, v) unfair |= json_is_false(json_object_get(v, "fair"));
+  if (json_array_size(bots) > 1 || unfair) /* one fair bot in every seat has every win */
+    json_array_foreach(bots, b, v) {
+      snprintf(label, sizeof label, "bot %s", json_string_value(json_object_get(v, "bot")));
+      fprintf(f, "  %-26.26s %8.1f%%   [%6.1f%%, %6.1f%%]  on %.0f%% of the seats%s\n", label, 100 * num(v, "win_rate"),
+              100 * num(v, "win_rate_ci95.0"), 100 * num(v, "win_rate_ci95.1"), 100 * num(v, "fair_share"),
+              json_is_false(json_object_get(v, "fair")) ? "  NOT FAIR: reads hidden cards" : "");
+    }
   fprintf(f, "  first seat's advantage     %+8.1f points\n", 100 * num(r, "first_seat_advantage"));
+  json_t *bal = json_object_get(an, "balance");
+  if (bal && n > 1) {
+    fprintf(f, "  %-26s chi-squared %.2f, %d df: p = %.3g%s\n", "all seats alike?", num(bal, "chi2"),
+            (int)num(bal, "df"), num(bal, "p_value"), num(bal, "p_value") < 0.05 ? " (the seats differ)" : "");
+    fprintf(f, "  %-26s seat %d, %.1f points below its fair share [%+.1f, %+.1f]\n", "seat winning least",
+            (int)num(bal, "worst_seat"), 100 * num(bal, "worst_deficit"), 100 * num(bal, "worst_deficit_ci95.0"),
+            100 * num(bal, "worst_deficit_ci95.1"));
+  }
 
   fprintf(f, "\nLENGTH, per game                 mean      95%% CI                 p10   median      p90   range\n");
   static const char *const LEN[][2] = {{"moves", "moves"}, {"turns", "turns"}, {"deals", "deals"},
-                                       {"decisions", "decisions (seat moves)"}};
+                                       {"rounds", "rounds"}, {"decisions", "decisions (seat moves)"}};
   for (size_t i = 0; i < sizeof LEN / sizeof *LEN; i++) print_hist_row(f, LEN[i][1], at(an, "length", LEN[i][0]), 1, " ");
-  fprintf(f, "  how long the games are, in moves:\n");
-  print_bars(f, at(an, "length", "moves"));
+  if (num(at(an, "length", "moves"), "min") < num(at(an, "length", "moves"), "max")) {
+    fprintf(f, "  how long the games are, in moves:\n");
+    print_bars(f, at(an, "length", "moves"));
+  }
+
+  json_t *seats = json_object_get(an, "seats");
+  if (json_array_size(seats)) {
+    fprintf(f, "\nSCORES, per seat                 mean      95%% CI                 p10   median      p90   range\n");
+    json_array_foreach(seats, b, v) {
+      snprintf(label, sizeof label, "seat %zu score", b);
+      print_hist_row(f, label, json_object_get(v, "score"), 1, " ");
+      snprintf(label, sizeof label, "seat %zu margin", b);
+      print_hist_row(f, label, json_object_get(v, "margin"), 1, " ");
+    }
+    fprintf(f, "  (a seat's margin: its final standing less the best other seat's; above 0 when it won)\n");
+  }
 
   fprintf(f, "\nDECISIVENESS\n");
   print_rate_row(f, "shared wins", at(an, "decisiveness", "shared_wins"));
@@ -129,7 +159,9 @@ void cli_analyze_print(json_t *r, FILE *f) {
   print_hist_row(f, "lead changes", json_object_get(t, "lead_changes"), 1, " ");
   print_hist_row(f, "winner leads for good from", json_object_get(t, "lead_for_good"), 100, "%");
   print_hist_row(f, "winner's worst deficit", json_object_get(t, "drama"), 1, " ");
-  print_rate_row(f, "comebacks (behind late)", json_object_get(t, "comebacks"));
+  print_rate_row(f, "comebacks", json_object_get(t, "comebacks"));
+  fprintf(f, "    (the winner behind the best by a tenth of the game's top score or more, here %.1f points on\n"
+             "    average, at a position of the second half)\n", num(json_object_get(t, "comeback_margin"), "mean"));
   fprintf(f, "  the winner's lead over the best other, at the end of each tenth of the game:\n    ");
   for (int ph = 0; ph < 10; ph++) fprintf(f, "%7d%%", 10 * (ph + 1));
   fprintf(f, "\n    ");
@@ -160,12 +192,33 @@ void cli_analyze_print(json_t *r, FILE *f) {
       print_rate_row(f, label, v);
     }
   }
+  json_t *ds = json_object_get(an, "deal_share");
+  if (ds) {
+    if (!json_array_size(beats)) fprintf(f, "\nSKILL AND LUCK\n");
+    fprintf(f, "  the deal explains          %8.1f%%   [%6.1f%%, %6.1f%%]  of a seat's result (%lld deals, each\n"
+               "    played once per rotation: 100%% when a seat of a deal fares the same whichever bot holds it)\n",
+            100 * num(ds, "share"), 100 * num(ds, "ci95.0"), 100 * num(ds, "ci95.1"), (long long)num(ds, "deals"));
+  }
   json_t *ev = json_object_get(an, "events");
   if (json_object_size(ev)) {
     fprintf(f, "\nGAME EVENTS, per game               mean      95%% CI              total\n");
     json_object_foreach(ev, key, v)
       fprintf(f, "  %-26s %9.2f   [%8.2f, %8.2f]  %12lld\n", key, num(v, "mean"), num(v, "ci95.0"), num(v, "ci95.1"),
               (long long)num(v, "total"));
+    json_t *first = json_object_iter_value(json_object_iter(ev));
+    if (json_object_get(first, "winner_minus_others")) {
+      fprintf(f, "  by seat, in its own moves, per game:\n    %-24s", "");
+      for (int p = 0; p < n; p++) fprintf(f, "  seat %-3d", p);
+      fprintf(f, "   the winner less the others' mean, 95%% CI\n");
+      json_object_foreach(ev, key, v) {
+        fprintf(f, "    %-24.24s", key);
+        for (int p = 0; p < n; p++) fprintf(f, " %9.2f", num(json_array_get(json_object_get(v, "per_seat"), (size_t)p), "mean"));
+        json_t *d = json_object_get(v, "winner_minus_others");
+        fprintf(f, "   %+8.2f [%+.2f, %+.2f]\n", num(d, "mean"), num(d, "ci95.0"), num(d, "ci95.1"));
+      }
+      fprintf(f, "    (the last column over the %lld games one seat won)\n",
+              (long long)num(json_object_get(first, "winner_minus_others"), "games"));
+    }
   }
   fprintf(f, "\nWall time: %.1f s\n", num(r, "wall_seconds"));
 }
@@ -276,6 +329,7 @@ typedef struct metric {
 
 static const metric METRICS[] = {
     {"seat0_win_rate", "seat 0's win rate (%)", "win_rate.0", "win_rate_ci95.0", 100, true},
+    {"entry0_win_rate", "the first --seat bot's win rate (%)", "entries.0.win_rate", "entries.0.win_rate_ci95", 100, true},
     {"moves", "moves per game", "analysis.length.moves.mean", "analysis.length.moves.ci95", 1, false},
     {"turns", "turns per game", "analysis.length.turns.mean", "analysis.length.turns.ci95", 1, false},
     {"deals", "deals per game", "analysis.length.deals.mean", "analysis.length.deals.ci95", 1, false},

@@ -42,7 +42,8 @@ static const char SIM_USAGE[] =
 
 static const char ANALYZE_USAGE[] =
     "usage: pilfer analyze GAME -p N --seat BOT... --games K [--threads T] [--seed S] [--rotate]\n"
-    "                      [--shard I/N] [-o KEY=VALUE]... [--json] [--html FILE] [--records DIR]\n"
+    "                      [--shard I/N] [-o KEY=VALUE]... [--json] [--html FILE] [--csv FILE]\n"
+    "                      [--records DIR]\n"
     "       pilfer analyze GAME -p N --seat BOT... --games K --skill BOT --skill BOT... [...]\n"
     "       pilfer analyze GAME --seat BOT... --games K --vary KEY=V1,V2,... [...]\n"
     "       pilfer analyze --compare FILE FILE... [--json] [--html FILE]\n"
@@ -58,12 +59,15 @@ static const char ANALYZE_USAGE[] =
     "                    pilfer merge adds\n"
     "  --html FILE       also write a report with a chart per metric, one HTML file that opens\n"
     "                    offline (Vega-Lite in it)\n"
+    "  --csv FILE        also write one row per game and seat (seed, seat, bot, score, win, length,\n"
+    "                    lead changes, the seat's counters) as CSV, for a spreadsheet or R\n"
     "  --compare FILE... two or more analyze --json results side by side (see --compare --help)\n"
     "  --skill BOT       the skill gradient (2 to 8 times, weakest first: --skill random --skill\n"
-    "                    greedy --skill ismcts): one run for each BOT in seat 0 against the other\n"
-    "                    seats as given, on the same deals, shown as --compare shows runs (seat 0's\n"
-    "                    win rate less the first BOT's is how much better it does); not with\n"
-    "                    --rotate, --shard or --records\n"
+    "                    greedy --skill ismcts): one run for each BOT as the first seat's bot\n"
+    "                    against the other seats as given, on the same deals, the seats rotated\n"
+    "                    (so --games is a multiple of N), shown as --compare shows runs (the\n"
+    "                    measured bot's win rate less the first BOT's is how much better it does);\n"
+    "                    not with --shard or --records\n"
     "  --vary KEY=V,...  a sweep: the run at each value of a game option or of players (2 to 32\n"
     "                    values or A..B ranges: stock=5,10,15, players=2..6), shown as --compare\n"
     "                    shows runs; with --shard, each value's run sharded (pilfer merge adds\n"
@@ -222,7 +226,7 @@ static int parse_shard(const char *s, int *i, int *n) {
 typedef struct sim_args {
   pf_sim_config c;
   const char *cmd; /* "sim" or "analyze" */
-  const char *game, *opts[65], *records, *html, *vary;
+  const char *game, *opts[65], *records, *html, *vary, *csv;
   char skill[8][PF_BOT_SPEC]; /* --skill: the bots seat 0 is played by, one run each */
   int nopts, nseats, players, threads, games, nskill;
   bool json;
@@ -239,6 +243,7 @@ static int sim_parse(const char *cmd, int argc, char **argv, sim_args *a) {
       {"json", no_argument, 0, 'j'},          {"records", required_argument, 0, 'R'},
       {"help", no_argument, 0, 'h'},          {"html", required_argument, 0, 'H'},
       {"skill", required_argument, 0, 'K'},   {"vary", required_argument, 0, 'V'},
+      {"csv", required_argument, 0, 'C'},
       {0}};
   pf_sim_config *c = &a->c;
   int ch;
@@ -289,6 +294,10 @@ static int sim_parse(const char *cmd, int argc, char **argv, sim_args *a) {
       if (!c->analyze) return cli_bad("sim: unknown or incomplete option '--html'; pilfer analyze --html draws charts");
       a->html = optarg;
       break;
+    case 'C':
+      if (!c->analyze) return cli_bad("sim: unknown or incomplete option '--csv'; pilfer analyze --csv writes a row per game");
+      a->csv = optarg;
+      break;
     case 'K':
       if (!c->analyze) return cli_bad("sim: unknown or incomplete option '--skill'; pilfer analyze --skill compares bots");
       if (a->nskill == 8) return cli_bad("analyze: at most 8 --skill bots");
@@ -333,14 +342,20 @@ static int sim_check(sim_args *a) {
   for (int k = 0; k < a->nskill; k++)
     if (pf_bot_check_spec(a->skill[k], &err) != 0) return cli_bad("%s: --skill %s: %s", a->cmd, a->skill[k], err.msg);
   if (a->nskill == 1) return cli_bad("analyze: --skill needs 2 to 8 bots to compare, weakest first, not 1");
-  if (a->nskill && (c->rotate || c->nshards > 1 || a->records))
-    return cli_bad("analyze: --skill keeps the bot it measures in seat 0 and plays every run here: not with --rotate, "
-                   "--shard or --records");
+  if (a->nskill && a->csv) return cli_bad("analyze: --csv writes the rows of one run, not of --skill's runs");
+  if (a->nskill && (c->nshards > 1 || a->records))
+    return cli_bad("analyze: --skill plays every run here: not with --shard or --records");
+  /* --skill rotates the seats, so that the measured bot plays each deal from every seat: the
+   * seats' advantages and the deal's luck are the same for every bot measured. */
+  if (a->nskill) c->rotate = true;
   int games = a->games;
   if (c->rotate && games % players)
     return cli_bad("%s: --rotate plays each deal once per rotation of the %d seats, so --games must be a multiple of "
                    "%d (%d or %d)", a->cmd, players, players, games / players * players, (games / players + 1) * players);
   if (c->nshards > games) return cli_bad("%s: --shard %d/%d: more shards than the %d games", a->cmd, c->shard, c->nshards, games);
+  if (c->rotate && c->nshards > games / players)
+    return cli_bad("%s: --shard %d/%d: with --rotate a shard plays whole deals, and there are only %d", a->cmd, c->shard,
+                   c->nshards, games / players);
   c->games = games;
   if (cli_options(a->cmd, c->game, a->opts, a->nopts, &c->options) != 0) return EXIT_BAD_INPUT;
   /* The game must start with these options: try it once, before any thread does. */
@@ -351,11 +366,12 @@ static int sim_check(sim_args *a) {
   return started != 0 ? cli_bad("%s: %s", a->cmd, err.msg) : 0;
 }
 
-/* Plays the run of config c (with a progress bar on a terminal) into r; 0, or the exit status. */
-static int play_run(const sim_args *a, const pf_sim_config *c, pf_sim_result *r) {
+/* Plays the run of config c (with a progress bar on a terminal) into r, its rows into csv when
+ * it is not NULL; 0, or the exit status. */
+static int play_run(const sim_args *a, const pf_sim_config *c, pf_sim_result *r, pf_buf *csv) {
   pf_error err;
   progress pr = {.t0 = pf_clock_seconds()};
-  pf_sim_run_opts ro = {.threads = a->threads, .records_dir = a->records};
+  pf_sim_run_opts ro = {.threads = a->threads, .records_dir = a->records, .csv = csv};
   if (isatty(STDERR_FILENO)) ro.progress = draw_progress, ro.ctx = &pr;
   if (pf_sim_run(c, &ro, r, &err) != 0) {
     cli_error("%s: %s", a->cmd, err.msg);
@@ -375,7 +391,7 @@ static int skill_run(const sim_args *a) {
     pf_sim_config c = a->c;
     strcpy(c.seats[0], a->skill[k]);
     names[k] = a->skill[k];
-    if ((rc = play_run(a, &c, &res)) == 0) r[k] = pf_sim_json(&res);
+    if ((rc = play_run(a, &c, &res, NULL)) == 0) r[k] = pf_sim_json(&res);
   }
   if (rc == 0) rc = cli_analyze_compare_results(r, names, a->nskill, "bot", NULL, a->json, a->html);
   for (int k = 0; k < a->nskill; k++) json_decref(r[k]);
@@ -403,6 +419,7 @@ static int vary_run(const sim_args *a) {
   if (rc) return rc;
   if (a->nskill) return cli_bad("analyze: --vary and --skill are two sweeps; give one");
   if (a->records) return cli_bad("analyze: --vary plays several runs: not with --records (record one run alone)");
+  if (a->csv) return cli_bad("analyze: --vary plays several runs: not with --csv (write the rows of one run alone)");
   if (v.option < 0 && a->players) return cli_bad("analyze: --vary players sets the players: not with -p");
   if (v.option < 0 && a->c.rotate && a->games > 0) {
     long long l = 1; /* the least common multiple of the players */
@@ -439,7 +456,7 @@ static int vary_run(const sim_args *a) {
   const char *names[CLI_VARY_MAX];
   for (int k = 0; k < v.n && rc == 0; k++) {
     names[k] = v.text[k] + kl + 1;
-    if ((rc = play_run(&runs[k], &runs[k].c, &res)) == 0) res_json[k] = pf_sim_json(&res);
+    if ((rc = play_run(&runs[k], &runs[k].c, &res, NULL)) == 0) res_json[k] = pf_sim_json(&res);
   }
   if (rc == 0) rc = cli_analyze_compare_results(res_json, names, v.n, "value", &v, a->json, a->html);
   for (int k = 0; k < v.n; k++) json_decref(res_json[k]);
@@ -453,8 +470,25 @@ static int sim_run(const sim_args *a) {
     cli_error("%s: --records %s: cannot make the directory: %s", a->cmd, a->records, strerror(errno));
     return EXIT_OTHER;
   }
+  /* --csv: the file is made before the games are played, so that a bad path fails at once. */
+  FILE *csv = NULL;
+  if (a->csv && !(csv = fopen(a->csv, "w"))) {
+    cli_error("%s: --csv %s: cannot write it: %s", a->cmd, a->csv, strerror(errno));
+    return EXIT_OTHER;
+  }
   static pf_sim_result r;
-  int rc = play_run(a, &a->c, &r);
+  pf_buf rows = {0};
+  int rc = play_run(a, &a->c, &r, csv ? &rows : NULL);
+  if (csv) {
+    bool ok = rc == 0 && fwrite(rows.data, 1, rows.len, csv) == rows.len;
+    if (fclose(csv) != 0) ok = false;
+    pf_buf_free(&rows);
+    if (rc) return rc;
+    if (!ok) {
+      cli_error("%s: --csv %s: cannot write it: %s", a->cmd, a->csv, strerror(errno));
+      return EXIT_OTHER;
+    }
+  }
   if (rc) return rc;
   if (a->json)
     print_json(&r);

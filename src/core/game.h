@@ -236,6 +236,10 @@ typedef struct pf_game {
   /* (pf_count_events, with events) Adds to counts[k] how often counter k happened as move m
    * (PF_MOVE_CHANCE: a chance outcome) took the game from `before` to `after`. */
   void (*count_events)(const void *before, const void *after, pf_move m, long long *counts);
+  /* (pf_round) The rounds begun so far, for a game played in rounds within its deal (Point-a-Pile:
+   * a Headpointer's piles and the pointing at them, PAP-2): analyze counts them, and a new round,
+   * like a new deal, ends a turn. NULL: the game has no rounds but its deals. */
+  int (*round)(const void *st);
 
   /* ---- optional: for learning (Python's actions, chance nodes and length, docs/python.md) ---- */
   /* (pf_action_count) How many dense actions a game of these players and options has, at most
@@ -338,6 +342,8 @@ static inline void pf_standing(const pf_game *g, const void *st, int *out) {
 static inline uint64_t pf_standing_key(const pf_game *g, const void *st) {
   return g->standing_key ? g->standing_key(st) : 0;
 }
+/* round at st; 0 for a game without rounds. */
+static inline int pf_round(const pf_game *g, const void *st) { return g->round ? g->round(st) : 0; }
 /* action_count, or move_bound. */
 static inline int pf_action_count(const pf_game *g, int players, const pf_options *options) {
   return g->action_count ? g->action_count(players, options) : (int)g->move_bound;

@@ -956,6 +956,13 @@ static uint64_t gha_standing_key(const void *vs) {
   return key;
 }
 
+/* The rounds of four cards each dealt so far (GHA-2, GHA-4), over the hands of a match. */
+static int gha_round(const void *vs) {
+  const gha_state *s = vs;
+  int per = HAND * s->players;
+  return s->hand_no * ((NCARDS - START) / per) + (s->next_slot - START) / per;
+}
+
 static void gha_count_events(const void *before, const void *after, pf_move m, long long *counts) {
   const gha_state *s = before;
   int t = MOVE_TARGET(m);
@@ -1035,6 +1042,7 @@ const pf_game pf_game_gharat = {
     .move_zones = gha_move_zones,
     .events = EVENTS,
     .count_events = gha_count_events,
+    .round = gha_round,
     .events_before = offsetof(gha_state, card), /* turn */
     .standing_key = gha_standing_key,
     .action_count = gha_action_count,

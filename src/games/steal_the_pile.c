@@ -878,6 +878,12 @@ static const char *const EVENTS[] = {"steals", "cards_stolen", "open_piles_taken
  * what is left), except the deck's steal in solitaire (STP-8), which takes from seat 0's pile
  * alone; either way the sum of the seats' piles changes. A new game or the match's end changes
  * deal_no or over. */
+/* The rounds begun (STP-5), over the games of a scoring match (STP-7). */
+static int stp_round(const void *vs) {
+  const stp_state *s = vs;
+  return s->deal_no * s->rounds + s->round + 1;
+}
+
 static uint64_t stp_standing_key(const void *vs) {
   const stp_state *s = vs;
   uint64_t sum = 0;
@@ -979,6 +985,7 @@ const pf_game pf_game_steal_the_pile = {
     .standing_key = stp_standing_key,
     .events = EVENTS,
     .count_events = stp_count_events,
+    .round = stp_round,
     .events_before = offsetof(stp_state, card), /* turn, size */
     .action_count = stp_action_count,
     .action_index = stp_action_index,

@@ -3,6 +3,7 @@
  */
 #include "sim/analyze.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,11 +22,13 @@ static const struct {
     {"moves", "length", offsetof(pf_an_sums, moves), 1},
     {"turns", "length", offsetof(pf_an_sums, turns), 1},
     {"deals", "length", offsetof(pf_an_sums, deals), 1},
+    {"rounds", "length", offsetof(pf_an_sums, rounds), 1},
     {"decisions", "length", offsetof(pf_an_sums, decisions), 1},
     {"margin", "decisiveness", offsetof(pf_an_sums, margin), 1},
     {"lead_changes", "tension", offsetof(pf_an_sums, lead_changes), 1},
     {"lead_for_good", "tension", offsetof(pf_an_sums, lead_for_good), 1000},
     {"drama", "tension", offsetof(pf_an_sums, drama), 1},
+    {"comeback_margin", "tension", offsetof(pf_an_sums, comeback_margin), 1},
     {"legal", "choice", offsetof(pf_an_sums, legal), 1},
     {"forced", "choice", offsetof(pf_an_sums, forced), 1},
 };
@@ -54,13 +57,29 @@ void pf_hist_bounds(int b, long long *lo, long long *hi) {
   *hi = b == PF_AN_BINS - 1 ? INT64_MAX : *lo + (1LL << (k - 3)) - 1;
 }
 
+int pf_hist_slot(long long v) {
+  if (v >= 0) return PF_AN_BINS + pf_hist_bin(v);
+  return PF_AN_BINS - pf_hist_bin(v == INT64_MIN ? INT64_MAX : -v);
+}
+
+void pf_hist_slot_bounds(int i, long long *lo, long long *hi) {
+  if (i >= PF_AN_BINS) {
+    pf_hist_bounds(i - PF_AN_BINS, lo, hi);
+    return;
+  }
+  long long a, b;
+  pf_hist_bounds(PF_AN_BINS - i, &a, &b);
+  *lo = -b;
+  *hi = -a;
+}
+
 void pf_hist_add(pf_hist *h, long long v) {
   if (h->n == 0 || v < h->min) h->min = v;
   if (h->n == 0 || v > h->max) h->max = v;
   h->n++;
   h->sum += v;
   h->sum_sq += v * v;
-  h->bin[pf_hist_bin(v)]++;
+  h->bin[pf_hist_slot(v)]++;
 }
 
 void pf_hist_merge(pf_hist *to, const pf_hist *from) {
@@ -70,7 +89,7 @@ void pf_hist_merge(pf_hist *to, const pf_hist *from) {
   to->n += from->n;
   to->sum += from->sum;
   to->sum_sq += from->sum_sq;
-  for (int b = 0; b < PF_AN_BINS; b++) to->bin[b] += from->bin[b];
+  for (int b = 0; b < PF_AN_SLOTS; b++) to->bin[b] += from->bin[b];
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -82,6 +101,7 @@ static void trace_room(pf_an_trace *t) {
   t->cap = t->cap ? 2 * t->cap : 1024;
   t->legal = pf_xrealloc(t->legal, (size_t)t->cap * sizeof *t->legal);
   t->mover = pf_xrealloc(t->mover, (size_t)t->cap * sizeof *t->mover);
+  t->cut = pf_xrealloc(t->cut, (size_t)t->cap * sizeof *t->cut);
 }
 
 /* A row of standings from position `at` on, unless it is the last row's. */
@@ -102,7 +122,11 @@ static void trace_row(pf_an_trace *t, long long at, const int *standing) {
 void pf_an_trace_begin(pf_an_trace *t, int players, const int *standing) {
   t->players = players;
   t->plies = t->rows = 0;
+  t->cut_next = false;
+  t->deals = 1;
+  t->rounds = 0;
   memset(t->events, 0, sizeof t->events);
+  memset(t->seat_events, 0, sizeof t->seat_events);
   trace_row(t, 0, standing);
 }
 
@@ -110,15 +134,20 @@ void pf_an_trace_ply(pf_an_trace *t, int mover, int legal, const int *standing) 
   trace_room(t);
   t->legal[t->plies] = legal;
   t->mover[t->plies] = (signed char)mover;
+  t->cut[t->plies] = t->cut_next;
+  t->cut_next = false;
   t->plies++;
   if (standing) trace_row(t, t->plies, standing);
 }
+
+void pf_an_trace_cut(pf_an_trace *t) { t->cut_next = true; }
 
 void pf_an_trace_free(pf_an_trace *t) {
   free(t->standing);
   free(t->since);
   free(t->legal);
   free(t->mover);
+  free(t->cut);
   memset(t, 0, sizeof *t);
 }
 
@@ -146,27 +175,46 @@ static int best_of(const int *at, int n, unsigned among) {
   return best;
 }
 
+/* The margin a comeback is from: a tenth of the game's scale of points, the highest standing (in
+ * absolute value) any seat had at any position, rounded up; at least 1. */
+static int comeback_margin(const pf_an_trace *t) {
+  long long most = 0;
+  for (long long i = 0; i < t->rows * t->players; i++) {
+    long long v = llabs(t->standing[i]);
+    if (v > most) most = v;
+  }
+  long long m = (most + 9) / 10;
+  return m < 1 ? 1 : (int)m;
+}
+
 /* The tension figures of a game, row by row of its standings: a row holds from position since[r]
  * to `last`, the position before the next row's (the lead changes only where the standings do;
  * the winner was last behind at the end of a row, and behind in the second half when that end is
- * in it). */
-static void add_tension(pf_an_sums *s, const pf_an_trace *t, int w, unsigned others) {
-  int n = t->players, ph = 0;
-  long long plies = t->plies, changes = 0, last_off = -1, drama = 0;
-  bool comeback = false;
+ * in it: a comeback when by the margin or more). */
+/* The lead changes of a game (the lead changes only where the standings do). */
+static long long lead_changes(const pf_an_trace *t) {
+  long long changes = 0;
   unsigned last = 0;
+  for (long long r = 0; r < t->rows; r++) {
+    unsigned m = leaders(t->standing + r * t->players, t->players);
+    if (!m) continue;
+    if (last && !(m & last)) changes++, last = m;
+    else if (!last || !(m & ~last)) last = m; /* the first leaders, or fewer of them */
+  }
+  return changes;
+}
+
+static void add_tension(pf_an_sums *s, const pf_an_trace *t, int w, unsigned others, pf_an_game *out) {
+  int n = t->players, ph = 0, margin = comeback_margin(t);
+  long long plies = t->plies, changes = out->lead_changes, last_off = -1, drama = 0;
+  bool comeback = false;
   for (long long r = 0; r < t->rows; r++) {
     const int *at = t->standing + r * n;
     long long end = r + 1 < t->rows ? t->since[r + 1] - 1 : plies;
-    unsigned m = leaders(at, n);
-    if (m) {
-      if (last && !(m & last)) changes++, last = m;
-      else if (!last || !(m & ~last)) last = m; /* the first leaders, or fewer of them */
-    }
     int top = best_of(at, n, (1u << n) - 1);
     if (at[w] < top) {
       last_off = end;
-      if (2 * end >= plies) comeback = true;
+      if (2 * end >= plies && top - at[w] >= margin) comeback = true;
       if (top - at[w] > drama) drama = top - at[w];
     }
     /* The winner's lead at the end of each tenth that ends in this row. */
@@ -178,6 +226,8 @@ static void add_tension(pf_an_sums *s, const pf_an_trace *t, int w, unsigned oth
   }
   s->tension_games++;
   s->comebacks += comeback;
+  out->comeback = comeback;
+  pf_hist_add(&s->comeback_margin, margin);
   pf_hist_add(&s->lead_changes, changes);
   pf_hist_add(&s->drama, drama);
   long long good = plies ? (last_off + 1) * 1000 / plies : 0;
@@ -186,12 +236,17 @@ static void add_tension(pf_an_sums *s, const pf_an_trace *t, int w, unsigned oth
   pf_hist_add(&s->margin, end[w] - best_of(end, n, others));
 }
 
-void pf_an_add_game(pf_an_sums *s, const pf_an_trace *t, int deals, const int *winners, int nw,
-                    const long long *bot_share, int nbots) {
+void pf_an_add_game(pf_an_sums *s, const pf_an_trace *t, const int *winners, int nw, const long long *bot_share,
+                    int nbots, pf_an_game *out) {
+  pf_an_game mine;
+  if (!out) out = &mine;
+  memset(out, 0, sizeof *out);
+  out->lead_changes = lead_changes(t);
   long long plies = t->plies, turns = 0, decisions = 0, forced = 0;
   int prev = PF_NOBODY, ph = 0;
   for (long long k = 0; k < plies; k++) {
     int who = t->mover[k];
+    if (t->cut[k]) prev = PF_NOBODY; /* a new deal or round: a new turn */
     if (who == PF_CHANCE) continue;
     if (who != prev) turns++;
     prev = who;
@@ -206,7 +261,8 @@ void pf_an_add_game(pf_an_sums *s, const pf_an_trace *t, int deals, const int *w
   }
   pf_hist_add(&s->moves, plies);
   pf_hist_add(&s->turns, turns);
-  pf_hist_add(&s->deals, deals);
+  pf_hist_add(&s->deals, t->deals);
+  pf_hist_add(&s->rounds, t->rounds);
   pf_hist_add(&s->decisions, decisions);
   pf_hist_add(&s->forced, forced);
   s->shared += nw > 1;
@@ -214,12 +270,33 @@ void pf_an_add_game(pf_an_sums *s, const pf_an_trace *t, int deals, const int *w
   unsigned won = 0;
   for (int k = 0; k < nw; k++) won |= 1u << winners[k];
   unsigned others = ((1u << t->players) - 1) & ~won;
-  if (nw > 0 && others) add_tension(s, t, winners[0], others);
+  if (nw > 0 && others) add_tension(s, t, winners[0], others, out);
+  out->turns = turns;
   for (int b = 0; b < nbots; b++)
     for (int c = 0; c < nbots; c++) s->beat[b][c] += bot_share[b] > bot_share[c];
   for (int e = 0; e < PF_MAX_EVENTS; e++) {
     s->event[e] += t->events[e];
     s->event_sq[e] += t->events[e] * t->events[e];
+  }
+  for (int p = 0; p < t->players; p++)
+    for (int e = 0; e < PF_MAX_EVENTS; e++) {
+      s->seat_event[p][e] += t->seat_events[p][e];
+      s->seat_event_sq[p][e] += t->seat_events[p][e] * t->seat_events[p][e];
+    }
+  if (nw == 1 && t->players > 1) {
+    s->lead_games++;
+    for (int e = 0; e < PF_MAX_EVENTS; e++) {
+      long long x = (long long)(t->players - 1) * t->seat_events[winners[0]][e];
+      for (int p = 0; p < t->players; p++)
+        if (p != winners[0]) x -= t->seat_events[p][e];
+      s->lead_event[e] += x;
+      s->lead_event_sq[e] += x * x;
+    }
+  }
+  const int *end = t->standing + (t->rows - 1) * t->players;
+  for (int p = 0; p < t->players; p++) {
+    pf_hist_add(&s->score[p], t->scores[p]);
+    if (t->players > 1) pf_hist_add(&s->seat_margin[p], end[p] - best_of(end, t->players, ((1u << t->players) - 1) & ~(1u << p)));
   }
 }
 
@@ -242,6 +319,60 @@ void pf_an_sums_add(pf_an_sums *to, const pf_an_sums *from) {
     to->event[e] += from->event[e];
     to->event_sq[e] += from->event_sq[e];
   }
+  for (int p = 0; p < PF_MAX_PLAYERS; p++) {
+    pf_hist_merge(&to->score[p], &from->score[p]);
+    pf_hist_merge(&to->seat_margin[p], &from->seat_margin[p]);
+    for (int e = 0; e < PF_MAX_EVENTS; e++) {
+      to->seat_event[p][e] += from->seat_event[p][e];
+      to->seat_event_sq[p][e] += from->seat_event_sq[p][e];
+    }
+  }
+  to->lead_games += from->lead_games;
+  for (int e = 0; e < PF_MAX_EVENTS; e++) {
+    to->lead_event[e] += from->lead_event[e];
+    to->lead_event_sq[e] += from->lead_event_sq[e];
+  }
+  to->deal_groups += from->deal_groups;
+  to->deal_y += from->deal_y;
+  to->deal_y2 += from->deal_y2;
+  to->deal_sq += from->deal_sq;
+}
+
+void pf_an_add_deal(pf_an_sums *s, int players, const long long share[][PF_MAX_PLAYERS]) {
+  for (int p = 0; p < players; p++) {
+    long long total = 0;
+    for (int r = 0; r < players; r++) {
+      total += share[r][p];
+      s->deal_y += share[r][p];
+      s->deal_y2 += share[r][p] * share[r][p];
+    }
+    s->deal_groups++;
+    s->deal_sq += total * total;
+  }
+}
+
+/* The groups are the (deal, seat) pairs, m = players shares each (one per rotation, so one per
+ * bot of the seat list), G of them, N = G m shares y. With S_g a group's total:
+ *   between: MSB = (sum S_g^2 / m - (sum y)^2 / N) / (G - 1)
+ *   within:  MSW = (sum y^2 - sum S_g^2 / m) / (G (m - 1))
+ *   share = (MSB - MSW) / (MSB + (m - 1) MSW), kept within 0..1,
+ * the intraclass correlation: 1 when a seat of a deal has the same result whichever bot holds it,
+ * 0 when the deal tells nothing of it. Its interval is the normal one with Fisher's large-sample
+ * variance 2 (1 - r)^2 (1 + (m - 1) r)^2 / (m (m - 1) (D - 1)), D the deals (not the groups: the
+ * seats of one deal are not independent). */
+bool pf_an_deal_share(const pf_an_sums *s, int players, double *share, double *lo, double *hi) {
+  double m = players, G = (double)s->deal_groups, D = G / m, N = G * m;
+  if (players < 2 || D < 2) return false;
+  double y = (double)s->deal_y / PF_WIN_UNIT, y2 = (double)s->deal_y2 / ((double)PF_WIN_UNIT * PF_WIN_UNIT);
+  double sq = (double)s->deal_sq / ((double)PF_WIN_UNIT * PF_WIN_UNIT);
+  double msb = (sq / m - y * y / N) / (G - 1), msw = (y2 - sq / m) / (G * (m - 1));
+  double r = msb + (m - 1) * msw > 0 ? (msb - msw) / (msb + (m - 1) * msw) : 0;
+  r = r < 0 ? 0 : r > 1 ? 1 : r;
+  double se = sqrt(2 * (1 - r) * (1 - r) * (1 + (m - 1) * r) * (1 + (m - 1) * r) / (m * (m - 1) * (D - 1)));
+  *share = r;
+  *lo = r - 1.96 * se < 0 ? 0 : r - 1.96 * se;
+  *hi = r + 1.96 * se > 1 ? 1 : r + 1.96 * se;
+  return true;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -260,11 +391,11 @@ static void pair(pf_jw *w, const char *key, double a, double b) {
  * within its bin's width above (interpolated). */
 static double quantile(const pf_hist *h, double q) {
   double want = q * (double)h->n, cum = 0;
-  for (int b = 0; b < PF_AN_BINS; b++) {
+  for (int b = 0; b < PF_AN_SLOTS; b++) {
     if (!h->bin[b]) continue;
     if (cum + (double)h->bin[b] >= want) {
       long long lo, hi;
-      pf_hist_bounds(b, &lo, &hi);
+      pf_hist_slot_bounds(b, &lo, &hi);
       if (lo < h->min) lo = h->min;
       if (hi > h->max) hi = h->max;
       return lo == hi ? (double)lo : (double)lo + (double)(hi - lo) * (want - cum) / (double)h->bin[b];
@@ -291,11 +422,12 @@ static void hist_write(pf_jw *w, const pf_hist *h, int scale) {
   pf_jw_key_real(w, "p90", quantile(h, 0.9) / k);
   pf_jw_key(w, "bins");
   pf_jw_open(w, '[');
-  for (int b = 0; b < PF_AN_BINS; b++) {
+  for (int b = 0; b < PF_AN_SLOTS; b++) {
     if (!h->bin[b]) continue;
     long long lo, hi;
-    pf_hist_bounds(b, &lo, &hi);
+    pf_hist_slot_bounds(b, &lo, &hi);
     if (hi > h->max) hi = h->max;
+    if (b < PF_AN_BINS && lo < h->min) lo = h->min; /* the open end below */
     pf_jw_open(w, '[');
     pf_jw_real(w, lo / k);
     pf_jw_real(w, hi / k);
@@ -333,23 +465,90 @@ static void mean_open(pf_jw *w, long long sum, long long sum_sq, long long n) {
 
 /* The histograms of HISTS[i..] in one group, the group's own figures after them (HISTS holds each
  * group's histograms together). */
-static int group_hists(pf_jw *w, const pf_an_sums *s, int i) {
+static int group_hists(pf_jw *w, const pf_an_sums *s, const pf_game *g, int i) {
   pf_jw_key(w, HISTS[i].group);
   pf_jw_open(w, '{');
   int j = i;
   for (; j < NHISTS && strcmp(HISTS[j].group, HISTS[i].group) == 0; j++) {
+    if (HISTS[j].off == offsetof(pf_an_sums, rounds) && !g->round) continue; /* a game without rounds */
     pf_jw_key(w, HISTS[j].name);
     hist_write(w, CHIST(s, j), HISTS[j].scale);
   }
   return j;
 }
 
-void pf_an_write(pf_jw *w, const pf_an_sums *s, long long games, const pf_game *g, const char *const *bot_names,
-                 int nbots) {
+/* ---- the balance of the seats ---- */
+
+double pf_an_gamma_q(double a, double x) {
+  if (x <= 0) return 1;
+  double front = exp(-x + a * log(x) - lgamma(a));
+  if (x < a + 1) { /* the series of P(a, x) */
+    double term = 1 / a, sum = term;
+    for (int k = 1; k < 1000 && term > sum * 1e-16; k++) sum += term *= x / (a + k);
+    double q = 1 - sum * front;
+    return q < 0 ? 0 : q;
+  }
+  /* Q's continued fraction, evaluated by the modified Lentz method. */
+  double tiny = 1e-300, b = x + 1 - a, c = 1 / tiny, d = 1 / b, h = d;
+  for (int k = 1; k < 1000; k++) {
+    double an = -k * (k - a);
+    b += 2;
+    d = an * d + b;
+    if (fabs(d) < tiny) d = tiny;
+    c = b + an / c;
+    if (fabs(c) < tiny) c = tiny;
+    d = 1 / d;
+    h *= d * c;
+    if (fabs(d * c - 1) < 1e-16) break;
+  }
+  return front * h;
+}
+
+double pf_an_chi2(const double *wins, int n, double *p_value) {
+  double total = 0, chi2 = 0;
+  for (int p = 0; p < n; p++) total += wins[p];
+  *p_value = 1;
+  if (total <= 0 || n < 2) return 0;
+  double want = total / n;
+  for (int p = 0; p < n; p++) chi2 += (wins[p] - want) * (wins[p] - want) / want;
+  *p_value = pf_an_gamma_q((n - 1) / 2.0, chi2 / 2);
+  return chi2;
+}
+
+/* "balance": the chi-squared test of equal shares over the seats' wins (shared wins split), and
+ * the seat that won least, its win rate and its deficit from the fair share, with intervals. */
+static void balance_write(pf_jw *w, const pf_an_run *run) {
+  int n = run->players, worst = 0;
+  double wins[PF_MAX_PLAYERS], p_value;
+  for (int p = 0; p < n; p++) {
+    wins[p] = (double)run->win[p] / PF_WIN_UNIT;
+    if (run->win[p] < run->win[worst]) worst = p;
+  }
+  double chi2 = pf_an_chi2(wins, n, &p_value), fair = 1.0 / n;
+  pf_sim_estimate e = pf_sim_wilson(run->win[worst], run->win_sq[worst], run->games);
+  pf_jw_key(w, "balance");
+  pf_jw_open(w, '{');
+  pf_jw_key_real(w, "chi2", chi2);
+  pf_jw_key_int(w, "df", n - 1);
+  pf_jw_key_real(w, "p_value", p_value);
+  pf_jw_key_int(w, "worst_seat", worst);
+  pf_jw_key_real(w, "worst_win_rate", e.mean);
+  pair(w, "worst_win_rate_ci95", e.lo, e.hi);
+  pf_jw_key_real(w, "fair_share", fair);
+  pf_jw_key_real(w, "worst_deficit", fair - e.mean);
+  pair(w, "worst_deficit_ci95", fair - e.hi, fair - e.lo);
+  pf_jw_close(w, '}');
+}
+
+void pf_an_write(pf_jw *w, const pf_an_sums *s, const pf_an_run *run) {
+  const pf_game *g = run->game;
+  long long games = run->games;
+  const char *const *bot_names = run->bot_names;
+  int nbots = run->nbots;
   pf_jw_open(w, '{');
   for (int i = 0; i < NHISTS;) {
     const char *group = HISTS[i].group;
-    i = group_hists(w, s, i);
+    i = group_hists(w, s, g, i);
     if (strcmp(group, "decisiveness") == 0) {
       rate_write(w, "shared_wins", s->shared, games);
       rate_write(w, "no_winner", s->no_winner, games);
@@ -398,9 +597,51 @@ void pf_an_write(pf_jw *w, const pf_an_sums *s, long long games, const pf_game *
     pf_jw_key(w, g->events[e]);
     mean_open(w, s->event[e], s->event_sq[e], games);
     pf_jw_key_int(w, "total", s->event[e]);
+    pf_jw_key(w, "per_seat");
+    pf_jw_open(w, '[');
+    for (int p = 0; p < run->players; p++) {
+      mean_open(w, s->seat_event[p][e], s->seat_event_sq[p][e], games);
+      pf_jw_close(w, '}');
+    }
+    pf_jw_close(w, ']');
+    if (run->players > 1) {
+      /* The winner's count less the others' mean, x / (players - 1) of the sums. */
+      int k = run->players - 1;
+      pf_sim_estimate d = pf_sim_mean(s->lead_event[e], s->lead_event_sq[e], s->lead_games, k);
+      pf_jw_key(w, "winner_minus_others");
+      pf_jw_open(w, '{');
+      pf_jw_key_int(w, "games", s->lead_games);
+      pf_jw_key_real(w, "mean", d.mean);
+      pf_jw_key_real(w, "sd", d.sd);
+      pair(w, "ci95", d.lo, d.hi);
+      pf_jw_close(w, '}');
+    }
     pf_jw_close(w, '}');
   }
   pf_jw_close(w, '}');
+  double share, lo, hi;
+  if (pf_an_deal_share(s, run->players, &share, &lo, &hi)) {
+    pf_jw_key(w, "deal_share");
+    pf_jw_open(w, '{');
+    pf_jw_key_int(w, "deals", s->deal_groups / run->players);
+    pf_jw_key_real(w, "share", share);
+    pair(w, "ci95", lo, hi);
+    pf_jw_close(w, '}');
+  }
+  balance_write(w, run);
+  pf_jw_key(w, "seats");
+  pf_jw_open(w, '[');
+  for (int p = 0; p < run->players; p++) {
+    pf_jw_open(w, '{');
+    pf_jw_key(w, "score");
+    hist_write(w, &s->score[p], 1);
+    if (run->players > 1) {
+      pf_jw_key(w, "margin");
+      hist_write(w, &s->seat_margin[p], 1);
+    }
+    pf_jw_close(w, '}');
+  }
+  pf_jw_close(w, ']');
   pf_jw_close(w, '}');
 }
 
@@ -409,30 +650,40 @@ static void llongs(pf_jw *w, const char *key, const long long *v, int n) {
   pf_jw_llongs(w, v, n);
 }
 
-void pf_an_sums_write(pf_jw *w, const pf_an_sums *s, const pf_game *g, int nbots) {
+static void hist_sums_write(pf_jw *w, const pf_hist *h) {
+  pf_jw_open(w, '{');
+  pf_jw_key_int(w, "n", h->n);
+  pf_jw_key_int(w, "sum", h->sum);
+  pf_jw_key_int(w, "sum_sq", h->sum_sq);
+  pf_jw_key_int(w, "min", h->min);
+  pf_jw_key_int(w, "max", h->max);
+  pf_jw_key(w, "bins");
+  pf_jw_open(w, '[');
+  for (int b = 0; b < PF_AN_SLOTS; b++)
+    if (h->bin[b]) {
+      long long lo, hi;
+      pf_hist_slot_bounds(b, &lo, &hi);
+      pf_jw_open(w, '[');
+      pf_jw_int(w, lo);
+      pf_jw_int(w, h->bin[b]);
+      pf_jw_close(w, ']');
+    }
+  pf_jw_close(w, ']');
+  pf_jw_close(w, '}');
+}
+
+static void hists_sums_write(pf_jw *w, const char *key, const pf_hist *h, int n) {
+  pf_jw_key(w, key);
+  pf_jw_open(w, '[');
+  for (int p = 0; p < n; p++) hist_sums_write(w, &h[p]);
+  pf_jw_close(w, ']');
+}
+
+void pf_an_sums_write(pf_jw *w, const pf_an_sums *s, const pf_game *g, int players, int nbots) {
   pf_jw_open(w, '{');
   for (int i = 0; i < NHISTS; i++) {
-    const pf_hist *h = CHIST(s, i);
     pf_jw_key(w, HISTS[i].name);
-    pf_jw_open(w, '{');
-    pf_jw_key_int(w, "n", h->n);
-    pf_jw_key_int(w, "sum", h->sum);
-    pf_jw_key_int(w, "sum_sq", h->sum_sq);
-    pf_jw_key_int(w, "min", h->min);
-    pf_jw_key_int(w, "max", h->max);
-    pf_jw_key(w, "bins");
-    pf_jw_open(w, '[');
-    for (int b = 0; b < PF_AN_BINS; b++)
-      if (h->bin[b]) {
-        long long lo, hi;
-        pf_hist_bounds(b, &lo, &hi);
-        pf_jw_open(w, '[');
-        pf_jw_int(w, lo);
-        pf_jw_int(w, h->bin[b]);
-        pf_jw_close(w, ']');
-      }
-    pf_jw_close(w, ']');
-    pf_jw_close(w, '}');
+    hist_sums_write(w, CHIST(s, i));
   }
   pf_jw_key_int(w, "shared", s->shared);
   pf_jw_key_int(w, "no_winner", s->no_winner);
@@ -449,6 +700,24 @@ void pf_an_sums_write(pf_jw *w, const pf_an_sums *s, const pf_game *g, int nbots
   pf_jw_close(w, ']');
   llongs(w, "event", s->event, pf_nevents(g));
   llongs(w, "event_sq", s->event_sq, pf_nevents(g));
+  hists_sums_write(w, "score", s->score, players);
+  hists_sums_write(w, "seat_margin", s->seat_margin, players);
+  int ne = pf_nevents(g);
+  pf_jw_key(w, "seat_event");
+  pf_jw_open(w, '[');
+  for (int p = 0; p < players; p++) llongs(w, NULL, s->seat_event[p], ne);
+  pf_jw_close(w, ']');
+  pf_jw_key(w, "seat_event_sq");
+  pf_jw_open(w, '[');
+  for (int p = 0; p < players; p++) llongs(w, NULL, s->seat_event_sq[p], ne);
+  pf_jw_close(w, ']');
+  pf_jw_key_int(w, "lead_games", s->lead_games);
+  llongs(w, "lead_event", s->lead_event, ne);
+  llongs(w, "lead_event_sq", s->lead_event_sq, ne);
+  pf_jw_key_int(w, "deal_groups", s->deal_groups);
+  pf_jw_key_int(w, "deal_y", s->deal_y);
+  pf_jw_key_int(w, "deal_y2", s->deal_y2);
+  pf_jw_key_int(w, "deal_sq", s->deal_sq);
   pf_jw_close(w, '}');
 }
 
@@ -490,9 +759,9 @@ static int read_hist(json_t *o, pf_hist *h, pf_error *err) {
     if (!json_is_array(x) || json_array_size(x) != 2 || !json_is_integer(lo) || !json_is_integer(count) ||
         json_integer_value(count) < 1)
       return pf_fail(err, "bins[%zu]: expected [lo, count] with a count from 1", i);
-    int b = pf_hist_bin(json_integer_value(lo));
+    int b = pf_hist_slot(json_integer_value(lo));
     long long blo, bhi;
-    pf_hist_bounds(b, &blo, &bhi);
+    pf_hist_slot_bounds(b, &blo, &bhi);
     if (blo != json_integer_value(lo) || h->bin[b])
       return pf_fail(err, "bins[%zu]: %lld is not where a bin begins, or its bin is given twice", i,
                      (long long)json_integer_value(lo));
@@ -503,7 +772,19 @@ static int read_hist(json_t *o, pf_hist *h, pf_error *err) {
   return 0;
 }
 
-int pf_an_sums_read(json_t *j, const pf_game *g, int nbots, pf_an_sums *s, pf_error *err) {
+/* An array of n histograms' sums at key. */
+static int read_hists(json_t *j, const char *key, pf_hist *h, int n, pf_error *err) {
+  json_t *a = json_object_get(j, key);
+  if (!json_is_array(a) || (int)json_array_size(a) != n) return pf_fail(err, "%s: expected %d histograms, one per seat", key, n);
+  for (int p = 0; p < n; p++)
+    if (read_hist(json_array_get(a, (size_t)p), &h[p], err) != 0) {
+      pf_error_prefix(err, "%s[%d]", key, p);
+      return -1;
+    }
+  return 0;
+}
+
+int pf_an_sums_read(json_t *j, const pf_game *g, int players, int nbots, pf_an_sums *s, pf_error *err) {
   memset(s, 0, sizeof *s);
   if (!json_is_object(j)) return pf_fail(err, "expected an object");
   for (int i = 0; i < NHISTS; i++)
@@ -525,5 +806,22 @@ int pf_an_sums_read(json_t *j, const pf_game *g, int nbots, pf_an_sums *s, pf_er
     return pf_fail(err, "beat: expected %d rows, one per bot", nbots);
   for (int b = 0; b < nbots; b++)
     if (read_lls_of(json_array_get(beat, (size_t)b), "beat", s->beat[b], nbots, err) != 0) return -1;
+  if (read_hists(j, "score", s->score, players, err) || read_hists(j, "seat_margin", s->seat_margin, players, err))
+    return -1;
+  int ne = pf_nevents(g);
+  const char *rows[2] = {"seat_event", "seat_event_sq"};
+  for (int k = 0; k < 2; k++) {
+    json_t *a = json_object_get(j, rows[k]);
+    if (!json_is_array(a) || (int)json_array_size(a) != players)
+      return pf_fail(err, "%s: expected %d rows, one per seat", rows[k], players);
+    for (int p = 0; p < players; p++)
+      if (read_lls_of(json_array_get(a, (size_t)p), rows[k], k ? s->seat_event_sq[p] : s->seat_event[p], ne, err) != 0)
+        return -1;
+  }
+  if (read_ll(j, "lead_games", 0, &s->lead_games, err) || read_lls(j, "lead_event", s->lead_event, ne, err) ||
+      read_lls(j, "lead_event_sq", s->lead_event_sq, ne, err) || read_ll(j, "deal_groups", 0, &s->deal_groups, err) ||
+      read_ll(j, "deal_y", 0, &s->deal_y, err) || read_ll(j, "deal_y2", 0, &s->deal_y2, err) ||
+      read_ll(j, "deal_sq", 0, &s->deal_sq, err))
+    return -1;
   return 0;
 }

@@ -38,7 +38,9 @@ int pf_sim_bots(const pf_sim_config *c, int *seat_bot) {
 }
 
 void pf_sim_slice(const pf_sim_config *c, long long *first, long long *count) {
-  long long lo = c->games * (c->shard - 1) / c->nshards, hi = c->games * c->shard / c->nshards;
+  /* With rotate, slices of whole deals, so that each deal's rotations are added up together. */
+  long long unit = c->rotate && c->players > 0 ? c->players : 1, units = c->games / unit;
+  long long lo = units * (c->shard - 1) / c->nshards * unit, hi = units * c->shard / c->nshards * unit;
   *first = lo;
   *count = hi - lo;
 }
@@ -61,10 +63,57 @@ typedef struct worker {
   pf_bot bots[PF_MAX_PLAYERS];
   void *state, *before;   /* before: the position before a move, for the game's counters */
   pf_an_trace trace;      /* with analyze */
+  long long deal_share[PF_MAX_PLAYERS][PF_MAX_PLAYERS]; /* with analyze and rotate: the deal's
+                                                         * win shares, by rotation and seat */
   pf_sim_sums sums;
+  char **rows;            /* with opts->csv: each game's rows, by its index less first */
+  long long first;
   pf_error err;
   int failed;
 } worker;
+
+/* A CSV field: quoted when it holds a comma, a quote or a line break, quotes doubled (RFC 4180). */
+static void csv_field(pf_buf *b, const char *text) {
+  if (!text[strcspn(text, ",\"\r\n")]) {
+    pf_buf_append(b, text, strlen(text));
+    return;
+  }
+  pf_buf_append(b, "\"", 1);
+  for (const char *p = text; *p; p++) pf_buf_append(b, *p == '"' ? "\"\"" : p, *p == '"' ? 2 : 1);
+  pf_buf_append(b, "\"", 1);
+}
+
+static void csv_header(pf_buf *b, const pf_game *g) {
+  pf_buf_printf(b, "game,seed,seat,bot,score,win,winner,moves,turns,deals%s,lead_changes,comeback", g->round ? ",rounds" : "");
+  for (int e = 0; e < pf_nevents(g); e++) {
+    pf_buf_append(b, ",", 1);
+    csv_field(b, g->events[e]);
+  }
+  pf_buf_append(b, "\r\n", 2);
+}
+
+/* Game i's rows: one per seat. */
+static char *csv_rows(const worker *w, long long i, uint64_t seed, int rot, const long long *share, const int *scores,
+                      const int *winners, int nw, long long moves, const pf_an_game *ga) {
+  const pf_sim_config *c = w->c;
+  const pf_game *g = c->game;
+  pf_buf b = {0};
+  for (int p = 0; p < c->players; p++) {
+    bool won = false;
+    for (int k = 0; k < nw; k++) won |= winners[k] == p;
+    pf_buf_printf(&b, "%lld,%llu,%d,", i, (unsigned long long)seed, p);
+    csv_field(&b, c->seats[(p + rot) % c->players]);
+    pf_buf_printf(&b, ",%d,%.6g,%d,%lld,%lld,%d", scores[p], (double)share[p] / PF_WIN_UNIT, won, moves, ga->turns,
+                  w->trace.deals);
+    if (g->round) pf_buf_printf(&b, ",%d", w->trace.rounds);
+    pf_buf_printf(&b, ",%lld,%d", ga->lead_changes, ga->comeback);
+    for (int e = 0; e < pf_nevents(g); e++) pf_buf_printf(&b, ",%lld", w->trace.seat_events[p][e]);
+    pf_buf_append(&b, "\r\n", 2);
+  }
+  char *rows = pf_xstrdup(pf_buf_str(&b));
+  pf_buf_free(&b);
+  return rows;
+}
 
 /* Plays game i: the seat list turned by the rotation, chance from the game's generator; adds its
  * result to the worker's sums and writes its record when asked. */
@@ -93,7 +142,10 @@ static int play_game(worker *w, long long i) {
   bool an = c->analyze, events = an && g->count_events;
   int standing[PF_MAX_PLAYERS];
   uint64_t key = 0;
+  int deal0 = 0, dealt = 0, round = 0;
   if (an) {
+    deal0 = dealt = g->current_deal(st, NULL);
+    round = pf_round(g, st);
     pf_standing(g, st, standing);
     pf_an_trace_begin(&w->trace, n, standing);
     key = pf_standing_key(g, st);
@@ -115,7 +167,14 @@ static int play_game(worker *w, long long i) {
       else
         g->apply(st, m);
     }
-    if (events) pf_count_events(g, w->before, st, m, w->trace.events);
+    if (events) {
+      long long counted[PF_MAX_EVENTS] = {0};
+      pf_count_events(g, w->before, st, m, counted);
+      for (int e = 0; e < PF_MAX_EVENTS; e++) {
+        w->trace.events[e] += counted[e];
+        if (who >= 0) w->trace.seat_events[who][e] += counted[e];
+      }
+    }
     if (an) {
       /* The standing is read only when the game's key says it may have changed. */
       uint64_t now = pf_standing_key(g, st);
@@ -123,6 +182,10 @@ static int play_game(worker *w, long long i) {
       if (read) pf_standing(g, st, standing);
       pf_an_trace_ply(&w->trace, who, nlegal, read ? standing : NULL);
       key = now;
+      /* A new deal or round ends the turn in progress, whoever moves next. */
+      int d = g->current_deal(st, NULL), rd = pf_round(g, st);
+      if (d != dealt || rd != round) pf_an_trace_cut(&w->trace);
+      dealt = d, round = rd;
     }
   }
   int scores[PF_MAX_PLAYERS], winners[PF_MAX_PLAYERS], nw = g->winners(st, winners);
@@ -143,6 +206,8 @@ static int play_game(worker *w, long long i) {
     s->score[p] += scores[p];
     s->score_sq[p] += (long long)scores[p] * scores[p];
     bot_share[w->seat_bot[(p + rot) % n]] += share[p];
+    s->entry_win[(p + rot) % n] += share[p];
+    s->entry_win_sq[(p + rot) % n] += share[p] * share[p];
   }
   for (int b = 0; b < n; b++) {
     s->bot_win[b] += bot_share[b];
@@ -158,8 +223,18 @@ static int play_game(worker *w, long long i) {
     if (b->failure == PF_BOT_FORFEIT) s->lost[k]++;
   }
   if (an) {
-    pf_deal d;
-    pf_an_add_game(&s->an, &w->trace, g->current_deal(st, &d) + 1, winners, nw, bot_share, w->nbots);
+    /* The deals played one after another (Point-a-Pile's missions are a second deck dealt at the
+     * start, PAP-1: one deal). */
+    w->trace.deals = dealt - deal0 + 1;
+    w->trace.rounds = round;
+    memcpy(w->trace.scores, scores, sizeof scores);
+    pf_an_game ga;
+    pf_an_add_game(&s->an, &w->trace, winners, nw, bot_share, w->nbots, &ga);
+    if (w->rows) w->rows[i - w->first] = csv_rows(w, i, setup.seed, rot, share, scores, winners, nw, moves, &ga);
+    if (c->rotate) {
+      memcpy(w->deal_share[rot], share, sizeof share);
+      if (rot == n - 1) pf_an_add_deal(&s->an, n, (const long long(*)[PF_MAX_PLAYERS])w->deal_share);
+    }
   }
   int rc = 0;
   if (record) {
@@ -171,19 +246,23 @@ static int play_game(worker *w, long long i) {
   return rc;
 }
 
+/* Takes games one at a time, or with rotate one deal's rotations at a time (in order, so that
+ * the deal's results are added up together). */
 static void *worker_main(void *arg) {
   worker *w = arg;
+  int step = w->c->rotate ? w->c->players : 1;
   for (;;) {
-    long long i = atomic_fetch_add(w->next, 1);
-    if (i >= w->end || atomic_load(w->stop)) break;
-    if (play_game(w, i) != 0) {
-      w->failed = 1;
-      atomic_store(w->stop, 1);
-      break;
+    long long i = atomic_fetch_add(w->next, step);
+    for (long long k = i; k < i + step; k++) {
+      if (k >= w->end || atomic_load(w->stop)) return NULL;
+      if (play_game(w, k) != 0) {
+        w->failed = 1;
+        atomic_store(w->stop, 1);
+        return NULL;
+      }
+      atomic_fetch_add(w->done, 1);
     }
-    atomic_fetch_add(w->done, 1);
   }
-  return NULL;
 }
 
 static void sums_add(pf_sim_sums *to, const pf_sim_sums *from) {
@@ -196,6 +275,8 @@ static void sums_add(pf_sim_sums *to, const pf_sim_sums *from) {
     to->score_sq[p] += from->score_sq[p];
     to->bot_win[p] += from->bot_win[p];
     to->bot_win_sq[p] += from->bot_win_sq[p];
+    to->entry_win[p] += from->entry_win[p];
+    to->entry_win_sq[p] += from->entry_win_sq[p];
     for (int k = 0; k < PF_BOT_FAIL_KINDS; k++) to->failed[k][p] += from->failed[k][p];
     to->fallback_moves[p] += from->fallback_moves[p];
     to->lost[p] += from->lost[p];
@@ -233,13 +314,15 @@ int pf_sim_run(const pf_sim_config *c, const pf_sim_run_opts *opts, pf_sim_resul
   if (threads < 1) threads = 1;
   if (threads > count) threads = count > 0 ? (int)count : 1;
   worker *w = pf_xcalloc((size_t)threads, sizeof *w);
+  char **rows = opts->csv && c->analyze && count > 0 ? pf_xcalloc((size_t)count, sizeof *rows) : NULL;
   pthread_t *tid = pf_xcalloc((size_t)threads, sizeof *tid);
   atomic_llong next = first, done = 0;
   atomic_int stop = 0;
   int made = 0, rc = 0;
   double t0 = pf_clock_seconds();
   for (; made < threads; made++) {
-    w[made] = (worker){.c = c, .o = opts, .end = first + count, .next = &next, .done = &done, .stop = &stop};
+    w[made] = (worker){.c = c, .o = opts, .end = first + count, .next = &next, .done = &done, .stop = &stop,
+                       .rows = rows, .first = first};
     if (worker_init(&w[made], c, err) != 0) {
       rc = -1;
       break;
@@ -268,6 +351,14 @@ int pf_sim_run(const pf_sim_config *c, const pf_sim_run_opts *opts, pf_sim_resul
     worker_free(&w[k]);
   }
   out->seconds = pf_clock_seconds() - t0;
+  if (opts->csv && c->analyze && rc == 0) csv_header(opts->csv, c->game);
+  if (rows) {
+    for (long long k = 0; k < count; k++) {
+      if (rc == 0 && rows[k]) pf_buf_append(opts->csv, rows[k], strlen(rows[k]));
+      free(rows[k]);
+    }
+    free(rows);
+  }
   free(w);
   free(tid);
   return rc;
@@ -310,6 +401,10 @@ pf_sim_estimate pf_sim_seat_wins(const pf_sim_result *r, int p) {
 
 pf_sim_estimate pf_sim_bot_wins(const pf_sim_result *r, int b) {
   return pf_sim_wilson(r->sums.bot_win[b], r->sums.bot_win_sq[b], r->sums.games);
+}
+
+pf_sim_estimate pf_sim_entry_wins(const pf_sim_result *r, int k) {
+  return pf_sim_wilson(r->sums.entry_win[k], r->sums.entry_win_sq[k], r->sums.games);
 }
 
 pf_sim_estimate pf_sim_seat_score(const pf_sim_result *r, int p) {
@@ -429,6 +524,18 @@ void pf_sim_write(pf_jw *w, const pf_sim_result *r) {
     pf_jw_close(w, '}');
   }
   pf_jw_close(w, ']');
+  pf_jw_key(w, "entries");
+  pf_jw_open(w, '[');
+  for (int k = 0; k < n; k++) {
+    pf_sim_estimate e = pf_sim_entry_wins(r, k);
+    pf_jw_open(w, '{');
+    pf_jw_key_str(w, "bot", c->seats[k]);
+    pf_jw_key_real(w, "win_rate", e.mean);
+    pf_jw_key(w, "win_rate_ci95");
+    interval_write(w, e);
+    pf_jw_close(w, '}');
+  }
+  pf_jw_close(w, ']');
   pf_jw_key_real(w, "mean_moves", s->games ? (double)s->moves / (double)s->games : 0);
   failures_write(w, r);
   const char *names[PF_MAX_PLAYERS];
@@ -437,7 +544,9 @@ void pf_sim_write(pf_jw *w, const pf_sim_result *r) {
       for (int p = n - 1; p >= 0; p--)
         if (seat_bot[p] == b) names[b] = c->seats[p];
     pf_jw_key(w, "analysis");
-    pf_an_write(w, &s->an, s->games, c->game, names, nbots);
+    pf_an_run run = {.game = c->game, .players = n, .nbots = nbots, .games = s->games, .win = s->win,
+                     .win_sq = s->win_sq, .bot_names = names};
+    pf_an_write(w, &s->an, &run);
   }
   pf_jw_key(w, "sums");
   pf_jw_open(w, '{');
@@ -449,6 +558,8 @@ void pf_sim_write(pf_jw *w, const pf_sim_result *r) {
   llongs_write(w, "score_sq", s->score_sq, n);
   llongs_write(w, "bot_win", s->bot_win, nbots);
   llongs_write(w, "bot_win_sq", s->bot_win_sq, nbots);
+  llongs_write(w, "entry_win", s->entry_win, n);
+  llongs_write(w, "entry_win_sq", s->entry_win_sq, n);
   pf_jw_key(w, "failures");
   pf_jw_open(w, '{');
   for (int k = 0; k < PF_BOT_FAIL_KINDS; k++) llongs_write(w, pf_bot_fail_names[k], s->failed[k], n);
@@ -457,7 +568,7 @@ void pf_sim_write(pf_jw *w, const pf_sim_result *r) {
   pf_jw_close(w, '}');
   if (c->analyze) {
     pf_jw_key(w, "analysis");
-    pf_an_sums_write(w, &s->an, c->game, nbots);
+    pf_an_sums_write(w, &s->an, c->game, n, nbots);
   }
   pf_jw_close(w, '}');
   pf_jw_key_real(w, "wall_seconds", r->seconds);
@@ -577,9 +688,18 @@ int pf_sim_from_json(json_t *j, const char *what, pf_sim_result *out, pf_error *
     goto bad;
   }
   if (read_failures(json_object_get(sums, "failures"), n, s, err) != 0) goto bad;
+  /* entry_win: an unrotated result written before it was kept has it as win. */
+  json_t *ew = json_object_get(sums, "entry_win");
+  if (!ew && !out->config.rotate) {
+    memcpy(s->entry_win, s->win, sizeof s->win);
+    memcpy(s->entry_win_sq, s->win_sq, sizeof s->win_sq);
+  } else if (read_llongs(ew, "entry_win", s->entry_win, n, err) != 0 ||
+             read_llongs(json_object_get(sums, "entry_win_sq"), "entry_win_sq", s->entry_win_sq, n, err) != 0) {
+    goto bad;
+  }
   json_t *an = json_object_get(sums, "analysis");
   out->config.analyze = an != NULL;
-  if (an && pf_an_sums_read(an, out->config.game, nbots, &s->an, err) != 0) {
+  if (an && pf_an_sums_read(an, out->config.game, n, nbots, &s->an, err) != 0) {
     pf_error_prefix(err, "sums.analysis");
     goto bad;
   }

@@ -44,6 +44,9 @@ typedef struct pf_sim_sums {
   long long win[PF_MAX_PLAYERS], win_sq[PF_MAX_PLAYERS];     /* per seat, in PF_WIN_UNIT */
   long long score[PF_MAX_PLAYERS], score_sq[PF_MAX_PLAYERS]; /* per seat */
   long long bot_win[PF_MAX_PLAYERS], bot_win_sq[PF_MAX_PLAYERS]; /* per bot, in PF_WIN_UNIT */
+  /* Per entry of the seat list (--seat k, which --rotate moves round the table), in PF_WIN_UNIT:
+   * its own wins even when another entry has the same spec (analyze --skill measures entry 0). */
+  long long entry_win[PF_MAX_PLAYERS], entry_win_sq[PF_MAX_PLAYERS];
   /* Per entry of the seat list (the bot of --seat k, which --rotate moves round the table): the
    * games its bot failed in, by kind (bot.h; at most one failure a game), the moves its fallback
    * bot played, and the games it lost by failure (fail=lose). Zero for bots that cannot fail. */
@@ -84,6 +87,9 @@ typedef struct pf_sim_run_opts {
   const char *records_dir;
   void (*progress)(void *ctx, long long done, long long total);
   void *ctx;
+  /* With analyze: when not NULL, the games' rows as CSV (RFC 4180, CRLF) are appended here, a
+   * header and then one row per game and seat in the order of the games (docs/cli.md, --csv). */
+  pf_buf *csv;
 } pf_sim_run_opts;
 
 /* Plays the run's slice. Fails (with a message) when a bot spec is bad, the game does not start
@@ -93,6 +99,7 @@ int pf_sim_run(const pf_sim_config *c, const pf_sim_run_opts *opts, pf_sim_resul
 /* The win share of seat p (or of bot b) per game, and the score of seat p. */
 pf_sim_estimate pf_sim_seat_wins(const pf_sim_result *r, int p);
 pf_sim_estimate pf_sim_bot_wins(const pf_sim_result *r, int b);
+pf_sim_estimate pf_sim_entry_wins(const pf_sim_result *r, int k);
 pf_sim_estimate pf_sim_seat_score(const pf_sim_result *r, int p);
 /* The games the bot of entry k of the seat list failed in, of every kind. */
 long long pf_sim_failed_games(const pf_sim_sums *s, int k);

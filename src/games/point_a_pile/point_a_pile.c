@@ -290,6 +290,8 @@ static void count_log(const pap_event *log, int from, int to, long long *counts)
     }
 }
 
+static int pap_round(const void *vs) { return ((const pap_state *)vs)->round; }
+
 static uint64_t pap_standing_key(const void *vs) { return ((const pap_state *)vs)->changes; }
 
 static void pap_count_events(const void *before, const void *after, pf_move m, long long *counts) {
@@ -339,6 +341,7 @@ const pf_game pf_game_point_a_pile = {
     .count_events = pap_count_events,
     .events_before = offsetof(pap_state, card), /* round, over and nlog */
     .standing_key = pap_standing_key,
+    .round = pap_round,
     .action_count = pap_action_count,
     .action_index = pap_action_index,
     .action_move = pap_action_move,
