@@ -129,11 +129,13 @@
   draw(charts.filter(Boolean));
 }());
 
-// Text broken into lines of at most n characters, at spaces (a word longer than n keeps its own
-// line): Vega draws an array as lines, where one long line would widen the chart past its cell.
+// Text broken into lines of at most n characters, at spaces (a word longer than n, such as a bot's
+// spec, in pieces of n): Vega draws an array as lines, where one long line would widen the chart
+// past its cell.
 function wrap(text, n) {
   const lines = [];
-  for (const word of String(text).split(' ')) {
+  const words = String(text).split(' ').flatMap((w) => w.match(new RegExp(`.{1,${n}}`, 'gu')) || ['']);
+  for (const word of words) {
     const last = lines.length ? lines[lines.length - 1] : null;
     if (last !== null && last.length + 1 + word.length <= n) lines[lines.length - 1] = `${last} ${word}`;
     else lines.push(word);
