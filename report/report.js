@@ -210,7 +210,7 @@ function compare(c) {
     const ns = seatMetrics.length;
     const values = seatMetrics.flatMap((m, p) => m.values.map((v, i) => v && {
       run: labels[i], seat: `seat ${m.metric.slice(5)}`, mean: v.mean, lo: v.ci95[0], hi: v.ci95[1],
-      value: sweep ? sweep.values[i] : null, x: sweep ? sweep.values[i] + step * 0.5 * (p - (ns - 1) / 2) / ns : null,
+      value: sweep ? sweep.values[i] : null, x: sweep ? sweep.values[i] + step * 0.3 * (p - (ns - 1) / 2) / ns : null,
     }).filter(Boolean));
     const color = { field: 'seat', type: 'nominal', sort: seatMetrics.map((m) => `seat ${m.metric.slice(5)}`), title: null, legend: { orient: 'top' } };
     const x = sweep
