@@ -129,11 +129,13 @@
   draw(charts.filter(Boolean));
 }());
 
-// Text broken into lines of at most n characters, at spaces (a word longer than n keeps its own
-// line): Vega draws an array as lines, where one long line would widen the chart past its cell.
+// Text broken into lines of at most n characters, at spaces (a word longer than n, such as a bot's
+// spec, in pieces of n): Vega draws an array as lines, where one long line would widen the chart
+// past its cell.
 function wrap(text, n) {
   const lines = [];
-  for (const word of String(text).split(' ')) {
+  const words = String(text).split(' ').flatMap((w) => w.match(new RegExp(`.{1,${n}}`, 'gu')) || ['']);
+  for (const word of words) {
     const last = lines.length ? lines[lines.length - 1] : null;
     if (last !== null && last.length + 1 + word.length <= n) lines[lines.length - 1] = `${last} ${word}`;
     else lines.push(word);
@@ -208,7 +210,7 @@ function compare(c) {
     const ns = seatMetrics.length;
     const values = seatMetrics.flatMap((m, p) => m.values.map((v, i) => v && {
       run: labels[i], seat: `seat ${m.metric.slice(5)}`, mean: v.mean, lo: v.ci95[0], hi: v.ci95[1],
-      value: sweep ? sweep.values[i] : null, x: sweep ? sweep.values[i] + step * 0.5 * (p - (ns - 1) / 2) / ns : null,
+      value: sweep ? sweep.values[i] : null, x: sweep ? sweep.values[i] + step * 0.3 * (p - (ns - 1) / 2) / ns : null,
     }).filter(Boolean));
     const color = { field: 'seat', type: 'nominal', sort: seatMetrics.map((m) => `seat ${m.metric.slice(5)}`), title: null, legend: { orient: 'top' } };
     const x = sweep

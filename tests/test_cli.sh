@@ -660,6 +660,11 @@ expect_fail "vary: every value's run checked first" 2 "analyze --vary stock=13: 
   $PILFER analyze skip-bo-junior -p 6 --seat greedy --games 4 --vary stock=10,13
 expect_fail "vary players --rotate: games for every player count" 2 "analyze: --vary players=2..4 with --rotate .* a multiple of 12 \(12 or 24\)" \
   $PILFER analyze steal-the-pile --seat greedy --games 16 --rotate --vary players=2..4
+expect_fail "vary: not with --skill" 2 "analyze: --vary and --skill are two sweeps; give one" \
+  $PILFER analyze skip-bo-junior --seat greedy --games 4 --vary stock=5,6 --skill random --skill greedy
+expect_fail "vary: not with --records" 2 "analyze: --vary plays several runs: not with --records" \
+  $PILFER analyze skip-bo-junior --seat greedy --games 4 --vary stock=5,6 --records "$T/vrec"
+expect_fail "vary: once" 2 "analyze: one --vary at a time" $PILFER analyze skip-bo-junior --seat greedy --games 4 --vary stock=5,6 --vary players=2,3
 expect_fail "vary: not sim" 2 "sim: unknown or incomplete option '--vary'" $PILFER sim thief --seat random --games 2 --vary hands=1,2
 expect_fail "skill: one bot" 2 "analyze: --skill needs 2 to 8 bots to compare, weakest first, not 1" \
   $PILFER analyze thief -p 2 --seat greedy --games 4 --skill random

@@ -60,7 +60,8 @@ for (const [game, flags] of GAMES) {
 
 // The layout at 1280 px and each chart's scales, read from its Vega view (window.PILFER_VIEWS):
 // for every chart its title, whether its SVG or the figure leaves the figure's (or the page's)
-// bounds, its plot's width, and the numeric domains of its scales by name.
+// bounds, the texts that reach beyond the figure's sides, its plot's width, and the numeric
+// domains of its scales by name.
 function layout(page) {
   return page.evaluate(() => {
     const main = document.getElementById('charts').getBoundingClientRect();
@@ -77,9 +78,15 @@ function layout(page) {
             if (d && typeof d[0] === 'number') domains[name] = d;
           } catch { /* no such scale */ }
         }
+        // any text of the chart (a title's line, an axis title or label) beyond the figure's sides
+        const textOut = [...fig.querySelectorAll('svg text')].filter((t) => {
+          const r = t.getBoundingClientRect();
+          return r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1);
+        }).map((t) => t.textContent);
         return {
           title: [...fig.querySelectorAll('svg .role-title-text')].map((t) => t.textContent).join(' '),
           out: svg.left < box.left - 1 || svg.right > box.right + 1 || box.right > main.right + 1 || box.left < main.left - 1,
+          textOut,
           plotWidth: view.width(), domains,
         };
       }),
@@ -94,6 +101,7 @@ async function checkLayout(page, { zeroX = [] } = {}) {
   assert.ok(l.pageWidth <= l.viewport, `the page is ${l.pageWidth} px wide at ${l.viewport}`);
   for (const c of l.charts) {
     assert.ok(!c.out, `chart '${c.title}' leaves its cell`);
+    assert.deepEqual(c.textOut, [], `chart '${c.title}': text beyond its sides`);
     assert.ok(c.plotWidth >= 200, `chart '${c.title}' is ${c.plotWidth} px wide`);
     for (const [name, d] of Object.entries(c.domains)) {
       if (name.includes('y') || zeroX.some((t) => c.title.includes(t)))
@@ -210,11 +218,14 @@ test('a comparison report draws a chart per metric offline', { timeout: hang(600
   await page.context().close();
 });
 
+// A bot spec longer than a chart's width in its titles: wrapped, every chart in its cell.
 test('a --skill report draws the gradient offline', { timeout: hang(60000) }, async () => {
+  const long = 'ismcts:iters=3,playout=greedy,horizon=game,bias=0,c=0.75,eps=0.01,cutoff=100,clock=cpu';
   const page = await comparisonReport('skill', ['thief', '-p', '2', '--seat', 'greedy', '--games', '30', '--skill', 'random',
-    '--skill', 'greedy']);
-  assert.match(await page.textContent('#title'), /--skill: 2 bots in seat 0/);
+    '--skill', 'greedy', '--skill', long]);
+  assert.match(await page.textContent('#title'), /--skill: 3 bots in seat 0/);
   assert.ok((await page.textContent('#run')).includes('greedy: thief, 2 players'));
+  assert.ok((await page.textContent('#run')).includes(`${long}: thief, 2 players`));
   await page.context().close();
 });
 
