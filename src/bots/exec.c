@@ -173,6 +173,9 @@ static int send_line(exec_bot *x, const char *text, double deadline, pf_error *e
     if (r == 0) return FAIL(PF_BOT_TIMEOUT, "did not read its input in time");
     ssize_t n = send(x->fd, text + done, len - done, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
+    /* A program that has ended closes its end: the write meets EPIPE or ECONNRESET, or the read
+     * meets the end of its output, whichever comes first; both say the same. */
+    if (n < 0 && (errno == EPIPE || errno == ECONNRESET)) return FAIL(PF_BOT_ENDED, "its program has ended");
     if (n < 0) return FAIL(PF_BOT_ENDED, "its program has ended (%s)", strerror(errno));
     done += (size_t)n;
   }
