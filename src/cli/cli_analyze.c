@@ -329,10 +329,13 @@ typedef struct metric {
 
 static const metric METRICS[] = {
     {"seat0_win_rate", "seat 0's win rate (%)", "win_rate.0", "win_rate_ci95.0", 100, true},
+    {"worst_deficit", "the seat winning least: points below its fair share", "analysis.balance.worst_deficit",
+     "analysis.balance.worst_deficit_ci95", 100, false},
     {"entry0_win_rate", "the first --seat bot's win rate (%)", "entries.0.win_rate", "entries.0.win_rate_ci95", 100, true},
     {"moves", "moves per game", "analysis.length.moves.mean", "analysis.length.moves.ci95", 1, false},
     {"turns", "turns per game", "analysis.length.turns.mean", "analysis.length.turns.ci95", 1, false},
     {"deals", "deals per game", "analysis.length.deals.mean", "analysis.length.deals.ci95", 1, false},
+    {"rounds", "rounds per game", "analysis.length.rounds.mean", "analysis.length.rounds.ci95", 1, false},
     {"decisions", "decisions per game", "analysis.length.decisions.mean", "analysis.length.decisions.ci95", 1, false},
     {"shared_wins", "shared wins (%)", "analysis.decisiveness.shared_wins.rate", "analysis.decisiveness.shared_wins.ci95", 100, false},
     {"margin", "winner's margin", "analysis.decisiveness.margin.mean", "analysis.decisiveness.margin.ci95", 1, false},
@@ -461,6 +464,10 @@ static double bot_fair_share(json_t *r, const metric *m) {
   return NAN;
 }
 
+/* x for a table of two decimals: a rounding error below 0 (an interval's end at a rate of 0)
+ * is 0, not "-0.00". */
+static double tidy(double x) { return fabs(x) < 0.005 ? 0.0 : x; }
+
 /* A metric that cannot vary here: every result has it, with the same value and no spread (or it
  * is the win rate of a bot that holds every seat). */
 static bool constant(json_t *const *r, int n, const metric *m) {
@@ -541,8 +548,11 @@ int cli_analyze_compare_results(json_t *const *r, const char *const *names, int 
     /* Differences are from the first result that has the metric (a seat of more players). */
     double m0, lo0, hi0;
     int ref = 0;
-    do metric_of(r[ref], &m[k], &m0, &lo0, &hi0);
-    while (isnan(m0) && ++ref < n - 1);
+    for (; ref < n; ref++) {
+      metric_of(r[ref], &m[k], &m0, &lo0, &hi0);
+      if (!isnan(m0)) break;
+    }
+    if (ref == n) continue; /* no result has it (rounds of a game without rounds) */
     bool fixed = constant(r, n, &m[k]), shown = !fixed && (same_players || !m[k].raw);
     if (fixed && !json) {
       char v[64];
@@ -576,7 +586,7 @@ int cli_analyze_compare_results(json_t *const *r, const char *const *names, int 
         printf("  %-*s %10s\n", width, label[i], "-");
         continue;
       }
-      printf("  %-*s %10.2f  [%9.2f, %9.2f]", width, label[i], mi, lo, hi);
+      printf("  %-*s %10.2f  [%9.2f, %9.2f]", width, label[i], tidy(mi), tidy(lo), tidy(hi));
       if (i > ref && !isnan(half))
         printf("    %+9.2f  [%+9.2f, %+9.2f] from %s%s", d, d - half, d + half, label[ref],
                d - half > 0 || d + half < 0 ? "  *" : "");
