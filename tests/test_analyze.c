@@ -88,11 +88,13 @@ static void test_comeback(void **unused) {
   assert_int_equal(s.drama.sum, 1);
   assert_int_equal(s.comebacks, 0);
   const int behind[] = {0, 0, 0, 1, 10, 1, 10, 12, 20, 12};
+  pf_an_trace_free(&t);
   trace_of(&t, 2, 4, behind, NULL, NULL);
   s = one_game(&t, w, 1);
   assert_int_equal(s.comebacks, 1);
   /* Behind by 5 only in the first half: not a comeback. */
   const int early[] = {0, 0, 0, 5, 6, 5, 10, 5, 20, 5};
+  pf_an_trace_free(&t);
   trace_of(&t, 2, 4, early, NULL, NULL);
   s = one_game(&t, w, 1);
   assert_int_equal(s.drama.sum, 5);
