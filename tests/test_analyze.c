@@ -431,7 +431,7 @@ static long long check_keys(const pf_game *g, int n, bool bools, int games) {
     int was[PF_MAX_PLAYERS], now[PF_MAX_PLAYERS];
     pf_standing(g, st, was);
     uint64_t key = pf_standing_key(g, st);
-    int round = pf_round(g, st);
+    int round = pf_round(g, st), deal = g->current_deal(st, NULL);
     for (int who; (who = g->to_move(st)) != PF_NOBODY;) {
       pf_move m = PF_MOVE_CHANCE, legal[PF_MAX_MOVES];
       memcpy(full, st, g->state_size);
@@ -458,7 +458,10 @@ static long long check_keys(const pf_game *g, int n, bool bools, int games) {
       memcpy(was, now, sizeof was);
       /* Rounds are counted over the whole game: they never go back (a match's next deal too). */
       if (pf_round(g, st) < round) fail_msg("%s -p %d: the round went from %d back to %d", g->id, n, round, pf_round(g, st));
-      round = pf_round(g, st);
+      /* analyze reads only the round of a game with rounds: a new deal is a new round too. */
+      if (g->round && g->current_deal(st, NULL) != deal && pf_round(g, st) == round)
+        fail_msg("%s -p %d: a new deal but not a new round", g->id, n);
+      round = pf_round(g, st), deal = g->current_deal(st, NULL);
     }
   }
   free(st);

@@ -95,8 +95,8 @@ typedef struct pf_an_trace {
   bool cut_next;      /* pf_an_trace_cut: the next ply opens one */
   int *standing;      /* rows x players */
   long long *since;   /* rows */
-  long long events[PF_MAX_EVENTS];
-  long long seat_events[PF_MAX_PLAYERS][PF_MAX_EVENTS]; /* of those, counted in each seat's moves */
+  long long chance_events[PF_MAX_EVENTS];                /* counted in chance outcomes */
+  long long seat_events[PF_MAX_PLAYERS][PF_MAX_EVENTS]; /* counted in each seat's moves */
   int deals, rounds;
   int scores[PF_MAX_PLAYERS]; /* at the end */
 } pf_an_trace;
