@@ -218,14 +218,16 @@ static void test_events_per_seat(void **unused) {
   t.seat_events[0][0] = 5, t.seat_events[1][0] = 1, t.seat_events[2][0] = 2;
   int w[] = {0};
   pf_an_sums s = one_game(&t, w, 1);
-  assert_int_equal(s.lead_games, 1);
-  assert_int_equal(s.lead_event[0], 7);
-  assert_int_equal(s.lead_event_sq[0], 49);
+  assert_int_equal(s.lead_games[1], 1); /* two others */
+  assert_int_equal(s.lead_event[1][0], 7);
+  assert_int_equal(s.lead_event_sq[1][0], 49);
   assert_int_equal(s.seat_event[2][0], 2);
-  /* A shared win is left out of the winner's comparison. */
+  /* A shared win (a team's): the first winner against the one other, 5 - 2, kept with one other. */
   int both[] = {0, 1};
   s = one_game(&t, both, 2);
-  assert_int_equal(s.lead_games, 0);
+  assert_int_equal(s.lead_games[1], 0);
+  assert_int_equal(s.lead_games[0], 1);
+  assert_int_equal(s.lead_event[0][0], 3);
   pf_an_trace_free(&t);
 }
 

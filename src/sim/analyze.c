@@ -298,14 +298,16 @@ void pf_an_add_game(pf_an_sums *s, const pf_an_trace *t, const int *winners, int
       s->seat_event[p][e] += t->seat_events[p][e];
       s->seat_event_sq[p][e] += t->seat_events[p][e] * t->seat_events[p][e];
     }
-  if (nw == 1 && t->players > 1) {
-    s->lead_games++;
+  /* The winner (the first of the winners) against the others (the seats that did not win). */
+  int k = __builtin_popcount(others);
+  if (nw > 0 && k > 0) {
+    s->lead_games[k - 1]++;
     for (int e = 0; e < PF_MAX_EVENTS; e++) {
-      long long x = (long long)(t->players - 1) * t->seat_events[winners[0]][e];
+      long long x = (long long)k * t->seat_events[winners[0]][e];
       for (int p = 0; p < t->players; p++)
-        if (p != winners[0]) x -= t->seat_events[p][e];
-      s->lead_event[e] += x;
-      s->lead_event_sq[e] += x * x;
+        if (others >> p & 1) x -= t->seat_events[p][e];
+      s->lead_event[k - 1][e] += x;
+      s->lead_event_sq[k - 1][e] += x * x;
     }
   }
   const int *end = t->standing + (t->rows - 1) * t->players;
@@ -342,10 +344,12 @@ void pf_an_sums_add(pf_an_sums *to, const pf_an_sums *from) {
       to->seat_event_sq[p][e] += from->seat_event_sq[p][e];
     }
   }
-  to->lead_games += from->lead_games;
-  for (int e = 0; e < PF_MAX_EVENTS; e++) {
-    to->lead_event[e] += from->lead_event[e];
-    to->lead_event_sq[e] += from->lead_event_sq[e];
+  for (int k = 0; k < PF_MAX_PLAYERS - 1; k++) {
+    to->lead_games[k] += from->lead_games[k];
+    for (int e = 0; e < PF_MAX_EVENTS; e++) {
+      to->lead_event[k][e] += from->lead_event[k][e];
+      to->lead_event_sq[k][e] += from->lead_event_sq[k][e];
+    }
   }
   to->deal_groups += from->deal_groups;
   to->deal_y += from->deal_y;
@@ -620,12 +624,25 @@ void pf_an_write(pf_jw *w, const pf_an_sums *s, const pf_an_run *run) {
     }
     pf_jw_close(w, ']');
     if (run->players > 1) {
-      /* The winner's count less the others' mean, x / (players - 1) of the sums. */
-      int k = run->players - 1;
-      pf_sim_estimate d = pf_sim_mean(s->lead_event[e], s->lead_event_sq[e], s->lead_games, k);
+      /* The winner's count less the others' mean: x / k of the sums kept by k, the others. */
+      long long n = 0;
+      double sum = 0, sum_sq = 0;
+      for (int k = 1; k < run->players; k++) {
+        n += s->lead_games[k - 1];
+        sum += (double)s->lead_event[k - 1][e] / k;
+        sum_sq += (double)s->lead_event_sq[k - 1][e] / ((double)k * k);
+      }
+      pf_sim_estimate d = {0};
+      if (n > 0) {
+        d.mean = sum / (double)n;
+        double var = n > 1 ? (sum_sq - (double)n * d.mean * d.mean) / (double)(n - 1) : 0;
+        d.sd = var > 0 ? sqrt(var) : 0;
+        d.lo = d.mean - 1.96 * d.sd / sqrt((double)n);
+        d.hi = d.mean + 1.96 * d.sd / sqrt((double)n);
+      }
       pf_jw_key(w, "winner_minus_others");
       pf_jw_open(w, '{');
-      pf_jw_key_int(w, "games", s->lead_games);
+      pf_jw_key_int(w, "games", n);
       pf_jw_key_real(w, "mean", d.mean);
       pf_jw_key_real(w, "sd", d.sd);
       pair(w, "ci95", d.lo, d.hi);
@@ -726,9 +743,15 @@ void pf_an_sums_write(pf_jw *w, const pf_an_sums *s, const pf_game *g, int playe
   pf_jw_open(w, '[');
   for (int p = 0; p < players; p++) llongs(w, NULL, s->seat_event_sq[p], ne);
   pf_jw_close(w, ']');
-  pf_jw_key_int(w, "lead_games", s->lead_games);
-  llongs(w, "lead_event", s->lead_event, ne);
-  llongs(w, "lead_event_sq", s->lead_event_sq, ne);
+  llongs(w, "lead_games", s->lead_games, players - 1);
+  pf_jw_key(w, "lead_event");
+  pf_jw_open(w, '[');
+  for (int k = 0; k + 1 < players; k++) llongs(w, NULL, s->lead_event[k], ne);
+  pf_jw_close(w, ']');
+  pf_jw_key(w, "lead_event_sq");
+  pf_jw_open(w, '[');
+  for (int k = 0; k + 1 < players; k++) llongs(w, NULL, s->lead_event_sq[k], ne);
+  pf_jw_close(w, ']');
   pf_jw_key_int(w, "deal_groups", s->deal_groups);
   pf_jw_key_int(w, "deal_y", s->deal_y);
   pf_jw_key_int(w, "deal_y2", s->deal_y2);
@@ -833,8 +856,16 @@ int pf_an_sums_read(json_t *j, const pf_game *g, int players, int nbots, pf_an_s
       if (read_lls_of(json_array_get(a, (size_t)p), rows[k], k ? s->seat_event_sq[p] : s->seat_event[p], ne, err) != 0)
         return -1;
   }
-  if (read_ll(j, "lead_games", 0, &s->lead_games, err) || read_lls(j, "lead_event", s->lead_event, ne, err) ||
-      read_lls(j, "lead_event_sq", s->lead_event_sq, ne, err) || read_ll(j, "deal_groups", 0, &s->deal_groups, err) ||
+  const char *lead[2] = {"lead_event", "lead_event_sq"};
+  for (int r = 0; r < 2; r++) {
+    json_t *a = json_object_get(j, lead[r]);
+    if (!json_is_array(a) || (int)json_array_size(a) != players - 1)
+      return pf_fail(err, "%s: expected %d rows, one per number of others", lead[r], players - 1);
+    for (int k = 0; k + 1 < players; k++)
+      if (read_lls_of(json_array_get(a, (size_t)k), lead[r], r ? s->lead_event_sq[k] : s->lead_event[k], ne, err) != 0)
+        return -1;
+  }
+  if (read_lls(j, "lead_games", s->lead_games, players - 1, err) || read_ll(j, "deal_groups", 0, &s->deal_groups, err) ||
       read_ll(j, "deal_y", 0, &s->deal_y, err) || read_ll(j, "deal_y2", 0, &s->deal_y2, err) ||
       read_ll(j, "deal_sq", 0, &s->deal_sq, err))
     return -1;
