@@ -38,7 +38,7 @@ static json_t *at(json_t *j, const char *a, const char *b) { return json_object_
 /* ---- the tables ---- */
 
 static void print_hist_row(FILE *f, const char *label, json_t *h, double k, const char *unit) {
-  if (!h) return;
+  if (!h || num(h, "n") == 0) return;
   if (num(h, "min") == num(h, "max")) { /* a figure that did not vary: no interval to read */
     fprintf(f, "  %-26s %9.2f%s  always\n", label, k * num(h, "mean"), unit);
     return;
@@ -146,7 +146,8 @@ void cli_analyze_print(json_t *r, FILE *f) {
       snprintf(label, sizeof label, "seat %zu margin", b);
       print_hist_row(f, label, json_object_get(v, "margin"), 1, " ");
     }
-    fprintf(f, "  (a seat's margin: its final standing less the best other seat's; above 0 when it won)\n");
+    if (json_object_get(json_array_get(seats, 0), "margin"))
+      fprintf(f, "  (a seat's margin: its final standing less the best other seat's; above 0 when it won)\n");
   }
 
   fprintf(f, "\nDECISIVENESS\n");
@@ -155,19 +156,23 @@ void cli_analyze_print(json_t *r, FILE *f) {
   print_hist_row(f, "winner's margin (points)", at(an, "decisiveness", "margin"), 1, " ");
 
   json_t *t = json_object_get(an, "tension");
-  fprintf(f, "\nTENSION, over the %lld games with a winner and a loser\n", (long long)num(t, "games"));
-  print_hist_row(f, "lead changes", json_object_get(t, "lead_changes"), 1, " ");
-  print_hist_row(f, "winner leads for good from", json_object_get(t, "lead_for_good"), 100, "%");
-  print_hist_row(f, "winner's worst deficit", json_object_get(t, "drama"), 1, " ");
-  print_rate_row(f, "comebacks", json_object_get(t, "comebacks"));
-  fprintf(f, "    (the winner behind the best by a tenth of the game's top score or more, here %.1f points on\n"
-             "    average, at a position of the second half)\n", num(json_object_get(t, "comeback_margin"), "mean"));
-  fprintf(f, "  the winner's lead over the best other, at the end of each tenth of the game:\n    ");
-  for (int ph = 0; ph < 10; ph++) fprintf(f, "%7d%%", 10 * (ph + 1));
-  fprintf(f, "\n    ");
-  for (int ph = 0; ph < 10; ph++)
-    fprintf(f, "%+8.1f", num(json_array_get(json_object_get(t, "winner_lead_by_phase"), (size_t)ph), "mean"));
-  fprintf(f, "\n");
+  if (num(t, "games") == 0) {
+    fprintf(f, "\nTENSION: no game had a winner and a loser\n");
+  } else {
+    fprintf(f, "\nTENSION, over the %lld games with a winner and a loser\n", (long long)num(t, "games"));
+    print_hist_row(f, "lead changes", json_object_get(t, "lead_changes"), 1, " ");
+    print_hist_row(f, "winner leads for good from", json_object_get(t, "lead_for_good"), 100, "%");
+    print_hist_row(f, "winner's worst deficit", json_object_get(t, "drama"), 1, " ");
+    print_rate_row(f, "comebacks", json_object_get(t, "comebacks"));
+    fprintf(f, "    (the winner behind the best by a tenth of the game's top score or more, here %.1f points on\n"
+               "    average, at a position of the second half)\n", num(json_object_get(t, "comeback_margin"), "mean"));
+    fprintf(f, "  the winner's lead over the best other, at the end of each tenth of the game:\n    ");
+    for (int ph = 0; ph < 10; ph++) fprintf(f, "%7d%%", 10 * (ph + 1));
+    fprintf(f, "\n    ");
+    for (int ph = 0; ph < 10; ph++)
+      fprintf(f, "%+8.1f", num(json_array_get(json_object_get(t, "winner_lead_by_phase"), (size_t)ph), "mean"));
+    fprintf(f, "\n");
+  }
 
   json_t *c = json_object_get(an, "choice");
   fprintf(f, "\nCHOICE\n");
@@ -216,7 +221,8 @@ void cli_analyze_print(json_t *r, FILE *f) {
         json_t *d = json_object_get(v, "winner_minus_others");
         fprintf(f, "   %+8.2f [%+.2f, %+.2f]\n", num(d, "mean"), num(d, "ci95.0"), num(d, "ci95.1"));
       }
-      fprintf(f, "    (the last column over the %lld games one seat won)\n",
+      fprintf(f, "    (the last column over the %lld games with a winner and a loser: the first winner against\n"
+                 "    the seats that did not win)\n",
               (long long)num(json_object_get(first, "winner_minus_others"), "games"));
     }
   }

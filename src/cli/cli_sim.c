@@ -21,8 +21,8 @@
   "  --threads T       threads (default: every core)\n"                                             \
   "  --seed S          the run's seed (default 1)\n"                                                \
   "  --rotate          play every deal once per rotation of the seats (duplicate deals)\n"          \
-  "  --shard I/N       play only the I-th of N slices of the games (I from 1); merge the\n"         \
-  "                    slices' --json results with pilfer merge\n"                                  \
+  "  --shard I/N       play only the I-th of N slices of the games (I from 1; with --rotate,\n"     \
+  "                    of whole deals); merge the slices' --json results with pilfer merge\n"      \
   "  -o KEY=VALUE      a game option (see pilfer games)\n"
 #define RUN_TAIL                                                                                  \
   "  --records DIR     write every game's record to DIR/game-NNNNNN.json\n"                         \
@@ -49,11 +49,14 @@ static const char ANALYZE_USAGE[] =
     "       pilfer analyze --compare FILE FILE... [--json] [--html FILE]\n"
     "\n"
     "Plays the games pilfer sim plays with the same flags and measures what a game designer asks,\n"
-    "each with a 95% interval: balance (win rate by seat and by bot), length (moves, turns, deals:\n"
-    "their distribution), decisiveness (shared wins, the winner's margin), tension (lead changes,\n"
-    "when the winner took the lead for good, how far behind the winner was, comebacks), choice\n"
-    "(legal moves offered, forced moves, by tenth of the game), how often each bot beats each\n"
-    "other (skill and luck) and the game's own counters. README's \"Analysis\" defines each.\n"
+    "each with a 95% interval: balance (win rate by seat and by bot, a chi-squared test of all\n"
+    "seats, the seat that wins least), length (moves, turns, deals, rounds: their distribution),\n"
+    "each seat's scores and margins, decisiveness (shared wins, the winner's margin), tension\n"
+    "(lead changes, when the winner took the lead for good, how far behind the winner was,\n"
+    "comebacks from a tenth of the game's points behind), choice (legal moves offered, forced\n"
+    "moves, by tenth of the game), how often each bot beats each other and, with --rotate, how\n"
+    "much of a result the deal explains (skill and luck), and the game's own counters, per seat\n"
+    "and the winner's against the others'. docs/cli.md (\"Analysis\") defines each.\n"
     RUN_FLAGS
     "  --json            the result as JSON: sim's fields, \"analysis\", and the exact sums\n"
     "                    pilfer merge adds\n"

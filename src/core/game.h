@@ -237,8 +237,9 @@ typedef struct pf_game {
    * (PF_MOVE_CHANCE: a chance outcome) took the game from `before` to `after`. */
   void (*count_events)(const void *before, const void *after, pf_move m, long long *counts);
   /* (pf_round) The rounds begun so far, for a game played in rounds within its deal (Point-a-Pile:
-   * a Headpointer's piles and the pointing at them, PAP-2): analyze counts them, and a new round,
-   * like a new deal, ends a turn. NULL: the game has no rounds but its deals. */
+   * a Headpointer's piles and the pointing at them, PAP-2), over the whole game: it never goes
+   * down, and it goes up with every new deal too. analyze counts them, and a new round ends a
+   * turn. NULL: the game has no rounds but its deals. */
   int (*round)(const void *st);
 
   /* ---- optional: for learning (Python's actions, chance nodes and length, docs/python.md) ---- */

@@ -40,12 +40,19 @@ static const struct {
 /* Histograms                                                                                 */
 /* ------------------------------------------------------------------------------------------ */
 
-int pf_hist_bin(long long v) {
+static inline int hist_bin(long long v) {
   if (v < 16) return v < 0 ? 0 : (int)v;
   int k = 63 - __builtin_clzll((unsigned long long)v); /* 2^k <= v < 2^(k+1), k >= 4 */
   int b = 16 + (k - 4) * 8 + (int)((v >> (k - 3)) & 7);
   return b < PF_AN_BINS ? b : PF_AN_BINS - 1;
 }
+
+static inline int hist_slot(long long v) {
+  if (v >= 0) return PF_AN_BINS + hist_bin(v);
+  return PF_AN_BINS - hist_bin(v == INT64_MIN ? INT64_MAX : -v);
+}
+
+int pf_hist_bin(long long v) { return hist_bin(v); }
 
 void pf_hist_bounds(int b, long long *lo, long long *hi) {
   if (b < 16) {
@@ -57,10 +64,7 @@ void pf_hist_bounds(int b, long long *lo, long long *hi) {
   *hi = b == PF_AN_BINS - 1 ? INT64_MAX : *lo + (1LL << (k - 3)) - 1;
 }
 
-int pf_hist_slot(long long v) {
-  if (v >= 0) return PF_AN_BINS + pf_hist_bin(v);
-  return PF_AN_BINS - pf_hist_bin(v == INT64_MIN ? INT64_MAX : -v);
-}
+int pf_hist_slot(long long v) { return hist_slot(v); }
 
 void pf_hist_slot_bounds(int i, long long *lo, long long *hi) {
   if (i >= PF_AN_BINS) {
@@ -73,14 +77,16 @@ void pf_hist_slot_bounds(int i, long long *lo, long long *hi) {
   *hi = -a;
 }
 
-void pf_hist_add(pf_hist *h, long long v) {
+static inline void hist_add(pf_hist *h, long long v) {
   if (h->n == 0 || v < h->min) h->min = v;
   if (h->n == 0 || v > h->max) h->max = v;
   h->n++;
   h->sum += v;
   h->sum_sq += v * v;
-  h->bin[pf_hist_slot(v)]++;
+  h->bin[hist_slot(v)]++;
 }
+
+void pf_hist_add(pf_hist *h, long long v) { hist_add(h, v); }
 
 void pf_hist_merge(pf_hist *to, const pf_hist *from) {
   if (from->n == 0) return;
@@ -125,8 +131,8 @@ void pf_an_trace_begin(pf_an_trace *t, int players, const int *standing) {
   t->cut_next = false;
   t->deals = 1;
   t->rounds = 0;
-  memset(t->events, 0, sizeof t->events);
-  memset(t->seat_events, 0, sizeof t->seat_events);
+  memset(t->chance_events, 0, sizeof t->chance_events);
+  memset(t->seat_events, 0, (size_t)players * sizeof t->seat_events[0]);
   trace_row(t, 0, standing);
 }
 
@@ -175,23 +181,8 @@ static int best_of(const int *at, int n, unsigned among) {
   return best;
 }
 
-/* The margin a comeback is from: a tenth of the game's scale of points, the highest standing (in
- * absolute value) any seat had at any position, rounded up; at least 1. */
-static int comeback_margin(const pf_an_trace *t) {
-  long long most = 0;
-  for (long long i = 0; i < t->rows * t->players; i++) {
-    long long v = llabs(t->standing[i]);
-    if (v > most) most = v;
-  }
-  long long m = (most + 9) / 10;
-  return m < 1 ? 1 : (int)m;
-}
-
-/* The tension figures of a game, row by row of its standings: a row holds from position since[r]
- * to `last`, the position before the next row's (the lead changes only where the standings do;
- * the winner was last behind at the end of a row, and behind in the second half when that end is
- * in it: a comeback when by the margin or more). */
-/* The lead changes of a game (the lead changes only where the standings do). */
+/* The lead changes of a game, row by row of its standings (the lead changes only where the
+ * standings do): for a game without tension figures (add_tension counts them as it goes). */
 static long long lead_changes(const pf_an_trace *t) {
   long long changes = 0;
   unsigned last = 0;
@@ -204,17 +195,33 @@ static long long lead_changes(const pf_an_trace *t) {
   return changes;
 }
 
+/* The tension figures of a game, row by row of its standings: a row holds from position since[r]
+ * to `end`, the position before the next row's (the lead changes only where the standings do;
+ * the winner was last behind at the end of a row, and behind in the second half when that end is
+ * in it). A comeback is from behind by the margin or more: a tenth of the game's scale of points,
+ * the highest standing (in absolute value) any seat had at any position, rounded up; at least 1. */
 static void add_tension(pf_an_sums *s, const pf_an_trace *t, int w, unsigned others, pf_an_game *out) {
-  int n = t->players, ph = 0, margin = comeback_margin(t);
-  long long plies = t->plies, changes = out->lead_changes, last_off = -1, drama = 0;
-  bool comeback = false;
+  int n = t->players, ph = 0;
+  long long plies = t->plies, changes = 0, last_off = -1, drama = 0, late = 0, most = 0;
+  unsigned last = 0, all = (1u << n) - 1;
   for (long long r = 0; r < t->rows; r++) {
     const int *at = t->standing + r * n;
     long long end = r + 1 < t->rows ? t->since[r + 1] - 1 : plies;
-    int top = best_of(at, n, (1u << n) - 1);
+    int top = at[0];
+    for (int p = 0; p < n; p++) {
+      if (at[p] > top) top = at[p];
+      long long a = llabs(at[p]);
+      if (a > most) most = a;
+    }
+    unsigned m = 0;
+    for (int p = 0; p < n; p++) m |= (unsigned)(at[p] == top) << p;
+    if (m != all) {
+      if (last && !(m & last)) changes++, last = m;
+      else if (!last || !(m & ~last)) last = m; /* the first leaders, or fewer of them */
+    }
     if (at[w] < top) {
       last_off = end;
-      if (2 * end >= plies && top - at[w] >= margin) comeback = true;
+      if (2 * end >= plies && top - at[w] > late) late = top - at[w];
       if (top - at[w] > drama) drama = top - at[w];
     }
     /* The winner's lead at the end of each tenth that ends in this row. */
@@ -224,16 +231,20 @@ static void add_tension(pf_an_sums *s, const pf_an_trace *t, int w, unsigned oth
       s->phase_lead_sq[ph] += lead * lead;
     }
   }
+  long long margin = (most + 9) / 10;
+  if (margin < 1) margin = 1;
+  bool comeback = late >= margin;
   s->tension_games++;
   s->comebacks += comeback;
   out->comeback = comeback;
-  pf_hist_add(&s->comeback_margin, margin);
-  pf_hist_add(&s->lead_changes, changes);
-  pf_hist_add(&s->drama, drama);
+  out->lead_changes = changes;
+  hist_add(&s->comeback_margin, margin);
+  hist_add(&s->lead_changes, changes);
+  hist_add(&s->drama, drama);
   long long good = plies ? (last_off + 1) * 1000 / plies : 0;
-  pf_hist_add(&s->lead_for_good, good > 1000 ? 1000 : good);
-  const int *end = t->standing + (t->rows - 1) * n;
-  pf_hist_add(&s->margin, end[w] - best_of(end, n, others));
+  hist_add(&s->lead_for_good, good > 1000 ? 1000 : good);
+  const int *fin = t->standing + (t->rows - 1) * n;
+  hist_add(&s->margin, fin[w] - best_of(fin, n, others));
 }
 
 void pf_an_add_game(pf_an_sums *s, const pf_an_trace *t, const int *winners, int nw, const long long *bot_share,
@@ -241,7 +252,6 @@ void pf_an_add_game(pf_an_sums *s, const pf_an_trace *t, const int *winners, int
   pf_an_game mine;
   if (!out) out = &mine;
   memset(out, 0, sizeof *out);
-  out->lead_changes = lead_changes(t);
   long long plies = t->plies, turns = 0, decisions = 0, forced = 0;
   int prev = PF_NOBODY, ph = 0;
   for (long long k = 0; k < plies; k++) {
@@ -257,46 +267,53 @@ void pf_an_add_game(pf_an_sums *s, const pf_an_trace *t, const int *winners, int
     s->phase_decisions[ph]++;
     s->phase_legal[ph] += legal;
     s->phase_forced[ph] += legal == 1;
-    pf_hist_add(&s->legal, legal);
+    hist_add(&s->legal, legal);
   }
-  pf_hist_add(&s->moves, plies);
-  pf_hist_add(&s->turns, turns);
-  pf_hist_add(&s->deals, t->deals);
-  pf_hist_add(&s->rounds, t->rounds);
-  pf_hist_add(&s->decisions, decisions);
-  pf_hist_add(&s->forced, forced);
+  hist_add(&s->moves, plies);
+  hist_add(&s->turns, turns);
+  hist_add(&s->deals, t->deals);
+  hist_add(&s->rounds, t->rounds);
+  hist_add(&s->decisions, decisions);
+  hist_add(&s->forced, forced);
   s->shared += nw > 1;
   s->no_winner += nw == 0;
   unsigned won = 0;
   for (int k = 0; k < nw; k++) won |= 1u << winners[k];
   unsigned others = ((1u << t->players) - 1) & ~won;
-  if (nw > 0 && others) add_tension(s, t, winners[0], others, out);
+  if (nw > 0 && others)
+    add_tension(s, t, winners[0], others, out);
+  else
+    out->lead_changes = lead_changes(t);
   out->turns = turns;
   for (int b = 0; b < nbots; b++)
     for (int c = 0; c < nbots; c++) s->beat[b][c] += bot_share[b] > bot_share[c];
   for (int e = 0; e < PF_MAX_EVENTS; e++) {
-    s->event[e] += t->events[e];
-    s->event_sq[e] += t->events[e] * t->events[e];
+    long long all = t->chance_events[e];
+    for (int p = 0; p < t->players; p++) all += t->seat_events[p][e];
+    s->event[e] += all;
+    s->event_sq[e] += all * all;
   }
   for (int p = 0; p < t->players; p++)
     for (int e = 0; e < PF_MAX_EVENTS; e++) {
       s->seat_event[p][e] += t->seat_events[p][e];
       s->seat_event_sq[p][e] += t->seat_events[p][e] * t->seat_events[p][e];
     }
-  if (nw == 1 && t->players > 1) {
-    s->lead_games++;
+  /* The winner (the first of the winners) against the others (the seats that did not win). */
+  int k = __builtin_popcount(others);
+  if (nw > 0 && k > 0) {
+    s->lead_games[k - 1]++;
     for (int e = 0; e < PF_MAX_EVENTS; e++) {
-      long long x = (long long)(t->players - 1) * t->seat_events[winners[0]][e];
+      long long x = (long long)k * t->seat_events[winners[0]][e];
       for (int p = 0; p < t->players; p++)
-        if (p != winners[0]) x -= t->seat_events[p][e];
-      s->lead_event[e] += x;
-      s->lead_event_sq[e] += x * x;
+        if (others >> p & 1) x -= t->seat_events[p][e];
+      s->lead_event[k - 1][e] += x;
+      s->lead_event_sq[k - 1][e] += x * x;
     }
   }
   const int *end = t->standing + (t->rows - 1) * t->players;
   for (int p = 0; p < t->players; p++) {
-    pf_hist_add(&s->score[p], t->scores[p]);
-    if (t->players > 1) pf_hist_add(&s->seat_margin[p], end[p] - best_of(end, t->players, ((1u << t->players) - 1) & ~(1u << p)));
+    hist_add(&s->score[p], t->scores[p]);
+    if (t->players > 1) hist_add(&s->seat_margin[p], end[p] - best_of(end, t->players, ((1u << t->players) - 1) & ~(1u << p)));
   }
 }
 
@@ -327,10 +344,12 @@ void pf_an_sums_add(pf_an_sums *to, const pf_an_sums *from) {
       to->seat_event_sq[p][e] += from->seat_event_sq[p][e];
     }
   }
-  to->lead_games += from->lead_games;
-  for (int e = 0; e < PF_MAX_EVENTS; e++) {
-    to->lead_event[e] += from->lead_event[e];
-    to->lead_event_sq[e] += from->lead_event_sq[e];
+  for (int k = 0; k < PF_MAX_PLAYERS - 1; k++) {
+    to->lead_games[k] += from->lead_games[k];
+    for (int e = 0; e < PF_MAX_EVENTS; e++) {
+      to->lead_event[k][e] += from->lead_event[k][e];
+      to->lead_event_sq[k][e] += from->lead_event_sq[k][e];
+    }
   }
   to->deal_groups += from->deal_groups;
   to->deal_y += from->deal_y;
@@ -605,12 +624,25 @@ void pf_an_write(pf_jw *w, const pf_an_sums *s, const pf_an_run *run) {
     }
     pf_jw_close(w, ']');
     if (run->players > 1) {
-      /* The winner's count less the others' mean, x / (players - 1) of the sums. */
-      int k = run->players - 1;
-      pf_sim_estimate d = pf_sim_mean(s->lead_event[e], s->lead_event_sq[e], s->lead_games, k);
+      /* The winner's count less the others' mean: x / k of the sums kept by k, the others. */
+      long long n = 0;
+      double sum = 0, sum_sq = 0;
+      for (int k = 1; k < run->players; k++) {
+        n += s->lead_games[k - 1];
+        sum += (double)s->lead_event[k - 1][e] / k;
+        sum_sq += (double)s->lead_event_sq[k - 1][e] / ((double)k * k);
+      }
+      pf_sim_estimate d = {0};
+      if (n > 0) {
+        d.mean = sum / (double)n;
+        double var = n > 1 ? (sum_sq - (double)n * d.mean * d.mean) / (double)(n - 1) : 0;
+        d.sd = var > 0 ? sqrt(var) : 0;
+        d.lo = d.mean - 1.96 * d.sd / sqrt((double)n);
+        d.hi = d.mean + 1.96 * d.sd / sqrt((double)n);
+      }
       pf_jw_key(w, "winner_minus_others");
       pf_jw_open(w, '{');
-      pf_jw_key_int(w, "games", s->lead_games);
+      pf_jw_key_int(w, "games", n);
       pf_jw_key_real(w, "mean", d.mean);
       pf_jw_key_real(w, "sd", d.sd);
       pair(w, "ci95", d.lo, d.hi);
@@ -711,9 +743,15 @@ void pf_an_sums_write(pf_jw *w, const pf_an_sums *s, const pf_game *g, int playe
   pf_jw_open(w, '[');
   for (int p = 0; p < players; p++) llongs(w, NULL, s->seat_event_sq[p], ne);
   pf_jw_close(w, ']');
-  pf_jw_key_int(w, "lead_games", s->lead_games);
-  llongs(w, "lead_event", s->lead_event, ne);
-  llongs(w, "lead_event_sq", s->lead_event_sq, ne);
+  llongs(w, "lead_games", s->lead_games, players - 1);
+  pf_jw_key(w, "lead_event");
+  pf_jw_open(w, '[');
+  for (int k = 0; k + 1 < players; k++) llongs(w, NULL, s->lead_event[k], ne);
+  pf_jw_close(w, ']');
+  pf_jw_key(w, "lead_event_sq");
+  pf_jw_open(w, '[');
+  for (int k = 0; k + 1 < players; k++) llongs(w, NULL, s->lead_event_sq[k], ne);
+  pf_jw_close(w, ']');
   pf_jw_key_int(w, "deal_groups", s->deal_groups);
   pf_jw_key_int(w, "deal_y", s->deal_y);
   pf_jw_key_int(w, "deal_y2", s->deal_y2);
@@ -818,8 +856,16 @@ int pf_an_sums_read(json_t *j, const pf_game *g, int players, int nbots, pf_an_s
       if (read_lls_of(json_array_get(a, (size_t)p), rows[k], k ? s->seat_event_sq[p] : s->seat_event[p], ne, err) != 0)
         return -1;
   }
-  if (read_ll(j, "lead_games", 0, &s->lead_games, err) || read_lls(j, "lead_event", s->lead_event, ne, err) ||
-      read_lls(j, "lead_event_sq", s->lead_event_sq, ne, err) || read_ll(j, "deal_groups", 0, &s->deal_groups, err) ||
+  const char *lead[2] = {"lead_event", "lead_event_sq"};
+  for (int r = 0; r < 2; r++) {
+    json_t *a = json_object_get(j, lead[r]);
+    if (!json_is_array(a) || (int)json_array_size(a) != players - 1)
+      return pf_fail(err, "%s: expected %d rows, one per number of others", lead[r], players - 1);
+    for (int k = 0; k + 1 < players; k++)
+      if (read_lls_of(json_array_get(a, (size_t)k), lead[r], r ? s->lead_event_sq[k] : s->lead_event[k], ne, err) != 0)
+        return -1;
+  }
+  if (read_lls(j, "lead_games", s->lead_games, players - 1, err) || read_ll(j, "deal_groups", 0, &s->deal_groups, err) ||
       read_ll(j, "deal_y", 0, &s->deal_y, err) || read_ll(j, "deal_y2", 0, &s->deal_y2, err) ||
       read_ll(j, "deal_sq", 0, &s->deal_sq, err))
     return -1;

@@ -70,10 +70,12 @@ typedef struct pf_an_sums {
    * best other seat's (above 0 when it won alone). */
   pf_hist score[PF_MAX_PLAYERS], seat_margin[PF_MAX_PLAYERS];
   /* The game's counters per seat, each event counted to the seat whose move it came in (none for a
-   * chance outcome's), per game; and over the games won by one seat (lead_games), the winner's
-   * count times the others (players - 1) less the others' counts added up. */
+   * chance outcome's), per game; and over the tension games by how many others there were (k - 1
+   * for k others), the winner's count times k less the others' counts added up (lead_games of
+   * them), so that each game's difference from the others' mean is x / k, exact. */
   long long seat_event[PF_MAX_PLAYERS][PF_MAX_EVENTS], seat_event_sq[PF_MAX_PLAYERS][PF_MAX_EVENTS];
-  long long lead_games, lead_event[PF_MAX_EVENTS], lead_event_sq[PF_MAX_EVENTS];
+  long long lead_games[PF_MAX_PLAYERS - 1], lead_event[PF_MAX_PLAYERS - 1][PF_MAX_EVENTS],
+      lead_event_sq[PF_MAX_PLAYERS - 1][PF_MAX_EVENTS];
   /* With --rotate (pf_an_add_deal): each seat of each deal is a group of one win share per
    * rotation (in PF_WIN_UNIT): the groups, the shares and their squares, and the groups' totals
    * squared. */
@@ -95,8 +97,8 @@ typedef struct pf_an_trace {
   bool cut_next;      /* pf_an_trace_cut: the next ply opens one */
   int *standing;      /* rows x players */
   long long *since;   /* rows */
-  long long events[PF_MAX_EVENTS];
-  long long seat_events[PF_MAX_PLAYERS][PF_MAX_EVENTS]; /* of those, counted in each seat's moves */
+  long long chance_events[PF_MAX_EVENTS];                /* counted in chance outcomes */
+  long long seat_events[PF_MAX_PLAYERS][PF_MAX_EVENTS]; /* counted in each seat's moves */
   int deals, rounds;
   int scores[PF_MAX_PLAYERS]; /* at the end */
 } pf_an_trace;

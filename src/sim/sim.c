@@ -142,10 +142,13 @@ static int play_game(worker *w, long long i) {
   bool an = c->analyze, events = an && g->count_events;
   int standing[PF_MAX_PLAYERS];
   uint64_t key = 0;
-  int deal0 = 0, dealt = 0, round = 0;
+  /* Where a turn ends: the round, which goes up with every new deal too (core/game.h), or for a
+   * game without rounds the deal. */
+  int deal0 = 0, phase = 0;
+  int (*round_of)(const void *) = g->round;
   if (an) {
-    deal0 = dealt = g->current_deal(st, NULL);
-    round = pf_round(g, st);
+    deal0 = g->current_deal(st, NULL);
+    phase = round_of ? round_of(st) : deal0;
     pf_standing(g, st, standing);
     pf_an_trace_begin(&w->trace, n, standing);
     key = pf_standing_key(g, st);
@@ -167,14 +170,8 @@ static int play_game(worker *w, long long i) {
       else
         g->apply(st, m);
     }
-    if (events) {
-      long long counted[PF_MAX_EVENTS] = {0};
-      pf_count_events(g, w->before, st, m, counted);
-      for (int e = 0; e < PF_MAX_EVENTS; e++) {
-        w->trace.events[e] += counted[e];
-        if (who >= 0) w->trace.seat_events[who][e] += counted[e];
-      }
-    }
+    if (events)
+      pf_count_events(g, w->before, st, m, who >= 0 ? w->trace.seat_events[who] : w->trace.chance_events);
     if (an) {
       /* The standing is read only when the game's key says it may have changed. */
       uint64_t now = pf_standing_key(g, st);
@@ -183,9 +180,9 @@ static int play_game(worker *w, long long i) {
       pf_an_trace_ply(&w->trace, who, nlegal, read ? standing : NULL);
       key = now;
       /* A new deal or round ends the turn in progress, whoever moves next. */
-      int d = g->current_deal(st, NULL), rd = pf_round(g, st);
-      if (d != dealt || rd != round) pf_an_trace_cut(&w->trace);
-      dealt = d, round = rd;
+      int now_phase = round_of ? round_of(st) : g->current_deal(st, NULL);
+      if (now_phase != phase) pf_an_trace_cut(&w->trace);
+      phase = now_phase;
     }
   }
   int scores[PF_MAX_PLAYERS], winners[PF_MAX_PLAYERS], nw = g->winners(st, winners);
@@ -225,8 +222,8 @@ static int play_game(worker *w, long long i) {
   if (an) {
     /* The deals played one after another (Point-a-Pile's missions are a second deck dealt at the
      * start, PAP-1: one deal). */
-    w->trace.deals = dealt - deal0 + 1;
-    w->trace.rounds = round;
+    w->trace.deals = g->current_deal(st, NULL) - deal0 + 1;
+    w->trace.rounds = pf_round(g, st);
     memcpy(w->trace.scores, scores, sizeof scores);
     pf_an_game ga;
     pf_an_add_game(&s->an, &w->trace, winners, nw, bot_share, w->nbots, &ga);
