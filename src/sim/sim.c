@@ -436,6 +436,7 @@ void pf_sim_write(pf_jw *w, const pf_sim_result *r) {
         if (seat_bot[p] == b) names[b] = c->seats[p];
     pf_jw_key(w, "analysis");
     pf_an_write(w, &s->an, s->games, c->game, names, nbots);
+    pf_an_warnings_write(w, &s->an, s->games, c->game, n, &c->options);
   }
   pf_jw_key(w, "sums");
   pf_jw_open(w, '{');
