@@ -51,7 +51,8 @@ static const char ANALYZE_USAGE[] =
     "their distribution), decisiveness (shared wins, the winner's margin), tension (lead changes,\n"
     "when the winner took the lead for good, how far behind the winner was, comebacks), choice\n"
     "(legal moves offered, forced moves, by tenth of the game), how often each bot beats each\n"
-    "other (skill and luck) and the game's own counters. README's \"Analysis\" defines each.\n"
+    "other (skill and luck) and the game's own counters, with a warning for each that stayed at 0\n"
+    "(\"warnings\" in --json). README's \"Analysis\" defines each.\n"
     RUN_FLAGS
     "  --json            the result as JSON: sim's fields, \"analysis\", and the exact sums\n"
     "                    pilfer merge adds\n"
