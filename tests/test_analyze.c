@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/jsontext.h"
 #include "sim/sim.h"
 #include "testutil.h"
 
@@ -413,6 +414,73 @@ static void test_events(void **unused) {
   assert_int_equal(thief_recaptures[1], 0); /* Four Card Thief */
 }
 
+/* The warnings of sums whose counters are `events` (-1 ends the list), as a JSON array. */
+static json_t *warnings_of(const char *game, const char *options, long long games, const long long *events) {
+  const pf_game *g = pf_game_find(game);
+  pf_an_sums s;
+  memset(&s, 0, sizeof s);
+  for (int e = 0; events[e] >= 0; e++) s.event[e] = events[e];
+  pf_options o;
+  pf_error err;
+  pf_options_default(g->options, g->noptions, &o);
+  assert_int_equal(pf_options_parse_list(g->options, g->noptions, options, &o, &err), 0);
+  pf_buf b = {0};
+  pf_jw w = {.b = &b};
+  pf_jw_open(&w, '{');
+  pf_an_warnings_write(&w, &s, games, g, 3, &o);
+  pf_jw_close(&w, '}');
+  json_t *j = json_loads(pf_buf_str(&b), 0, NULL);
+  pf_buf_free(&b);
+  assert_non_null(j);
+  json_t *list = json_incref(json_object_get(j, "warnings"));
+  json_decref(j);
+  assert_true(json_is_array(list));
+  return list;
+}
+
+/* analyze warns of each counter that stayed at 0 over a run where it can happen: Point-a-Pile's
+ * actions with actions on, not its rule breaks or missions met with police and missions off
+ * (PAP-9); never of Four Card Thief's re-captures and passes (FCT-5, FCT-3); nothing over no games.
+ * And in a real run, greedy with actions on leaves nothing to warn of (it uses Action cards). */
+static void test_warnings(void **unused) {
+  (void)unused;
+  json_t *w = warnings_of("point-a-pile", "actions=true", 400, (const long long[]){5, 7, 1, 0, 0, 0, -1});
+  assert_int_equal(json_array_size(w), 1);
+  assert_string_equal(json_string_value(json_object_get(json_array_get(w, 0), "event")), "actions");
+  assert_string_equal(json_string_value(json_object_get(json_array_get(w, 0), "warning")),
+                      "actions stayed at 0 over 400 games: nothing in this run measures it (do the bots use this rule?)");
+  json_decref(w);
+  w = warnings_of("point-a-pile", "police=true missions=true", 1, (const long long[]){0, 7, 1, 0, 0, 2, -1});
+  assert_int_equal(json_array_size(w), 2); /* empty_taps, rule_breaks */
+  assert_string_equal(json_string_value(json_object_get(json_array_get(w, 0), "event")), "empty_taps");
+  assert_string_equal(json_string_value(json_object_get(json_array_get(w, 1), "event")), "rule_breaks");
+  assert_non_null(strstr(json_string_value(json_object_get(json_array_get(w, 1), "warning")), " over 1 game: "));
+  json_decref(w);
+  w = warnings_of("four-card-thief", NULL, 50, (const long long[]){0, 0, 0, 3, 0, -1});
+  assert_int_equal(json_array_size(w), 2); /* steals, cards_stolen */
+  assert_string_equal(json_string_value(json_object_get(json_array_get(w, 0), "event")), "steals");
+  assert_string_equal(json_string_value(json_object_get(json_array_get(w, 1), "event")), "cards_stolen");
+  json_decref(w);
+  w = warnings_of("thief", NULL, 50, (const long long[]){1, 0, 1, 1, 1, -1});
+  assert_int_equal(json_array_size(w), 1); /* Thief has re-captures (THF-5) */
+  json_decref(w);
+  w = warnings_of("point-a-pile", "actions=true", 0, (const long long[]){-1});
+  assert_int_equal(json_array_size(w), 0);
+  json_decref(w);
+
+  const char *const seats[] = {"greedy", "greedy", "greedy"};
+  pf_sim_config c = config("point-a-pile", 3, 60, seats);
+  pf_error err;
+  assert_int_equal(pf_options_parse_list(c.game->options, c.game->noptions, "actions=true police=true", &c.options, &err), 0);
+  pf_sim_result r;
+  tu_sim_run(&c, 2, NULL, &r);
+  json_t *j = pf_sim_json(&r);
+  json_t *list = json_object_get(j, "warnings");
+  if (!json_is_array(list) || json_array_size(list))
+    fail_msg("greedy with actions and police: warnings %s", json_dumps(list, 0));
+  json_decref(j);
+}
+
 /* Random games of g with n players, every boolean option off or on (those the game refuses
  * skipped), checking after every move: when the standing key did not change, the standing did not
  * either (analyze reads it only when the key changes); and the counters counted from the prefix of
@@ -493,6 +561,7 @@ int main(void) {
       cmocka_unit_test(test_standing_keys), cmocka_unit_test(test_turns_end_with_the_deal),
       cmocka_unit_test(test_turns_deals_rounds), cmocka_unit_test(test_chi2),
       cmocka_unit_test(test_events_per_seat), cmocka_unit_test(test_deal_share),
+      cmocka_unit_test(test_warnings),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

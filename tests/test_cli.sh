@@ -518,6 +518,14 @@ PY
 expect_fail "analyze --csv: a file it cannot write" 1 "analyze: --csv $T/no/such/dir/r.csv: cannot write it" \
   $PILFER analyze thief --seat random --games 2 --csv "$T/no/such/dir/r.csv"
 expect_fail "sim --csv" 2 "sim: unknown or incomplete option '--csv'" $PILFER sim thief --seat random --games 2 --csv "$T/r.csv"
+check "analyze warns of a counter at 0" $PILFER analyze skip-bo-junior -p 2 --seat greedy --games 1
+grep -A1 '^WARNINGS$' "$T/out" | grep -qx '  reshuffles stayed at 0 over 1 game: nothing in this run measures it (do the bots use this rule?)' &&
+  ok "analyze warns of a counter that stayed at 0 over the run (Skip-Bo Junior's reshuffles in 1 game)" ||
+  bad "analyze warnings" "$(tail -6 "$T/out")"
+check "analyze --json warnings" $PILFER analyze point-a-pile -p 3 --seat random --games 3 --json
+python3 -c 'import json,sys; w=json.load(open(sys.argv[1]))["warnings"]; sys.exit(not (isinstance(w, list) and
+  {x["event"] for x in w} <= {"empty_taps", "empty_scores"}))' "$T/out" &&
+  ok "analyze --json: warnings only of counters the options allow (police, actions, missions off)" || bad "analyze --json warnings" "$(grep -A8 warnings "$T/out")"
 an_unsharded() { $PILFER analyze piles --seat greedy --seat random --seat greedy --seat random --games 24 --rotate --seed 3 --json "$@"; }
 an_unsharded --threads 2 >"$T/an-whole.json" && for i in 1 2 3 4; do an_unsharded --threads 1 --shard $i/4 >"$T/an-part$i.json" || exit 1; done &&
   $PILFER merge "$T/an-part4.json" "$T/an-part2.json" "$T/an-part1.json" "$T/an-part3.json" >"$T/an-merged.json"

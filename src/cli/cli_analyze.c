@@ -82,6 +82,15 @@ static const char *idx(char *buf, const char *key, int i) {
   return buf;
 }
 
+/* The result's warnings (sim/analyze.h: a counter that stayed at 0 over the run), if any. */
+static void print_warnings(FILE *f, json_t *warnings) {
+  size_t i;
+  json_t *v;
+  if (!json_array_size(warnings)) return;
+  fprintf(f, "\nWARNINGS\n");
+  json_array_foreach(warnings, i, v) fprintf(f, "  %s\n", json_string_value(json_object_get(v, "warning")));
+}
+
 void cli_analyze_print(json_t *r, FILE *f) {
   json_t *an = json_object_get(r, "analysis");
   int n = (int)num(r, "players");
@@ -226,6 +235,7 @@ void cli_analyze_print(json_t *r, FILE *f) {
               (long long)num(json_object_get(first, "winner_minus_others"), "games"));
     }
   }
+  print_warnings(f, json_object_get(r, "warnings"));
   fprintf(f, "\nWall time: %.1f s\n", num(r, "wall_seconds"));
 }
 

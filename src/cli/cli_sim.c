@@ -56,7 +56,8 @@ static const char ANALYZE_USAGE[] =
     "comebacks from a tenth of the game's points behind), choice (legal moves offered, forced\n"
     "moves, by tenth of the game), how often each bot beats each other and, with --rotate, how\n"
     "much of a result the deal explains (skill and luck), and the game's own counters, per seat\n"
-    "and the winner's against the others'. docs/cli.md (\"Analysis\") defines each.\n"
+    "and the winner's against the others', with a warning for each that stayed at 0 (\"warnings\"\n"
+    "in --json). docs/cli.md (\"Analysis\") defines each.\n"
     RUN_FLAGS
     "  --json            the result as JSON: sim's fields, \"analysis\", and the exact sums\n"
     "                    pilfer merge adds\n"

@@ -241,6 +241,11 @@ typedef struct pf_game {
    * down, and it goes up with every new deal too. analyze counts them, and a new round ends a
    * turn. NULL: the game has no rounds but its deals. */
   int (*round)(const void *st);
+  /* (pf_event_possible, with events) Can counter k happen at all in a game of these players and
+   * options (false: an expansion that brings it is off, or the game's rules have no such thing)?
+   * `pilfer analyze` warns of a counter that stays at 0 over a whole run only where it can
+   * happen. NULL: every counter can. */
+  bool (*event_possible)(int players, const pf_options *options, int k);
 
   /* ---- optional: for learning (Python's actions, chance nodes and length, docs/python.md) ---- */
   /* (pf_action_count) How many dense actions a game of these players and options has, at most
@@ -367,6 +372,10 @@ static inline long pf_max_length(const pf_game *g, int players, const pf_options
 }
 /* The number of the game's own counters (events): 0 when it declares none. */
 int pf_nevents(const pf_game *g);
+/* event_possible, or true. */
+static inline bool pf_event_possible(const pf_game *g, int players, const pf_options *options, int k) {
+  return !g->event_possible || g->event_possible(players, options, k);
+}
 /* count_events, when the game has counters; nothing otherwise. */
 static inline void pf_count_events(const pf_game *g, const void *before, const void *after, pf_move m,
                                    long long *counts) {

@@ -999,6 +999,12 @@ static void thf_count_events(const void *before, const void *after, pf_move m, l
   }
 }
 
+/* Four Card Thief has no re-capture (FCT-5) and no pass (FCT-3). */
+static bool fct_event_possible(int players, const pf_options *o, int k) {
+  (void)players, (void)o;
+  return k != 1 && k != 4;
+}
+
 #define THIEF_METHODS                                                                              \
   .min_players = 2, .max_players = 6, .options = OPTIONS,            \
   .noptions = sizeof OPTIONS / sizeof OPTIONS[0], .state_size = sizeof(thf_state),                \
@@ -1056,5 +1062,5 @@ const pf_game pf_game_four_card_thief = {
     .id = "four-card-thief", .title = "Four Card Thief",
     .rules = pf_rules_four_card_thief,
     .measures = &MEASURES_FCT, .start = fct_start, THIEF_METHODS,
-    .action_count = fct_action_count, .max_length = fct_max_length,
+    .action_count = fct_action_count, .max_length = fct_max_length, .event_possible = fct_event_possible,
 };

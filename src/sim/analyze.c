@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -870,4 +871,23 @@ int pf_an_sums_read(json_t *j, const pf_game *g, int players, int nbots, pf_an_s
       read_ll(j, "deal_sq", 0, &s->deal_sq, err))
     return -1;
   return 0;
+}
+
+/* ---- warnings ---- */
+
+void pf_an_warnings_write(pf_jw *w, const pf_an_sums *s, long long games, const pf_game *g, int players,
+                          const pf_options *options) {
+  pf_jw_key(w, "warnings");
+  pf_jw_open(w, '[');
+  for (int e = 0; e < pf_nevents(g) && games > 0; e++) {
+    if (s->event[e] || !pf_event_possible(g, players, options, e)) continue;
+    char text[256];
+    snprintf(text, sizeof text, "%s stayed at 0 over %lld game%s: nothing in this run measures it (do the bots use this rule?)", g->events[e],
+             games, games == 1 ? "" : "s");
+    pf_jw_open(w, '{');
+    pf_jw_key_str(w, "event", g->events[e]);
+    pf_jw_key_str(w, "warning", text);
+    pf_jw_close(w, '}');
+  }
+  pf_jw_close(w, ']');
 }

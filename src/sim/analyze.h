@@ -145,6 +145,11 @@ typedef struct pf_an_run {
 /* The metrics with their intervals, as the "analysis" of analyze --json. */
 struct pf_jw;
 void pf_an_write(struct pf_jw *w, const pf_an_sums *s, const pf_an_run *run);
+/* "warnings", the figures a run measured nothing of: each of the game's counters that can happen
+ * with these players and options (pf_event_possible) but stayed at 0 in every game, as
+ * {event, warning}; an empty list when there is none. */
+void pf_an_warnings_write(struct pf_jw *w, const pf_an_sums *s, long long games, const pf_game *g, int players,
+                          const pf_options *options);
 /* The sums as integers, for merge ("sums"."analysis"), and back. */
 void pf_an_sums_write(struct pf_jw *w, const pf_an_sums *s, const pf_game *g, int players, int nbots);
 int pf_an_sums_read(json_t *j, const pf_game *g, int players, int nbots, pf_an_sums *s, pf_error *err);

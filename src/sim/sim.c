@@ -544,6 +544,7 @@ void pf_sim_write(pf_jw *w, const pf_sim_result *r) {
     pf_an_run run = {.game = c->game, .players = n, .nbots = nbots, .games = s->games, .win = s->win,
                      .win_sq = s->win_sq, .bot_names = names};
     pf_an_write(w, &s->an, &run);
+    pf_an_warnings_write(w, &s->an, s->games, c->game, n, &c->options);
   }
   pf_jw_key(w, "sums");
   pf_jw_open(w, '{');

@@ -292,6 +292,12 @@ static void count_log(const pap_event *log, int from, int to, long long *counts)
 
 static int pap_round(const void *vs) { return ((const pap_state *)vs)->round; }
 
+/* A rule break needs police, an action actions, a mission met missions (PAP-9). */
+static bool pap_event_possible(int players, const pf_options *o, int k) {
+  (void)players;
+  return k == 3 ? o->v[OPT_POLICE] != 0 : k == 4 ? o->v[OPT_ACTIONS] != 0 : k == 5 ? o->v[OPT_MISSIONS] != 0 : true;
+}
+
 static uint64_t pap_standing_key(const void *vs) { return ((const pap_state *)vs)->changes; }
 
 static void pap_count_events(const void *before, const void *after, pf_move m, long long *counts) {
@@ -339,6 +345,7 @@ const pf_game pf_game_point_a_pile = {
     .move_zones = pap_move_zones,
     .events = EVENTS,
     .count_events = pap_count_events,
+    .event_possible = pap_event_possible,
     .events_before = offsetof(pap_state, card), /* round, over and nlog */
     .standing_key = pap_standing_key,
     .round = pap_round,

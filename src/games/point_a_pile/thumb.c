@@ -83,15 +83,16 @@ static int64_t ahead_value(const pap_state *t, int seat) {
   return v;
 }
 
-/* Plays m on a copy of t, then everyone as ahead_move says, until the round is over (or the game,
- * or the piles are made anew by Redo); returns where `seat` stands then. */
+/* Plays m on a copy of t, then everyone as ahead_move says, until the round is over (or the game),
+ * or until the round's piles are to be made: after Redo, or after the window before the piles
+ * (Draw More's); returns where `seat` stands then. */
 static int64_t look_ahead(const pap_state *t, int seat, pf_move m, pap_state *work) {
   pf_move moves[PF_MAX_MOVES];
   memcpy(work, t, sizeof *work);
   pap_apply(work, m);
   for (int ply = 0; ply < AHEAD_PLIES && !work->over && work->round == t->round; ply++) {
     int n = pap_legal(work, moves);
-    if (MV_KIND(moves[0]) == MV_PLACE && top_level(work) == 0) break; /* Redo: the piles made anew */
+    if (MV_KIND(moves[0]) == MV_PLACE && top_level(work) == 0) break; /* the round's piles to make */
     pap_apply(work, ahead_move(work, seat, moves, n));
   }
   return ahead_value(work, seat);
