@@ -3,11 +3,11 @@
 // the players and a spectator; chatting and acting count as presence, "away" only for a seat gone
 // or silent, and the transient lines go by their rules; the rematch offer without "null"; Escape
 // closes Rules at once after a Hint; the review's players at the move shown; a game left in the
-// middle leaves the lobby's "being played".
+// middle leaves the lobby's "being played"; others' moves skipped.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, startServer, newPage, clickMove, tableData, screenshots, replayView, writeTemp,
-  DESKTOP, PHONE, hang } from './lib.mjs';
+import { useServerAndBrowser, startServer, newPage, clickMove, tableData, screenshots, replayView, writeTemp, watchMotion,
+  waitTurn, DESKTOP, PHONE, hang } from './lib.mjs';
 
 const env = useServerAndBrowser();
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
@@ -236,3 +236,46 @@ test('a game left in the middle leaves the lobby\'s "being played" after abandon
   }
 });
 
+test('others\' moves shown one by one can be skipped, by the button, a tap on the board or S: the rest land at once', { timeout: hang(120000) }, async () => {
+  for (const how of ['button', 'tap', 'key']) {
+    const a = await newPage(env.browser, how === 'key' ? DESKTOP : PHONE, { motion: 'no-preference' });
+    await watchMotion(a);
+    await a.goto(env.server.url);
+    const table = await createRaw(a, { game: 'steal-the-pile', players: 4, seats: ['open', 'greedy', 'greedy', 'greedy'] });
+    await sit(a, table, 0);
+    let skipped = 0;
+    for (let turn = 0; turn < 10 && skipped < 2; turn++) {
+      if (!await waitTurn(a)) break;
+      await clickMove(a);
+      // While the three bots' moves are shown, one after another: once the server has them all,
+      // skip.
+      const shown = await a.locator('#skip-btn').waitFor({ state: 'visible', timeout: hang(3000) }).then(() => true, () => false);
+      if (!shown) continue;
+      for (;;) {
+        const sum = await (await fetch(`${env.server.url}/api/tables/${table}`)).json();
+        if (sum.status !== 'playing' || sum.to_move === 0) break;
+        await sleep(50);
+      }
+      await sleep(100); // its states on their way to the page
+      if (await a.locator('#skip-btn').isHidden()) continue;
+      if (turn === 0) await screenshots(a, `table-skip-${how}`, { full: false });
+      if (await a.locator('#skip-btn').isHidden()) continue;
+      const before = await a.evaluate(() => window.motions.length);
+      const was = Number((await tableData(a)).skipped || 0);
+      // (the moves may all have been shown meanwhile: then there was nothing to skip, and the
+      // next turn tries again)
+      if (how === 'button') await a.locator('#skip-btn').click({ timeout: hang(100) }).catch(() => {});
+      else if (how === 'tap') await a.locator('.board .zones.centre').click({ position: { x: 2, y: 2 } });
+      else await a.keyboard.press('s');
+      if (Number((await tableData(a)).skipped || 0) === was) continue;
+      await waitTurn(a);
+      await a.waitForFunction(() => !document.getAnimations().some((x) => x.playState === 'running'));
+      assert.equal(await a.evaluate(() => window.motions.length), before, 'no card set moving after the skip');
+      assert.equal(await a.locator('#skip-btn').isHidden(), true);
+      skipped++;
+    }
+    assert.ok(skipped >= 1, `skipped by ${how}`);
+    assert.deepEqual(a.errors, []);
+    await a.context().close();
+  }
+});

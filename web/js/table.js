@@ -122,6 +122,8 @@ export class TablePage {
     this.notice = h('p.notice', { id: 'notice', role: 'status', hidden: true });
     this.drawerBtn = h('button.drawer-btn', { type: 'button', id: 'drawer-btn', 'aria-expanded': 'false',
       'aria-controls': 'side', onclick: () => this.drawer() }, 'Players & log');
+    this.skipBtn = h('button.skip-moves', { type: 'button', id: 'skip-btn', hidden: true, title: 'Show the table as it is now (S)',
+      onclick: () => this.skip() }, 'Skip \u25b8\u25b8');
     this.drawerBtn.addEventListener('click', () => { this.unread = 0; this.drawerBtn.querySelector('.unread')?.remove(); });
     this.options = this.buildOptions();
     this.page = h('div.table-page', { dataset: { states: 0, table: this.table } },
@@ -133,7 +135,8 @@ export class TablePage {
       this.result,
       this.reviewPanel,
       h('div.table-layout', {},
-        h('section.board-area', { 'aria-label': 'The table' }, this.since, this.notice, this.board.root),
+        h('section.board-area', { 'aria-label': 'The table', onclick: (ev) => { if (!ev.target.closest('button, a, input, summary')) this.skip(); } },
+          this.skipBtn, this.since, this.notice, this.board.root),
         this.side = h('aside.side', { id: 'side' },
           h('button.drawer-close', { type: 'button', onclick: () => this.drawer(false) }, 'Close'),
           h('section.seats-panel', { 'aria-labelledby': 'seats-title' }, h('h2', { id: 'seats-title' }, 'Players'), this.seatsList),
@@ -174,7 +177,7 @@ export class TablePage {
 
   // How long a card travels, and the pause after another seat's move (0: no motion).
   motionMs() {
-    if (reducedMotion() || this.pace === 'instant') return 0;
+    if (reducedMotion() || this.pace === 'instant' || this.skipping) return 0;
     const ms = this.pace === 'fast' || this.queue.length > 4 ? 300 : 600;
     return ms;
   }
@@ -285,13 +288,31 @@ export class TablePage {
     try {
       while (this.queue.length) {
         const wait = this.holdUntil - performance.now();
-        if (wait > 0 && this.motionMs()) await new Promise((ok) => setTimeout(ok, Math.min(wait, 1000)));
+        if (wait > 0 && this.motionMs()) {
+          this.skipBtn.hidden = false; // others' moves wait to be shown: they may be skipped
+          await new Promise((ok) => { this.wake = ok; setTimeout(ok, Math.min(wait, 1000)); });
+        }
         if (this.destroyed) return;
         this.show(this.queue.shift());
       }
     } finally {
       this.pumping = false;
+      this.skipping = false;
+      this.skipBtn.hidden = true;
     }
+  }
+
+  // Skip (the button, or S): the others' moves still to be shown are drawn at once, and the
+  // cards travelling now land.
+  skip() {
+    if (this.skipBtn.hidden) return false;
+    this.skipping = true;
+    this.holdUntil = 0;
+    for (const a of document.getAnimations()) if (this.board.root.contains(a.effect?.target)) a.finish();
+    this.wake?.();
+    this.page.dataset.skipped = Number(this.page.dataset.skipped || 0) + 1; // for tests
+    announce('Skipped to the table as it is now');
+    return true;
   }
 
   // The moves a new state brings (its log's entries past the state drawn before).
@@ -885,6 +906,8 @@ export class TablePage {
   }
 
   key(ev) {
+    if ((ev.key === 's' || ev.key === 'S') && !ev.ctrlKey && !ev.metaKey && !ev.altKey && !ev.target.closest?.('input, select, textarea') &&
+        this.skip()) ev.preventDefault();
     // Escape closes a dialog (Rules) first: a card chosen (a hint's) stays chosen under it.
     if (ev.key === 'Escape' && !ev.target.closest?.('dialog.rules-dialog') && !document.querySelector('dialog.rules-dialog[open]') &&
         this.board.cancel()) ev.preventDefault();
