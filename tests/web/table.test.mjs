@@ -279,3 +279,57 @@ test('others\' moves shown one by one can be skipped, by the button, a tap on th
     await a.context().close();
   }
 });
+
+test('one tap never plays: a card with one move and no target waits for its move\'s button; a pass is a small button', { timeout: hang(120000) }, async () => {
+  // Steal the Pile: a card that can only be trailed (no pile to point at) is chosen, not played.
+  const a = await named('Ann', PHONE);
+  let found = false;
+  for (let round = 0; round < 4 && !found; round++) {
+    const table = await createRaw(a, { game: 'steal-the-pile', players: 2, seats: ['open', 'greedy'] });
+    await sit(a, table, 0);
+    for (let turn = 0; turn < 8 && !found; turn++) {
+      if (!await waitTurn(a)) break;
+      const cards = a.locator('.board .card-btn');
+      for (let i = 0; i < await cards.count() && !found; i++) {
+        const ply = (await tableData(a)).ply;
+        await cards.nth(i).click();
+        if (await a.locator('.board .zone-target').count()) {
+          await cards.nth(i).click(); // put back
+          continue;
+        }
+        found = true;
+        await sleep(300);
+        assert.equal((await tableData(a)).ply, ply, 'the tap on the card played nothing');
+        const own = a.locator('.board-actions .action.own');
+        assert.equal(await own.count(), 1, 'its one move is a button');
+        await screenshots(a, 'table-one-move-chosen', { full: false });
+        await own.click();
+        await a.waitForFunction((p) => document.querySelector('.table-page').dataset.ply !== p, ply);
+      }
+      if (!found && (await tableData(a)).myturn === '1') await clickMove(a);
+    }
+  }
+  assert.ok(found, 'a card with one move and no target was met');
+  // Piles: the pass is smaller than any card to play.
+  const table = await createRaw(a, { game: 'piles', players: 4, seats: ['open', 'greedy', 'greedy', 'greedy'] });
+  await sit(a, table, 0);
+  let compared = false;
+  for (let turn = 0; turn < 10 && !compared; turn++) {
+    if (!await waitTurn(a)) break;
+    const pass = a.locator('.board-actions .action.plain');
+    if (await pass.count()) {
+      const p = await pass.first().boundingBox();
+      const cards = await a.locator('.board .card-btn').evaluateAll((bs) => bs.map((b) => b.getBoundingClientRect()).map((r) => r.width * r.height));
+      if (cards.length) {
+        assert.ok(p.width * p.height < Math.min(...cards), `the pass (${Math.round(p.width)}x${Math.round(p.height)}) is smaller than every card (${cards.map(Math.round)})`);
+        await screenshots(a, 'table-piles-pass', { full: false });
+        compared = true;
+        break;
+      }
+    }
+    await clickMove(a);
+  }
+  assert.ok(compared, 'a turn of Piles with a pass and cards to play');
+  assert.deepEqual(a.errors, []);
+  await a.context().close();
+});
