@@ -48,8 +48,7 @@ export class TablePage {
     this.touched = new Set(); // the zones the moves since this seat's last move touched
     this.arrived = new Map(); // zone -> the cards they brought there
     this.build();
-    this.ticker = setInterval(() => this.tick(), 1000);
-    this.clockTicker = setInterval(() => this.drawTime(), 250); // the board's clocks, to the second
+    this.ticker = setInterval(() => this.tick(), 250); // the clocks, to the second, on the board and in the list
     // Acting on the page (a card chosen, typing in the chat…) tells the server this seat's person
     // is there: the takeover counts from the seat's last message (docs/protocol.md, "Presence").
     watchPresence(this.page, () => {
@@ -69,7 +68,6 @@ export class TablePage {
   destroy() {
     this.destroyed = true;
     clearInterval(this.ticker);
-    clearInterval(this.clockTicker);
     document.title = 'pilfer';
     document.removeEventListener('keydown', this.onkey);
     this.board.closeChoice();
@@ -739,8 +737,8 @@ export class TablePage {
     document.title = mine ? `(Your turn) ${base}` : base;
   }
 
-  // Each second: the players' clocks, and the countdown of a silent seat before the takeover bot
-  // plays it, in the players list (the board's: drawTime).
+  // Four times a second: the players' clocks, and the countdown of a silent seat before the
+  // takeover bot plays it, in the players list and on the board (drawTime).
   tick() {
     const m = this.state;
     for (const e of this.seatsList.querySelectorAll('.countdown, .clock')) e.remove();
