@@ -145,8 +145,8 @@ for (const g of GAMES) {
   });
 }
 
-// Plays, by clicking, a card that takes nothing (played on one click: it becomes an open pile),
-// trying the cards in turn and putting back those that have places to go; false if none.
+// Plays, by clicking, a card that takes nothing (chosen, then its one move's button: it becomes an
+// open pile), trying the cards in turn and putting back those that have places to go; false if none.
 async function newOpenPile(page) {
   const before = Number((await tableData(page)).states);
   const cards = page.locator('.board .card-btn');
@@ -156,6 +156,7 @@ async function newOpenPile(page) {
       await page.locator('.board .board-actions .cancel').click();
       continue;
     }
+    await page.locator('.board .board-actions .action.own').click();
     await page.waitForFunction((b) => Number(document.querySelector('.table-page').dataset.states) > b &&
       !document.querySelector('.table-page').dataset.busy, before, { polling: 50 });
     return true;

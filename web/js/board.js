@@ -368,7 +368,10 @@ export class Board {
     const fits = this.candidates();
     const targets = fits.filter((e) => e.to);
     const here = fits.filter((e) => !e.to);
-    if (!targets.length && here.length === 1) {
+    // A card with one move and nowhere to point at is not played by its one tap: its move is the
+    // button to press next (or the card again, or Escape, to put it back); with moves confirmed
+    // (Options), the confirmation is that second step.
+    if (!targets.length && here.length === 1 && this.opts.confirm) {
       this.sel = null;
       this.play(here[0]);
       return;
@@ -376,9 +379,12 @@ export class Board {
     this.draw();
     this.showTargets();
     const what = card !== null ? cardShort(card) : 'it';
-    this.handlers.say?.(targets.length ? `${what} chosen: pick where it goes with the arrow keys (Escape to cancel)` : `${what} chosen`);
+    this.handlers.say?.(targets.length ? `${what} chosen: pick where it goes with the arrow keys (Escape to cancel)`
+      : here.length ? `${what} chosen: press its move below to play it (Escape to cancel)` : `${what} chosen`);
     const first = this.root.querySelector('.zone-target');
+    const own = this.actions.querySelector('.action.own');
     if (targets.length && first && this.keyboard) first.focus();
+    else if (!targets.length && own && this.keyboard) own.focus();
     else this.focusSource(zone, card, index);
   }
 
@@ -547,8 +553,14 @@ export class Board {
     }
     const plain = this.entries.filter((e) => !e.from && !e.to);
     const mine = this.sel ? this.candidates().filter((e) => !e.to) : [];
-    for (const e of [...mine, ...plain])
-      this.actions.append(h('button.action', { type: 'button', dataset: { move: e.move }, onclick: () => this.play(e) },
+    // The chosen card's own moves first, large; the moves that play no card (a pass: they give up
+    // the turn) smaller, never the biggest target.
+    for (const e of mine)
+      this.actions.append(h('button.action.own.primary', { type: 'button', dataset: { move: e.move }, onclick: () => this.play(e) },
+        e.text ? richText(e.text) : richText(e.move)));
+    for (const e of plain)
+      this.actions.append(h('button.action.plain', { type: 'button', dataset: { move: e.move }, onclick: () => this.play(e),
+        title: e.text || e.move, 'aria-label': e.text || e.move },
         e.text ? richText(e.text) : richText(e.move)));
     if (this.sel) this.actions.append(h('button.cancel', { type: 'button', onclick: () => this.cancel() }, 'Cancel'));
   }
@@ -561,7 +573,8 @@ export class Board {
     if (this.sel) {
       const n = this.candidates().filter((e) => e.to).length;
       const what = this.sel.card !== null ? cardShort(this.sel.card) : 'It';
-      this.prompt.textContent = n ? `${what}: now pick where it goes, or pick it again to put it back.` : `${what}: choose below.`;
+      this.prompt.textContent = n ? `${what}: now pick where it goes, or pick it again to put it back.`
+        : `${what}: press its move below to play it, or pick it again to put it back.`;
     } else {
       this.prompt.textContent = this.sources.size ? 'Pick a card, then where it goes.'
         : this.targets.size ? 'Pick one of the marked places.' : 'Choose below.';

@@ -114,7 +114,9 @@ export function seatName(seat, seats, mine) {
   let who = '';
   if (mine !== null && mine !== undefined && seat === mine) who = 'you';
   else if (s?.kind === 'bot') who = botName(s.bot);
-  else if (s?.kind === 'human') who = s.bot ? `away, ${botName(s.bot)} plays` : name ? '' : 'player';
+  // A seat the takeover bot plays while its person is away; once the game is over (no `away`),
+  // just the person's.
+  else if (s?.kind === 'human') who = s.bot && s.away ? `away, ${botName(s.bot)} plays` : name ? '' : 'player';
   else if (s?.kind === 'open') who = 'open';
   if (name) return who ? `${name} (${who})` : name;
   return who ? `Seat ${seat} (${who})` : `Seat ${seat}`;

@@ -299,9 +299,10 @@ export class Lobby {
     const opts = optionsText(t.options, this.games?.find((g) => g.id === t.game)?.options);
     const seats = t.seats.map((s) => {
       const name = seatName(s.seat, t.seats, mine.includes(s.seat) ? s.seat : null);
-      return s.kind === 'human' && !s.connected && !mine.includes(s.seat) ? `${name} (away)` : name;
+      return s.away && !mine.includes(s.seat) && !s.bot ? `${name} (away)` : name; // the server's presence: never once over
     }).join(' \u00b7 ');
-    const status = t.status === 'waiting' ? 'waiting for players' : t.status === 'playing' ? `playing, move ${t.ply + 1}` : 'finished';
+    const status = t.status === 'waiting' ? 'waiting for players' : t.status === 'playing'
+      ? (t.abandoned ? `left unfinished at move ${t.ply + 1}: nobody at it` : `playing, move ${t.ply + 1}`) : 'finished';
     const actions = [];
     for (const s of mine)
       if (t.status !== 'over') actions.push(h('a.button.primary', { href: `#play=${t.table}&seat=${s}` }, `Resume seat ${s}`));

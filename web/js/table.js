@@ -10,6 +10,7 @@ import { changes, reducedMotion } from './motion.js';
 import { richText } from './cards.js';
 import { rulesElements } from './markup.js';
 import { endEvents, endList, endText } from './ending.js';
+import { drawClocks, secondsLeft, watchPresence, mmss, URGENT_S } from './clock.js';
 import { h, announce, keepFocus, seatsHeld, holdSeat, dropSeat, seatName, joinLink, watchLink, copyText, myName, setMyName, botName, limitsRead } from './dom.js';
 
 const QUICK = ['Good game', 'Your turn', 'One moment', 'Well played'];
@@ -48,8 +49,12 @@ export class TablePage {
     this.touched = new Set(); // the zones the moves since this seat's last move touched
     this.arrived = new Map(); // zone -> the cards they brought there
     this.build();
-    this.askedAt = performance.now(); // when the seats asked now were first asked (the takeover's countdown)
-    this.ticker = setInterval(() => this.tick(), 1000);
+    this.ticker = setInterval(() => this.tick(), 250); // the clocks, to the second, on the board and in the list
+    // Acting on the page (a card chosen, typing in the chat…) tells the server this seat's person
+    // is there: the takeover counts from the seat's last message (docs/protocol.md, "Presence").
+    watchPresence(this.page, () => {
+      if (this.token && this.state?.status === 'playing') this.conn.request({ type: 'here', table: this.table, token: this.token }).catch(() => {});
+    });
     this.conn = new Conn({
       onstatus: (t) => { document.getElementById('conn-status').textContent = t; },
       onopen: () => this.bind(),
@@ -116,6 +121,8 @@ export class TablePage {
     this.notice = h('p.notice', { id: 'notice', role: 'status', hidden: true });
     this.drawerBtn = h('button.drawer-btn', { type: 'button', id: 'drawer-btn', 'aria-expanded': 'false',
       'aria-controls': 'side', onclick: () => this.drawer() }, 'Players & log');
+    this.skipBtn = h('button.skip-moves', { type: 'button', id: 'skip-btn', hidden: true, title: 'Show the table as it is now (S)',
+      onclick: () => this.skip() }, 'Skip \u25b8\u25b8');
     this.drawerBtn.addEventListener('click', () => { this.unread = 0; this.drawerBtn.querySelector('.unread')?.remove(); });
     this.options = this.buildOptions();
     this.page = h('div.table-page', { dataset: { states: 0, table: this.table } },
@@ -127,7 +134,8 @@ export class TablePage {
       this.result,
       this.reviewPanel,
       h('div.table-layout', {},
-        h('section.board-area', { 'aria-label': 'The table' }, this.since, this.notice, this.board.root),
+        h('section.board-area', { 'aria-label': 'The table', onclick: (ev) => { if (!ev.target.closest('button, a, input, summary')) this.skip(); } },
+          this.skipBtn, this.since, this.notice, this.board.root),
         this.side = h('aside.side', { id: 'side' },
           h('button.drawer-close', { type: 'button', onclick: () => this.drawer(false) }, 'Close'),
           h('section.seats-panel', { 'aria-labelledby': 'seats-title' }, h('h2', { id: 'seats-title' }, 'Players'), this.seatsList),
@@ -168,7 +176,7 @@ export class TablePage {
 
   // How long a card travels, and the pause after another seat's move (0: no motion).
   motionMs() {
-    if (reducedMotion() || this.pace === 'instant') return 0;
+    if (reducedMotion() || this.pace === 'instant' || this.skipping) return 0;
     const ms = this.pace === 'fast' || this.queue.length > 4 ? 300 : 600;
     return ms;
   }
@@ -279,13 +287,31 @@ export class TablePage {
     try {
       while (this.queue.length) {
         const wait = this.holdUntil - performance.now();
-        if (wait > 0 && this.motionMs()) await new Promise((ok) => setTimeout(ok, Math.min(wait, 1000)));
+        if (wait > 0 && this.motionMs()) {
+          this.skipBtn.hidden = false; // others' moves wait to be shown: they may be skipped
+          await new Promise((ok) => { this.wake = ok; setTimeout(ok, Math.min(wait, 1000)); });
+        }
         if (this.destroyed) return;
         this.show(this.queue.shift());
       }
     } finally {
       this.pumping = false;
+      this.skipping = false;
+      this.skipBtn.hidden = true;
     }
+  }
+
+  // Skip (the button, or S): the others' moves still to be shown are drawn at once, and the
+  // cards travelling now land.
+  skip() {
+    if (this.skipBtn.hidden) return false;
+    this.skipping = true;
+    this.holdUntil = 0;
+    for (const a of document.getAnimations()) if (this.board.root.contains(a.effect?.target)) a.finish();
+    this.wake?.();
+    this.page.dataset.skipped = Number(this.page.dataset.skipped || 0) + 1; // for tests
+    announce('Skipped to the table as it is now');
+    return true;
   }
 
   // The moves a new state brings (its log's entries past the state drawn before).
@@ -306,6 +332,7 @@ export class TablePage {
     // A move of this seat's that moved nothing (a pass) keeps the others' marked.
     this.mark(this.moved, (mine && this.moved.length > 0) || first);
     if (mine) this.notice.hidden = true; // a notice stays until this seat's next move
+    if (mine && this.lateLine) this.error(''); // so does "the table moved on before your move arrived"
     this.tellSteal(this.moved, mover, prev?.view, m.view);
     const ms = this.motionMs();
     this.ms = ms && !this.review ? (mine ? Math.min(ms, 350) : ms) : 0;
@@ -333,7 +360,6 @@ export class TablePage {
     const myTurn = (m.legal || []).length > 0;
     if (myTurn && (!this.wasMyTurn || first || prev?.ply !== m.ply)) announce('Your turn');
     if (myTurn && !this.wasMyTurn && !first && this.sound) beep();
-    if (!prev || prev.ply !== m.ply || JSON.stringify(prev.choosing) !== JSON.stringify(m.choosing)) this.askedAt = performance.now();
     this.stateAt = performance.now(); // the clocks in it are as of now
     this.wasMyTurn = myTurn;
     if (m.status === 'over' && prev?.status !== 'over' && !first) announce(`Game over. ${this.resultWords(m)}`);
@@ -399,7 +425,7 @@ export class TablePage {
   draw() {
     const m = this.state;
     this.renderTurn(m);
-    this.renderSeats(m);
+    if (!this.review) this.renderSeats(m); // in review, the step's (reviewShow)
     this.renderShare(m);
     this.renderLog(m);
     if (!this.review) this.renderSince(m);
@@ -502,7 +528,7 @@ export class TablePage {
     this.seatsList.replaceChildren(...(m.seats || []).map((s) => {
       const marks = [];
       if (choosing.includes(s.seat)) marks.push(sealed.includes(s.seat) ? 'chosen' : choosing.length > 1 ? 'choosing' : 'to move');
-      if (s.kind === 'human' && !s.connected && s.seat !== this.seat) marks.push('away');
+      if (s.away && s.seat !== this.seat) marks.push('away'); // gone or silent (the server's presence)
       if (m.status === 'over' && m.result?.winners?.includes(s.seat)) marks.push('winner');
       const score = Array.isArray(scores) && s.seat < scores.length ? (scores[s.seat] === null ? 'hidden' : String(scores[s.seat])) : '';
       return h(`li.seat${s.seat === this.seat ? '.me' : ''}${choosing.includes(s.seat) ? '.asked' : ''}`, { dataset: { seat: s.seat } },
@@ -700,10 +726,11 @@ export class TablePage {
       ? 'The players\u2019 chat is theirs; this table has no spectators\u2019 chat.' : '';
     // A bot plays this seat while its player is away (takeover): said on the player's own page.
     const mine = this.seat !== null ? (m.seats || [])[this.seat] : null;
+    // It goes when the server says the seat is theirs again: any move or message of theirs.
     this.takenLine.hidden = !(mine?.bot && m.status === 'playing');
     if (mine?.bot) this.takenLine.textContent = mine.clock_ms === 0
       ? `You ran out of time: a bot (${botName(mine.bot)}) plays your seat to the end.`
-      : `A bot (${botName(mine.bot)}) played for you while you were away: make a move to take your seat back.`;
+      : `A bot (${botName(mine.bot)}) played for you while you were away: tap or type anything to take your seat back.`;
     this.titleTurn();
     this.tick();
   }
@@ -715,29 +742,35 @@ export class TablePage {
     document.title = mine ? `(Your turn) ${base}` : base;
   }
 
-  // Each second: the players' clocks, and the countdown of a silent seat before the takeover bot
-  // plays it.
+  // Four times a second: the players' clocks, and the countdown of a silent seat before the
+  // takeover bot plays it, in the players list and on the board (drawTime).
   tick() {
-    const m = this.state, tk = this.summary?.takeover;
+    const m = this.state;
     for (const e of this.seatsList.querySelectorAll('.countdown, .clock')) e.remove();
-    for (const seat of m?.seats || []) {
-      if (!Number.isInteger(seat.clock_ms)) continue;
-      const run = seat.clock_running && m.status === 'playing' && !this.review;
-      const ms = Math.max(0, seat.clock_ms - (run ? performance.now() - this.stateAt : 0));
-      const s = Math.ceil(ms / 1000);
+    const info = this.timeInfo();
+    if (!info.live) return;
+    for (const seat of m.seats || []) {
       const li = this.seatsList.querySelector(`.seat[data-seat="${seat.seat}"]`);
-      li?.querySelector('.seat-name')?.after(h(`span.clock.badge${run ? '.running' : ''}${s <= 10 ? '.low' : ''}`,
-        { title: 'Time left on the clock' }, `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`));
-    }
-    if (!m || !tk || m.status !== 'playing' || this.review) return;
-    const left = Math.max(0, Math.ceil(tk.after - (performance.now() - this.askedAt) / 1000));
-    for (const s of m.choosing || []) {
-      const seat = (m.seats || [])[s];
-      if (seat?.kind !== 'human' || seat.bot || (m.sealed || []).includes(s)) continue;
-      const li = this.seatsList.querySelector(`.seat[data-seat="${s}"]`);
-      (li?.querySelector('.seat-marks') || li)?.append(h('span.countdown.badge', { title: 'Before a bot plays this seat' },
+      const s = secondsLeft(seat, 'clock_ms', info);
+      if (s !== null) li?.querySelector('.seat-name')?.after(h(`span.clock.badge${seat.clock_running ? '.running' : ''}${s <= URGENT_S ? '.low' : ''}`,
+        { title: 'Time left on the clock' }, mmss(s)));
+      const left = secondsLeft(seat, 'takeover_ms', info);
+      if (left !== null) (li?.querySelector('.seat-marks') || li)?.append(h('span.countdown.badge', { title: 'Before a bot plays this seat' },
         left > 0 ? `bot in ${left} s` : 'bot takes over'));
     }
+    this.drawTime();
+  }
+
+  // What the clocks are drawn from: the state, when it came, and whether they run on screen.
+  timeInfo() {
+    const m = this.state;
+    return { state: m, at: this.stateAt, seat: this.seat, onTime: this.summary?.clock?.on_time,
+      live: !!m && m.status === 'playing' && !this.review };
+  }
+
+  // Each seat's time beside it on the board, yours in the dock (clock.js).
+  drawTime() {
+    if (this.state) drawClocks(this.board.root, this.timeInfo());
   }
 
   // ---- rematch: the same people, one seat on (docs/protocol.md, "rematch") ----
@@ -761,7 +794,7 @@ export class TablePage {
       const mine = this.seat !== null && waiting.includes(this.seat);
       line.replaceChildren(h('p', {}, m.from === this.seat ? 'You offer a rematch. ' : `${this.name(m.from)} offers a rematch (seats move one on). `,
         waiting.length ? `Waiting for ${waiting.map((s) => (s === this.seat ? 'you' : this.name(s))).join(', ')}.` : ''),
-      mine && this.token ? h('p', {}, btn('Accept the rematch', 'rematch-accept', true), ' ', btn('Decline', 'rematch-decline', false)) : null);
+      ...(mine && this.token ? [h('p', {}, btn('Accept the rematch', 'rematch-accept', true), ' ', btn('Decline', 'rematch-decline', false))] : []));
       if (mine) announce(`${this.name(m.from)} offers a rematch`);
     } else if (m.status === 'declined') {
       line.replaceChildren(h('p', {}, `${m.by === this.seat ? 'You' : this.name(m.by)} declined the rematch.`));
@@ -794,7 +827,8 @@ export class TablePage {
       const r = await this.conn.request({ type: 'move', table: this.table, token: this.token, move, ply: m.ply });
       if (r.sealed) announce('Your choice is in');
     } catch (e) {
-      this.error(e.code === 'stale' ? 'The table moved on before your move arrived: look again.' : e.message);
+      if (e.code === 'stale') this.error('The table moved on before your move arrived: look again.', true);
+      else this.error(e.message);
     } finally {
       delete this.page.dataset.busy;
     }
@@ -869,12 +903,17 @@ export class TablePage {
     d.showModal();
   }
 
-  error(text) {
+  error(text, late = false) {
     this.errorLine.textContent = text || '';
+    this.lateLine = !!text && late;
   }
 
   key(ev) {
-    if (ev.key === 'Escape' && this.board.cancel()) ev.preventDefault();
+    if ((ev.key === 's' || ev.key === 'S') && !ev.ctrlKey && !ev.metaKey && !ev.altKey && !ev.target.closest?.('input, select, textarea') &&
+        this.skip()) ev.preventDefault();
+    // Escape closes a dialog (Rules) first: a card chosen (a hint's) stays chosen under it.
+    if (ev.key === 'Escape' && !ev.target.closest?.('dialog.rules-dialog') && !document.querySelector('dialog.rules-dialog[open]') &&
+        this.board.cancel()) ev.preventDefault();
     if (this.review && !ev.target.closest?.('input, select, textarea')) {
       if (ev.key === 'ArrowLeft') { this.reviewGo(this.review.ply - 1); ev.preventDefault(); }
       if (ev.key === 'ArrowRight') { this.reviewGo(this.review.ply + 1); ev.preventDefault(); }
@@ -1024,6 +1063,13 @@ export class TablePage {
     this.board.root.style.minHeight = `${rv.height}px`;
     this.renderRoundLog(r.view);
     this.renderLog(this.state);
+    // The players as they were at this step: its scores and who was to move; nobody "away" (that
+    // was the live table's), the result's marks only at the end.
+    const seats = (this.state?.seats || []).map(({ seat, kind, name, bot }) => ({ seat, kind, name, bot }));
+    const to = r.view?.to_move;
+    const end = ply === r.plies;
+    this.renderSeats({ status: end ? 'over' : 'review', result: end ? this.state?.result : undefined, seats, view: r.view,
+      choosing: end ? [] : Array.isArray(to) ? to : Number.isInteger(to) ? [to] : [], sealed: [] });
   }
 }
 
