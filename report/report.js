@@ -56,15 +56,38 @@
   }
 
   // Rates with their 95% intervals, one bar and one error bar per row; a rule at `fair` if given.
-  function rates(title, rows, fair) {
+  function rates(title, rows, fair, what = 'win rate') {
     const x = { field: 'label', type: 'nominal', sort: null, title: null, axis: { labelAngle: 0 } };
-    const yTitle = wrap('win rate (95% interval)', 32);
+    const yTitle = wrap(`${what} (95% interval)`, 32);
     const tooltip = [{ field: 'label' }, { field: 'rate', format: '.1%' }, { field: 'lo', format: '.1%' }, { field: 'hi', format: '.1%' }];
     const layers = [
       { mark: 'bar', encoding: { x, tooltip, y: { field: 'rate', type: 'quantitative', axis: { format: '%' }, title: yTitle, scale: span(rows, fair === undefined ? [] : [fair]) } } },
       { mark: { type: 'rule', strokeWidth: 2 }, encoding: { x, y: { field: 'lo', type: 'quantitative', title: yTitle }, y2: { field: 'hi' } } },
     ];
     if (fair !== undefined) layers.push({ mark: { type: 'rule', strokeDash: [4, 4] }, encoding: { y: { datum: fair } } });
+    return { title: wrap(title, 60), data: { values: rows }, layer: layers };
+  }
+
+  // Each seat's distribution of a figure: its middle 80% (p10 to p90) as a bar, its median as a
+  // tick, its mean as a point with its 95% interval; a rule at `at` if given.
+  function spread(title, hs, unit, at) {
+    const rows = hs.map((h, p) => ({ label: `seat ${p}`, p10: h.p10, p90: h.p90, median: h.median, mean: h.mean, lo: h.ci95[0], hi: h.ci95[1] }));
+    if (rows.every((v) => v.p10 === v.p90 && v.lo === v.hi)) {
+      constants.push(`${title}: ${rows.map((v) => `${v.label} ${num(v.mean)}`).join(', ')} in every game`);
+      return;
+    }
+    const x = { field: 'label', type: 'nominal', sort: null, title: null, axis: { labelAngle: 0 } };
+    const yTitle = wrap(`${unit}: p10 to p90, median, mean (95% interval)`, 32);
+    const all = rows.flatMap((v) => [v.p10, v.p90, v.lo, v.hi]).concat(at === undefined ? [] : [at]);
+    const domain = [Math.min(0, ...all), Math.max(0, ...all)];
+    const tooltip = [{ field: 'label' }, { field: 'p10', format: '.1f' }, { field: 'median', format: '.1f' }, { field: 'p90', format: '.1f' }, { field: 'mean', format: '.2f' }];
+    const layers = [
+      { mark: { type: 'bar', opacity: 0.35, size: 28 }, encoding: { x, tooltip, y: { field: 'p10', type: 'quantitative', title: yTitle, scale: { domain } }, y2: { field: 'p90' } } },
+      { mark: { type: 'tick', thickness: 2, size: 28 }, encoding: { x, y: { field: 'median', type: 'quantitative' } } },
+      { mark: { type: 'rule', strokeWidth: 2 }, encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } } },
+      { mark: { type: 'point', filled: true }, encoding: { x, y: { field: 'mean', type: 'quantitative' } } },
+    ];
+    if (at !== undefined) layers.push({ mark: { type: 'rule', strokeDash: [4, 4] }, encoding: { y: { datum: at } } });
     return { title: wrap(title, 60), data: { values: rows }, layer: layers };
   }
 
@@ -77,6 +100,11 @@
   charts.push(histogram('Game length in moves', an.length.moves, 'moves', 'move'));
   charts.push(histogram('Game length in turns', an.length.turns, 'turns', 'turn'));
   charts.push(histogram('Deals per game', an.length.deals, 'deals', 'deal'));
+  if (an.length.rounds && an.length.rounds.n) charts.push(histogram('Rounds per game', an.length.rounds, 'rounds', 'round'));
+  if (an.seats) {
+    charts.push(spread('Final score by seat', an.seats.map((s) => s.score), 'score'));
+    charts.push(spread("Each seat's margin: its final standing less the best other seat's", an.seats.map((s) => s.margin), 'margin', 0));
+  }
   charts.push(histogram('Lead changes per game', an.tension.lead_changes, 'lead changes', 'lead change'));
   charts.push(histogram('How far behind the winner ever was', an.tension.drama, 'points behind the best', 'point'));
   charts.push(histogram('When the winner took the lead for good (% of the game)', an.tension.lead_for_good, '% of the game', '10%',
@@ -102,6 +130,10 @@
     resolve: { scale: { y: 'independent' } },
   });
   charts.push(histogram('Legal moves per decision', an.choice.legal, 'legal moves', 'legal move', { of: 'decisions' }));
+  if (an.deal_share)
+    charts.push(rates("How much of a seat's result its deal explains (the same deal across rotations)",
+      [{ label: `over ${an.deal_share.deals} deals`, rate: an.deal_share.share, lo: an.deal_share.ci95[0], hi: an.deal_share.ci95[1] }],
+      undefined, 'share of the variance'));
   if (an.beats.length)
     charts.push(rates('Skill and luck: how often one bot has more of the win than another', an.beats.map((b) => ({ label: `${b.bot} > ${b.against}`, rate: b.rate, lo: b.ci95[0], hi: b.ci95[1] }))));
   const events = [];
@@ -117,6 +149,22 @@
       layer: [
         { mark: 'bar', encoding: { x: { field: 'mean', type: 'quantitative', title: xTitle, scale: span(events) } } },
         { mark: { type: 'rule', strokeWidth: 2 }, encoding: { x: { field: 'lo', type: 'quantitative', title: xTitle }, x2: { field: 'hi' } } },
+      ],
+    });
+  }
+
+  // What decided the game: each counter's count for the winner less the others' mean, per game.
+  const decided = Object.entries(an.events).filter(([, e]) => e.winner_minus_others && e.winner_minus_others.games &&
+    e.winner_minus_others.sd > 0).map(([name, e]) => ({ name, mean: e.winner_minus_others.mean, lo: e.winner_minus_others.ci95[0], hi: e.winner_minus_others.ci95[1] }));
+  if (decided.length) {
+    const xTitle = "the winner's count less the others' mean, per game (95% interval)";
+    charts.push({
+      title: wrap('What decided the game: the winner against the others', 60), data: { values: decided },
+      encoding: { y: { field: 'name', type: 'nominal', sort: null, title: null }, tooltip: [{ field: 'name' }, { field: 'mean', format: '+.2f' }] },
+      layer: [
+        { mark: 'bar', encoding: { x: { field: 'mean', type: 'quantitative', title: wrap(xTitle, 50), scale: span(decided) } } },
+        { mark: { type: 'rule', strokeWidth: 2 }, encoding: { x: { field: 'lo', type: 'quantitative', title: wrap(xTitle, 50) }, x2: { field: 'hi' } } },
+        { mark: { type: 'rule', strokeDash: [4, 4] }, encoding: { x: { datum: 0 } } },
       ],
     });
   }

@@ -133,6 +133,15 @@ test('a report draws bins at their true widths, from zero, and lists what cannot
   assert.match(l.constants, /Game length in moves: 48 in every one of the 300 games/);
   assert.match(l.constants, /Deals per game: 1 in every one/);
   assert.ok(!l.charts.some((c) => /Game length in moves|Deals per game/.test(c.title)), l.charts.map((c) => c.title).join('; '));
+  assert.match(l.constants, /Rounds per game: 4 in every one/);
+  // Every seat's scores and margins are charted, and what the winner did beside the others.
+  for (const want of [/Final score by seat/, /Each seat.s margin/, /What decided the game/])
+    assert.ok(l.charts.some((c) => want.test(c.title)), `no chart ${want}: ${l.charts.map((c) => c.title).join('; ')}`);
+  const seatsShown = await page.evaluate(() => {
+    const fig = [...document.querySelectorAll('figure.chart')].find((f) => f.textContent.includes('Final score by seat'));
+    return [...fig.querySelectorAll('svg .role-axis-label text')].map((t) => t.textContent).filter((t) => t.startsWith('seat'));
+  });
+  assert.deepEqual(seatsShown, ['seat 0', 'seat 1', 'seat 2']);
   // The bars of the deficit's histogram against the bins: each bar from lo - 1/2 to hi + 1/2 on
   // the chart's own x scale, bins of different widths among them.
   const bars = await page.evaluate(() => {
