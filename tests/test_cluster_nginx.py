@@ -4,8 +4,8 @@
 
 - nginx serves the web page itself, with the headers a shard gives it (CSP, nosniff ...);
 - tables created through the proxy (`/ws`, naming no shard) land on both shards, with ids that
-  end in their shard's two digits; `/ws?shard=S` reaches shard S and `/api/tables/ID` the shard
-  of ID;
+  end in their shard's two digits; `/ws?shard=S` reaches shard S, and `/ws?table=ID` (the web
+  page's table pages) and `/api/tables/ID` the shard of ID;
 - a move played through the proxy on a table of each shard; then one shard is killed (kill -9):
   the other's table plays on meanwhile, the cluster starts the killed one again, and its table
   holds every acknowledged move and plays on;
@@ -149,6 +149,13 @@ def main():
             check("/ws?shard=1 reaches shard 1 (which refuses shard 2's table)", m.get("code") == "other_shard", m)
             m = ws2.request({"type": "watch", "table": t2})
             check("/ws?shard=02 reaches shard 2 (which shows its table)", m.get("type") != "error" and m.get("table") == t2, m)
+            for t, other in ((t1, t2), (t2, t1)):
+                w = WS(port, "/ws?table=%d" % t)
+                mine, theirs = w.request({"type": "watch", "table": t}), w.request({"type": "watch", "table": other})
+                check("/ws?table=%d (the web page's) reaches table %d's shard" % (t, t),
+                      mine.get("table") == t and mine.get("type") != "error" and theirs.get("code") == "other_shard",
+                      (mine, theirs))
+                w.close()
             tok1 = ws1.request({"type": "join", "table": t1, "seat": 0}).get("token")
             tok2 = ws2.request({"type": "join", "table": t2, "seat": 0}).get("token")
             a1, a2 = play_one_move(ws1, t1, tok1, rng), play_one_move(ws2, t2, tok2, rng)

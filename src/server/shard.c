@@ -49,5 +49,5 @@ void pf_shard_elsewhere(const pf_shard *s, int64_t id, char *out, size_t n) {
 }
 
 int64_t pf_shard_next(const pf_shard *s, int64_t last) {
-  return (last < 0 ? 0 : last / PF_SHARD_BASE + 1) * PF_SHARD_BASE + s->index;
+  return (last / PF_SHARD_BASE + 1) * PF_SHARD_BASE + s->index; /* last >= 0 */
 }
