@@ -9,6 +9,8 @@ loopback ports, each with its own database:
 - each shard's database holds only its own tables, and its list only those;
 - a move acknowledged on a shard survives its kill -9, the other shard playing on meanwhile; the
   restarted shard makes its next ids after its last;
+- a shard moves: stopped, its database copied with `pilfer backup`, started on the copy, its
+  seats resume with their tokens and play on;
 - a shard's database is refused by another shard, and an unsharded server's by any shard.
 
 Each check prints "ok" or "FAIL" with what went wrong; the exit status is 1 when one failed.
@@ -30,16 +32,18 @@ PILFER = sys.argv[1]
 THIEF = {"type": "create", "game": "thief", "players": 2, "options": {"hands": 1}, "seats": ["open", "random"]}
 
 
-def play_one_move(ws, table, token, rng):
-    """Waits for seat 0 to be asked, plays a legal move: its ack."""
+def play_one_move(ws, table, token, rng, st=None):
+    """Waits for seat 0 to be asked (st: the state received last, if not yet looked at), plays a
+    legal move: its ack."""
     deadline = time.time() + 30
     while time.time() < deadline:
-        st = ws.state(table)
+        st = st or ws.state(table)
         if st["status"] != "playing":
             raise AssertionError("table %d is %s" % (table, st["status"]))
         if st["legal"]:
             return ws.request({"type": "move", "table": table, "token": token, "move": rng.choice(st["legal"]),
                                "ply": st["ply"]})
+        st = None
     raise AssertionError("seat 0 of table %d was not asked in 30 s" % table)
 
 
@@ -113,6 +117,27 @@ def main():
             check("the restarted shard plays on", ack.get("type") == "ack" and ack["ply"] > acks[1]["ply"], ack)
             new = conns[1].request(dict(THIEF))["table"]
             check("the restarted shard's next id follows its last: 402", new == 402, new)
+
+            # Moving shard 2: stopped, its database copied with pilfer backup, started on the copy.
+            conns[1].close()
+            procs[1].terminate()
+            procs[1].wait(30)
+            moved = os.path.join(tmp, "moved", "shard2.db")
+            os.mkdir(os.path.dirname(moved))
+            r = subprocess.run([PILFER, "backup", "--db", dbs[1], moved], capture_output=True, text=True, timeout=60)
+            check("pilfer backup copies the stopped shard's database", r.returncode == 0, r.stderr)
+            p, port = start_server(PILFER, os.path.join(tmp, "moved.log"), "--db", moved, "--shard", "2/2",
+                                   "--workers", "1", "--helpers", "0")
+            procs[1], ports[1] = p, port
+            conns[1] = WS(port)
+            m = conns[1].request({"type": "resume", "table": ids[1][0], "token": tokens[1]})
+            st = conns[1].state(ids[1][0])
+            check("shard 2 moved to the copy: its seat resumes with its token at ply >= %d" % ack["ply"],
+                  m.get("type") != "error" and st["ply"] >= ack["ply"], (m, st.get("ply")))
+            again = play_one_move(conns[1], ids[1][0], tokens[1], rng, st)
+            check("  ... and plays on", again.get("type") == "ack" and again["ply"] > ack["ply"], again)
+            newer = conns[1].request(dict(THIEF))["table"]
+            check("  ... and its next id follows the copy's last: 502", newer == 502, newer)
             for c in conns:
                 c.close()
         finally:
@@ -120,6 +145,7 @@ def main():
                 p.terminate()
                 p.wait(30)
 
+        dbs[1] = moved
         for i in (1, 2):
             rows = [r[0] for r in sqlite3.connect(dbs[i - 1]).execute("SELECT id FROM tables ORDER BY id")]
             check("shard %d's database holds its tables only" % i,
