@@ -6,6 +6,7 @@ import json
 import os
 import re
 import socket
+import ssl
 import subprocess
 
 
@@ -29,6 +30,19 @@ def start_server(pilfer, log_path, *args):
     return p, int(m.group(1))
 
 
+def connect(port, tls=False, timeout=10):
+    """A TCP connection to 127.0.0.1:port; with tls, TLS over it (any certificate: the tests' own
+    self-signed ones)."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    if tls:
+        ctx = ssl.create_default_context()
+        ctx.check_hostname = False
+        ctx.verify_mode = ssl.CERT_NONE
+        ctx.set_alpn_protocols(["http/1.1"])
+        s = ctx.wrap_socket(s, server_hostname="localhost")
+    return s
+
+
 def read_head(s):
     data = b""
     while b"\r\n\r\n" not in data:
@@ -46,9 +60,9 @@ def read_head(s):
     return status, headers, rest
 
 
-def http_get(port, path):
-    """GET path from 127.0.0.1:port: (status, headers, body bytes)."""
-    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+def http_get(port, path, tls=False):
+    """GET path from 127.0.0.1:port (over TLS with tls): (status, headers, body bytes)."""
+    s = connect(port, tls)
     s.sendall(("GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n\r\n" % (path, port)).encode())
     status, headers, body = read_head(s)
     while True:
@@ -68,8 +82,8 @@ def http_json(port, path):
 class WS:
     """A WebSocket to 127.0.0.1:port at path; status is the upgrade's HTTP status (101)."""
 
-    def __init__(self, port, path="/ws", timeout=30):
-        self.s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    def __init__(self, port, path="/ws", timeout=30, tls=False):
+        self.s = connect(port, tls, timeout)
         key = base64.b64encode(os.urandom(16)).decode()
         self.s.sendall(("GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                         "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: pilfer\r\n\r\n"

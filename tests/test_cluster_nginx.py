@@ -9,7 +9,9 @@
 - a move played through the proxy on a table of each shard; then one shard is killed (kill -9):
   the other's table plays on meanwhile, the cluster starts the killed one again, and its table
   holds every acknowledged move and plays on;
-- each shard's database holds only its own tables; SIGTERM stops nginx and every shard.
+- each shard's database holds only its own tables; SIGTERM stops nginx and every shard;
+- with --tls (a self-signed certificate), the page, the API and a table over HTTPS and wss://,
+  with HSTS.
 
 Skipped (exit 77) when nginx is not installed. Each check prints "ok" or "FAIL" with what went
 wrong; the exit status is 1 when one failed.
@@ -91,6 +93,41 @@ def read_line(proc, want, seconds):
         if want in line:
             return line
     return None
+
+
+def tls_cluster(tmp):
+    """scripts/cluster --tls with a self-signed certificate: the page and a game's table over
+    HTTPS and wss:// through nginx, with HSTS."""
+    if not shutil.which("openssl"):
+        check("openssl is installed (scripts/deps) for the TLS check", False)
+        return
+    key, cert = os.path.join(tmp, "key.pem"), os.path.join(tmp, "cert.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                    "-keyout", key, "-out", cert], check=True, capture_output=True)
+    port = free_ports(2)
+    cluster = subprocess.Popen([os.path.join(REPO, "scripts", "cluster"), "--shards", "1", "--listen",
+                                "127.0.0.1:%d" % port, "--state", os.path.join(tmp, "tls"), "--pilfer", PILFER,
+                                "--tls", cert, key, "--workers", "1", "--helpers", "0"], stdout=subprocess.PIPE, text=True)
+    try:
+        line = read_line(cluster, "listening on", 60)
+        check("scripts/cluster --tls says it listens on https://", line and "https://127.0.0.1:%d/" % port in line, line)
+        if not line:
+            return
+        status, h, body = http_get(port, "/", tls=True)
+        check("the page over HTTPS, with the shards' CSP and HSTS", status == 200 and "script-src 'self'" in
+              h.get("content-security-policy", "") and "max-age" in h.get("strict-transport-security", ""), (status, h))
+        status, h, body = http_get(port, "/api/games", tls=True)
+        check("the API over HTTPS, with HSTS", status == 200 and "max-age" in h.get("strict-transport-security", ""),
+              (status, h))
+        ws = WS(port, tls=True)
+        t = ws.request(dict(THIEF)).get("table")
+        m = ws.request({"type": "join", "table": t, "seat": 0})
+        check("a table created and joined over wss:// through nginx", t == 101 and m.get("type") == "joined", (t, m))
+        ws.close()
+    finally:
+        cluster.send_signal(signal.SIGTERM)
+        cluster.communicate(timeout=60)
+    check("  ... and SIGTERM stops it", cluster.returncode == 0, cluster.returncode)
 
 
 def main():
@@ -207,6 +244,7 @@ def main():
             rows = [r[0] for r in sqlite3.connect(os.path.join(state, "shard-%d.db" % i)).execute("SELECT id FROM tables")]
             check("shard %d's database holds its own tables only" % i,
                   rows and all(r % 100 == i for r in rows) and sorted(rows) == sorted(tables[i]), (rows, tables[i]))
+        tls_cluster(tmp)
     sys.exit(1 if checks.failed else 0)
 
 
