@@ -381,8 +381,10 @@ pf_lobbylist *pf_state_list(pf_hall *h) {
 
 void pf_state_list_told(pf_hall *h, const int64_t *ids, int n) {
   if (!h->lobbylist) list_build(h); /* at the hall's opening (its first flush) */
-  for (int i = 0; i < n; i++)
-    if (pf_tables_in_memory(h, ids[i])) list_note(h->lobbylist, pf_tables_in_memory(h, ids[i]));
+  for (int i = 0; i < n; i++) {
+    const table *t = pf_tables_in_memory(h, ids[i]);
+    if (t) list_note(h->lobbylist, t);
+  }
   h->lobbylist->noted = 0; /* the pass's list of changed tables starts again */
 }
 
