@@ -18,6 +18,7 @@ static const char USAGE[] =
     "usage: pilfer serve [--listen ADDRESS:PORT] [--db FILE] [--web DIR] [--workers N] [--helpers N]\n"
     "                    [--sync normal|full] [--reports DIR] [--limit NAME=N]... [--origin URL]...\n"
     "                    [--trust-proxy ADDRESS]... [--metrics-token-file FILE] [--log text|json]\n"
+    "                    [--shard I/N]\n"
     "\n"
     "Serves the game server and its web page on one port: HTTP, and WebSocket at /ws (the protocol\n"
     "is docs/protocol.md). Everything is kept in an SQLite database; after a restart, even after\n"
@@ -49,6 +50,10 @@ static const char USAGE[] =
     "  --metrics-token-file FILE  serve GET /metrics (Prometheus's text format) to requests with\n"
     "                         \"Authorization: Bearer TOKEN\", TOKEN being FILE's first line (16 to 200\n"
     "                         letters, digits and -._~+/=); without it /metrics is 404\n"
+    "  --shard I/N            be shard I of N processes that share the tables (1 <= I <= N <= 99):\n"
+    "                         it makes and holds the tables whose ids end in I's two digits (1302 is\n"
+    "                         shard 2's) and refuses the others, naming their shard; its --db is its\n"
+    "                         own (docs/operations.md, \"Shards\"; scripts/cluster starts N of them)\n"
     "  --log text|json        its log: a line per event (start, stop, errors, limits hit), as text\n"
     "                         or as one JSON object a line (docs/operations.md, \"Logs\"; default text)\n"
     "Stops on Ctrl-C (SIGINT) or SIGTERM.\n";
@@ -99,6 +104,7 @@ int cmd_serve(int argc, char **argv) {
                                        {"helpers", required_argument, 0, 'H'}, {"reports", required_argument, 0, 'r'},
                                        {"origin", required_argument, 0, 'o'}, {"trust-proxy", required_argument, 0, 'p'},
                                        {"metrics-token-file", required_argument, 0, 'm'}, {"log", required_argument, 0, 'g'},
+                                       {"shard", required_argument, 0, 'S'},
                                        {"help", no_argument, 0, 'h'},         {0}};
   char iface[128] = "127.0.0.1";
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -176,6 +182,12 @@ int cmd_serve(int argc, char **argv) {
         return EXIT_BAD_INPUT;
       }
       pf_log_json(strcmp(optarg, "json") == 0);
+      break;
+    case 'S':
+      if (pf_shard_parse(optarg, &cfg.shard, &err) != 0) {
+        cli_error("serve: %s", err.msg);
+        return EXIT_BAD_INPUT;
+      }
       break;
     case 'h': fputs(USAGE, stdout); return 0;
     default:

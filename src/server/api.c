@@ -388,7 +388,8 @@ pf_hall *pf_hall_open(const pf_hall_config *cfg, const pf_hall_io *io, pf_error 
   /* The in-process client (pf_hall_connect with none): held for the hall's life. */
   h->local = pf_client_get(h->clients, "in-process", pf_clock_seconds());
   pf_client_hold(h->local, PF_HOLD_TCP, 1);
-  if (pf_store_open(&h->store, cfg->db, cfg->full_sync, err) != 0 ||
+  h->shard = cfg->shard;
+  if (pf_store_open(&h->store, cfg->db, cfg->full_sync, err) != 0 || pf_store_shard(h->store, &h->shard, err) != 0 ||
       pf_store_load_unfinished(h->store, pf_tables_load, h, err) != 0) {
     for (int64_t id = 1; id < h->cap; id++) pf_table_free(h->tables[id]);
     free(h->tables);
@@ -405,7 +406,7 @@ pf_hall *pf_hall_open(const pf_hall_config *cfg, const pf_hall_io *io, pf_error 
     table *t = h->tables[id];
     if (!t || t->status != ST_PLAYING) continue;
     if (pf_change_begin(h, err) != 0 || pf_change_advance(h, t, err) != 0) {
-      pf_log("error", "table %" PRId64 ": %s", id, err->msg);
+      pf_log("error", "table %" PRId64 ": %s", t->id, err->msg);
       pf_change_undo(h, t);
       continue;
     }

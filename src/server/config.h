@@ -34,6 +34,7 @@ typedef struct pf_serve_config {
    * per-address limits; from any other peer the header is ignored. */
   const char *proxies[PF_SERVE_MAX_LIST];
   int nproxies;
+  pf_shard shard;             /* --shard I/N (shard.h); {0}: not sharded */
   const char *metrics_token; /* GET /metrics answers whoever shows it (NULL: /metrics is 404) */
 } pf_serve_config;
 

@@ -29,6 +29,7 @@
 
 #include "core/buf.h"
 #include "server/client.h"
+#include "server/shard.h"
 
 typedef struct pf_hall pf_hall;
 typedef struct pf_conn pf_conn;
@@ -65,6 +66,7 @@ typedef struct pf_hall_config {
   int workers;     /* bot threads; 0 runs bots inline (tests, fuzzing) */
   int helpers;     /* threads that build the states of a pass with the loop's (0: the loop alone) */
   pf_hall_limits limits;
+  pf_shard shard;  /* --shard I/N: the tables it owns (shard.h); {0}: every table, ids 1, 2, 3 ... */
 } pf_hall_config;
 
 /* Opens the database and brings back every unfinished table by replaying its moves. */

@@ -66,7 +66,8 @@ struct pf_hall {
   pf_store *store;
   pf_workers *workers;
   pf_crew *crew;  /* builds the states of a pass's tables with the loop (pf_hall_flush) */
-  table **tables; /* by id; NULL when not in memory */
+  pf_shard shard;  /* the tables it owns (shard.h; count 0: every one) */
+  table **tables; /* by slot (tables.c: the id, or id / 100 on a shard); NULL when not in memory */
   int64_t cap;
   int ntables;
   pf_conn *conns;

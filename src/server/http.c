@@ -61,6 +61,11 @@ int pf_hall_http(pf_hall *h, const char *path, pf_buf *body, const char **type) 
   long long id;
   char rest[16] = "";
   if (sscanf(path, "/api/tables/%lld%15s", &id, rest) >= 1 && id > 0) {
+    if (!pf_shard_owns(&h->shard, id)) {
+      char why[160];
+      pf_shard_elsewhere(&h->shard, id, why, sizeof why);
+      return http_error(body, type, 421, why);
+    }
     table *t = pf_tables_get(h, id);
     if (!t) return http_error(body, type, 404, "no such table");
     if (!rest[0]) {

@@ -178,7 +178,7 @@ table *pf_lobby_create_table(pf_hall *h, const create_req *q, pf_error *err) {
   free(opts_text);
   if (rc != 0) { /* the one way out of a failure */
     if (in_change) pf_store_change_end(h->store, false, err);
-    if (t->id) h->tables[t->id] = NULL, h->ntables--;
+    if (t->id) pf_tables_forget(h, t), h->ntables--;
     t->creator = NULL; /* charged nothing yet */
     pf_table_free(t);
     return NULL;

@@ -60,6 +60,13 @@ const char *pf_request_str(request *r, const char *key, bool optional) {
 table *pf_request_table(request *r) {
   json_int_t id;
   if (pf_request_int(r, "table", false, 0, 1, INT64_MAX, &id) != 0) return NULL;
+  const pf_shard *sh = &r->h->shard;
+  if (!pf_shard_owns(sh, id)) {
+    char why[160];
+    pf_shard_elsewhere(sh, id, why, sizeof why);
+    pf_request_bad(r, "other_shard", "%s", why);
+    return NULL;
+  }
   table *t = pf_tables_get(r->h, id);
   if (!t) pf_request_bad(r, "unknown_table", "there is no table %lld", (long long)id);
   return t;

@@ -229,7 +229,7 @@ int pf_serve(const pf_serve_config *cfg) {
   }
   pf_hall_io io = {.ctx = &srv, .send = pf_ws_hall_send, .wake = pf_ws_hall_wake, .write = pf_ws_hall_write};
   pf_hall_config hc = {.db = cfg->db, .full_sync = cfg->full_sync, .workers = cfg->workers,
-                        .helpers = cfg->helpers, .limits = cfg->hall};
+                        .helpers = cfg->helpers, .limits = cfg->hall, .shard = cfg->shard};
   pf_error err;
   srv.hall = pf_hall_open(&hc, &io, &err);
   if (!srv.hall) {
@@ -289,8 +289,11 @@ int pf_serve(const pf_serve_config *cfg) {
   }
   bool v6 = cfg->iface && strchr(cfg->iface, ':');
   int ntables = pf_hall_tables(srv.hall);
-  pf_log_out("start", "listening on http://%s%s%s:%d/ (database %s, %d %s in play)", v6 ? "[" : "",
-             cfg->iface ? cfg->iface : "localhost", v6 ? "]" : "", port, cfg->db, ntables, ntables == 1 ? "table" : "tables");
+  char shard[48] = "";
+  if (cfg->shard.count) snprintf(shard, sizeof shard, ", shard %d of %d", cfg->shard.index, cfg->shard.count);
+  pf_log_out("start", "listening on http://%s%s%s:%d/ (database %s, %d %s in play%s)", v6 ? "[" : "",
+             cfg->iface ? cfg->iface : "localhost", v6 ? "]" : "", port, cfg->db, ntables, ntables == 1 ? "table" : "tables",
+             shard);
   lws_sul_schedule(srv.ctx, 0, &srv.tick, on_tick, LWS_US_PER_SEC);
   pf_hall_poll(srv.hall); /* bots of the tables that came back may have chosen already */
   if (loop) {

@@ -6,6 +6,7 @@
 #include "server/lobbylist.h"
 #include "server/log.h"
 #include "server/outbox.h"
+#include "server/tables.h"
 #include "server/turn.h"
 
 #include <inttypes.h>
@@ -390,11 +391,12 @@ pf_lobbylist *pf_state_list(pf_hall *h) {
   pf_lobbylist *l = h->lobbylist ? h->lobbylist : list_build(h);
   for (; l->noted < h->ndirty; l->noted++) { /* changed in this pass, not yet told */
     int64_t id = h->dirty[l->noted];
-    if (id > 0 && id < h->cap && h->tables[id]) list_note(l, h->tables[id]);
+    table *t = pf_tables_in_memory(h, id);
+    if (t) list_note(l, t);
   }
   for (int i = l->nlive - 1; i >= 0; i--) { /* gone from memory: expired, or not read back */
-    int64_t id = l->live[i].id;
-    if (id >= h->cap || !h->tables[id] || h->tables[id]->status == ST_OVER) pf_lobbylist_drop_live(l, i);
+    const table *t = pf_tables_in_memory(h, l->live[i].id);
+    if (!t || t->status == ST_OVER) pf_lobbylist_drop_live(l, i);
   }
   return l;
 }
@@ -406,13 +408,15 @@ void pf_state_list_note(pf_hall *h, table *t) {
 
 void pf_state_list_told(pf_hall *h, const int64_t *ids, int n) {
   if (!h->lobbylist) list_build(h); /* at the hall's opening (its first flush) */
-  for (int i = 0; i < n; i++)
-    if (ids[i] > 0 && ids[i] < h->cap && h->tables[ids[i]]) list_note(h->lobbylist, h->tables[ids[i]]);
+  for (int i = 0; i < n; i++) {
+    const table *t = pf_tables_in_memory(h, ids[i]);
+    if (t) list_note(h->lobbylist, t);
+  }
   h->lobbylist->noted = 0; /* the pass's list of changed tables starts again */
 }
 
 const pf_lobbylist_entry *pf_state_list_text(pf_hall *h, pf_lobbylist_entry *e) {
-  if (!e->text && e->status != ST_OVER) pf_lobbylist_set_text(e, summary_text(h->tables[e->id]));
+  if (!e->text && e->status != ST_OVER) pf_lobbylist_set_text(e, summary_text(pf_tables_in_memory(h, e->id)));
   return e;
 }
 

@@ -3,11 +3,13 @@
  */
 #include "server/store.h"
 #include "server/metrics.h"
+#include "server/shard.h"
 #include "core/clock.h"
 #include "core/mem.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +42,7 @@ static const char *const SQL[ST_N] = {
     [ST_SEAT] = "INSERT OR REPLACE INTO seats(table_id, seat, kind, bot, token, taken_over, name) "
                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     [ST_TABLE] = "INSERT INTO tables(game, players, options, seed, status, takeover_after, takeover_bot, created, "
-                 "spectator_chat, clock_s, clock_loss) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                 "spectator_chat, clock_s, clock_loss, id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     [ST_CHAT_LOG] = "SELECT channel, seat, name, text, at FROM (SELECT * FROM chat WHERE table_id = ?1 AND "
                     "(?2 IS NULL OR channel = ?2) ORDER BY id DESC LIMIT ?3) ORDER BY id",
 };
@@ -83,6 +85,8 @@ struct pf_store {
   sqlite3_stmt *st[ST_N];
   int lock_fd; /* the database file, flock()ed: one server per database (-1: none) */
   char *path;
+  pf_shard shard;  /* whose ids it makes (pf_store_shard; unsharded: SQLite's own) */
+  int64_t last_id; /* sharded: the largest id made or stored so far */
   /* For /metrics: the moves written in the open transaction (and at its savepoint), those
    * committed, the commits and how long each took. */
   uint64_t pending_moves, saved_moves;
@@ -262,10 +266,38 @@ int pf_store_add_table(pf_store *s, pf_store_table *t, const pf_store_seat *seat
   sqlite3_bind_int(q, 9, t->spectator_chat);
   sqlite3_bind_int(q, 10, t->clock_s);
   sqlite3_bind_int(q, 11, t->clock_loss);
+  /* A shard names its tables itself (shard.h); the id is never made again, even if this
+   * transaction is rolled back (a gap, never a reused number). */
+  if (s->shard.count) sqlite3_bind_int64(q, 12, s->last_id = pf_shard_next(&s->shard, s->last_id));
   if (step_done(s, q, err, "add table") != 0) return -1;
   t->id = sqlite3_last_insert_rowid(s->db);
   for (int i = 0; i < t->players; i++)
     if (pf_store_set_seat(s, t->id, &seats[i], err) != 0) return -1;
+  return 0;
+}
+
+int pf_store_shard(pf_store *s, const pf_shard *shard, pf_error *err) {
+  s->shard = *shard;
+  if (!shard->count) return 0;
+  /* The largest id ever given (AUTOINCREMENT's sequence keeps it after its table is dropped). */
+  sqlite3_stmt *q;
+  if (sqlite3_prepare_v2(s->db,
+                         "SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'tables'), 0), "
+                         "COALESCE((SELECT MAX(id) FROM tables), 0)), (SELECT MIN(id) FROM tables WHERE id < ?2 OR id % ?2 != ?1)",
+                         -1, &q, NULL) != SQLITE_OK)
+    return db_fail(s, err, "shard");
+  sqlite3_bind_int(q, 1, shard->index);
+  sqlite3_bind_int(q, 2, PF_SHARD_BASE);
+  int rc = sqlite3_step(q);
+  s->last_id = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
+  bool foreign = rc == SQLITE_ROW && sqlite3_column_type(q, 1) != SQLITE_NULL;
+  int64_t other = foreign ? sqlite3_column_int64(q, 1) : 0;
+  sqlite3_finalize(q);
+  if (rc != SQLITE_ROW) return db_fail(s, err, "shard");
+  if (foreign)
+    return pf_fail(err, "%s holds table %" PRId64 ", which is not shard %d's (its ids end in %02d): a database is one "
+                   "shard's, started with the same --shard I every time (or without --shard if it was made so)",
+                   s->path, other, shard->index, shard->index);
   return 0;
 }
 

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "core/buf.h"
+#include "server/shard.h"
 
 typedef struct pf_store pf_store;
 
@@ -51,6 +52,10 @@ typedef struct pf_store_seat {
 /* Opens or creates the database at path (":memory:" for tests and the fuzz target). */
 int pf_store_open(pf_store **out, const char *path, bool full_sync, pf_error *err);
 void pf_store_close(pf_store *s);
+
+/* From now on the new tables' ids are shard's (shard.h; count 0: SQLite's 1, 2, 3 ...). Refused
+ * when the database holds a table of another shard (or of an unsharded server). */
+int pf_store_shard(pf_store *s, const pf_shard *shard, pf_error *err);
 
 int pf_store_begin(pf_store *s, pf_error *err);
 /* Refused (and nothing written) when the database's file was deleted or moved meanwhile. */

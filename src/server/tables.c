@@ -11,24 +11,33 @@
 
 #include "core/clock.h"
 
+/* A table is kept at its slot (shard.h): its id, or its id / 100 on a shard, so that a shard's
+ * array is as dense as one process's. */
 table *pf_tables_in_memory(pf_hall *h, int64_t id) {
-  return id > 0 && id < h->cap ? h->tables[id] : NULL;
+  if (!pf_shard_owns(&h->shard, id)) return NULL;
+  int64_t slot = pf_shard_slot(&h->shard, id);
+  return slot < h->cap ? h->tables[slot] : NULL;
 }
 
 void pf_tables_put(pf_hall *h, table *t) {
-  if (t->id >= h->cap) {
+  int64_t slot = pf_shard_slot(&h->shard, t->id);
+  if (slot >= h->cap) {
     int64_t cap = h->cap ? h->cap : 64;
-    while (cap <= t->id) cap *= 2;
+    while (cap <= slot) cap *= 2;
     h->tables = pf_xrealloc(h->tables, (size_t)cap * sizeof *h->tables);
     memset(h->tables + h->cap, 0, (size_t)(cap - h->cap) * sizeof *h->tables);
     h->cap = cap;
   }
-  h->tables[t->id] = t;
+  h->tables[slot] = t;
   h->ntables++;
 }
 
+void pf_tables_forget(pf_hall *h, const table *t) {
+  h->tables[pf_shard_slot(&h->shard, t->id)] = NULL;
+}
+
 void pf_tables_remove(pf_hall *h, table *t) {
-  h->tables[t->id] = NULL;
+  pf_tables_forget(h, t);
   h->ntables--;
   pf_table_free(t);
 }
@@ -98,7 +107,7 @@ int pf_tables_load(void *ctx, const pf_store_loaded *l) {
 /* The table with this id, from memory or else from the store; NULL if there is none. */
 table *pf_tables_get(pf_hall *h, int64_t id) {
   table *t = pf_tables_in_memory(h, id);
-  if (t || id <= 0) return t;
+  if (t || !pf_shard_owns(&h->shard, id)) return t;
   pf_error err;
   if (pf_store_load(h->store, id, pf_tables_load, h, &err) < 0)
     pf_log("error", "%s", err.msg);

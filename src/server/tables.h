@@ -17,6 +17,8 @@ table *pf_tables_in_memory(pf_hall *h, int64_t id);
 table *pf_tables_get(pf_hall *h, int64_t id);
 /* Puts a new table (its id set) in memory. */
 void pf_tables_put(pf_hall *h, table *t);
+/* Takes a table out of memory, without freeing it. */
+void pf_tables_forget(pf_hall *h, const table *t);
 /* Takes a table out of memory and frees it (its connections' bindings are the caller's to drop). */
 void pf_tables_remove(pf_hall *h, table *t);
 /* Builds a table in memory (ctx: the hall) from what the store holds (pf_store_load's callback). */

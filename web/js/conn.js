@@ -1,6 +1,8 @@
 // conn.js - one WebSocket to the server (docs/protocol.md): requests with an id answered by a
 // promise, messages the server sends unasked (state) passed to a handler, and a new connection
-// after a drop, after which the page binds itself again (onopen).
+// after a drop, after which the page binds itself again (onopen). A table's page names its table
+// in the address (/ws?table=7): the server ignores it, a proxy in front of shards sends the
+// connection to the table's shard (docs/operations.md, "Shards behind nginx").
 
 export class ServerError extends Error {
   constructor(code, message) {
@@ -11,9 +13,11 @@ export class ServerError extends Error {
 
 export class Conn {
   // handlers: onmessage(msg) for messages without an id, onopen() after every (re)connection,
-  // onstatus(text) for what the connection is doing ('' when all is well).
-  constructor(handlers) {
+  // onstatus(text) for what the connection is doing ('' when all is well). table: the table this
+  // connection is for (null: the lobby's).
+  constructor(handlers, table = null) {
     this.h = handlers;
+    this.table = table;
     this.nextId = 1;
     this.waiting = new Map();
     this.closed = false;
@@ -30,7 +34,8 @@ export class Conn {
   }
 
   url() {
-    return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+    const at = this.table !== null ? `?table=${encodeURIComponent(this.table)}` : '';
+    return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws${at}`;
   }
 
   open() {

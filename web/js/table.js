@@ -60,7 +60,7 @@ export class TablePage {
       onopen: () => this.bind(),
       onmessage: (m) => this.message(m),
       onerror: (e) => this.error(e.message),
-    });
+    }, this.table);
     this.onkey = (ev) => this.key(ev);
     document.addEventListener('keydown', this.onkey);
     this.loadSummary();
