@@ -753,7 +753,7 @@ static void belief_update(belief *b, const pf_game *g, const void *st, int seat,
         got += like[i];
       }
       if (!got) continue;
-      w = (w * got) >> 24; /* w <= 2^32, got <= 2^24 */
+      w = (w * got) >> 24; /* w < 2^33, got <= 2^24 */
       if (!w) w = 1;
       memcpy(d, NEXT(b, g, np), g->state_size);
     }
