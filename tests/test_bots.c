@@ -6,6 +6,8 @@
  *     differ only in what its seat cannot see (the position and a determinization of it), for
  *     every bot and game, and each game's strong bot (the lobby's and the hint's, on a small
  *     budget); a bot that peeks at the full state is caught by the same check;
+ *   - and with a history: ismcts's inference (infer), kept from move to move, chooses alike in two
+ *     games that differ, now and before, only in what its seat cannot see;
  *   - bots allocate no memory per move or per search iteration;
  *   - specs and settings are read, and refused with a message that says what is allowed;
  *   - greedy's rule of thumb, greedy's generic rule (for a game without one) and ismcts beat a
@@ -226,6 +228,72 @@ static void test_bots_see_only_their_seat_with_actions(void **unused) {
   for (uint64_t seed = 7200; seed < 7204; seed++) told_apart += check_positions_with(g, 4, seed, OPTIONS[2], &windows);
   if (windows < 10) fail_msg("only %d of the positions checked offered an action", windows);
   assert_true(told_apart > 0);
+}
+
+/* ---- non-interference with a history: ismcts's inference ---- */
+
+/* A whole game in which seat `seat`'s bot, kept from move to move, is asked at every turn twice:
+ * bot a at the position, bot b (the same spec and seed) at a determinization of it for the seat,
+ * so that b's history differs from a's only in what the seat cannot see. They choose the same
+ * moves and draw alike; the others play at random. Returns the choices made from particles. */
+static int check_history(const pf_game *g, int players, int seat, uint64_t seed, const char *spec) {
+  void *st = pf_xcalloc(1, g->state_size), *other = pf_xcalloc(1, g->state_size);
+  pf_rng walk, hide;
+  pf_rng_seed(&walk, seed, 1);
+  pf_rng_seed(&hide, seed, 2);
+  start(g, players, seed, st);
+  pf_bot a, b;
+  make_bot(&a, spec, players, seed, seat);
+  make_bot(&b, spec, players, seed, seat);
+  pf_move moves[PF_MAX_MOVES];
+  int inferred = 0;
+  for (int ply = 0, who, asked = 0; (who = g->to_move(st)) != PF_NOBODY && asked < 60; ply++) {
+    if (who == PF_CHANCE) {
+      pf_chance_sample(g, st, NULL);
+      continue;
+    }
+    if (who == seat) {
+      asked++;
+      memcpy(other, st, g->state_size);
+      g->determinize(other, seat, &hide);
+      char sa[PF_MOVE_STR], sb[PF_MOVE_STR];
+      pf_move m = pf_bot_choose(&a, g, st);
+      move_text(g, st, m, sa);
+      move_text(g, other, pf_bot_choose(&b, g, other), sb);
+      if (strcmp(sa, sb) != 0 || memcmp(&a.rng, &b.rng, sizeof a.rng) != 0 || a.stats.particles != b.stats.particles)
+        fail_msg("%s, %d players, seed %llu, ply %d: '%s' at seat %d chose %s (%d particles), but %s (%d) where only "
+                 "hidden cards differ, now and before", g->id, players, (unsigned long long)seed, ply, spec, seat, sa,
+                 a.stats.particles, sb, b.stats.particles);
+      inferred += a.stats.particles > 0;
+      if (!is_legal(g, st, m)) fail_msg("%s, %d players: '%s' chose a move that is not legal", g->id, players, spec);
+      g->apply(st, m);
+      pf_error err;
+      if (g->check(st, &err) != 0) fail_msg("%s after '%s' moved: %s", g->id, spec, err.msg);
+      continue;
+    }
+    int n = g->legal(st, moves);
+    g->apply(st, moves[pf_rng_below(&walk, (uint32_t)n)]);
+  }
+  pf_bot_free(&a);
+  pf_bot_free(&b);
+  free(st);
+  free(other);
+  return inferred;
+}
+
+static void test_inference_sees_only_its_seat(void **unused) {
+  (void)unused;
+  const char *const specs[] = {"ismcts:iters=24,infer=4", "ismcts:iters=24,infer=16,solve=2,threads=2"};
+  for (int gi = 0; pf_games[gi]; gi++) {
+    const pf_game *g = pf_games[gi];
+    int inferred = 0;
+    for (int p = g->min_players; p <= g->max_players && p <= 4; p++)
+      for (int k = 0; k < 2; k++) inferred += check_history(g, p, (p + k) % p, 8100 + (uint64_t)p, specs[k]);
+    /* Steal the Pile's others play cards from hidden hands, one move a turn: inference follows. */
+    if (strcmp(g->id, "steal-the-pile") == 0 && inferred < 10)
+      fail_msg("steal-the-pile: only %d choices drew from particles", inferred);
+    print_message("%s: %d choices from particles\n", g->id, inferred);
+  }
 }
 
 /* ---- no allocation per move or per iteration ---- */
@@ -748,6 +816,7 @@ int main(void) {
       cmocka_unit_test(test_bots_play_every_game),
       cmocka_unit_test(test_bots_see_only_their_seat),
       cmocka_unit_test(test_bots_see_only_their_seat_with_actions),
+      cmocka_unit_test(test_inference_sees_only_its_seat),
       cmocka_unit_test(test_bots_allocate_once),
       cmocka_unit_test(test_ismcts_threads_deterministic),
       cmocka_unit_test(test_ismcts_cpu_clock),

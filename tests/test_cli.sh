@@ -445,6 +445,16 @@ check "sim table, a program that fails" $PILFER sim steal-the-pile -p 2 --seat e
 grep -qxF "Failures: seat 0 (exec:fail=lose:true) failed in 4 of 4 games (ended 4); the 4 games count as lost, and random played 96 moves to finish them" "$T/out" &&
   [ "$(grep -c Failures "$T/out")" = 1 ] && [ "$(grep -c "its program has ended; the game counts as lost" "$T/err")" = 4 ] &&
   ok "sim: a failing program's games are counted, on one line" || bad "sim failures line" "$(tail -3 "$T/out")" "$(head -3 "$T/err")"
+# A measuring instrument (it reads hidden cards): sim and analyze say so on its line; play refuses it.
+check "sim with a measuring instrument" $PILFER sim steal-the-pile -p 2 --seat ismcts:iters=20,see=all --seat greedy --games 4 --threads 1
+grep -qE "^ismcts:iters=20,see=all .*NOT FAIR: see=all reads hidden cards$" "$T/out" && grep -q "^Not fair: " "$T/out" &&
+  ! grep -E "^greedy " "$T/out" | grep -q "NOT FAIR" && ok "sim marks the instrument's line, and only it, not fair" ||
+  bad "sim instrument lines" "$(tail -9 "$T/out")"
+check "analyze with a measuring instrument" $PILFER analyze steal-the-pile -p 2 --seat ismcts:iters=20,see=hands --seat greedy --games 4 --threads 1
+grep -qE "bot ismcts:iters=20,see=h.*NOT FAIR: reads hidden cards$" "$T/out" && ! grep -E "bot greedy " "$T/out" | grep -q "NOT FAIR" && ok "analyze marks the instrument not fair" ||
+  bad "analyze instrument line" "$(head -9 "$T/out")"
+expect_fail "play refuses a measuring instrument" 2 "bot 'ismcts': see=all reads what its seat cannot see: a measuring instrument, for pilfer sim and analyze only" \
+  $PILFER play steal-the-pile --seat ismcts:see=all --seat greedy
 unsharded() { $PILFER sim skip-bo-junior -p 3 --seat greedy --seat random --seat ismcts:iters=10 --games 30 --rotate --seed 9 --json "$@"; }
 unsharded --threads 1 >"$T/whole.json" && unsharded --threads 2 >"$T/whole2.json" &&
   for i in 1 2 3; do unsharded --shard $i/3 >"$T/part$i.json" || exit 1; done && $PILFER merge "$T/part3.json" "$T/part1.json" "$T/part2.json" >"$T/merged.json"

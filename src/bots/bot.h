@@ -40,6 +40,7 @@ typedef struct pf_bot_stats {
   long nodes;      /* tree nodes made */
   int offered;     /* legal moves the position offered, for kinds that count them (random, greedy;
                     * 0: not counted), so that `pilfer analyze` need not generate them again */
+  int particles;   /* ismcts's infer: the weighted positions the choice drew from (0: uniform) */
 } pf_bot_stats;
 
 /* Whether a bot has failed in this game (exec: its program did not answer, ended, or answered a

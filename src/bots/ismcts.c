@@ -57,6 +57,7 @@
 #include "bots/bot.h"
 #include "bots/solve.h"
 #include "core/clock.h"
+#include "core/view.h"
 
 /* A win shared by k seats gives each 1/k: in units of 1/PF_WIN_UNIT, exact. */
 #define UNIT ((uint32_t)PF_WIN_UNIT)
@@ -116,6 +117,9 @@ typedef struct task {
   int observer;                  /* whom the determinizations are for: the seat, PF_VIEW_HANDS, or
                                   * PF_VIEW_ALL for none (see=all: the root itself) */
   const int64_t *set;            /* the bot's settings */
+  const char *particles;         /* infer: the weighted positions to draw determinizations from */
+  const uint64_t *cumulative;    /* their weights added up (cumulative[np - 1] the total) */
+  int np;                        /* how many; 0: determinize uniformly */
   double deadline;               /* of the time limit; 0: none */
   double budget;                 /* with clock=cpu: the time limit, in each thread's own CPU seconds */
 } task;
@@ -139,7 +143,7 @@ typedef struct search {
   uint32_t tried[PF_MAX_MOVES];  /* == stamp: the legal move of that index has a child */
 } search;
 
-enum { S_ITERS, S_TIME, S_C, S_PLAYOUT, S_HORIZON, S_BIAS, S_THREADS, S_EPS, S_CUTOFF, S_SOLVE, S_CLOCK, S_SEE };
+enum { S_ITERS, S_TIME, S_C, S_PLAYOUT, S_HORIZON, S_BIAS, S_THREADS, S_EPS, S_CUTOFF, S_SOLVE, S_CLOCK, S_SEE, S_INFER };
 static const char *const PLAYOUTS[] = {"random", "greedy", NULL};
 static const char *const HORIZONS[] = {"deal", "game", NULL};
 static const char *const CLOCKS[] = {"wall", "cpu", NULL};
@@ -176,6 +180,10 @@ static const pf_bot_setting SETTINGS[] = {
      "what the search may see: its seat's information set (fair); every seat's hand but not the "
      "stock or the future (hands: the hand-reading ceiling); or the true state (all: the "
      "clairvoyant ceiling). hands and all are measuring instruments, for sim and analyze only"},
+    {"infer", 1, NULL, 0, 0, 16,
+     "read the others' last moves: determinizations weighted by how likely each made the move it "
+     "was seen to make, under a softmax of greedy's ratings in which the best move is 2^infer times "
+     "as likely as the worst (particles carried from choice to choice); 0: uniform determinizations"},
 };
 
 /* ------------------------------------------------------------------------------------------ */
@@ -267,6 +275,8 @@ static inline uint64_t ucb_explore(uint32_t avail, uint32_t visits, uint64_t c_m
 
 #define LINES(bytes) (((size_t)(bytes) + 63) & ~(size_t)63) /* rounded up to whole cache lines */
 
+static void ismcts_close(pf_bot *bot);
+
 /* The bytes of one search of cap nodes: its head, scratch state, tree (the nodes, their stats, a
  * path, the blocks' keys), each on its own cache lines, so that threads never share one. */
 static size_t search_size(const pf_game *g, uint32_t cap) {
@@ -278,10 +288,12 @@ static size_t search_size(const pf_game *g, uint32_t cap) {
 /* The working memory of `threads` searches of cap nodes each, allocated once (pf_bot_memory,
  * zeroed: no stamp is set yet): search k is at k * search_size. A bot's settings fix threads and
  * cap, so every choice lays it out alike and each search's stamps carry over to the next. */
-static char *search_memory(pf_bot *bot, const pf_game *g, int threads, uint32_t cap, const task *t, size_t extra) {
-  size_t each = search_size(g, cap);
-  char *mem = pf_bot_memory(bot, (size_t)threads * each + extra + 63);
-  mem += (64 - (uintptr_t)mem % 64) % 64;
+static char *search_memory(pf_bot *bot, const pf_game *g, int threads, uint32_t cap, const task *t, size_t extra,
+                           size_t lead) {
+  size_t each = search_size(g, cap), need = lead + (size_t)threads * each + extra + 63;
+  if (lead && bot->memsize < need) ismcts_close(bot); /* the belief's views, before the memory moves */
+  char *mem = pf_bot_memory(bot, need);
+  mem += (64 - (uintptr_t)mem % 64) % 64 + lead;
   for (int k = 0; k < threads; k++) {
     search *s = (search *)(mem + (size_t)k * each);
     char *p = (char *)s + LINES(sizeof(search));
@@ -551,8 +563,16 @@ static void iterate(search *s) {
   bool greedy = t->set[S_PLAYOUT] == 1, horizon = t->set[S_HORIZON] == 0, cut = false;
   int64_t eps = t->set[S_EPS], cutoff = t->set[S_CUTOFF];
   int before[PF_MAX_PLAYERS];
-  memcpy(d, t->root, g->state_size);
-  if (t->observer != PF_VIEW_ALL) g->determinize(d, t->observer, &s->rng);
+  if (t->np) { /* infer: a particle drawn by its weight, what no seat sees resampled */
+    uint64_t x = pf_rng_next(&s->rng) % t->cumulative[t->np - 1];
+    int k = 0;
+    while (t->cumulative[k] <= x) k++;
+    memcpy(d, t->particles + (size_t)k * LINES(g->state_size), g->state_size);
+    g->determinize(d, PF_VIEW_HANDS, &s->rng);
+  } else {
+    memcpy(d, t->root, g->state_size);
+    if (t->observer != PF_VIEW_ALL) g->determinize(d, t->observer, &s->rng);
+  }
   if (horizon && g->stop_at_deal_end) g->stop_at_deal_end(d); /* never deal what is not played */
   int deal0 = horizon ? g->current_deal(d, NULL) : 0;
   if (horizon || cutoff) pf_standing(g, d, before);
@@ -619,11 +639,164 @@ static void *search_run(void *arg) {
   return NULL;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Inference (infer=B): what the others' moves say of their hands                             */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The bot keeps, from one choice to its next, the position it chose at (prev) and its move, and
+ * PARTICLES positions that its seat cannot tell from prev, each with a weight: how likely the
+ * others were to have made the moves it saw them make, had the hidden cards been as there. At the
+ * next choice each particle (or, when too few are left, a fresh determinization of prev for the
+ * seat) takes the bot's move, then each legal move of the seat to move in it is tried: one after
+ * which the seat's view (pf_view_write_seen) is the view it has now is what that seat did, and the
+ * particle goes on as that position, its weight times the move's likelihood under the seat's model,
+ * a softmax of greedy's ratings (the best move 2^B times as likely as the worst). A particle in
+ * which no move gives the view now (the cards were not so, or more happened than one move: a
+ * deal, several seats, chance) is dropped; when none is left the search determinizes uniformly.
+ * Everything it reads is its seat's: determinizations of its own past position, the moves legal
+ * in them, and its seat's views, so that two positions its seat cannot tell apart, reached by
+ * histories it cannot tell apart, give the same choice (tests/test_bots.c checks it). Besides the
+ * bot's memory it holds two view buffers, allocated at its first choice (freed by ismcts_close). */
+#define PARTICLES 32
+#define FRESH_TRIES (8 * PARTICLES)
+#define WEIGHT_ONE ((uint64_t)1 << 32)
+
+typedef struct belief {
+  bool have_prev;                /* prev and prev_move are those of the last choice */
+  int seat, players, np;         /* the seat, and the particles held */
+  pf_move prev_move;
+  pf_buf now, seen;              /* views, kept (their memory freed by ismcts_close) */
+  uint64_t weight[PARTICLES], cumulative[PARTICLES];
+  char *prev, *parts, *next, *work, *opp; /* prev; PARTICLES each of particles and the next ones; scratch x2 */
+} belief;
+
+static size_t belief_size(const pf_game *g) {
+  return LINES(sizeof(belief)) + (3 + 2 * (size_t)PARTICLES) * LINES(g->state_size);
+}
+
+static belief *belief_at(const pf_game *g, char *p) {
+  belief *b = (belief *)p;
+  p += LINES(sizeof(belief));
+  b->prev = p, p += LINES(g->state_size);
+  b->work = p, p += LINES(g->state_size);
+  b->opp = p, p += LINES(g->state_size);
+  b->parts = p, p += (size_t)PARTICLES * LINES(g->state_size);
+  b->next = p;
+  return b;
+}
+#define PART(b, g, k) ((b)->parts + (size_t)(k) * LINES((g)->state_size))
+#define NEXT(b, g, k) ((b)->next + (size_t)(k) * LINES((g)->state_size))
+
+/* round(2^(j/16) * 2^16), j = 0..15: 2^x for x in sixteenths, in integers (the same everywhere). */
+static const uint32_t EXP2_16[16] = {65536, 68438, 71468, 74632, 77936, 81386, 84990, 88752,
+                                     92682, 96785, 101070, 105545, 110218, 115098, 120194, 125515};
+
+#define LIKE_ONE ((uint64_t)1 << 24)
+
+/* The likelihood of each of the n moves of the seat to move at d under its model, in 1/2^24: a
+ * softmax of its ratings scaled 0..16 (sixteenths of the span between the worst and the best), the
+ * best 2^bits times as likely as the worst; uniform without ratings. */
+static void move_likelihoods(const pf_game *g, const void *d, const pf_move *moves, int n, int bits, uint64_t *p) {
+  int64_t rating[PF_MAX_MOVES];
+  uint64_t w[PF_MAX_MOVES], sum = 0;
+  bool rated = n > 1 && pf_rate_moves(g, d, moves, n, rating);
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (int i = 0; rated && i < n; i++) lo = rating[i] < lo ? rating[i] : lo, hi = rating[i] > hi ? rating[i] : hi;
+  for (int i = 0; i < n; i++) {
+    /* in sixteenths; IEEE 754 division and product, correctly rounded: the same everywhere */
+    uint64_t x = rated && hi > lo ? (uint64_t)((double)(rating[i] - lo) / (double)(hi - lo) * (16.0 * bits)) : 0;
+    w[i] = (uint64_t)EXP2_16[x & 15] << (x >> 4); /* below 2^17 * 2^16 */
+    sum += w[i];
+  }
+  for (int i = 0; i < n; i++) p[i] = (w[i] << 24) / sum; /* w < 2^33 */
+}
+
+/* Whether the seat's view of d is the one in b->now. */
+static bool seen_now(belief *b, const pf_game *g, const void *d) {
+  pf_buf_clear(&b->seen);
+  return pf_view_write_seen(&b->seen, g, d, b->players, b->seat, NULL) == 0 && b->seen.len == b->now.len &&
+         memcmp(b->seen.data, b->now.data, b->now.len) == 0;
+}
+
+/* From the last choice's particles (or determinizations of its position) to those of st. */
+static void belief_update(belief *b, const pf_game *g, const void *st, int seat, int players, int bits, pf_rng *rng) {
+  if (!b->now.data) pf_buf_reserve(&b->now, 1 << 14), pf_buf_reserve(&b->seen, 1 << 14); /* once: views are smaller */
+  pf_buf_clear(&b->now);
+  bool ok = pf_view_write_seen(&b->now, g, st, players, seat, NULL) == 0;
+  bool go = ok && b->have_prev && b->seat == seat && b->players == players;
+  b->seat = seat, b->players = players;
+  int fresh = b->np < PARTICLES / 4; /* too few left: start again from prev's determinizations */
+  int np = 0;
+  uint64_t next_w[PARTICLES];
+  pf_move moves[PF_MAX_MOVES];
+  uint64_t like[PF_MAX_MOVES];
+  /* Fresh determinizations are tried until PARTICLES fit what was seen, FRESH_TRIES at most. */
+  for (int k = 0; go && np < PARTICLES && k < (fresh ? FRESH_TRIES : b->np); k++) {
+    char *d = b->work;
+    memcpy(d, fresh ? b->prev : PART(b, g, k), g->state_size);
+    if (fresh) g->determinize(d, seat, rng);
+    uint64_t w = fresh ? WEIGHT_ONE : b->weight[k];
+    g->apply(d, b->prev_move);
+    int who = g->to_move(d);
+    if (who == seat) { /* the seat moves again: nothing of the others was seen */
+      if (!seen_now(b, g, d)) continue;
+    } else {
+      if (who < 0) continue; /* chance or the end came between: this particle cannot follow */
+      int n = g->legal(d, moves);
+      move_likelihoods(g, d, moves, n, bits, like);
+      uint64_t got = 0;
+      for (int i = 0; i < n; i++) {
+        memcpy(b->opp, d, g->state_size);
+        g->apply(b->opp, moves[i]);
+        if (g->to_move(b->opp) != seat || !seen_now(b, g, b->opp)) continue;
+        if (!got) memcpy(NEXT(b, g, np), b->opp, g->state_size);
+        got += like[i];
+      }
+      if (!got) continue;
+      w = (w * got) >> 24; /* w < 2^33, got <= 2^24 */
+      if (!w) w = 1;
+      memcpy(d, NEXT(b, g, np), g->state_size);
+    }
+    memcpy(NEXT(b, g, np), d, g->state_size);
+    next_w[np++] = w;
+  }
+  /* Scaled by a power of two, the heaviest to [2^32, 2^33), so that weights never underflow. */
+  uint64_t top = 0;
+  for (int k = 0; k < np; k++) top = next_w[k] > top ? next_w[k] : top;
+  int shift = top ? 32 - (63 - __builtin_clzll(top)) : 0;
+  uint64_t sum = 0;
+  for (int k = 0; k < np; k++) {
+    b->weight[k] = shift >= 0 ? next_w[k] << shift : next_w[k] >> -shift;
+    if (!b->weight[k]) b->weight[k] = 1;
+    sum += b->weight[k];
+    b->cumulative[k] = sum;
+    memcpy(PART(b, g, k), NEXT(b, g, k), g->state_size);
+  }
+  b->np = np;
+}
+
+/* With infer, the belief lies first in the bot's memory, at its first 64-byte boundary. */
+static belief *belief_of(pf_bot *bot) {
+  char *mem = bot->mem;
+  return (belief *)(mem + (64 - (uintptr_t)mem % 64) % 64);
+}
+
+/* Frees the views' memory, before the bot's memory goes (pf_bot_free) or moves (pf_bot_memory). */
+static void ismcts_close(pf_bot *bot) {
+  if (!bot->mem || !bot->set[S_INFER]) return;
+  belief *b = belief_of(bot);
+  pf_buf_free(&b->now);
+  pf_buf_free(&b->seen);
+}
+
 static pf_move ismcts_choose(pf_bot *bot, const pf_game *g, const void *st) {
   pf_move moves[PF_MAX_MOVES];
   int n = g->legal(st, moves);
   bot->stats = (pf_bot_stats){0};
-  if (n == 1) return moves[0];
+  if (n == 1) {
+    if (bot->set[S_INFER] && bot->mem) belief_of(bot)->have_prev = false; /* followed no further */
+    return moves[0];
+  }
   int threads = (int)bot->set[S_THREADS];
   int64_t iters = bot->set[S_ITERS], time_ms = bot->set[S_TIME];
   if (threads > iters) threads = (int)iters;
@@ -635,12 +808,25 @@ static pf_move ismcts_choose(pf_bot *bot, const pf_game *g, const void *st) {
             .deadline = time_ms ? pf_clock_seconds() + (double)time_ms / 1000 : 0,
             .budget = time_ms && bot->set[S_CLOCK] ? (double)time_ms / 1000 : 0};
   bool solve = bot->set[S_SOLVE] && bot->players == 2;
-  char *mem = search_memory(bot, g, threads, cap, &t, solve ? pf_solve_scratch(g) : 0);
+  int bits = (int)bot->set[S_INFER];
+  size_t lead = bits && observer == seat ? belief_size(g) : 0;
+  char *mem = search_memory(bot, g, threads, cap, &t, solve ? pf_solve_scratch(g) : 0, lead);
+  belief *b = NULL;
+  if (lead) { /* what the others' moves since the last choice say; then this choice is the last */
+    b = belief_at(g, (char *)belief_of(bot));
+    belief_update(b, g, st, seat, bot->players, bits, &bot->rng);
+    memcpy(b->prev, st, g->state_size);
+    b->have_prev = false; /* until the move is chosen */
+    t.particles = b->parts, t.cumulative = b->cumulative, t.np = b->np;
+    bot->stats.particles = b->np;
+  }
   size_t each = search_size(g, cap);
   pf_move solved;
   if (solve && pf_solve(g, st, observer, moves, n, (int)bot->set[S_SOLVE], bot->set[S_HORIZON] == 0, &bot->rng,
-                        mem + (size_t)threads * each, &solved, &bot->stats))
+                        mem + (size_t)threads * each, &solved, &bot->stats)) {
+    if (b) b->prev_move = solved, b->have_prev = true;
     return solved;
+  }
   /* One thread searches with the bot's own generator; several draw theirs from it, one stream each,
    * so that a seed and a thread count make one choice (without a time limit). */
   uint64_t seed = threads > 1 ? pf_rng_next(&bot->rng) : 0;
@@ -681,6 +867,7 @@ static pf_move ismcts_choose(pf_bot *bot, const pf_game *g, const void *st) {
   int best = -1;
   for (int i = 0; i < n; i++)
     if (best < 0 || visits[i] > visits[best] || (visits[i] == visits[best] && reward[i] > reward[best])) best = i;
+  if (b) b->prev_move = moves[best], b->have_prev = true;
   return moves[best];
 }
 
@@ -695,7 +882,7 @@ const pf_bot_kind pf_bot_ismcts = {
     SETTINGS,
     sizeof SETTINGS / sizeof SETTINGS[0],
     ismcts_choose,    NULL,
-    NULL,
+    ismcts_close,
     false,
     true,
     ismcts_instrument,
