@@ -66,10 +66,10 @@ static void captures_zone(const thf_state *s, int p, pf_jw *w) {
   pf_snprintf(label, sizeof label, "Seat %d's captures", p);
   int top = n ? s->cap_size[s->pile_top[p]] : 0; /* what a steal takes (THF-4c), and FCT-4's lock */
   if (top)
-    pf_snprintf(note, sizeof note, "%d points; top capture %d cards%s", pile_points(s, p), top,
-             cap_locked(s, s->pile_top[p]) ? ", locked" : "");
+    pf_snprintf(note, sizeof note, "%d point%s; top capture %d card%s%s", pile_points(s, p),
+                pile_points(s, p) == 1 ? "" : "s", top, top == 1 ? "" : "s", cap_locked(s, s->pile_top[p]) ? ", locked" : "");
   else
-    pf_snprintf(note, sizeof note, "%d points", pile_points(s, p));
+    pf_snprintf(note, sizeof note, "%d point%s", pile_points(s, p), pile_points(s, p) == 1 ? "" : "s");
   pf_zone_open(w, id, "captures", p, label, PF_STACK);
   for (int i = 0; i < n; i++)
     for (int k = 0, m = cap_slots(s, ids[i], slots); k < m; k++) pf_card_write(w, s->card[slots[k]]);

@@ -448,10 +448,12 @@ export class TablePage {
   scoreText(m, s) {
     const sc = m.view?.scores;
     if (!Array.isArray(sc) || s >= sc.length) return '';
-    return sc[s] === null ? ': score hidden' : `: ${sc[s]} ${this.scoreUnit()}`;
+    return sc[s] === null ? ': score hidden' : `: ${sc[s]} ${this.scoreUnit(sc[s])}`;
   }
 
-  scoreUnit() {
+  // The score's unit, for a score of n when given: "1 point", "-1 point", "2 points".
+  scoreUnit(n) {
+    if (Math.abs(n) === 1) return this.score?.unit_one || 'point';
     return this.score?.unit || 'points';
   }
 
@@ -507,7 +509,7 @@ export class TablePage {
       const score = Array.isArray(scores) && s.seat < scores.length ? (scores[s.seat] === null ? 'hidden' : String(scores[s.seat])) : '';
       return h(`li.seat${s.seat === this.seat ? '.me' : ''}${choosing.includes(s.seat) ? '.asked' : ''}`, { dataset: { seat: s.seat } },
         h('span.seat-name', {}, this.name(s.seat)),
-        score !== '' ? h('span.seat-score', { 'aria-label': `${score} ${this.scoreUnit()}`, title: this.scoreUnit() }, score) : null,
+        score !== '' ? h('span.seat-score', { 'aria-label': `${score} ${this.scoreUnit(Number(score))}`, title: this.scoreUnit() }, score) : null,
         marks.length ? h('span.seat-marks', {}, marks.map((k) => h(`span.badge.badge-${k.replace(' ', '-')}`, {}, k))) : null);
     }));
   }
@@ -592,8 +594,7 @@ export class TablePage {
     this.legalPanel.open = this.movesOpen ?? !Array.isArray(m.view?.zones);
     this.legalList.replaceChildren(...legal.map((mv, i) => h('li', {}, h('button.legal-move', {
       type: 'button', dataset: { move: mv }, onclick: () => this.play(i),
-    }, moves?.[i]?.text ? richText(moves[i].text) : richText(mv),
-    moves?.[i]?.text ? h('span.notation', {}, ` ${mv}`) : null))));
+    }, moves?.[i]?.text ? richText(moves[i].text) : richText(mv)))));
     if (!legal.length) this.legalList.append(h('li.help', {}, m.status === 'playing' ? 'Nothing to do now.' : ''));
   }
 
@@ -807,7 +808,7 @@ export class TablePage {
     try {
       const r = await this.conn.request({ type: 'hint', table: this.table, token: this.token });
       if (r.ply !== this.state.ply) return;
-      this.hintLine.replaceChildren('Hint: ', richText(r.text || r.move), ` (${r.move})`);
+      this.hintLine.replaceChildren('Hint: ', richText(r.text || r.move));
       announce(`Hint: ${r.text || r.move}`);
       const i = this.state.legal.indexOf(r.move);
       for (const b of this.legalList.querySelectorAll('.legal-move')) b.classList.toggle('hinted', b.dataset.move === r.move);
