@@ -567,7 +567,9 @@ export class TablePage {
   renderRoundLog(view) {
     const lines = (x) => (Array.isArray(x) ? x.filter((l) => typeof l === 'string') : []);
     const now = lines(view?.log), before = lines(view?.previous_log);
-    const list = (id, ls) => h('ul.round-log', { id }, ls.map((l) => h('li', {}, richText(l))));
+    // The log names seats "seat N" (docs/views.md): here each is named as the page names it.
+    const named = (l) => l.replace(/\bseat (\d+)\b/g, (w, n) => (Number(n) < (this.state?.seats || []).length ? this.name(Number(n)) : w));
+    const list = (id, ls) => h('ul.round-log', { id }, ls.map((l) => h('li', {}, richText(named(l)))));
     this.roundLog.hidden = !Array.isArray(view?.log) && !Array.isArray(view?.previous_log);
     this.roundLog.replaceChildren(...[h('h2', { id: 'round-log-title' }, 'This round'),
       now.length ? list('round-log-now', now) : h('p.help', {}, 'Nothing revealed yet.'),
