@@ -136,6 +136,26 @@ static void end_write(const thf_state *s, pf_jw *w) {
   if (s->hands > 1 && !shared)
     pf_buf_printf(&say, " {%d} took the most in it, %d point%s.", best, s->last_hand[best], s->last_hand[best] == 1 ? "" : "s");
   pf_end_say(w, pf_buf_str(&say));
+  pf_buf_clear(&say);
+  if (!s->fct && s->x_thief != NONE) { /* THF-5: the last turn's steal and its exchange */
+    int r = s->x_recaptures;
+    pf_end_event(w, "last_exchange", "THF-5");
+    pf_jw_key_int(w, "thief", s->x_thief);
+    pf_jw_key_int(w, "victim", s->x_victim);
+    pf_jw_key_int(w, "recaptures", r);
+    pf_jw_key_int(w, "holder", s->x_holder);
+    pf_jw_key_int(w, "cards", s->x_cards);
+    pf_buf_printf(&say, "In the last turn {%d} stole the top capture of {%d}", s->x_thief, s->x_victim);
+    if (r == 1 || r == 2)
+      pf_buf_printf(&say, "; it was re-captured %s, and {%d} kept it, %d cards.", r == 1 ? "once" : "twice", s->x_holder,
+                    s->x_cards);
+    else if (r)
+      pf_buf_printf(&say, "; it was re-captured %d times, and {%d} kept it, %d cards.", r, s->x_holder, s->x_cards);
+    else
+      pf_buf_printf(&say, ", %d cards, and kept it.", s->x_cards);
+    pf_end_say(w, pf_buf_str(&say));
+    pf_buf_clear(&say);
+  }
   if (s->hands > 1) {
     best = best_of(s->total, s->players, &shared);
     pf_end_event(w, "match_over", "THF-8");
