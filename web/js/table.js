@@ -543,8 +543,9 @@ export class TablePage {
     // In review, the whole game's moves (the review's log), else the state's last ones.
     const all = this.review?.log.size ? [...this.review.log.values()].sort((a, b) => a.ply - b.ply) : m.log || [];
     const log = [...all].reverse();
-    // Once over, the log's last lines say what the end did (the view's end events).
-    const end = m.status === 'over' ? endEvents(m.view).reverse() : [];
+    // Once over, the log's last lines say what the end did (the view's end events); the review's
+    // log is the game's moves alone, one line a step.
+    const end = m.status === 'over' && !this.review ? endEvents(m.view).reverse() : [];
     this.logList.replaceChildren(...end.map((e) => h('li.log-end', {}, richText(endText(e, (s) => this.name(s))))),
       ...log.map((e) => h('li', { dataset: { ply: e.ply } },
         h('span.log-ply', { 'aria-hidden': 'true' }, `${e.ply + 1}. `), richText(this.logText(e)))));
