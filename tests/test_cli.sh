@@ -35,8 +35,8 @@ check "games --json" $PILFER games --json
 grep -q '"name": "target"' "$T/out" && grep -q '"type": "int"' "$T/out" && ok "games --json lists the option's type" || bad "games --json content"
 # What each score counts: Skip-Bo Junior's are the cards left in the stockpile, and lower wins (SBJ-6).
 python3 -c 'import json,sys; g={x["id"]: x["score"] for x in json.load(open(sys.argv[1]))}
-assert g["skip-bo-junior"] == {"unit": "cards left", "lower_wins": True}, g
-assert g["thief"] == {"unit": "points", "lower_wins": False}, g' "$T/out" && ok "games --json says what scores count" || bad "games --json score"
+assert g["skip-bo-junior"] == {"unit": "cards left", "unit_one": "card left", "lower_wins": True}, g
+assert g["thief"] == {"unit": "points", "unit_one": "point", "lower_wins": False}, g' "$T/out" && ok "games --json says what scores count" || bad "games --json score"
 # Every game's rules as a person learns them (src/games/rules/<id>.md, as plain text): each of
 # its rulings' ids, the sections in the order of learning, every general ruling cited explained
 # ("G-6 (..."), no line wider than 78 columns.

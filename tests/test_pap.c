@@ -254,7 +254,7 @@ static void test_PAP_3_drawn_cards_hidden(void **unused) {
   if (strstr(t, "R:S+") || !strstr(t, "The Headpointer has 4 drawn cards still to place.")) fail_msg("seat 1 sees:\n%s", t);
   free(t);
   /* Placed, a card is face up for everyone, and the move that places it says which it is. */
-  tu_expect_told(&r, "c1>1", 1, "put c1 R:S+ (+1) on a new pile 1");
+  tu_expect_told(&r, "c1>1", 1, "put the red card \u201c+1\u201d on a new pile 1");
   play(&r, "c1>1");
   tu_expect_view_of(&r, 1, "levels.0.piles", "[R:S+]");
   tu_expect_view_of(&r, 1, "unplaced_count", "3");

@@ -335,7 +335,7 @@ static void test_action_draw_more(void **unused) {
   tu_expect_view(&r, "rows.0.cards", "R G B"); /* the card left the row, and the game */
   tu_expect_view(&r, "out", "1");
   tu_expect_view(&r, "acted", "0");
-  assert_true(log_has(&r, 1, "seat 0 used Draw More (R:A13): the Headpointer draws 6 more cards"));
+  assert_true(log_has(&r, 1, "seat 0 used Draw More: the Headpointer draws 6 more cards"));
   pf_run_free(&r);
 }
 
@@ -390,7 +390,7 @@ static void test_action_discard(void **unused) {
   play(&r, "c1>1 c2>1 c3>2 c4>2");
   assert_int_equal(pf_run_to_move(&r), 0);
   tu_expect_legal(&r, "discard:p0.1 discard:p1.1 discard:p1.2 pass");
-  tu_expect_told(&r, "discard:p1.1", 0, "use Discard (R:A4): discard card 1 of seat 1: G:S+");
+  tu_expect_told(&r, "discard:p1.1", 0, "use Discard: discard card 1 of seat 1: the green card \u201c+1\u201d");
   play(&r, "discard:p1.1");
   tu_expect_view(&r, "rows.1.cards", "B");
   tu_expect_view(&r, "out", "2");
@@ -423,7 +423,7 @@ static void test_action_switch(void **unused) {
   play(&r, "give:1");
   tu_expect_view(&r, "rows.0.cards", "G:S+");
   tu_expect_view(&r, "rows.1.cards", "R B");
-  assert_true(log_has(&r, 1, "seat 0 gave R to you for G:S+"));
+  assert_true(log_has(&r, 1, "seat 0 gave the textless red card to you for the green card \u201c+1\u201d"));
   pf_run_free(&r);
 }
 
@@ -620,11 +620,11 @@ static void test_action_trade_pile_variant(void **unused) {
   play(&r, "@1 @1 @2");
   while (pf_run_to_move(&r) != 0) tu_play(&r, "pass");
   play(&r, "trade:1");
-  tu_expect_told(&r, "give:2", 0, "give card 2, G, to seat 1");
-  tu_expect_told(&r, "give:2", PF_VIEW_ALL, "give card 2, G, to seat 1");
-  tu_expect_told(&r, "give:2", 1, "give G to you");
-  tu_expect_told(&r, "give:2", 2, "give G to seat 1");
-  tu_expect_told(&r, "give:2", PF_VIEW_PUBLIC, "give G to seat 1");
+  tu_expect_told(&r, "give:2", 0, "give card 2 of your row, the textless green card, to seat 1");
+  tu_expect_told(&r, "give:2", PF_VIEW_ALL, "give card 2 of their row, the textless green card, to seat 1");
+  tu_expect_told(&r, "give:2", 1, "give the textless green card to you");
+  tu_expect_told(&r, "give:2", 2, "give the textless green card to seat 1");
+  tu_expect_told(&r, "give:2", PF_VIEW_PUBLIC, "give the textless green card to seat 1");
   pf_run_free(&r);
 }
 

@@ -364,6 +364,12 @@ static void game_over(table *t) {
   g->view_text(t->run.state, PF_VIEW_ALL, &t->style, &v);
   fputs(pf_buf_str(&v), stdout);
   pf_buf_free(&v);
+  /* What the end did, as the view's end events tell it (docs/views.md, "End events"). */
+  json_t *view = pf_view_json(g, t->run.state, t->run.setup.players, PF_VIEW_PUBLIC);
+  json_t *end = json_object_get(view, "end");
+  for (size_t i = 0; i < json_array_size(end); i++)
+    printf("%s%s\n", i ? "" : "How it ended:\n", json_string_value(json_object_get(json_array_get(end, i), "text")));
+  json_decref(view);
   print_scores(t, -1);
   int w[PF_MAX_PLAYERS], n = g->winners(t->run.state, w);
   if (n == 0) printf("Nobody wins.\n");

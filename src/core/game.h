@@ -196,9 +196,10 @@ typedef struct pf_game {
   /* (pf_card_str_in and the other _in functions of card.h) The notation of the game's own cards,
    * codes from PF_CARD_GAME up (Point-a-Pile's generated cards). NULL: only cards the core names. */
   const pf_card_notation *cards;
-  /* What scores() counts, for people: NULL is "points"; Skip-Bo Junior's "cards left".
+  /* What scores() counts, for people: NULL is "points"; Skip-Bo Junior's "cards left"; and
+   * score_unit_one the same for a score of 1 or -1 (NULL is "point"; "card left").
    * score_low_wins: the lower score is the better (`pilfer games --json`: "score"). */
-  const char *score_unit;
+  const char *score_unit, *score_unit_one;
   bool score_low_wins;
 
   /* ---- optional: more of the views ---- */

@@ -701,7 +701,7 @@ static void gha_zones(const gha_state *s, int seat, pf_jw *w) {
     char id[PF_ZONE_ID], label[32], note[32];
     pf_snprintf(id, sizeof id, "captures:%d", p);
     pf_snprintf(label, sizeof label, "Seat %d's captures", p);
-    pf_snprintf(note, sizeof note, "%d points", s->points[p]);
+    pf_snprintf(note, sizeof note, "%d point%s", s->points[p], s->points[p] == 1 ? "" : "s");
     pf_zone_open(w, id, "captures", p, label, PF_STACK);
     pile_cards(s, p, seat, w);
     pf_zone_write_note(w, note);

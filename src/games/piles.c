@@ -793,12 +793,12 @@ static void pil_move_zones(const void *vs, pf_move m, pf_move_zones *z) {
   castle_id(MOVE_POS(m), z->to);
 }
 
-/* "7♥ on b2 (over 9♠: value 11 → 12)", or a pass: what a move does (all of it is public). */
+/* "7♥ on b2 (over 9♠: value from 11 to 12)", or a pass: what a move does (all of it is public). */
 static void pil_describe(const void *vs, pf_move m, int viewer, const pf_style *st, pf_buf *out) {
   const pil_state *s = vs;
   char ps[3];
   if (m == MOVE_PASS) {
-    pf_buf_printf(out, "pass: seat %d takes a card at random from %s hand (PIL-7)", taker_of(s->turn),
+    pf_buf_printf(out, "pass: seat %d takes a card at random from %s hand", taker_of(s->turn),
                   viewer == s->turn ? "your" : "their");
     return;
   }
@@ -807,7 +807,7 @@ static void pil_describe(const void *vs, pf_move m, int viewer, const pf_style *
   put_card(out, MOVE_CARD(m), st);
   pf_buf_printf(out, " on %s (over ", ps);
   put_card(out, top_card(s, pos), st);
-  pf_buf_printf(out, ": value %d -> %d)", pile_value(s, pos), value_with(s, pos, MOVE_CARD(m)));
+  pf_buf_printf(out, ": value from %d to %d)", pile_value(s, pos), value_with(s, pos, MOVE_CARD(m)));
 }
 
 /* PIL-7: the card taken is told to the passer and the taker only. */

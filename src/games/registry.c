@@ -108,6 +108,7 @@ void pf_games_write(pf_jw *w) {
     pf_jw_key(w, "score");
     pf_jw_open(w, '{');
     pf_jw_key_str(w, "unit", g->score_unit ? g->score_unit : "points");
+    pf_jw_key_str(w, "unit_one", g->score_unit_one ? g->score_unit_one : "point");
     pf_jw_key(w, "lower_wins");
     pf_jw_bool(w, g->score_low_wins);
     pf_jw_close(w, '}');

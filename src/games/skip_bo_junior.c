@@ -978,7 +978,7 @@ static void sbj_describe(const void *vs, pf_move m, int viewer, const pf_style *
   pf_buf_printf(out, n == 1 ? " starts b%d" : " onto b%d", b + 1);
   if (c == WILD) pf_buf_printf(out, " (as %d)", n);
   if (src == 0 && s->size[pile] == 1)
-    pf_buf_printf(out, ": %s stockpile is empty, a win (SBJ-6)", whose);
+    pf_buf_printf(out, ": %s stockpile is empty, a win", whose);
   else if (n == COMPLETE)
     pf_buf_printf(out, ": b%d is complete and set aside", b + 1);
 }
@@ -1102,6 +1102,7 @@ const pf_game pf_game_skip_bo_junior = {
     .move_parse = sbj_move_parse,
     .scores = sbj_scores,
     .score_unit = "cards left", /* in the stockpile: the first to empty it wins (SBJ-6) */
+    .score_unit_one = "card left",
     .score_low_wins = true,
     .winners = sbj_winners,
     .view_write = sbj_view_write,

@@ -429,6 +429,7 @@ static void load_deal(thf_state *s) {
 
 static void start_turn(thf_state *s) {
   s->phase = PH_START;
+  s->x_thief = NONE;
   if (s->fct) draw(s, s->turn, s->hand_len[s->turn] + 1); /* FCT-3 */
 }
 
@@ -541,6 +542,9 @@ static inline __attribute__((always_inline)) void apply(thf_state *s, pf_move m)
     if (s->phase == PH_ANSWER) { /* THF-5: a re-capture; its maker draws at once */
       int who = s->answerer;
       steal(s, who, s->other, a);
+      s->x_recaptures++;
+      s->x_holder = (uint8_t)who;
+      s->x_cards = s->cap_size[s->pile_top[who]];
       draw(s, who, s->hand_size);
       s->answerer = s->other;
       s->other = (uint8_t)who;
@@ -549,6 +553,10 @@ static inline __attribute__((always_inline)) void apply(thf_state *s, pf_move m)
     }
     s->contested = (uint8_t)rk(pile_top_card(s, MV_B(m)));
     steal(s, p, MV_B(m), a);
+    s->x_thief = s->x_holder = (uint8_t)p;
+    s->x_victim = (uint8_t)MV_B(m);
+    s->x_recaptures = 0;
+    s->x_cards = s->cap_size[s->pile_top[p]];
     break;
   case K_PASS:
     if (s->phase == PH_ANSWER) /* THF-5: the exchange is over and the turn goes on (THF-6) */

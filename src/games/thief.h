@@ -85,6 +85,10 @@ typedef struct thf_state {
   uint8_t last_turn;  /* THF-7: a draw took the last card of the stock; this turn is the last */
   uint8_t answerer, other; /* THF-5: who may re-capture now, and from whom */
   uint8_t contested;       /* THF-5: the contested rank key */
+  /* THF-5, for the view's end: the last steal of the turn in progress (the hand's last turn once
+   * over) and its exchange: the thief (NONE: no steal this turn), the victim, the re-captures
+   * that answered it, and the seat holding the contested capture, of x_cards cards, at its end. */
+  uint8_t x_thief, x_victim, x_recaptures, x_holder, x_cards;
   uint8_t stop;            /* stop_at_deal_end: a hand's end that is not the game's stops play (PH_STOPPED) */
   int32_t hands, hand_no, ndeals_given;
   int total[MAX_SEATS];     /* THF-8: the totals of the hands finished */

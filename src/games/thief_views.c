@@ -66,10 +66,10 @@ static void captures_zone(const thf_state *s, int p, pf_jw *w) {
   pf_snprintf(label, sizeof label, "Seat %d's captures", p);
   int top = n ? s->cap_size[s->pile_top[p]] : 0; /* what a steal takes (THF-4c), and FCT-4's lock */
   if (top)
-    pf_snprintf(note, sizeof note, "%d points; top capture %d cards%s", pile_points(s, p), top,
-             cap_locked(s, s->pile_top[p]) ? ", locked" : "");
+    pf_snprintf(note, sizeof note, "%d point%s; top capture %d card%s%s", pile_points(s, p),
+                pile_points(s, p) == 1 ? "" : "s", top, top == 1 ? "" : "s", cap_locked(s, s->pile_top[p]) ? ", locked" : "");
   else
-    pf_snprintf(note, sizeof note, "%d points", pile_points(s, p));
+    pf_snprintf(note, sizeof note, "%d point%s", pile_points(s, p), pile_points(s, p) == 1 ? "" : "s");
   pf_zone_open(w, id, "captures", p, label, PF_STACK);
   for (int i = 0; i < n; i++)
     for (int k = 0, m = cap_slots(s, ids[i], slots); k < m; k++) pf_card_write(w, s->card[slots[k]]);
@@ -136,6 +136,26 @@ static void end_write(const thf_state *s, pf_jw *w) {
   if (s->hands > 1 && !shared)
     pf_buf_printf(&say, " {%d} took the most in it, %d point%s.", best, s->last_hand[best], s->last_hand[best] == 1 ? "" : "s");
   pf_end_say(w, pf_buf_str(&say));
+  pf_buf_clear(&say);
+  if (!s->fct && s->x_thief != NONE) { /* THF-5: the last turn's steal and its exchange */
+    int r = s->x_recaptures;
+    pf_end_event(w, "last_exchange", "THF-5");
+    pf_jw_key_int(w, "thief", s->x_thief);
+    pf_jw_key_int(w, "victim", s->x_victim);
+    pf_jw_key_int(w, "recaptures", r);
+    pf_jw_key_int(w, "holder", s->x_holder);
+    pf_jw_key_int(w, "cards", s->x_cards);
+    pf_buf_printf(&say, "In the last turn {%d} stole the top capture of {%d}", s->x_thief, s->x_victim);
+    if (r == 1 || r == 2)
+      pf_buf_printf(&say, "; it was re-captured %s, and {%d} kept it, %d cards.", r == 1 ? "once" : "twice", s->x_holder,
+                    s->x_cards);
+    else if (r)
+      pf_buf_printf(&say, "; it was re-captured %d times, and {%d} kept it, %d cards.", r, s->x_holder, s->x_cards);
+    else
+      pf_buf_printf(&say, ", %d cards, and kept it.", s->x_cards);
+    pf_end_say(w, pf_buf_str(&say));
+    pf_buf_clear(&say);
+  }
   if (s->hands > 1) {
     best = best_of(s->total, s->players, &shared);
     pf_end_event(w, "match_over", "THF-8");

@@ -103,11 +103,12 @@ test('Point-a-Pile between two browsers: a sealed choice shows as chosen to the 
   }
   assert.ok(sealedSeen > 0, 'a sealed choice was seen');
   // After the game, the view's round log (`log`, `previous_log`) on both pages says what every
-  // seat chose (PAP-4), from the page's generic round log panel.
+  // seat chose (PAP-4), from the page's generic round log panel, each seat by the page's name.
   for (const p of [a, b]) {
     assert.equal(await p.locator('#round-log').isHidden(), false);
-    assert.match(await p.locator('#round-log').textContent(),
-      /Pointing: seat 0 at (pile \d|empty space); seat 1 at (pile \d|empty space); seat 2 at (pile \d|empty space)/);
+    const told = await p.locator('#round-log').textContent();
+    assert.match(told, /Pointing: Seat 0[^;]* at (pile \d|empty space); Seat 1[^;]* at (pile \d|empty space); Seat 2[^;]* at (pile \d|empty space)/);
+    assert.doesNotMatch(told, /\bseat \d/);
   }
   // Both played on the board's zones (placing, pointing: no move here is a bare button), seat 1
   // too when it chose after seat 0 (from the state's moves).

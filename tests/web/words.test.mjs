@@ -150,10 +150,13 @@ for (const g of GAMES) {
     await playToEnd(page, {
       each: async (n) => {
         await scan(`move ${n}`);
-        if (n % 5 === 1 && (await tableData(page)).myturn === '1') {
+        if ((n === 1 || n === 6) && (await tableData(page)).myturn === '1') {
           await page.locator('#hint-btn').click();
           await page.waitForFunction(() => /^(Hint|No hint)/.test(document.querySelector('.hint-line').textContent), null, { timeout: hang(20000) });
           await scan(`hint after move ${n}`);
+          // The hint shows its move on the board, a card chosen: the page anew, to play on by clicking.
+          await page.reload();
+          await page.waitForFunction(() => document.querySelector('.table-page')?.dataset.states > 0);
         }
       },
     });

@@ -39,18 +39,21 @@ export function cardLabel(s, info) {
     case 'joker': return 'joker';
     case 'standard': return `${RANK_NAMES[c.rank] || c.rank} of ${SUITS[c.suit].name}`;
     case 'sbj': return c.value === 'W' ? 'wild card' : `card ${c.value}`;
-    case 'pap': return `${PAP_COLOURS[c.colour]} card ${s}${says}`;
+    case 'pap': return `${PAP_COLOURS[c.colour]} card${says}`;
+    case 'mission': return `mission${says}`;
     default: return `card ${s}${says}`;
   }
 }
 
-// A short text for a card, as in a line of text: 7♥, 10♠, Joker, W, G:N45.
+// A short text for a card, as in a line of text: 7♥, 10♠, Joker, W, "The green card" (a
+// Point-a-Pile card by its colour: its notation is not for players).
 export function cardShort(s) {
   const c = parseCard(s);
   switch (c.kind) {
     case 'back': return '??';
     case 'joker': return 'Joker';
     case 'standard': return (RANKS[c.rank] || c.rank) + SUITS[c.suit].sym;
+    case 'pap': return `The ${PAP_COLOURS[c.colour]} card`;
     default: return s;
   }
 }

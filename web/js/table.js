@@ -474,10 +474,12 @@ export class TablePage {
   scoreText(m, s) {
     const sc = m.view?.scores;
     if (!Array.isArray(sc) || s >= sc.length) return '';
-    return sc[s] === null ? ': score hidden' : `: ${sc[s]} ${this.scoreUnit()}`;
+    return sc[s] === null ? ': score hidden' : `: ${sc[s]} ${this.scoreUnit(sc[s])}`;
   }
 
-  scoreUnit() {
+  // The score's unit, for a score of n when given: "1 point", "-1 point", "2 points".
+  scoreUnit(n) {
+    if (Math.abs(n) === 1) return this.score?.unit_one || 'point';
     return this.score?.unit || 'points';
   }
 
@@ -533,7 +535,7 @@ export class TablePage {
       const score = Array.isArray(scores) && s.seat < scores.length ? (scores[s.seat] === null ? 'hidden' : String(scores[s.seat])) : '';
       return h(`li.seat${s.seat === this.seat ? '.me' : ''}${choosing.includes(s.seat) ? '.asked' : ''}`, { dataset: { seat: s.seat } },
         h('span.seat-name', {}, this.name(s.seat)),
-        score !== '' ? h('span.seat-score', { 'aria-label': `${score} ${this.scoreUnit()}`, title: this.scoreUnit() }, score) : null,
+        score !== '' ? h('span.seat-score', { 'aria-label': `${score} ${this.scoreUnit(Number(score))}`, title: this.scoreUnit() }, score) : null,
         marks.length ? h('span.seat-marks', {}, marks.map((k) => h(`span.badge.badge-${k.replace(' ', '-')}`, {}, k))) : null);
     }));
   }
@@ -567,8 +569,9 @@ export class TablePage {
     // In review, the whole game's moves (the review's log), else the state's last ones.
     const all = this.review?.log.size ? [...this.review.log.values()].sort((a, b) => a.ply - b.ply) : m.log || [];
     const log = [...all].reverse();
-    // Once over, the log's last lines say what the end did (the view's end events).
-    const end = m.status === 'over' ? endEvents(m.view).reverse() : [];
+    // Once over, the log's last lines say what the end did (the view's end events); the review's
+    // log is the game's moves alone, one line a step.
+    const end = m.status === 'over' && !this.review ? endEvents(m.view).reverse() : [];
     this.logList.replaceChildren(...end.map((e) => h('li.log-end', {}, richText(endText(e, (s) => this.name(s))))),
       ...log.map((e) => h('li', { dataset: { ply: e.ply } },
         h('span.log-ply', { 'aria-hidden': 'true' }, `${e.ply + 1}. `), richText(this.logText(e)))));
@@ -591,7 +594,9 @@ export class TablePage {
   renderRoundLog(view) {
     const lines = (x) => (Array.isArray(x) ? x.filter((l) => typeof l === 'string') : []);
     const now = lines(view?.log), before = lines(view?.previous_log);
-    const list = (id, ls) => h('ul.round-log', { id }, ls.map((l) => h('li', {}, richText(l))));
+    // The log names seats "seat N" (docs/views.md): here each is named as the page names it.
+    const named = (l) => l.replace(/\bseat (\d+)\b/g, (w, n) => (Number(n) < (this.state?.seats || []).length ? this.name(Number(n)) : w));
+    const list = (id, ls) => h('ul.round-log', { id }, ls.map((l) => h('li', {}, richText(named(l)))));
     this.roundLog.hidden = !Array.isArray(view?.log) && !Array.isArray(view?.previous_log);
     this.roundLog.replaceChildren(...[h('h2', { id: 'round-log-title' }, 'This round'),
       now.length ? list('round-log-now', now) : h('p.help', {}, 'Nothing revealed yet.'),
@@ -618,8 +623,7 @@ export class TablePage {
     this.legalPanel.open = this.movesOpen ?? !Array.isArray(m.view?.zones);
     this.legalList.replaceChildren(...legal.map((mv, i) => h('li', {}, h('button.legal-move', {
       type: 'button', dataset: { move: mv }, onclick: () => this.play(i),
-    }, moves?.[i]?.text ? richText(moves[i].text) : richText(mv),
-    moves?.[i]?.text ? h('span.notation', {}, ` ${mv}`) : null))));
+    }, moves?.[i]?.text ? richText(moves[i].text) : richText(mv)))));
     if (!legal.length) this.legalList.append(h('li.help', {}, m.status === 'playing' ? 'Nothing to do now.' : ''));
   }
 
@@ -841,7 +845,7 @@ export class TablePage {
     try {
       const r = await this.conn.request({ type: 'hint', table: this.table, token: this.token });
       if (r.ply !== this.state.ply) return;
-      this.hintLine.replaceChildren('Hint: ', richText(r.text || r.move), ` (${r.move})`);
+      this.hintLine.replaceChildren('Hint: ', richText(r.text || r.move));
       announce(`Hint: ${r.text || r.move}`);
       const i = this.state.legal.indexOf(r.move);
       for (const b of this.legalList.querySelectorAll('.legal-move')) b.classList.toggle('hinted', b.dataset.move === r.move);

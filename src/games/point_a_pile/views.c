@@ -5,6 +5,7 @@
 #include "games/point_a_pile/pap.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/slots.h"
@@ -251,7 +252,13 @@ static void piles_zones(const pap_state *s, pf_jw *w) {
       char id[PF_ZONE_ID], label[32];
       int n = pap_pile_cards(s, l, p, ks);
       pile_id(l, p, id);
-      pf_snprintf(label, sizeof label, l ? "Pile %d of split %d" : "Pile %d", p + 1, l);
+      static const char *const NTH[] = {"", "", " second", " third", " fourth", " fifth"};
+      if (!l)
+        pf_snprintf(label, sizeof label, "Pile %d", p + 1);
+      else if (l < 6)
+        pf_snprintf(label, sizeof label, "Pile %d of the%s split", p + 1, NTH[l]);
+      else
+        pf_snprintf(label, sizeof label, "Pile %d of a later split", p + 1);
       pf_zone_open(w, id, "pile", -1, label, PF_FAN);
       cards_write(s, ks, n, w);
       const char *note = p == s->npiles[l]                    ? "new pile"
@@ -277,7 +284,7 @@ static void rows_zones(const pap_state *s, int seat, pf_jw *w) {
     pf_snprintf(label, sizeof label, "Seat %d's row", p);
     pf_zone_open(w, id, "row", p, label, PF_FAN);
     pf_slots_cards_write(w, s->card, s->row[p], n, whole ? 0 : n - 1);
-    if (whole) pf_zone_write_value(w, pap_score_of(s, p), "%lld points");
+    if (whole) pf_zone_write_value(w, pap_score_of(s, p), abs(pap_score_of(s, p)) == 1 ? "%lld point" : "%lld points");
     pf_zone_close(w);
   }
   for (int p = 0; p < s->players && s->missions; p++) {
@@ -446,6 +453,22 @@ static void put_card(pf_buf *out, pf_card c, const pf_style *st) {
   pf_buf_puts(out, pf_card_render_in(&pf_pap_notation, c, st, b));
 }
 
+/* A card in words, for what moves and the log tell: "the blue card \u201c3 if 6+ cards\u201d", "the
+ * purple card \u201cSwap\u201d" (a Rule, Shy or Action card by its name), "the textless green card". */
+static void put_words(pf_buf *out, pf_card c) {
+  const char *colour = pf_pap_colour_name(pf_pap_colour(c)), *name = pf_pap_kind_name(c);
+  if (is_textless(c)) {
+    pf_buf_printf(out, "the textless %s card", colour);
+    return;
+  }
+  pf_buf_printf(out, "the %s card \u201c", colour);
+  if (*name)
+    pf_buf_puts(out, name);
+  else
+    pf_pap_card_text(c, out);
+  pf_buf_puts(out, "\u201d");
+}
+
 /* Adds c to the legend of card texts shown under the table, once. */
 static void legend_add(pf_card *legend, int *n, pf_card c) {
   if (is_textless(c)) return;
@@ -476,7 +499,7 @@ static void action_words(int kind, int a, int b, pf_card target, int viewer, con
   char name[16];
   switch (kind) {
   case PF_PAP_SWAP: pf_buf_printf(out, "swap piles %d and %d", a + 1, b + 1); return;
-  case PF_PAP_STEAL: pf_buf_printf(out, "take c%d ", a + 1); break;
+  case PF_PAP_STEAL: pf_buf_puts(out, "take "); break;
   case PF_PAP_HEADPOINTER: pf_buf_puts(out, "become the Headpointer"); return;
   case PF_PAP_DISCARD: pf_buf_printf(out, "discard card %d of %s: ", b + 1, a == viewer ? "your row" : seat_name(a, viewer, name)); break;
   case PF_PAP_RANDOM: pf_buf_printf(out, "settle pile %d by rock-paper-scissors", b + 1); return;
@@ -496,7 +519,8 @@ static void action_words(int kind, int a, int b, pf_card target, int viewer, con
   case PF_PAP_ACTION_STOP: pf_buf_puts(out, "no more actions this round"); return;
   default: pf_buf_printf(out, "win pile %d alone, giving every other player a card", b + 1); return;
   }
-  put_card(out, target, st);
+  (void)st;
+  put_words(out, target);
 }
 
 static void log_text(const pap_event *e, int n, int viewer, const pf_style *st, pf_buf *out) {
@@ -540,9 +564,7 @@ static void log_text(const pap_event *e, int n, int viewer, const pf_style *st, 
                     pf_pap_kind_name(pf_pap_make_kind(0, PF_PAP_RULE, e->act)));
       break;
     case EV_ACTION:
-      pf_buf_printf(out, "  %s used %s (", seat_name(e->seat, viewer, b), action_name(e->act));
-      put_card(out, e->card[0], st);
-      pf_buf_puts(out, "): ");
+      pf_buf_printf(out, "  %s used %s: ", seat_name(e->seat, viewer, b), action_name(e->act));
       action_words(e->act, e->a, e->b, e->card[1], viewer, st, out);
       pf_buf_putc(out, '\n');
       break;
@@ -558,11 +580,11 @@ static void log_text(const pap_event *e, int n, int viewer, const pf_style *st, 
       break;
     case EV_GIVE:
       pf_buf_printf(out, "    %s gave ", seat_name(e->seat, viewer, b));
-      put_card(out, e->card[0], st);
+      put_words(out, e->card[0]);
       pf_buf_printf(out, " to %s", seat_name(e->a, viewer, b));
       if (e->card[1]) {
         pf_buf_puts(out, " for ");
-        put_card(out, e->card[1], st);
+        put_words(out, e->card[1]);
       }
       pf_buf_putc(out, '\n');
       break;
@@ -820,12 +842,9 @@ void pap_describe(const void *vs, pf_move m, int viewer, const pf_style *st, pf_
   case MV_PLACE: {
     int k = MV_A(m), p = MV_B(m);
     pf_card c = drawn(s, k); /* face up once placed: everyone may know it */
-    pf_buf_printf(out, "put c%d ", k + 1);
-    put_card(out, c, st);
-    pf_buf_puts(out, " (");
-    pf_pap_card_text(c, out);
-    pf_buf_puts(out, ") ");
-    pf_buf_printf(out, p == s->npiles[l] ? "on a new pile %d" : "on pile %d", p + 1);
+    pf_buf_puts(out, "put ");
+    put_words(out, c);
+    pf_buf_printf(out, p == s->npiles[l] ? " on a new pile %d" : " on pile %d", p + 1);
     return;
   }
   case MV_PASS: pf_buf_puts(out, "use no action now"); return;
@@ -840,8 +859,8 @@ void pap_describe(const void *vs, pf_move m, int viewer, const pf_style *st, pf_
     /* The card is face up once given; where it lay only those who see the row know (PAP-8). */
     bool where = pap_row_visible(s, viewer, actor);
     pf_buf_puts(out, "give ");
-    if (where) pf_buf_printf(out, "card %d, ", MV_B(m) + 1);
-    put_card(out, row_card(s, actor, MV_B(m)), st);
+    if (where) pf_buf_printf(out, "card %d of %s row, ", MV_B(m) + 1, viewer == actor ? "your" : "their");
+    put_words(out, row_card(s, actor, MV_B(m)));
     pf_buf_printf(out, "%s to %s", where ? "," : "", seat_name(s->pend_to, viewer, b));
     return;
   }
@@ -852,9 +871,7 @@ void pap_describe(const void *vs, pf_move m, int viewer, const pf_style *st, pf_
     if (act == PF_PAP_STEAL) target = drawn(s, a);
     if (act == PF_PAP_DISCARD || act == PF_PAP_SWITCH) target = row_card(s, a, b);
     if (act == PF_PAP_REORDER) target = row_card(s, actor, b);
-    pf_buf_printf(out, "use %s (", action_name(act));
-    put_card(out, row_card(s, actor, pap_action_pos(s, actor, act)), st);
-    pf_buf_puts(out, "): ");
+    pf_buf_printf(out, "use %s: ", action_name(act));
     action_words(act, a, b, target, viewer, st, out);
     return;
   }
@@ -864,14 +881,10 @@ void pap_describe(const void *vs, pf_move m, int viewer, const pf_style *st, pf_
     return;
   }
   if (MV_B(m) == EMPTY) {
-    pf_buf_puts(out, "tap empty space");
+    pf_buf_puts(out, "point at empty space");
     return;
   }
   uint8_t ks[MAX_DRAW];
   int n = pap_pile_cards(s, l, MV_B(m), ks);
-  pf_buf_printf(out, "point at pile %d:", MV_B(m) + 1);
-  for (int i = 0; i < n; i++) {
-    pf_buf_putc(out, ' ');
-    put_card(out, drawn(s, ks[i]), st);
-  }
+  pf_buf_printf(out, "point at pile %d (%d card%s)", MV_B(m) + 1, n, n == 1 ? "" : "s");
 }
