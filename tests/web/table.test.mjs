@@ -83,9 +83,10 @@ test('your clock and the takeover countdown beside your seat in the dock, the ot
 
 test('chatting is presence: no takeover, never away; silent, the bot plays and says so; back at a tap; the late move\'s line goes at the seat\'s next move', { timeout: hang(150000) }, async () => {
   const a = await newPage(env.browser), b = await named('Bo');
-  // Ann's connection: her first move is sent for another ply, as a move that arrives late is.
+  // Ann's connections (the lobby's /ws and the table's /ws?table=ID): her first move is sent for
+  // another ply, as a move that arrives late is.
   let late = true;
-  await a.routeWebSocket(/\/ws$/, (ws) => {
+  await a.routeWebSocket(/\/ws(\?.*)?$/, (ws) => {
     const server = ws.connectToServer();
     ws.onMessage((m) => {
       const msg = typeof m === 'string' ? JSON.parse(m) : null;
