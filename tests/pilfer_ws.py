@@ -1,4 +1,4 @@
-"""A server's client for the Python tests (test_shard.py, test_cluster_nginx.py): starting
+"""A server's client for the Python tests (test_hosting.py, test_shard.py, test_cluster_nginx.py): starting
 `pilfer serve`, HTTP GET, and a minimal WebSocket client (RFC 6455: text messages, pings
 answered), all on loopback."""
 import base64
@@ -60,10 +60,12 @@ def read_head(s):
     return status, headers, rest
 
 
-def http_get(port, path, tls=False):
-    """GET path from 127.0.0.1:port (over TLS with tls): (status, headers, body bytes)."""
+def http_get(port, path, tls=False, extra="", host=None):
+    """GET path from 127.0.0.1:port (over TLS with tls), with the header lines extra and the Host
+    host (default 127.0.0.1:port): (status, headers, body bytes)."""
     s = connect(port, tls)
-    s.sendall(("GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n\r\n" % (path, port)).encode())
+    s.sendall(("GET %s HTTP/1.1\r\nHost: %s\r\n%sConnection: close\r\n\r\n"
+               % (path, host or "127.0.0.1:%d" % port, extra)).encode())
     status, headers, body = read_head(s)
     while True:
         chunk = s.recv(65536)
@@ -82,12 +84,18 @@ def http_json(port, path):
 class WS:
     """A WebSocket to 127.0.0.1:port at path; status is the upgrade's HTTP status (101)."""
 
-    def __init__(self, port, path="/ws", timeout=30, tls=False):
+    def __init__(self, port, path="/ws", timeout=30, tls=False, origin=None, host=None, xff=None):
+        """With origin, host or xff: the upgrade's Origin, Host and X-Forwarded-For headers."""
         self.s = connect(port, tls, timeout)
         key = base64.b64encode(os.urandom(16)).decode()
-        self.s.sendall(("GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                        "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: pilfer\r\n\r\n"
-                        % (path, port, key)).encode())
+        req = ("GET %s HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: pilfer\r\n"
+               % (path, host or "127.0.0.1:%d" % port, key))
+        if origin:
+            req += "Origin: %s\r\n" % origin
+        if xff:
+            req += "X-Forwarded-For: %s\r\n" % xff
+        self.s.sendall((req + "\r\n").encode())
         self.status, self.headers, self.buf = read_head(self.s)
         self.next_id = 1
 
@@ -131,14 +139,17 @@ class WS:
             if fin:
                 return json.loads(message)
 
-    def request(self, obj):
-        """Sends obj with the next id; the reply to it (or its error)."""
+    def request(self, obj, want=None):
+        """Sends obj with the next id; the reply to it (or its error); with want, a reply of
+        another type is an AssertionError."""
         obj["id"] = self.next_id
         self.next_id += 1
         self.send(obj)
         while True:
             m = self.recv()
             if m.get("id") == obj["id"]:
+                if want and m.get("type") != want:
+                    raise AssertionError("%s: wanted %s, got %s" % (obj, want, m))
                 return m
 
     def state(self, table, ply_above=-1):

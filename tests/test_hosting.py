@@ -24,7 +24,6 @@ import random
 import re
 import shutil
 import socket
-import ssl
 import subprocess
 import sys
 import tempfile
@@ -32,6 +31,7 @@ import time
 
 import checks
 from checks import check
+from pilfer_ws import WS, http_get  # a server's client, shared with test_shard.py
 
 PILFER, REPO = sys.argv[1], sys.argv[2]
 def free_port():
@@ -72,125 +72,12 @@ def start_server(tmp, name, *args):
     return p, int(m.group(1))
 
 
-def connect(port, tls=False):
-    s = socket.create_connection(("127.0.0.1", port), timeout=10)
-    if tls:
-        ctx = ssl.create_default_context()
-        ctx.check_hostname = False
-        ctx.verify_mode = ssl.CERT_NONE  # the test's own self-signed certificate
-        ctx.set_alpn_protocols(["http/1.1"])
-        s = ctx.wrap_socket(s, server_hostname="localhost")
-    return s
-
-
-def read_head(s):
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = s.recv(4096)
-        if not chunk:
-            break
-        data += chunk
-    head, _, rest = data.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    status = int(lines[0].split()[1]) if len(lines[0].split()) > 1 else 0
-    headers = {}
-    for l in lines[1:]:
-        k, _, v = l.partition(":")
-        headers[k.strip().lower()] = v.strip()
-    return status, headers, rest
-
-
-def http_get(port, path, tls=False, extra="", host=None):
-    s = connect(port, tls)
-    s.sendall(("GET %s HTTP/1.1\r\nHost: %s\r\n%sConnection: close\r\n\r\n"
-               % (path, host or "127.0.0.1:%d" % port, extra)).encode())
-    status, headers, body = read_head(s)
-    while True:
-        chunk = s.recv(65536)
-        if not chunk:
-            break
-        body += chunk
-    s.close()
-    return status, headers, body
-
-
-class WS:
-    """A minimal WebSocket client (RFC 6455): text messages, pings answered."""
-
-    def __init__(self, port, tls=False, origin=None, host=None, xff=None):
-        self.s = connect(port, tls)
-        key = base64.b64encode(os.urandom(16)).decode()
-        req = ("GET /ws HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-               "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: pilfer\r\n"
-               % (host or "127.0.0.1:%d" % port, key))
-        if origin:
-            req += "Origin: %s\r\n" % origin
-        if xff:
-            req += "X-Forwarded-For: %s\r\n" % xff
-        self.s.sendall((req + "\r\n").encode())
-        self.status, self.headers, self.buf = read_head(self.s)
-        self.next_id = 1
-
-    def send(self, obj):
-        data = json.dumps(obj).encode()
-        mask = os.urandom(4)
-        n = len(data)
-        head = bytes([0x81]) + (bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + n.to_bytes(2, "big"))
-        self.s.sendall(head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
-
-    def _need(self, n):
-        while len(self.buf) < n:
-            chunk = self.s.recv(65536)
-            if not chunk:
-                raise EOFError("closed")
-            self.buf += chunk
-
-    def recv(self):
-        message = b""
-        while True:
-            self._need(2)
-            op, n = self.buf[0] & 0x0F, self.buf[1] & 0x7F
-            at = 2
-            if n == 126:
-                self._need(4)
-                n, at = int.from_bytes(self.buf[2:4], "big"), 4
-            elif n == 127:
-                self._need(10)
-                n, at = int.from_bytes(self.buf[2:10], "big"), 10
-            self._need(at + n)
-            payload, fin = self.buf[at:at + n], self.buf[0] & 0x80
-            self.buf = self.buf[at + n:]
-            if op == 9:  # ping
-                mask = os.urandom(4)
-                self.s.sendall(bytes([0x8A, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
-                continue
-            if op == 8:
-                raise EOFError("closed by the server")
-            message += payload
-            if fin:
-                return json.loads(message)
-
-    def request(self, obj, want):
-        obj["id"] = self.next_id
-        self.next_id += 1
-        self.send(obj)
-        while True:
-            m = self.recv()
-            if m.get("id") == obj["id"]:
-                if m.get("type") != want:
-                    raise AssertionError("%s: wanted %s, got %s" % (obj, want, m))
-                return m
-
-    def close(self):
-        self.s.close()
-
-
 TOKENS = []  # every seat's token this test was given: none may be in the log
 
 
 def play_game(port, tls, origin):
     """A whole game of Thief against a random bot: returns the final state."""
-    ws = WS(port, tls, origin=origin)
+    ws = WS(port, tls=tls, origin=origin)
     if ws.status != 101:
         raise AssertionError("upgrade: %d %s" % (ws.status, ws.headers))
     created = ws.request({"type": "create", "game": "thief", "players": 2, "options": {"hands": 1},
