@@ -670,8 +670,8 @@ static void test_THF_6_greedy_keeps_a_wild_to_recapture(void **unused) {
 
 /* ---- strength, briefly (docs/strength.md has the real measurements) ---- */
 
-/* The first bot's win rate over `games` games of two players, seats rotated. */
-static double win_rate(const pf_game *g, const char *a, const char *b, int games) {
+/* The first bot's wins (rate and interval) over `games` games of two players, seats rotated. */
+static pf_sim_estimate wins(const pf_game *g, const char *a, const char *b, int games) {
   pf_sim_config c = {.game = g, .players = 2, .games = games, .seed = 3, .rotate = true, .shard = 1, .nshards = 1};
   pf_options_default(g->options, g->noptions, &c.options);
   strcpy(c.seats[0], a);
@@ -680,8 +680,11 @@ static double win_rate(const pf_game *g, const char *a, const char *b, int games
   pf_sim_result r;
   pf_error err;
   if (pf_sim_run(&c, &o, &r, &err) != 0) fail_msg("sim: %s", err.msg);
-  return pf_sim_bot_wins(&r, 0).mean;
+  return pf_sim_bot_wins(&r, 0);
 }
+
+/* The first bot's win rate alone. */
+static double win_rate(const pf_game *g, const char *a, const char *b, int games) { return wins(g, a, b, games).mean; }
 
 /* ---- measuring instruments ---- */
 
@@ -769,18 +772,6 @@ static void test_instruments_read_hidden_cards(void **unused) {
  * more Steal the Pile games against greedy than the fair search: each ceiling's whole interval
  * lies above the fair search's (at seed 3: 49.6% [40.8, 58.4], see=hands 70.4% [61.7, 77.8],
  * see=all 75.8% [67.4, 82.6]). */
-static pf_sim_estimate wins(const pf_game *g, const char *a, const char *b, int games) {
-  pf_sim_config c = {.game = g, .players = 2, .games = games, .seed = 3, .rotate = true, .shard = 1, .nshards = 1};
-  pf_options_default(g->options, g->noptions, &c.options);
-  strcpy(c.seats[0], a);
-  strcpy(c.seats[1], b);
-  pf_sim_run_opts o = {.threads = 2};
-  pf_sim_result r;
-  pf_error err;
-  if (pf_sim_run(&c, &o, &r, &err) != 0) fail_msg("sim: %s", err.msg);
-  return pf_sim_bot_wins(&r, 0);
-}
-
 static void test_instruments_are_ceilings(void **unused) {
   (void)unused;
   pf_bot_allow_instruments(true);
