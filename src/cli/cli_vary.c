@@ -84,11 +84,13 @@ int cli_vary_parse(const char *spec, const pf_game *g, cli_vary *v) {
       if (add_value(v, x) != 0) return EXIT_BAD_INPUT;
   }
   if (v->n < 2) return cli_bad("analyze: --vary %s: give 2 to %d values to compare, not 1", v->key, CLI_VARY_MAX);
+  char key[sizeof v->key]; /* a copy: the texts are written into the same struct */
+  memcpy(key, v->key, sizeof key);
   for (int i = 0; i < v->n; i++) {
     if (v->boolean)
-      snprintf(v->text[i], sizeof v->text[i], "%s=%s", v->key, v->v[i] ? "true" : "false");
+      snprintf(v->text[i], sizeof v->text[i], "%s=%s", key, v->v[i] ? "true" : "false");
     else
-      snprintf(v->text[i], sizeof v->text[i], "%s=%lld", v->key, v->v[i]);
+      snprintf(v->text[i], sizeof v->text[i], "%s=%lld", key, v->v[i]);
   }
   return 0;
 }
@@ -197,7 +199,7 @@ void cli_run_labels(json_t *const *r, int n, const char *const *names, char (*la
         for (int k = 0; k < n; k++) {
           char was[CLI_LABEL];
           snprintf(was, sizeof was, "%s", label[k]);
-          snprintf(label[k], CLI_LABEL, "#%d %.*s", k + 1, CLI_LABEL - 8, was);
+          snprintf(label[k], CLI_LABEL, "#%d %.*s", k + 1, CLI_LABEL - 16, was);
         }
         return;
       }
