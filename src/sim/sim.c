@@ -115,6 +115,10 @@ static char *csv_rows(const worker *w, long long i, uint64_t seed, int rot, cons
   return rows;
 }
 
+/* Where analyze ends a turn: the round (which goes up with every new deal too, core/game.h), or
+ * the deal for a game without rounds. */
+static int turn_phase(const pf_game *g, const void *st) { return g->round ? g->round(st) : g->current_deal(st, NULL); }
+
 /* Plays game i: the seat list turned by the rotation, chance from the game's generator; adds its
  * result to the worker's sums and writes its record when asked. */
 static int play_game(worker *w, long long i) {
@@ -142,13 +146,10 @@ static int play_game(worker *w, long long i) {
   bool an = c->analyze, events = an && g->count_events;
   int standing[PF_MAX_PLAYERS];
   uint64_t key = 0;
-  /* Where a turn ends: the round, which goes up with every new deal too (core/game.h), or for a
-   * game without rounds the deal. */
   int deal0 = 0, phase = 0;
-  int (*round_of)(const void *) = g->round;
   if (an) {
     deal0 = g->current_deal(st, NULL);
-    phase = round_of ? round_of(st) : deal0;
+    phase = turn_phase(g, st);
     pf_standing(g, st, standing);
     pf_an_trace_begin(&w->trace, n, standing);
     key = pf_standing_key(g, st);
@@ -180,7 +181,7 @@ static int play_game(worker *w, long long i) {
       pf_an_trace_ply(&w->trace, who, nlegal, read ? standing : NULL);
       key = now;
       /* A new deal or round ends the turn in progress, whoever moves next. */
-      int now_phase = round_of ? round_of(st) : g->current_deal(st, NULL);
+      int now_phase = turn_phase(g, st);
       if (now_phase != phase) pf_an_trace_cut(&w->trace);
       phase = now_phase;
     }
