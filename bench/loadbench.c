@@ -13,7 +13,8 @@
  * from sending a move to receiving the next state of its table (p50, p99), and the server's memory
  * a table: its VmRSS (/proc/PID/status) before the tables are opened and once all are, over T.
  *
- * Opening: a seat's connection sends `create` and `join`, the other's `join`; at most --batch
+ * Opening: a seat's connection sends `create` and `join`, the other's `join` (on a connection
+ * to PATH?table=ID, which a proxy in front of shards routes to the table's); at most --batch
  * connections are being opened at a time. On a loopback server the tables come from many
  * addresses, TABLES_AN_ADDRESS tables each (127.A.B.C, never 127.0.x.x), as people at many
  * machines would: the server counts a client by its address (docs/protocol.md, "Limits"), and
@@ -172,7 +173,14 @@ static void open_seat(bench *b, seat *s) {
     table_source(s->t->index, from, sizeof from);
     ws_source(from);
   }
-  s->ws = ws_open(b->host, b->port, b->path, "pilfer");
+  /* The second seat names its table (/ws?table=ID, as the web page's table pages do): behind a
+   * proxy that routes by it, its connection reaches the shard that holds the table. */
+  char path[300];
+  if (s->seat == 1 && !strchr(b->path, '?'))
+    snprintf(path, sizeof path, "%s?table=%lld", b->path, s->t->id);
+  else
+    snprintf(path, sizeof path, "%s", b->path);
+  s->ws = ws_open(b->host, b->port, path, "pilfer");
   ws_source(NULL);
   if (!s->ws) die("%s", ws_last_error());
   ws_set_user(s->ws, s);
