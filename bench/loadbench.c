@@ -55,7 +55,8 @@ static const char USAGE[] =
     "  --full-games      the games' default options (default: short ones, one hand of Thief ...)\n"
     "  --batch N         connections being opened at a time (default 100)\n"
     "  --max-seconds S   stop playing after S seconds (default 600)\n"
-    "  --pid PID         the server's process, for its memory\n"
+    "  --pid PID         the server's process, for its memory and CPU time; repeated, the\n"
+    "                    processes that serve together (a cluster's shards and nginx); 0: none\n"
     "  --seed S          the seats' choices (default 1)\n"
     "  --think MS        each seat waits 0 to 2*MS ms before it answers (default 1000, as people\n"
     "                    do; 0 answers at once: the server saturated)\n"
@@ -400,6 +401,28 @@ static void raise_file_limit(int need) {
         (unsigned long long)rl.rlim_cur);
 }
 
+/* The server's processes (--pid, one or several: the shards and nginx of a cluster), their
+ * memory and CPU time added up, or -1 when none is known or one has gone. */
+#define MAX_PIDS 64
+static long pids_rss_kib(const pid_t *pids, int n) {
+  long sum = 0;
+  for (int i = 0; i < n; i++) {
+    long k = proc_rss_kib(pids[i]);
+    if (k < 0) return -1;
+    sum += k;
+  }
+  return n ? sum : -1;
+}
+static double pids_cpu_seconds(const pid_t *pids, int n) {
+  double sum = 0;
+  for (int i = 0; i < n; i++) {
+    double c = proc_cpu_seconds(pids[i]);
+    if (c < 0) return -1;
+    sum += c;
+  }
+  return n ? sum : -1;
+}
+
 /* ws://HOST:PORT/PATH */
 static void parse_url(bench *b, const char *url) {
   static char host[256], path[256];
@@ -429,7 +452,9 @@ int main(int argc, char **argv) {
   const char *serve_args[32] = {0};
   int nserve_args = 0;
   int max_seconds = 600, c;
-  pid_t pid = -1;
+  pid_t pids[MAX_PIDS];
+  int npids = 0;
+  bool nopid = false; /* --pid given (0: none) */
   bool as_json = false;
   while ((c = getopt_long(argc, argv, "h", LONG, NULL)) != -1) {
     switch (c) {
@@ -444,7 +469,11 @@ int main(int argc, char **argv) {
     case 'f': b.full_games = true; break;
     case 'B': b.batch = atoi(optarg); break;
     case 'm': max_seconds = atoi(optarg); break;
-    case 'p': pid = atoi(optarg); break;
+    case 'p':
+      if (npids == MAX_PIDS) die("at most %d --pid", MAX_PIDS);
+      if ((pids[npids] = atoi(optarg)) > 0) npids++;
+      nopid = true;
+      break;
     case 'S': b.rng = strtoull(optarg, NULL, 10); break;
     case 'j': as_json = true; break;
     case 'T': b.think_ms = atoi(optarg); break;
@@ -472,10 +501,11 @@ int main(int argc, char **argv) {
     b.host = "127.0.0.1";
     b.port = server.port;
     b.path = "/ws";
-    pid = server.pid;
+    pids[npids++] = server.pid;
   } else {
     parse_url(&b, url);
-    if (pid < 0) pid = proc_listening_on(b.port);
+    pid_t found = nopid ? -1 : proc_listening_on(b.port);
+    if (found > 0) pids[npids++] = found;
   }
   b.spread = strncmp(b.host, "127.", 4) == 0 || strcmp(b.host, "localhost") == 0;
   /* the games */
@@ -506,7 +536,7 @@ int main(int argc, char **argv) {
     for (int s = 0; s < 2; s++) t->seats[s] = (seat){.t = t, .seat = s};
   }
   b.epfd = epoll_create1(EPOLL_CLOEXEC);
-  long rss0 = pid > 0 ? proc_rss_kib(pid) : -1;
+  long rss0 = pids_rss_kib(pids, npids);
   /* open every table */
   int64_t t0 = ws_now_us();
   while (b.opened_tables < b.ntables) {
@@ -516,8 +546,8 @@ int main(int argc, char **argv) {
       die("only %d of %d tables opened in %d s", b.opened_tables, b.ntables, max_seconds);
   }
   int64_t t1 = ws_now_us();
-  long rss1 = pid > 0 ? proc_rss_kib(pid) : -1;
-  double cpu_srv0 = pid > 0 ? proc_cpu_seconds(pid) : -1, cpu_self0 = proc_cpu_seconds(getpid());
+  long rss1 = pids_rss_kib(pids, npids);
+  double cpu_srv0 = pids_cpu_seconds(pids, npids), cpu_self0 = proc_cpu_seconds(getpid());
   long long plies0 = 0;
   for (int i = 0; i < b.ntables; i++) plies0 += b.tables[i].plies;
   /* play them */
@@ -537,7 +567,7 @@ int main(int argc, char **argv) {
     }
   }
   int64_t t2 = ws_now_us();
-  double cpu_srv = pid > 0 && cpu_srv0 >= 0 ? proc_cpu_seconds(pid) - cpu_srv0 : -1;
+  double cpu_srv1 = pids_cpu_seconds(pids, npids), cpu_srv = cpu_srv0 >= 0 && cpu_srv1 >= 0 ? cpu_srv1 - cpu_srv0 : -1;
   double cpu_self = proc_cpu_seconds(getpid()) - cpu_self0;
   long long plies = b.done_plies - plies0;
   for (int i = 0; i < b.ntables; i++) plies += b.tables[i].plies;
@@ -563,10 +593,12 @@ int main(int argc, char **argv) {
   /* What each used of the machine's cores while playing: the server's cost of a move, and
    * whether this benchmark took a share the server needed. */
   double srv_us = cpu_srv >= 0 && plies > 0 ? cpu_srv * 1e6 / (double)plies : -1;
-  printf("pilfer-load: CPU while playing: server %.0f%% of a core (%.0f us a move), pilfer-load %.0f%% (its loop's "
-         "turns busy p50 %.2f ms, p99 %.2f ms, max %.2f ms); %ld cores\n",
-         play_s > 0 ? 100 * cpu_srv / play_s : 0, srv_us, play_s > 0 ? 100 * cpu_self / play_s : 0, turn50, turn99,
-         turnmax, sysconf(_SC_NPROCESSORS_ONLN));
+  char srvcpu[96] = "server unknown (no --pid)";
+  if (cpu_srv >= 0 && play_s > 0)
+    snprintf(srvcpu, sizeof srvcpu, "server %.0f%% of a core (%.0f us a move)", 100 * cpu_srv / play_s, srv_us);
+  printf("pilfer-load: CPU while playing: %s, pilfer-load %.0f%% (its loop's turns busy p50 %.2f ms, p99 %.2f ms, "
+         "max %.2f ms); %ld cores\n",
+         srvcpu, play_s > 0 ? 100 * cpu_self / play_s : 0, turn50, turn99, turnmax, sysconf(_SC_NPROCESSORS_ONLN));
   if (json_object_size(b.errors)) {
     char *e = json_dumps(b.errors, JSON_COMPACT);
     printf("pilfer-load: errors answered: %s\n", e);
