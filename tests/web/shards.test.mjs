@@ -1,6 +1,6 @@
 // shards.test.mjs - the page in front of scripts/cluster --shards 2 (nginx on loopback,
 // docs/operations.md, "Shards behind nginx"): two people's pages create a table each from the
-// lobby until the tables are on different shards; each table page's WebSocket names its table
+// lobby until the tables are on different shards, and a third page's lobby lists both; each table page's WebSocket names its table
 // (/ws?table=ID), so nginx sends it to the table's shard, and both play; one shard is killed
 // (kill -9) mid-game: its page reconnects once the cluster has started it again and plays on
 // from where it was, while the other page plays on meanwhile. Skipped without nginx.
@@ -21,18 +21,18 @@ const portFree = (port) => new Promise((ok) => {
   s.listen(port, '127.0.0.1', () => s.close(() => ok(true)));
 });
 
-// A port whose next two are free too: nginx's and the two shards'.
-async function threePorts() {
+// A port whose next three are free too: nginx's, the two shards' and the lobby's.
+async function fourPorts() {
   for (let i = 0; i < 100; i++) {
     const base = 20000 + Math.floor(Math.random() * 40000);
-    if (await portFree(base) && await portFree(base + 1) && await portFree(base + 2)) return base;
+    if (await portFree(base) && await portFree(base + 1) && await portFree(base + 2) && await portFree(base + 3)) return base;
   }
-  throw new Error('no three free ports in a row');
+  throw new Error('no four free ports in a row');
 }
 
 async function startCluster() {
   const state = mkdtempSync(join(tmpdir(), 'pilfer-web-cluster-'));
-  const port = await threePorts();
+  const port = await fourPorts();
   const proc = spawn(join(ROOT, 'scripts/cluster'), ['--shards', '2', '--listen', `127.0.0.1:${port}`, '--state', state,
     '--pilfer', PILFER, '--web', join(ROOT, 'web'), '--workers', '1', '--helpers', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '', err = '';
@@ -83,6 +83,14 @@ test('two pages play a table on each shard through nginx; a shard killed mid-gam
       `the two tables are on different shards: ${ta}, ${tb}`);
     for (const [p, t] of [[a, ta], [b, tb]])
       assert.ok(sockets.get(p).some((u) => u.endsWith(`/ws?table=${t}`)), `the page of table ${t} names it: ${sockets.get(p)}`);
+
+    // A third page's lobby (the lobby's /ws, names no table) lists both, one from each shard.
+    const c = await newPage(browser);
+    await c.goto(cluster.url);
+    await c.locator('#filter-all').click();
+    await c.waitForSelector(`li.table-item[data-table="${ta}"]`, { timeout: hang(20000) });
+    await c.waitForSelector(`li.table-item[data-table="${tb}"]`, { timeout: hang(20000) });
+    await c.close();
 
     // Both play a few moves.
     for (const p of [a, b]) for (let k = 0; k < 2 && await waitTurn(p); k++) await clickMove(p);
