@@ -4,7 +4,8 @@ loopback: shard 1 a real `pilfer serve --shard 1/2`, shard 2 a fake that answers
 `GET /api/tables` with what the test sets, hostile or not.
 
 - the lobby lists the real shard's tables and the fake's well-formed summaries of its own
-  tables, and leaves out the rest (another shard's id, no status, not an object ...);
+  tables, and leaves out the rest (another shard's id, no status, not an object, too long ...);
+- a shard slow to answer holds up no other's listing, and is left out after 10 s;
 - a shard answering nonsense (JSON nested deeper than a parser goes, NaN, not an array, an
   HTTP error) or nothing is left out and named (`missing`, X-Pilfer-Missing-Shards) until it
   answers again, and the lobby lists on meanwhile;
@@ -42,14 +43,22 @@ class Fake(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self):
         status, body = Fake.answer
+        if self.path.startswith("/ws"):  # no WebSocket here: the lobby's connections go to shard 1
+            status, body = 503, b"no"
+        elif status == "slow":  # answers in 30 s
+            time.sleep(30)
+            status = 200
         if status is None:  # no answer at all: the connection closed
             self.close_connection = True
             return
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        except OSError:  # the lobby gave up on a slow answer
+            pass
 
     def log_message(self, *args):
         pass
@@ -92,10 +101,25 @@ def main():
             ws.close()
             Fake.answer = (200, json.dumps([summary(302), summary(202, "over"), summary(103), {"table": 402},
                                             dict(summary(502), status="lost"), "x", 7, dict(summary(602), table="602"),
-                                            summary(302)]).encode())
-            ok, got = until(port, [t1, 202, 302], None)
-            check("the lobby lists shard 1's table and shard 2's well-formed summaries of its own tables only",
-                  ok and t1 == 101, got)
+                                            summary(302), dict(summary(702), title="x" * 20000),
+                                            dict(summary(802), title="\ud800")]).encode())
+            ok, got = until(port, [t1, 202, 302, 802], None)
+            check("the lobby lists shard 1's table and shard 2's well-formed summaries of its own tables only "
+                  "(none of 20,000 characters; a lone surrogate kept escaped)", ok and t1 == 101, got)
+            ws = WS(port)
+            m = ws.request({"type": "subscribe", "filter": "all", "id": "\ud800"})
+            check("  ... sent to a subscriber whose id is a lone surrogate",
+                  m.get("total") == 4 and any(t["title"] == "\ud800" for t in m["tables"]), m)
+            ws.close()
+            Fake.answer = ("slow", json.dumps([summary(302)]).encode())
+            time.sleep(1.5)
+            ws = WS(p1)
+            t2 = ws.request(dict(THIEF)).get("table")
+            ws.close()
+            ok, got = until(port, [t1, t2, 202, 302, 802], None, 5)
+            check("a shard slow to answer holds up no other's listing", ok, got)
+            ok, got = until(port, [t1, t2], [2], 30)
+            check("  ... and is left out once it took 10 s", ok, got)
             for name, answer in (("JSON nested deeper than a parser goes", (200, b"[" * 200000 + b"]" * 200000)),
                                  ("NaN", (200, b'[{"table": 402, "status": "waiting", "seats": [], "ply": NaN}]')),
                                  ("not an array", (200, b'{"tables": []}')),
@@ -103,17 +127,17 @@ def main():
                                  ("an HTTP error", (500, b'{"error": "x"}')),
                                  ("no answer", (None, b""))):
                 Fake.answer = answer
-                ok, got = until(port, [t1], [2])
+                ok, got = until(port, [t1, t2], [2])
                 check("shard 2 answering %s: left out and named missing, shard 1 listed on" % name, ok, got)
                 Fake.answer = (200, json.dumps([summary(302)]).encode())
-                ok, got = until(port, [t1, 302], None)
+                ok, got = until(port, [t1, t2, 302], None)
                 check("  ... and listed again once it answers", ok, got)
             Fake.answer = (200, b"[" * 200000)
-            until(port, [t1], [2])
+            until(port, [t1, t2], [2])
             status, h, body = http_get(port, "/api/tables")
             check("GET /api/tables names a shard not answering (X-Pilfer-Missing-Shards) and lists the others",
                   status == 200 and h.get("x-pilfer-missing-shards") == "2" and [t["table"] for t in json.loads(body)]
-                  == [t1], (status, h, body))
+                  == [t2, t1], (status, h, body))
             status, h, body = http_get(port, "/api/tables", host="evil.example:80")
             check("a name the lobby does not answer to is refused (421)", status == 421, (status, body))
             w = WS(port, host="evil.example")
@@ -181,7 +205,7 @@ def main():
             check("a request head past 16 KiB: closed without an answer", got == b"", got)
 
             Fake.answer = (200, json.dumps([summary(302)]).encode())
-            ok, got = until(port, [t1, 302], None)
+            ok, got = until(port, [t1, t2, 302], None)
             check("after all of it the lobby still runs and lists both shards' tables", ok and lobby.poll() is None, got)
         finally:
             lobby.terminate()
