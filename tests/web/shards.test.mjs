@@ -2,8 +2,9 @@
 // docs/operations.md, "Shards behind nginx"): two people's pages create a table each from the
 // lobby until the tables are on different shards, and a third page's lobby lists both; each
 // table page's WebSocket names its table (/ws?table=ID), so nginx sends it to the table's shard,
-// and both play; one shard is killed (kill -9) mid-game: the third page's lobby says its tables
-// are not listed now, its page reconnects once the cluster has started it again and plays on
+// and both play; the lobby is killed (kill -9): the third page says its list is not up to date
+// while both play on, and lists both once it is back; one shard is killed (kill -9) mid-game: the
+// third page's lobby says its tables are not listed now, its page reconnects once the cluster has started it again and plays on
 // from where it was, while the other page plays on meanwhile. Skipped without nginx.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -48,7 +49,7 @@ async function startCluster() {
   await until(/listening on http/, hang(20000));
   return {
     url: `http://127.0.0.1:${port}/`,
-    pid: (i) => Number(readFileSync(join(state, `shard-${i}.pid`), 'utf8')),
+    pid: (i) => Number(readFileSync(join(state, i === 'lobby' ? 'lobby.pid' : `shard-${i}.pid`), 'utf8')),
     until,
     hold: (on) => proc.kill(on ? 'SIGSTOP' : 'SIGCONT'),
     async stop() {
@@ -96,8 +97,28 @@ test('two pages play a table on each shard through nginx; a shard killed mid-gam
 
     // Both play a few moves.
     for (const p of [a, b]) for (let k = 0; k < 2 && await waitTurn(p); k++) await clickMove(p);
-    const shardB = tb % 100, before = await plies(b);
+    const shardB = tb % 100;
+    let before = await plies(b);
     assert.ok(before > 0, `table ${tb} was played: ply ${before}`);
+
+    // kill -9 of the lobby, the cluster held meanwhile so that it stays down: c's list says it is
+    // not up to date, a and b play on; started again, c lists both tables again.
+    const notUpToDate = () => document.getElementById('tables-msg')?.textContent.includes('not up to date');
+    cluster.hold(true);
+    process.kill(cluster.pid('lobby'), 'SIGKILL');
+    await c.waitForFunction(notUpToDate, null, { timeout: hang(20000) });
+    for (const p of [a, b]) {
+      const was = await plies(p);
+      if (await waitTurn(p)) {
+        await clickMove(p);
+        assert.ok(await plies(p) > was, 'a table plays on while the lobby is down');
+      }
+    }
+    cluster.hold(false);
+    await cluster.until(/the lobby is back/, hang(20000));
+    await c.waitForFunction(() => /^\d+ tables?$/.test(document.getElementById('tables-msg')?.textContent || ''), null, { timeout: hang(30000) });
+    for (const t of [ta, tb]) await c.waitForSelector(`li.table-item[data-table="${t}"]`, { timeout: hang(20000) });
+    before = await plies(b);
 
     // kill -9 of b's shard, the cluster held meanwhile (SIGSTOP) so that it stays down: a plays on,
     // c's lobby says that shard's tables are not listed now; the cluster goes on and starts it

@@ -30,7 +30,11 @@ export class Lobby {
     if (!FILTERS.some(([f]) => f === this.filter)) this.filter = 'open';
     this.page = 0;
     this.conn = new Conn({
-      onstatus: (t) => { document.getElementById('conn-status').textContent = t; },
+      onstatus: (t) => {
+        document.getElementById('conn-status').textContent = t;
+        // The list shown is the last one pushed: say so until a new one comes (onopen subscribes).
+        if (t && this.tablesMsg) this.tablesMsg.textContent = 'The list of tables is not up to date: no connection to the server (trying again…)';
+      },
       onopen: () => this.refresh(),
       onmessage: (m) => { if (m.type === 'tables') this.showTables(m); },
     });
