@@ -11,7 +11,8 @@ loopback: shard 1 a real `pilfer serve --shard 1/2`, shard 2 a fake that answers
   answers again, and the lobby lists on meanwhile;
 - a client's hostile messages (not JSON, nested too deep, too big, binary, a flood of lists, a
   bad subscribe) are refused as a shard refuses them, and a name it does not answer to (Host)
-  is refused; WebSockets from one address are limited (--conns-per-address);
+  is refused, an upgrade from another site's page too (its shard's refusal); WebSockets from one
+  address are limited (--conns-per-address);
 - after all of it the lobby still runs and answers.
 """
 import http.server
@@ -141,7 +142,10 @@ def main():
             status, h, body = http_get(port, "/api/tables", host="evil.example:80")
             check("a name the lobby does not answer to is refused (421)", status == 421, (status, body))
             w = WS(port, host="evil.example")
-            check("  ... and so is an upgrade with it", w.status == 421, w.status)
+            check("  ... and so is an upgrade with it (403, as a shard refuses it)", w.status == 403, w.status)
+            w.close()
+            w = WS(port, origin="https://evil.example")
+            check("an upgrade from another site's page: refused (403) as its shard refuses it", w.status == 403, w.status)
             w.close()
 
             ws = WS(port)
