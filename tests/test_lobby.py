@@ -86,7 +86,8 @@ def until(port, ids, missing, seconds=20):
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         shard, p1 = start_server(PILFER, os.path.join(tmp, "shard-1.log"), "--db", os.path.join(tmp, "s1.db"),
-                                 "--shard", "1/2", "--trust-proxy", "127.0.0.1", "--workers", "1", "--helpers", "0")
+                                 "--shard", "1/2", "--trust-proxy", "127.0.0.1", "--workers", "1", "--helpers", "0",
+                                 "--limit", "waiting_per_client=300")
         fake = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Fake)
         threading.Thread(target=fake.serve_forever, daemon=True).start()
         p2 = fake.server_address[1]
@@ -209,7 +210,27 @@ def main():
             check("a request head past 16 KiB: closed without an answer", got == b"", got)
 
             Fake.answer = (200, json.dumps([summary(302)]).encode())
-            ok, got = until(port, [t1, t2, 302], None)
+            ws = WS(p1)
+            more = [ws.request(dict(THIEF, seats=["open", "open"])).get("table") for _ in range(205)]
+            ws.close()
+            every = sorted([t1, t2, 302] + more)
+            deadline, m = time.time() + 20, None
+            ws = WS(port)
+            while time.time() < deadline:
+                m = ws.request({"type": "subscribe", "filter": "open", "page": 10})
+                if m.get("total") == len(every):
+                    break
+                time.sleep(0.3)
+            ws.close()
+            check("a shard's tables past the 200 of its GET /api/tables are listed too (its /api/tables/all): "
+                  "%d open, page 10 holding the oldest" % len(every), m.get("total") == len(every) and
+                  sorted(t["table"] for t in m.get("tables", [])) == every[:len(every) - 200], m and m.get("total"))
+            status, _, body = http_get(port, "/api/tables")
+            status_all, _, body_all = http_get(port, "/api/tables/all")
+            check("GET /api/tables: the newest 200 of them; /api/tables/all: all",
+                  status == 200 and len(json.loads(body)) == 200 and status_all == 200 and
+                  sorted(t["table"] for t in json.loads(body_all)) == every, (status, status_all))
+            ok, got = until(port, sorted([t1, t2, 302] + more)[-200:], None)
             check("after all of it the lobby still runs and lists both shards' tables", ok and lobby.poll() is None, got)
         finally:
             lobby.terminate()
