@@ -1,6 +1,6 @@
-"""A server's client for the Python tests (test_hosting.py, test_shard.py, test_cluster_nginx.py): starting
-`pilfer serve`, HTTP GET, and a minimal WebSocket client (RFC 6455: text messages, pings
-answered), all on loopback."""
+"""A server's client for the Python tests (test_hosting.py, test_shard.py, test_cluster_nginx.py,
+test_lobby.py): starting `pilfer serve`, HTTP GET, and a minimal WebSocket client (RFC 6455: text
+messages, pings answered), all on loopback."""
 import base64
 import json
 import os

@@ -3,12 +3,17 @@
 (docs/operations.md, "Shards behind nginx"):
 
 - nginx serves the web page itself, with the headers a shard gives it (CSP, nosniff ...);
-- tables created through the proxy (`/ws`, naming no shard) land on both shards, with ids that
-  end in their shard's two digits; `/ws?shard=S` reaches shard S, and `/ws?table=ID` (the web
-  page's table pages) and `/api/tables/ID` the shard of ID;
+- tables created through the proxy on one lobby connection (`/ws`, naming no shard: the lobby,
+  scripts/lobby) land on both shards, with ids that end in their shard's two digits; `/ws?shard=S`
+  reaches shard S, and `/ws?table=ID` (the web page's table pages) and `/api/tables/ID` the shard
+  of ID;
+- the lobby through the proxy lists every shard's tables (`GET /api/tables`, `list`), and a
+  `subscribe` through it is pushed the moves of a table of each shard;
+- the lobby is killed (kill -9) mid-game: the list says the lobby is not answering while both
+  shards' tables play on, and it lists them all again once the cluster has started it again;
 - a move played through the proxy on a table of each shard; then one shard is killed (kill -9):
   the other's table plays on meanwhile, the cluster starts the killed one again, and its table
-  holds every acknowledged move and plays on;
+  holds every acknowledged move and plays on, listed by the lobby again;
 - each shard's database holds only its own tables; SIGTERM stops nginx and every shard;
 - with --tls (a self-signed certificate), the page, the API and a table over HTTPS and wss://,
   with HSTS.
@@ -69,6 +74,34 @@ def play_one_move(ws, table, token, rng):
             return ws.request({"type": "move", "table": table, "token": token, "move": rng.choice(st["legal"]),
                                "ply": st["ply"]})
     raise AssertionError("seat 0 of table %d was not asked in 30 s" % table)
+
+
+def wait_list(port, want, seconds=20):
+    """GET /api/tables through the proxy until its summaries pass want(by id): (ok, last answer)."""
+    deadline, last = time.time() + seconds, None
+    while time.time() < deadline:
+        try:
+            status, body = http_json(port, "/api/tables")
+        except (OSError, ValueError) as e:
+            status, body = 0, repr(e)
+        last = (status, body)
+        if status == 200 and isinstance(body, list) and want({b["table"]: b for b in body}):
+            return True, last
+        time.sleep(0.2)
+    return False, last
+
+
+def wait_push(ws, want, seconds=20):
+    """The next `tables` push (no id) to a subscriber whose summaries pass want(by id), or None."""
+    deadline = time.time() + seconds
+    try:
+        while time.time() < deadline:
+            m = ws.recv()
+            if m.get("type") == "tables" and "id" not in m and want({b["table"]: b for b in m["tables"]}):
+                return m
+    except (OSError, EOFError):
+        pass
+    return None
 
 
 def alive(pid):
@@ -138,7 +171,7 @@ def main():
     rng = random.Random(5)
     with tempfile.TemporaryDirectory() as tmp:
         state = os.path.join(tmp, "state")
-        port = free_ports(3)
+        port = free_ports(4)  # nginx, the two shards, the lobby
         cluster = subprocess.Popen([os.path.join(REPO, "scripts", "cluster"), "--shards", "2", "--listen",
                                     "127.0.0.1:%d" % port, "--state", state, "--pilfer", PILFER, "--web",
                                     os.path.join(REPO, "web"), "--workers", "1", "--helpers", "0"],
@@ -150,6 +183,7 @@ def main():
             if not line:
                 return
             pids = [int(open(os.path.join(state, "shard-%d.pid" % i)).read()) for i in (1, 2)]
+            lobby_pid = int(open(os.path.join(state, "lobby.pid")).read())
             ngx_pid = int(open(os.path.join(state, "nginx", "nginx.pid")).read())
 
             status, h, body = http_get(port, "/")
@@ -159,20 +193,31 @@ def main():
             check("  ... with the headers a shard gives it", all(h.get(k) == hs.get(k) for k in HEADERS),
                   [(k, h.get(k), hs.get(k)) for k in HEADERS])
 
-            tables, conns = {1: [], 2: []}, []
-            for _ in range(8):
-                ws = WS(port)
-                t = ws.request(dict(THIEF))
-                conns.append(ws)
+            tables, lobby = {1: [], 2: []}, WS(port)
+            check("the lobby's /ws through the proxy opens", lobby.status == 101, lobby.status)
+            games = lobby.request({"type": "games"})
+            check("  ... and passes what it does not answer itself to a shard (games)",
+                  games.get("type") == "games" and any(g["id"] == "thief" for g in games.get("games", [])), games)
+            for _ in range(4):
+                t = lobby.request(dict(THIEF))
                 tables.setdefault(t.get("table", 0) % 100, []).append(t.get("table"))
-                if tables[1] and tables[2]:
-                    break
-            check("tables created through the proxy land on both shards, ids ending in 01 and 02",
-                  tables[1] and tables[2] and set(tables) == {1, 2}, tables)
+            check("4 tables created on one lobby connection through the proxy land on both shards, ids ending in 01 "
+                  "and 02", tables[1] and tables[2] and set(tables) == {1, 2}, tables)
             if not (tables[1] and tables[2]):
                 return
-            for ws in conns:
-                ws.close()
+            every = sorted(tables[1] + tables[2])
+            ok, last = wait_list(port, lambda by: sorted(by) == every)
+            check("GET /api/tables through the proxy (the lobby) lists the tables of both shards", ok, (every, last))
+            m = lobby.request({"type": "list"})
+            check("  ... and so does `list` on the lobby's /ws",
+                  sorted(b["table"] for b in m.get("tables", [])) == every and "missing" not in m, m)
+            m = lobby.request({"type": "subscribe", "filter": "all"})
+            check("`subscribe` on the lobby's /ws: a page of both shards' tables",
+                  m.get("total") == 4 and sorted(b["table"] for b in m.get("tables", [])) == every, m)
+            m = lobby.request({"type": "subscribe", "filter": "open", "mine": [every[0], "x"]})
+            check("  ... a bad subscribe is refused by the lobby", m.get("code") == "bad_message", m)
+            m = lobby.request({"type": "subscribe", "filter": "open", "page": 0})
+            check("  ... filter open: all 4 (each has its open seat)", m.get("total") == 4, m)
             t1, t2 = tables[1][0], tables[2][0]
             for t in (t1, t2):
                 status, body = http_json(port, "/api/tables/%d" % t)
@@ -195,9 +240,47 @@ def main():
                 w.close()
             tok1 = ws1.request({"type": "join", "table": t1, "seat": 0}).get("token")
             tok2 = ws2.request({"type": "join", "table": t2, "seat": 0}).get("token")
+            m = wait_push(lobby, lambda by: t1 not in by and t2 not in by and len(by) == 2)
+            check("the lobby's subscriber (filter open) is pushed a table of each shard leaving it once joined",
+                  m is not None and m.get("total") == 2, m)
+            m = lobby.request({"type": "subscribe", "filter": "playing"})
             a1, a2 = play_one_move(ws1, t1, tok1, rng), play_one_move(ws2, t2, tok2, rng)
             check("a move played through the proxy on a table of each shard",
                   a1.get("type") == "ack" and a2.get("type") == "ack", (a1, a2))
+            m = wait_push(lobby, lambda by: all(t in by and by[t]["ply"] >= a["ply"] for t, a in ((t1, a1), (t2, a2))))
+            check("  ... and the lobby's subscriber (filter playing) is pushed the moves of both", m is not None, m)
+
+            # The lobby killed mid-game: only the list stops. The cluster, held (SIGSTOP) meanwhile, would
+            # start it again at once: the lobby stays down until the cluster goes on (SIGCONT).
+            lobby.close()
+            cluster.send_signal(signal.SIGSTOP)
+            os.kill(lobby_pid, signal.SIGKILL)
+            deadline = time.time() + 20
+            while alive(lobby_pid) and time.time() < deadline:
+                time.sleep(0.05)
+            status, body = http_json(port, "/api/tables")
+            check("with the lobby down, GET /api/tables through the proxy says so (503)",
+                  status == 503 and "lobby is not answering" in body.get("error", ""), (status, body))
+            down = WS(port)
+            check("  ... and the lobby's /ws does not open (the page says the connection is lost)",
+                  down.status in (502, 503), down.status)
+            down.close()
+            c1, c2 = play_one_move(ws1, t1, tok1, rng), play_one_move(ws2, t2, tok2, rng)
+            check("both shards' tables play on while the lobby is down",
+                  c1.get("ply", 0) > a1["ply"] and c2.get("ply", 0) > a2["ply"], (a1, c1, a2, c2))
+            a1, a2 = c1, c2
+            cluster.send_signal(signal.SIGCONT)
+            back = read_line(cluster, "the lobby is back", 60)
+            check("the cluster starts the lobby again", back is not None, back)
+            new_pid = int(open(os.path.join(state, "lobby.pid")).read())
+            check("  ... as a new process", new_pid != lobby_pid and alive(new_pid), (lobby_pid, new_pid))
+            lobby_pid = new_pid
+            ok, last = wait_list(port, lambda by: sorted(by) == every and by[t1]["ply"] >= a1["ply"] and
+                                 by[t2]["ply"] >= a2["ply"])
+            check("  ... and it lists both shards' tables again, as they are now", ok, last)
+            lobby = WS(port)
+            m = lobby.request({"type": "subscribe", "filter": "all"})
+            check("  ... and follows them again (subscribe)", m.get("total") == 4, m)
 
             os.kill(pids[1], signal.SIGKILL)
             gone, deadline = False, time.time() + 20
@@ -226,9 +309,14 @@ def main():
             check("and plays on", b2.get("type") == "ack" and b2["ply"] > a2["ply"], (a2, b2))
             b1 = play_one_move(ws1, t1, tok1, rng)
             check("shard 1's table still plays", b1.get("type") == "ack", b1)
+            m = wait_push(lobby, lambda by: len(by) == 4 and by[t2]["ply"] >= b2["ply"] and by[t1]["ply"] >= b1["ply"])
+            check("the lobby's subscriber is pushed the tables of the restarted shard again, as they are now",
+                  m is not None and "missing" not in m, m)
             ws1.close()
             ws2.close()
+            lobby.close()
         finally:
+            cluster.send_signal(signal.SIGCONT)  # if a check failed while it was held
             cluster.send_signal(signal.SIGTERM)
             try:
                 rest = cluster.communicate(timeout=60)[0]
@@ -238,8 +326,8 @@ def main():
         check("SIGTERM stops the cluster (status 0)", cluster.returncode == 0 and "cluster: stopped" in rest,
               (cluster.returncode, rest))
         time.sleep(0.2)
-        left = [p for p in pids + [ngx_pid] if alive(p)]
-        check("  ... nginx and both shards with it", not left, left)
+        left = [p for p in pids + [ngx_pid, lobby_pid] if alive(p)]
+        check("  ... nginx, the lobby and both shards with it", not left, left)
         for i in (1, 2):
             rows = [r[0] for r in sqlite3.connect(os.path.join(state, "shard-%d.db" % i)).execute("SELECT id FROM tables")]
             check("shard %d's database holds its own tables only" % i,

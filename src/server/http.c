@@ -7,6 +7,7 @@
 #include "server/tables.h"
 #include "server/webfile.h"
 
+#include <limits.h>
 #include <strings.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,8 +41,8 @@ int pf_hall_http(pf_hall *h, const char *path, pf_buf *body, const char **type) 
     pf_games_write(&w);
     return http_json(body, type, 200, &text);
   }
-  if (strcmp(path, "/api/tables") == 0) {
-    pf_state_tables_write(h, &text);
+  if (strcmp(path, "/api/tables") == 0 || strcmp(path, "/api/tables/all") == 0) {
+    pf_state_tables_write(h, &text, path[11] ? INT_MAX : LIST_MAX); /* all: what scripts/lobby reads */
     return http_json(body, type, 200, &text);
   }
   if (strcmp(path, "/api/limits") == 0) {

@@ -229,7 +229,7 @@ void pf_lobby_list(request *r) {
   if (!pf_request_costly(r)) return;
   pf_buf b = {0};
   pf_buf_puts(&b, "{\"type\":\"tables\",\"tables\":");
-  pf_state_tables_write(r->h, &b);
+  pf_state_tables_write(r->h, &b, LIST_MAX);
   close_with_id(&b, r->id);
   pf_outbox_send_text(r->h, r->c, b.data, b.len, true);
   pf_buf_free(&b);

@@ -421,12 +421,12 @@ const pf_lobbylist_entry *pf_state_list_text(pf_hall *h, pf_lobbylist_entry *e) 
 }
 
 /* The summaries of a list: every unfinished table in memory (newest first), then the newest
- * finished ones, LIST_MAX in all. */
-void pf_state_tables_write(pf_hall *h, pf_buf *out) {
+ * finished ones, max in all. */
+void pf_state_tables_write(pf_hall *h, pf_buf *out, int max) {
   pf_lobbylist *l = pf_state_list(h);
   int n = 0;
   pf_buf_putc(out, '[');
-  for (int i = 0; i < l->nlive + l->nover && n < LIST_MAX; i++) {
+  for (int i = 0; i < l->nlive + l->nover && n < max; i++) {
     const pf_lobbylist_entry *e = pf_state_list_text(h, i < l->nlive ? &l->live[i] : &l->over[i - l->nlive]);
     if (!e->text) continue;
     if (n++) pf_buf_putc(out, ',');

@@ -39,8 +39,9 @@ void pf_state_send(pf_hall *h, const table *t, table_states *ts);
  * ends here or in pf_hall_flush, which does the same for every table of a pass at once. */
 void pf_state_broadcast(pf_hall *h, table *t);
 /* The summaries of a list: every unfinished table in memory (newest first), then the newest
- * finished ones, LIST_MAX in all, written to out as a JSON array (the HTTP API). */
-void pf_state_tables_write(pf_hall *h, pf_buf *out);
+ * finished ones (the newest LIST_MAX of them), max in all, written to out as a JSON array (the
+ * HTTP API; LIST_MAX for a list, INT_MAX for every table a subscriber's pages are cut from). */
+void pf_state_tables_write(pf_hall *h, pf_buf *out, int max);
 /* The lobby's list (lobbylist.h), up to date: built at the hall's opening (from the tables in memory
  * and the store's newest finished ones: the only time it reads the store), then told each
  * table that changes (the pass's changed tables, pf_state_list_told; a seat that connects or

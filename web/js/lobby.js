@@ -30,7 +30,11 @@ export class Lobby {
     if (!FILTERS.some(([f]) => f === this.filter)) this.filter = 'open';
     this.page = 0;
     this.conn = new Conn({
-      onstatus: (t) => { document.getElementById('conn-status').textContent = t; },
+      onstatus: (t) => {
+        document.getElementById('conn-status').textContent = t;
+        // The list shown is the last one pushed: say so until a new one comes (onopen subscribes).
+        if (t && this.tablesMsg) this.tablesMsg.textContent = 'The list of tables is not up to date: no connection to the server (trying again…)';
+      },
       onopen: () => this.refresh(),
       onmessage: (m) => { if (m.type === 'tables') this.showTables(m); },
     });
@@ -287,6 +291,12 @@ export class Lobby {
     const none = { open: 'No table has an open seat: create one.', mine: 'You hold no seat at any table.',
       playing: 'No game is being played.', over: 'No game has finished yet.', all: 'No tables yet: create one.' };
     this.tablesMsg.textContent = tables.length ? `${m.total} ${m.total === 1 ? 'table' : 'tables'}` : none[this.filter];
+    // Behind a lobby over several shards (docs/protocol.md, "Shards"): those not answering now.
+    const missing = Array.isArray(m.missing) ? m.missing.filter(Number.isInteger) : [];
+    if (missing.length) {
+      this.tablesMsg.textContent += ` (not listed now: the tables of shard ${missing.join(', ')}, which is not answering;`
+        + ' their games go on once it is back)';
+    }
     this.prevBtn.disabled = m.page <= 0;
     this.nextBtn.disabled = m.page + 1 >= m.pages;
     this.pageWhere.textContent = m.pages > 1 ? `page ${m.page + 1} of ${m.pages}` : '';
